@@ -1,0 +1,102 @@
+// cashkeeper: the one script of the pages. Forms with data-action post their
+// fields as JSON to /actions/{name} and show the answer: field errors next to
+// the field they name, other errors above the button.
+//
+// Form attributes:
+//   data-action="name"    the server action to call
+//   data-redirect="/path" where to go after success
+//   data-reload           reload the page after success
+//   data-done="hide"      hide the form and show its .form-success
+//   data-done="reset"     clear the form and show its .form-success
+//   data-confirm="text"   ask before sending (deletions)
+// Field attributes:
+//   data-optional         leave the field out when empty
+//   data-type="number"    send as a JSON number; data-type="bool" a checkbox's state
+'use strict';
+
+(function () {
+  function collect(form) {
+    const data = {};
+    for (const el of form.elements) {
+      if (!el.name || el.disabled) continue;
+      if ((el.type === 'radio' || el.type === 'checkbox') && el.dataset.type !== 'bool' && !el.checked) continue;
+      let value = el.value;
+      if (el.dataset.type === 'bool') value = el.checked;
+      else if (value === '' && el.dataset.optional !== undefined) continue;
+      else if (value === '' && el.dataset.nullable !== undefined) value = null;
+      else if (el.dataset.type === 'number' && value !== '') value = Number(value);
+      data[el.name] = value;
+    }
+    return data;
+  }
+
+  function clearErrors(form) {
+    for (const slot of form.querySelectorAll('[data-error-for]')) slot.textContent = '';
+    for (const el of form.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
+    const general = form.querySelector('.form-error');
+    if (general) { general.textContent = ''; general.hidden = true; }
+  }
+
+  function showError(form, message) {
+    const m = /^([A-Za-z_][\w.]*): (.*)$/.exec(message || '');
+    if (m) {
+      const slot = form.querySelector('[data-error-for="' + m[1] + '"]');
+      const field = form.elements.namedItem(m[1]);
+      if (slot) {
+        slot.textContent = m[2];
+        if (field && field.setAttribute) {
+          field.setAttribute('aria-invalid', 'true');
+          if (field.focus) field.focus();
+        }
+        return;
+      }
+    }
+    const general = form.querySelector('.form-error');
+    if (general) { general.textContent = message; general.hidden = false; }
+    else window.alert(message);
+  }
+
+  function showSuccess(form) {
+    const scope = form.parentElement || document;
+    const ok = scope.querySelector('.form-success');
+    if (ok) { ok.textContent = ok.dataset.text || ''; ok.hidden = false; }
+  }
+
+  async function send(form) {
+    if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
+    clearErrors(form);
+    const button = form.querySelector('[type=submit]');
+    form.setAttribute('aria-busy', 'true');
+    if (button) button.disabled = true;
+    let body;
+    try {
+      const res = await fetch('/actions/' + encodeURIComponent(form.dataset.action), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        credentials: 'same-origin',
+        body: JSON.stringify(collect(form)),
+      });
+      try { body = await res.json(); } catch (_) { body = { success: false, error: 'HTTP ' + res.status }; }
+      if (res.status === 401 && form.dataset.action !== 'login') { window.location.assign('/login'); return; }
+    } catch (_) {
+      body = { success: false, error: navigator.onLine === false ? 'offline' : 'network error' };
+    } finally {
+      form.removeAttribute('aria-busy');
+      if (button) button.disabled = false;
+    }
+    if (!body.success) { showError(form, body.error); return; }
+    if (form.dataset.redirect) { window.location.assign(form.dataset.redirect); return; }
+    if (form.dataset.reload !== undefined) { window.location.reload(); return; }
+    if (form.dataset.done === 'hide') form.hidden = true;
+    if (form.dataset.done === 'reset') form.reset();
+    showSuccess(form);
+    form.dispatchEvent(new CustomEvent('action:done', { detail: body.data, bubbles: true }));
+  }
+
+  document.addEventListener('submit', function (ev) {
+    const form = ev.target.closest('form[data-action]');
+    if (!form) return;
+    ev.preventDefault();
+    send(form);
+  });
+})();

@@ -1,0 +1,401 @@
+//! The server-action layer: `POST /actions/{name}` with a JSON object body,
+//! answered with the envelope `{"success":true,"data":…}` or
+//! `{"success":false,"error":"…"}` (DESIGN.md section 2).
+//!
+//! Only five things are not a 200: a cross-site request (403: not JSON, or a
+//! foreign `Origin`), an unknown name (404), no session (401), an oversized
+//! body (413) and malformed JSON (400), checked in that order. Every other
+//! refusal is a 200 failure envelope whose message names the field.
+//!
+//! Each domain module registers its actions in [`registry`]; a handler gets
+//! a [`Ctx`] (state and session) and its input already deserialized.
+
+pub mod auth;
+pub mod settings;
+
+use crate::app::AppState;
+use crate::auth::session::Session;
+use crate::error::{Error, Result};
+use crate::i18n::Locale;
+use crate::store::users::User;
+use axum::body::Body;
+use axum::extract::{Path, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::{Json, Router};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use tower_http::catch_panic::CatchPanicLayer;
+
+/// Body limit of ordinary actions.
+pub const BODY_LIMIT: usize = 1024 * 1024;
+/// Body limit of the actions that carry files (`uploadDocument`, `stageImport`).
+pub const LARGE_BODY_LIMIT: usize = 16 * 1024 * 1024;
+
+/// What a handler sees besides its input.
+#[derive(Clone)]
+pub struct Ctx {
+    pub state: AppState,
+    pub session: Option<Session>,
+    /// The browser's preferred language, for users not yet signed in.
+    pub accept_locale: Locale,
+}
+
+impl Ctx {
+    /// The signed-in user. The dispatcher already refused anonymous calls to
+    /// session actions, so this fails only for public ones.
+    pub fn user(&self) -> Result<&User> {
+        self.session
+            .as_ref()
+            .map(|s| &s.user)
+            .ok_or(Error::Unauthorized)
+    }
+
+    pub fn user_id(&self) -> Result<String> {
+        Ok(self.user()?.id.clone())
+    }
+}
+
+/// The input of actions that take none: any JSON object.
+#[derive(serde::Deserialize)]
+pub struct NoInput {}
+
+/// A successful action's reply: its data, and a cookie to set if any.
+pub struct Reply {
+    pub data: Value,
+    pub set_cookie: Option<String>,
+}
+
+impl Reply {
+    pub fn data(data: impl Serialize) -> Result<Reply> {
+        Ok(Reply {
+            data: serde_json::to_value(data).map_err(|e| Error::Internal(e.into()))?,
+            set_cookie: None,
+        })
+    }
+
+    pub fn with_cookie(mut self, cookie: String) -> Reply {
+        self.set_cookie = Some(cookie);
+        self
+    }
+}
+
+type BoxFuture = Pin<Box<dyn Future<Output = Result<Reply>> + Send>>;
+type Handler = Arc<dyn Fn(Ctx, Value) -> BoxFuture + Send + Sync>;
+
+pub struct Action {
+    /// Callable without a session (sign-in actions only).
+    pub public: bool,
+    pub body_limit: usize,
+    run: Handler,
+}
+
+/// Every action by name.
+#[derive(Default)]
+pub struct Registry {
+    actions: HashMap<&'static str, Action>,
+}
+
+impl Registry {
+    fn add<I, F, Fut>(&mut self, name: &'static str, public: bool, body_limit: usize, f: F)
+    where
+        I: DeserializeOwned + Send + 'static,
+        F: Fn(Ctx, I) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Reply>> + Send + 'static,
+    {
+        let f = Arc::new(f);
+        let run: Handler = Arc::new(move |ctx, value| {
+            let f = f.clone();
+            Box::pin(async move { f(ctx, parse_input::<I>(value)?).await })
+        });
+        let previous = self.actions.insert(
+            name,
+            Action {
+                public,
+                body_limit,
+                run,
+            },
+        );
+        assert!(previous.is_none(), "action {name} registered twice");
+    }
+
+    /// An action that needs a session.
+    pub fn session<I, F, Fut>(&mut self, name: &'static str, f: F)
+    where
+        I: DeserializeOwned + Send + 'static,
+        F: Fn(Ctx, I) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Reply>> + Send + 'static,
+    {
+        self.add(name, false, BODY_LIMIT, f);
+    }
+
+    /// A session action that carries a file (16 MiB body limit).
+    pub fn session_large<I, F, Fut>(&mut self, name: &'static str, f: F)
+    where
+        I: DeserializeOwned + Send + 'static,
+        F: Fn(Ctx, I) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Reply>> + Send + 'static,
+    {
+        self.add(name, false, LARGE_BODY_LIMIT, f);
+    }
+
+    /// An action anyone may call (sign-in).
+    pub fn public<I, F, Fut>(&mut self, name: &'static str, f: F)
+    where
+        I: DeserializeOwned + Send + 'static,
+        F: Fn(Ctx, I) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Reply>> + Send + 'static,
+    {
+        self.add(name, true, BODY_LIMIT, f);
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Action> {
+        self.actions.get(name)
+    }
+
+    pub fn names(&self) -> impl Iterator<Item = &&'static str> {
+        self.actions.keys()
+    }
+}
+
+/// The catalogue.
+pub fn registry() -> Registry {
+    let mut r = Registry::default();
+    auth::register(&mut r);
+    settings::register(&mut r);
+    r
+}
+
+/// Deserializes an action's input; a failure names the field it is about.
+pub fn parse_input<I: DeserializeOwned>(value: Value) -> Result<I> {
+    serde_path_to_error::deserialize::<_, I>(value).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner().to_string();
+        // serde reports a missing field at its parent: "missing field `email`".
+        if let Some(rest) = inner.strip_prefix("missing field `") {
+            let name = rest.trim_end_matches('`');
+            let field = if path == "." {
+                name.to_string()
+            } else {
+                format!("{path}.{name}")
+            };
+            return Error::invalid(field, "is required");
+        }
+        let field = if path == "." {
+            "body".to_string()
+        } else {
+            path
+        };
+        // serde_json appends " at line 1 column 2" only for text input; the
+        // input here is already a value, so the message is clean.
+        Error::invalid(field, inner)
+    })
+}
+
+/// The envelope for a failure, at `status`.
+pub fn failure(status: StatusCode, message: impl Into<String>) -> Response {
+    (
+        status,
+        Json(json!({ "success": false, "error": message.into() })),
+    )
+        .into_response()
+}
+
+/// Routes of the action layer.
+pub fn router(panic_routes: bool) -> Router<AppState> {
+    let mut r = Router::new().route("/actions/{name}", post(dispatch));
+    if panic_routes {
+        r = r.route(
+            "/actions/__panic",
+            post(|| async {
+                if true {
+                    panic!("deliberate panic for the tests");
+                }
+            }),
+        );
+    }
+    r.layer(CatchPanicLayer::custom(
+        |_: Box<dyn std::any::Any + Send>| {
+            tracing::error!("panic in an action handler");
+            failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
+        },
+    ))
+}
+
+/// Whether a request is same-origin: JSON, and an `Origin` (when the browser
+/// sends one) equal to the configured base URL or to the request's own host.
+fn cross_site_refusal(state: &AppState, headers: &HeaderMap) -> Option<&'static str> {
+    let is_json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+    if !is_json {
+        return Some("content type must be application/json");
+    }
+    let origin = headers.get(header::ORIGIN)?;
+    let origin = origin.to_str().unwrap_or("");
+    if origin.eq_ignore_ascii_case(&state.config.base_url) {
+        return None;
+    }
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    let origin_host = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"));
+    match origin_host {
+        Some(h) if !host.is_empty() && h.eq_ignore_ascii_case(host) => None,
+        _ => Some("cross-site request refused"),
+    }
+}
+
+async fn dispatch(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+    req: Request,
+) -> Response {
+    let (parts, body) = req.into_parts();
+    if let Some(why) = cross_site_refusal(&state, &parts.headers) {
+        return failure(StatusCode::FORBIDDEN, why);
+    }
+    let Some(action) = state.actions.get(&name) else {
+        return failure(StatusCode::NOT_FOUND, format!("unknown action: {name}"));
+    };
+    let (public, body_limit, run) = (action.public, action.body_limit, action.run.clone());
+    let session = parts.extensions.get::<Session>().cloned();
+    if !public && session.is_none() {
+        return failure(StatusCode::UNAUTHORIZED, "unauthorized");
+    }
+    let body = match read_body(body, &parts.headers, body_limit).await {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    let input = if body.iter().all(u8::is_ascii_whitespace) {
+        Value::Object(Default::default())
+    } else {
+        match serde_json::from_slice::<Value>(&body) {
+            Ok(v) => v,
+            Err(e) => {
+                return failure(
+                    StatusCode::BAD_REQUEST,
+                    format!("body: malformed JSON ({e})"),
+                )
+            }
+        }
+    };
+    if !input.is_object() {
+        return failure(StatusCode::OK, "body: must be a JSON object");
+    }
+    let ctx = Ctx {
+        accept_locale: Locale::from_accept_language(
+            parts
+                .headers
+                .get(header::ACCEPT_LANGUAGE)
+                .and_then(|v| v.to_str().ok()),
+        ),
+        state,
+        session,
+    };
+    match run(ctx, input).await {
+        Ok(reply) => {
+            let mut res = Json(json!({ "success": true, "data": reply.data })).into_response();
+            if let Some(cookie) = reply
+                .set_cookie
+                .and_then(|c| HeaderValue::from_str(&c).ok())
+            {
+                res.headers_mut().append(header::SET_COOKIE, cookie);
+            }
+            res
+        }
+        Err(e) => {
+            e.log();
+            failure(StatusCode::OK, e.to_string())
+        }
+    }
+}
+
+/// Reads the body up to `limit` bytes; beyond it, 413.
+async fn read_body(body: Body, headers: &HeaderMap, limit: usize) -> Result<Vec<u8>, Response> {
+    let too_large = || {
+        failure(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("body: too large (at most {} MiB)", limit / (1024 * 1024)),
+        )
+    };
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(too_large());
+    }
+    match axum::body::to_bytes(body, limit).await {
+        Ok(b) => Ok(b.to_vec()),
+        Err(_) => Err(too_large()),
+    }
+}
+
+/// Deserializes a JSON number or decimal string as text, so amounts reach
+/// the domain's decimal parser without passing through a float.
+pub mod number_or_string {
+    use serde::{Deserialize, Deserializer};
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum NumOrStr {
+            Num(serde_json::Number),
+            Str(String),
+        }
+        Ok(match NumOrStr::deserialize(d)? {
+            NumOrStr::Num(n) => n.to_string(),
+            NumOrStr::Str(s) => s,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Input {
+        email: String,
+        count: Option<u32>,
+    }
+
+    #[test]
+    fn a_missing_field_is_named() {
+        let err = parse_input::<Input>(json!({})).unwrap_err();
+        assert_eq!(err.to_string(), "email: is required");
+    }
+
+    #[test]
+    fn a_wrong_type_is_named() {
+        let err = parse_input::<Input>(json!({"email": 5})).unwrap_err();
+        assert!(err.to_string().starts_with("email: invalid type"), "{err}");
+        let err = parse_input::<Input>(json!({"email": "a", "count": "x"})).unwrap_err();
+        assert!(err.to_string().starts_with("count: "), "{err}");
+    }
+
+    #[test]
+    fn the_catalogue_has_the_sign_in_actions() {
+        let r = registry();
+        for name in ["register", "login", "forgotPassword", "resetPassword"] {
+            assert!(r.get(name).unwrap().public, "{name}");
+        }
+        for name in ["logout", "getSettings", "updateSettings", "changePassword"] {
+            assert!(!r.get(name).unwrap().public, "{name}");
+        }
+    }
+}

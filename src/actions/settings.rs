@@ -1,0 +1,94 @@
+//! User settings: `getSettings`, `updateSettings`, `changePassword`.
+
+use super::{Ctx, NoInput, Registry, Reply};
+use crate::actions::auth::parse_name;
+use crate::auth::password;
+use crate::clock::timestamp;
+use crate::domain::currency::Currency;
+use crate::error::{Error, Result};
+use crate::i18n::Locale;
+use crate::store::{sessions, users};
+use serde::Deserialize;
+
+pub fn register(r: &mut Registry) {
+    r.session("getSettings", get_settings);
+    r.session("updateSettings", update_settings);
+    r.session("changePassword", change_password);
+}
+
+async fn get_settings(ctx: Ctx, _: NoInput) -> Result<Reply> {
+    Reply::data(ctx.user()?)
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct UpdateInput {
+    name: Option<String>,
+    base_currency: Option<String>,
+    locale: Option<String>,
+}
+
+async fn update_settings(ctx: Ctx, input: UpdateInput) -> Result<Reply> {
+    let change = users::SettingsChange {
+        name: input
+            .name
+            .as_deref()
+            .map(|n| parse_name("name", n))
+            .transpose()?,
+        base_currency: input
+            .base_currency
+            .as_deref()
+            .map(|c| Currency::parse("baseCurrency", c).map(|c| c.code().to_string()))
+            .transpose()?,
+        locale: input
+            .locale
+            .as_deref()
+            .map(|l| {
+                Locale::from_code(l.trim())
+                    .ok_or_else(|| Error::invalid("locale", "must be de or en"))
+            })
+            .transpose()?,
+    };
+    let user_id = ctx.user_id()?;
+    let now = timestamp(ctx.state.clock.now());
+    let user = ctx
+        .state
+        .db
+        .run(move |c| users::update_settings(c, &user_id, &change, &now))
+        .await?;
+    Reply::data(user)
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ChangePasswordInput {
+    current_password: String,
+    new_password: String,
+}
+
+/// Changes the password after checking the current one; every other
+/// session of the user ends, this one stays.
+async fn change_password(ctx: Ctx, input: ChangePasswordInput) -> Result<Reply> {
+    password::check_rule("newPassword", &input.new_password)?;
+    let user_id = ctx.user_id()?;
+    let keep = ctx.session.as_ref().map(|s| s.token_hash.clone());
+    let state = &ctx.state;
+    let id = user_id.clone();
+    let phc = state.db.run(move |c| users::password_hash(c, &id)).await?;
+    if !password::verify(input.current_password, phc).await? {
+        return Err(Error::invalid(
+            "currentPassword",
+            "is not your current password",
+        ));
+    }
+    let hash = password::hash(input.new_password).await?;
+    let now = timestamp(state.clock.now());
+    state
+        .db
+        .transaction(move |tx| {
+            users::set_password(tx, &user_id, &hash, &now)?;
+            sessions::delete_all_for_user(tx, &user_id, keep.as_deref())
+        })
+        .await?;
+    Reply::data(())
+}

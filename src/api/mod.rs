@@ -1,0 +1,43 @@
+//! HTTP routes under `/api`: session routes under `/api/auth`, and the REST
+//! API under `/api/v1` (its own module). Every answer here is JSON, errors
+//! and unknown paths included.
+
+pub mod auth;
+pub mod v1;
+
+use crate::app::AppState;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::json;
+use tower_http::catch_panic::CatchPanicLayer;
+
+/// A route handler's error body: `{"error": "…"}` with `status`.
+pub fn error(status: StatusCode, message: impl Into<String>) -> Response {
+    (status, Json(json!({ "error": message.into() }))).into_response()
+}
+
+pub fn router(panic_routes: bool) -> Router<AppState> {
+    let mut r = Router::new()
+        .route("/auth/session", get(auth::session))
+        .fallback(|| async { error(StatusCode::NOT_FOUND, "not found") });
+    if panic_routes {
+        r = r.route(
+            "/__panic",
+            get(|| async {
+                if true {
+                    panic!("deliberate panic for the tests");
+                }
+            }),
+        );
+    }
+    r.layer(CatchPanicLayer::custom(
+        |_: Box<dyn std::any::Any + Send>| {
+            tracing::error!("panic in an /api handler");
+            error(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
+        },
+    ))
+    // Nested after the layer: /api/v1 has its own error shape and panic handler.
+    .nest("/v1", v1::router(panic_routes))
+}

@@ -1,0 +1,220 @@
+//! The command line (DESIGN.md section 3). With no subcommand it serves.
+
+use crate::auth::password;
+use crate::clock::{timestamp, Clock};
+use crate::config::Config;
+use crate::domain::email::Email;
+use crate::i18n::Locale;
+use crate::store::{self, users, Db};
+use anyhow::{bail, Context};
+use clap::{ArgAction, Parser, Subcommand};
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "cashkeeper",
+    about = "Self-hosted personal finance tracker: one binary, one SQLite file.",
+    long_about = "Self-hosted personal finance tracker: one binary, one SQLite file.\n\n\
+        Without a command it serves (like `cashkeeper serve`). Configuration comes from \
+        environment variables; all are optional (see the README).",
+    disable_version_flag = true
+)]
+pub struct Cli {
+    /// Print the version (the same as /api/v1/health reports) and exit.
+    #[arg(short = 'V', long = "version", action = ArgAction::SetTrue)]
+    pub version: bool,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Serve the web app and the API (the default).
+    Serve,
+    /// Apply pending database migrations and exit.
+    Migrate,
+    /// Manage users.
+    User {
+        #[command(subcommand)]
+        command: UserCommand,
+    },
+    /// Write a consistent copy of the database to FILE, also while serving.
+    Backup {
+        /// Where to write the copy (replaced if it exists).
+        file: PathBuf,
+    },
+    /// Print a new VAPID key pair for web push, as VAPID_PUBLIC_KEY=… and VAPID_PRIVATE_KEY=….
+    VapidKeys,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum UserCommand {
+    /// Create a user (works whatever CASHKEEPER_REGISTRATION says).
+    Create {
+        /// The user's email address (sign-in name).
+        #[arg(long)]
+        email: String,
+        /// Read the password from standard input (first line).
+        #[arg(long, required = true)]
+        password_stdin: bool,
+        /// Display name.
+        #[arg(long)]
+        name: Option<String>,
+    },
+}
+
+/// Parses the command line, runs the command, and turns any error into one
+/// line on stderr and exit code 1.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if cli.version {
+        println!("{}", crate::VERSION);
+        return ExitCode::SUCCESS;
+    }
+    init_logging();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {}", one_line(&e));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn one_line(e: &anyhow::Error) -> String {
+    e.chain()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(": ")
+        .replace('\n', " ")
+}
+
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    // vapid-keys needs no configuration at all.
+    if let Some(Command::VapidKeys) = cli.command {
+        let (public, private) = vapid_keys();
+        println!("VAPID_PUBLIC_KEY={public}");
+        println!("VAPID_PRIVATE_KEY={private}");
+        return Ok(());
+    }
+    let config = Config::from_env().map_err(|e| anyhow::anyhow!(e))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the runtime")?;
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => runtime.block_on(crate::server::run(config)),
+        Command::Migrate => {
+            config.check_data_dir().map_err(|e| anyhow::anyhow!(e))?;
+            let path = config.data_dir.join(store::DB_FILE);
+            let mut c = store::open_connection(&path)?;
+            let applied = store::migrate(&mut c)?;
+            println!("migrations applied: {applied}");
+            Ok(())
+        }
+        Command::Backup { file } => {
+            let source = config.data_dir.join(store::DB_FILE);
+            if !source.exists() {
+                bail!("no database at {} (CASHKEEPER_DATA_DIR)", source.display());
+            }
+            store::backup(&source, &file)?;
+            println!("backup written to {}", file.display());
+            Ok(())
+        }
+        Command::User {
+            command:
+                UserCommand::Create {
+                    email,
+                    password_stdin: _,
+                    name,
+                },
+        } => runtime.block_on(create_user(config, email, name)),
+        Command::VapidKeys => unreachable!("handled above"),
+    }
+}
+
+async fn create_user(config: Config, email: String, name: Option<String>) -> anyhow::Result<()> {
+    let email = Email::parse("--email", &email)?;
+    let name = crate::actions::auth::parse_name("--name", name.as_deref().unwrap_or(""))?;
+    let mut input = String::new();
+    std::io::stdin()
+        .take(4096)
+        .read_to_string(&mut input)
+        .context("reading the password from standard input")?;
+    let pw = input.lines().next().unwrap_or("").to_string();
+    password::check_rule("password", &pw)?;
+    config.check_data_dir().map_err(|e| anyhow::anyhow!(e))?;
+    let db = Db::open(&config.data_dir)?;
+    let hash = password::hash(pw).await?;
+    let now = timestamp(Clock::default().now());
+    let user = db
+        .run(move |c| {
+            users::insert(
+                c,
+                &users::NewUser {
+                    email: email.as_str(),
+                    name: &name,
+                    password_hash: &hash,
+                    locale: Locale::En,
+                    now: &now,
+                },
+            )
+        })
+        .await?;
+    println!("created user {} ({})", user.email, user.id);
+    Ok(())
+}
+
+/// A new P-256 key pair: the public key as base64url of the 65-byte
+/// uncompressed point, the private key as base64url of the 32-byte scalar.
+pub fn vapid_keys() -> (String, String) {
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use base64::Engine;
+    use p256::elliptic_curve::sec1::ToEncodedPoint;
+    let secret = loop {
+        // Almost every 32-byte string is a valid scalar; retry the rest.
+        if let Ok(k) = p256::SecretKey::from_slice(&crate::auth::secrets::random_bytes(32)) {
+            break k;
+        }
+    };
+    let public = secret.public_key().to_encoded_point(false);
+    (
+        URL_SAFE_NO_PAD.encode(public.as_bytes()),
+        URL_SAFE_NO_PAD.encode(secret.to_bytes()),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use base64::Engine;
+
+    #[test]
+    fn vapid_keys_have_the_documented_formats() {
+        let (public, private) = vapid_keys();
+        let p = URL_SAFE_NO_PAD.decode(public).unwrap();
+        let s = URL_SAFE_NO_PAD.decode(private).unwrap();
+        assert_eq!(p.len(), 65);
+        assert_eq!(p[0], 0x04, "uncompressed point");
+        assert_eq!(s.len(), 32);
+        let secret = p256::SecretKey::from_slice(&s).unwrap();
+        use p256::elliptic_curve::sec1::ToEncodedPoint;
+        assert_eq!(
+            secret.public_key().to_encoded_point(false).as_bytes(),
+            &p[..]
+        );
+    }
+}

@@ -1,0 +1,435 @@
+//! Configuration, read once from the environment and checked as a whole
+//! before any port is bound. Every variable is optional; a bad value stops
+//! start-up with one line naming the variable and the accepted form.
+
+use std::fmt;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+/// A value that must never reach a log: `Debug` prints asterisks.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Self {
+        Secret(value.into())
+    }
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+/// Who may create an account through `register`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Registration {
+    /// Anyone who reaches the service.
+    Open,
+    /// Nobody; accounts come from `cashkeeper user create`.
+    Closed,
+    /// Only while there is no user yet: the owner signs up, then it closes.
+    FirstUser,
+}
+
+/// A five-field cron expression (UTC) for the bundled scheduler, or `off`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    Off,
+    Cron(String),
+}
+
+impl Schedule {
+    fn parse(var: &str, value: &str) -> Result<Schedule, ConfigError> {
+        let value = value.trim();
+        if value.eq_ignore_ascii_case("off") {
+            return Ok(Schedule::Off);
+        }
+        let parser = croner::parser::CronParser::builder()
+            .seconds(croner::parser::Seconds::Disallowed)
+            .build();
+        match parser.parse(value) {
+            Ok(_) => Ok(Schedule::Cron(value.to_string())),
+            Err(e) => Err(ConfigError::new(
+                var,
+                "a five-field cron expression in UTC such as \"0 8 * * *\", or off",
+                value,
+                Some(e.to_string()),
+            )),
+        }
+    }
+}
+
+/// Web-push keys; present only when all three variables are set.
+#[derive(Clone, Debug)]
+pub struct Vapid {
+    pub public_key: String,
+    pub private_key: Secret,
+    pub subject: String,
+}
+
+/// The OpenAI-compatible provider behind chat, receipt scan and AI reconciliation.
+#[derive(Clone, Debug)]
+pub struct Ai {
+    pub api_key: Option<Secret>,
+    pub base_url: String,
+    pub model: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// `CASHKEEPER_DATA_DIR`: database file and stored documents.
+    pub data_dir: PathBuf,
+    /// `CASHKEEPER_BIND`: listen address.
+    pub bind: SocketAddr,
+    /// `CASHKEEPER_BASE_URL`: public origin (no trailing slash) for links,
+    /// the cookie's `Secure` flag and the Origin check of actions.
+    pub base_url: String,
+    /// `CASHKEEPER_REGISTRATION`.
+    pub registration: Registration,
+    /// `CRON_SECRET`: bearer secret of `/api/cron/*`.
+    pub cron_secret: Option<Secret>,
+    /// `NOTIFICATION_SCHEDULE`.
+    pub notification_schedule: Schedule,
+    /// `INSIGHTS_SCHEDULE`.
+    pub insights_schedule: Schedule,
+    /// `VAPID_PUBLIC_KEY`, `VAPID_PRIVATE_KEY`, `VAPID_SUBJECT`.
+    pub vapid: Option<Vapid>,
+    /// `CASHKEEPER_PUSH_ALLOW_LOOPBACK_HTTP`.
+    pub push_allow_loopback_http: bool,
+    /// `CASHKEEPER_API_RATE_LIMIT`: requests per token per minute on `/api/v1`.
+    pub api_rate_limit: u32,
+    /// `AI_API_KEY`, `AI_BASE_URL`, `AI_MODEL`.
+    pub ai: Ai,
+    /// `SMTP_URL`: password-reset mail; unset writes the link to the log.
+    pub smtp_url: Option<Secret>,
+    /// `MAIL_FROM`: sender of password-reset mail.
+    pub mail_from: String,
+    /// `CASHKEEPER_RATES_REFRESH`: fetch the ECB reference rates daily.
+    pub rates_refresh: bool,
+    /// Test builds only: mounts routes that panic on purpose, to prove a panic
+    /// becomes a 500 and not a dropped connection. Never read from the environment.
+    pub panic_routes: bool,
+}
+
+/// A configuration error: one line naming the variable and the accepted form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl ConfigError {
+    pub fn new(var: &str, expected: &str, got: &str, detail: Option<String>) -> Self {
+        let mut msg = format!("{var}: expected {expected}, got {got:?}");
+        if let Some(d) = detail {
+            msg.push_str(&format!(" ({d})"));
+        }
+        ConfigError(msg)
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+impl Config {
+    /// Reads the process environment.
+    pub fn from_env() -> Result<Config, ConfigError> {
+        Config::from_lookup(|k| std::env::var(k).ok())
+    }
+
+    /// Reads configuration through `get`, so tests can pass a map.
+    /// Empty values count as unset.
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
+        let get = |k: &str| get(k).filter(|v| !v.trim().is_empty());
+
+        let data_dir = PathBuf::from(get("CASHKEEPER_DATA_DIR").unwrap_or_else(|| "./data".into()));
+
+        let bind_raw = get("CASHKEEPER_BIND").unwrap_or_else(|| "127.0.0.1:3000".into());
+        let bind: SocketAddr = bind_raw.trim().parse().map_err(|_| {
+            ConfigError::new(
+                "CASHKEEPER_BIND",
+                "an address and port such as 127.0.0.1:3000 or [::]:3000",
+                &bind_raw,
+                None,
+            )
+        })?;
+
+        let base_url = match get("CASHKEEPER_BASE_URL") {
+            None => format!("http://{bind}"),
+            Some(raw) => parse_base_url(&raw)?,
+        };
+
+        let registration = match get("CASHKEEPER_REGISTRATION").as_deref().map(str::trim) {
+            None | Some("open") => Registration::Open,
+            Some("closed") => Registration::Closed,
+            Some("first-user") => Registration::FirstUser,
+            Some(other) => {
+                return Err(ConfigError::new(
+                    "CASHKEEPER_REGISTRATION",
+                    "open, closed or first-user",
+                    other,
+                    None,
+                ))
+            }
+        };
+
+        let notification_schedule = Schedule::parse(
+            "NOTIFICATION_SCHEDULE",
+            &get("NOTIFICATION_SCHEDULE").unwrap_or_else(|| "0 8 * * *".into()),
+        )?;
+        let insights_schedule = Schedule::parse(
+            "INSIGHTS_SCHEDULE",
+            &get("INSIGHTS_SCHEDULE").unwrap_or_else(|| "0 6 * * *".into()),
+        )?;
+
+        let vapid = match (
+            get("VAPID_PUBLIC_KEY"),
+            get("VAPID_PRIVATE_KEY"),
+            get("VAPID_SUBJECT"),
+        ) {
+            (Some(public_key), Some(private_key), Some(subject)) => Some(Vapid {
+                public_key: public_key.trim().to_string(),
+                private_key: Secret::new(private_key.trim()),
+                subject: subject.trim().to_string(),
+            }),
+            _ => None,
+        };
+
+        let push_allow_loopback_http = parse_bool(
+            "CASHKEEPER_PUSH_ALLOW_LOOPBACK_HTTP",
+            get("CASHKEEPER_PUSH_ALLOW_LOOPBACK_HTTP"),
+            false,
+        )?;
+        let rates_refresh = parse_bool(
+            "CASHKEEPER_RATES_REFRESH",
+            get("CASHKEEPER_RATES_REFRESH"),
+            true,
+        )?;
+
+        let api_rate_limit = match get("CASHKEEPER_API_RATE_LIMIT") {
+            None => 120,
+            Some(raw) => match raw.trim().parse::<u32>() {
+                Ok(n) if n >= 1 => n,
+                _ => {
+                    return Err(ConfigError::new(
+                        "CASHKEEPER_API_RATE_LIMIT",
+                        "a whole number of requests per minute, at least 1",
+                        &raw,
+                        None,
+                    ))
+                }
+            },
+        };
+
+        let ai = Ai {
+            api_key: get("AI_API_KEY").map(|k| Secret::new(k.trim())),
+            base_url: match get("AI_BASE_URL") {
+                None => "https://api.openai.com/v1".to_string(),
+                Some(raw) => parse_http_url("AI_BASE_URL", &raw)?,
+            },
+            model: get("AI_MODEL").map(|m| m.trim().to_string()),
+        };
+
+        let smtp_url = match get("SMTP_URL") {
+            None => None,
+            Some(raw) => {
+                let t = raw.trim();
+                if !(t.starts_with("smtp://") || t.starts_with("smtps://")) {
+                    // The URL may hold a password: show only its scheme.
+                    let shown = t.split("://").next().unwrap_or("");
+                    return Err(ConfigError::new(
+                        "SMTP_URL",
+                        "smtp://[user:password@]host[:port] or smtps://…",
+                        &format!("{shown}://…"),
+                        None,
+                    ));
+                }
+                Some(Secret::new(t))
+            }
+        };
+        let mail_from =
+            get("MAIL_FROM").unwrap_or_else(|| "cashkeeper <cashkeeper@localhost>".into());
+        if mail_from.parse::<lettre::message::Mailbox>().is_err() {
+            return Err(ConfigError::new(
+                "MAIL_FROM",
+                "a mail address such as \"cashkeeper <budget@example.org>\"",
+                &mail_from,
+                None,
+            ));
+        }
+
+        Ok(Config {
+            data_dir,
+            bind,
+            base_url,
+            registration,
+            cron_secret: get("CRON_SECRET").map(Secret::new),
+            notification_schedule,
+            insights_schedule,
+            vapid,
+            push_allow_loopback_http,
+            api_rate_limit,
+            ai,
+            smtp_url,
+            mail_from,
+            rates_refresh,
+            panic_routes: false,
+        })
+    }
+
+    /// A configuration for tests and tools: defaults, the given data directory,
+    /// no network refresh.
+    pub fn for_data_dir(data_dir: impl Into<PathBuf>) -> Config {
+        let mut c = Config::from_lookup(|_| None).expect("defaults are valid");
+        c.data_dir = data_dir.into();
+        c.rates_refresh = false;
+        c
+    }
+
+    /// Whether the session cookie gets `Secure`.
+    pub fn secure_cookies(&self) -> bool {
+        self.base_url.starts_with("https://")
+    }
+
+    /// Creates the data directory if needed and proves it is writable, so a
+    /// read-only volume is reported at start-up and not at the first write.
+    pub fn check_data_dir(&self) -> Result<(), ConfigError> {
+        let fail = |e: std::io::Error| {
+            ConfigError(format!(
+                "CASHKEEPER_DATA_DIR: expected a writable directory, got {:?} ({e})",
+                self.data_dir.display().to_string()
+            ))
+        };
+        std::fs::create_dir_all(&self.data_dir).map_err(fail)?;
+        let probe = self.data_dir.join(".write-test");
+        std::fs::write(&probe, b"ok").map_err(fail)?;
+        std::fs::remove_file(&probe).map_err(fail)?;
+        Ok(())
+    }
+}
+
+fn parse_bool(var: &str, raw: Option<String>, default: bool) -> Result<bool, ConfigError> {
+    match raw.as_deref().map(|s| s.trim().to_ascii_lowercase()) {
+        None => Ok(default),
+        Some(v) if matches!(v.as_str(), "1" | "true" | "yes" | "on") => Ok(true),
+        Some(v) if matches!(v.as_str(), "0" | "false" | "no" | "off") => Ok(false),
+        Some(v) => Err(ConfigError::new(var, "true or false", &v, None)),
+    }
+}
+
+fn parse_http_url(var: &str, raw: &str) -> Result<String, ConfigError> {
+    let t = raw.trim().trim_end_matches('/');
+    let rest = t
+        .strip_prefix("http://")
+        .or_else(|| t.strip_prefix("https://"));
+    match rest {
+        Some(host) if !host.is_empty() && !host.starts_with('/') => Ok(t.to_string()),
+        _ => Err(ConfigError::new(
+            var,
+            "an http:// or https:// URL such as https://example.org",
+            raw,
+            None,
+        )),
+    }
+}
+
+/// The public origin: scheme, host and optional port, without a path.
+fn parse_base_url(raw: &str) -> Result<String, ConfigError> {
+    let url = parse_http_url("CASHKEEPER_BASE_URL", raw)?;
+    let after_scheme = url.split_once("://").map(|(_, r)| r).unwrap_or("");
+    if after_scheme.contains('/') || after_scheme.contains('?') || after_scheme.contains('#') {
+        return Err(ConfigError::new(
+            "CASHKEEPER_BASE_URL",
+            "an origin without a path, such as https://money.example.org",
+            raw,
+            None,
+        ));
+    }
+    Ok(url)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn with(vars: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let map: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Config::from_lookup(|k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn defaults_serve_on_loopback_port_3000_with_data_in_dot_data() {
+        let c = with(&[]).unwrap();
+        assert_eq!(c.bind.to_string(), "127.0.0.1:3000");
+        assert_eq!(c.data_dir, PathBuf::from("./data"));
+        assert_eq!(c.base_url, "http://127.0.0.1:3000");
+        assert_eq!(c.registration, Registration::Open);
+        assert_eq!(c.api_rate_limit, 120);
+        assert_eq!(c.notification_schedule, Schedule::Cron("0 8 * * *".into()));
+        assert_eq!(c.insights_schedule, Schedule::Cron("0 6 * * *".into()));
+        assert!(!c.secure_cookies());
+    }
+
+    #[test]
+    fn each_bad_value_names_its_variable() {
+        for (var, value) in [
+            ("CASHKEEPER_BIND", "localhost"),
+            ("CASHKEEPER_REGISTRATION", "yes"),
+            ("NOTIFICATION_SCHEDULE", "every day"),
+            ("INSIGHTS_SCHEDULE", "0 6 * * * *"),
+            ("CASHKEEPER_API_RATE_LIMIT", "0"),
+            ("CASHKEEPER_BASE_URL", "money.example.org"),
+            ("CASHKEEPER_PUSH_ALLOW_LOOPBACK_HTTP", "maybe"),
+            ("SMTP_URL", "mail.example.org"),
+        ] {
+            let err = with(&[(var, value)]).unwrap_err().0;
+            assert!(err.starts_with(&format!("{var}: expected ")), "{err}");
+            assert!(!err.contains('\n'), "one line: {err}");
+        }
+    }
+
+    #[test]
+    fn registration_message_lists_the_accepted_forms() {
+        let err = with(&[("CASHKEEPER_REGISTRATION", "yes")]).unwrap_err();
+        assert_eq!(
+            err.0,
+            "CASHKEEPER_REGISTRATION: expected open, closed or first-user, got \"yes\""
+        );
+    }
+
+    #[test]
+    fn https_base_url_makes_cookies_secure_and_schedules_can_be_off() {
+        let c = with(&[
+            ("CASHKEEPER_BASE_URL", "https://money.example.org/"),
+            ("NOTIFICATION_SCHEDULE", "off"),
+        ])
+        .unwrap();
+        assert_eq!(c.base_url, "https://money.example.org");
+        assert!(c.secure_cookies());
+        assert_eq!(c.notification_schedule, Schedule::Off);
+    }
+
+    #[test]
+    fn smtp_password_is_not_echoed_in_the_error() {
+        let err = with(&[("SMTP_URL", "imap://user:hunter2@host")]).unwrap_err();
+        assert!(!err.0.contains("hunter2"), "{}", err.0);
+    }
+
+    #[test]
+    fn secrets_do_not_debug_print() {
+        let c = with(&[("CRON_SECRET", "s3cr3t"), ("AI_API_KEY", "sk-123")]).unwrap();
+        let dbg = format!("{c:?}");
+        assert!(!dbg.contains("s3cr3t") && !dbg.contains("sk-123"), "{dbg}");
+    }
+}

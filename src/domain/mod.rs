@@ -1,0 +1,5 @@
+//! Pure rules: no I/O, no clock, no database. Each type's `parse` returns a
+//! value that can only hold a valid input, with errors naming the field.
+
+pub mod currency;
+pub mod email;

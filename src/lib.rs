@@ -1,0 +1,35 @@
+//! cashkeeper: a self-hosted personal finance tracker in one binary.
+//!
+//! `main.rs` is a short boot script; everything it starts lives here so the
+//! black-box tests can build the very same router on `127.0.0.1:0`.
+//!
+//! Where to start reading:
+//! - [`app`] builds the router and the shared state;
+//! - [`config`] reads and checks the environment once, before a port is bound;
+//! - [`actions`] is the server-action layer (`POST /actions/{name}`) the pages use;
+//! - [`web`] renders the pages, [`api`] serves `/api` and the REST API `/api/v1`;
+//! - [`store`] owns SQLite, [`domain`] the pure rules, [`auth`] sessions and secrets.
+
+pub mod actions;
+pub mod api;
+pub mod app;
+pub mod auth;
+pub mod cli;
+pub mod clock;
+pub mod config;
+pub mod domain;
+pub mod error;
+pub mod i18n;
+pub mod server;
+pub mod services;
+pub mod store;
+pub mod web;
+
+pub use app::AppState;
+pub use config::Config;
+pub use error::{Error, Result};
+
+/// The application version, as `/api/v1/health` and `--version` report it.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The integer version of the REST API's response shapes.
+pub const API_VERSION: u32 = 1;

@@ -1,0 +1,90 @@
+//! Password-reset mail through SMTP (lettre, rustls), or the log when no
+//! `SMTP_URL` is configured.
+
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::i18n::Locale;
+use crate::store::users::User;
+use lettre::message::{header::ContentType, Mailbox};
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+
+pub enum Mailer {
+    Smtp {
+        transport: Box<AsyncSmtpTransport<Tokio1Executor>>,
+        from: Mailbox,
+    },
+    /// No SMTP: reset links go to the log, for the operator to pass on.
+    Log,
+}
+
+impl Mailer {
+    pub fn from_config(config: &Config) -> Result<Mailer> {
+        let Some(url) = &config.smtp_url else {
+            return Ok(Mailer::Log);
+        };
+        let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(url.expose())
+            .map_err(|e| Error::Internal(anyhow::anyhow!("SMTP_URL: {e}")))?
+            .build();
+        let transport = Box::new(transport);
+        let from = config
+            .mail_from
+            .parse()
+            .map_err(|e| Error::Internal(anyhow::anyhow!("MAIL_FROM: {e}")))?;
+        Ok(Mailer::Smtp { transport, from })
+    }
+
+    /// Sends the reset link to `user` in their language.
+    pub async fn send_reset(&self, user: &User, link: &str) -> Result<()> {
+        let (subject, body) = reset_text(user.locale, link);
+        match self {
+            Mailer::Log => {
+                tracing::info!(
+                    user_id = %user.id,
+                    "no SMTP_URL configured; password-reset link for {}: {link}",
+                    user.email
+                );
+                Ok(())
+            }
+            Mailer::Smtp { transport, from } => {
+                let to: Mailbox = user
+                    .email
+                    .parse()
+                    .map_err(|e| Error::Internal(anyhow::anyhow!("recipient address: {e}")))?;
+                let message = Message::builder()
+                    .from(from.clone())
+                    .to(to)
+                    .subject(subject)
+                    .header(ContentType::TEXT_PLAIN)
+                    .body(body)
+                    .map_err(|e| Error::Internal(anyhow::anyhow!("building mail: {e}")))?;
+                transport
+                    .send(message)
+                    .await
+                    .map_err(|e| Error::Internal(anyhow::anyhow!("SMTP: {e}")))?;
+                tracing::info!(user_id = %user.id, "password-reset mail sent");
+                Ok(())
+            }
+        }
+    }
+}
+
+fn reset_text(locale: Locale, link: &str) -> (&'static str, String) {
+    match locale {
+        Locale::De => (
+            "cashkeeper: Passwort zurücksetzen",
+            format!(
+                "Hallo,\n\njemand (hoffentlich du) möchte das Passwort deines cashkeeper-Kontos zurücksetzen.\n\
+                 Mit diesem Link wählst du ein neues. Er gilt eine Stunde und nur einmal:\n\n{link}\n\n\
+                 Wenn du das nicht warst, ignoriere diese Nachricht; dein Passwort bleibt, wie es ist.\n"
+            ),
+        ),
+        Locale::En => (
+            "cashkeeper: reset your password",
+            format!(
+                "Hello,\n\nsomeone (hopefully you) asked to reset the password of your cashkeeper account.\n\
+                 This link lets you choose a new one. It works once, for one hour:\n\n{link}\n\n\
+                 If this was not you, ignore this message; your password stays as it is.\n"
+            ),
+        ),
+    }
+}

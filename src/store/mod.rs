@@ -1,0 +1,220 @@
+//! SQLite: the pool, the migrations, and one module per table group.
+//!
+//! Every query on user-owned data takes the user id and puts it in its WHERE
+//! clause; another user's id therefore behaves like an unknown one. Blocking
+//! database work runs through [`Db::run`], on tokio's blocking threads, never
+//! on the async executor's.
+
+pub mod password_resets;
+pub mod sessions;
+pub mod users;
+
+use crate::error::{Error, Result};
+use r2d2_sqlite::SqliteConnectionManager;
+use rusqlite::Connection;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub type Pool = r2d2::Pool<SqliteConnectionManager>;
+
+mod embedded {
+    refinery::embed_migrations!("migrations");
+}
+
+/// The database file inside the data directory.
+pub const DB_FILE: &str = "cashkeeper.db";
+
+/// Settings every connection gets: foreign keys enforced, a busy timeout so
+/// concurrent writers wait instead of failing, WAL so readers never block.
+fn configure(c: &mut Connection) -> rusqlite::Result<()> {
+    c.busy_timeout(Duration::from_secs(5))?;
+    c.execute_batch("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;")?;
+    c.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))?;
+    Ok(())
+}
+
+/// Opens a single connection with the service's settings (CLI tools).
+pub fn open_connection(path: &Path) -> Result<Connection> {
+    let mut c = Connection::open(path)?;
+    configure(&mut c)?;
+    Ok(c)
+}
+
+/// Applies the embedded migrations that the database does not have yet.
+pub fn migrate(c: &mut Connection) -> Result<usize> {
+    let report = embedded::migrations::runner()
+        .run(c)
+        .map_err(|e| Error::Internal(anyhow::anyhow!("migration failed: {e}")))?;
+    Ok(report.applied_migrations().len())
+}
+
+#[derive(Clone)]
+pub struct Db {
+    pool: Pool,
+    path: PathBuf,
+}
+
+impl Db {
+    /// Opens (creating if needed) the database in `data_dir` and migrates it.
+    pub fn open(data_dir: &Path) -> Result<Db> {
+        let path = data_dir.join(DB_FILE);
+        let manager = SqliteConnectionManager::file(&path).with_init(configure);
+        let pool = r2d2::Pool::builder()
+            .max_size(8)
+            .connection_timeout(Duration::from_secs(10))
+            .build(manager)?;
+        let mut conn = pool.get()?;
+        let applied = migrate(&mut conn)?;
+        drop(conn);
+        if applied > 0 {
+            tracing::info!(applied, "database migrated");
+        }
+        Ok(Db { pool, path })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs blocking database work on tokio's blocking pool.
+    pub async fn run<T, F>(&self, f: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<T> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut conn = pool.get()?;
+            f(&mut conn)
+        })
+        .await?
+    }
+
+    /// Runs `f` inside one transaction: all of it lands, or none of it.
+    pub async fn transaction<T, F>(&self, f: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&rusqlite::Transaction<'_>) -> Result<T> + Send + 'static,
+    {
+        self.run(move |c| {
+            let tx = c.transaction()?;
+            let out = f(&tx)?;
+            tx.commit()?;
+            Ok(out)
+        })
+        .await
+    }
+
+    /// Folds the write-ahead log into the main file, so the file alone is a
+    /// complete database after shutdown.
+    pub fn checkpoint(&self) -> Result<()> {
+        let c = self.pool.get()?;
+        c.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        Ok(())
+    }
+}
+
+/// Copies the live database to `target` with SQLite's online backup, which
+/// is consistent even while the service writes. The copy is written beside
+/// the target and renamed, so `target` is never half a database.
+pub fn backup(source: &Path, target: &Path) -> Result<()> {
+    let src = Connection::open_with_flags(
+        source,
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    src.busy_timeout(Duration::from_secs(5))?;
+    let file_name = target
+        .file_name()
+        .ok_or_else(|| Error::invalid("FILE", "must name a file"))?;
+    let tmp = target.with_file_name(format!(".{}.partial", file_name.to_string_lossy()));
+    let _ = std::fs::remove_file(&tmp);
+    {
+        let mut dst = Connection::open(&tmp)?;
+        let backup = rusqlite::backup::Backup::new(&src, &mut dst)?;
+        backup.run_to_completion(256, Duration::from_millis(5), None)?;
+    }
+    {
+        // A backup of a WAL database is itself in WAL mode; make the copy a
+        // self-contained single file.
+        let dst = Connection::open(&tmp)?;
+        dst.query_row("PRAGMA journal_mode = DELETE", [], |_| Ok(()))?;
+    }
+    std::fs::rename(&tmp, target)
+        .map_err(|e| Error::Internal(anyhow::anyhow!("backup: cannot write target: {e}")))?;
+    Ok(())
+}
+
+/// Record kinds a user owns, for [`require_owned`]. The table names come from
+/// this closed list, never from input.
+#[derive(Clone, Copy, Debug)]
+pub enum Owned {
+    Account,
+    Category,
+    Expense,
+    DailyExpense,
+    Income,
+    Transfer,
+    Document,
+    Insight,
+    Conversation,
+    ImportBatch,
+    ApiToken,
+}
+
+impl Owned {
+    fn table(self) -> &'static str {
+        match self {
+            Owned::Account => "accounts",
+            Owned::Category => "categories",
+            Owned::Expense => "expenses",
+            Owned::DailyExpense => "daily_expenses",
+            Owned::Income => "incomes",
+            Owned::Transfer => "transfers",
+            Owned::Document => "documents",
+            Owned::Insight => "insights",
+            Owned::Conversation => "conversations",
+            Owned::ImportBatch => "import_batches",
+            Owned::ApiToken => "api_tokens",
+        }
+    }
+}
+
+/// Whether `user` owns the record `id` of `kind`.
+pub fn owns(c: &Connection, kind: Owned, user_id: &str, id: &str) -> Result<bool> {
+    let sql = format!(
+        "SELECT EXISTS(SELECT 1 FROM {} WHERE id = ?1 AND user_id = ?2)",
+        kind.table()
+    );
+    Ok(c.query_row(&sql, [id, user_id], |r| r.get::<_, bool>(0))?)
+}
+
+/// Fails with [`Error::NotFound`] unless `user` owns `id`: another user's
+/// record is reported exactly like one that does not exist.
+pub fn require_owned(c: &Connection, kind: Owned, user_id: &str, id: &str) -> Result<()> {
+    if owns(c, kind, user_id, id)? {
+        Ok(())
+    } else {
+        Err(Error::NotFound)
+    }
+}
+
+/// Like [`require_owned`] for an id given in field `field` of an input
+/// (`accountId`), so the error names the field.
+pub fn require_owned_field(
+    c: &Connection,
+    kind: Owned,
+    user_id: &str,
+    field: &'static str,
+    id: &str,
+) -> Result<()> {
+    if owns(c, kind, user_id, id)? {
+        Ok(())
+    } else {
+        Err(Error::invalid(field, "not found"))
+    }
+}
+
+/// A new record id.
+pub fn new_id() -> String {
+    uuid::Uuid::new_v4().to_string()
+}

@@ -1,0 +1,50 @@
+//! Password-reset links: stored hashed, single use, one hour of life.
+
+use crate::error::Result;
+use rusqlite::{params, Connection, OptionalExtension};
+
+pub fn insert(
+    c: &Connection,
+    token_hash: &str,
+    user_id: &str,
+    now: &str,
+    expires_at: &str,
+) -> Result<()> {
+    c.execute(
+        "INSERT INTO password_resets (token_hash, user_id, created_at, expires_at)
+         VALUES (?1, ?2, ?3, ?4)",
+        params![token_hash, user_id, now, expires_at],
+    )?;
+    Ok(())
+}
+
+/// Marks the link used and returns its user, if it is unused and unexpired.
+/// One UPDATE does both, so two concurrent uses cannot both succeed.
+pub fn consume(c: &Connection, token_hash: &str, now: &str) -> Result<Option<String>> {
+    Ok(c.query_row(
+        "UPDATE password_resets SET used_at = ?2
+             WHERE token_hash = ?1 AND used_at IS NULL AND expires_at > ?2
+             RETURNING user_id",
+        params![token_hash, now],
+        |r| r.get(0),
+    )
+    .optional()?)
+}
+
+/// Whether the link would still work (for rendering the reset page).
+pub fn is_usable(c: &Connection, token_hash: &str, now: &str) -> Result<bool> {
+    Ok(c.query_row(
+        "SELECT EXISTS(SELECT 1 FROM password_resets
+                       WHERE token_hash = ?1 AND used_at IS NULL AND expires_at > ?2)",
+        params![token_hash, now],
+        |r| r.get(0),
+    )?)
+}
+
+/// Removes links that can no longer be used.
+pub fn delete_stale(c: &Connection, now: &str) -> Result<usize> {
+    Ok(c.execute(
+        "DELETE FROM password_resets WHERE expires_at <= ?1 OR used_at IS NOT NULL",
+        [now],
+    )?)
+}

@@ -1,0 +1,141 @@
+//! Users and their settings.
+
+use crate::error::{Error, Result};
+use crate::i18n::Locale;
+use rusqlite::{params, Connection, OptionalExtension, Row};
+use serde::Serialize;
+
+/// A signed-in person. Never carries the password hash out of the store
+/// except through [`password_hash_by_email`].
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct User {
+    pub id: String,
+    pub email: String,
+    pub name: String,
+    pub locale: Locale,
+    pub base_currency: String,
+    pub created_at: String,
+}
+
+const COLUMNS: &str = "id, email, name, locale, base_currency, created_at";
+
+fn from_row(r: &Row<'_>) -> rusqlite::Result<User> {
+    Ok(User {
+        id: r.get(0)?,
+        email: r.get(1)?,
+        name: r.get(2)?,
+        locale: Locale::from_code(&r.get::<_, String>(3)?).unwrap_or_default(),
+        base_currency: r.get(4)?,
+        created_at: r.get(5)?,
+    })
+}
+
+pub struct NewUser<'a> {
+    pub email: &'a str,
+    pub name: &'a str,
+    pub password_hash: &'a str,
+    pub locale: Locale,
+    pub now: &'a str,
+}
+
+/// Inserts a user; an email taken in any letter case is refused naming `email`.
+pub fn insert(c: &Connection, u: &NewUser<'_>) -> Result<User> {
+    let id = super::new_id();
+    let res = c.execute(
+        "INSERT INTO users (id, email, email_lower, name, password_hash, locale, base_currency, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'EUR', ?7, ?7)",
+        params![id, u.email, u.email.to_lowercase(), u.name, u.password_hash, u.locale.code(), u.now],
+    );
+    match res {
+        Ok(_) => {}
+        Err(rusqlite::Error::SqliteFailure(e, _))
+            if e.code == rusqlite::ErrorCode::ConstraintViolation =>
+        {
+            return Err(Error::invalid("email", "is already registered"));
+        }
+        Err(e) => return Err(e.into()),
+    }
+    find(c, &id)?.ok_or(Error::NotFound)
+}
+
+pub fn find(c: &Connection, id: &str) -> Result<Option<User>> {
+    Ok(c.query_row(
+        &format!("SELECT {COLUMNS} FROM users WHERE id = ?1"),
+        [id],
+        from_row,
+    )
+    .optional()?)
+}
+
+pub fn find_by_email(c: &Connection, email: &str) -> Result<Option<User>> {
+    Ok(c.query_row(
+        &format!("SELECT {COLUMNS} FROM users WHERE email_lower = ?1"),
+        [email.to_lowercase()],
+        from_row,
+    )
+    .optional()?)
+}
+
+/// The user and their argon2 PHC string, for checking a password.
+pub fn password_hash_by_email(c: &Connection, email: &str) -> Result<Option<(User, String)>> {
+    Ok(c.query_row(
+        &format!("SELECT {COLUMNS}, password_hash FROM users WHERE email_lower = ?1"),
+        [email.to_lowercase()],
+        |r| Ok((from_row(r)?, r.get(6)?)),
+    )
+    .optional()?)
+}
+
+pub fn password_hash(c: &Connection, user_id: &str) -> Result<Option<String>> {
+    Ok(c.query_row(
+        "SELECT password_hash FROM users WHERE id = ?1",
+        [user_id],
+        |r| r.get(0),
+    )
+    .optional()?)
+}
+
+pub fn count(c: &Connection) -> Result<i64> {
+    Ok(c.query_row("SELECT COUNT(*) FROM users", [], |r| r.get(0))?)
+}
+
+pub fn set_password(c: &Connection, user_id: &str, password_hash: &str, now: &str) -> Result<()> {
+    c.execute(
+        "UPDATE users SET password_hash = ?1, updated_at = ?2 WHERE id = ?3",
+        params![password_hash, now, user_id],
+    )?;
+    Ok(())
+}
+
+/// The settings a user changes themselves; `None` leaves a value as it is.
+#[derive(Default)]
+pub struct SettingsChange {
+    pub name: Option<String>,
+    pub base_currency: Option<String>,
+    pub locale: Option<Locale>,
+}
+
+pub fn update_settings(
+    c: &Connection,
+    user_id: &str,
+    change: &SettingsChange,
+    now: &str,
+) -> Result<User> {
+    c.execute(
+        "UPDATE users SET
+             name = COALESCE(?1, name),
+             base_currency = COALESCE(?2, base_currency),
+             locale = COALESCE(?3, locale),
+             updated_at = ?4
+         WHERE id = ?5",
+        params![
+            change.name,
+            change.base_currency,
+            change.locale.map(|l| l.code()),
+            now,
+            user_id
+        ],
+    )?;
+    find(c, user_id)?.ok_or(Error::NotFound)
+}

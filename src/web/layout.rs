@@ -1,0 +1,180 @@
+//! The page shell: head, navigation for every area, main, footer.
+
+use super::assets;
+use super::Viewer;
+use crate::i18n::{Locale, Texts};
+use maud::{html, Markup, DOCTYPE};
+
+/// One entry of the main navigation.
+struct NavItem {
+    href: &'static str,
+    label: fn(&Texts) -> &'static str,
+}
+
+const NAV: &[NavItem] = &[
+    NavItem {
+        href: "/",
+        label: |t| t.nav_dashboard,
+    },
+    NavItem {
+        href: "/accounts",
+        label: |t| t.nav_accounts,
+    },
+    NavItem {
+        href: "/expenses",
+        label: |t| t.nav_expenses,
+    },
+    NavItem {
+        href: "/daily-expenses",
+        label: |t| t.nav_daily_expenses,
+    },
+    NavItem {
+        href: "/subscriptions",
+        label: |t| t.nav_subscriptions,
+    },
+    NavItem {
+        href: "/incomes",
+        label: |t| t.nav_incomes,
+    },
+    NavItem {
+        href: "/transfers",
+        label: |t| t.nav_transfers,
+    },
+    NavItem {
+        href: "/categories",
+        label: |t| t.nav_categories,
+    },
+    NavItem {
+        href: "/documents",
+        label: |t| t.nav_documents,
+    },
+    NavItem {
+        href: "/reserves",
+        label: |t| t.nav_reserves,
+    },
+    NavItem {
+        href: "/forecasts",
+        label: |t| t.nav_forecasts,
+    },
+    NavItem {
+        href: "/insights",
+        label: |t| t.nav_insights,
+    },
+    NavItem {
+        href: "/import",
+        label: |t| t.nav_import,
+    },
+    NavItem {
+        href: "/search",
+        label: |t| t.nav_search,
+    },
+    NavItem {
+        href: "/assistant",
+        label: |t| t.nav_assistant,
+    },
+    NavItem {
+        href: "/settings",
+        label: |t| t.nav_settings,
+    },
+];
+
+fn head(title: &str) -> Markup {
+    html! {
+        head {
+            meta charset="utf-8";
+            meta name="viewport" content="width=device-width, initial-scale=1";
+            meta name="color-scheme" content="light dark";
+            title { (title) " · cashkeeper" }
+            link rel="icon" href=(assets::url("favicon.svg")) type="image/svg+xml";
+            link rel="stylesheet" href=(assets::url("app.css"));
+            script src=(assets::url("app.js")) defer {}
+        }
+    }
+}
+
+/// A page for a signed-in user: navigation beside (or, on a phone, above)
+/// the content. `current` is the path of the active navigation entry.
+pub fn page(viewer: &Viewer, current: &str, title: &str, content: Markup) -> Markup {
+    let t = viewer.t();
+    html! {
+        (DOCTYPE)
+        html lang=(viewer.locale.code()) {
+            (head(title))
+            body.app {
+                a.skip href="#main" { (t.skip_to_content) }
+                header.topbar {
+                    a.brand href="/" { span.logo aria-hidden="true" { "€" } (t.app_name) }
+                    // A checkbox opens the menu on narrow screens without script.
+                    input #nav-toggle.nav-toggle type="checkbox" aria-hidden="true";
+                    label.nav-button for="nav-toggle" { (t.menu) }
+                    nav.mainnav aria-label=(t.menu) {
+                        ul {
+                            @for item in NAV {
+                                @let active = item.href == current;
+                                li {
+                                    a href=(item.href) aria-current=[active.then_some("page")] {
+                                        ((item.label)(t))
+                                    }
+                                }
+                            }
+                        }
+                        @if let Some(s) = &viewer.session {
+                            div.navfoot {
+                                span.who title=(s.user.email) {
+                                    @if s.user.name.is_empty() { (s.user.email) } @else { (s.user.name) }
+                                }
+                                form data-action="logout" data-redirect="/login" {
+                                    button.link type="submit" { (t.logout) }
+                                }
+                            }
+                        }
+                    }
+                }
+                main #main tabindex="-1" {
+                    (content)
+                }
+                footer.footer {
+                    (language_switch(viewer))
+                    span.version { "cashkeeper " (crate::VERSION) }
+                }
+            }
+        }
+    }
+}
+
+/// Buttons that switch the signed-in user's language.
+fn language_switch(viewer: &Viewer) -> Markup {
+    let t = viewer.t();
+    html! {
+        @if viewer.session.is_some() {
+            div.lang role="group" aria-label=(t.language) {
+                @for (locale, label) in [(Locale::De, "Deutsch"), (Locale::En, "English")] {
+                    form data-action="updateSettings" data-reload="" {
+                        input type="hidden" name="locale" value=(locale.code());
+                        button.link type="submit" lang=(locale.code())
+                            aria-pressed=(if viewer.locale == locale { "true" } else { "false" }) {
+                            (label)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A page without navigation: sign-in, register, password reset, errors.
+pub fn bare(viewer: &Viewer, title: &str, content: Markup) -> Markup {
+    let t = viewer.t();
+    html! {
+        (DOCTYPE)
+        html lang=(viewer.locale.code()) {
+            (head(title))
+            body.bare {
+                main #main.card-page {
+                    a.brand.center href="/" { span.logo aria-hidden="true" { "€" } (t.app_name) }
+                    (content)
+                }
+            }
+        }
+    }
+}

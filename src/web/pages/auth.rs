@@ -1,0 +1,153 @@
+//! Sign-in pages: `/login`, `/register`, `/forgot-password`, `/reset-password`.
+
+use crate::app::AppState;
+use crate::auth::secrets;
+use crate::config::Registration;
+use crate::store::{password_resets, users};
+use crate::web::components::{form_error, form_success, Field};
+use crate::web::layout::bare;
+use crate::web::Viewer;
+use axum::extract::{Query, State};
+use axum::response::{IntoResponse, Redirect, Response};
+use maud::html;
+use serde::Deserialize;
+
+/// Whether the register form is offered right now.
+async fn registration_open(state: &AppState) -> bool {
+    match state.config.registration {
+        Registration::Open => true,
+        Registration::Closed => false,
+        Registration::FirstUser => state
+            .db
+            .run(|c| users::count(c))
+            .await
+            .map(|n| n == 0)
+            .unwrap_or(false),
+    }
+}
+
+pub async fn login(State(state): State<AppState>, viewer: Viewer) -> Response {
+    if viewer.session.is_some() {
+        return Redirect::to("/").into_response();
+    }
+    let t = viewer.t();
+    let open = registration_open(&state).await;
+    bare(
+        &viewer,
+        t.login_title,
+        html! {
+            h1 { (t.login_title) }
+            form.stack data-action="login" data-redirect="/" novalidate {
+                (Field::new(t.email, "email", "email").autocomplete("username").required().render())
+                (Field::new(t.password, "password", "password").autocomplete("current-password").required().render())
+                (form_error())
+                button.primary type="submit" { (t.login_button) }
+                noscript { p.form-error { (t.script_required) } }
+            }
+            p.links {
+                a href="/forgot-password" { (t.forgot_link) }
+                @if open {
+                    " · " (t.no_account) " " a href="/register" { (t.register_title) }
+                }
+            }
+        },
+    )
+    .into_response()
+}
+
+pub async fn register(State(state): State<AppState>, viewer: Viewer) -> Response {
+    if viewer.session.is_some() {
+        return Redirect::to("/").into_response();
+    }
+    let t = viewer.t();
+    let open = registration_open(&state).await;
+    bare(
+        &viewer,
+        t.register_title,
+        html! {
+            h1 { (t.register_title) }
+            @if open {
+                form.stack data-action="register" data-redirect="/" novalidate {
+                    (Field::new(t.name, "name", "text").autocomplete("name").render())
+                    (Field::new(t.email, "email", "email").autocomplete("email").required().render())
+                    (Field::new(t.password, "password", "password").autocomplete("new-password")
+                        .required().hint(t.password_hint).render())
+                    (form_error())
+                    button.primary type="submit" { (t.register_button) }
+                    noscript { p.form-error { (t.script_required) } }
+                }
+            } @else {
+                p.notice { (t.register_closed) }
+            }
+            p.links { (t.have_account) " " a href="/login" { (t.login_title) } }
+        },
+    )
+    .into_response()
+}
+
+pub async fn forgot(viewer: Viewer) -> Response {
+    let t = viewer.t();
+    bare(
+        &viewer,
+        t.forgot_title,
+        html! {
+            h1 { (t.forgot_title) }
+            p { (t.forgot_intro) }
+            form.stack data-action="forgotPassword" data-done="hide" novalidate {
+                (Field::new(t.email, "email", "email").autocomplete("email").required().render())
+                (form_error())
+                button.primary type="submit" { (t.forgot_button) }
+            }
+            (form_success(t.forgot_sent))
+            p.links { a href="/login" { (t.login_title) } }
+        },
+    )
+    .into_response()
+}
+
+#[derive(Deserialize)]
+pub struct ResetQuery {
+    token: Option<String>,
+}
+
+pub async fn reset(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Query(q): Query<ResetQuery>,
+) -> Response {
+    let t = viewer.t();
+    let token = q.token.unwrap_or_default();
+    let usable = if token.len() == 64 && token.bytes().all(|b| b.is_ascii_hexdigit()) {
+        let hash = secrets::sha256_hex(&token.to_ascii_lowercase());
+        let now = crate::clock::timestamp(state.clock.now());
+        state
+            .db
+            .run(move |c| password_resets::is_usable(c, &hash, &now))
+            .await
+            .unwrap_or(false)
+    } else {
+        false
+    };
+    bare(
+        &viewer,
+        t.reset_title,
+        html! {
+            h1 { (t.reset_title) }
+            @if usable {
+                form.stack data-action="resetPassword" data-done="hide" novalidate {
+                    input type="hidden" name="token" value=(token);
+                    (Field::new(t.new_password, "password", "password").autocomplete("new-password")
+                        .required().hint(t.password_hint).render())
+                    (form_error())
+                    button.primary type="submit" { (t.reset_button) }
+                }
+                (form_success(t.reset_done))
+            } @else {
+                p.notice { (t.reset_invalid) }
+                p.links { a href="/forgot-password" { (t.forgot_title) } }
+            }
+            p.links { a href="/login" { (t.login_title) } }
+        },
+    )
+    .into_response()
+}

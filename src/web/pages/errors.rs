@@ -1,0 +1,43 @@
+//! The 404 page and the page a panic turns into.
+
+use crate::web::layout::bare;
+use crate::web::Viewer;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use maud::{html, DOCTYPE};
+
+/// Fallback of every path no route knows.
+pub async fn not_found(viewer: Viewer) -> Response {
+    let t = viewer.t();
+    (
+        StatusCode::NOT_FOUND,
+        bare(
+            &viewer,
+            t.not_found_title,
+            html! {
+                h1 { (t.not_found_title) }
+                p { (t.not_found_text) }
+                p { a.button href="/" { (t.back_home) } }
+            },
+        ),
+    )
+        .into_response()
+}
+
+/// The body of a 500 after a panic. It knows nothing of the request, so it
+/// speaks both languages and needs no assets.
+pub fn panic_page() -> String {
+    let (en, de) = (&crate::i18n::EN, &crate::i18n::DE);
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head { meta charset="utf-8"; title { (en.error_title) } }
+            body {
+                h1 { (en.error_title) } p { (en.error_text) }
+                h1 lang="de" { (de.error_title) } p lang="de" { (de.error_text) }
+                p { a href="/" { "cashkeeper" } }
+            }
+        }
+    }
+    .into_string()
+}
