@@ -1,0 +1,188 @@
+//! Browser tests: headless Chromium driven through chromedriver.
+//!
+//! When Chromium or chromedriver is missing the tests say so loudly and
+//! pass as skipped, unless CASHKEEPER_E2E=required (set by .ci/run after it
+//! installs them), which turns a missing browser into a failure.
+
+use crate::helpers::*;
+use fantoccini::{Client, ClientBuilder, Locator};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+pub struct Browser {
+    pub client: Client,
+    driver: Child,
+    _profile: tempfile::TempDir,
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+fn find(candidates: &[&str]) -> Option<String> {
+    candidates
+        .iter()
+        .find(|p| std::path::Path::new(p).exists())
+        .map(|p| p.to_string())
+}
+
+/// Starts chromedriver and a headless Chromium of the given window width,
+/// or returns `None` (after saying why) when they are not installed.
+pub async fn start(width: u32, height: u32) -> Option<Browser> {
+    let required = std::env::var("CASHKEEPER_E2E").as_deref() == Ok("required");
+    let chromium = find(&["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]);
+    let driver = find(&["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]);
+    let (Some(chromium), Some(driver)) = (chromium, driver) else {
+        let msg = "BROWSER TESTS SKIPPED: chromium and chromedriver are not installed \
+                   (apt-get install chromium chromium-driver)";
+        if required {
+            panic!("{msg}, but CASHKEEPER_E2E=required");
+        }
+        eprintln!("\n*** {msg} ***\n");
+        return None;
+    };
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let driver = Command::new(driver)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver starts");
+    let profile = tempfile::tempdir().unwrap();
+    let caps = serde_json::json!({
+        "goog:chromeOptions": {
+            "binary": chromium,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run", "--disable-quic",
+                format!("--window-size={width},{height}"),
+                format!("--user-data-dir={}", profile.path().display()),
+                "--lang=en-US",
+            ]
+        }
+    });
+    let caps = caps.as_object().unwrap().clone();
+    let mut last_err = None;
+    for _ in 0..50 {
+        match ClientBuilder::rustls()
+            .expect("TLS roots")
+            .capabilities(caps.clone())
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+        {
+            Ok(client) => {
+                return Some(Browser {
+                    client,
+                    driver,
+                    _profile: profile,
+                })
+            }
+            Err(e) => {
+                last_err = Some(e);
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        }
+    }
+    panic!("cannot connect to chromedriver: {last_err:?}");
+}
+
+/// Waits until the page's path is `path`.
+pub async fn wait_for_path(c: &Client, path: &str) {
+    for _ in 0..100 {
+        if c.current_url().await.unwrap().path() == path {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("never reached {path}, at {}", c.current_url().await.unwrap());
+}
+
+/// Waits until the page's source contains `text`.
+pub async fn wait_for_text(c: &Client, text: &str) {
+    for _ in 0..100 {
+        if c.source().await.unwrap().contains(text) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{text:?} never appeared");
+}
+
+/// Saves a screenshot under target/screenshots when CASHKEEPER_SCREENSHOTS is set.
+pub async fn screenshot(c: &Client, name: &str) {
+    if let Ok(dir) = std::env::var("CASHKEEPER_SCREENSHOTS") {
+        std::fs::create_dir_all(&dir).unwrap();
+        let png = c.screenshot().await.unwrap();
+        std::fs::write(format!("{dir}/{name}.png"), png).unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_person_registers_lands_on_the_dashboard_switches_to_german_and_logs_out() {
+    let Some(browser) = start(1280, 900).await else { return };
+    let c = &browser.client;
+    let app = spawn_app().await;
+
+    c.goto(&app.url("/")).await.unwrap();
+    wait_for_path(c, "/login").await;
+    screenshot(c, "login").await;
+    c.find(Locator::LinkText("Create an account")).await.unwrap().click().await.unwrap();
+    wait_for_path(c, "/register").await;
+
+    // A too-short password: the error appears next to the field.
+    c.find(Locator::Css("#f-name")).await.unwrap().send_keys("Ann").await.unwrap();
+    c.find(Locator::Css("#f-email")).await.unwrap().send_keys("ann@example.org").await.unwrap();
+    c.find(Locator::Css("#f-password")).await.unwrap().send_keys("short").await.unwrap();
+    c.find(Locator::Css("button[type=submit]")).await.unwrap().click().await.unwrap();
+    wait_for_text(c, "must be at least 8 characters").await;
+    let slot = c.find(Locator::Css("[data-error-for=password]")).await.unwrap();
+    assert_eq!(slot.text().await.unwrap(), "must be at least 8 characters");
+
+    let pw = c.find(Locator::Css("#f-password")).await.unwrap();
+    pw.clear().await.unwrap();
+    pw.send_keys("correct horse battery").await.unwrap();
+    // Submit with the keyboard.
+    pw.send_keys("\u{E007}").await.unwrap();
+    wait_for_path(c, "/").await;
+    wait_for_text(c, "Welcome, Ann").await;
+    screenshot(c, "dashboard-en").await;
+
+    c.find(Locator::Css("button[lang=de]")).await.unwrap().click().await.unwrap();
+    wait_for_text(c, "Willkommen, Ann").await;
+    let nav = c.find(Locator::Css("nav.mainnav")).await.unwrap().text().await.unwrap();
+    assert!(nav.contains("Übersicht") && nav.contains("Einstellungen"), "{nav}");
+    screenshot(c, "dashboard-de").await;
+
+    c.find(Locator::Css("form[data-action=logout] button")).await.unwrap().click().await.unwrap();
+    wait_for_path(c, "/login").await;
+    // Signed out for real: the dashboard sends us back.
+    c.goto(&app.url("/")).await.unwrap();
+    wait_for_path(c, "/login").await;
+    browser.client.clone().close().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_phone_layout_hides_the_navigation_behind_the_menu_button() {
+    let Some(browser) = start(390, 844).await else { return };
+    let c = &browser.client;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    c.goto(&app.url("/login")).await.unwrap();
+    c.find(Locator::Css("#f-email")).await.unwrap().send_keys(&user.email).await.unwrap();
+    c.find(Locator::Css("#f-password")).await.unwrap().send_keys(&user.password).await.unwrap();
+    c.find(Locator::Css("button[type=submit]")).await.unwrap().click().await.unwrap();
+    wait_for_path(c, "/").await;
+    let nav = c.find(Locator::Css("nav.mainnav")).await.unwrap();
+    assert!(!nav.is_displayed().await.unwrap(), "navigation folded away on a phone");
+    c.find(Locator::Css("label.nav-button")).await.unwrap().click().await.unwrap();
+    assert!(nav.is_displayed().await.unwrap(), "the menu button opens it");
+    screenshot(c, "phone-menu").await;
+    browser.client.clone().close().await.unwrap();
+}

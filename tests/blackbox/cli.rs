@@ -1,0 +1,269 @@
+//! The real executable: first run, bad configuration, migrate, backup,
+//! user create, vapid-keys, --version.
+
+use crate::helpers::*;
+use serde_json::json;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+fn cashkeeper() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_cashkeeper"));
+    c.env_clear().env("RUST_LOG", "warn");
+    c
+}
+
+#[test]
+fn version_prints_the_same_string_as_health() {
+    let out = cashkeeper().arg("--version").output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), cashkeeper::VERSION);
+}
+
+#[test]
+fn help_lists_the_commands() {
+    let out = cashkeeper().arg("--help").output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    for cmd in ["serve", "migrate", "user", "backup", "vapid-keys"] {
+        assert!(text.contains(cmd), "{cmd} missing in {text}");
+    }
+    let out = cashkeeper().args(["user", "create", "--help"]).output().unwrap();
+    assert!(String::from_utf8(out.stdout).unwrap().contains("--password-stdin"));
+}
+
+#[test]
+fn bad_configuration_stops_start_up_with_one_line_naming_the_variable() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, b"x").unwrap();
+    let cases: Vec<(&str, String, &str)> = vec![
+        ("CASHKEEPER_BIND", "not-an-address".into(), "an address and port"),
+        ("CASHKEEPER_REGISTRATION", "yes".into(), "open, closed or first-user"),
+        ("NOTIFICATION_SCHEDULE", "every morning".into(), "five-field cron"),
+        ("INSIGHTS_SCHEDULE", "61 6 * * *".into(), "five-field cron"),
+        ("CASHKEEPER_DATA_DIR", file.join("sub").display().to_string(), "writable directory"),
+    ];
+    for (var, value, expected) in cases {
+        let out = cashkeeper()
+            .current_dir(dir.path())
+            .env(var, &value)
+            .env("CASHKEEPER_BIND", if var == "CASHKEEPER_BIND" { value.as_str() } else { "127.0.0.1:0" })
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{var}={value} should fail");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        let lines: Vec<&str> = stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "{var}: one line, got {stderr:?}");
+        assert!(lines[0].contains(var) && lines[0].contains(expected), "{var}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert!(out.stdout.is_empty(), "{var}: nothing served");
+    }
+}
+
+#[test]
+fn serve_with_no_configuration_prints_its_address_keeps_data_in_dot_data_and_stops_on_sigterm() {
+    let cwd = tempfile::tempdir().unwrap();
+    // Port 0 instead of 3000 so the test never collides; everything else is default.
+    let mut child = cashkeeper()
+        .current_dir(cwd.path())
+        .env("CASHKEEPER_BIND", "127.0.0.1:0")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("cashkeeper is running at ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_string();
+    let body: serde_json::Value =
+        get_json(&format!("{addr}/api/v1/health")).expect("health answers");
+    assert_eq!(body["status"], "ok");
+    assert!(cwd.path().join("data/cashkeeper.db").exists());
+
+    Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    let status = wait_timeout(&mut child, Duration::from_secs(10)).expect("exits after SIGTERM");
+    assert!(status.success(), "graceful exit, got {status:?}");
+    // Closed cleanly: the write-ahead log was folded into the database.
+    let wal = cwd.path().join("data/cashkeeper.db-wal");
+    assert!(!wal.exists() || std::fs::metadata(&wal).unwrap().len() == 0);
+}
+
+fn wait_timeout(child: &mut std::process::Child, limit: Duration) -> Option<std::process::ExitStatus> {
+    let start = std::time::Instant::now();
+    while start.elapsed() < limit {
+        if let Some(s) = child.try_wait().unwrap() {
+            return Some(s);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    None
+}
+
+/// A blocking GET of JSON for the tests that run the binary.
+fn get_json(url: &str) -> Option<serde_json::Value> {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().ok()?;
+    rt.block_on(async {
+        for _ in 0..50 {
+            if let Ok(r) = reqwest::get(url).await {
+                return r.json().await.ok();
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        None
+    })
+}
+
+#[tokio::test]
+async fn data_survives_a_restart_and_migrations_are_not_applied_twice() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    app.action("updateSettings", json!({"name": "Kept"}), Some(&user.cookie)).await.data();
+    let dir = app.stop().await;
+
+    let out = cashkeeper()
+        .arg("migrate")
+        .env("CASHKEEPER_DATA_DIR", dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), "migrations applied: 0");
+
+    let app = spawn_app_in(dir, |_| {}).await;
+    let again = app.login(&user.email, &user.password).await;
+    assert_eq!(again.data()["name"], "Kept");
+}
+
+#[tokio::test]
+async fn migrate_creates_a_fresh_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = cashkeeper()
+        .arg("migrate")
+        .env("CASHKEEPER_DATA_DIR", dir.path().join("nested"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), "migrations applied: 1");
+    let c = rusqlite::Connection::open(dir.path().join("nested/cashkeeper.db")).unwrap();
+    let tables: i64 = c
+        .query_row(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN \
+             ('users','sessions','password_resets','api_tokens','accounts','categories','expenses',\
+              'daily_expenses','incomes','transfers','documents','reserve_pots','insights',\
+              'merchant_categories','conversations','conversation_messages','import_batches',\
+              'import_rows','push_subscriptions','exchange_rates')",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(tables, 20);
+}
+
+#[tokio::test]
+async fn backup_while_serving_gives_a_copy_that_opens_and_holds_the_data() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    // Keep writing while the backup runs.
+    let writer = {
+        let (base, client) = (app.base.clone(), app.client.clone());
+        tokio::spawn(async move {
+            for _ in 0..15 {
+                let _ = client
+                    .post(format!("{base}/actions/register"))
+                    .header("content-type", "application/json")
+                    .body(json!({"email": unique_email(), "password": "correct horse"}).to_string())
+                    .send()
+                    .await;
+            }
+        })
+    };
+    let target = tempfile::tempdir().unwrap();
+    let file = target.path().join("copy.db");
+    let data_dir = app.data_dir().to_path_buf();
+    let file2 = file.clone();
+    let out = tokio::task::spawn_blocking(move || {
+        cashkeeper()
+            .args(["backup", file2.to_str().unwrap()])
+            .env("CASHKEEPER_DATA_DIR", data_dir)
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    writer.await.unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+
+    let copy = rusqlite::Connection::open(&file).unwrap();
+    let check: String = copy.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    assert_eq!(check, "ok");
+    let found: i64 = copy
+        .query_row(
+            "SELECT COUNT(*) FROM users WHERE email = ?1",
+            [&user.email],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(found, 1);
+    let mode: String = copy.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+    assert_eq!(mode, "delete", "the copy is one self-contained file");
+}
+
+#[tokio::test]
+async fn user_create_reads_the_password_from_stdin_even_with_registration_closed() {
+    let app = spawn_app_with(|c| c.registration = cashkeeper::config::Registration::Closed).await;
+    let data_dir = app.data_dir().to_path_buf();
+    let out = tokio::task::spawn_blocking(move || {
+        let mut child = cashkeeper()
+            .args(["user", "create", "--email", "Owner@Example.org", "--password-stdin", "--name", "Owner"])
+            .env("CASHKEEPER_DATA_DIR", data_dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(b"owner password\n").unwrap();
+        child.wait_with_output().unwrap()
+    })
+    .await
+    .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let reply = app.login("owner@example.org", "owner password").await;
+    assert_eq!(reply.data()["name"], "Owner");
+}
+
+#[test]
+fn user_create_refuses_a_short_password_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = cashkeeper()
+        .args(["user", "create", "--email", "a@example.org", "--password-stdin"])
+        .env("CASHKEEPER_DATA_DIR", dir.path())
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"short\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8(out.stderr).unwrap().contains("password: must be at least 8 characters"));
+}
+
+#[test]
+fn vapid_keys_prints_both_variables_in_their_formats() {
+    use base64::Engine;
+    let out = cashkeeper().arg("vapid-keys").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let get = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}=")))
+            .unwrap_or_else(|| panic!("{name} missing in {text}"))
+            .to_string()
+    };
+    let engine = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    assert_eq!(engine.decode(get("VAPID_PUBLIC_KEY")).unwrap().len(), 65);
+    assert_eq!(engine.decode(get("VAPID_PRIVATE_KEY")).unwrap().len(), 32);
+}

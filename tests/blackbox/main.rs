@@ -1,0 +1,11 @@
+//! Black-box tests: each starts the real router on 127.0.0.1:0 with a fresh
+//! temporary data directory and speaks HTTP to it. Outbound peers (SMTP) are
+//! real servers the test starts on loopback.
+
+mod actions;
+mod auth;
+mod browser;
+mod cli;
+mod helpers;
+mod pages;
+mod smtp;
