@@ -9,8 +9,13 @@ async fn a_session_action_without_a_session_is_401() {
     let app = spawn_app().await;
     let reply = app.action("getSettings", json!({}), None).await;
     assert_eq!(reply.status, 401);
-    assert_eq!(reply.body, json!({"success": false, "error": "unauthorized"}));
-    let bogus = app.action("getSettings", json!({}), Some(&"ab".repeat(32))).await;
+    assert_eq!(
+        reply.body,
+        json!({"success": false, "error": "unauthorized"})
+    );
+    let bogus = app
+        .action("getSettings", json!({}), Some(&"ab".repeat(32)))
+        .await;
     assert_eq!(bogus.status, 401);
 }
 
@@ -18,7 +23,11 @@ async fn a_session_action_without_a_session_is_401() {
 async fn a_request_that_is_not_json_is_403() {
     let app = spawn_app().await;
     let user = app.new_user().await;
-    for content_type in ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data"] {
+    for content_type in [
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data",
+    ] {
         let reply = app
             .reply(
                 app.client
@@ -64,7 +73,9 @@ async fn a_foreign_origin_is_403_and_the_own_origin_passes() {
 async fn an_unknown_action_is_404() {
     let app = spawn_app().await;
     let user = app.new_user().await;
-    let reply = app.action("noSuchAction", json!({}), Some(&user.cookie)).await;
+    let reply = app
+        .action("noSuchAction", json!({}), Some(&user.cookie))
+        .await;
     assert_eq!(reply.status, 404);
     assert_eq!(reply.body["success"], false);
     assert!(reply.error().unwrap().contains("noSuchAction"));
@@ -79,7 +90,9 @@ async fn a_body_over_one_mebibyte_is_413() {
     assert_eq!(reply.status, 413);
     assert_eq!(reply.body["success"], false);
     // Nothing was written.
-    let settings = app.action("getSettings", json!({}), Some(&user.cookie)).await;
+    let settings = app
+        .action("getSettings", json!({}), Some(&user.cookie))
+        .await;
     assert_eq!(settings.data()["name"], "");
 }
 
@@ -88,7 +101,8 @@ async fn a_streamed_body_over_the_limit_is_413_too() {
     let app = spawn_app().await;
     let user = app.new_user().await;
     // No Content-Length: the limit holds while reading.
-    let chunks: Vec<Result<Vec<u8>, std::io::Error>> = (0..20).map(|_| Ok(vec![b' '; 64 * 1024])).collect();
+    let chunks: Vec<Result<Vec<u8>, std::io::Error>> =
+        (0..20).map(|_| Ok(vec![b' '; 64 * 1024])).collect();
     let body = reqwest::Body::wrap_stream(futures_stream(chunks));
     let reply = app
         .reply(
@@ -173,11 +187,17 @@ async fn a_panicking_handler_answers_500_in_each_surfaces_shape() {
     let user = app.new_user().await;
     let action = app.action("__panic", json!({}), Some(&user.cookie)).await;
     assert_eq!(action.status, 500);
-    assert_eq!(action.body, json!({"success": false, "error": "internal error"}));
+    assert_eq!(
+        action.body,
+        json!({"success": false, "error": "internal error"})
+    );
 
     let api = app.get("/api/__panic", None).await;
     assert_eq!(api.status(), 500);
-    assert_eq!(api.json::<serde_json::Value>().await.unwrap(), json!({"error": "internal error"}));
+    assert_eq!(
+        api.json::<serde_json::Value>().await.unwrap(),
+        json!({"error": "internal error"})
+    );
 
     let v1 = app.get("/api/v1/__panic", None).await;
     assert_eq!(v1.status(), 500);

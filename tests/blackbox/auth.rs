@@ -26,7 +26,11 @@ async fn register_signs_the_new_user_in() {
 #[tokio::test]
 async fn the_session_cookie_is_http_only_lax_and_not_secure_over_http() {
     let app = spawn_app().await;
-    let cookie = app.register(&unique_email(), "correct horse").await.set_cookie().unwrap();
+    let cookie = app
+        .register(&unique_email(), "correct horse")
+        .await
+        .set_cookie()
+        .unwrap();
     assert!(cookie.starts_with("cashkeeper_session="), "{cookie}");
     let attrs: Vec<&str> = cookie.split("; ").collect();
     assert!(attrs.contains(&"Path=/"), "{cookie}");
@@ -40,7 +44,11 @@ async fn the_session_cookie_is_http_only_lax_and_not_secure_over_http() {
 #[tokio::test]
 async fn the_session_cookie_is_secure_when_the_base_url_is_https() {
     let app = spawn_app_with(|c| c.base_url = "https://money.example.org".into()).await;
-    let cookie = app.register(&unique_email(), "correct horse").await.set_cookie().unwrap();
+    let cookie = app
+        .register(&unique_email(), "correct horse")
+        .await
+        .set_cookie()
+        .unwrap();
     assert!(cookie.split("; ").any(|a| a == "Secure"), "{cookie}");
 }
 
@@ -70,7 +78,9 @@ async fn only_a_hash_of_the_session_is_stored() {
 #[tokio::test]
 async fn login_matches_the_email_in_any_letter_case() {
     let app = spawn_app().await;
-    app.register("Mixed.Case@Example.org", "correct horse").await.data();
+    app.register("Mixed.Case@Example.org", "correct horse")
+        .await
+        .data();
     let reply = app.login("mixed.case@EXAMPLE.ORG", "correct horse").await;
     assert_eq!(reply.data()["email"], "Mixed.Case@Example.org");
     assert!(reply.session_cookie().is_some());
@@ -79,7 +89,9 @@ async fn login_matches_the_email_in_any_letter_case() {
 #[tokio::test]
 async fn an_email_taken_in_another_case_cannot_register_again() {
     let app = spawn_app().await;
-    app.register("ann@example.org", "correct horse").await.data();
+    app.register("ann@example.org", "correct horse")
+        .await
+        .data();
     let reply = app.register("ANN@example.org", "another password").await;
     assert_eq!(reply.status, 200);
     assert_eq!(reply.error(), Some("email: is already registered"));
@@ -101,11 +113,20 @@ async fn a_wrong_password_or_unknown_email_is_the_same_refusal() {
 async fn registration_input_errors_name_the_field() {
     let app = spawn_app().await;
     let cases = [
-        (json!({"email": "not-an-address", "password": "correct horse"}), "email: "),
-        (json!({"email": "a@example.org", "password": "short"}), "password: must be at least 8 characters"),
+        (
+            json!({"email": "not-an-address", "password": "correct horse"}),
+            "email: ",
+        ),
+        (
+            json!({"email": "a@example.org", "password": "short"}),
+            "password: must be at least 8 characters",
+        ),
         (json!({"password": "correct horse"}), "email: is required"),
         (json!({"email": "a@example.org"}), "password: is required"),
-        (json!({"email": 42, "password": "correct horse"}), "email: invalid type"),
+        (
+            json!({"email": 42, "password": "correct horse"}),
+            "email: invalid type",
+        ),
     ];
     for (body, expected) in cases {
         let reply = app.action("register", body.clone(), None).await;
@@ -113,7 +134,9 @@ async fn registration_input_errors_name_the_field() {
         let err = reply.error().unwrap();
         assert!(err.starts_with(expected), "{body}: {err}");
     }
-    let reply = app.action("login", json!({"email": "nope", "password": "x"}), None).await;
+    let reply = app
+        .action("login", json!({"email": "nope", "password": "x"}), None)
+        .await;
     assert!(reply.error().unwrap().starts_with("email: "));
 }
 
@@ -125,8 +148,15 @@ async fn logout_ends_the_session_on_the_server() {
     assert!(reply.ok());
     assert!(reply.set_cookie().unwrap().contains("Max-Age=0"));
     // The old cookie no longer works anywhere, even if a client kept it.
-    assert_eq!(app.get("/api/auth/session", Some(&user.cookie)).await.status(), 401);
-    let again = app.action("getSettings", json!({}), Some(&user.cookie)).await;
+    assert_eq!(
+        app.get("/api/auth/session", Some(&user.cookie))
+            .await
+            .status(),
+        401
+    );
+    let again = app
+        .action("getSettings", json!({}), Some(&user.cookie))
+        .await;
     assert_eq!(again.status, 401);
     assert_eq!(app.get("/", Some(&user.cookie)).await.status(), 303);
 }
@@ -143,10 +173,20 @@ async fn a_session_expires_after_thirty_days_without_use_and_slides_with_use() {
     assert!(renewed.contains("Max-Age=2592000"), "{renewed}");
     // Day 45: still alive thanks to the slide.
     app.state.clock.advance(chrono::Duration::days(25));
-    assert_eq!(app.get("/api/auth/session", Some(&user.cookie)).await.status(), 200);
+    assert_eq!(
+        app.get("/api/auth/session", Some(&user.cookie))
+            .await
+            .status(),
+        200
+    );
     // 31 idle days later: gone.
     app.state.clock.advance(chrono::Duration::days(31));
-    assert_eq!(app.get("/api/auth/session", Some(&user.cookie)).await.status(), 401);
+    assert_eq!(
+        app.get("/api/auth/session", Some(&user.cookie))
+            .await
+            .status(),
+        401
+    );
 }
 
 #[tokio::test]
@@ -160,7 +200,10 @@ async fn repeated_failed_logins_lock_the_address_for_a_while() {
     // Now even the right password is refused, without a session.
     let locked = app.login(&user.email, &user.password).await;
     assert!(
-        locked.error().unwrap().starts_with("too many failed sign-ins"),
+        locked
+            .error()
+            .unwrap()
+            .starts_with("too many failed sign-ins"),
         "{:?}",
         locked.error()
     );
@@ -180,7 +223,10 @@ async fn closed_registration_refuses_everyone() {
     assert_eq!(reply.status, 200);
     assert_eq!(reply.error(), Some("registration is closed"));
     let page = app.get("/register", None).await.text().await.unwrap();
-    assert!(!page.contains("data-action=\"register\""), "no form when closed");
+    assert!(
+        !page.contains("data-action=\"register\""),
+        "no form when closed"
+    );
 }
 
 #[tokio::test]
@@ -199,9 +245,15 @@ async fn first_user_registration_admits_exactly_one() {
 async fn forgot_password_answers_the_same_for_known_and_unknown_addresses() {
     let app = spawn_app().await;
     let user = app.new_user().await;
-    let known = app.action("forgotPassword", json!({"email": user.email}), None).await;
+    let known = app
+        .action("forgotPassword", json!({"email": user.email}), None)
+        .await;
     let unknown = app
-        .action("forgotPassword", json!({"email": "nobody@example.org"}), None)
+        .action(
+            "forgotPassword",
+            json!({"email": "nobody@example.org"}),
+            None,
+        )
         .await;
     assert_eq!(known.status, 200);
     assert_eq!(known.body, unknown.body);
@@ -219,7 +271,10 @@ async fn next_mail(sink: &mut smtp::Sink) -> smtp::Mail {
 fn reset_token(mail: &smtp::Mail, base: &str) -> String {
     let text = mail.decoded();
     let prefix = format!("{base}/reset-password?token=");
-    let start = text.find(&prefix).unwrap_or_else(|| panic!("no link in {text}")) + prefix.len();
+    let start = text
+        .find(&prefix)
+        .unwrap_or_else(|| panic!("no link in {text}"))
+        + prefix.len();
     text[start..start + 64].to_string()
 }
 
@@ -233,40 +288,90 @@ async fn password_reset_by_mail_works_exactly_once() {
     })
     .await;
     let user = app.new_user().await;
-    let other_session = app.login(&user.email, &user.password).await.session_cookie().unwrap();
+    let other_session = app
+        .login(&user.email, &user.password)
+        .await
+        .session_cookie()
+        .unwrap();
 
-    assert!(app.action("forgotPassword", json!({"email": user.email.to_uppercase()}), None).await.ok());
+    assert!(app
+        .action(
+            "forgotPassword",
+            json!({"email": user.email.to_uppercase()}),
+            None
+        )
+        .await
+        .ok());
     let mail = next_mail(&mut sink).await;
     assert_eq!(mail.to, vec![format!("<{}>", user.email)]);
     assert_eq!(mail.from, "<budget@example.org>");
     let token = reset_token(&mail, &app.base);
 
     // The link opens a page with the form.
-    let page = app.get(&format!("/reset-password?token={token}"), None).await;
+    let page = app
+        .get(&format!("/reset-password?token={token}"), None)
+        .await;
     assert_eq!(page.status(), 200);
-    assert!(page.text().await.unwrap().contains("data-action=\"resetPassword\""));
+    assert!(page
+        .text()
+        .await
+        .unwrap()
+        .contains("data-action=\"resetPassword\""));
 
     // Too short a password is refused and does not use the link up.
-    let short = app.action("resetPassword", json!({"token": token, "password": "short"}), None).await;
-    assert_eq!(short.error(), Some("password: must be at least 8 characters"));
+    let short = app
+        .action(
+            "resetPassword",
+            json!({"token": token, "password": "short"}),
+            None,
+        )
+        .await;
+    assert_eq!(
+        short.error(),
+        Some("password: must be at least 8 characters")
+    );
 
     let reset = app
-        .action("resetPassword", json!({"token": token, "password": "brand new secret"}), None)
+        .action(
+            "resetPassword",
+            json!({"token": token, "password": "brand new secret"}),
+            None,
+        )
         .await;
     assert!(reset.ok(), "{}", reset.body);
     // Every old session ended, the old password is gone, the new one works.
-    assert_eq!(app.get("/api/auth/session", Some(&user.cookie)).await.status(), 401);
-    assert_eq!(app.get("/api/auth/session", Some(&other_session)).await.status(), 401);
+    assert_eq!(
+        app.get("/api/auth/session", Some(&user.cookie))
+            .await
+            .status(),
+        401
+    );
+    assert_eq!(
+        app.get("/api/auth/session", Some(&other_session))
+            .await
+            .status(),
+        401
+    );
     assert!(!app.login(&user.email, &user.password).await.ok());
     assert!(app.login(&user.email, "brand new secret").await.ok());
 
     // The link works once.
     let again = app
-        .action("resetPassword", json!({"token": token, "password": "yet another one"}), None)
+        .action(
+            "resetPassword",
+            json!({"token": token, "password": "yet another one"}),
+            None,
+        )
         .await;
     assert_eq!(again.error(), Some("token: is invalid or expired"));
-    let page = app.get(&format!("/reset-password?token={token}"), None).await;
-    assert!(!page.text().await.unwrap().contains("data-action=\"resetPassword\""));
+    let page = app
+        .get(&format!("/reset-password?token={token}"), None)
+        .await;
+    assert!(!page
+        .text()
+        .await
+        .unwrap()
+        .contains("data-action=\"resetPassword\""));
 }
 
 #[tokio::test]
@@ -275,7 +380,8 @@ async fn a_reset_link_expires_after_one_hour_and_is_stored_hashed() {
     let url = sink.url.clone();
     let app = spawn_app_with(|c| c.smtp_url = Some(Secret::new(url))).await;
     let user = app.new_user().await;
-    app.action("forgotPassword", json!({"email": user.email}), None).await;
+    app.action("forgotPassword", json!({"email": user.email}), None)
+        .await;
     let token = reset_token(&next_mail(&mut sink).await, &app.base);
 
     let stored: String = app
@@ -288,7 +394,11 @@ async fn a_reset_link_expires_after_one_hour_and_is_stored_hashed() {
 
     app.state.clock.advance(chrono::Duration::minutes(61));
     let late = app
-        .action("resetPassword", json!({"token": token, "password": "brand new secret"}), None)
+        .action(
+            "resetPassword",
+            json!({"token": token, "password": "brand new secret"}),
+            None,
+        )
         .await;
     assert_eq!(late.error(), Some("token: is invalid or expired"));
     assert!(app.login(&user.email, &user.password).await.ok());
@@ -300,19 +410,33 @@ async fn an_unknown_address_gets_no_mail() {
     let url = sink.url.clone();
     let app = spawn_app_with(|c| c.smtp_url = Some(Secret::new(url))).await;
     let user = app.new_user().await;
-    app.action("forgotPassword", json!({"email": "nobody@example.org"}), None).await;
-    app.action("forgotPassword", json!({"email": user.email}), None).await;
+    app.action(
+        "forgotPassword",
+        json!({"email": "nobody@example.org"}),
+        None,
+    )
+    .await;
+    app.action("forgotPassword", json!({"email": user.email}), None)
+        .await;
     // Only the known address's mail arrives.
     let mail = next_mail(&mut sink).await;
     assert_eq!(mail.to, vec![format!("<{}>", user.email)]);
-    assert!(tokio::time::timeout(Duration::from_millis(300), sink.mails.recv()).await.is_err());
+    assert!(
+        tokio::time::timeout(Duration::from_millis(300), sink.mails.recv())
+            .await
+            .is_err()
+    );
 }
 
 #[tokio::test]
 async fn change_password_checks_the_current_one_and_keeps_this_session() {
     let app = spawn_app().await;
     let user = app.new_user().await;
-    let other = app.login(&user.email, &user.password).await.session_cookie().unwrap();
+    let other = app
+        .login(&user.email, &user.password)
+        .await
+        .session_cookie()
+        .unwrap();
     let wrong = app
         .action(
             "changePassword",
@@ -320,7 +444,10 @@ async fn change_password_checks_the_current_one_and_keeps_this_session() {
             Some(&user.cookie),
         )
         .await;
-    assert_eq!(wrong.error(), Some("currentPassword: is not your current password"));
+    assert_eq!(
+        wrong.error(),
+        Some("currentPassword: is not your current password")
+    );
     let ok = app
         .action(
             "changePassword",
@@ -329,8 +456,16 @@ async fn change_password_checks_the_current_one_and_keeps_this_session() {
         )
         .await;
     assert!(ok.ok(), "{}", ok.body);
-    assert_eq!(app.get("/api/auth/session", Some(&user.cookie)).await.status(), 200);
-    assert_eq!(app.get("/api/auth/session", Some(&other)).await.status(), 401);
+    assert_eq!(
+        app.get("/api/auth/session", Some(&user.cookie))
+            .await
+            .status(),
+        200
+    );
+    assert_eq!(
+        app.get("/api/auth/session", Some(&other)).await.status(),
+        401
+    );
     assert!(app.login(&user.email, "brand new secret").await.ok());
 }
 
@@ -348,7 +483,9 @@ async fn settings_change_name_locale_and_base_currency_with_named_errors() {
     assert_eq!(updated.data()["name"], "Ann");
     assert_eq!(updated.data()["locale"], "de");
     assert_eq!(updated.data()["baseCurrency"], "CHF");
-    let got = app.action("getSettings", json!({}), Some(&user.cookie)).await;
+    let got = app
+        .action("getSettings", json!({}), Some(&user.cookie))
+        .await;
     assert_eq!(got.data()["locale"], "de");
     for (body, field) in [
         (json!({"locale": "fr"}), "locale: "),

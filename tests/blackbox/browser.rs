@@ -33,7 +33,11 @@ fn find(candidates: &[&str]) -> Option<String> {
 /// or returns `None` (after saying why) when they are not installed.
 pub async fn start(width: u32, height: u32) -> Option<Browser> {
     let required = std::env::var("CASHKEEPER_E2E").as_deref() == Ok("required");
-    let chromium = find(&["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]);
+    let chromium = find(&[
+        "/usr/bin/chromium",
+        "/usr/bin/chromium-browser",
+        "/usr/bin/google-chrome",
+    ]);
     let driver = find(&["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]);
     let (Some(chromium), Some(driver)) = (chromium, driver) else {
         let msg = "BROWSER TESTS SKIPPED: chromium and chromedriver are not installed \
@@ -101,7 +105,10 @@ pub async fn wait_for_path(c: &Client, path: &str) {
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    panic!("never reached {path}, at {}", c.current_url().await.unwrap());
+    panic!(
+        "never reached {path}, at {}",
+        c.current_url().await.unwrap()
+    );
 }
 
 /// Waits until the page's source contains `text`.
@@ -126,23 +133,53 @@ pub async fn screenshot(c: &Client, name: &str) {
 
 #[tokio::test]
 async fn a_person_registers_lands_on_the_dashboard_switches_to_german_and_logs_out() {
-    let Some(browser) = start(1280, 900).await else { return };
+    let Some(browser) = start(1280, 900).await else {
+        return;
+    };
     let c = &browser.client;
     let app = spawn_app().await;
 
     c.goto(&app.url("/")).await.unwrap();
     wait_for_path(c, "/login").await;
     screenshot(c, "login").await;
-    c.find(Locator::LinkText("Create an account")).await.unwrap().click().await.unwrap();
+    c.find(Locator::LinkText("Create an account"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     wait_for_path(c, "/register").await;
 
     // A too-short password: the error appears next to the field.
-    c.find(Locator::Css("#f-name")).await.unwrap().send_keys("Ann").await.unwrap();
-    c.find(Locator::Css("#f-email")).await.unwrap().send_keys("ann@example.org").await.unwrap();
-    c.find(Locator::Css("#f-password")).await.unwrap().send_keys("short").await.unwrap();
-    c.find(Locator::Css("button[type=submit]")).await.unwrap().click().await.unwrap();
+    c.find(Locator::Css("#f-name"))
+        .await
+        .unwrap()
+        .send_keys("Ann")
+        .await
+        .unwrap();
+    c.find(Locator::Css("#f-email"))
+        .await
+        .unwrap()
+        .send_keys("ann@example.org")
+        .await
+        .unwrap();
+    c.find(Locator::Css("#f-password"))
+        .await
+        .unwrap()
+        .send_keys("short")
+        .await
+        .unwrap();
+    c.find(Locator::Css("button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     wait_for_text(c, "must be at least 8 characters").await;
-    let slot = c.find(Locator::Css("[data-error-for=password]")).await.unwrap();
+    let slot = c
+        .find(Locator::Css("[data-error-for=password]"))
+        .await
+        .unwrap();
     assert_eq!(slot.text().await.unwrap(), "must be at least 8 characters");
 
     let pw = c.find(Locator::Css("#f-password")).await.unwrap();
@@ -154,13 +191,32 @@ async fn a_person_registers_lands_on_the_dashboard_switches_to_german_and_logs_o
     wait_for_text(c, "Welcome, Ann").await;
     screenshot(c, "dashboard-en").await;
 
-    c.find(Locator::Css("button[lang=de]")).await.unwrap().click().await.unwrap();
+    c.find(Locator::Css("button[lang=de]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     wait_for_text(c, "Willkommen, Ann").await;
-    let nav = c.find(Locator::Css("nav.mainnav")).await.unwrap().text().await.unwrap();
-    assert!(nav.contains("Übersicht") && nav.contains("Einstellungen"), "{nav}");
+    let nav = c
+        .find(Locator::Css("nav.mainnav"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        nav.contains("Übersicht") && nav.contains("Einstellungen"),
+        "{nav}"
+    );
     screenshot(c, "dashboard-de").await;
 
-    c.find(Locator::Css("form[data-action=logout] button")).await.unwrap().click().await.unwrap();
+    c.find(Locator::Css("form[data-action=logout] button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     wait_for_path(c, "/login").await;
     // Signed out for real: the dashboard sends us back.
     c.goto(&app.url("/")).await.unwrap();
@@ -170,19 +226,47 @@ async fn a_person_registers_lands_on_the_dashboard_switches_to_german_and_logs_o
 
 #[tokio::test]
 async fn the_phone_layout_hides_the_navigation_behind_the_menu_button() {
-    let Some(browser) = start(390, 844).await else { return };
+    let Some(browser) = start(390, 844).await else {
+        return;
+    };
     let c = &browser.client;
     let app = spawn_app().await;
     let user = app.new_user().await;
     c.goto(&app.url("/login")).await.unwrap();
-    c.find(Locator::Css("#f-email")).await.unwrap().send_keys(&user.email).await.unwrap();
-    c.find(Locator::Css("#f-password")).await.unwrap().send_keys(&user.password).await.unwrap();
-    c.find(Locator::Css("button[type=submit]")).await.unwrap().click().await.unwrap();
+    c.find(Locator::Css("#f-email"))
+        .await
+        .unwrap()
+        .send_keys(&user.email)
+        .await
+        .unwrap();
+    c.find(Locator::Css("#f-password"))
+        .await
+        .unwrap()
+        .send_keys(&user.password)
+        .await
+        .unwrap();
+    c.find(Locator::Css("button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     wait_for_path(c, "/").await;
     let nav = c.find(Locator::Css("nav.mainnav")).await.unwrap();
-    assert!(!nav.is_displayed().await.unwrap(), "navigation folded away on a phone");
-    c.find(Locator::Css("label.nav-button")).await.unwrap().click().await.unwrap();
-    assert!(nav.is_displayed().await.unwrap(), "the menu button opens it");
+    assert!(
+        !nav.is_displayed().await.unwrap(),
+        "navigation folded away on a phone"
+    );
+    c.find(Locator::Css("label.nav-button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    assert!(
+        nav.is_displayed().await.unwrap(),
+        "the menu button opens it"
+    );
     screenshot(c, "phone-menu").await;
     browser.client.clone().close().await.unwrap();
 }

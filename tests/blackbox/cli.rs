@@ -17,7 +17,10 @@ fn cashkeeper() -> Command {
 fn version_prints_the_same_string_as_health() {
     let out = cashkeeper().arg("--version").output().unwrap();
     assert!(out.status.success());
-    assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), cashkeeper::VERSION);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim(),
+        cashkeeper::VERSION
+    );
 }
 
 #[test]
@@ -27,8 +30,13 @@ fn help_lists_the_commands() {
     for cmd in ["serve", "migrate", "user", "backup", "vapid-keys"] {
         assert!(text.contains(cmd), "{cmd} missing in {text}");
     }
-    let out = cashkeeper().args(["user", "create", "--help"]).output().unwrap();
-    assert!(String::from_utf8(out.stdout).unwrap().contains("--password-stdin"));
+    let out = cashkeeper()
+        .args(["user", "create", "--help"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .contains("--password-stdin"));
 }
 
 #[test]
@@ -37,17 +45,40 @@ fn bad_configuration_stops_start_up_with_one_line_naming_the_variable() {
     let file = dir.path().join("a-file");
     std::fs::write(&file, b"x").unwrap();
     let cases: Vec<(&str, String, &str)> = vec![
-        ("CASHKEEPER_BIND", "not-an-address".into(), "an address and port"),
-        ("CASHKEEPER_REGISTRATION", "yes".into(), "open, closed or first-user"),
-        ("NOTIFICATION_SCHEDULE", "every morning".into(), "five-field cron"),
+        (
+            "CASHKEEPER_BIND",
+            "not-an-address".into(),
+            "an address and port",
+        ),
+        (
+            "CASHKEEPER_REGISTRATION",
+            "yes".into(),
+            "open, closed or first-user",
+        ),
+        (
+            "NOTIFICATION_SCHEDULE",
+            "every morning".into(),
+            "five-field cron",
+        ),
         ("INSIGHTS_SCHEDULE", "61 6 * * *".into(), "five-field cron"),
-        ("CASHKEEPER_DATA_DIR", file.join("sub").display().to_string(), "writable directory"),
+        (
+            "CASHKEEPER_DATA_DIR",
+            file.join("sub").display().to_string(),
+            "writable directory",
+        ),
     ];
     for (var, value, expected) in cases {
         let out = cashkeeper()
             .current_dir(dir.path())
             .env(var, &value)
-            .env("CASHKEEPER_BIND", if var == "CASHKEEPER_BIND" { value.as_str() } else { "127.0.0.1:0" })
+            .env(
+                "CASHKEEPER_BIND",
+                if var == "CASHKEEPER_BIND" {
+                    value.as_str()
+                } else {
+                    "127.0.0.1:0"
+                },
+            )
             .stdin(Stdio::null())
             .output()
             .unwrap();
@@ -55,7 +86,10 @@ fn bad_configuration_stops_start_up_with_one_line_naming_the_variable() {
         let stderr = String::from_utf8(out.stderr).unwrap();
         let lines: Vec<&str> = stderr.lines().collect();
         assert_eq!(lines.len(), 1, "{var}: one line, got {stderr:?}");
-        assert!(lines[0].contains(var) && lines[0].contains(expected), "{var}: {stderr}");
+        assert!(
+            lines[0].contains(var) && lines[0].contains(expected),
+            "{var}: {stderr}"
+        );
         assert!(!stderr.contains("panicked"), "{stderr}");
         assert!(out.stdout.is_empty(), "{var}: nothing served");
     }
@@ -73,7 +107,9 @@ fn serve_with_no_configuration_prints_its_address_keeps_data_in_dot_data_and_sto
         .spawn()
         .unwrap();
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
     let addr = line
         .trim()
         .strip_prefix("cashkeeper is running at ")
@@ -84,7 +120,10 @@ fn serve_with_no_configuration_prints_its_address_keeps_data_in_dot_data_and_sto
     assert_eq!(body["status"], "ok");
     assert!(cwd.path().join("data/cashkeeper.db").exists());
 
-    Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
     let status = wait_timeout(&mut child, Duration::from_secs(10)).expect("exits after SIGTERM");
     assert!(status.success(), "graceful exit, got {status:?}");
     // Closed cleanly: the write-ahead log was folded into the database.
@@ -92,7 +131,10 @@ fn serve_with_no_configuration_prints_its_address_keeps_data_in_dot_data_and_sto
     assert!(!wal.exists() || std::fs::metadata(&wal).unwrap().len() == 0);
 }
 
-fn wait_timeout(child: &mut std::process::Child, limit: Duration) -> Option<std::process::ExitStatus> {
+fn wait_timeout(
+    child: &mut std::process::Child,
+    limit: Duration,
+) -> Option<std::process::ExitStatus> {
     let start = std::time::Instant::now();
     while start.elapsed() < limit {
         if let Some(s) = child.try_wait().unwrap() {
@@ -106,7 +148,10 @@ fn wait_timeout(child: &mut std::process::Child, limit: Duration) -> Option<std:
 
 /// A blocking GET of JSON for the tests that run the binary.
 fn get_json(url: &str) -> Option<serde_json::Value> {
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().ok()?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .ok()?;
     rt.block_on(async {
         for _ in 0..50 {
             if let Ok(r) = reqwest::get(url).await {
@@ -122,7 +167,13 @@ fn get_json(url: &str) -> Option<serde_json::Value> {
 async fn data_survives_a_restart_and_migrations_are_not_applied_twice() {
     let app = spawn_app().await;
     let user = app.new_user().await;
-    app.action("updateSettings", json!({"name": "Kept"}), Some(&user.cookie)).await.data();
+    app.action(
+        "updateSettings",
+        json!({"name": "Kept"}),
+        Some(&user.cookie),
+    )
+    .await
+    .data();
     let dir = app.stop().await;
 
     let out = cashkeeper()
@@ -130,8 +181,15 @@ async fn data_survives_a_restart_and_migrations_are_not_applied_twice() {
         .env("CASHKEEPER_DATA_DIR", dir.path())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), "migrations applied: 0");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim(),
+        "migrations applied: 0"
+    );
 
     let app = spawn_app_in(dir, |_| {}).await;
     let again = app.login(&user.email, &user.password).await;
@@ -147,7 +205,10 @@ async fn migrate_creates_a_fresh_database() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), "migrations applied: 1");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim(),
+        "migrations applied: 1"
+    );
     let c = rusqlite::Connection::open(dir.path().join("nested/cashkeeper.db")).unwrap();
     let tables: i64 = c
         .query_row(
@@ -195,10 +256,16 @@ async fn backup_while_serving_gives_a_copy_that_opens_and_holds_the_data() {
     .await
     .unwrap();
     writer.await.unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 
     let copy = rusqlite::Connection::open(&file).unwrap();
-    let check: String = copy.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    let check: String = copy
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
     assert_eq!(check, "ok");
     let found: i64 = copy
         .query_row(
@@ -208,7 +275,9 @@ async fn backup_while_serving_gives_a_copy_that_opens_and_holds_the_data() {
         )
         .unwrap();
     assert_eq!(found, 1);
-    let mode: String = copy.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+    let mode: String = copy
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
     assert_eq!(mode, "delete", "the copy is one self-contained file");
 }
 
@@ -218,19 +287,36 @@ async fn user_create_reads_the_password_from_stdin_even_with_registration_closed
     let data_dir = app.data_dir().to_path_buf();
     let out = tokio::task::spawn_blocking(move || {
         let mut child = cashkeeper()
-            .args(["user", "create", "--email", "Owner@Example.org", "--password-stdin", "--name", "Owner"])
+            .args([
+                "user",
+                "create",
+                "--email",
+                "Owner@Example.org",
+                "--password-stdin",
+                "--name",
+                "Owner",
+            ])
             .env("CASHKEEPER_DATA_DIR", data_dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        child.stdin.take().unwrap().write_all(b"owner password\n").unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"owner password\n")
+            .unwrap();
         child.wait_with_output().unwrap()
     })
     .await
     .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let reply = app.login("owner@example.org", "owner password").await;
     assert_eq!(reply.data()["name"], "Owner");
 }
@@ -239,7 +325,13 @@ async fn user_create_reads_the_password_from_stdin_even_with_registration_closed
 fn user_create_refuses_a_short_password_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let mut child = cashkeeper()
-        .args(["user", "create", "--email", "a@example.org", "--password-stdin"])
+        .args([
+            "user",
+            "create",
+            "--email",
+            "a@example.org",
+            "--password-stdin",
+        ])
         .env("CASHKEEPER_DATA_DIR", dir.path())
         .stdin(Stdio::piped())
         .stderr(Stdio::piped())
@@ -248,7 +340,9 @@ fn user_create_refuses_a_short_password_naming_it() {
     child.stdin.take().unwrap().write_all(b"short\n").unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(!out.status.success());
-    assert!(String::from_utf8(out.stderr).unwrap().contains("password: must be at least 8 characters"));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("password: must be at least 8 characters"));
 }
 
 #[test]

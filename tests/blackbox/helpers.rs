@@ -31,7 +31,12 @@ impl ActionReply {
         self.body["success"] == json!(true)
     }
     pub fn data(&self) -> &Value {
-        assert!(self.ok(), "expected success, got {} {}", self.status, self.body);
+        assert!(
+            self.ok(),
+            "expected success, got {} {}",
+            self.status,
+            self.body
+        );
         &self.body["data"]
     }
     pub fn error(&self) -> Option<&str> {
@@ -61,7 +66,10 @@ pub struct TestUser {
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
 
 pub fn unique_email() -> String {
-    format!("user{}@example.org", COUNTER.fetch_add(1, Ordering::Relaxed))
+    format!(
+        "user{}@example.org",
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    )
 }
 
 pub async fn spawn_app() -> TestApp {
@@ -125,8 +133,8 @@ impl TestApp {
         let status = res.status();
         let headers = res.headers().clone();
         let text = res.text().await.unwrap();
-        let body = serde_json::from_str(&text)
-            .unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
+        let body =
+            serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
         ActionReply {
             status,
             headers,
@@ -152,8 +160,12 @@ impl TestApp {
     }
 
     pub async fn login(&self, email: &str, password: &str) -> ActionReply {
-        self.action("login", json!({ "email": email, "password": password }), None)
-            .await
+        self.action(
+            "login",
+            json!({ "email": email, "password": password }),
+            None,
+        )
+        .await
     }
 
     /// Registers a fresh user and returns it signed in.
@@ -163,7 +175,9 @@ impl TestApp {
         let reply = self.register(&email, &password).await;
         let id = reply.data()["id"].as_str().unwrap().to_string();
         TestUser {
-            cookie: reply.session_cookie().expect("register sets the session cookie"),
+            cookie: reply
+                .session_cookie()
+                .expect("register sets the session cookie"),
             email,
             password,
             id,

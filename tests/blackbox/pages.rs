@@ -13,7 +13,10 @@ async fn an_anonymous_visitor_is_sent_to_the_sign_in_page() {
     }
     let login = app.get("/login", None).await;
     assert_eq!(login.status(), 200);
-    assert!(login.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+    assert!(login.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/html"));
     let html = login.text().await.unwrap();
     assert!(html.contains("<form") && html.contains("type=\"password\""));
 }
@@ -26,11 +29,26 @@ async fn a_signed_in_user_gets_the_dashboard_with_navigation_for_every_area() {
     assert_eq!(res.status(), 200);
     let html = res.text().await.unwrap();
     for href in [
-        "/accounts", "/expenses", "/daily-expenses", "/subscriptions", "/incomes", "/transfers",
-        "/categories", "/documents", "/reserves", "/forecasts", "/insights", "/import", "/search",
-        "/assistant", "/settings",
+        "/accounts",
+        "/expenses",
+        "/daily-expenses",
+        "/subscriptions",
+        "/incomes",
+        "/transfers",
+        "/categories",
+        "/documents",
+        "/reserves",
+        "/forecasts",
+        "/insights",
+        "/import",
+        "/search",
+        "/assistant",
+        "/settings",
     ] {
-        assert!(html.contains(&format!("href=\"{href}\"")), "nav lacks {href}");
+        assert!(
+            html.contains(&format!("href=\"{href}\"")),
+            "nav lacks {href}"
+        );
     }
     assert!(html.contains(&user.email));
     // Signed in, the sign-in page sends you home.
@@ -42,7 +60,10 @@ async fn unknown_paths_get_a_proper_404_page() {
     let app = spawn_app().await;
     let res = app.get("/no/such/page", None).await;
     assert_eq!(res.status(), 404);
-    assert!(res.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+    assert!(res.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/html"));
     let html = res.text().await.unwrap();
     assert!(html.contains("Page not found") && html.contains("<html"));
 }
@@ -53,9 +74,18 @@ async fn pages_speak_the_users_language() {
     let user = app.new_user().await;
     let en = app.get("/", Some(&user.cookie)).await.text().await.unwrap();
     assert!(en.contains("lang=\"en\"") && en.contains(">Dashboard<"));
-    app.action("updateSettings", json!({"locale": "de"}), Some(&user.cookie)).await.data();
+    app.action(
+        "updateSettings",
+        json!({"locale": "de"}),
+        Some(&user.cookie),
+    )
+    .await
+    .data();
     let de = app.get("/", Some(&user.cookie)).await.text().await.unwrap();
-    assert!(de.contains("lang=\"de\"") && de.contains(">Übersicht<"), "{de}");
+    assert!(
+        de.contains("lang=\"de\"") && de.contains(">Übersicht<"),
+        "{de}"
+    );
 }
 
 #[tokio::test]
@@ -80,7 +110,10 @@ async fn every_response_carries_the_security_headers() {
         let h = res.headers();
         let csp = h["content-security-policy"].to_str().unwrap();
         assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
-        assert!(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"), "{csp}");
+        assert!(
+            csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"),
+            "{csp}"
+        );
         assert_eq!(h["x-content-type-options"], "nosniff", "{path}");
         assert!(h.contains_key("referrer-policy"), "{path}");
     }
@@ -105,8 +138,14 @@ async fn assets_are_cached_for_a_year_by_content_hash_and_revalidate_by_etag() {
     let url = &html[start..html[start..].find('"').unwrap() + start];
     let res = app.get(url, None).await;
     assert_eq!(res.status(), 200);
-    assert!(res.headers()["content-type"].to_str().unwrap().starts_with("text/css"));
-    assert_eq!(res.headers()["cache-control"], "public, max-age=31536000, immutable");
+    assert!(res.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/css"));
+    assert_eq!(
+        res.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
     let etag = res.headers()["etag"].to_str().unwrap().to_string();
 
     let unversioned = app.get("/assets/app.css", None).await;
