@@ -68,14 +68,15 @@ pub struct NoInput {}
 
 /// A successful action's reply: its data, and a cookie to set if any.
 pub struct Reply {
-    pub data: Value,
+    /// Serialized once, as the handler's types say (amounts keep two decimals).
+    pub data: Box<serde_json::value::RawValue>,
     pub set_cookie: Option<String>,
 }
 
 impl Reply {
     pub fn data(data: impl Serialize) -> Result<Reply> {
         Ok(Reply {
-            data: serde_json::to_value(data).map_err(|e| Error::Internal(e.into()))?,
+            data: serde_json::value::to_raw_value(&data).map_err(|e| Error::Internal(e.into()))?,
             set_cookie: None,
         })
     }
@@ -306,7 +307,16 @@ async fn dispatch(
     };
     match run(ctx, input).await {
         Ok(reply) => {
-            let mut res = Json(json!({ "success": true, "data": reply.data })).into_response();
+            #[derive(Serialize)]
+            struct Success<'a> {
+                success: bool,
+                data: &'a serde_json::value::RawValue,
+            }
+            let mut res = Json(Success {
+                success: true,
+                data: &reply.data,
+            })
+            .into_response();
             if let Some(cookie) = reply
                 .set_cookie
                 .and_then(|c| HeaderValue::from_str(&c).ok())

@@ -3,3 +3,8 @@
 
 pub mod currency;
 pub mod email;
+pub mod money;
+pub mod recurrence;
+pub mod categories;
+pub mod merchant;
+pub mod views;

@@ -1,0 +1,215 @@
+//! Amounts of money: `rust_decimal` in Rust, INTEGER cents in SQLite, JSON
+//! numbers with two decimals at the edge. Never a float in between.
+
+use crate::error::{Error, Result};
+use rust_decimal::prelude::ToPrimitive;
+use rust_decimal::{Decimal, RoundingStrategy};
+
+/// The largest absolute amount accepted: 999,999,999.99.
+pub const MAX: Decimal = Decimal::from_parts(1_215_752_191, 23, 0, false, 2);
+
+/// Whether an amount may be zero or negative.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Sign {
+    /// Strictly greater than zero: expenses, incomes, transfers.
+    Positive,
+    /// Zero or more: reserve pots, category limits.
+    NonNegative,
+    /// Anything: account balances may be overdrawn.
+    Any,
+}
+
+/// Parses an amount typed by a person or sent by a script ("12.5", "12,50",
+/// 12.5): at most two decimals and at most 999,999,999.99 in absolute value.
+pub fn parse(field: &'static str, raw: &str, sign: Sign) -> Result<Decimal> {
+    let s = raw.trim();
+    if s.is_empty() {
+        return Err(Error::invalid(field, "is required"));
+    }
+    // A single comma is a decimal comma (German input); thousands separators are not accepted.
+    let normalized = if s.contains(',') && !s.contains('.') && s.matches(',').count() == 1 {
+        s.replace(',', ".")
+    } else {
+        s.to_string()
+    };
+    let plain = normalized
+        .strip_prefix(['-', '+'])
+        .unwrap_or(&normalized)
+        .chars()
+        .all(|c| c.is_ascii_digit() || c == '.');
+    let value = if plain {
+        Decimal::from_str_exact(&normalized).ok()
+    } else if normalized.contains(['e', 'E']) {
+        // JSON numbers may arrive in exponent form (1e3).
+        Decimal::from_scientific(&normalized).ok()
+    } else {
+        None
+    };
+    let Some(value) = value else {
+        return Err(Error::invalid(field, "must be a number such as 12.50"));
+    };
+    let value = value.normalize();
+    if value.scale() > 2 {
+        return Err(Error::invalid(field, "must have at most two decimals"));
+    }
+    if value.abs() > MAX {
+        return Err(Error::invalid(field, "must be at most 999,999,999.99"));
+    }
+    match sign {
+        Sign::Positive if value <= Decimal::ZERO => {
+            Err(Error::invalid(field, "must be greater than 0"))
+        }
+        Sign::NonNegative if value < Decimal::ZERO => {
+            Err(Error::invalid(field, "must not be negative"))
+        }
+        _ => Ok(value),
+    }
+}
+
+/// Cents for the database. The amount has at most two decimals.
+pub fn to_cents(d: Decimal) -> i64 {
+    (round(d) * Decimal::ONE_HUNDRED).to_i64().unwrap_or(0)
+}
+
+/// Back from cents.
+pub fn from_cents(cents: i64) -> Decimal {
+    Decimal::new(cents, 2)
+}
+
+/// Rounds to cents, half away from zero (the rounding of every conversion).
+pub fn round(d: Decimal) -> Decimal {
+    d.round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero)
+}
+
+/// The JSON text of an amount: a number with exactly two decimals ("12.50").
+pub fn json_text(d: Decimal) -> String {
+    format!("{:.2}", round(d))
+}
+
+/// Serde helpers: serialize a `Decimal` as a JSON number with exactly two
+/// decimals (`12.50`, not `12.5` nor `"12.50"`).
+pub mod json {
+    use rust_decimal::Decimal;
+    use serde::ser::Error as _;
+    use serde::{Serialize, Serializer};
+    use serde_json::value::RawValue;
+
+    pub fn serialize<S: Serializer>(d: &Decimal, s: S) -> Result<S::Ok, S::Error> {
+        RawValue::from_string(super::json_text(*d))
+            .map_err(S::Error::custom)?
+            .serialize(s)
+    }
+
+    pub mod option {
+        use rust_decimal::Decimal;
+        use serde::Serializer;
+
+        pub fn serialize<S: Serializer>(d: &Option<Decimal>, s: S) -> Result<S::Ok, S::Error> {
+            match d {
+                Some(d) => super::serialize(d, s),
+                None => s.serialize_none(),
+            }
+        }
+    }
+
+    /// A percentage with one decimal, as a JSON number (`12.5`, `-3.0`).
+    pub mod pct {
+        use rust_decimal::Decimal;
+        use serde::ser::Error as _;
+        use serde::{Serialize, Serializer};
+        use serde_json::value::RawValue;
+
+        pub fn serialize<S: Serializer>(d: &Option<Decimal>, s: S) -> Result<S::Ok, S::Error> {
+            match d {
+                Some(d) => RawValue::from_string(format!("{:.1}", d))
+                    .map_err(S::Error::custom)?
+                    .serialize(s),
+                None => s.serialize_none(),
+            }
+        }
+    }
+}
+
+/// Percent change from `before` to `after`, one decimal; `None` when there
+/// is nothing to compare with.
+pub fn change_pct(before: Decimal, after: Decimal) -> Option<Decimal> {
+    if before.is_zero() {
+        return None;
+    }
+    Some(
+        ((after - before) / before.abs() * Decimal::ONE_HUNDRED)
+            .round_dp_with_strategy(1, RoundingStrategy::MidpointAwayFromZero),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dec(s: &str) -> Decimal {
+        Decimal::from_str_exact(s).unwrap()
+    }
+
+    #[test]
+    fn parses_the_forms_people_type() {
+        assert_eq!(parse("amount", "12.5", Sign::Positive).unwrap(), dec("12.5"));
+        assert_eq!(parse("amount", "12,50", Sign::Positive).unwrap(), dec("12.5"));
+        assert_eq!(parse("amount", " 7 ", Sign::Positive).unwrap(), dec("7"));
+        assert_eq!(parse("amount", "1e3", Sign::Positive).unwrap(), dec("1000"));
+        assert_eq!(parse("balance", "-20.10", Sign::Any).unwrap(), dec("-20.1"));
+        assert_eq!(parse("amount", "999999999.99", Sign::Positive).unwrap(), MAX);
+        assert_eq!(parse("amount", "12.500", Sign::Positive).unwrap(), dec("12.5"));
+    }
+
+    #[test]
+    fn refuses_bad_amounts_naming_the_field() {
+        for (raw, sign, msg) in [
+            ("0", Sign::Positive, "amount: must be greater than 0"),
+            ("-1", Sign::Positive, "amount: must be greater than 0"),
+            ("-1", Sign::NonNegative, "amount: must not be negative"),
+            ("abc", Sign::Any, "amount: must be a number such as 12.50"),
+            ("1.2.3", Sign::Any, "amount: must be a number such as 12.50"),
+            ("1,000.00", Sign::Any, "amount: must be a number such as 12.50"),
+            ("NaN", Sign::Any, "amount: must be a number such as 12.50"),
+            ("12.345", Sign::Positive, "amount: must have at most two decimals"),
+            ("1000000000", Sign::Positive, "amount: must be at most 999,999,999.99"),
+            ("-1000000000", Sign::Any, "amount: must be at most 999,999,999.99"),
+            ("", Sign::Positive, "amount: is required"),
+        ] {
+            assert_eq!(parse("amount", raw, sign).unwrap_err().to_string(), msg, "{raw}");
+        }
+    }
+
+    #[test]
+    fn cents_round_trip() {
+        assert_eq!(to_cents(dec("12.34")), 1234);
+        assert_eq!(to_cents(dec("-0.05")), -5);
+        assert_eq!(from_cents(1234), dec("12.34"));
+        assert_eq!(to_cents(MAX), 99_999_999_999);
+    }
+
+    #[test]
+    fn rounds_half_away_from_zero() {
+        assert_eq!(round(dec("0.005")), dec("0.01"));
+        assert_eq!(round(dec("-0.005")), dec("-0.01"));
+        assert_eq!(round(dec("0.0049")), dec("0.00"));
+    }
+
+    #[test]
+    fn json_numbers_have_two_decimals() {
+        #[derive(serde::Serialize)]
+        struct W(#[serde(serialize_with = "json::serialize")] Decimal);
+        assert_eq!(serde_json::to_string(&W(dec("12.5"))).unwrap(), "12.50");
+        assert_eq!(serde_json::to_string(&W(dec("0"))).unwrap(), "0.00");
+        assert_eq!(serde_json::to_string(&W(dec("-3"))).unwrap(), "-3.00");
+        let v: serde_json::Value = serde_json::from_str(&serde_json::to_string(&W(dec("1.1"))).unwrap()).unwrap();
+        assert!(v.is_number());
+    }
+
+    #[test]
+    fn change_is_a_percentage_with_one_decimal() {
+        assert_eq!(change_pct(dec("200"), dec("250")), Some(dec("25.0")));
+        assert_eq!(change_pct(dec("300"), dec("200")), Some(dec("-33.3")));
+        assert_eq!(change_pct(dec("0"), dec("200")), None);
+    }
+}

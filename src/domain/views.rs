@@ -1,0 +1,312 @@
+//! The two ways of looking at a month (DESIGN.md section 2), in the base
+//! currency:
+//! - the **cashflow view** counts what is actually due in the month;
+//! - the **reserve view** spreads recurring items by their monthly
+//!   equivalent (a yearly 1200 is 100 every month), so a month with the yearly
+//!   insurance does not look like a disaster and the others not like a windfall.
+//!
+//! One-time expenses and one-off incomes count in their month in both views.
+
+use super::recurrence::{add_months, month_end, monthly_equivalent, Frequency, Schedule};
+use chrono::{Datelike, NaiveDate};
+use rust_decimal::Decimal;
+use std::collections::HashMap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// A recurring expense (subscriptions included).
+    Expense,
+    /// A one-time ("daily") expense.
+    DailyExpense,
+    Income,
+}
+
+/// An entry reduced to what the views need; `amount` already in the base currency.
+#[derive(Clone, Debug)]
+pub struct Item {
+    pub id: String,
+    pub kind: Kind,
+    pub name: String,
+    pub amount: Decimal,
+    pub schedule: Schedule,
+    pub category_id: Option<String>,
+    pub is_subscription: bool,
+}
+
+impl Item {
+    fn is_expense(&self) -> bool {
+        matches!(self.kind, Kind::Expense | Kind::DailyExpense)
+    }
+
+    /// How much of this item the month starting `first` carries in the reserve view.
+    fn reserve_amount(&self, first: NaiveDate) -> Decimal {
+        match self.schedule.frequency {
+            Frequency::Once => {
+                if self.schedule.start >= first && self.schedule.start <= month_end(first) {
+                    self.amount
+                } else {
+                    Decimal::ZERO
+                }
+            }
+            f if self.schedule.active_in_month(first) => monthly_equivalent(self.amount, f),
+            _ => Decimal::ZERO,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    pub income: Decimal,
+    pub expenses: Decimal,
+}
+
+impl Totals {
+    pub fn surplus(&self) -> Decimal {
+        self.income - self.expenses
+    }
+
+    fn add(&mut self, item: &Item, amount: Decimal) {
+        if item.is_expense() {
+            self.expenses += amount;
+        } else {
+            self.income += amount;
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    Cashflow,
+    Reserve,
+}
+
+/// Totals of `months` consecutive months from the month of `first`, in one
+/// pass over the items.
+pub fn monthly_totals(items: &[Item], first: NaiveDate, months: usize, view: View) -> Vec<Totals> {
+    let first = add_months(first, 0);
+    let mut out = vec![Totals::default(); months];
+    if months == 0 {
+        return out;
+    }
+    let last = month_end(add_months(first, months as i32 - 1));
+    let index = |d: NaiveDate| -> usize {
+        ((d.year() - first.year()) * 12 + d.month() as i32 - first.month() as i32) as usize
+    };
+    for item in items {
+        match (view, item.schedule.frequency) {
+            (View::Cashflow, _) | (View::Reserve, Frequency::Once) => {
+                if item.schedule.frequency == Frequency::Once {
+                    let d = item.schedule.start;
+                    if d >= first && d <= last {
+                        out[index(d)].add(item, item.amount);
+                    }
+                } else {
+                    for d in item.schedule.due_dates(first, last) {
+                        out[index(d)].add(item, item.amount);
+                    }
+                }
+            }
+            (View::Reserve, _) => {
+                for (i, slot) in out.iter_mut().enumerate() {
+                    let amount = item.reserve_amount(add_months(first, i as i32));
+                    if !amount.is_zero() {
+                        slot.add(item, amount);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Totals of the month of `first`.
+pub fn month_totals(items: &[Item], first: NaiveDate, view: View) -> Totals {
+    monthly_totals(items, first, 1, view)[0]
+}
+
+/// Expenses of the month per category (cashflow view), largest first;
+/// `None` is "uncategorised".
+pub fn expenses_by_category(items: &[Item], first: NaiveDate) -> Vec<(Option<String>, Decimal)> {
+    let first = add_months(first, 0);
+    let last = month_end(first);
+    let mut sums: HashMap<Option<String>, Decimal> = HashMap::new();
+    for item in items.iter().filter(|i| i.is_expense()) {
+        let n = if item.schedule.frequency == Frequency::Once {
+            usize::from(item.schedule.start >= first && item.schedule.start <= last)
+        } else {
+            item.schedule.due_dates(first, last).len()
+        };
+        if n > 0 {
+            *sums.entry(item.category_id.clone()).or_default() += item.amount * Decimal::from(n);
+        }
+    }
+    let mut out: Vec<_> = sums.into_iter().collect();
+    out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    out
+}
+
+/// Smoothed monthly cost of the recurring expenses active in the month of
+/// `first`: (fixed costs, their count, subscriptions, their count).
+pub fn recurring_costs(items: &[Item], first: NaiveDate) -> (Decimal, usize, Decimal, usize) {
+    let first = add_months(first, 0);
+    let mut r = (Decimal::ZERO, 0, Decimal::ZERO, 0);
+    for item in items.iter().filter(|i| i.kind == Kind::Expense) {
+        if !item.schedule.active_in_month(first) {
+            continue;
+        }
+        let m = monthly_equivalent(item.amount, item.schedule.frequency);
+        if item.is_subscription {
+            r.2 += m;
+            r.3 += 1;
+        } else {
+            r.0 += m;
+            r.1 += 1;
+        }
+    }
+    r
+}
+
+/// A due payment: the item and one of its due dates.
+#[derive(Clone, Debug)]
+pub struct Due<'a> {
+    pub item: &'a Item,
+    pub date: NaiveDate,
+}
+
+/// What is due in `[from, to]`: the next due date of each recurring expense
+/// and the one-time expenses planned in the window (incomes excluded),
+/// soonest first.
+pub fn upcoming(items: &[Item], from: NaiveDate, to: NaiveDate) -> Vec<Due<'_>> {
+    let mut out: Vec<Due<'_>> = items
+        .iter()
+        .filter(|i| i.is_expense())
+        .filter_map(|item| {
+            let date = item.schedule.next_due(from)?;
+            (date <= to).then_some(Due { item, date })
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        a.date
+            .cmp(&b.date)
+            .then_with(|| a.item.name.cmp(&b.item.name))
+            .then_with(|| a.item.id.cmp(&b.item.id))
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+    }
+    fn dec(s: &str) -> Decimal {
+        Decimal::from_str_exact(s).unwrap()
+    }
+    fn item(kind: Kind, amount: &str, f: Frequency, start: &str, end: Option<&str>) -> Item {
+        Item {
+            id: format!("{kind:?}-{amount}-{start}"),
+            kind,
+            name: format!("{kind:?} {amount}"),
+            amount: dec(amount),
+            schedule: Schedule::new(f, d(start), end.map(d)).unwrap(),
+            category_id: None,
+            is_subscription: false,
+        }
+    }
+
+    /// A household: salary, rent, yearly insurance in March, a weekly
+    /// market, a quarterly fee, a one-time purchase, a bonus.
+    fn household() -> Vec<Item> {
+        vec![
+            item(Kind::Income, "3000", Frequency::Monthly, "2025-01-31", None),
+            item(Kind::Income, "500", Frequency::Once, "2025-03-15", None),
+            item(Kind::Expense, "950", Frequency::Monthly, "2025-01-01", None),
+            item(Kind::Expense, "600", Frequency::Yearly, "2025-03-10", None),
+            item(Kind::Expense, "10", Frequency::Weekly, "2025-03-03", None),
+            item(Kind::Expense, "30", Frequency::Quarterly, "2025-02-28", Some("2025-08-31")),
+            item(Kind::DailyExpense, "129.99", Frequency::Once, "2025-03-20", None),
+        ]
+    }
+
+    #[test]
+    fn cashflow_counts_what_is_due_in_the_month() {
+        let items = household();
+        let march = month_totals(&items, d("2025-03-01"), View::Cashflow);
+        // 3000 + 500 bonus; 950 + 600 + 5 Mondays × 10 + 129.99 (quarterly fee: Feb, May)
+        assert_eq!(march.income, dec("3500"));
+        assert_eq!(march.expenses, dec("1729.99"));
+        assert_eq!(march.surplus(), dec("1770.01"));
+        let feb = month_totals(&items, d("2025-02-01"), View::Cashflow);
+        // 3000 on 28 Feb (clamped from the 31st); 950 + 30
+        assert_eq!(feb.income, dec("3000"));
+        assert_eq!(feb.expenses, dec("980"));
+    }
+
+    #[test]
+    fn reserve_spreads_recurring_items_by_their_monthly_equivalent() {
+        let items = household();
+        let march = month_totals(&items, d("2025-03-01"), View::Reserve);
+        assert_eq!(march.income, dec("3500"));
+        // 950 + 50 (600/12) + 43.33 (weekly 10) + 10 (quarterly 30) + 129.99
+        assert_eq!(march.expenses, dec("1183.32"));
+        // Before the yearly item and the weekly market start: neither counts.
+        let feb = month_totals(&items, d("2025-02-01"), View::Reserve);
+        assert_eq!(feb.expenses, dec("960"));
+        // After the quarterly fee ended (31 Aug) it no longer counts.
+        let sep = month_totals(&items, d("2025-09-01"), View::Reserve);
+        assert_eq!(sep.expenses, dec("1043.33"));
+    }
+
+    #[test]
+    fn twelve_months_in_one_pass_match_month_by_month() {
+        let items = household();
+        let all = monthly_totals(&items, d("2025-01-01"), 12, View::Cashflow);
+        for (i, t) in all.iter().enumerate() {
+            assert_eq!(*t, month_totals(&items, add_months(d("2025-01-01"), i as i32), View::Cashflow));
+        }
+        let all = monthly_totals(&items, d("2025-01-01"), 12, View::Reserve);
+        for (i, t) in all.iter().enumerate() {
+            assert_eq!(*t, month_totals(&items, add_months(d("2025-01-01"), i as i32), View::Reserve));
+        }
+    }
+
+    #[test]
+    fn categories_sum_the_months_expenses_largest_first() {
+        let mut items = household();
+        items[2].category_id = Some("rent".into());
+        items[4].category_id = Some("food".into());
+        items[6].category_id = Some("food".into());
+        let by = expenses_by_category(&items, d("2025-03-01"));
+        assert_eq!(by[0], (Some("rent".into()), dec("950")));
+        assert_eq!(by[1], (None, dec("600")));
+        assert_eq!(by[2], (Some("food".into()), dec("179.99")));
+    }
+
+    #[test]
+    fn recurring_costs_split_fixed_costs_and_subscriptions() {
+        let mut items = household();
+        items.push(Item {
+            is_subscription: true,
+            ..item(Kind::Expense, "12.99", Frequency::Monthly, "2024-06-15", None)
+        });
+        let (fixed, n_fixed, subs, n_subs) = recurring_costs(&items, d("2025-03-01"));
+        assert_eq!((fixed, n_fixed), (dec("1053.33"), 4));
+        assert_eq!((subs, n_subs), (dec("12.99"), 1));
+    }
+
+    #[test]
+    fn upcoming_lists_the_next_due_date_of_each_expense_without_incomes() {
+        let items = household();
+        let due = upcoming(&items, d("2025-03-08"), d("2025-03-14"));
+        let got: Vec<(String, NaiveDate)> = due.iter().map(|u| (u.item.name.clone(), u.date)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("Expense 10".to_string(), d("2025-03-10")),
+                ("Expense 600".to_string(), d("2025-03-10")),
+            ]
+        );
+    }
+}
