@@ -93,6 +93,40 @@
     form.dispatchEvent(new CustomEvent('action:done', { detail: body.data, bubbles: true }));
   }
 
+  // Forms with data-merchant-hint: when the merchant (or, without one, the
+  // name) is entered, ask which category that merchant had before and
+  // pre-select it if the person has not chosen one.
+  async function merchantHint(form) {
+    const merchant = form.elements.namedItem('merchant');
+    const name = form.elements.namedItem('name');
+    const category = form.elements.namedItem('categoryId');
+    const text = (merchant && merchant.value.trim()) || (name && name.value.trim()) || '';
+    if (!category || !text || category.dataset.touched) return;
+    try {
+      const res = await fetch('/actions/getMerchantCategoryHints', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        credentials: 'same-origin',
+        body: JSON.stringify({ merchant: text }),
+      });
+      const body = await res.json();
+      const hint = form.querySelector('.merchant-hint');
+      if (body.success && body.data.categoryId && !category.dataset.touched) {
+        category.value = body.data.categoryId;
+        if (hint) hint.hidden = false;
+      } else if (hint) {
+        hint.hidden = true;
+      }
+    } catch (_) { /* a hint is a convenience; never block typing */ }
+  }
+
+  document.addEventListener('change', function (ev) {
+    const form = ev.target.closest('form[data-merchant-hint]');
+    if (!form) return;
+    if (ev.target.name === 'categoryId') { ev.target.dataset.touched = '1'; return; }
+    if (ev.target.name === 'merchant' || ev.target.name === 'name') merchantHint(form);
+  });
+
   document.addEventListener('submit', function (ev) {
     const form = ev.target.closest('form[data-action]');
     if (!form) return;

@@ -29,6 +29,7 @@ pub struct Inner {
     pub mailer: Mailer,
     pub login_limiter: LoginLimiter,
     pub actions: Registry,
+    pub rates: crate::services::rates::RateStore,
 }
 
 impl Deref for AppState {
@@ -54,6 +55,7 @@ impl AppState {
             mailer,
             login_limiter: LoginLimiter::default(),
             actions: actions::registry(),
+            rates: crate::services::rates::RateStore,
         })))
     }
 }

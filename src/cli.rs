@@ -48,6 +48,20 @@ pub enum Command {
     },
     /// Print a new VAPID key pair for web push, as VAPID_PUBLIC_KEY=… and VAPID_PRIVATE_KEY=….
     VapidKeys,
+    /// Create (or refill) a user with a year of realistic demo data.
+    Demo {
+        /// The demo user's email; created if missing (its password is printed),
+        /// otherwise all its records are replaced.
+        #[arg(long)]
+        email: String,
+        /// The benchmark user instead: 10 years, 300 recurring items,
+        /// 50,000 one-time expenses, 4 currencies.
+        #[arg(long)]
+        heavy: bool,
+        /// Read the password of a new demo user from standard input.
+        #[arg(long)]
+        password_stdin: bool,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -141,28 +155,100 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     name,
                 },
         } => runtime.block_on(create_user(config, email, name)),
+        Command::Demo {
+            email,
+            heavy,
+            password_stdin,
+        } => runtime.block_on(demo(config, email, heavy, password_stdin)),
         Command::VapidKeys => unreachable!("handled above"),
     }
 }
 
-async fn create_user(config: Config, email: String, name: Option<String>) -> anyhow::Result<()> {
+async fn demo(
+    config: Config,
+    email: String,
+    heavy: bool,
+    password_stdin: bool,
+) -> anyhow::Result<()> {
     let email = Email::parse("--email", &email)?;
-    let name = crate::actions::auth::parse_name("--name", name.as_deref().unwrap_or(""))?;
+    config.check_data_dir().map_err(|e| anyhow::anyhow!(e))?;
+    let db = Db::open(&config.data_dir)?;
+    let lookup = email.as_str().to_string();
+    let existing = db.run(move |c| users::find_by_email(c, &lookup)).await?;
+    let mut new_password = None;
+    let hash = if existing.is_none() {
+        let pw = if password_stdin {
+            read_password()?
+        } else {
+            crate::auth::secrets::random_hex(8)
+        };
+        password::check_rule("password", &pw)?;
+        new_password = Some(pw.clone());
+        Some(password::hash(pw).await?)
+    } else {
+        None
+    };
+    let clock = Clock::default();
+    let (now, today) = (clock.now(), clock.today());
+    let (user, summary) = db
+        .transaction(move |tx| {
+            let now_s = timestamp(now);
+            let user = match existing {
+                Some(u) => u,
+                None => users::insert(
+                    tx,
+                    &users::NewUser {
+                        email: email.as_str(),
+                        name: "Demo",
+                        password_hash: hash.as_deref().unwrap_or_default(),
+                        locale: Locale::De,
+                        now: &now_s,
+                    },
+                )?,
+            };
+            crate::demo::clear(tx, &user.id)?;
+            store::categories::insert_defaults(tx, &user.id, user.locale, &now_s)?;
+            let summary = if heavy {
+                crate::demo::fill_heavy(tx, &user.id, today, now)?
+            } else {
+                crate::demo::fill_household(tx, &user.id, today, now)?
+            };
+            Ok((user, summary))
+        })
+        .await?;
+    println!(
+        "demo data for {}: {} accounts, {} recurring expenses, {} incomes, {} transfers, {} one-time expenses",
+        user.email, summary.accounts, summary.recurring, summary.incomes, summary.transfers, summary.daily
+    );
+    if let Some(pw) = new_password.filter(|_| !password_stdin) {
+        println!("sign in as {} with the password {pw}", user.email);
+    }
+    Ok(())
+}
+
+/// The first line of standard input.
+fn read_password() -> anyhow::Result<String> {
     let mut input = String::new();
     std::io::stdin()
         .take(4096)
         .read_to_string(&mut input)
         .context("reading the password from standard input")?;
-    let pw = input.lines().next().unwrap_or("").to_string();
+    Ok(input.lines().next().unwrap_or("").to_string())
+}
+
+async fn create_user(config: Config, email: String, name: Option<String>) -> anyhow::Result<()> {
+    let email = Email::parse("--email", &email)?;
+    let name = crate::actions::auth::parse_name("--name", name.as_deref().unwrap_or(""))?;
+    let pw = read_password()?;
     password::check_rule("password", &pw)?;
     config.check_data_dir().map_err(|e| anyhow::anyhow!(e))?;
     let db = Db::open(&config.data_dir)?;
     let hash = password::hash(pw).await?;
     let now = timestamp(Clock::default().now());
     let user = db
-        .run(move |c| {
-            users::insert(
-                c,
+        .transaction(move |tx| {
+            let user = users::insert(
+                tx,
                 &users::NewUser {
                     email: email.as_str(),
                     name: &name,
@@ -170,7 +256,9 @@ async fn create_user(config: Config, email: String, name: Option<String>) -> any
                     locale: Locale::En,
                     now: &now,
                 },
-            )
+            )?;
+            store::categories::insert_defaults(tx, &user.id, Locale::En, &now)?;
+            Ok(user)
         })
         .await?;
     println!("created user {} ({})", user.email, user.id);

@@ -17,6 +17,7 @@ pub mod auth;
 pub mod cli;
 pub mod clock;
 pub mod config;
+pub mod demo;
 pub mod domain;
 pub mod error;
 pub mod i18n;

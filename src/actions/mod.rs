@@ -10,8 +10,19 @@
 //! Each domain module registers its actions in [`registry`]; a handler gets
 //! a [`Ctx`] (state and session) and its input already deserialized.
 
+pub mod accounts;
 pub mod auth;
+pub mod categories;
+pub mod daily_expenses;
+pub mod dashboard;
+pub mod entries;
+pub mod expenses;
+pub mod incomes;
+pub mod input;
+pub mod merchants;
+pub mod search;
 pub mod settings;
+pub mod transfers;
 
 use crate::app::AppState;
 use crate::auth::session::Session;
@@ -170,6 +181,15 @@ pub fn registry() -> Registry {
     let mut r = Registry::default();
     auth::register(&mut r);
     settings::register(&mut r);
+    accounts::register(&mut r);
+    categories::register(&mut r);
+    expenses::register(&mut r);
+    daily_expenses::register(&mut r);
+    incomes::register(&mut r);
+    transfers::register(&mut r);
+    dashboard::register(&mut r);
+    merchants::register(&mut r);
+    search::register(&mut r);
     r
 }
 

@@ -17,7 +17,10 @@ pub fn parse_color(field: &'static str, raw: &str) -> Result<String> {
 /// A category's icon: one emoji (or a short symbol), at most 16 bytes.
 pub fn parse_icon(field: &'static str, raw: &str) -> Result<String> {
     let s = raw.trim();
-    if s.len() > 16 || s.chars().any(|c| c.is_ascii_alphanumeric() || c.is_control()) {
+    if s.len() > 16
+        || s.chars()
+            .any(|c| c.is_ascii_alphanumeric() || c.is_control())
+    {
         return Err(Error::invalid(field, "must be a single emoji such as 🛒"));
     }
     Ok(s.to_string())
@@ -27,12 +30,28 @@ pub fn parse_icon(field: &'static str, raw: &str) -> Result<String> {
 pub fn defaults(locale: Locale) -> Vec<(&'static str, &'static str, &'static str)> {
     let names: [&str; 10] = match locale {
         Locale::De => [
-            "Wohnen", "Lebensmittel", "Mobilität", "Versicherungen", "Abos & Streaming",
-            "Gesundheit", "Freizeit", "Restaurants", "Einkäufe", "Sonstiges",
+            "Wohnen",
+            "Lebensmittel",
+            "Mobilität",
+            "Versicherungen",
+            "Abos & Streaming",
+            "Gesundheit",
+            "Freizeit",
+            "Restaurants",
+            "Einkäufe",
+            "Sonstiges",
         ],
         Locale::En => [
-            "Housing", "Groceries", "Transport", "Insurance", "Subscriptions", "Health",
-            "Leisure", "Restaurants", "Shopping", "Other",
+            "Housing",
+            "Groceries",
+            "Transport",
+            "Insurance",
+            "Subscriptions",
+            "Health",
+            "Leisure",
+            "Restaurants",
+            "Shopping",
+            "Other",
         ],
     };
     let style = [

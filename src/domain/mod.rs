@@ -1,10 +1,11 @@
 //! Pure rules: no I/O, no clock, no database. Each type's `parse` returns a
 //! value that can only hold a valid input, with errors naming the field.
 
+pub mod categories;
 pub mod currency;
 pub mod email;
-pub mod money;
-pub mod recurrence;
-pub mod categories;
 pub mod merchant;
+pub mod money;
+pub mod rates;
+pub mod recurrence;
 pub mod views;

@@ -152,13 +152,25 @@ mod tests {
 
     #[test]
     fn parses_the_forms_people_type() {
-        assert_eq!(parse("amount", "12.5", Sign::Positive).unwrap(), dec("12.5"));
-        assert_eq!(parse("amount", "12,50", Sign::Positive).unwrap(), dec("12.5"));
+        assert_eq!(
+            parse("amount", "12.5", Sign::Positive).unwrap(),
+            dec("12.5")
+        );
+        assert_eq!(
+            parse("amount", "12,50", Sign::Positive).unwrap(),
+            dec("12.5")
+        );
         assert_eq!(parse("amount", " 7 ", Sign::Positive).unwrap(), dec("7"));
         assert_eq!(parse("amount", "1e3", Sign::Positive).unwrap(), dec("1000"));
         assert_eq!(parse("balance", "-20.10", Sign::Any).unwrap(), dec("-20.1"));
-        assert_eq!(parse("amount", "999999999.99", Sign::Positive).unwrap(), MAX);
-        assert_eq!(parse("amount", "12.500", Sign::Positive).unwrap(), dec("12.5"));
+        assert_eq!(
+            parse("amount", "999999999.99", Sign::Positive).unwrap(),
+            MAX
+        );
+        assert_eq!(
+            parse("amount", "12.500", Sign::Positive).unwrap(),
+            dec("12.5")
+        );
     }
 
     #[test]
@@ -169,14 +181,34 @@ mod tests {
             ("-1", Sign::NonNegative, "amount: must not be negative"),
             ("abc", Sign::Any, "amount: must be a number such as 12.50"),
             ("1.2.3", Sign::Any, "amount: must be a number such as 12.50"),
-            ("1,000.00", Sign::Any, "amount: must be a number such as 12.50"),
+            (
+                "1,000.00",
+                Sign::Any,
+                "amount: must be a number such as 12.50",
+            ),
             ("NaN", Sign::Any, "amount: must be a number such as 12.50"),
-            ("12.345", Sign::Positive, "amount: must have at most two decimals"),
-            ("1000000000", Sign::Positive, "amount: must be at most 999,999,999.99"),
-            ("-1000000000", Sign::Any, "amount: must be at most 999,999,999.99"),
+            (
+                "12.345",
+                Sign::Positive,
+                "amount: must have at most two decimals",
+            ),
+            (
+                "1000000000",
+                Sign::Positive,
+                "amount: must be at most 999,999,999.99",
+            ),
+            (
+                "-1000000000",
+                Sign::Any,
+                "amount: must be at most 999,999,999.99",
+            ),
             ("", Sign::Positive, "amount: is required"),
         ] {
-            assert_eq!(parse("amount", raw, sign).unwrap_err().to_string(), msg, "{raw}");
+            assert_eq!(
+                parse("amount", raw, sign).unwrap_err().to_string(),
+                msg,
+                "{raw}"
+            );
         }
     }
 
@@ -202,7 +234,8 @@ mod tests {
         assert_eq!(serde_json::to_string(&W(dec("12.5"))).unwrap(), "12.50");
         assert_eq!(serde_json::to_string(&W(dec("0"))).unwrap(), "0.00");
         assert_eq!(serde_json::to_string(&W(dec("-3"))).unwrap(), "-3.00");
-        let v: serde_json::Value = serde_json::from_str(&serde_json::to_string(&W(dec("1.1"))).unwrap()).unwrap();
+        let v: serde_json::Value =
+            serde_json::from_str(&serde_json::to_string(&W(dec("1.1"))).unwrap()).unwrap();
         assert!(v.is_number());
     }
 

@@ -139,9 +139,7 @@ impl Schedule {
             Frequency::Once => (k == 0).then_some(self.start),
             Frequency::Weekly => self.start.checked_add_days(Days::new(7 * u64::from(k))),
             // chrono clamps the day to the month's end, counted from the start each time.
-            f => self
-                .start
-                .checked_add_months(Months::new(f.months()? * k)),
+            f => self.start.checked_add_months(Months::new(f.months()? * k)),
         }
     }
 
@@ -291,7 +289,13 @@ mod tests {
         let dates = s.due_dates(d("2025-01-01"), d("2025-05-31"));
         assert_eq!(
             dates,
-            vec![d("2025-01-31"), d("2025-02-28"), d("2025-03-31"), d("2025-04-30"), d("2025-05-31")]
+            vec![
+                d("2025-01-31"),
+                d("2025-02-28"),
+                d("2025-03-31"),
+                d("2025-04-30"),
+                d("2025-05-31")
+            ]
         );
         let leap = sched(Frequency::Monthly, "2024-01-30", None);
         assert_eq!(leap.nth(1), Some(d("2024-02-29")));
@@ -313,7 +317,10 @@ mod tests {
         let h = sched(Frequency::HalfYearly, "2025-08-31", None);
         assert_eq!(h.nth(1), Some(d("2026-02-28")));
         let w = sched(Frequency::Weekly, "2025-12-29", None);
-        assert_eq!(w.due_dates(d("2026-01-01"), d("2026-01-14")), vec![d("2026-01-05"), d("2026-01-12")]);
+        assert_eq!(
+            w.due_dates(d("2026-01-01"), d("2026-01-14")),
+            vec![d("2026-01-05"), d("2026-01-12")]
+        );
     }
 
     #[test]
@@ -327,7 +334,10 @@ mod tests {
     #[test]
     fn a_one_off_is_due_once() {
         let s = Schedule::once(d("2025-06-01"));
-        assert_eq!(s.due_dates(d("2025-01-01"), d("2025-12-31")), vec![d("2025-06-01")]);
+        assert_eq!(
+            s.due_dates(d("2025-01-01"), d("2025-12-31")),
+            vec![d("2025-06-01")]
+        );
         assert_eq!(s.next_due(d("2025-06-02")), None);
         assert_eq!(s.next_due(d("2025-05-02")), Some(d("2025-06-01")));
     }
@@ -345,7 +355,8 @@ mod tests {
 
     #[test]
     fn end_before_start_is_refused_naming_end_date() {
-        let err = Schedule::new(Frequency::Monthly, d("2025-02-01"), Some(d("2025-01-31"))).unwrap_err();
+        let err =
+            Schedule::new(Frequency::Monthly, d("2025-02-01"), Some(d("2025-01-31"))).unwrap_err();
         assert_eq!(err.to_string(), "endDate: must not be before startDate");
     }
 
@@ -363,19 +374,43 @@ mod tests {
 
     #[test]
     fn frequencies_parse_with_once_only_where_allowed() {
-        assert_eq!(Frequency::parse("frequency", "half_yearly", false).unwrap(), Frequency::HalfYearly);
+        assert_eq!(
+            Frequency::parse("frequency", "half_yearly", false).unwrap(),
+            Frequency::HalfYearly
+        );
         assert!(Frequency::parse("frequency", "once", false).is_err());
-        assert_eq!(Frequency::parse("frequency", "once", true).unwrap(), Frequency::Once);
-        assert!(Frequency::parse("frequency", "daily", true).unwrap_err().to_string().starts_with("frequency: "));
+        assert_eq!(
+            Frequency::parse("frequency", "once", true).unwrap(),
+            Frequency::Once
+        );
+        assert!(Frequency::parse("frequency", "daily", true)
+            .unwrap_err()
+            .to_string()
+            .starts_with("frequency: "));
     }
 
     #[test]
     fn monthly_equivalents() {
-        assert_eq!(monthly_equivalent(dec("1200"), Frequency::Yearly), dec("100"));
-        assert_eq!(monthly_equivalent(dec("10"), Frequency::Weekly), dec("43.33"));
-        assert_eq!(monthly_equivalent(dec("100"), Frequency::Quarterly), dec("33.33"));
-        assert_eq!(monthly_equivalent(dec("59.99"), Frequency::HalfYearly), dec("10.00"));
-        assert_eq!(monthly_equivalent(dec("9.99"), Frequency::Monthly), dec("9.99"));
+        assert_eq!(
+            monthly_equivalent(dec("1200"), Frequency::Yearly),
+            dec("100")
+        );
+        assert_eq!(
+            monthly_equivalent(dec("10"), Frequency::Weekly),
+            dec("43.33")
+        );
+        assert_eq!(
+            monthly_equivalent(dec("100"), Frequency::Quarterly),
+            dec("33.33")
+        );
+        assert_eq!(
+            monthly_equivalent(dec("59.99"), Frequency::HalfYearly),
+            dec("10.00")
+        );
+        assert_eq!(
+            monthly_equivalent(dec("9.99"), Frequency::Monthly),
+            dec("9.99")
+        );
         assert_eq!(monthly_equivalent(dec("500"), Frequency::Once), dec("0"));
     }
 

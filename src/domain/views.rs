@@ -225,8 +225,20 @@ mod tests {
             item(Kind::Expense, "950", Frequency::Monthly, "2025-01-01", None),
             item(Kind::Expense, "600", Frequency::Yearly, "2025-03-10", None),
             item(Kind::Expense, "10", Frequency::Weekly, "2025-03-03", None),
-            item(Kind::Expense, "30", Frequency::Quarterly, "2025-02-28", Some("2025-08-31")),
-            item(Kind::DailyExpense, "129.99", Frequency::Once, "2025-03-20", None),
+            item(
+                Kind::Expense,
+                "30",
+                Frequency::Quarterly,
+                "2025-02-28",
+                Some("2025-08-31"),
+            ),
+            item(
+                Kind::DailyExpense,
+                "129.99",
+                Frequency::Once,
+                "2025-03-20",
+                None,
+            ),
         ]
     }
 
@@ -264,11 +276,21 @@ mod tests {
         let items = household();
         let all = monthly_totals(&items, d("2025-01-01"), 12, View::Cashflow);
         for (i, t) in all.iter().enumerate() {
-            assert_eq!(*t, month_totals(&items, add_months(d("2025-01-01"), i as i32), View::Cashflow));
+            assert_eq!(
+                *t,
+                month_totals(
+                    &items,
+                    add_months(d("2025-01-01"), i as i32),
+                    View::Cashflow
+                )
+            );
         }
         let all = monthly_totals(&items, d("2025-01-01"), 12, View::Reserve);
         for (i, t) in all.iter().enumerate() {
-            assert_eq!(*t, month_totals(&items, add_months(d("2025-01-01"), i as i32), View::Reserve));
+            assert_eq!(
+                *t,
+                month_totals(&items, add_months(d("2025-01-01"), i as i32), View::Reserve)
+            );
         }
     }
 
@@ -289,7 +311,13 @@ mod tests {
         let mut items = household();
         items.push(Item {
             is_subscription: true,
-            ..item(Kind::Expense, "12.99", Frequency::Monthly, "2024-06-15", None)
+            ..item(
+                Kind::Expense,
+                "12.99",
+                Frequency::Monthly,
+                "2024-06-15",
+                None,
+            )
         });
         let (fixed, n_fixed, subs, n_subs) = recurring_costs(&items, d("2025-03-01"));
         assert_eq!((fixed, n_fixed), (dec("1053.33"), 4));
@@ -300,7 +328,8 @@ mod tests {
     fn upcoming_lists_the_next_due_date_of_each_expense_without_incomes() {
         let items = household();
         let due = upcoming(&items, d("2025-03-08"), d("2025-03-14"));
-        let got: Vec<(String, NaiveDate)> = due.iter().map(|u| (u.item.name.clone(), u.date)).collect();
+        let got: Vec<(String, NaiveDate)> =
+            due.iter().map(|u| (u.item.name.clone(), u.date)).collect();
         assert_eq!(
             got,
             vec![

@@ -2,3 +2,4 @@
 //! and the exchange-rate refresh).
 
 pub mod mail;
+pub mod rates;

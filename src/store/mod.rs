@@ -5,8 +5,16 @@
 //! database work runs through [`Db::run`], on tokio's blocking threads, never
 //! on the async executor's.
 
+pub mod accounts;
+pub mod categories;
+pub mod daily_expenses;
+pub mod expenses;
+pub mod incomes;
+pub mod merchants;
 pub mod password_resets;
+pub mod search;
 pub mod sessions;
+pub mod transfers;
 pub mod users;
 
 use crate::error::{Error, Result};

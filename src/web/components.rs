@@ -12,6 +12,9 @@ pub struct Field<'a> {
     pub autocomplete: Option<&'a str>,
     pub required: bool,
     pub hint: Option<&'a str>,
+    /// Sent as `null` when left empty (optional fields of updates).
+    pub nullable: bool,
+    pub inputmode: Option<&'a str>,
 }
 
 impl<'a> Field<'a> {
@@ -24,7 +27,18 @@ impl<'a> Field<'a> {
             autocomplete: None,
             required: false,
             hint: None,
+            nullable: false,
+            inputmode: None,
         }
+    }
+    pub fn nullable(mut self) -> Self {
+        self.nullable = true;
+        self
+    }
+    /// A decimal amount: text with the numeric keyboard on phones.
+    pub fn decimal(mut self) -> Self {
+        self.inputmode = Some("decimal");
+        self
     }
     pub fn value(mut self, v: &'a str) -> Self {
         self.value = v;
@@ -56,6 +70,7 @@ impl<'a> Field<'a> {
                 label for=(id) { (self.label) }
                 input id=(id) name=(self.name) type=(self.kind) value=(self.value)
                     autocomplete=[self.autocomplete] required[self.required]
+                    data-nullable[self.nullable] inputmode=[self.inputmode]
                     aria-describedby=(described);
                 @if let Some(h) = self.hint { small.hint id=(hint_id) { (h) } }
                 span.field-error id=(err_id) data-error-for=(self.name) aria-live="polite" {}
@@ -72,4 +87,67 @@ pub fn form_error() -> Markup {
 /// Partial: where a form shows its success message.
 pub fn form_success(text: &str) -> Markup {
     html! { p.form-success role="status" hidden data-text=(text) {} }
+}
+
+/// Partial: a labelled `<select>`. `empty` adds a first option with an
+/// empty value (sent as `null`) for optional references.
+pub fn select(
+    label: &str,
+    name: &str,
+    options: &[(String, String)],
+    selected: Option<&str>,
+    empty: Option<&str>,
+) -> Markup {
+    let id = format!("f-{name}");
+    let err_id = format!("{id}-error");
+    html! {
+        div.field {
+            label for=(id) { (label) }
+            select id=(id) name=(name) aria-describedby=(err_id) data-nullable[empty.is_some()] {
+                @if let Some(e) = empty {
+                    option value="" selected[selected.is_none()] { (e) }
+                }
+                @for (value, text) in options {
+                    option value=(value) selected[selected == Some(value.as_str())] { (text) }
+                }
+            }
+            span.field-error id=(err_id) data-error-for=(name) aria-live="polite" {}
+        }
+    }
+}
+
+/// Partial: a labelled multi-line text field.
+pub fn textarea(label: &str, name: &str, value: &str) -> Markup {
+    let id = format!("f-{name}");
+    let err_id = format!("{id}-error");
+    html! {
+        div.field {
+            label for=(id) { (label) }
+            textarea id=(id) name=(name) rows="2" aria-describedby=(err_id) { (value) }
+            span.field-error id=(err_id) data-error-for=(name) aria-live="polite" {}
+        }
+    }
+}
+
+/// Partial: a checkbox sent as a JSON boolean.
+pub fn checkbox(label: &str, name: &str, checked: bool) -> Markup {
+    let id = format!("f-{name}");
+    html! {
+        div.field.check {
+            input id=(id) type="checkbox" name=(name) data-type="bool" checked[checked];
+            label for=(id) { (label) }
+            span.field-error data-error-for=(name) aria-live="polite" {}
+        }
+    }
+}
+
+/// Partial: a delete button that asks first and reloads the page after.
+pub fn delete_button(action: &str, id: &str, confirm: &str, label: &str) -> Markup {
+    html! {
+        form.inline data-action=(action) data-confirm=(confirm) data-reload="" {
+            input type="hidden" name="id" value=(id);
+            button.link.danger type="submit" { (label) }
+            (form_error())
+        }
+    }
 }

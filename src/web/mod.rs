@@ -3,7 +3,9 @@
 //! read functions; every write goes through `POST /actions/{name}`.
 
 pub mod assets;
+pub mod charts;
 pub mod components;
+pub mod format;
 pub mod layout;
 pub mod pages;
 
@@ -62,6 +64,14 @@ pub fn router(panic_routes: bool) -> Router<AppState> {
         .route("/forgot-password", get(pages::auth::forgot))
         .route("/reset-password", get(pages::auth::reset))
         .route("/settings", get(pages::settings::show))
+        .route("/accounts", get(pages::accounts::show))
+        .route("/categories", get(pages::categories::show))
+        .route("/expenses", get(pages::expenses::show))
+        .route("/subscriptions", get(pages::expenses::subscriptions_page))
+        .route("/daily-expenses", get(pages::daily_expenses::show))
+        .route("/incomes", get(pages::incomes::show))
+        .route("/transfers", get(pages::transfers::show))
+        .route("/search", get(pages::search::show))
         .route("/assets/{*path}", get(assets::serve))
         .fallback(pages::errors::not_found);
     if panic_routes {

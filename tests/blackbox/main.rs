@@ -7,5 +7,6 @@ mod auth;
 mod browser;
 mod cli;
 mod helpers;
+mod money;
 mod pages;
 mod smtp;

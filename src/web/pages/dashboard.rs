@@ -1,34 +1,187 @@
-//! `/`: the dashboard.
+//! `/`: the dashboard: this month in the cashflow and reserve views, fixed
+//! costs and subscriptions, what is due next, and two charts.
 
+use super::common::PageResult;
+use crate::actions::dashboard::{dashboard, Dashboard, MonthView};
+use crate::actions::Ctx;
+use crate::app::AppState;
+use crate::domain::recurrence::{add_months, month_start};
+use crate::i18n::Locale;
+use crate::web::charts::{self, CategorySlice};
+use crate::web::format;
 use crate::web::layout::page;
 use crate::web::Viewer;
-use axum::response::{IntoResponse, Response};
-use maud::html;
+use axum::extract::{Query, State};
+use axum::response::IntoResponse;
+use chrono::{Datelike, NaiveDate};
+use maud::{html, Markup};
+use rust_decimal::Decimal;
+use serde::Deserialize;
 
-pub async fn show(viewer: Viewer) -> Response {
+#[derive(Deserialize, Default)]
+pub struct MonthQuery {
+    month: Option<String>,
+}
+
+/// Partial: one view of the month (income, expenses, surplus, change).
+fn month_card(title: &str, hint: &str, v: &MonthView, currency: &str, locale: Locale) -> Markup {
+    let t = locale.texts();
+    let change = |pct: Option<Decimal>| -> Markup {
+        html! {
+            @if let Some(p) = pct {
+                small.change.up[p > Decimal::ZERO].down[p < Decimal::ZERO] {
+                    (if p > Decimal::ZERO { "+" } else { "" }) (format::number(p, 1, locale)) " % " (t.vs_last_month)
+                }
+            }
+        }
+    };
+    html! {
+        section.card {
+            h2 { (title) }
+            p.hint { (hint) }
+            dl.figures {
+                div { dt { (t.income) } dd { span.amount { (format::money(v.income, currency, locale)) } (change(v.income_change_pct)) } }
+                div { dt { (t.expenses) } dd { span.amount { (format::money(v.expenses, currency, locale)) } (change(v.expenses_change_pct)) } }
+                div.surplus.negative[v.surplus < Decimal::ZERO] {
+                    dt { (t.surplus) } dd { span.amount { (format::money(v.surplus, currency, locale)) } }
+                }
+            }
+        }
+    }
+}
+
+fn body(d: &Dashboard, locale: Locale, first: NaiveDate) -> Markup {
+    let t = locale.texts();
+    let cur = d.currency.as_str();
+    let month_link = |m: NaiveDate| format!("/?month={:04}-{:02}", m.year(), m.month());
+    let slices: Vec<CategorySlice> = d
+        .by_category
+        .iter()
+        .map(|c| CategorySlice {
+            label: match &c.category {
+                Some(k) => format!("{} {}", k.icon, k.name).trim().to_string(),
+                None => t.uncategorised.to_string(),
+            },
+            amount: c.amount,
+            color: c
+                .category
+                .as_ref()
+                .map(|k| k.color.clone())
+                .unwrap_or_else(|| "#94a3b8".into()),
+        })
+        .collect();
+    let bars: Vec<charts::MonthBars> = d
+        .months
+        .iter()
+        .map(|m| charts::MonthBars {
+            label: locale.month_short(m.month).to_string(),
+            income: m.income,
+            expenses: m.expenses,
+        })
+        .collect();
+    html! {
+        div.page-head {
+            h1 { (t.dashboard_title) }
+            nav.month-nav aria-label=(t.month) {
+                a.button href=(month_link(add_months(first, -1))) aria-label=(t.prev_month) { "‹" }
+                strong { (locale.month_year(d.year, d.month)) }
+                a.button href=(month_link(add_months(first, 1))) aria-label=(t.next_month) { "›" }
+            }
+        }
+        div.cards {
+            div.card.stat { span.label { (t.total_assets) } strong.amount { (format::money(d.total_assets, cur, locale)) } }
+            div.card.stat {
+                span.label { (t.fixed_costs) " " (t.per_month) }
+                strong.amount { (format::money(d.recurring.fixed_costs_monthly, cur, locale)) }
+                small.muted { (d.recurring.fixed_costs_count) " × " a href="/expenses" { (t.nav_expenses) } }
+            }
+            div.card.stat {
+                span.label { (t.subscriptions) " " (t.per_month) }
+                strong.amount { (format::money(d.recurring.subscriptions_monthly, cur, locale)) }
+                small.muted { (d.recurring.subscriptions_count) " × " a href="/subscriptions" { (t.nav_subscriptions) } }
+            }
+        }
+        div.grid2 {
+            (month_card(t.cashflow_view, t.cashflow_hint, &d.cashflow, cur, locale))
+            (month_card(t.reserve_view, t.reserve_hint, &d.reserve, cur, locale))
+        }
+        div.grid2 {
+            section.card {
+                h2 { (t.next_payments) }
+                @if d.upcoming.is_empty() {
+                    p.muted { (t.nothing_due) }
+                } @else {
+                    ul.payments {
+                        @for p in &d.upcoming {
+                            li {
+                                span.when { (format::date(p.date, locale)) }
+                                span.what {
+                                    @if let Some(k) = &p.category { (k.icon) " " }
+                                    (p.name)
+                                    @if p.is_subscription { " " span.badge { (t.subscriptions) } }
+                                }
+                                span.amount { (format::money(p.amount, cur, locale)) }
+                            }
+                        }
+                    }
+                }
+            }
+            section.card {
+                (charts::spending_by_category(t.spending_by_category, &slices, cur, locale))
+            }
+        }
+        section.card {
+            (charts::income_vs_expenses(t.income_vs_expenses, &bars, cur, locale))
+        }
+    }
+}
+
+pub async fn show(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Query(q): Query<MonthQuery>,
+) -> PageResult {
     let session = match viewer.require() {
-        Ok(s) => s,
-        Err(redirect) => return redirect.into_response(),
+        Ok(s) => s.clone(),
+        Err(r) => return Ok(r.into_response()),
     };
     let t = viewer.t();
+    let first = q
+        .month
+        .as_deref()
+        .and_then(|m| crate::actions::daily_expenses::parse_month("month", m).ok())
+        .map(|(f, _)| f)
+        .unwrap_or_else(|| month_start(state.clock.today()));
+    let ctx = Ctx {
+        state: state.clone(),
+        session: Some(session.clone()),
+        accept_locale: viewer.locale,
+    };
+    let d = dashboard(&ctx, first).await?;
     let user = &session.user;
     let greeting = if user.name.is_empty() {
         &user.email
     } else {
         &user.name
     };
-    page(
+    let empty = d.total_assets.is_zero()
+        && d.months
+            .iter()
+            .all(|m| m.income.is_zero() && m.expenses.is_zero());
+    Ok(page(
         &viewer,
         "/",
         t.dashboard_title,
         html! {
-            h1 { (t.dashboard_title) }
-            section.panel {
-                h2 { (t.dashboard_welcome) ", " (greeting) }
-                p.muted { (t.dashboard_empty) }
-                p { a.button href="/accounts" { (t.nav_accounts) } }
+            @if empty {
+                section.panel.welcome {
+                    h2 { (t.dashboard_welcome) ", " (greeting) }
+                    p.muted { (t.dashboard_empty) }
+                    p { a.button.primary href="/accounts" { (t.new_account) } }
+                }
             }
+            (body(&d, viewer.locale, first))
         },
     )
-    .into_response()
+    .into_response())
 }

@@ -1,0 +1,147 @@
+//! Accounts: `listAccounts`, `createAccount`, `updateAccount`, `deleteAccount`.
+
+use super::input::{self, Patch, NAME_MAX};
+use super::{Ctx, NoInput, Registry, Reply};
+use crate::clock::timestamp;
+use crate::domain::currency::Currency;
+use crate::domain::money::Sign;
+use crate::error::{Error, Result};
+use crate::store::accounts::{self, Account, NewAccount};
+use crate::store::{require_owned_field, Owned};
+use serde::Deserialize;
+use serde_json::Value;
+
+pub fn register(r: &mut Registry) {
+    r.session("listAccounts", list);
+    r.session("createAccount", create);
+    r.session("updateAccount", update);
+    r.session("deleteAccount", delete);
+}
+
+pub const TYPES: [&str; 3] = ["checking", "savings", "etf"];
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct AccountInput {
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    name: Patch<String>,
+    #[serde(default, rename = "type")]
+    kind: Patch<String>,
+    #[serde(default)]
+    currency: Patch<String>,
+    #[serde(default)]
+    balance: Patch<Value>,
+}
+
+impl AccountInput {
+    /// The complete account: given fields over the stored ones.
+    fn validate(self, stored: Option<&Account>) -> Result<NewAccount> {
+        let name = input::text(
+            "name",
+            self.name.or(stored.map(|a| a.name.clone())),
+            NAME_MAX,
+        )?;
+        let kind = self
+            .kind
+            .or(stored.map(|a| a.kind.clone()))
+            .ok_or_else(|| Error::invalid("type", "is required"))?;
+        if !TYPES.contains(&kind.trim()) {
+            return Err(Error::invalid("type", "must be checking, savings or etf"));
+        }
+        let currency = match self.currency.or(stored.map(|a| a.currency.clone())) {
+            Some(c) => Currency::parse("currency", &c)?.code().to_string(),
+            None => return Err(Error::invalid("currency", "is required")),
+        };
+        let balance = match self.balance {
+            Patch::Absent => stored.map(|a| a.balance).unwrap_or_default(),
+            Patch::Null => Default::default(),
+            Patch::Value(v) => input::amount("balance", Some(v), Sign::Any)?,
+        };
+        Ok(NewAccount {
+            name,
+            kind: kind.trim().to_string(),
+            currency,
+            balance,
+        })
+    }
+}
+
+async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {
+    let user = ctx.user_id()?;
+    Reply::data(ctx.state.db.run(move |c| accounts::list(c, &user)).await?)
+}
+
+async fn create(ctx: Ctx, input: AccountInput) -> Result<Reply> {
+    let new = input.validate(None)?;
+    let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
+    Reply::data(
+        ctx.state
+            .db
+            .run(move |c| accounts::insert(c, &user, &new, &now))
+            .await?,
+    )
+}
+
+async fn update(ctx: Ctx, mut input: AccountInput) -> Result<Reply> {
+    let id = input::required_id(input.id.take())?;
+    let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
+    let account = ctx
+        .state
+        .db
+        .transaction(move |tx| {
+            let stored = accounts::find(tx, &user, &id)?.ok_or(Error::NotFound)?;
+            let new = input.validate(Some(&stored))?;
+            accounts::update(tx, &user, &id, &new, &now)?.ok_or(Error::NotFound)
+        })
+        .await?;
+    Reply::data(account)
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DeleteInput {
+    #[serde(default)]
+    id: Option<String>,
+    /// Move the account's entries to this account first.
+    #[serde(default)]
+    move_to: Option<String>,
+}
+
+/// Deletes an account. One that entries still use is refused, unless
+/// `moveTo` names another account to move them to (in the same transaction).
+async fn delete(ctx: Ctx, input: DeleteInput) -> Result<Reply> {
+    let id = input::required_id(input.id)?;
+    let move_to = input::optional_id(input.move_to);
+    let user = ctx.user_id()?;
+    ctx.state
+        .db
+        .transaction(move |tx| {
+            if accounts::find(tx, &user, &id)?.is_none() {
+                return Err(Error::NotFound);
+            }
+            if let Some(target) = &move_to {
+                if *target == id {
+                    return Err(Error::invalid("moveTo", "must be another account"));
+                }
+                require_owned_field(tx, Owned::Account, &user, "moveTo", target)?;
+                accounts::move_entries(tx, &user, &id, target)?;
+            }
+            let used: Vec<String> = accounts::usage(tx, &user, &id)?
+                .iter()
+                .filter(|(_, n)| *n > 0)
+                .map(|(what, n)| format!("{n} {what}"))
+                .collect();
+            if !used.is_empty() {
+                return Err(Error::refused(format!(
+                    "account is still used by {}; move them to another account (moveTo) or delete them first",
+                    used.join(", ")
+                )));
+            }
+            accounts::delete(tx, &user, &id)?;
+            Ok(())
+        })
+        .await?;
+    Reply::data(())
+}

@@ -1,0 +1,209 @@
+//! One-time expenses: `listDailyExpenses`, `createDailyExpense`,
+//! `updateDailyExpense`, `deleteDailyExpense`. Saving one with a category
+//! teaches cashkeeper its merchant's category.
+
+use super::entries::{check_category, currency_for};
+use super::input::{self, IdInput, Patch, NAME_MAX, NOTES_MAX};
+use super::{Ctx, Registry, Reply};
+use crate::clock::timestamp;
+use crate::domain::merchant;
+use crate::domain::money::Sign;
+use crate::error::{Error, Result};
+use crate::store::daily_expenses::{self, DailyExpense, Filter, NewDailyExpense};
+use crate::store::merchants;
+use rusqlite::Connection;
+use serde::Deserialize;
+use serde_json::Value;
+
+pub fn register(r: &mut Registry) {
+    r.session("listDailyExpenses", list);
+    r.session("createDailyExpense", create);
+    r.session("updateDailyExpense", update);
+    r.session("deleteDailyExpense", delete);
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct DailyInput {
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    name: Patch<String>,
+    #[serde(default)]
+    amount: Patch<Value>,
+    #[serde(default)]
+    currency: Patch<String>,
+    #[serde(default)]
+    date: Patch<String>,
+    #[serde(default)]
+    account_id: Patch<String>,
+    #[serde(default)]
+    category_id: Patch<String>,
+    #[serde(default)]
+    merchant: Patch<String>,
+    #[serde(default)]
+    notes: Patch<String>,
+}
+
+impl DailyInput {
+    fn validate(
+        self,
+        c: &Connection,
+        user: &str,
+        stored: Option<&DailyExpense>,
+    ) -> Result<NewDailyExpense> {
+        let name = input::text(
+            "name",
+            self.name.or(stored.map(|e| e.name.clone())),
+            NAME_MAX,
+        )?;
+        let amount = match self.amount {
+            Patch::Absent if stored.is_some() => stored.map(|e| e.amount).unwrap_or_default(),
+            p => input::amount("amount", p.or(None), Sign::Positive)?,
+        };
+        let date = input::date("date", self.date.or(stored.map(|e| e.date.to_string())))?;
+        let account_id =
+            input::optional_id(self.account_id.or(stored.map(|e| e.account_id.clone())))
+                .ok_or_else(|| Error::invalid("accountId", "is required"))?;
+        let given_currency = match self.currency {
+            Patch::Absent => stored.map(|e| e.currency.clone()),
+            p => p.or(None),
+        };
+        let currency = currency_for(c, user, "accountId", &account_id, given_currency)?;
+        let category_id = input::optional_id(
+            self.category_id
+                .or(stored.and_then(|e| e.category_id.clone())),
+        );
+        check_category(c, user, category_id.as_deref())?;
+        Ok(NewDailyExpense {
+            name,
+            amount,
+            currency,
+            date,
+            account_id,
+            category_id,
+            merchant: input::optional_text(
+                "merchant",
+                self.merchant.or(stored.map(|e| e.merchant.clone())),
+                NAME_MAX,
+            )?,
+            notes: input::optional_text(
+                "notes",
+                self.notes.or(stored.map(|e| e.notes.clone())),
+                NOTES_MAX,
+            )?,
+        })
+    }
+}
+
+/// Remembers the merchant's category when the entry has both.
+fn learn(c: &Connection, user: &str, e: &NewDailyExpense, now: &str) -> Result<()> {
+    let source = if e.merchant.is_empty() {
+        &e.name
+    } else {
+        &e.merchant
+    };
+    let key = merchant::normalize(source);
+    if let (false, Some(category)) = (key.is_empty(), &e.category_id) {
+        merchants::learn(c, user, &key, category, now)?;
+    }
+    Ok(())
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct ListInput {
+    #[serde(default)]
+    from: Option<String>,
+    #[serde(default)]
+    to: Option<String>,
+    /// A month `YYYY-MM`: shorthand for from/to.
+    #[serde(default)]
+    month: Option<String>,
+    #[serde(default)]
+    category_id: Option<String>,
+}
+
+/// Parses `YYYY-MM` into the month's first and last day.
+pub fn parse_month(
+    field: &'static str,
+    raw: &str,
+) -> Result<(chrono::NaiveDate, chrono::NaiveDate)> {
+    let first = crate::domain::recurrence::parse_date(field, &format!("{}-01", raw.trim()))
+        .map_err(|_| Error::invalid(field, "must be a month YYYY-MM"))?;
+    Ok((first, crate::domain::recurrence::month_end(first)))
+}
+
+async fn list(ctx: Ctx, input: ListInput) -> Result<Reply> {
+    let mut filter = Filter {
+        from: input::optional_date("from", input.from)?,
+        to: input::optional_date("to", input.to)?,
+        category_id: input::optional_id(input.category_id),
+        ..Filter::default()
+    };
+    if let Some(m) = input.month.filter(|m| !m.trim().is_empty()) {
+        let (first, last) = parse_month("month", &m)?;
+        filter.from = Some(first);
+        filter.to = Some(last);
+    }
+    if filter.category_id.as_deref() == Some("none") {
+        filter.category_id = None;
+        filter.uncategorised = true;
+    }
+    if let (Some(f), Some(t)) = (filter.from, filter.to) {
+        if t < f {
+            return Err(Error::invalid("to", "must not be before from"));
+        }
+    }
+    let user = ctx.user_id()?;
+    Reply::data(
+        ctx.state
+            .db
+            .run(move |c| daily_expenses::list(c, &user, &filter))
+            .await?,
+    )
+}
+
+async fn create(ctx: Ctx, input: DailyInput) -> Result<Reply> {
+    let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
+    let expense = ctx
+        .state
+        .db
+        .transaction(move |tx| {
+            let new = input.validate(tx, &user, None)?;
+            learn(tx, &user, &new, &now)?;
+            daily_expenses::insert(tx, &user, &new, &now)
+        })
+        .await?;
+    Reply::data(expense)
+}
+
+async fn update(ctx: Ctx, mut input: DailyInput) -> Result<Reply> {
+    let id = input::required_id(input.id.take())?;
+    let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
+    let expense = ctx
+        .state
+        .db
+        .transaction(move |tx| {
+            let stored = daily_expenses::find(tx, &user, &id)?.ok_or(Error::NotFound)?;
+            let new = input.validate(tx, &user, Some(&stored))?;
+            learn(tx, &user, &new, &now)?;
+            daily_expenses::update(tx, &user, &id, &new, &now)?.ok_or(Error::NotFound)
+        })
+        .await?;
+    Reply::data(expense)
+}
+
+async fn delete(ctx: Ctx, input: IdInput) -> Result<Reply> {
+    let id = input::required_id(input.id)?;
+    let user = ctx.user_id()?;
+    if !ctx
+        .state
+        .db
+        .run(move |c| daily_expenses::delete(c, &user, &id))
+        .await?
+    {
+        return Err(Error::NotFound);
+    }
+    Reply::data(())
+}

@@ -1,0 +1,355 @@
+//! `getDashboard {year?, month?}`: the month in the cashflow and reserve
+//! views, recurring costs, what is due next, spending by category and the
+//! last twelve months, all in the user's base currency. The dashboard page
+//! renders the same [`Dashboard`].
+
+use super::{Ctx, Registry, Reply};
+use crate::domain::money::{self, change_pct};
+use crate::domain::recurrence::{add_months, month_end, Schedule};
+use crate::domain::views::{self, Item, Kind, Totals, View};
+use crate::error::{Error, Result};
+use crate::services::rates::RateStore;
+use crate::store::categories::Category;
+use crate::store::users::User;
+use crate::store::{accounts, categories, daily_expenses, expenses, incomes};
+use chrono::{Datelike, Duration, NaiveDate};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+pub fn register(r: &mut Registry) {
+    r.session("getDashboard", get);
+}
+
+/// Payments listed under "next payments".
+pub const UPCOMING_DAYS: i64 = 30;
+pub const UPCOMING_MAX: usize = 8;
+
+#[derive(Serialize, Clone, Copy)]
+#[serde(rename_all = "camelCase")]
+pub struct MonthView {
+    #[serde(serialize_with = "money::json::serialize")]
+    pub income: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub expenses: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub surplus: Decimal,
+    #[serde(serialize_with = "money::json::pct::serialize")]
+    pub income_change_pct: Option<Decimal>,
+    #[serde(serialize_with = "money::json::pct::serialize")]
+    pub expenses_change_pct: Option<Decimal>,
+}
+
+impl MonthView {
+    fn new(this: Totals, last: Totals) -> MonthView {
+        MonthView {
+            income: this.income,
+            expenses: this.expenses,
+            surplus: this.surplus(),
+            income_change_pct: change_pct(last.income, this.income),
+            expenses_change_pct: change_pct(last.expenses, this.expenses),
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Recurring {
+    #[serde(serialize_with = "money::json::serialize")]
+    pub fixed_costs_monthly: Decimal,
+    pub fixed_costs_count: usize,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub subscriptions_monthly: Decimal,
+    pub subscriptions_count: usize,
+}
+
+#[derive(Serialize, Clone)]
+pub struct CategoryRef {
+    pub name: String,
+    pub icon: String,
+    pub color: String,
+}
+
+impl From<&Category> for CategoryRef {
+    fn from(c: &Category) -> Self {
+        CategoryRef {
+            name: c.name.clone(),
+            icon: c.icon.clone(),
+            color: c.color.clone(),
+        }
+    }
+}
+
+#[derive(Serialize, Clone)]
+#[serde(rename_all = "camelCase")]
+pub struct Payment {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub name: String,
+    pub date: NaiveDate,
+    /// In the base currency.
+    #[serde(serialize_with = "money::json::serialize")]
+    pub amount: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub original_amount: Decimal,
+    pub original_currency: String,
+    pub account_id: String,
+    pub category: Option<CategoryRef>,
+    pub is_subscription: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CategorySpend {
+    pub category_id: Option<String>,
+    pub category: Option<CategoryRef>,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub amount: Decimal,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MonthBars {
+    pub year: i32,
+    pub month: u32,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub income: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub expenses: Decimal,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Dashboard {
+    pub year: i32,
+    pub month: u32,
+    pub currency: String,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub total_assets: Decimal,
+    pub has_multi_currency: bool,
+    pub cashflow: MonthView,
+    pub reserve: MonthView,
+    pub recurring: Recurring,
+    pub upcoming: Vec<Payment>,
+    pub by_category: Vec<CategorySpend>,
+    /// The twelve months ending with this one, cashflow view.
+    pub months: Vec<MonthBars>,
+}
+
+/// A user's entries as the views see them, in the base currency.
+pub struct Ledger {
+    pub items: Vec<Item>,
+    /// Own amount, currency and account of each item, by id.
+    pub originals: HashMap<String, (Decimal, String, String)>,
+    pub categories: HashMap<String, Category>,
+    pub total_assets: Decimal,
+    pub has_multi_currency: bool,
+}
+
+/// Loads every recurring expense and income and the one-time expenses
+/// dated in `[from, to]`, converted to the user's base currency.
+pub fn load_ledger(
+    c: &rusqlite::Connection,
+    user: &User,
+    rates: &RateStore,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> Result<Ledger> {
+    let rates = rates.current();
+    let base = user.base_currency.as_str();
+    let convert =
+        |amount: Decimal, currency: &str| rates.convert(amount, currency, base).unwrap_or(amount);
+    let mut items = Vec::new();
+    let mut originals = HashMap::new();
+    let mut multi = false;
+    for e in expenses::list(c, &user.id, false)? {
+        multi |= e.currency != base;
+        originals.insert(
+            e.id.clone(),
+            (e.amount, e.currency.clone(), e.account_id.clone()),
+        );
+        items.push(Item {
+            amount: convert(e.amount, &e.currency),
+            schedule: e.schedule(),
+            kind: Kind::Expense,
+            category_id: e.category_id,
+            is_subscription: e.is_subscription,
+            name: e.name,
+            id: e.id,
+        });
+    }
+    for i in incomes::list(c, &user.id)? {
+        multi |= i.currency != base;
+        originals.insert(
+            i.id.clone(),
+            (i.amount, i.currency.clone(), i.account_id.clone()),
+        );
+        items.push(Item {
+            amount: convert(i.amount, &i.currency),
+            schedule: i.schedule(),
+            kind: Kind::Income,
+            category_id: None,
+            is_subscription: false,
+            name: i.name,
+            id: i.id,
+        });
+    }
+    for (id, name, amount, currency, date, category_id) in
+        daily_expenses::slim_in_range(c, &user.id, from, to)?
+    {
+        multi |= currency != base;
+        items.push(Item {
+            amount: convert(amount, &currency),
+            schedule: Schedule::once(date),
+            kind: Kind::DailyExpense,
+            category_id,
+            is_subscription: false,
+            name,
+            id: id.clone(),
+        });
+        originals.insert(id, (amount, currency, String::new()));
+    }
+    let mut total_assets = Decimal::ZERO;
+    for a in accounts::list(c, &user.id)? {
+        multi |= a.currency != base;
+        total_assets += convert(a.balance, &a.currency);
+    }
+    let categories = categories::list(c, &user.id)?
+        .into_iter()
+        .map(|k| (k.id.clone(), k))
+        .collect();
+    Ok(Ledger {
+        items,
+        originals,
+        categories,
+        total_assets,
+        has_multi_currency: multi,
+    })
+}
+
+impl Ledger {
+    /// A payment of `item` on `date`.
+    pub fn payment(&self, item: &Item, date: NaiveDate) -> Payment {
+        let (original_amount, original_currency, account_id) =
+            self.originals.get(&item.id).cloned().unwrap_or_default();
+        Payment {
+            id: item.id.clone(),
+            kind: match item.kind {
+                Kind::Expense => "expense",
+                Kind::DailyExpense => "daily_expense",
+                Kind::Income => "income",
+            },
+            name: item.name.clone(),
+            date,
+            amount: item.amount,
+            original_amount,
+            original_currency,
+            account_id,
+            category: item
+                .category_id
+                .as_ref()
+                .and_then(|id| self.categories.get(id))
+                .map(CategoryRef::from),
+            is_subscription: item.is_subscription,
+        }
+    }
+}
+
+/// The dashboard of `user` for the month of `first`, with `today` for
+/// what is due next.
+pub fn build(ledger: &Ledger, user: &User, first: NaiveDate, today: NaiveDate) -> Dashboard {
+    let first = add_months(first, 0);
+    let items = &ledger.items;
+    let last_month = add_months(first, -1);
+    let cash = views::monthly_totals(items, add_months(first, -11), 12, View::Cashflow);
+    let reserve = views::monthly_totals(items, last_month, 2, View::Reserve);
+    let (fixed, n_fixed, subs, n_subs) = views::recurring_costs(items, first);
+    let upcoming = views::upcoming(items, today, today + Duration::days(UPCOMING_DAYS - 1))
+        .into_iter()
+        .take(UPCOMING_MAX)
+        .map(|due| ledger.payment(due.item, due.date))
+        .collect();
+    let by_category = views::expenses_by_category(items, first)
+        .into_iter()
+        .map(|(id, amount)| CategorySpend {
+            category: id
+                .as_ref()
+                .and_then(|i| ledger.categories.get(i))
+                .map(CategoryRef::from),
+            category_id: id,
+            amount,
+        })
+        .collect();
+    let months = cash
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let m = add_months(first, i as i32 - 11);
+            MonthBars {
+                year: m.year(),
+                month: m.month(),
+                income: t.income,
+                expenses: t.expenses,
+            }
+        })
+        .collect();
+    Dashboard {
+        year: first.year(),
+        month: first.month(),
+        currency: user.base_currency.clone(),
+        total_assets: ledger.total_assets,
+        has_multi_currency: ledger.has_multi_currency,
+        cashflow: MonthView::new(cash[11], cash[10]),
+        reserve: MonthView::new(reserve[1], reserve[0]),
+        recurring: Recurring {
+            fixed_costs_monthly: fixed,
+            fixed_costs_count: n_fixed,
+            subscriptions_monthly: subs,
+            subscriptions_count: n_subs,
+        },
+        upcoming,
+        by_category,
+        months,
+    }
+}
+
+/// Loads and builds the dashboard for the month of `first`.
+pub async fn dashboard(ctx: &Ctx, first: NaiveDate) -> Result<Dashboard> {
+    let user = ctx.user()?.clone();
+    let state = ctx.state.clone();
+    let today = state.clock.today();
+    let from = add_months(first, -11);
+    // Far enough ahead for "next payments" from today.
+    let to = month_end(first).max(today + Duration::days(UPCOMING_DAYS));
+    let db = state.db.clone();
+    db.run(move |c| {
+        let ledger = load_ledger(c, &user, &state.rates, from, to)?;
+        Ok(build(&ledger, &user, first, today))
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+struct DashboardInput {
+    #[serde(default)]
+    year: Option<i32>,
+    #[serde(default)]
+    month: Option<u32>,
+}
+
+async fn get(ctx: Ctx, input: DashboardInput) -> Result<Reply> {
+    let today = ctx.state.clock.today();
+    let year = input.year.unwrap_or(today.year());
+    let month = input.month.unwrap_or(if input.year.is_some() {
+        1
+    } else {
+        today.month()
+    });
+    if !(1900..=2200).contains(&year) {
+        return Err(Error::invalid("year", "must be between 1900 and 2200"));
+    }
+    let first = NaiveDate::from_ymd_opt(year, month, 1)
+        .ok_or_else(|| Error::invalid("month", "must be between 1 and 12"))?;
+    Reply::data(dashboard(&ctx, first).await?)
+}

@@ -1,0 +1,248 @@
+//! Recurring expenses and subscriptions: `listExpenses`, `createExpense`,
+//! `updateExpense`, `deleteExpense`, `listSubscriptions`.
+
+use super::entries::{check_category, currency_for};
+use super::input::{self, IdInput, Patch, NAME_MAX, NOTES_MAX};
+use super::{Ctx, NoInput, Registry, Reply};
+use crate::clock::timestamp;
+use crate::domain::money::Sign;
+use crate::domain::recurrence::{monthly_equivalent, Frequency, Schedule};
+use crate::error::{Error, Result};
+use crate::store::expenses::{self, Expense, NewExpense};
+use rusqlite::Connection;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub fn register(r: &mut Registry) {
+    r.session("listExpenses", list);
+    r.session("createExpense", create);
+    r.session("updateExpense", update);
+    r.session("deleteExpense", delete);
+    r.session("listSubscriptions", list_subscriptions);
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct ExpenseInput {
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    name: Patch<String>,
+    #[serde(default)]
+    amount: Patch<Value>,
+    #[serde(default)]
+    currency: Patch<String>,
+    #[serde(default)]
+    frequency: Patch<String>,
+    #[serde(default)]
+    start_date: Patch<String>,
+    #[serde(default)]
+    end_date: Patch<String>,
+    #[serde(default)]
+    account_id: Patch<String>,
+    #[serde(default)]
+    category_id: Patch<String>,
+    #[serde(default)]
+    is_subscription: Patch<bool>,
+    #[serde(default)]
+    notes: Patch<String>,
+}
+
+impl ExpenseInput {
+    fn validate(self, c: &Connection, user: &str, stored: Option<&Expense>) -> Result<NewExpense> {
+        let name = input::text(
+            "name",
+            self.name.or(stored.map(|e| e.name.clone())),
+            NAME_MAX,
+        )?;
+        let amount = match self.amount {
+            Patch::Absent if stored.is_some() => stored.map(|e| e.amount).unwrap_or_default(),
+            p => input::amount("amount", p.or(None), Sign::Positive)?,
+        };
+        let frequency = match self
+            .frequency
+            .or(stored.map(|e| e.frequency.code().to_string()))
+        {
+            Some(f) => Frequency::parse("frequency", &f, false)?,
+            None => return Err(Error::invalid("frequency", "is required")),
+        };
+        let start = input::date(
+            "startDate",
+            self.start_date.or(stored.map(|e| e.start_date.to_string())),
+        )?;
+        let end = input::optional_date(
+            "endDate",
+            self.end_date
+                .or(stored.and_then(|e| e.end_date.map(|d| d.to_string()))),
+        )?;
+        let schedule = Schedule::new(frequency, start, end)?;
+        let account_id =
+            input::optional_id(self.account_id.or(stored.map(|e| e.account_id.clone())))
+                .ok_or_else(|| Error::invalid("accountId", "is required"))?;
+        let given_currency = match self.currency {
+            Patch::Absent => stored.map(|e| e.currency.clone()),
+            p => p.or(None),
+        };
+        let currency = currency_for(c, user, "accountId", &account_id, given_currency)?;
+        let category_id = input::optional_id(
+            self.category_id
+                .or(stored.and_then(|e| e.category_id.clone())),
+        );
+        check_category(c, user, category_id.as_deref())?;
+        Ok(NewExpense {
+            name,
+            amount,
+            currency,
+            schedule,
+            account_id,
+            category_id,
+            is_subscription: self
+                .is_subscription
+                .or(stored.map(|e| e.is_subscription))
+                .unwrap_or(false),
+            notes: input::optional_text(
+                "notes",
+                self.notes.or(stored.map(|e| e.notes.clone())),
+                NOTES_MAX,
+            )?,
+        })
+    }
+}
+
+async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {
+    let user = ctx.user_id()?;
+    Reply::data(
+        ctx.state
+            .db
+            .run(move |c| expenses::list(c, &user, false))
+            .await?,
+    )
+}
+
+async fn create(ctx: Ctx, input: ExpenseInput) -> Result<Reply> {
+    let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
+    let expense = ctx
+        .state
+        .db
+        .transaction(move |tx| {
+            let new = input.validate(tx, &user, None)?;
+            expenses::insert(tx, &user, &new, &now)
+        })
+        .await?;
+    Reply::data(expense)
+}
+
+async fn update(ctx: Ctx, mut input: ExpenseInput) -> Result<Reply> {
+    let id = input::required_id(input.id.take())?;
+    let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
+    let expense = ctx
+        .state
+        .db
+        .transaction(move |tx| {
+            let stored = expenses::find(tx, &user, &id)?.ok_or(Error::NotFound)?;
+            let new = input.validate(tx, &user, Some(&stored))?;
+            expenses::update(tx, &user, &id, &new, &now)?.ok_or(Error::NotFound)
+        })
+        .await?;
+    Reply::data(expense)
+}
+
+async fn delete(ctx: Ctx, input: IdInput) -> Result<Reply> {
+    let id = input::required_id(input.id)?;
+    let user = ctx.user_id()?;
+    if !ctx
+        .state
+        .db
+        .run(move |c| expenses::delete(c, &user, &id))
+        .await?
+    {
+        return Err(Error::NotFound);
+    }
+    Reply::data(())
+}
+
+/// The subscriptions with their monthly and yearly cost in their own
+/// currency, and the totals in the base currency.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Subscriptions {
+    pub currency: String,
+    #[serde(serialize_with = "crate::domain::money::json::serialize")]
+    pub monthly_total: Decimal,
+    #[serde(serialize_with = "crate::domain::money::json::serialize")]
+    pub yearly_total: Decimal,
+    pub subscriptions: Vec<Subscription>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Subscription {
+    #[serde(flatten)]
+    pub expense: Expense,
+    #[serde(serialize_with = "crate::domain::money::json::serialize")]
+    pub monthly_amount: Decimal,
+    #[serde(serialize_with = "crate::domain::money::json::serialize")]
+    pub yearly_amount: Decimal,
+    /// Monthly amount in the base currency.
+    #[serde(serialize_with = "crate::domain::money::json::serialize")]
+    pub monthly_in_base: Decimal,
+    pub active: bool,
+}
+
+/// Reads the subscriptions of `user` (pages use this too). Totals count the
+/// subscriptions active today.
+pub async fn subscriptions(ctx: &Ctx) -> Result<Subscriptions> {
+    let user = ctx.user()?.clone();
+    let today = ctx.state.clock.today();
+    let rates = ctx.state.rates.current();
+    let id = user.id.clone();
+    let list = ctx
+        .state
+        .db
+        .run(move |c| expenses::list(c, &id, true))
+        .await?;
+    let mut monthly_total = Decimal::ZERO;
+    let subscriptions = list
+        .into_iter()
+        .map(|e| {
+            let monthly = monthly_equivalent(e.amount, e.frequency);
+            let monthly_in_base = rates
+                .convert(monthly, &e.currency, &user.base_currency)
+                .unwrap_or(monthly);
+            let active = e.start_date <= today && e.end_date.is_none_or(|end| end >= today);
+            if active {
+                monthly_total += monthly_in_base;
+            }
+            Subscription {
+                monthly_amount: monthly,
+                yearly_amount: yearly_amount(&e),
+                monthly_in_base,
+                active,
+                expense: e,
+            }
+        })
+        .collect();
+    Ok(Subscriptions {
+        currency: user.base_currency.clone(),
+        monthly_total,
+        yearly_total: monthly_total * Decimal::from(12),
+        subscriptions,
+    })
+}
+
+/// What a recurring expense costs in a year: the amount times its due dates per year.
+fn yearly_amount(e: &Expense) -> Decimal {
+    let per_year = match e.frequency {
+        Frequency::Weekly => 52,
+        Frequency::Monthly => 12,
+        Frequency::Quarterly => 4,
+        Frequency::HalfYearly => 2,
+        Frequency::Yearly | Frequency::Once => 1,
+    };
+    e.amount * Decimal::from(per_year)
+}
+
+async fn list_subscriptions(ctx: Ctx, _: NoInput) -> Result<Reply> {
+    Reply::data(subscriptions(&ctx).await?)
+}

@@ -1,0 +1,145 @@
+//! Incomes: `listIncomes`, `createIncome`, `updateIncome`, `deleteIncome`.
+
+use super::entries::currency_for;
+use super::input::{self, IdInput, Patch, NAME_MAX, NOTES_MAX};
+use super::{Ctx, NoInput, Registry, Reply};
+use crate::clock::timestamp;
+use crate::domain::money::Sign;
+use crate::domain::recurrence::{Frequency, Schedule};
+use crate::error::{Error, Result};
+use crate::store::incomes::{self, Income, NewIncome};
+use rusqlite::Connection;
+use serde::Deserialize;
+use serde_json::Value;
+
+pub fn register(r: &mut Registry) {
+    r.session("listIncomes", list);
+    r.session("createIncome", create);
+    r.session("updateIncome", update);
+    r.session("deleteIncome", delete);
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct IncomeInput {
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    name: Patch<String>,
+    #[serde(default)]
+    amount: Patch<Value>,
+    #[serde(default)]
+    currency: Patch<String>,
+    #[serde(default)]
+    frequency: Patch<String>,
+    #[serde(default)]
+    start_date: Patch<String>,
+    #[serde(default)]
+    end_date: Patch<String>,
+    #[serde(default)]
+    account_id: Patch<String>,
+    #[serde(default)]
+    notes: Patch<String>,
+}
+
+impl IncomeInput {
+    fn validate(self, c: &Connection, user: &str, stored: Option<&Income>) -> Result<NewIncome> {
+        let name = input::text(
+            "name",
+            self.name.or(stored.map(|e| e.name.clone())),
+            NAME_MAX,
+        )?;
+        let amount = match self.amount {
+            Patch::Absent if stored.is_some() => stored.map(|e| e.amount).unwrap_or_default(),
+            p => input::amount("amount", p.or(None), Sign::Positive)?,
+        };
+        let frequency = match self
+            .frequency
+            .or(stored.map(|e| e.frequency.code().to_string()))
+        {
+            Some(f) => Frequency::parse("frequency", &f, true)?,
+            None => return Err(Error::invalid("frequency", "is required")),
+        };
+        let start = input::date(
+            "startDate",
+            self.start_date.or(stored.map(|e| e.start_date.to_string())),
+        )?;
+        let end = input::optional_date(
+            "endDate",
+            self.end_date
+                .or(stored.and_then(|e| e.end_date.map(|d| d.to_string()))),
+        )?;
+        let schedule = if frequency == Frequency::Once {
+            Schedule::once(start)
+        } else {
+            Schedule::new(frequency, start, end)?
+        };
+        let account_id =
+            input::optional_id(self.account_id.or(stored.map(|e| e.account_id.clone())))
+                .ok_or_else(|| Error::invalid("accountId", "is required"))?;
+        let given_currency = match self.currency {
+            Patch::Absent => stored.map(|e| e.currency.clone()),
+            p => p.or(None),
+        };
+        let currency = currency_for(c, user, "accountId", &account_id, given_currency)?;
+        Ok(NewIncome {
+            name,
+            amount,
+            currency,
+            schedule,
+            account_id,
+            notes: input::optional_text(
+                "notes",
+                self.notes.or(stored.map(|e| e.notes.clone())),
+                NOTES_MAX,
+            )?,
+        })
+    }
+}
+
+async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {
+    let user = ctx.user_id()?;
+    Reply::data(ctx.state.db.run(move |c| incomes::list(c, &user)).await?)
+}
+
+async fn create(ctx: Ctx, input: IncomeInput) -> Result<Reply> {
+    let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
+    let income = ctx
+        .state
+        .db
+        .transaction(move |tx| {
+            let new = input.validate(tx, &user, None)?;
+            incomes::insert(tx, &user, &new, &now)
+        })
+        .await?;
+    Reply::data(income)
+}
+
+async fn update(ctx: Ctx, mut input: IncomeInput) -> Result<Reply> {
+    let id = input::required_id(input.id.take())?;
+    let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
+    let income = ctx
+        .state
+        .db
+        .transaction(move |tx| {
+            let stored = incomes::find(tx, &user, &id)?.ok_or(Error::NotFound)?;
+            let new = input.validate(tx, &user, Some(&stored))?;
+            incomes::update(tx, &user, &id, &new, &now)?.ok_or(Error::NotFound)
+        })
+        .await?;
+    Reply::data(income)
+}
+
+async fn delete(ctx: Ctx, input: IdInput) -> Result<Reply> {
+    let id = input::required_id(input.id)?;
+    let user = ctx.user_id()?;
+    if !ctx
+        .state
+        .db
+        .run(move |c| incomes::delete(c, &user, &id))
+        .await?
+    {
+        return Err(Error::NotFound);
+    }
+    Reply::data(())
+}

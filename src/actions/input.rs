@@ -1,0 +1,161 @@
+//! Reading action inputs: optional fields that distinguish "absent" from
+//! `null` (for updates), amounts given as numbers or strings, and text with
+//! a length limit. Every failure names its field.
+
+use crate::domain::money::{self, Sign};
+use crate::domain::recurrence::parse_date;
+use crate::error::{Error, Result};
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+
+/// A field of an update: left out (keep the stored value), `null` (clear
+/// it), or a new value.
+#[derive(Debug, Clone, Default)]
+pub enum Patch<T> {
+    #[default]
+    Absent,
+    Null,
+    Value(T),
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Patch<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(match Option::<T>::deserialize(d)? {
+            Some(v) => Patch::Value(v),
+            None => Patch::Null,
+        })
+    }
+}
+
+impl<T> Patch<T> {
+    /// The new value, or for an absent field the stored one.
+    pub fn or(self, stored: Option<T>) -> Option<T> {
+        match self {
+            Patch::Absent => stored,
+            Patch::Null => None,
+            Patch::Value(v) => Some(v),
+        }
+    }
+}
+
+/// A required text field, trimmed, at most `max` characters.
+pub fn text(field: &'static str, value: Option<String>, max: usize) -> Result<String> {
+    let v = optional_text(field, value, max)?;
+    if v.is_empty() {
+        return Err(Error::invalid(field, "is required"));
+    }
+    Ok(v)
+}
+
+/// An optional text field, trimmed (empty when absent), at most `max` characters.
+pub fn optional_text(field: &'static str, value: Option<String>, max: usize) -> Result<String> {
+    let v = value.unwrap_or_default().trim().to_string();
+    if v.chars().count() > max {
+        return Err(Error::invalid(
+            field,
+            format!("must be at most {max} characters"),
+        ));
+    }
+    Ok(v)
+}
+
+/// An amount given as a JSON number or a decimal string.
+pub fn amount(field: &'static str, value: Option<Value>, sign: Sign) -> Result<Decimal> {
+    match value {
+        None | Some(Value::Null) => Err(Error::invalid(field, "is required")),
+        Some(Value::Number(n)) => money::parse(field, &n.to_string(), sign),
+        Some(Value::String(s)) => money::parse(field, &s, sign),
+        Some(_) => Err(Error::invalid(field, "must be a number such as 12.50")),
+    }
+}
+
+/// A required calendar day.
+pub fn date(field: &'static str, value: Option<String>) -> Result<NaiveDate> {
+    match value {
+        Some(s) if !s.trim().is_empty() => parse_date(field, &s),
+        _ => Err(Error::invalid(field, "is required")),
+    }
+}
+
+/// An optional calendar day; empty text counts as none.
+pub fn optional_date(field: &'static str, value: Option<String>) -> Result<Option<NaiveDate>> {
+    match value {
+        Some(s) if !s.trim().is_empty() => parse_date(field, &s).map(Some),
+        _ => Ok(None),
+    }
+}
+
+/// An id of a record; empty text counts as none.
+pub fn optional_id(value: Option<String>) -> Option<String> {
+    value
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+}
+
+/// The `id` every update and delete names.
+pub fn required_id(value: Option<String>) -> Result<String> {
+    optional_id(value).ok_or_else(|| Error::invalid("id", "is required"))
+}
+
+/// Input of the delete actions and of others that only name a record.
+#[derive(Deserialize)]
+pub struct IdInput {
+    #[serde(default)]
+    pub id: Option<String>,
+}
+
+/// Lengths of free text.
+pub const NAME_MAX: usize = 100;
+pub const NOTES_MAX: usize = 2000;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[derive(Deserialize)]
+    struct T {
+        #[serde(default)]
+        end: Patch<String>,
+    }
+
+    #[test]
+    fn patch_tells_absent_from_null() {
+        let absent: T = serde_json::from_value(json!({})).unwrap();
+        let null: T = serde_json::from_value(json!({"end": null})).unwrap();
+        let value: T = serde_json::from_value(json!({"end": "x"})).unwrap();
+        assert_eq!(absent.end.or(Some("old".into())), Some("old".into()));
+        assert_eq!(null.end.or(Some("old".into())), None);
+        assert_eq!(value.end.or(Some("old".into())), Some("x".into()));
+    }
+
+    #[test]
+    fn amounts_come_as_numbers_or_strings() {
+        assert_eq!(
+            amount("amount", Some(json!(12.5)), Sign::Positive)
+                .unwrap()
+                .to_string(),
+            "12.5"
+        );
+        assert_eq!(
+            amount("amount", Some(json!("12.50")), Sign::Positive)
+                .unwrap()
+                .to_string(),
+            "12.5"
+        );
+        assert_eq!(
+            amount("amount", Some(json!(true)), Sign::Positive)
+                .unwrap_err()
+                .to_string(),
+            "amount: must be a number such as 12.50"
+        );
+        assert_eq!(
+            amount("amount", None, Sign::Positive)
+                .unwrap_err()
+                .to_string(),
+            "amount: is required"
+        );
+    }
+}

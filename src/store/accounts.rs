@@ -1,0 +1,132 @@
+//! Accounts: checking, savings, ETF. The balance is kept by the user.
+
+use crate::domain::money;
+use crate::error::Result;
+use rusqlite::{params, Connection, OptionalExtension, Row};
+use rust_decimal::Decimal;
+use serde::Serialize;
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Account {
+    pub id: String,
+    pub name: String,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub currency: String,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub balance: Decimal,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+pub struct NewAccount {
+    pub name: String,
+    pub kind: String,
+    pub currency: String,
+    pub balance: Decimal,
+}
+
+const COLUMNS: &str = "id, name, type, currency, balance_cents, created_at, updated_at";
+
+fn from_row(r: &Row<'_>) -> rusqlite::Result<Account> {
+    Ok(Account {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        kind: r.get(2)?,
+        currency: r.get(3)?,
+        balance: money::from_cents(r.get(4)?),
+        created_at: r.get(5)?,
+        updated_at: r.get(6)?,
+    })
+}
+
+pub fn list(c: &Connection, user_id: &str) -> Result<Vec<Account>> {
+    let mut s = c.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM accounts WHERE user_id = ?1 ORDER BY name COLLATE NOCASE, id"
+    ))?;
+    let rows = s
+        .query_map([user_id], from_row)?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+pub fn find(c: &Connection, user_id: &str, id: &str) -> Result<Option<Account>> {
+    Ok(c.query_row(
+        &format!("SELECT {COLUMNS} FROM accounts WHERE id = ?1 AND user_id = ?2"),
+        [id, user_id],
+        from_row,
+    )
+    .optional()?)
+}
+
+pub fn insert(c: &Connection, user_id: &str, a: &NewAccount, now: &str) -> Result<Account> {
+    let id = super::new_id();
+    c.execute(
+        "INSERT INTO accounts (id, user_id, name, type, currency, balance_cents, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
+        params![id, user_id, a.name, a.kind, a.currency, money::to_cents(a.balance), now],
+    )?;
+    Ok(find(c, user_id, &id)?.expect("just inserted"))
+}
+
+pub fn update(
+    c: &Connection,
+    user_id: &str,
+    id: &str,
+    a: &NewAccount,
+    now: &str,
+) -> Result<Option<Account>> {
+    c.execute(
+        "UPDATE accounts SET name = ?1, type = ?2, currency = ?3, balance_cents = ?4, updated_at = ?5
+         WHERE id = ?6 AND user_id = ?7",
+        params![a.name, a.kind, a.currency, money::to_cents(a.balance), now, id, user_id],
+    )?;
+    find(c, user_id, id)
+}
+
+/// How many entries of each kind still use the account.
+pub fn usage(c: &Connection, user_id: &str, id: &str) -> Result<[(&'static str, i64); 4]> {
+    let count = |sql: &str| -> Result<i64> { Ok(c.query_row(sql, [id, user_id], |r| r.get(0))?) };
+    Ok([
+        ("recurring expenses", count("SELECT COUNT(*) FROM expenses WHERE account_id = ?1 AND user_id = ?2")?),
+        ("one-time expenses", count("SELECT COUNT(*) FROM daily_expenses WHERE account_id = ?1 AND user_id = ?2")?),
+        ("incomes", count("SELECT COUNT(*) FROM incomes WHERE account_id = ?1 AND user_id = ?2")?),
+        (
+            "transfers",
+            count("SELECT COUNT(*) FROM transfers WHERE (from_account_id = ?1 OR to_account_id = ?1) AND user_id = ?2")?,
+        ),
+    ])
+}
+
+/// Moves every entry of account `from` to account `to` (both the user's).
+/// Transfers that would then run from an account to itself are deleted.
+pub fn move_entries(c: &Connection, user_id: &str, from: &str, to: &str) -> Result<()> {
+    for table in ["expenses", "daily_expenses", "incomes"] {
+        c.execute(
+            &format!("UPDATE {table} SET account_id = ?1 WHERE account_id = ?2 AND user_id = ?3"),
+            [to, from, user_id],
+        )?;
+    }
+    c.execute(
+        "DELETE FROM transfers WHERE user_id = ?1 AND
+           ((from_account_id = ?2 AND to_account_id = ?3) OR (from_account_id = ?3 AND to_account_id = ?2))",
+        [user_id, from, to],
+    )?;
+    c.execute(
+        "UPDATE transfers SET from_account_id = ?1 WHERE from_account_id = ?2 AND user_id = ?3",
+        [to, from, user_id],
+    )?;
+    c.execute(
+        "UPDATE transfers SET to_account_id = ?1 WHERE to_account_id = ?2 AND user_id = ?3",
+        [to, from, user_id],
+    )?;
+    Ok(())
+}
+
+pub fn delete(c: &Connection, user_id: &str, id: &str) -> Result<bool> {
+    Ok(c.execute(
+        "DELETE FROM accounts WHERE id = ?1 AND user_id = ?2",
+        [id, user_id],
+    )? == 1)
+}

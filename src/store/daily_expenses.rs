@@ -1,0 +1,174 @@
+//! One-time ("daily") expenses.
+
+use crate::domain::money;
+use crate::error::Result;
+use chrono::NaiveDate;
+use rusqlite::{params, Connection, OptionalExtension, Row};
+use rust_decimal::Decimal;
+use serde::Serialize;
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DailyExpense {
+    pub id: String,
+    pub name: String,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub amount: Decimal,
+    pub currency: String,
+    pub date: NaiveDate,
+    pub account_id: String,
+    pub category_id: Option<String>,
+    pub merchant: String,
+    pub notes: String,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+pub struct NewDailyExpense {
+    pub name: String,
+    pub amount: Decimal,
+    pub currency: String,
+    pub date: NaiveDate,
+    pub account_id: String,
+    pub category_id: Option<String>,
+    pub merchant: String,
+    pub notes: String,
+}
+
+/// Which one-time expenses to list: an inclusive date range and a category.
+#[derive(Default)]
+pub struct Filter {
+    pub from: Option<NaiveDate>,
+    pub to: Option<NaiveDate>,
+    pub category_id: Option<String>,
+    /// Only entries without a category.
+    pub uncategorised: bool,
+    pub limit: Option<u32>,
+}
+
+const COLUMNS: &str =
+    "id, name, amount_cents, currency, date, account_id, category_id, merchant, notes, \
+                       created_at, updated_at";
+
+fn from_row(r: &Row<'_>) -> rusqlite::Result<DailyExpense> {
+    Ok(DailyExpense {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        amount: money::from_cents(r.get(2)?),
+        currency: r.get(3)?,
+        date: r.get(4)?,
+        account_id: r.get(5)?,
+        category_id: r.get(6)?,
+        merchant: r.get(7)?,
+        notes: r.get(8)?,
+        created_at: r.get(9)?,
+        updated_at: r.get(10)?,
+    })
+}
+
+/// Newest first.
+pub fn list(c: &Connection, user_id: &str, f: &Filter) -> Result<Vec<DailyExpense>> {
+    let mut s = c.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM daily_expenses
+         WHERE user_id = ?1 AND date >= COALESCE(?2, '0000-00-00') AND date <= COALESCE(?3, '9999-99-99')
+           AND (?4 IS NULL OR category_id = ?4) AND (?5 = 0 OR category_id IS NULL)
+         ORDER BY date DESC, created_at DESC, id LIMIT ?6"
+    ))?;
+    let rows = s
+        .query_map(
+            params![
+                user_id,
+                f.from,
+                f.to,
+                f.category_id,
+                f.uncategorised,
+                f.limit.map(i64::from).unwrap_or(-1)
+            ],
+            from_row,
+        )?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+/// What the month views need of one-time expenses in `[from, to]`:
+/// (id, name, amount, currency, date, category).
+pub type Slim = (String, String, Decimal, String, NaiveDate, Option<String>);
+
+pub fn slim_in_range(
+    c: &Connection,
+    user_id: &str,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> Result<Vec<Slim>> {
+    let mut s = c.prepare_cached(
+        "SELECT id, name, amount_cents, currency, date, category_id FROM daily_expenses
+         WHERE user_id = ?1 AND date >= ?2 AND date <= ?3",
+    )?;
+    let rows = s
+        .query_map(params![user_id, from, to], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                money::from_cents(r.get(2)?),
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+            ))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+pub fn find(c: &Connection, user_id: &str, id: &str) -> Result<Option<DailyExpense>> {
+    Ok(c.query_row(
+        &format!("SELECT {COLUMNS} FROM daily_expenses WHERE id = ?1 AND user_id = ?2"),
+        [id, user_id],
+        from_row,
+    )
+    .optional()?)
+}
+
+pub fn insert(
+    c: &Connection,
+    user_id: &str,
+    e: &NewDailyExpense,
+    now: &str,
+) -> Result<DailyExpense> {
+    let id = super::new_id();
+    c.execute(
+        "INSERT INTO daily_expenses (id, user_id, name, amount_cents, currency, date, account_id, category_id,
+                                     merchant, notes, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11)",
+        params![
+            id, user_id, e.name, money::to_cents(e.amount), e.currency, e.date, e.account_id, e.category_id,
+            e.merchant, e.notes, now
+        ],
+    )?;
+    Ok(find(c, user_id, &id)?.expect("just inserted"))
+}
+
+pub fn update(
+    c: &Connection,
+    user_id: &str,
+    id: &str,
+    e: &NewDailyExpense,
+    now: &str,
+) -> Result<Option<DailyExpense>> {
+    c.execute(
+        "UPDATE daily_expenses SET name = ?1, amount_cents = ?2, currency = ?3, date = ?4, account_id = ?5,
+                category_id = ?6, merchant = ?7, notes = ?8, updated_at = ?9
+         WHERE id = ?10 AND user_id = ?11",
+        params![
+            e.name, money::to_cents(e.amount), e.currency, e.date, e.account_id, e.category_id, e.merchant,
+            e.notes, now, id, user_id
+        ],
+    )?;
+    find(c, user_id, id)
+}
+
+pub fn delete(c: &Connection, user_id: &str, id: &str) -> Result<bool> {
+    Ok(c.execute(
+        "DELETE FROM daily_expenses WHERE id = ?1 AND user_id = ?2",
+        [id, user_id],
+    )? == 1)
+}

@@ -1,0 +1,58 @@
+//! What category each (normalised) merchant belongs to, learned from the user.
+
+use crate::error::Result;
+use rusqlite::{params, Connection, OptionalExtension};
+
+/// Remembers `merchant` → `category_id` (the latest choice wins).
+pub fn learn(
+    c: &Connection,
+    user_id: &str,
+    merchant: &str,
+    category_id: &str,
+    now: &str,
+) -> Result<()> {
+    c.execute(
+        "INSERT INTO merchant_categories (user_id, merchant, category_id, uses, updated_at)
+         VALUES (?1, ?2, ?3, 1, ?4)
+         ON CONFLICT (user_id, merchant) DO UPDATE SET
+            uses = CASE WHEN category_id = excluded.category_id THEN uses + 1 ELSE 1 END,
+            category_id = excluded.category_id,
+            updated_at = excluded.updated_at",
+        params![user_id, merchant, category_id, now],
+    )?;
+    Ok(())
+}
+
+/// The learned category of exactly this merchant key.
+pub fn lookup(c: &Connection, user_id: &str, merchant: &str) -> Result<Option<(String, i64)>> {
+    Ok(c.query_row(
+        "SELECT category_id, uses FROM merchant_categories WHERE user_id = ?1 AND merchant = ?2",
+        params![user_id, merchant],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .optional()?)
+}
+
+/// Learned merchants starting with `prefix`, most used first.
+pub fn with_prefix(
+    c: &Connection,
+    user_id: &str,
+    prefix: &str,
+    limit: u32,
+) -> Result<Vec<(String, String, i64)>> {
+    let escaped = prefix
+        .replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_");
+    let mut s = c.prepare_cached(
+        "SELECT merchant, category_id, uses FROM merchant_categories
+         WHERE user_id = ?1 AND merchant LIKE ?2 ESCAPE '\\'
+         ORDER BY uses DESC, merchant LIMIT ?3",
+    )?;
+    let rows = s
+        .query_map(params![user_id, format!("{escaped}%"), limit], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}

@@ -1,0 +1,149 @@
+//! What the record pages share: loading the user's accounts and categories
+//! for the forms, the amount cell, and turning store errors into pages.
+
+use crate::app::AppState;
+use crate::domain::recurrence::Frequency;
+use crate::error::Error;
+use crate::i18n::Locale;
+use crate::store::accounts::Account;
+use crate::store::categories::Category;
+use crate::store::{accounts, categories};
+use crate::web::format;
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Response};
+use maud::{html, Markup};
+use rust_decimal::Decimal;
+use serde::Deserialize;
+use std::collections::HashMap;
+
+/// A page handler's failure: logged, shown as the error page.
+pub struct PageError(pub Error);
+
+impl From<Error> for PageError {
+    fn from(e: Error) -> Self {
+        PageError(e)
+    }
+}
+
+impl IntoResponse for PageError {
+    fn into_response(self) -> Response {
+        self.0.log();
+        (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Html(super::errors::panic_page()),
+        )
+            .into_response()
+    }
+}
+
+pub type PageResult = Result<Response, PageError>;
+
+/// `?edit=<id>`: which record the page shows in its form.
+#[derive(Deserialize, Default)]
+pub struct EditQuery {
+    pub edit: Option<String>,
+}
+
+/// The user's accounts and categories, for selects and labels.
+pub struct Refs {
+    pub accounts: Vec<Account>,
+    pub categories: Vec<Category>,
+}
+
+impl Refs {
+    pub async fn load(state: &AppState, user_id: &str) -> Result<Refs, Error> {
+        let user = user_id.to_string();
+        state
+            .db
+            .run(move |c| {
+                Ok(Refs {
+                    accounts: accounts::list(c, &user)?,
+                    categories: categories::list(c, &user)?,
+                })
+            })
+            .await
+    }
+
+    pub fn account_options(&self) -> Vec<(String, String)> {
+        self.accounts
+            .iter()
+            .map(|a| (a.id.clone(), format!("{} ({})", a.name, a.currency)))
+            .collect()
+    }
+
+    pub fn category_options(&self) -> Vec<(String, String)> {
+        self.categories
+            .iter()
+            .map(|k| {
+                (
+                    k.id.clone(),
+                    format!("{} {}", k.icon, k.name).trim().to_string(),
+                )
+            })
+            .collect()
+    }
+
+    pub fn account_name(&self, id: &str) -> String {
+        self.accounts
+            .iter()
+            .find(|a| a.id == id)
+            .map(|a| a.name.clone())
+            .unwrap_or_default()
+    }
+
+    pub fn categories_by_id(&self) -> HashMap<&str, &Category> {
+        self.categories.iter().map(|k| (k.id.as_str(), k)).collect()
+    }
+}
+
+/// Partial: a category chip (icon, name, colour dot) or "uncategorised".
+pub fn category_chip(category: Option<&Category>, locale: Locale) -> Markup {
+    html! {
+        @match category {
+            Some(k) => span.chip {
+                span.dot data-color=(k.color) aria-hidden="true" {
+                    svg width="10" height="10" viewBox="0 0 10 10" { circle cx="5" cy="5" r="5" fill=(k.color) {} }
+                }
+                (k.icon) " " (k.name)
+            },
+            None => span.chip.muted { (locale.texts().uncategorised) },
+        }
+    }
+}
+
+/// Partial: an amount in its own currency and, when that differs, the
+/// base-currency equivalent below it.
+pub fn amount_cell(
+    state: &AppState,
+    amount: Decimal,
+    currency: &str,
+    base: &str,
+    locale: Locale,
+) -> Markup {
+    html! {
+        span.amount { (format::money(amount, currency, locale)) }
+        @if currency != base {
+            @if let Some(b) = state.rates.current().convert(amount, currency, base) {
+                br; small.muted.amount { "≈ " (format::money(b, base, locale)) }
+            }
+        }
+    }
+}
+
+/// Options of a frequency select.
+pub fn frequency_options(locale: Locale, with_once: bool) -> Vec<(String, String)> {
+    let mut all = vec![Frequency::Once];
+    all.extend(Frequency::RECURRING);
+    all.into_iter()
+        .filter(|f| with_once || *f != Frequency::Once)
+        .map(|f| (f.code().to_string(), locale.frequency(f).to_string()))
+        .collect()
+}
+
+/// Options of a currency select.
+pub fn currency_options() -> Vec<(String, String)> {
+    crate::domain::currency::KNOWN
+        .iter()
+        .map(|c| (c.to_string(), c.to_string()))
+        .collect()
+}

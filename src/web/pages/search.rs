@@ -1,0 +1,91 @@
+//! `/search`: one box over every record.
+
+use super::common::PageResult;
+use crate::actions::search::LIMIT;
+use crate::app::AppState;
+use crate::store::search;
+use crate::web::format;
+use crate::web::layout::page;
+use crate::web::Viewer;
+use axum::extract::{Query, State};
+use axum::response::IntoResponse;
+use maud::html;
+use serde::Deserialize;
+
+#[derive(Deserialize, Default)]
+pub struct SearchQuery {
+    q: Option<String>,
+}
+
+pub async fn show(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Query(q): Query<SearchQuery>,
+) -> PageResult {
+    let session = match viewer.require() {
+        Ok(s) => s,
+        Err(r) => return Ok(r.into_response()),
+    };
+    let (t, locale) = (viewer.t(), viewer.locale);
+    let query: String = q.q.unwrap_or_default().trim().chars().take(100).collect();
+    let hits = if query.is_empty() {
+        vec![]
+    } else {
+        let (uid, qq) = (session.user.id.clone(), query.clone());
+        state
+            .db
+            .run(move |c| search::search(c, &uid, &qq, LIMIT))
+            .await?
+    };
+    let link = |kind: &str, id: &str| match kind {
+        "account" => format!("/accounts?edit={id}"),
+        "category" => format!("/categories?edit={id}"),
+        "expense" => format!("/expenses?edit={id}"),
+        "income" => format!("/incomes?edit={id}"),
+        "transfer" => format!("/transfers?edit={id}"),
+        _ => format!("/daily-expenses?edit={id}"),
+    };
+    let kind_label = |kind: &str| match kind {
+        "account" => t.kind_account,
+        "category" => t.kind_category,
+        "expense" => t.kind_expense,
+        "income" => t.kind_income,
+        "transfer" => t.kind_transfer,
+        _ => t.kind_daily_expense,
+    };
+    Ok(page(
+        &viewer,
+        "/search",
+        t.nav_search,
+        html! {
+            h1 { (t.nav_search) }
+            form.filters role="search" method="get" action="/search" {
+                div.field.grow {
+                    label.sr-only for="q" { (t.nav_search) }
+                    input #q type="search" name="q" value=(query) placeholder=(t.search_placeholder) autofocus;
+                }
+                button.primary type="submit" { (t.search_button) }
+            }
+            @if !query.is_empty() {
+                section.panel {
+                    h2 { (t.results) }
+                    @if hits.is_empty() {
+                        p.muted { (t.no_results) }
+                    } @else {
+                        ul.hits {
+                            @for h in &hits {
+                                li {
+                                    a href=(link(h.kind, &h.id)) { (h.name) }
+                                    " " span.badge { (kind_label(h.kind)) }
+                                    @if let Some(d) = h.date { " " small.muted { (format::date(d, locale)) } }
+                                    @if let (Some(a), Some(c)) = (h.amount, &h.currency) { " " span.amount { (format::money(a, c, locale)) } }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        },
+    )
+    .into_response())
+}
