@@ -116,7 +116,15 @@ pub fn fill_household(
     };
 
     // (name, cents, currency, frequency, day of month, category, subscription)
-    type Recurring<'a> = (&'a str, i64, &'a str, Frequency, u32, &'a Option<String>, bool);
+    type Recurring<'a> = (
+        &'a str,
+        i64,
+        &'a str,
+        Frequency,
+        u32,
+        &'a Option<String>,
+        bool,
+    );
     let recurring: Vec<Recurring> = vec![
         (
             "Miete",

@@ -149,17 +149,27 @@ pub struct Ledger {
 
 /// Loads every recurring expense and income and the one-time expenses
 /// dated in `[from, to]`, converted to the user's base currency.
+///
+/// One-time expenses before `today` only count as sums per month, category
+/// and currency (converted once per sum, so rounding happens once); those
+/// from `today` on are loaded one by one, since "next payments" names them.
 pub fn load_ledger(
     c: &rusqlite::Connection,
     user: &User,
     rates: &RateStore,
     from: NaiveDate,
     to: NaiveDate,
+    today: NaiveDate,
 ) -> Result<Ledger> {
     let rates = rates.current();
     let base = user.base_currency.as_str();
-    let convert =
-        |amount: Decimal, currency: &str| rates.convert(amount, currency, base).unwrap_or(amount);
+    let convert = |amount: Decimal, currency: &str| {
+        if currency == base {
+            amount
+        } else {
+            rates.convert(amount, currency, base).unwrap_or(amount)
+        }
+    };
     let mut items = Vec::new();
     let mut originals = HashMap::new();
     let mut multi = false;
@@ -195,8 +205,24 @@ pub fn load_ledger(
             id: i.id,
         });
     }
+    if let Some(yesterday) = today.pred_opt().filter(|y| *y >= from) {
+        for (month, category_id, currency, sum) in
+            daily_expenses::month_sums(c, &user.id, from, yesterday.min(to))?
+        {
+            multi |= currency != base;
+            items.push(Item {
+                amount: convert(sum, &currency),
+                schedule: Schedule::once(month),
+                kind: Kind::DailyExpense,
+                category_id,
+                is_subscription: false,
+                name: String::new(),
+                id: String::new(),
+            });
+        }
+    }
     for (id, name, amount, currency, date, category_id) in
-        daily_expenses::slim_in_range(c, &user.id, from, to)?
+        daily_expenses::slim_in_range(c, &user.id, from.max(today), to)?
     {
         multi |= currency != base;
         items.push(Item {
@@ -210,6 +236,7 @@ pub fn load_ledger(
         });
         originals.insert(id, (amount, currency, String::new()));
     }
+    multi = multi || daily_expenses::any_other_currency(c, &user.id, base)?;
     let mut total_assets = Decimal::ZERO;
     for a in accounts::list(c, &user.id)? {
         multi |= a.currency != base;
@@ -324,7 +351,7 @@ pub async fn dashboard(ctx: &Ctx, first: NaiveDate) -> Result<Dashboard> {
     let to = month_end(first).max(today + Duration::days(UPCOMING_DAYS));
     let db = state.db.clone();
     db.run(move |c| {
-        let ledger = load_ledger(c, &user, &state.rates, from, to)?;
+        let ledger = load_ledger(c, &user, &state.rates, from, to, today)?;
         Ok(build(&ledger, &user, first, today))
     })
     .await

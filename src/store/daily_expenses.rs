@@ -119,6 +119,46 @@ pub fn slim_in_range(
     Ok(rows)
 }
 
+/// Sums of one-time expenses dated in `[from, to]` per month (its first
+/// day), category and currency: what the month views need of the past,
+/// read from the covering index `daily_expenses_month_sums`.
+pub type MonthSum = (NaiveDate, Option<String>, String, Decimal);
+
+pub fn month_sums(
+    c: &Connection,
+    user_id: &str,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> Result<Vec<MonthSum>> {
+    let mut s = c.prepare_cached(
+        "SELECT substr(date, 1, 7) || '-01', category_id, currency, SUM(amount_cents)
+         FROM daily_expenses
+         WHERE user_id = ?1 AND date >= ?2 AND date <= ?3
+         GROUP BY 1, 2, 3",
+    )?;
+    let rows = s
+        .query_map(params![user_id, from, to], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                money::from_cents(r.get(3)?),
+            ))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+/// Whether any one-time expense of the user is in another currency than `base`.
+pub fn any_other_currency(c: &Connection, user_id: &str, base: &str) -> Result<bool> {
+    Ok(c.query_row(
+        "SELECT EXISTS(SELECT 1 FROM daily_expenses
+                       WHERE user_id = ?1 AND (currency < ?2 OR currency > ?2))",
+        params![user_id, base],
+        |r| r.get(0),
+    )?)
+}
+
 pub fn find(c: &Connection, user_id: &str, id: &str) -> Result<Option<DailyExpense>> {
     Ok(c.query_row(
         &format!("SELECT {COLUMNS} FROM daily_expenses WHERE id = ?1 AND user_id = ?2"),

@@ -68,35 +68,60 @@ pub fn search(c: &Connection, user_id: &str, query: &str, limit: usize) -> Resul
         .replace('%', "\\%")
         .replace('_', "\\_");
     let mut hits = Vec::new();
+    let params_for = |limit: usize| {
+        (
+            q.clone(),
+            format!("%{escaped}%"),
+            format!("{escaped}%"),
+            format!("% {escaped}%"),
+            limit as i64,
+        )
+    };
+    let (exact, anywhere_pattern, prefix, word_prefix, lim) = params_for(limit);
+    // Trigram search needs three characters; shorter queries scan with LIKE.
+    let use_fts = q.chars().count() >= 3;
     for (kind, table, select, extra) in SOURCES {
-        let name_col = if *table == "transfers" {
-            "note"
-        } else {
-            "name"
+        let fts = use_fts && *table == "daily_expenses";
+        // The full-text table has a `name` column too: qualify in the join.
+        let name_col = match *table {
+            "transfers" => "note",
+            "daily_expenses" if fts => "daily_expenses.name",
+            _ => "name",
         };
-        let mut anywhere = vec![format!("{name_col} LIKE ?3 ESCAPE '\\'")];
-        anywhere.extend(extra.iter().map(|c| format!("{c} LIKE ?3 ESCAPE '\\'")));
-        let sql = format!(
-            "SELECT {select},
-                CASE WHEN lower({name_col}) = ?2 THEN 0
-                     WHEN {name_col} LIKE ?4 ESCAPE '\\' THEN 1
-                     WHEN {name_col} LIKE ?5 ESCAPE '\\' THEN 2
-                     ELSE 3 END AS rank
-             FROM {table}
-             WHERE user_id = ?1 AND ({})
-             ORDER BY rank, 3 DESC LIMIT ?6",
-            anywhere.join(" OR ")
+        let rank = format!(
+            "CASE WHEN lower({name_col}) = ?2 THEN 0
+                  WHEN {name_col} LIKE ?4 ESCAPE '\\' THEN 1
+                  WHEN {name_col} LIKE ?5 ESCAPE '\\' THEN 2
+                  ELSE 3 END"
         );
+        let sql = if fts {
+            let select = "daily_expenses.id, daily_expenses.name, daily_expenses.date, \
+                          daily_expenses.amount_cents, daily_expenses.currency";
+            format!(
+                "SELECT {select}, {rank} AS rank
+                 FROM daily_expenses_fts JOIN daily_expenses ON daily_expenses.rowid = daily_expenses_fts.rowid
+                 WHERE daily_expenses_fts MATCH ?3 AND daily_expenses.user_id = ?1
+                 ORDER BY rank, 3 DESC LIMIT ?6"
+            )
+        } else {
+            let mut anywhere = vec![format!("{name_col} LIKE ?3 ESCAPE '\\'")];
+            anywhere.extend(extra.iter().map(|c| format!("{c} LIKE ?3 ESCAPE '\\'")));
+            format!(
+                "SELECT {select}, {rank} AS rank FROM {table}
+                 WHERE user_id = ?1 AND ({})
+                 ORDER BY rank, 3 DESC LIMIT ?6",
+                anywhere.join(" OR ")
+            )
+        };
+        let third = if fts {
+            // One phrase of trigrams: a substring match in any column.
+            format!("\"{}\"", q.replace('"', "\"\""))
+        } else {
+            anywhere_pattern.clone()
+        };
         let mut s = c.prepare_cached(&sql)?;
         let rows = s.query_map(
-            params![
-                user_id,
-                q,
-                format!("%{escaped}%"),
-                format!("{escaped}%"),
-                format!("% {escaped}%"),
-                limit as i64
-            ],
+            params![user_id, exact, third, prefix, word_prefix, lim],
             |r| {
                 Ok(Hit {
                     kind,

@@ -205,9 +205,12 @@ async fn migrate_creates_a_fresh_database() {
         .output()
         .unwrap();
     assert!(out.status.success());
+    let files = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations"))
+        .unwrap()
+        .count();
     assert_eq!(
         String::from_utf8(out.stdout).unwrap().trim(),
-        "migrations applied: 1"
+        format!("migrations applied: {files}")
     );
     let c = rusqlite::Connection::open(dir.path().join("nested/cashkeeper.db")).unwrap();
     let tables: i64 = c
@@ -360,4 +363,55 @@ fn vapid_keys_prints_both_variables_in_their_formats() {
     let engine = base64::engine::general_purpose::URL_SAFE_NO_PAD;
     assert_eq!(engine.decode(get("VAPID_PUBLIC_KEY")).unwrap().len(), 65);
     assert_eq!(engine.decode(get("VAPID_PRIVATE_KEY")).unwrap().len(), 32);
+}
+
+mod at_v1 {
+    refinery::embed_migrations!("migrations");
+}
+
+#[tokio::test]
+async fn a_database_from_the_first_version_is_migrated_and_keeps_its_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let mut c = rusqlite::Connection::open(dir.path().join("cashkeeper.db")).unwrap();
+        at_v1::migrations::runner()
+            .set_target(refinery::Target::Version(1))
+            .run(&mut c)
+            .unwrap();
+        c.execute_batch(
+            "INSERT INTO users (id, email, email_lower, name, password_hash, created_at, updated_at)
+               VALUES ('u1', 'old@example.org', 'old@example.org', 'Old', 'x', '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z');
+             INSERT INTO accounts (id, user_id, name, type, currency, balance_cents, created_at, updated_at)
+               VALUES ('a1', 'u1', 'Giro', 'checking', 'EUR', 100, '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z');
+             INSERT INTO daily_expenses (id, user_id, name, amount_cents, currency, date, account_id, merchant, created_at, updated_at)
+               VALUES ('d1', 'u1', 'Alte Buchung', 1234, 'EUR', '2025-02-03', 'a1', 'Flohmarkt', '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z');",
+        )
+        .unwrap();
+    }
+    let app = spawn_app_in(dir, |_| {}).await;
+    let hits = app
+        .state
+        .db
+        .run(|c| cashkeeper::store::search::search(c, "u1", "flohmarkt", 10))
+        .await
+        .unwrap();
+    assert_eq!(
+        hits.len(),
+        1,
+        "the search index covers rows from before the migration"
+    );
+    assert_eq!(hits[0].id, "d1");
+    let version: i64 = app
+        .state
+        .db
+        .run(|c| {
+            Ok(c.query_row(
+                "SELECT MAX(version) FROM refinery_schema_history",
+                [],
+                |r| r.get(0),
+            )?)
+        })
+        .await
+        .unwrap();
+    assert!(version >= 2);
 }
