@@ -5,7 +5,7 @@
 
 use super::{Ctx, Registry, Reply};
 use crate::domain::money::{self, change_pct};
-use crate::domain::recurrence::{add_months, month_end, Schedule};
+use crate::domain::recurrence::{add_months, month_end, month_start, Schedule};
 use crate::domain::views::{self, Item, Kind, Totals, View};
 use crate::error::{Error, Result};
 use crate::services::rates::RateStore;
@@ -150,9 +150,10 @@ pub struct Ledger {
 /// Loads every recurring expense and income and the one-time expenses
 /// dated in `[from, to]`, converted to the user's base currency.
 ///
-/// One-time expenses before `today` only count as sums per month, category
-/// and currency (converted once per sum, so rounding happens once); those
-/// from `today` on are loaded one by one, since "next payments" names them.
+/// One-time expenses of months before the current one only count as sums
+/// per month, category and currency (converted once per sum, so rounding
+/// happens once); those of this month and later are loaded one by one,
+/// since "next payments" names them.
 pub fn load_ledger(
     c: &rusqlite::Connection,
     user: &User,
@@ -205,9 +206,12 @@ pub fn load_ledger(
             id: i.id,
         });
     }
-    if let Some(yesterday) = today.pred_opt().filter(|y| *y >= from) {
+    // Months before this one as sums; this month and later one by one.
+    let this_month = month_start(today);
+    if from < this_month {
+        let last_full = add_months(this_month, -1).min(month_start(to));
         for (month, category_id, currency, sum) in
-            daily_expenses::month_sums(c, &user.id, from, yesterday.min(to))?
+            daily_expenses::month_sums(c, &user.id, from, last_full)?
         {
             multi |= currency != base;
             items.push(Item {
@@ -221,20 +225,22 @@ pub fn load_ledger(
             });
         }
     }
-    for (id, name, amount, currency, date, category_id) in
-        daily_expenses::slim_in_range(c, &user.id, from.max(today), to)?
-    {
-        multi |= currency != base;
-        items.push(Item {
-            amount: convert(amount, &currency),
-            schedule: Schedule::once(date),
-            kind: Kind::DailyExpense,
-            category_id,
-            is_subscription: false,
-            name,
-            id: id.clone(),
-        });
-        originals.insert(id, (amount, currency, String::new()));
+    if to >= this_month {
+        for (id, name, amount, currency, date, category_id) in
+            daily_expenses::slim_in_range(c, &user.id, from.max(this_month), to)?
+        {
+            multi |= currency != base;
+            items.push(Item {
+                amount: convert(amount, &currency),
+                schedule: Schedule::once(date),
+                kind: Kind::DailyExpense,
+                category_id,
+                is_subscription: false,
+                name,
+                id: id.clone(),
+            });
+            originals.insert(id, (amount, currency, String::new()));
+        }
     }
     multi = multi || daily_expenses::any_other_currency(c, &user.id, base)?;
     let mut total_assets = Decimal::ZERO;

@@ -119,9 +119,9 @@ pub fn slim_in_range(
     Ok(rows)
 }
 
-/// Sums of one-time expenses dated in `[from, to]` per month (its first
-/// day), category and currency: what the month views need of the past,
-/// read from the covering index `daily_expenses_month_sums`.
+/// Sums of one-time expenses per month (its first day), category and
+/// currency for the months `from` to `to` (first days), read from the
+/// trigger-maintained table `daily_expense_months`.
 pub type MonthSum = (NaiveDate, Option<String>, String, Decimal);
 
 pub fn month_sums(
@@ -131,13 +131,13 @@ pub fn month_sums(
     to: NaiveDate,
 ) -> Result<Vec<MonthSum>> {
     let mut s = c.prepare_cached(
-        "SELECT substr(date, 1, 7) || '-01', category_id, currency, SUM(amount_cents)
-         FROM daily_expenses
-         WHERE user_id = ?1 AND date >= ?2 AND date <= ?3
-         GROUP BY 1, 2, 3",
+        "SELECT month || '-01', NULLIF(category_id, ''), currency, amount_cents
+         FROM daily_expense_months
+         WHERE user_id = ?1 AND month >= ?2 AND month <= ?3",
     )?;
+    let month = |d: NaiveDate| d.format("%Y-%m").to_string();
     let rows = s
-        .query_map(params![user_id, from, to], |r| {
+        .query_map(params![user_id, month(from), month(to)], |r| {
             Ok((
                 r.get(0)?,
                 r.get(1)?,
@@ -211,4 +211,89 @@ pub fn delete(c: &Connection, user_id: &str, id: &str) -> Result<bool> {
         "DELETE FROM daily_expenses WHERE id = ?1 AND user_id = ?2",
         [id, user_id],
     )? == 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::store::Db;
+    use proptest::prelude::*;
+
+    /// The month sums equal a GROUP BY over the expenses after any mix of
+    /// inserts, updates (date, amount, currency, category) and deletes.
+    fn check(ops: Vec<(u8, u8, u8, u8, u16)>) {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(dir.path()).unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(db.run(move |c| {
+            c.execute_batch(
+                "INSERT INTO users (id, email, email_lower, password_hash, created_at, updated_at)
+                   VALUES ('u', 'u@x.org', 'u@x.org', 'x', '', '');
+                 INSERT INTO accounts (id, user_id, name, type, currency, created_at, updated_at)
+                   VALUES ('a', 'u', 'A', 'checking', 'EUR', '', '');
+                 INSERT INTO categories (id, user_id, name, created_at, updated_at) VALUES ('k1', 'u', 'K1', '', '');
+                 INSERT INTO categories (id, user_id, name, created_at, updated_at) VALUES ('k2', 'u', 'K2', '', '');",
+            )?;
+            let mut ids: Vec<String> = Vec::new();
+            for (n, (op, day, cur, cat, cents)) in ops.into_iter().enumerate() {
+                let date = format!("2025-{:02}-{:02}", 1 + day % 3, 1 + day % 28);
+                let currency = ["EUR", "USD"][cur as usize % 2];
+                let category: Option<&str> = [None, Some("k1"), Some("k2")][cat as usize % 3];
+                let amount = i64::from(cents) + 1;
+                match op % 4 {
+                    0 | 1 => {
+                        let id = format!("d{n}");
+                        c.execute(
+                            "INSERT INTO daily_expenses (id, user_id, name, amount_cents, currency, date, account_id,
+                                                         category_id, created_at, updated_at)
+                             VALUES (?1, 'u', 'x', ?2, ?3, ?4, 'a', ?5, '', '')",
+                            rusqlite::params![id, amount, currency, date, category],
+                        )?;
+                        ids.push(id);
+                    }
+                    2 if !ids.is_empty() => {
+                        let id = &ids[cents as usize % ids.len()];
+                        c.execute(
+                            "UPDATE daily_expenses SET date = ?2, amount_cents = ?3, currency = ?4, category_id = ?5 WHERE id = ?1",
+                            rusqlite::params![id, date, amount, currency, category],
+                        )?;
+                    }
+                    3 if !ids.is_empty() => {
+                        let id = ids.remove(cents as usize % ids.len());
+                        c.execute("DELETE FROM daily_expenses WHERE id = ?1", [id])?;
+                    }
+                    _ => {}
+                }
+            }
+            // Deleting a category leaves its entries uncategorised, and the sums follow.
+            c.execute("DELETE FROM categories WHERE id = 'k2'", [])?;
+            let kept = |sql: &str| -> rusqlite::Result<Vec<(String, String, String, i64, i64)>> {
+                let mut s = c.prepare(sql)?;
+                let rows = s
+                    .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?
+                    .collect();
+                rows
+            };
+            let expected = kept(
+                "SELECT substr(date, 1, 7), currency, COALESCE(category_id, ''), SUM(amount_cents), COUNT(*)
+                 FROM daily_expenses GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
+            )?;
+            let actual = kept(
+                "SELECT month, currency, category_id, amount_cents, entries FROM daily_expense_months ORDER BY 1, 2, 3",
+            )?;
+            assert_eq!(actual, expected);
+            Ok(())
+        }))
+        .unwrap();
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        #[test]
+        fn month_sums_follow_every_change(ops in proptest::collection::vec((0u8..4, 0u8..90, 0u8..2, 0u8..3, 0u16..5000), 1..60)) {
+            check(ops);
+        }
+    }
 }

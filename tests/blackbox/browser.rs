@@ -270,3 +270,109 @@ async fn the_phone_layout_hides_the_navigation_behind_the_menu_button() {
     screenshot(c, "phone-menu").await;
     browser.client.clone().close().await.unwrap();
 }
+
+/// Signs `user` in through the sign-in page.
+async fn sign_in(c: &Client, app: &TestApp, user: &TestUser) {
+    c.goto(&app.url("/login")).await.unwrap();
+    c.find(Locator::Css("#f-email"))
+        .await
+        .unwrap()
+        .send_keys(&user.email)
+        .await
+        .unwrap();
+    c.find(Locator::Css("#f-password"))
+        .await
+        .unwrap()
+        .send_keys(&user.password)
+        .await
+        .unwrap();
+    c.find(Locator::Css("button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_path(c, "/").await;
+}
+
+/// Fills the field `name` of the page's form.
+async fn fill(c: &Client, name: &str, value: &str) {
+    let field = c
+        .find(Locator::Css(&format!("form.stack [name={name}]")))
+        .await
+        .unwrap();
+    field.clear().await.unwrap();
+    field.send_keys(value).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_person_records_an_account_a_recurring_and_a_one_time_expense_and_sees_them_on_the_dashboard(
+) {
+    let Some(browser) = start(1280, 1000).await else {
+        return;
+    };
+    let c = &browser.client;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    sign_in(c, &app, &user).await;
+
+    c.goto(&app.url("/accounts")).await.unwrap();
+    fill(c, "name", "Girokonto").await;
+    fill(c, "balance", "2500").await;
+    c.find(Locator::Css("form.stack button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(c, ">Girokonto<").await;
+
+    c.goto(&app.url("/expenses")).await.unwrap();
+    fill(c, "name", "Miete").await;
+    fill(c, "amount", "-5").await;
+    let today = app.state.clock.today();
+    // Dates go in through the date picker's keyboard order (month/day/year in en-US).
+    let date_keys = today.format("%m%d%Y").to_string();
+    c.find(Locator::Css("form.stack [name=startDate]"))
+        .await
+        .unwrap()
+        .send_keys(&date_keys)
+        .await
+        .unwrap();
+    c.find(Locator::Css("form.stack button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(c, "must be greater than 0").await;
+    fill(c, "amount", "950").await;
+    c.find(Locator::Css("form.stack button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(c, ">Miete<").await;
+
+    c.goto(&app.url("/daily-expenses")).await.unwrap();
+    fill(c, "name", "Wocheneinkauf").await;
+    fill(c, "amount", "42,30").await;
+    c.find(Locator::Css("form.stack button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(c, "Wocheneinkauf").await;
+
+    c.goto(&app.url("/")).await.unwrap();
+    let html = c.source().await.unwrap();
+    assert!(html.contains("Miete"), "next payments list the rent");
+    assert!(
+        html.contains("992.30") || html.contains("992,30"),
+        "950 + 42.30 this month"
+    );
+    screenshot(c, "dashboard-with-data").await;
+    browser.client.clone().close().await.unwrap();
+}

@@ -160,3 +160,133 @@ async fn assets_are_cached_for_a_year_by_content_hash_and_revalidate_by_etag() {
     assert_eq!(revalidated.status(), 304);
     assert_eq!(app.get("/assets/nope.css", None).await.status(), 404);
 }
+
+#[tokio::test]
+async fn every_record_page_renders_and_shows_a_write_on_the_next_load() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let call = |name: &'static str, body: serde_json::Value| {
+        let app = &app;
+        let cookie = user.cookie.clone();
+        async move {
+            let r = app.action(name, body, Some(&cookie)).await;
+            r.data().clone()
+        }
+    };
+    // Empty pages render.
+    for path in [
+        "/accounts",
+        "/categories",
+        "/expenses",
+        "/subscriptions",
+        "/daily-expenses",
+        "/incomes",
+        "/transfers",
+        "/search",
+        "/search?q=x",
+    ] {
+        let res = app.get(path, Some(&user.cookie)).await;
+        assert_eq!(res.status(), 200, "{path}");
+        assert_eq!(
+            app.get(path, None).await.status(),
+            303,
+            "{path} needs a session"
+        );
+    }
+    let giro = call("createAccount", json!({"name": "Girokonto Alpha", "type": "checking", "currency": "EUR", "balance": "12.5"})).await;
+    let spar = call(
+        "createAccount",
+        json!({"name": "Spar Beta", "type": "savings", "currency": "USD", "balance": "100"}),
+    )
+    .await;
+    let today = app.state.clock.today();
+    call(
+        "createCategory",
+        json!({"name": "Kategorie Gamma", "icon": "🐈"}),
+    )
+    .await;
+    call("createExpense", json!({"name": "Miete Delta", "amount": 950, "frequency": "monthly", "startDate": today.to_string(), "accountId": giro["id"]})).await;
+    call("createExpense", json!({"name": "Abo Epsilon", "amount": "9.99", "frequency": "monthly", "startDate": today.to_string(), "accountId": giro["id"], "isSubscription": true})).await;
+    call("createDailyExpense", json!({"name": "Einkauf Zeta", "amount": "23.45", "date": today.to_string(), "accountId": giro["id"]})).await;
+    call("createIncome", json!({"name": "Gehalt Eta", "amount": 3000, "frequency": "monthly", "startDate": today.to_string(), "accountId": giro["id"]})).await;
+    call("createTransfer", json!({"fromAccountId": giro["id"], "toAccountId": spar["id"], "amount": 100, "frequency": "monthly", "startDate": today.to_string(), "note": "Sparen Theta"})).await;
+    for (path, needle) in [
+        ("/accounts", "Girokonto Alpha"),
+        ("/accounts", "Spar Beta"),
+        ("/categories", "Kategorie Gamma"),
+        ("/expenses", "Miete Delta"),
+        ("/subscriptions", "Abo Epsilon"),
+        ("/daily-expenses", "Einkauf Zeta"),
+        ("/incomes", "Gehalt Eta"),
+        ("/transfers", "Sparen Theta"),
+        ("/search?q=zeta", "Einkauf Zeta"),
+        ("/", "Miete Delta"),
+    ] {
+        let res = app.get(path, Some(&user.cookie)).await;
+        assert_eq!(res.status(), 200, "{path}");
+        let html = res.text().await.unwrap();
+        assert!(html.contains(needle), "{path} lacks {needle}");
+    }
+    // The subscription page does not list ordinary expenses.
+    let subs = app
+        .get("/subscriptions", Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(!subs.contains("Miete Delta"));
+    // An edit form comes filled in.
+    let id = giro["id"].as_str().unwrap();
+    let edit = app
+        .get(&format!("/accounts?edit={id}"), Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(edit.contains("data-action=\"updateAccount\"") && edit.contains("value=\"12.50\""));
+    // Another user's id in ?edit= shows the create form, not their record.
+    let other = app.new_user().await;
+    let foreign = app
+        .get(&format!("/accounts?edit={id}"), Some(&other.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(!foreign.contains("Girokonto Alpha"));
+    // After an update, the next load shows it (no stale cache).
+    app.action(
+        "updateAccount",
+        json!({"id": id, "name": "Girokonto Omega"}),
+        Some(&user.cookie),
+    )
+    .await
+    .data();
+    let html = app
+        .get("/accounts", Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("Girokonto Omega") && !html.contains("Girokonto Alpha"));
+}
+
+#[tokio::test]
+async fn the_dashboard_shows_the_month_and_navigates_between_months() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let html = app
+        .get("/?month=2025-03", Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("March 2025"));
+    assert!(html.contains("href=\"/?month=2025-02\"") && html.contains("href=\"/?month=2025-04\""));
+    // A nonsense month falls back to the current one instead of failing.
+    assert_eq!(
+        app.get("/?month=2025-13", Some(&user.cookie))
+            .await
+            .status(),
+        200
+    );
+}
