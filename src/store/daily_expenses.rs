@@ -269,7 +269,8 @@ mod tests {
             }
             // Deleting a category leaves its entries uncategorised, and the sums follow.
             c.execute("DELETE FROM categories WHERE id = 'k2'", [])?;
-            let kept = |sql: &str| -> rusqlite::Result<Vec<(String, String, String, i64, i64)>> {
+            type Row = (String, String, String, i64, i64);
+            let kept = |sql: &str| -> rusqlite::Result<Vec<Row>> {
                 let mut s = c.prepare(sql)?;
                 let rows = s
                     .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?
