@@ -139,7 +139,11 @@ pub struct Dashboard {
 
 /// A user's entries as the views see them, in the base currency.
 pub struct Ledger {
+    /// What the month views count: recurring items, and one-time expenses
+    /// as sums per month, category and currency.
     pub items: Vec<Item>,
+    /// One-time expenses dated today or later, one by one (for what is due next).
+    pub planned: Vec<Item>,
     /// Own amount, currency and account of each item, by id.
     pub originals: HashMap<String, (Decimal, String, String)>,
     pub categories: HashMap<String, Category>,
@@ -150,10 +154,9 @@ pub struct Ledger {
 /// Loads every recurring expense and income and the one-time expenses
 /// dated in `[from, to]`, converted to the user's base currency.
 ///
-/// One-time expenses of months before the current one only count as sums
-/// per month, category and currency (converted once per sum, so rounding
-/// happens once); those of this month and later are loaded one by one,
-/// since "next payments" names them.
+/// One-time expenses count as sums per month, category and currency
+/// (converted once per sum, so rounding happens once); those dated today or
+/// later are also loaded one by one, since "next payments" names them.
 pub fn load_ledger(
     c: &rusqlite::Connection,
     user: &User,
@@ -206,31 +209,28 @@ pub fn load_ledger(
             id: i.id,
         });
     }
-    // Months before this one as sums; this month and later one by one.
-    let this_month = month_start(today);
-    if from < this_month {
-        let last_full = add_months(this_month, -1).min(month_start(to));
-        for (month, category_id, currency, sum) in
-            daily_expenses::month_sums(c, &user.id, from, last_full)?
-        {
-            multi |= currency != base;
-            items.push(Item {
-                amount: convert(sum, &currency),
-                schedule: Schedule::once(month),
-                kind: Kind::DailyExpense,
-                category_id,
-                is_subscription: false,
-                name: String::new(),
-                id: String::new(),
-            });
-        }
+    // One-time expenses count as sums per month; only those still ahead
+    // are loaded one by one, for "next payments".
+    for (month, category_id, currency, sum) in
+        daily_expenses::month_sums(c, &user.id, from, month_start(to))?
+    {
+        multi |= currency != base;
+        items.push(Item {
+            amount: convert(sum, &currency),
+            schedule: Schedule::once(month),
+            kind: Kind::DailyExpense,
+            category_id,
+            is_subscription: false,
+            name: String::new(),
+            id: String::new(),
+        });
     }
-    if to >= this_month {
+    let mut planned = Vec::new();
+    if to >= today {
         for (id, name, amount, currency, date, category_id) in
-            daily_expenses::slim_in_range(c, &user.id, from.max(this_month), to)?
+            daily_expenses::slim_in_range(c, &user.id, from.max(today), to)?
         {
-            multi |= currency != base;
-            items.push(Item {
+            planned.push(Item {
                 amount: convert(amount, &currency),
                 schedule: Schedule::once(date),
                 kind: Kind::DailyExpense,
@@ -254,6 +254,7 @@ pub fn load_ledger(
         .collect();
     Ok(Ledger {
         items,
+        planned,
         originals,
         categories,
         total_assets,
@@ -298,7 +299,11 @@ pub fn build(ledger: &Ledger, user: &User, first: NaiveDate, today: NaiveDate) -
     let cash = views::monthly_totals(items, add_months(first, -11), 12, View::Cashflow);
     let reserve = views::monthly_totals(items, last_month, 2, View::Reserve);
     let (fixed, n_fixed, subs, n_subs) = views::recurring_costs(items, first);
-    let upcoming = views::upcoming(items, today, today + Duration::days(UPCOMING_DAYS - 1))
+    let due_items = items
+        .iter()
+        .filter(|i| i.kind != Kind::DailyExpense)
+        .chain(ledger.planned.iter());
+    let upcoming = views::upcoming(due_items, today, today + Duration::days(UPCOMING_DAYS - 1))
         .into_iter()
         .take(UPCOMING_MAX)
         .map(|due| ledger.payment(due.item, due.date))

@@ -176,9 +176,13 @@ pub struct Due<'a> {
 /// What is due in `[from, to]`: the next due date of each recurring expense
 /// and the one-time expenses planned in the window (incomes excluded),
 /// soonest first.
-pub fn upcoming(items: &[Item], from: NaiveDate, to: NaiveDate) -> Vec<Due<'_>> {
-    let mut out: Vec<Due<'_>> = items
-        .iter()
+pub fn upcoming<'a>(
+    items: impl IntoIterator<Item = &'a Item>,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> Vec<Due<'a>> {
+    let mut out: Vec<Due<'a>> = items
+        .into_iter()
         .filter(|i| i.is_expense())
         .filter_map(|item| {
             let date = item.schedule.next_due(from)?;
