@@ -3,3 +3,4 @@
 
 pub mod currency;
 pub mod email;
+pub mod rates;

@@ -5,6 +5,7 @@
 //! database work runs through [`Db::run`], on tokio's blocking threads, never
 //! on the async executor's.
 
+pub mod exchange_rates;
 pub mod password_resets;
 pub mod sessions;
 pub mod users;

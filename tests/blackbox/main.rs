@@ -8,4 +8,5 @@ mod browser;
 mod cli;
 mod helpers;
 mod pages;
+mod rates;
 mod smtp;
