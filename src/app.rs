@@ -7,6 +7,7 @@ use crate::clock::Clock;
 use crate::config::Config;
 use crate::error::Result;
 use crate::services::mail::Mailer;
+use crate::services::rates::RateStore;
 use crate::store::Db;
 use crate::{api, auth, web};
 use axum::extract::Request;
@@ -29,7 +30,8 @@ pub struct Inner {
     pub mailer: Mailer,
     pub login_limiter: LoginLimiter,
     pub actions: Registry,
-    pub rates: crate::services::rates::RateStore,
+    /// The current exchange-rate table (`services::rates`).
+    pub rates: RateStore,
 }
 
 impl Deref for AppState {
@@ -48,6 +50,7 @@ impl AppState {
     pub fn with_clock(config: Config, clock: Clock) -> Result<AppState> {
         let db = Db::open(&config.data_dir)?;
         let mailer = Mailer::from_config(&config)?;
+        let rates = RateStore::load(&db)?;
         Ok(AppState(Arc::new(Inner {
             config,
             db,
@@ -55,7 +58,7 @@ impl AppState {
             mailer,
             login_limiter: LoginLimiter::default(),
             actions: actions::registry(),
-            rates: crate::services::rates::RateStore,
+            rates,
         })))
     }
 }

@@ -111,6 +111,8 @@ pub struct Config {
     pub mail_from: String,
     /// `CASHKEEPER_RATES_REFRESH`: fetch the ECB reference rates daily.
     pub rates_refresh: bool,
+    /// `CASHKEEPER_RATES_URL`: the ECB daily feed, or a mirror of it.
+    pub rates_url: String,
     /// Test builds only: mounts routes that panic on purpose, to prove a panic
     /// becomes a 500 and not a dropped connection. Never read from the environment.
     pub panic_routes: bool,
@@ -213,6 +215,11 @@ impl Config {
             true,
         )?;
 
+        let rates_url = match get("CASHKEEPER_RATES_URL") {
+            None => "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml".to_string(),
+            Some(raw) => parse_http_url("CASHKEEPER_RATES_URL", &raw)?,
+        };
+
         let api_rate_limit = match get("CASHKEEPER_API_RATE_LIMIT") {
             None => 120,
             Some(raw) => match raw.trim().parse::<u32>() {
@@ -280,6 +287,7 @@ impl Config {
             smtp_url,
             mail_from,
             rates_refresh,
+            rates_url,
             panic_routes: false,
         })
     }
@@ -379,6 +387,11 @@ mod tests {
         assert_eq!(c.notification_schedule, Schedule::Cron("0 8 * * *".into()));
         assert_eq!(c.insights_schedule, Schedule::Cron("0 6 * * *".into()));
         assert!(!c.secure_cookies());
+        assert!(c.rates_refresh);
+        assert_eq!(
+            c.rates_url,
+            "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"
+        );
     }
 
     #[test]
@@ -392,6 +405,7 @@ mod tests {
             ("CASHKEEPER_BASE_URL", "money.example.org"),
             ("CASHKEEPER_PUSH_ALLOW_LOOPBACK_HTTP", "maybe"),
             ("SMTP_URL", "mail.example.org"),
+            ("CASHKEEPER_RATES_URL", "ftp://example.org/rates.xml"),
         ] {
             let err = with(&[(var, value)]).unwrap_err().0;
             assert!(err.starts_with(&format!("{var}: expected ")), "{err}");

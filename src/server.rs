@@ -33,11 +33,15 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let app = router(state.clone());
+    // Runs beside the server, never before it; stopped before the checkpoint.
+    let rates_refresh = (state.config.rates_refresh)
+        .then(|| crate::services::rates::spawn_refresh_loop(state.clone()));
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
         .await
         .context("serving")?;
     tracing::info!("shutting down: requests finished, closing the database");
+    drop(rates_refresh);
     if let Err(e) = state.db.checkpoint() {
         e.log();
     }

@@ -3,6 +3,7 @@
 //! and unknown paths included.
 
 pub mod auth;
+pub mod exchange_rates;
 pub mod v1;
 
 use crate::app::AppState;
@@ -21,6 +22,7 @@ pub fn error(status: StatusCode, message: impl Into<String>) -> Response {
 pub fn router(panic_routes: bool) -> Router<AppState> {
     let mut r = Router::new()
         .route("/auth/session", get(auth::session))
+        .route("/exchange-rates", get(exchange_rates::get))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "not found") });
     if panic_routes {
         r = r.route(

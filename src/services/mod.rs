@@ -1,5 +1,5 @@
-//! Outbound I/O: mail (and, as features arrive, the AI provider, web push
-//! and the exchange-rate refresh).
+//! Outbound I/O: mail and the exchange-rate refresh (and, as features
+//! arrive, the AI provider and web push).
 
 pub mod mail;
 pub mod rates;

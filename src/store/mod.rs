@@ -8,6 +8,7 @@
 pub mod accounts;
 pub mod categories;
 pub mod daily_expenses;
+pub mod exchange_rates;
 pub mod expenses;
 pub mod incomes;
 pub mod merchants;

@@ -9,4 +9,5 @@ mod cli;
 mod helpers;
 mod money;
 mod pages;
+mod rates;
 mod smtp;
