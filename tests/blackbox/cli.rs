@@ -415,3 +415,76 @@ async fn a_database_from_the_first_version_is_migrated_and_keeps_its_rows() {
         .unwrap();
     assert!(version >= 2);
 }
+
+#[tokio::test]
+async fn demo_creates_a_living_household_and_refills_it_without_duplicates() {
+    let app = spawn_app().await;
+    let data_dir = app.data_dir().to_path_buf();
+    let run = move || {
+        let data_dir = data_dir.clone();
+        async move {
+            tokio::task::spawn_blocking(move || {
+                let mut child = cashkeeper()
+                    .args(["demo", "--email", "Demo@Example.org", "--password-stdin"])
+                    .env("CASHKEEPER_DATA_DIR", data_dir)
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap();
+                child
+                    .stdin
+                    .take()
+                    .unwrap()
+                    .write_all(b"demo password\n")
+                    .unwrap();
+                child.wait_with_output().unwrap()
+            })
+            .await
+            .unwrap()
+        }
+    };
+    let out = run().await;
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let cookie = app
+        .login("demo@example.org", "demo password")
+        .await
+        .session_cookie()
+        .unwrap();
+    let count = |name: &'static str| {
+        let (app, cookie) = (&app, cookie.clone());
+        async move {
+            app.action(name, json!({}), Some(&cookie))
+                .await
+                .data()
+                .as_array()
+                .unwrap()
+                .len()
+        }
+    };
+    let (accounts, expenses, incomes) = (
+        count("listAccounts").await,
+        count("listExpenses").await,
+        count("listIncomes").await,
+    );
+    assert_eq!(accounts, 4);
+    assert!(expenses >= 10 && incomes >= 2);
+    let daily = count("listDailyExpenses").await;
+    assert!(daily > 200, "a year of everyday spending, got {daily}");
+    let d = app.action("getDashboard", json!({}), Some(&cookie)).await;
+    let d = d.data();
+    assert_eq!(
+        d["hasMultiCurrency"], true,
+        "a USD account and a USD subscription"
+    );
+    assert!(d["cashflow"]["income"].as_f64().unwrap() > 3000.0);
+    assert!(d["recurring"]["subscriptionsCount"].as_u64().unwrap() >= 5);
+    // Running it again replaces the data instead of adding to it.
+    assert!(run().await.status.success());
+    assert_eq!(count("listAccounts").await, accounts);
+    assert_eq!(count("listDailyExpenses").await, daily);
+}
