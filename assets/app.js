@@ -90,6 +90,13 @@
     if (form.dataset.done === 'hide') form.hidden = true;
     if (form.dataset.done === 'reset') form.reset();
     showSuccess(form);
+    if (form.dataset.tokenOutput && body.data && body.data.token) {
+      const box = document.querySelector(form.dataset.tokenOutput);
+      if (box) {
+        box.querySelector('code').textContent = body.data.token;
+        box.hidden = false;
+      }
+    }
     form.dispatchEvent(new CustomEvent('action:done', { detail: body.data, bubbles: true }));
   }
 
@@ -125,6 +132,24 @@
     if (!form) return;
     if (ev.target.name === 'categoryId') { ev.target.dataset.touched = '1'; return; }
     if (ev.target.name === 'merchant' || ev.target.name === 'name') merchantHint(form);
+  });
+
+  // Buttons with data-copy="#selector" copy that element's text.
+  document.addEventListener('click', async function (ev) {
+    const button = ev.target.closest('button[data-copy]');
+    if (!button) return;
+    const source = document.querySelector(button.dataset.copy);
+    if (!source) return;
+    try {
+      await navigator.clipboard.writeText(source.textContent);
+      button.textContent = button.dataset.copied || button.textContent;
+    } catch (_) {
+      const range = document.createRange();
+      range.selectNodeContents(source);
+      const sel = window.getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+    }
   });
 
   document.addEventListener('submit', function (ev) {

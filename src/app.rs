@@ -29,6 +29,12 @@ pub struct Inner {
     pub clock: Clock,
     pub mailer: Mailer,
     pub login_limiter: LoginLimiter,
+    /// Rate limit and "last used" bookkeeping of API tokens.
+    pub api_guard: crate::auth::api_tokens::ApiGuard,
+    /// Computed `/api/v1` replies, by user data version.
+    pub summary_cache:
+        crate::api::v1::cache::ReplyCache<std::sync::Arc<crate::api::v1::summary::Summary>>,
+    pub accounts_cache: crate::api::v1::cache::ReplyCache<axum::body::Bytes>,
     pub actions: Registry,
     /// The current exchange-rate table (`services::rates`).
     pub rates: RateStore,
@@ -57,6 +63,9 @@ impl AppState {
             clock,
             mailer,
             login_limiter: LoginLimiter::default(),
+            api_guard: Default::default(),
+            summary_cache: Default::default(),
+            accounts_cache: Default::default(),
             actions: actions::registry(),
             rates,
         })))

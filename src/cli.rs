@@ -41,6 +41,11 @@ pub enum Command {
         #[command(subcommand)]
         command: UserCommand,
     },
+    /// Manage personal API tokens for /api/v1.
+    Token {
+        #[command(subcommand)]
+        command: TokenCommand,
+    },
     /// Write a consistent copy of the database to FILE, also while serving.
     Backup {
         /// Where to write the copy (replaced if it exists).
@@ -61,6 +66,22 @@ pub enum Command {
         /// Read the password of a new demo user from standard input.
         #[arg(long)]
         password_stdin: bool,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum TokenCommand {
+    /// Create a token for a user and print it (it is shown only this once).
+    Create {
+        /// The user's email address.
+        #[arg(long)]
+        email: String,
+        /// A name to recognise the token by, e.g. "Home Assistant".
+        #[arg(long)]
+        name: String,
+        /// Days until it expires: 30, 90 or 365; without it, never.
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(["30", "90", "365"]))]
+        expires_days: Option<String>,
     },
 }
 
@@ -155,6 +176,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     name,
                 },
         } => runtime.block_on(create_user(config, email, name)),
+        Command::Token {
+            command:
+                TokenCommand::Create {
+                    email,
+                    name,
+                    expires_days,
+                },
+        } => runtime.block_on(create_token(config, email, name, expires_days)),
         Command::Demo {
             email,
             heavy,
@@ -223,6 +252,39 @@ async fn demo(
     if let Some(pw) = new_password.filter(|_| !password_stdin) {
         println!("sign in as {} with the password {pw}", user.email);
     }
+    Ok(())
+}
+
+async fn create_token(
+    config: Config,
+    email: String,
+    name: String,
+    expires_days: Option<String>,
+) -> anyhow::Result<()> {
+    let email = Email::parse("--email", &email)?;
+    let name = crate::actions::input::text("--name", Some(name), 100)?;
+    let days = expires_days.map(|d| d.parse::<u32>()).transpose()?;
+    let db = Db::open(&config.data_dir)?;
+    let now = Clock::default().now();
+    let lookup = email.as_str().to_string();
+    let created = db
+        .run(move |c| {
+            let user = users::find_by_email(c, &lookup)?
+                .ok_or_else(|| crate::Error::invalid("--email", "no user with this email"))?;
+            crate::actions::api_tokens::create_for(c, &user.id, &name, days, now)
+        })
+        .await?;
+    match &created.record.expires_at {
+        Some(at) => eprintln!(
+            "token \"{}\" created; it expires at {at}. It is shown only now:",
+            created.record.name
+        ),
+        None => eprintln!(
+            "token \"{}\" created; it never expires. It is shown only now:",
+            created.record.name
+        ),
+    }
+    println!("{}", created.token);
     Ok(())
 }
 

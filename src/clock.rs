@@ -23,6 +23,13 @@ impl Clock {
         self.now().date_naive()
     }
 
+    /// Sets this clock (and every clone of it) to `at`, from where it runs on;
+    /// for tests that need a known "today".
+    pub fn set(&self, at: DateTime<Utc>) {
+        self.offset_secs
+            .store((at - Utc::now()).num_seconds(), Ordering::Relaxed);
+    }
+
     /// Moves this clock (and every clone of it) forward; for tests.
     pub fn advance(&self, by: Duration) {
         self.offset_secs

@@ -41,7 +41,7 @@ pub struct MonthView {
 }
 
 impl MonthView {
-    fn new(this: Totals, last: Totals) -> MonthView {
+    pub fn new(this: Totals, last: Totals) -> MonthView {
         MonthView {
             income: this.income,
             expenses: this.expenses,

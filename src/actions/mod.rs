@@ -11,6 +11,7 @@
 //! a [`Ctx`] (state and session) and its input already deserialized.
 
 pub mod accounts;
+pub mod api_tokens;
 pub mod auth;
 pub mod categories;
 pub mod daily_expenses;
@@ -190,6 +191,7 @@ pub fn registry() -> Registry {
     dashboard::register(&mut r);
     merchants::register(&mut r);
     search::register(&mut r);
+    api_tokens::register(&mut r);
     r
 }
 

@@ -1,5 +1,6 @@
 //! Sessions, passwords, secrets and the limits that slow down guessing.
 
+pub mod api_tokens;
 pub mod login_limit;
 pub mod password;
 pub mod secrets;

@@ -33,6 +33,9 @@ pub struct RateStore {
     /// Held from fetch to swap, so two refreshes cannot leave the rows of one
     /// and the in-memory table of the other.
     refreshing: tokio::sync::Mutex<()>,
+    /// Counts swaps, so results computed with one table can be told from
+    /// results of the next (cache keys).
+    generation: std::sync::atomic::AtomicU64,
 }
 
 impl RateStore {
@@ -40,7 +43,13 @@ impl RateStore {
         RateStore {
             current: RwLock::new(Arc::new(rates)),
             refreshing: tokio::sync::Mutex::new(()),
+            generation: std::sync::atomic::AtomicU64::new(0),
         }
+    }
+
+    /// Changes whenever the table is replaced.
+    pub fn generation(&self) -> u64 {
+        self.generation.load(std::sync::atomic::Ordering::Acquire)
     }
 
     /// The table of the stored rows, laid over the built-in one so it stays
@@ -71,6 +80,8 @@ impl RateStore {
             .current
             .write()
             .unwrap_or_else(|poisoned| poisoned.into_inner()) = Arc::new(rates);
+        self.generation
+            .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
     }
 
     /// Fetches `url`, parses it as the ECB daily feed, replaces every stored

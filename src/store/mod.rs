@@ -6,11 +6,13 @@
 //! on the async executor's.
 
 pub mod accounts;
+pub mod api_tokens;
 pub mod categories;
 pub mod daily_expenses;
 pub mod exchange_rates;
 pub mod expenses;
 pub mod incomes;
+pub mod insights;
 pub mod merchants;
 pub mod password_resets;
 pub mod search;

@@ -103,7 +103,8 @@ pub fn select(
     html! {
         div.field {
             label for=(id) { (label) }
-            select id=(id) name=(name) aria-describedby=(err_id) data-nullable[empty.is_some()] {
+            select id=(id) name=(name) aria-describedby=(err_id) data-nullable[empty.is_some()]
+                data-type=[(name == "expiresInDays").then_some("number")] {
                 @if let Some(e) = empty {
                     option value="" selected[selected.is_none()] { (e) }
                 }

@@ -3,6 +3,7 @@
 //! real servers the test starts on loopback.
 
 mod actions;
+mod api;
 mod auth;
 mod browser;
 mod cli;

@@ -1,21 +1,184 @@
-//! The read-only REST API `/api/v1` (SPEC.md section 4.3). Every response,
-//! errors included, is JSON with `Cache-Control: no-store`; errors are
-//! `{"error":{"code","message"}}`.
+//! The read-only REST API `/api/v1` (SPEC.md section 4.3) for integrations
+//! such as Home Assistant, authenticated by personal API token. Every
+//! response, errors included, is JSON with `Cache-Control: no-store`; errors
+//! are `{"error":{"code","message"}}`.
+
+pub mod accounts;
+pub mod auth;
+pub mod cache;
+pub mod insights;
+pub mod me;
+pub mod payments;
+pub mod summary;
 
 use crate::app::AppState;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::Query;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::json;
+use std::ops::RangeInclusive;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 
-/// A REST API error: `{"error":{"code","message"}}` with `status`.
-pub fn error(status: StatusCode, code: &str, message: impl Into<String>) -> Response {
+/// The realm of `WWW-Authenticate` on 401s.
+pub const REALM: &str = "cashkeeper";
+
+/// A REST API error (SPEC.md section 7).
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub code: &'static str,
+    pub message: String,
+    retry_after: Option<i64>,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+            retry_after: None,
+        }
+    }
+    /// 400: a query parameter is missing or invalid; the message names it.
+    pub fn invalid(field: &str, message: impl std::fmt::Display) -> Self {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+            format!("{field}: {message}"),
+        )
+    }
+    pub fn unauthorized(message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
+    }
+    pub fn not_found(message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::NOT_FOUND, "not_found", message)
+    }
+    pub fn rate_limited(retry_after: i64) -> Self {
+        ApiError {
+            retry_after: Some(retry_after),
+            ..ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "rate_limited",
+                format!("too many requests for this token; retry in {retry_after} s"),
+            )
+        }
+    }
+    /// 500; the cause is logged, never sent.
+    pub fn internal(e: crate::Error) -> Self {
+        e.log();
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal_error",
+            "internal error",
+        )
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut res = (
+            self.status,
+            Json(json!({ "error": { "code": self.code, "message": self.message } })),
+        )
+            .into_response();
+        let h = res.headers_mut();
+        if self.status == StatusCode::UNAUTHORIZED {
+            h.insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer realm=\"cashkeeper\""),
+            );
+        }
+        if let Some(secs) = self
+            .retry_after
+            .and_then(|s| HeaderValue::from_str(&s.to_string()).ok())
+        {
+            h.insert(header::RETRY_AFTER, secs);
+        }
+        res
+    }
+}
+
+/// A REST API error response.
+pub fn error(status: StatusCode, code: &'static str, message: impl Into<String>) -> Response {
+    ApiError::new(status, code, message).into_response()
+}
+
+/// The query parameters, in order; a query string that cannot be read is a 400.
+pub struct Params(Vec<(String, String)>);
+
+impl Params {
+    pub fn from_query(
+        q: Result<Query<Vec<(String, String)>>, QueryRejection>,
+    ) -> Result<Params, ApiError> {
+        match q {
+            Ok(Query(v)) => Ok(Params(v)),
+            Err(e) => Err(ApiError::invalid("query", e.body_text())),
+        }
+    }
+
+    fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// A whole number in `range`, `default` when absent.
+    pub fn int(
+        &self,
+        name: &str,
+        default: u32,
+        range: RangeInclusive<u32>,
+    ) -> Result<u32, ApiError> {
+        let Some(raw) = self.get(name) else {
+            return Ok(default);
+        };
+        let n: u32 = raw.trim().parse().map_err(|_| {
+            ApiError::invalid(
+                name,
+                format!(
+                    "must be a whole number from {} to {}",
+                    range.start(),
+                    range.end()
+                ),
+            )
+        })?;
+        if !range.contains(&n) {
+            return Err(ApiError::invalid(
+                name,
+                format!("must be from {} to {}, got {n}", range.start(), range.end()),
+            ));
+        }
+        Ok(n)
+    }
+
+    /// A required day `YYYY-MM-DD`.
+    pub fn date(&self, name: &str) -> Result<chrono::NaiveDate, ApiError> {
+        let raw = self
+            .get(name)
+            .ok_or_else(|| ApiError::invalid(name, "is required (YYYY-MM-DD)"))?;
+        crate::domain::recurrence::parse_date("date", raw).map_err(|_| {
+            ApiError::invalid(
+                name,
+                format!("must be a valid date YYYY-MM-DD, got {raw:?}"),
+            )
+        })
+    }
+}
+
+/// A JSON reply from serialized bytes.
+pub fn json_bytes(body: axum::body::Bytes) -> Response {
     (
-        status,
-        Json(json!({ "error": { "code": code, "message": message.into() } })),
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        body,
     )
         .into_response()
 }
@@ -23,7 +186,20 @@ pub fn error(status: StatusCode, code: &str, message: impl Into<String>) -> Resp
 pub fn router(panic_routes: bool) -> Router<AppState> {
     let mut r = Router::new()
         .route("/health", get(health))
-        .fallback(|| async { error(StatusCode::NOT_FOUND, "not_found", "no such endpoint") });
+        .route("/me", get(me::get))
+        .route("/summary", get(summary::get))
+        .route("/accounts", get(accounts::get))
+        .route("/payments", get(payments::get))
+        .route("/insights", get(insights::get))
+        .route("/openapi.json", get(openapi))
+        .fallback(|| async { error(StatusCode::NOT_FOUND, "not_found", "no such endpoint") })
+        .method_not_allowed_fallback(|| async {
+            error(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                "the REST API is read-only: use GET",
+            )
+        });
     if panic_routes {
         r = r.route(
             "/__panic",
@@ -58,4 +234,16 @@ async fn health() -> impl IntoResponse {
         "version": crate::VERSION,
         "apiVersion": crate::API_VERSION,
     }))
+}
+
+/// `GET /api/v1/openapi.json`: the OpenAPI 3.1 description of this API.
+async fn openapi() -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        include_str!("openapi.json"),
+    )
+        .into_response()
 }

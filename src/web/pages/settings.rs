@@ -1,20 +1,37 @@
 //! `/settings`: profile, language, base currency, password.
 
+use crate::actions::api_tokens::LIFETIMES;
+use crate::app::AppState;
 use crate::domain::currency::KNOWN;
-use crate::web::components::{form_error, form_success, Field};
+use crate::store::api_tokens;
+use crate::web::components::{delete_button, form_error, form_success, select, Field};
 use crate::web::layout::page;
+use crate::web::pages::common::PageResult;
 use crate::web::Viewer;
-use axum::response::{IntoResponse, Response};
+use axum::extract::State;
+use axum::response::IntoResponse;
 use maud::html;
 
-pub async fn show(viewer: Viewer) -> Response {
+pub async fn show(State(state): State<AppState>, viewer: Viewer) -> PageResult {
     let session = match viewer.require() {
         Ok(s) => s,
-        Err(redirect) => return redirect.into_response(),
+        Err(redirect) => return Ok(redirect.into_response()),
     };
+    let uid = session.user.id.clone();
+    let tokens = state.db.run(move |c| api_tokens::list(c, &uid)).await?;
+    let now = crate::clock::timestamp(state.clock.now());
     let t = viewer.t();
     let user = &session.user;
-    page(
+    let mut lifetimes: Vec<(String, String)> = LIFETIMES
+        .iter()
+        .map(|d| (d.to_string(), t.after_days.replace("{}", &d.to_string())))
+        .collect();
+    lifetimes.push((String::new(), t.never.to_string()));
+    let when = |ts: &Option<String>, none: &str| match ts {
+        Some(v) => v.replace('T', " ").trim_end_matches('Z').to_string(),
+        None => none.to_string(),
+    };
+    Ok(page(
         &viewer,
         "/settings",
         t.settings_title,
@@ -57,7 +74,43 @@ pub async fn show(viewer: Viewer) -> Response {
                     button.primary type="submit" { (t.change_password) }
                 }
             }
+            section.panel #api-tokens {
+                h2 { (t.api_tokens) }
+                p.hint { (t.api_tokens_intro) " " a href="/api/v1/openapi.json" { "OpenAPI" } }
+                @if tokens.is_empty() {
+                    p.muted { (t.no_tokens) }
+                } @else {
+                    table.records {
+                        thead { tr { th { (t.name) } th { (t.created) } th { (t.expires) } th { (t.last_used) } th { span.sr-only { (t.actions) } } } }
+                        tbody {
+                            @for tok in &tokens {
+                                @let expired = tok.expires_at.as_deref().is_some_and(|e| e <= now.as_str());
+                                tr.inactive[expired] {
+                                    td { (tok.name) }
+                                    td { (when(&Some(tok.created_at.clone()), "")) }
+                                    td { (when(&tok.expires_at, t.never)) @if expired { " " span.badge.muted { (t.expired) } } }
+                                    td { (when(&tok.last_used_at, t.never_used)) }
+                                    td.row-actions { (delete_button("revokeApiToken", &tok.id, t.confirm_revoke, t.revoke)) }
+                                }
+                            }
+                        }
+                    }
+                }
+                form.stack data-action="createApiToken" data-done="reset" data-token-output="#new-token" novalidate {
+                    (Field::new(t.token_name, "name", "text").required().render())
+                    (select(t.expires, "expiresInDays", &lifetimes, Some("365"), None))
+                    (form_error())
+                    button.primary type="submit" { (t.create_token) }
+                }
+                div #new-token.notice hidden {
+                    p { strong { (t.token_once) } }
+                    p.token-row {
+                        code #new-token-value {}
+                        button type="button" data-copy="#new-token-value" data-copied=(t.copied) { (t.copy) }
+                    }
+                }
+            }
         },
     )
-    .into_response()
+    .into_response())
 }

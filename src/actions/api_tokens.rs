@@ -1,0 +1,108 @@
+//! Personal API tokens: `createApiToken`, `listApiTokens`, `revokeApiToken`.
+
+use super::input::{self, IdInput};
+use super::{Ctx, NoInput, Registry, Reply};
+use crate::auth::{api_tokens, secrets};
+use crate::clock::timestamp;
+use crate::error::{Error, Result};
+use crate::store::api_tokens as store;
+use chrono::{DateTime, Duration, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub fn register(r: &mut Registry) {
+    r.session("createApiToken", create);
+    r.session("listApiTokens", list);
+    r.session("revokeApiToken", revoke);
+}
+
+/// The lifetimes a token may have, in days; `None` is "never expires".
+pub const LIFETIMES: [u32; 3] = [30, 90, 365];
+
+/// Reads `expiresInDays`: 30, 90, 365 or null.
+pub fn parse_lifetime(field: &'static str, value: &Value) -> Result<Option<u32>> {
+    match value {
+        Value::Null => Ok(None),
+        Value::Number(n) => match n.as_u64() {
+            Some(d) if LIFETIMES.contains(&(d as u32)) && d <= 365 => Ok(Some(d as u32)),
+            _ => Err(Error::invalid(field, "must be 30, 90, 365 or null")),
+        },
+        Value::String(s) if s.trim().is_empty() || s == "never" => Ok(None),
+        Value::String(s) => match s.trim().parse::<u32>() {
+            Ok(d) if LIFETIMES.contains(&d) => Ok(Some(d)),
+            _ => Err(Error::invalid(field, "must be 30, 90, 365 or null")),
+        },
+        _ => Err(Error::invalid(field, "must be 30, 90, 365 or null")),
+    }
+}
+
+/// A token just created: the only time the token itself is shown.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Created {
+    #[serde(flatten)]
+    pub record: store::ApiToken,
+    pub token: String,
+}
+
+/// Creates a token for `user_id`; shared with the CLI.
+pub fn create_for(
+    c: &rusqlite::Connection,
+    user_id: &str,
+    name: &str,
+    days: Option<u32>,
+    now: DateTime<Utc>,
+) -> Result<Created> {
+    let token = api_tokens::generate();
+    let expires = days.map(|d| timestamp(now + Duration::days(i64::from(d))));
+    let record = store::insert(
+        c,
+        user_id,
+        name,
+        &secrets::sha256_hex(&token),
+        &timestamp(now),
+        expires.as_deref(),
+    )?;
+    Ok(Created { record, token })
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CreateInput {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    expires_in_days: Value,
+}
+
+async fn create(ctx: Ctx, input: CreateInput) -> Result<Reply> {
+    let name = input::text("name", input.name, 100)?;
+    let days = parse_lifetime("expiresInDays", &input.expires_in_days)?;
+    let (user, now) = (ctx.user_id()?, ctx.state.clock.now());
+    let created = ctx
+        .state
+        .db
+        .run(move |c| create_for(c, &user, &name, days, now))
+        .await?;
+    tracing::info!(token_id = %created.record.id, "API token created");
+    Reply::data(created)
+}
+
+async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {
+    let user = ctx.user_id()?;
+    Reply::data(ctx.state.db.run(move |c| store::list(c, &user)).await?)
+}
+
+async fn revoke(ctx: Ctx, input: IdInput) -> Result<Reply> {
+    let id = input::required_id(input.id)?;
+    let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
+    if !ctx
+        .state
+        .db
+        .run(move |c| store::revoke(c, &user, &id, &now))
+        .await?
+    {
+        return Err(Error::NotFound);
+    }
+    Reply::data(())
+}

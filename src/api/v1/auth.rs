@@ -1,0 +1,86 @@
+//! Authenticating `/api/v1` requests by personal API token, and the
+//! per-token rate limit.
+
+use super::ApiError;
+use crate::app::AppState;
+use crate::auth::api_tokens::is_well_formed;
+use crate::auth::secrets::{constant_time_eq, sha256_hex};
+use crate::clock::{parse_timestamp, timestamp};
+use crate::store::api_tokens;
+use crate::store::users::User;
+use axum::extract::FromRequestParts;
+use axum::http::{header, request::Parts};
+
+/// The owner of a valid token, admitted by the rate limit.
+pub struct ApiUser {
+    pub user: User,
+    pub token_id: String,
+    /// The user's data version: cached replies are valid while it stands.
+    pub data_version: i64,
+}
+
+impl FromRequestParts<AppState> for ApiUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let header = parts
+            .headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .ok_or_else(|| ApiError::unauthorized("missing Authorization: Bearer token"))?;
+        let (scheme, token) = header.trim().split_once(' ').unwrap_or((header, ""));
+        if !scheme.eq_ignore_ascii_case("bearer") {
+            return Err(ApiError::unauthorized(
+                "expected Authorization: Bearer csk_…",
+            ));
+        }
+        let token = token.trim();
+        if !is_well_formed(token) {
+            return Err(ApiError::unauthorized("malformed token"));
+        }
+        let hash = sha256_hex(token);
+        let lookup = hash.clone();
+        let presented = state
+            .db
+            .run(move |c| api_tokens::find_by_hash(c, &lookup))
+            .await
+            .map_err(ApiError::internal)?
+            .ok_or_else(|| ApiError::unauthorized("unknown token"))?;
+        if !constant_time_eq(&presented.token_hash, &hash) {
+            return Err(ApiError::unauthorized("unknown token"));
+        }
+        if presented.revoked {
+            return Err(ApiError::unauthorized("token revoked"));
+        }
+        let now = state.clock.now();
+        if let Some(exp) = presented.expires_at.as_deref().and_then(parse_timestamp) {
+            if exp <= now {
+                return Err(ApiError::unauthorized("token expired"));
+            }
+        }
+        let user = presented
+            .user
+            .ok_or_else(|| ApiError::not_found("the token's user no longer exists"))?;
+        if let Err(retry_after) =
+            state
+                .api_guard
+                .admit(&presented.id, state.config.api_rate_limit, now)
+        {
+            return Err(ApiError::rate_limited(retry_after));
+        }
+        if state.api_guard.touch_due(&presented.id, now) {
+            // Off the request's path: "last used" is bookkeeping, not an answer.
+            let (db, id, at) = (state.db.clone(), presented.id.clone(), timestamp(now));
+            tokio::spawn(async move {
+                if let Err(e) = db.run(move |c| api_tokens::touch(c, &id, &at)).await {
+                    e.log();
+                }
+            });
+        }
+        Ok(ApiUser {
+            user,
+            token_id: presented.id,
+            data_version: presented.data_version,
+        })
+    }
+}

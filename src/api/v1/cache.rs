@@ -1,0 +1,93 @@
+//! Replies of `/api/v1` computed from a user's data, kept while nothing they
+//! depend on changed: the user's data version (moved by triggers on every
+//! write, from any process), the exchange-rate table, and the UTC day.
+
+use chrono::NaiveDate;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// What a cached reply was computed from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    pub data_version: i64,
+    pub rates_generation: u64,
+    pub today: NaiveDate,
+}
+
+/// Replies kept at most; beyond it the cache starts over.
+const MAX_ENTRIES: usize = 4096;
+
+pub struct ReplyCache<T> {
+    map: Mutex<HashMap<String, (Stamp, T)>>,
+}
+
+impl<T> Default for ReplyCache<T> {
+    fn default() -> Self {
+        ReplyCache {
+            map: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+impl<T: Clone> ReplyCache<T> {
+    pub fn get(&self, key: &str, stamp: Stamp) -> Option<T> {
+        let map = self.map.lock().unwrap_or_else(|p| p.into_inner());
+        map.get(key)
+            .filter(|(s, _)| *s == stamp)
+            .map(|(_, b)| b.clone())
+    }
+
+    pub fn put(&self, key: String, stamp: Stamp, body: T) {
+        let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
+        if map.len() >= MAX_ENTRIES && !map.contains_key(&key) {
+            map.clear();
+        }
+        map.insert(key, (stamp, body));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reply_is_served_only_for_the_same_stamp() {
+        let c = ReplyCache::<axum::body::Bytes>::default();
+        let day = NaiveDate::from_ymd_opt(2026, 1, 1).unwrap();
+        let s = Stamp {
+            data_version: 1,
+            rates_generation: 0,
+            today: day,
+        };
+        c.put("u:summary".into(), s, axum::body::Bytes::from_static(b"{}"));
+        assert!(c.get("u:summary", s).is_some());
+        assert!(c
+            .get(
+                "u:summary",
+                Stamp {
+                    data_version: 2,
+                    ..s
+                }
+            )
+            .is_none());
+        assert!(c
+            .get(
+                "u:summary",
+                Stamp {
+                    rates_generation: 1,
+                    ..s
+                }
+            )
+            .is_none());
+        assert!(c
+            .get(
+                "u:summary",
+                Stamp {
+                    today: day.succ_opt().unwrap(),
+                    ..s
+                }
+            )
+            .is_none());
+        assert!(c.get("v:summary", s).is_none());
+    }
+}

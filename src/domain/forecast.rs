@@ -1,0 +1,203 @@
+//! Looking ahead, month by month, in the base currency.
+//!
+//! - An **account forecast** uses the cashflow view (what is due in each
+//!   month) of the entries booked on one account, transfers in and out
+//!   included; savings and ETF accounts carry a cumulative balance, checking
+//!   accounts none (their balance is whatever the bank says today).
+//! - The **summary forecast** uses the reserve view of all entries, so the
+//!   months are comparable; its balance is the cumulative surplus.
+
+use super::recurrence::{add_months, month_end, Schedule};
+use super::views::{monthly_totals, Item, View};
+use chrono::{Datelike, NaiveDate};
+use rust_decimal::Decimal;
+
+/// How an entry moves money on an account.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Income,
+    Expense,
+    TransferIn,
+    TransferOut,
+}
+
+/// An entry of one account, its amount in the base currency.
+#[derive(Clone, Debug)]
+pub struct AccountEntry {
+    pub flow: Flow,
+    pub amount: Decimal,
+    pub schedule: Schedule,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AccountMonth {
+    pub year: i32,
+    pub month: u32,
+    pub income: Decimal,
+    pub expenses: Decimal,
+    pub transfers_in: Decimal,
+    pub transfers_out: Decimal,
+    /// income − expenses + transfers in − transfers out.
+    pub net: Decimal,
+    /// Cumulative balance at the month's end; `None` for checking accounts.
+    pub balance: Option<Decimal>,
+}
+
+/// `months` months from the month of `first`. With `start_balance` (savings,
+/// ETF), each month's balance is the previous one plus its net.
+pub fn account_forecast(
+    entries: &[AccountEntry],
+    first: NaiveDate,
+    months: usize,
+    start_balance: Option<Decimal>,
+) -> Vec<AccountMonth> {
+    let first = add_months(first, 0);
+    let mut out: Vec<AccountMonth> = (0..months)
+        .map(|i| {
+            let m = add_months(first, i as i32);
+            AccountMonth {
+                year: m.year(),
+                month: m.month(),
+                ..AccountMonth::default()
+            }
+        })
+        .collect();
+    if months == 0 {
+        return out;
+    }
+    let last = month_end(add_months(first, months as i32 - 1));
+    for e in entries {
+        for d in e.schedule.due_dates(first, last) {
+            let i =
+                ((d.year() - first.year()) * 12 + d.month() as i32 - first.month() as i32) as usize;
+            let m = &mut out[i];
+            match e.flow {
+                Flow::Income => m.income += e.amount,
+                Flow::Expense => m.expenses += e.amount,
+                Flow::TransferIn => m.transfers_in += e.amount,
+                Flow::TransferOut => m.transfers_out += e.amount,
+            }
+        }
+    }
+    let mut balance = start_balance;
+    for m in &mut out {
+        m.net = m.income - m.expenses + m.transfers_in - m.transfers_out;
+        balance = balance.map(|b| b + m.net);
+        m.balance = balance;
+    }
+    out
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SummaryMonth {
+    pub year: i32,
+    pub month: u32,
+    pub income: Decimal,
+    pub expenses: Decimal,
+    /// Cumulative surplus from the first month through this one.
+    pub balance: Decimal,
+}
+
+/// The reserve view of `months` months from the month of `first`.
+pub fn summary_forecast(items: &[Item], first: NaiveDate, months: usize) -> Vec<SummaryMonth> {
+    let totals = monthly_totals(items, first, months, View::Reserve);
+    let mut balance = Decimal::ZERO;
+    totals
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let m = add_months(first, i as i32);
+            balance += t.surplus();
+            SummaryMonth {
+                year: m.year(),
+                month: m.month(),
+                income: t.income,
+                expenses: t.expenses,
+                balance,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::recurrence::Frequency;
+    use crate::domain::views::Kind;
+
+    fn d(s: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+    }
+    fn dec(s: &str) -> Decimal {
+        Decimal::from_str_exact(s).unwrap()
+    }
+    fn entry(flow: Flow, amount: &str, f: Frequency, start: &str) -> AccountEntry {
+        AccountEntry {
+            flow,
+            amount: dec(amount),
+            schedule: Schedule::new(f, d(start), None).unwrap(),
+        }
+    }
+
+    #[test]
+    fn a_savings_account_accumulates_its_net_month_by_month() {
+        let entries = vec![
+            entry(Flow::TransferIn, "300", Frequency::Monthly, "2025-01-31"),
+            entry(Flow::Income, "12", Frequency::Quarterly, "2025-03-31"),
+            entry(Flow::TransferOut, "1000", Frequency::Yearly, "2025-05-15"),
+        ];
+        let f = account_forecast(&entries, d("2025-02-01"), 4, Some(dec("5000")));
+        let got: Vec<(u32, Decimal, Option<Decimal>)> =
+            f.iter().map(|m| (m.month, m.net, m.balance)).collect();
+        assert_eq!(
+            got,
+            vec![
+                (2, dec("300"), Some(dec("5300"))),
+                (3, dec("312"), Some(dec("5612"))),
+                (4, dec("300"), Some(dec("5912"))),
+                (5, dec("-700"), Some(dec("5212"))),
+            ]
+        );
+        assert_eq!(f[3].transfers_out, dec("1000"));
+        assert_eq!(f[1].income, dec("12"));
+    }
+
+    #[test]
+    fn a_checking_account_has_no_balance_line() {
+        let entries = vec![
+            entry(Flow::Income, "3000", Frequency::Monthly, "2025-01-27"),
+            entry(Flow::Expense, "950", Frequency::Monthly, "2025-01-01"),
+        ];
+        let f = account_forecast(&entries, d("2025-02-10"), 2, None);
+        assert_eq!(f[0].net, dec("2050"));
+        assert!(f.iter().all(|m| m.balance.is_none()));
+        assert_eq!((f[0].year, f[0].month), (2025, 2));
+    }
+
+    #[test]
+    fn the_summary_forecast_accumulates_the_reserve_view() {
+        let items = vec![
+            Item {
+                id: "i".into(),
+                kind: Kind::Income,
+                name: "Salary".into(),
+                amount: dec("3000"),
+                schedule: Schedule::new(Frequency::Monthly, d("2025-01-31"), None).unwrap(),
+                category_id: None,
+                is_subscription: false,
+            },
+            Item {
+                id: "e".into(),
+                kind: Kind::Expense,
+                name: "Insurance".into(),
+                amount: dec("1200"),
+                schedule: Schedule::new(Frequency::Yearly, d("2025-03-01"), None).unwrap(),
+                category_id: None,
+                is_subscription: false,
+            },
+        ];
+        let f = summary_forecast(&items, d("2025-03-01"), 3);
+        assert_eq!(f[0].expenses, dec("100"), "yearly 1200 spread");
+        assert_eq!(f[2].balance, dec("8700"));
+    }
+}
