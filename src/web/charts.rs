@@ -1,20 +1,302 @@
-// TEMPORARY STUB (not committed)
+//! Charts drawn as SVG on the server: no script, readable in light and dark
+//! scheme (colours come from CSS classes in `charts.css`, except a category's
+//! own colour), and each with a text alternative: a `<title>`, a `<desc>`
+//! summing it up in words, and a visually hidden table of the numbers.
+
+use super::format;
 use crate::i18n::Locale;
 use maud::{html, Markup};
+use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::Decimal;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// One bar of the category chart.
 pub struct CategorySlice {
     pub label: String,
     pub amount: Decimal,
+    /// `#rrggbb`; anything else is drawn in a neutral grey.
     pub color: String,
 }
+
+/// One month of the income-and-expenses chart.
 pub struct MonthBars {
     pub label: String,
     pub income: Decimal,
     pub expenses: Decimal,
 }
-pub fn spending_by_category(title: &str, _s: &[CategorySlice], _c: &str, _l: Locale) -> Markup {
-    html! { h2 { (title) } }
+
+/// A unique id prefix per chart on a page, for `aria-labelledby`.
+fn chart_id(prefix: &str) -> String {
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    format!("{prefix}-{}", NEXT.fetch_add(1, Ordering::Relaxed))
 }
-pub fn income_vs_expenses(title: &str, _s: &[MonthBars], _c: &str, _l: Locale) -> Markup {
-    html! { h2 { (title) } }
+
+/// A user-chosen colour, or grey when it is not `#rrggbb`.
+fn safe_color(c: &str) -> &str {
+    let ok = c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|x| x.is_ascii_hexdigit());
+    if ok {
+        c
+    } else {
+        "#94a3b8"
+    }
+}
+
+/// SVG coordinates are not money: a float is fine here.
+fn f(d: Decimal) -> f64 {
+    d.to_f64().unwrap_or(0.0)
+}
+
+/// Horizontal bars, one per category, largest first and full width.
+pub fn spending_by_category(
+    title: &str,
+    slices: &[CategorySlice],
+    currency: &str,
+    locale: Locale,
+) -> Markup {
+    let t = locale.texts();
+    let mut rows: Vec<&CategorySlice> =
+        slices.iter().filter(|s| s.amount > Decimal::ZERO).collect();
+    rows.sort_by(|a, b| b.amount.cmp(&a.amount).then_with(|| a.label.cmp(&b.label)));
+    let id = chart_id("cat");
+    let max = rows.first().map(|s| f(s.amount)).unwrap_or(0.0);
+    let (label_w, bar_w, amount_w, row_h) = (140.0, 190.0, 105.0, 28.0);
+    let width = label_w + bar_w + amount_w;
+    let height = row_h * rows.len() as f64 + 6.0;
+    let desc = rows
+        .iter()
+        .map(|s| format!("{} {}", s.label, format::money(s.amount, currency, locale)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    html! {
+        figure.chart {
+            figcaption { h2 { (title) } }
+            @if rows.is_empty() {
+                p.muted { (t.empty_list) }
+            } @else {
+                svg role="img" aria-labelledby={ (id) "-t " (id) "-d" } viewBox={ "0 0 " (width) " " (height) }
+                    width="100%" preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg" {
+                    title id={ (id) "-t" } { (title) }
+                    desc id={ (id) "-d" } { (desc) }
+                    @for (i, s) in rows.iter().enumerate() {
+                        @let y = 3.0 + row_h * i as f64;
+                        @let w = if max > 0.0 { (f(s.amount) / max * bar_w).max(2.0) } else { 0.0 };
+                        text.chart-label x="0" y=(y + row_h * 0.62) { (truncate(&s.label, 18)) }
+                        rect.chart-track x=(label_w) y=(y + 5.0) width=(bar_w) height=(row_h - 12.0) rx="4" {}
+                        rect x=(label_w) y=(y + 5.0) width=(format!("{w:.1}")) height=(row_h - 12.0) rx="4" fill=(safe_color(&s.color)) {}
+                        text.chart-value x=(width) y=(y + row_h * 0.62) text-anchor="end" { (format::money(s.amount, currency, locale)) }
+                    }
+                }
+                (hidden_table(&[t.category, t.amount], rows.iter().map(|s| vec![s.label.clone(), format::money(s.amount, currency, locale)])))
+            }
+        }
+    }
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(n - 1).collect::<String>())
+    }
+}
+
+/// A visually hidden table with the chart's numbers, for screen readers.
+fn hidden_table(head: &[&str], rows: impl Iterator<Item = Vec<String>>) -> Markup {
+    html! {
+        table.sr-only {
+            thead { tr { @for h in head { th scope="col" { (h) } } } }
+            tbody { @for row in rows { tr { @for (i, cell) in row.iter().enumerate() {
+                @if i == 0 { th scope="row" { (cell) } } @else { td { (cell) } }
+            } } } }
+        }
+    }
+}
+
+/// A round step for about four gridlines up to `max`: 1, 2 or 5 times a power of ten.
+pub fn nice_step(max: f64) -> f64 {
+    if max <= 0.0 {
+        return 1.0;
+    }
+    let raw = max / 4.0;
+    let magnitude = 10f64.powf(raw.log10().floor());
+    let norm = raw / magnitude;
+    let nice = if norm <= 1.0 {
+        1.0
+    } else if norm <= 2.0 {
+        2.0
+    } else if norm <= 5.0 {
+        5.0
+    } else {
+        10.0
+    };
+    nice * magnitude
+}
+
+/// Income and expenses side by side for each month, with gridlines.
+pub fn income_vs_expenses(
+    title: &str,
+    months: &[MonthBars],
+    currency: &str,
+    locale: Locale,
+) -> Markup {
+    let t = locale.texts();
+    let id = chart_id("iv");
+    let max = months
+        .iter()
+        .flat_map(|m| [f(m.income), f(m.expenses)])
+        .fold(0.0f64, f64::max);
+    let step = nice_step(max);
+    let top = if max > 0.0 {
+        (max / step).ceil() * step
+    } else {
+        step * 4.0
+    };
+    let ticks: Vec<f64> = (0..=((top / step).round() as i64))
+        .map(|i| i as f64 * step)
+        .collect();
+    let (left, width, plot_h, bottom) = (64.0, 640.0, 200.0, 28.0);
+    let plot_w = width - left;
+    let n = months.len().max(1) as f64;
+    let group = plot_w / n;
+    let bar = (group * 0.34).min(22.0);
+    let y = |v: f64| 8.0 + plot_h - v / top * plot_h;
+    let desc = months
+        .iter()
+        .map(|m| {
+            format!(
+                "{}: {} {}, {} {}",
+                m.label,
+                t.income,
+                format::money(m.income, currency, locale),
+                t.expenses,
+                format::money(m.expenses, currency, locale)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    html! {
+        figure.chart {
+            figcaption {
+                h2 { (title) }
+                span.legend {
+                    span.key.income aria-hidden="true" {} (t.income)
+                    span.key.expenses aria-hidden="true" {} (t.expenses)
+                }
+            }
+            svg role="img" aria-labelledby={ (id) "-t " (id) "-d" } viewBox={ "0 0 " (width) " " (8.0 + plot_h + bottom) }
+                width="100%" xmlns="http://www.w3.org/2000/svg" {
+                title id={ (id) "-t" } { (title) }
+                desc id={ (id) "-d" } { (desc) }
+                @for v in &ticks {
+                    line.chart-grid x1=(left) x2=(width) y1=(y(*v)) y2=(y(*v)) {}
+                    text.chart-axis x=(left - 6.0) y=(y(*v) + 4.0) text-anchor="end" {
+                        (format::number(Decimal::from_f64_retain(*v).unwrap_or_default(), 0, locale))
+                    }
+                }
+                @for (i, m) in months.iter().enumerate() {
+                    @let x = left + group * i as f64 + group / 2.0;
+                    rect.chart-income x=(format!("{:.1}", x - bar - 1.0)) y=(format!("{:.1}", y(f(m.income))))
+                        width=(format!("{bar:.1}")) height=(format!("{:.1}", plot_h + 8.0 - y(f(m.income)))) rx="2" {}
+                    rect.chart-expenses x=(format!("{:.1}", x + 1.0)) y=(format!("{:.1}", y(f(m.expenses))))
+                        width=(format!("{bar:.1}")) height=(format!("{:.1}", plot_h + 8.0 - y(f(m.expenses)))) rx="2" {}
+                    text.chart-axis x=(x) y=(8.0 + plot_h + 18.0) text-anchor="middle" { (m.label) }
+                }
+                line.chart-baseline x1=(left) x2=(width) y1=(y(0.0)) y2=(y(0.0)) {}
+            }
+            (hidden_table(&[t.month, t.income, t.expenses], months.iter().map(|m| vec![
+                m.label.clone(),
+                format::money(m.income, currency, locale),
+                format::money(m.expenses, currency, locale),
+            ])))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dec(s: &str) -> Decimal {
+        Decimal::from_str_exact(s).unwrap()
+    }
+
+    fn slices() -> Vec<CategorySlice> {
+        vec![
+            CategorySlice {
+                label: "Food".into(),
+                amount: dec("100"),
+                color: "#16a34a".into(),
+            },
+            CategorySlice {
+                label: "Rent <b>".into(),
+                amount: dec("400"),
+                color: "red; x".into(),
+            },
+        ]
+    }
+
+    #[test]
+    fn the_largest_category_is_first_and_full_width() {
+        let svg = spending_by_category("Spending", &slices(), "EUR", Locale::En).into_string();
+        let rent = svg.find("Rent &lt;b&gt;").unwrap();
+        let food = svg.find(">Food<").unwrap();
+        assert!(rent < food, "sorted largest first");
+        assert!(svg.contains("width=\"190.0\""), "largest is full width");
+        assert!(svg.contains("width=\"47.5\""), "100 of 400 is a quarter");
+        assert!(
+            svg.contains("fill=\"#94a3b8\""),
+            "a bad colour falls back to grey"
+        );
+        assert!(!svg.contains("<b>"), "labels are escaped");
+    }
+
+    #[test]
+    fn charts_have_text_alternatives_and_no_inline_style() {
+        let svg = spending_by_category("Spending", &slices(), "EUR", Locale::En).into_string();
+        assert!(svg.contains("role=\"img\"") && svg.contains("<title") && svg.contains("<desc"));
+        assert!(svg.contains("Food €100.00") && svg.contains("€400.00"));
+        assert!(svg.contains("table class=\"sr-only\""));
+        let months = vec![
+            MonthBars {
+                label: "Jan".into(),
+                income: dec("3000"),
+                expenses: dec("2750.5"),
+            },
+            MonthBars {
+                label: "Feb".into(),
+                income: dec("0"),
+                expenses: dec("0"),
+            },
+        ];
+        let bars = income_vs_expenses("Income", &months, "EUR", Locale::De).into_string();
+        for out in [&svg, &bars] {
+            assert!(
+                !out.contains("style=") && !out.contains("NaN") && !out.contains("inf"),
+                "{out}"
+            );
+        }
+        assert!(bars.contains("Jan: Einnahmen 3.000,00\u{a0}€, Ausgaben 2.750,50\u{a0}€"));
+        assert!(bars.contains(">3.000<"), "round ticks: {bars}");
+    }
+
+    #[test]
+    fn empty_and_zero_data_do_not_break() {
+        let none = spending_by_category("Spending", &[], "EUR", Locale::En).into_string();
+        assert!(!none.contains("<svg") && none.contains("Nothing here yet."));
+        let zeros = vec![MonthBars {
+            label: "Jan".into(),
+            income: dec("0"),
+            expenses: dec("0"),
+        }];
+        let out = income_vs_expenses("x", &zeros, "EUR", Locale::En).into_string();
+        assert!(!out.contains("NaN") && out.contains("<svg"));
+    }
+
+    #[test]
+    fn steps_are_round() {
+        assert_eq!(nice_step(3000.0), 1000.0);
+        assert_eq!(nice_step(4100.0), 2000.0);
+        assert_eq!(nice_step(180.0), 50.0);
+        assert_eq!(nice_step(0.0), 1.0);
+    }
 }

@@ -1,12 +1,134 @@
-// TEMPORARY STUB (not committed)
+//! The one place where amounts, numbers and dates become text for people,
+//! in German or English style.
+
 use crate::i18n::Locale;
+use chrono::{Datelike, NaiveDate};
 use rust_decimal::Decimal;
-pub fn money(amount: Decimal, currency: &str, _l: Locale) -> String {
-    format!("{:.2} {currency}", amount)
+
+/// Digits with thousands separators and `decimals` decimals, rounded half
+/// away from zero: "1,234.56" (en) or "1.234,56" (de). Always unsigned.
+fn grouped(amount: Decimal, decimals: u32, locale: Locale) -> String {
+    let rounded = amount.abs().round_dp_with_strategy(
+        decimals,
+        rust_decimal::RoundingStrategy::MidpointAwayFromZero,
+    );
+    let text = format!("{:.*}", decimals as usize, rounded);
+    let (int, frac) = text.split_once('.').unwrap_or((&text, ""));
+    let (thousands, point) = match locale {
+        Locale::De => ('.', ','),
+        Locale::En => (',', '.'),
+    };
+    let mut out = String::with_capacity(text.len() + int.len() / 3);
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            out.push(thousands);
+        }
+        out.push(c);
+    }
+    if !frac.is_empty() {
+        out.push(point);
+        out.push_str(frac);
+    }
+    out
 }
-pub fn number(amount: Decimal, decimals: u32, _l: Locale) -> String {
-    format!("{:.*}", decimals as usize, amount)
+
+/// The sign and digits of `amount`; no minus for what rounds to zero.
+fn signed(amount: Decimal, decimals: u32, locale: Locale) -> (&'static str, String) {
+    let digits = grouped(amount, decimals, locale);
+    let nonzero = digits.chars().any(|c| c.is_ascii_digit() && c != '0');
+    (
+        if amount.is_sign_negative() && nonzero {
+            "-"
+        } else {
+            ""
+        },
+        digits,
+    )
 }
-pub fn date(d: chrono::NaiveDate, _l: Locale) -> String {
-    d.to_string()
+
+/// A number for people, e.g. a percentage or an axis tick.
+pub fn number(amount: Decimal, decimals: u32, locale: Locale) -> String {
+    let (sign, digits) = signed(amount, decimals, locale);
+    format!("{sign}{digits}")
+}
+
+/// An amount with two decimals and its currency: "€1,234.56", "$5.00",
+/// "CHF 12.00" in English; "1.234,56 €", "12,00 CHF" in German. A negative
+/// amount starts with a minus.
+pub fn money(amount: Decimal, currency: &str, locale: Locale) -> String {
+    let (sign, digits) = signed(amount, 2, locale);
+    match locale {
+        Locale::De => {
+            let symbol = if currency == "EUR" { "€" } else { currency };
+            format!("{sign}{digits}\u{a0}{symbol}")
+        }
+        Locale::En => match currency {
+            "EUR" => format!("{sign}€{digits}"),
+            "USD" => format!("{sign}${digits}"),
+            "GBP" => format!("{sign}£{digits}"),
+            other => format!("{sign}{other}\u{a0}{digits}"),
+        },
+    }
+}
+
+/// A calendar day: "23.11.2026" (de) or "23 Nov 2026" (en).
+pub fn date(d: NaiveDate, locale: Locale) -> String {
+    match locale {
+        Locale::De => d.format("%d.%m.%Y").to_string(),
+        Locale::En => format!(
+            "{}\u{a0}{}\u{a0}{}",
+            d.day(),
+            locale.month_short(d.month()),
+            d.year()
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dec(s: &str) -> Decimal {
+        Decimal::from_str_exact(s).unwrap()
+    }
+
+    #[test]
+    fn english_money() {
+        assert_eq!(money(dec("1234.5"), "EUR", Locale::En), "€1,234.50");
+        assert_eq!(money(dec("-12"), "EUR", Locale::En), "-€12.00");
+        assert_eq!(money(dec("5"), "USD", Locale::En), "$5.00");
+        assert_eq!(
+            money(dec("999999999.99"), "CHF", Locale::En),
+            "CHF\u{a0}999,999,999.99"
+        );
+        assert_eq!(money(dec("0"), "GBP", Locale::En), "£0.00");
+        assert_eq!(money(dec("0.005"), "EUR", Locale::En), "€0.01");
+    }
+
+    #[test]
+    fn german_money() {
+        assert_eq!(money(dec("1234.56"), "EUR", Locale::De), "1.234,56\u{a0}€");
+        assert_eq!(money(dec("-12"), "EUR", Locale::De), "-12,00\u{a0}€");
+        assert_eq!(money(dec("100"), "USD", Locale::De), "100,00\u{a0}USD");
+        assert_eq!(
+            money(dec("1000000"), "EUR", Locale::De),
+            "1.000.000,00\u{a0}€"
+        );
+    }
+
+    #[test]
+    fn a_negative_that_rounds_to_zero_has_no_sign() {
+        assert_eq!(money(dec("-0.001"), "EUR", Locale::En), "€0.00");
+        assert_eq!(number(dec("-0.01"), 1, Locale::En), "0.0");
+    }
+
+    #[test]
+    fn numbers_and_dates() {
+        assert_eq!(number(dec("12.345"), 1, Locale::En), "12.3");
+        assert_eq!(number(dec("-3.25"), 1, Locale::De), "-3,3");
+        assert_eq!(number(dec("2500"), 0, Locale::De), "2.500");
+        let d = NaiveDate::from_ymd_opt(2026, 3, 5).unwrap();
+        assert_eq!(date(d, Locale::De), "05.03.2026");
+        assert_eq!(date(d, Locale::En), "5\u{a0}Mar\u{a0}2026");
+    }
 }

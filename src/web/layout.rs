@@ -87,6 +87,7 @@ fn head(title: &str) -> Markup {
             title { (title) " · cashkeeper" }
             link rel="icon" href=(assets::url("favicon.svg")) type="image/svg+xml";
             link rel="stylesheet" href=(assets::url("app.css"));
+            link rel="stylesheet" href=(assets::url("charts.css"));
             script src=(assets::url("app.js")) defer {}
         }
     }

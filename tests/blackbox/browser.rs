@@ -32,6 +32,11 @@ fn find(candidates: &[&str]) -> Option<String> {
 /// Starts chromedriver and a headless Chromium of the given window width,
 /// or returns `None` (after saying why) when they are not installed.
 pub async fn start(width: u32, height: u32) -> Option<Browser> {
+    start_with(width, height, false).await
+}
+
+/// Like [`start`], optionally in the dark colour scheme.
+pub async fn start_with(width: u32, height: u32, dark: bool) -> Option<Browser> {
     let required = std::env::var("CASHKEEPER_E2E").as_deref() == Ok("required");
     let chromium = find(&[
         "/usr/bin/chromium",
@@ -69,6 +74,7 @@ pub async fn start(width: u32, height: u32) -> Option<Browser> {
                 format!("--window-size={width},{height}"),
                 format!("--user-data-dir={}", profile.path().display()),
                 "--lang=en-US",
+                if dark { "--blink-settings=preferredColorScheme=0" } else { "--blink-settings=preferredColorScheme=1" },
             ]
         }
     });
@@ -375,4 +381,45 @@ async fn a_person_records_an_account_a_recurring_and_a_one_time_expense_and_sees
     );
     screenshot(c, "dashboard-with-data").await;
     browser.client.clone().close().await.unwrap();
+}
+
+/// Screenshots of the main pages with a year of demo data, in light and dark
+/// scheme and at phone width, for people to look at:
+/// `CASHKEEPER_SCREENSHOTS=docs/screenshots cargo test -- --ignored screenshots`
+#[tokio::test]
+#[ignore]
+async fn screenshots() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let (uid, now) = (user.id.clone(), app.state.clock.now());
+    app.state
+        .db
+        .transaction(move |tx| {
+            cashkeeper::demo::fill_household(tx, &uid, now.date_naive(), now)?;
+            Ok(())
+        })
+        .await
+        .unwrap();
+    for (name, width, height, dark) in [
+        ("desktop", 1280, 1100, false),
+        ("dark", 1280, 1100, true),
+        ("phone", 390, 1600, false),
+    ] {
+        let Some(browser) = start_with(width, height, dark).await else {
+            return;
+        };
+        let c = &browser.client;
+        sign_in(c, &app, &user).await;
+        for (page, path) in [
+            ("dashboard", "/"),
+            ("expenses", "/expenses"),
+            ("daily", "/daily-expenses"),
+            ("subscriptions", "/subscriptions"),
+            ("settings", "/settings"),
+        ] {
+            c.goto(&app.url(path)).await.unwrap();
+            screenshot(c, &format!("{page}-{name}")).await;
+        }
+        browser.client.clone().close().await.unwrap();
+    }
 }
