@@ -33,7 +33,7 @@ pub struct Inner {
     pub api_guard: crate::auth::api_tokens::ApiGuard,
     /// Computed `/api/v1` replies, by user data version.
     pub summary_cache:
-        crate::api::v1::cache::ReplyCache<std::sync::Arc<crate::api::v1::summary::Summary>>,
+        crate::api::v1::cache::ReplyCache<crate::api::v1::cache::Until<axum::body::Bytes>>,
     pub accounts_cache: crate::api::v1::cache::ReplyCache<axum::body::Bytes>,
     pub actions: Registry,
     /// The current exchange-rate table (`services::rates`).

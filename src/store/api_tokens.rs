@@ -1,6 +1,6 @@
 //! Personal API tokens for `/api/v1`. Only the SHA-256 of a token is stored.
 
-use super::users::{self, User};
+use super::users::User;
 use crate::error::Result;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
@@ -80,30 +80,39 @@ pub struct Presented {
     pub data_version: i64,
 }
 
+/// One query: the token, its user and the user's data version.
 pub fn find_by_hash(c: &Connection, token_hash: &str) -> Result<Option<Presented>> {
-    let row: Option<(String, String, String, Option<String>, bool)> = c
-        .prepare_cached(
-            "SELECT id, token_hash, user_id, expires_at, revoked_at IS NOT NULL FROM api_tokens WHERE token_hash = ?1",
-        )?
-        .query_row([token_hash], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
-        .optional()?;
-    let Some((id, token_hash, user_id, expires_at, revoked)) = row else {
-        return Ok(None);
-    };
-    let user = users::find(c, &user_id)?;
-    let data_version = c
-        .prepare_cached("SELECT version FROM user_data_versions WHERE user_id = ?1")?
-        .query_row([&user_id], |r| r.get(0))
-        .optional()?
-        .unwrap_or(0);
-    Ok(Some(Presented {
-        id,
-        token_hash,
-        expires_at,
-        revoked,
-        user,
-        data_version,
-    }))
+    Ok(c.prepare_cached(
+        "SELECT t.id, t.token_hash, t.expires_at, t.revoked_at IS NOT NULL,
+                    u.id, u.email, u.name, u.locale, u.base_currency, u.created_at,
+                    COALESCE(v.version, 0)
+             FROM api_tokens t
+             LEFT JOIN users u ON u.id = t.user_id
+             LEFT JOIN user_data_versions v ON v.user_id = t.user_id
+             WHERE t.token_hash = ?1",
+    )?
+    .query_row([token_hash], |r| {
+        let user = match r.get::<_, Option<String>>(4)? {
+            Some(id) => Some(User {
+                id,
+                email: r.get(5)?,
+                name: r.get(6)?,
+                locale: crate::i18n::Locale::from_code(&r.get::<_, String>(7)?).unwrap_or_default(),
+                base_currency: r.get(8)?,
+                created_at: r.get(9)?,
+            }),
+            None => None,
+        };
+        Ok(Presented {
+            id: r.get(0)?,
+            token_hash: r.get(1)?,
+            expires_at: r.get(2)?,
+            revoked: r.get(3)?,
+            user,
+            data_version: r.get(10)?,
+        })
+    })
+    .optional()?)
 }
 
 pub fn touch(c: &Connection, id: &str, now: &str) -> Result<()> {

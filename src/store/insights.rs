@@ -48,3 +48,14 @@ pub fn unread(c: &Connection, user_id: &str, now: &str, limit: u32) -> Result<Ve
         .collect::<rusqlite::Result<_>>()?;
     Ok(rows)
 }
+
+/// When the earliest of the user's unread, unexpired insights expires: until
+/// then the unread list (and its counts) cannot change without a write.
+pub fn next_expiry(c: &Connection, user_id: &str, now: &str) -> Result<Option<String>> {
+    Ok(c.query_row(
+        "SELECT MIN(expires_at) FROM insights
+         WHERE user_id = ?1 AND is_read = 0 AND dismissed_at IS NULL AND expires_at > ?2",
+        params![user_id, now],
+        |r| r.get(0),
+    )?)
+}

@@ -812,3 +812,34 @@ async fn last_used_is_recorded_without_a_write_per_request() {
         "not rewritten within a minute"
     );
 }
+
+#[tokio::test]
+async fn an_insight_that_expires_leaves_the_summary_without_any_write() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let t = app.token(&user, Value::Null).await;
+    let expires =
+        cashkeeper::clock::timestamp(app.state.clock.now() + chrono::Duration::minutes(1));
+    let uid = user.id.clone();
+    app.state
+        .db
+        .run(move |c| {
+            c.execute(
+                "INSERT INTO insights (id, user_id, type, severity, title, message, dedupe_key, created_at, expires_at)
+                 VALUES ('x', ?1, 'budget_warning', 'critical', 'T', 'M', 'x', '2020-01-01T00:00:00Z', ?2)",
+                rusqlite::params![uid, expires],
+            )?;
+            Ok(())
+        })
+        .await
+        .unwrap();
+    assert_eq!(app.api_json("/summary", &t).await["insights"]["unread"], 1);
+    assert_eq!(
+        app.api_json("/summary", &t).await["insights"]["bySeverity"]["critical"],
+        1
+    );
+    app.state.clock.advance(chrono::Duration::minutes(2));
+    let after = app.api_json("/summary", &t).await;
+    assert_eq!(after["insights"]["unread"], 0);
+    assert_eq!(app.api_json("/insights", &t).await["insights"], json!([]));
+}

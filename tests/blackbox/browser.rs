@@ -423,3 +423,48 @@ async fn screenshots() {
         browser.client.clone().close().await.unwrap();
     }
 }
+
+#[tokio::test]
+async fn a_person_creates_an_api_token_and_sees_it_once() {
+    let Some(browser) = start(1280, 1000).await else {
+        return;
+    };
+    let c = &browser.client;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url("/settings")).await.unwrap();
+    let form = c
+        .find(Locator::Css("form[data-action=createApiToken]"))
+        .await
+        .unwrap();
+    form.find(Locator::Css("[name=name]"))
+        .await
+        .unwrap()
+        .send_keys("Home Assistant")
+        .await
+        .unwrap();
+    form.find(Locator::Css("button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(c, "csk_").await;
+    let shown = c
+        .find(Locator::Css("#new-token-value"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(shown.starts_with("csk_") && shown.len() == 68, "{shown}");
+    assert_eq!(app.api("/me", &shown).await.status(), 200);
+    c.refresh().await.unwrap();
+    wait_for_text(c, "Home Assistant").await;
+    assert!(
+        !c.source().await.unwrap().contains(&shown),
+        "not shown again"
+    );
+    browser.client.clone().close().await.unwrap();
+}

@@ -488,3 +488,63 @@ async fn demo_creates_a_living_household_and_refills_it_without_duplicates() {
     assert_eq!(count("listAccounts").await, accounts);
     assert_eq!(count("listDailyExpenses").await, daily);
 }
+
+#[tokio::test]
+async fn token_create_prints_a_working_token_once() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let data_dir = app.data_dir().to_path_buf();
+    let email = user.email.to_uppercase();
+    let out = tokio::task::spawn_blocking(move || {
+        cashkeeper()
+            .args([
+                "token",
+                "create",
+                "--email",
+                &email,
+                "--name",
+                "Home Assistant",
+                "--expires-days",
+                "90",
+            ])
+            .env("CASHKEEPER_DATA_DIR", data_dir)
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let token = String::from_utf8(out.stdout).unwrap().trim().to_string();
+    assert!(token.starts_with("csk_") && token.len() == 68, "{token}");
+    let me = app
+        .client
+        .get(app.url("/api/v1/me"))
+        .header("authorization", format!("Bearer {token}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(me.status(), 200);
+    let list = app
+        .action("listApiTokens", json!({}), Some(&user.cookie))
+        .await;
+    assert_eq!(list.data()[0]["name"], "Home Assistant");
+    assert!(list.data()[0]["expiresAt"].is_string());
+    let bad = cashkeeper()
+        .args([
+            "token",
+            "create",
+            "--email",
+            "a@example.org",
+            "--name",
+            "x",
+            "--expires-days",
+            "7",
+        ])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+}

@@ -290,3 +290,29 @@ async fn the_dashboard_shows_the_month_and_navigates_between_months() {
         200
     );
 }
+
+#[tokio::test]
+async fn the_settings_page_lists_tokens_without_showing_them() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let created = app
+        .action(
+            "createApiToken",
+            json!({"name": "Wohnzimmer-Tablet", "expiresInDays": 30}),
+            Some(&user.cookie),
+        )
+        .await;
+    let token = created.data()["token"].as_str().unwrap().to_string();
+    let html = app
+        .get("/settings", Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("Wohnzimmer-Tablet"));
+    assert!(!html.contains(&token), "a token is shown only once");
+    assert!(
+        html.contains("data-action=\"createApiToken\"")
+            && html.contains("data-action=\"revokeApiToken\"")
+    );
+}

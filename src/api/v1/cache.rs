@@ -21,6 +21,19 @@ pub struct ReplyCache<T> {
     map: Mutex<HashMap<String, (Stamp, T)>>,
 }
 
+/// A cached value that is also bound to a moment: valid before `until`.
+#[derive(Clone)]
+pub struct Until<T> {
+    pub value: T,
+    pub until: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+impl<T> Until<T> {
+    pub fn valid_at(&self, now: chrono::DateTime<chrono::Utc>) -> bool {
+        self.until.is_none_or(|u| now < u)
+    }
+}
+
 impl<T> Default for ReplyCache<T> {
     fn default() -> Self {
         ReplyCache {

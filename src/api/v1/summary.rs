@@ -2,26 +2,25 @@
 //! views, recurring costs, what is due, the forecast and the insight counts.
 
 use super::auth::ApiUser;
-use super::cache::Stamp;
-use super::{ApiError, Params};
+use super::cache::{Stamp, Until};
+use super::{json_bytes, ApiError, Params};
 use crate::actions::dashboard::{load_ledger, Ledger, MonthView, Payment, Recurring};
 use crate::app::AppState;
-use crate::clock::timestamp;
+use crate::clock::{parse_timestamp, timestamp};
 use crate::domain::forecast::summary_forecast;
 use crate::domain::money;
 use crate::domain::recurrence::{add_months, month_end, month_start};
 use crate::domain::views::{self, Kind, View};
 use crate::store::insights::{self, Insight};
 use crate::store::users::User;
+use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use axum::response::{IntoResponse, Response};
-use axum::Json;
+use axum::response::Response;
 use chrono::{Datelike, Duration, NaiveDate};
 use rust_decimal::Decimal;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -206,11 +205,20 @@ pub fn compute(ledger: &Ledger, user: &User, today: NaiveDate, days: u32, months
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Reply<'a> {
-    generated_at: String,
+struct Body<'a> {
     #[serde(flatten)]
     summary: &'a Summary,
     insights: InsightCounts,
+}
+
+/// The reply for `now` from a cached body: `generatedAt` goes in front.
+fn with_generated_at(body: &Bytes, now: &str) -> Bytes {
+    let mut out = Vec::with_capacity(body.len() + 40);
+    out.extend_from_slice(b"{\"generatedAt\":\"");
+    out.extend_from_slice(now.as_bytes());
+    out.extend_from_slice(b"\",");
+    out.extend_from_slice(&body[1..]);
+    Bytes::from(out)
 }
 
 pub async fn get(
@@ -222,38 +230,50 @@ pub async fn get(
     let days = params.int("upcomingDays", 7, 1..=90)?;
     let months = params.int("forecastMonths", 3, 1..=24)?;
     let now = state.clock.now();
+    let now_s = timestamp(now);
     let today = now.date_naive();
+    // The body depends on the user's data (insights included: their table
+    // moves the data version too), the rates and the day; and on the clock
+    // only when an insight expires, which bounds the entry's life.
     let stamp = Stamp {
         data_version: api.data_version,
         rates_generation: state.rates.generation(),
         today,
     };
     let key = format!("{}:{days}:{months}", api.user.id);
-    let cached = state.summary_cache.get(&key, stamp);
+    if let Some(hit) = state
+        .summary_cache
+        .get(&key, stamp)
+        .filter(|c| c.valid_at(now))
+    {
+        return Ok(json_bytes(with_generated_at(&hit.value, &now_s)));
+    }
     let st = state.clone();
     let user = api.user;
-    let (summary, insights) = state
+    let at = now_s.clone();
+    let cached = state
         .db
         .run(move |c| {
-            let summary = match cached {
-                Some(s) => s,
-                None => {
-                    let (from, to) = window(today, days, months);
-                    let ledger = load_ledger(c, &user, &st.rates, from, to, today)?;
-                    let s = Arc::new(compute(&ledger, &user, today, days, months));
-                    st.summary_cache.put(key, stamp, s.clone());
-                    s
-                }
-            };
-            let insights = insights::unread(c, &user.id, &timestamp(now), super::insights::MAX)?;
-            Ok((summary, insights))
+            let (from, to) = window(today, days, months);
+            let ledger = load_ledger(c, &user, &st.rates, from, to, today)?;
+            let summary = compute(&ledger, &user, today, days, months);
+            let insights = insights::unread(c, &user.id, &at, super::insights::MAX)?;
+            let until = insights::next_expiry(c, &user.id, &at)?
+                .as_deref()
+                .and_then(parse_timestamp);
+            let body = serde_json::to_vec(&Body {
+                summary: &summary,
+                insights: count_insights(&insights),
+            })
+            .map_err(|e| crate::Error::Internal(e.into()))?;
+            Ok(Until {
+                value: Bytes::from(body),
+                until,
+            })
         })
         .await
         .map_err(ApiError::internal)?;
-    Ok(Json(Reply {
-        generated_at: timestamp(now),
-        summary: &summary,
-        insights: count_insights(&insights),
-    })
-    .into_response())
+    let reply = with_generated_at(&cached.value, &now_s);
+    state.summary_cache.put(key, stamp, cached);
+    Ok(json_bytes(reply))
 }
