@@ -31,6 +31,8 @@ pub struct Inner {
     pub login_limiter: LoginLimiter,
     /// Rate limit and "last used" bookkeeping of API tokens.
     pub api_guard: crate::auth::api_tokens::ApiGuard,
+    /// Known API tokens while the database is unchanged.
+    pub token_cache: crate::api::v1::auth::TokenCache,
     /// Computed `/api/v1` replies, by user data version.
     pub summary_cache:
         crate::api::v1::cache::ReplyCache<crate::api::v1::cache::Until<axum::body::Bytes>>,
@@ -64,6 +66,7 @@ impl AppState {
             mailer,
             login_limiter: LoginLimiter::default(),
             api_guard: Default::default(),
+            token_cache: Default::default(),
             summary_cache: Default::default(),
             accounts_cache: Default::default(),
             actions: actions::registry(),

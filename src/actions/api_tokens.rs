@@ -104,5 +104,7 @@ async fn revoke(ctx: Ctx, input: IdInput) -> Result<Reply> {
     {
         return Err(Error::NotFound);
     }
+    // Effective on the next request, whatever the file system's timestamps say.
+    ctx.state.token_cache.clear();
     Reply::data(())
 }

@@ -56,6 +56,8 @@ async fn update_settings(ctx: Ctx, input: UpdateInput) -> Result<Reply> {
         .db
         .run(move |c| users::update_settings(c, &user_id, &change, &now))
         .await?;
+    // The API's token cache holds the user's base currency and name.
+    ctx.state.token_cache.clear();
     Reply::data(user)
 }
 

@@ -69,6 +69,7 @@ pub fn revoke(c: &Connection, user_id: &str, id: &str, now: &str) -> Result<bool
 }
 
 /// What authenticating a request needs to know about a token.
+#[derive(Clone)]
 pub struct Presented {
     pub id: String,
     pub token_hash: String,

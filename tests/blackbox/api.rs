@@ -843,3 +843,17 @@ async fn an_insight_that_expires_leaves_the_summary_without_any_write() {
     assert_eq!(after["insights"]["unread"], 0);
     assert_eq!(app.api_json("/insights", &t).await["insights"], json!([]));
 }
+
+#[tokio::test]
+async fn revocation_is_effective_on_the_very_next_request_after_cached_use() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let t = app.token(&user, Value::Null).await;
+    // Warm every cache with repeated use.
+    for _ in 0..3 {
+        assert_eq!(app.api("/summary", &t).await.status(), 200);
+    }
+    let id = app.action("listApiTokens", json!({}), Some(&user.cookie)).await.data()[0]["id"].clone();
+    app.action("revokeApiToken", json!({"id": id}), Some(&user.cookie)).await.data();
+    expect_error(app.api("/summary", &t).await, StatusCode::UNAUTHORIZED, "unauthorized", None).await;
+}
