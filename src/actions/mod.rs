@@ -18,9 +18,11 @@ pub mod daily_expenses;
 pub mod dashboard;
 pub mod entries;
 pub mod expenses;
+pub mod forecasts;
 pub mod incomes;
 pub mod input;
 pub mod merchants;
+pub mod reserves;
 pub mod search;
 pub mod settings;
 pub mod transfers;
@@ -192,6 +194,8 @@ pub fn registry() -> Registry {
     merchants::register(&mut r);
     search::register(&mut r);
     api_tokens::register(&mut r);
+    forecasts::register(&mut r);
+    reserves::register(&mut r);
     r
 }
 

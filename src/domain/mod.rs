@@ -9,4 +9,5 @@ pub mod merchant;
 pub mod money;
 pub mod rates;
 pub mod recurrence;
+pub mod reserves;
 pub mod views;

@@ -212,6 +212,76 @@ pub fn income_vs_expenses(
     }
 }
 
+/// A line of a balance over the months, with gridlines; the lowest point is marked.
+pub fn balance_line(
+    title: &str,
+    points: &[(String, Decimal)],
+    currency: &str,
+    locale: Locale,
+) -> Markup {
+    let t = locale.texts();
+    let id = chart_id("bal");
+    let values: Vec<f64> = points.iter().map(|(_, v)| f(*v)).collect();
+    let hi = values.iter().copied().fold(f64::MIN, f64::max).max(0.0);
+    let lo = values.iter().copied().fold(f64::MAX, f64::min).min(0.0);
+    let step = nice_step(hi - lo);
+    let top = (hi / step).ceil() * step;
+    let bottom_v = (lo / step).floor() * step;
+    let span = (top - bottom_v).max(step);
+    let (left, width, plot_h) = (72.0, 640.0, 180.0);
+    let n = points.len().max(2) as f64 - 1.0;
+    let x = |i: usize| left + (width - left - 10.0) * i as f64 / n;
+    let y = |v: f64| 8.0 + plot_h - (v - bottom_v) / span * plot_h;
+    let path: Vec<String> = values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| format!("{:.1},{:.1}", x(i), y(*v)))
+        .collect();
+    let lowest = values
+        .iter()
+        .enumerate()
+        .min_by(|a, b| a.1.partial_cmp(b.1).unwrap_or(std::cmp::Ordering::Equal))
+        .map(|(i, _)| i);
+    let ticks: Vec<f64> = (0..=((span / step).round() as i64))
+        .map(|i| bottom_v + i as f64 * step)
+        .collect();
+    let desc = points
+        .iter()
+        .map(|(l, v)| format!("{l}: {}", format::money(*v, currency, locale)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    html! {
+        figure.chart {
+            figcaption { h2 { (title) } }
+            @if points.is_empty() {
+                p.muted { (t.empty_list) }
+            } @else {
+                svg role="img" aria-labelledby={ (id) "-t " (id) "-d" } viewBox={ "0 0 " (width) " " (8.0 + plot_h + 28.0) }
+                    width="100%" xmlns="http://www.w3.org/2000/svg" {
+                    title id={ (id) "-t" } { (title) }
+                    desc id={ (id) "-d" } { (desc) }
+                    @for v in &ticks {
+                        line.chart-grid x1=(left) x2=(width) y1=(y(*v)) y2=(y(*v)) {}
+                        text.chart-axis x=(left - 6.0) y=(y(*v) + 4.0) text-anchor="end" {
+                            (format::number(Decimal::from_f64_retain(*v).unwrap_or_default(), 0, locale))
+                        }
+                    }
+                    polyline.chart-line points=(path.join(" ")) fill="none" {}
+                    @for (i, (label, _)) in points.iter().enumerate() {
+                        @if points.len() <= 12 || i % 2 == 0 {
+                            text.chart-axis x=(format!("{:.1}", x(i))) y=(8.0 + plot_h + 18.0) text-anchor="middle" { (label) }
+                        }
+                    }
+                    @if let Some(i) = lowest {
+                        circle.chart-low cx=(format!("{:.1}", x(i))) cy=(format!("{:.1}", y(values[i]))) r="5" {}
+                    }
+                }
+                (hidden_table(&[t.month, t.projected_balance], points.iter().map(|(l, v)| vec![l.clone(), format::money(*v, currency, locale)])))
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -290,6 +360,19 @@ mod tests {
         }];
         let out = income_vs_expenses("x", &zeros, "EUR", Locale::En).into_string();
         assert!(!out.contains("NaN") && out.contains("<svg"));
+    }
+
+    #[test]
+    fn the_balance_line_marks_its_lowest_point() {
+        let points = vec![
+            ("Jan".to_string(), dec("500")),
+            ("Feb".to_string(), dec("-200")),
+            ("Mar".to_string(), dec("300")),
+        ];
+        let svg = balance_line("Balance", &points, "EUR", Locale::En).into_string();
+        assert!(svg.contains("<polyline") && svg.contains("chart-low"));
+        assert!(svg.contains("Feb: -€200.00"));
+        assert!(!svg.contains("NaN") && !svg.contains("style="));
     }
 
     #[test]

@@ -72,6 +72,8 @@ pub fn router(panic_routes: bool) -> Router<AppState> {
         .route("/incomes", get(pages::incomes::show))
         .route("/transfers", get(pages::transfers::show))
         .route("/search", get(pages::search::show))
+        .route("/forecasts", get(pages::forecasts::show))
+        .route("/reserves", get(pages::reserves::show))
         .route("/assets/{*path}", get(assets::serve))
         .fallback(pages::errors::not_found);
     if panic_routes {

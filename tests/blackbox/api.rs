@@ -853,7 +853,19 @@ async fn revocation_is_effective_on_the_very_next_request_after_cached_use() {
     for _ in 0..3 {
         assert_eq!(app.api("/summary", &t).await.status(), 200);
     }
-    let id = app.action("listApiTokens", json!({}), Some(&user.cookie)).await.data()[0]["id"].clone();
-    app.action("revokeApiToken", json!({"id": id}), Some(&user.cookie)).await.data();
-    expect_error(app.api("/summary", &t).await, StatusCode::UNAUTHORIZED, "unauthorized", None).await;
+    let id = app
+        .action("listApiTokens", json!({}), Some(&user.cookie))
+        .await
+        .data()[0]["id"]
+        .clone();
+    app.action("revokeApiToken", json!({"id": id}), Some(&user.cookie))
+        .await
+        .data();
+    expect_error(
+        app.api("/summary", &t).await,
+        StatusCode::UNAUTHORIZED,
+        "unauthorized",
+        None,
+    )
+    .await;
 }

@@ -468,3 +468,50 @@ async fn a_person_creates_an_api_token_and_sees_it_once() {
     );
     browser.client.clone().close().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_person_opens_the_forecast_and_fills_a_reserve_pot() {
+    let Some(browser) = start(1280, 1000).await else {
+        return;
+    };
+    let c = &browser.client;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let giro = app.account(&user, "Giro", "EUR").await;
+    let today = app.state.clock.today().to_string();
+    app.ok(&user, "createExpense", serde_json::json!({"name": "Kfz-Steuer", "amount": 240, "frequency": "yearly", "startDate": today, "accountId": giro})).await;
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url("/forecasts")).await.unwrap();
+    wait_for_text(c, "Tightest month").await;
+    assert!(c.source().await.unwrap().contains("<svg"));
+    c.goto(&app.url("/reserves")).await.unwrap();
+    let pot = c
+        .find(Locator::Css("form.pot input[name=amount]"))
+        .await
+        .unwrap();
+    pot.clear().await.unwrap();
+    pot.send_keys("-5").await.unwrap();
+    c.find(Locator::Css("form.pot button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(c, "must not be negative").await;
+    let pot = c
+        .find(Locator::Css("form.pot input[name=amount]"))
+        .await
+        .unwrap();
+    pot.clear().await.unwrap();
+    pot.send_keys("20,50").await.unwrap();
+    c.find(Locator::Css("form.pot button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(c, "value=\"20.50\"").await;
+    let plan = app.ok(&user, "getReservePlan", serde_json::json!({})).await;
+    assert_eq!(plan["potsTotal"].as_f64(), Some(20.5));
+    browser.client.clone().close().await.unwrap();
+}

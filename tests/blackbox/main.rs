@@ -10,5 +10,6 @@ mod cli;
 mod helpers;
 mod money;
 mod pages;
+mod planning;
 mod rates;
 mod smtp;

@@ -1,0 +1,171 @@
+//! Reserves: `getReservePlan {}` and `setReservePot {expenseId, amount}`.
+
+use super::input;
+use super::{Ctx, NoInput, Registry, Reply};
+use crate::clock::timestamp;
+use crate::domain::money::{self, Sign};
+use crate::domain::recurrence::{monthly_equivalent, Frequency};
+use crate::domain::reserves::{needs_reserve, set_aside_by};
+use crate::error::{Error, Result};
+use crate::services::rates::RateStore;
+use crate::store::users::User;
+use crate::store::{expenses, reserve_pots};
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub fn register(r: &mut Registry) {
+    r.session("getReservePlan", get_plan);
+    r.session("setReservePot", set_pot);
+}
+
+/// One non-monthly recurring expense in the plan; amounts in the base currency.
+#[derive(Serialize, Clone)]
+#[serde(rename_all = "camelCase")]
+pub struct ReserveEntry {
+    pub expense_id: String,
+    pub name: String,
+    pub frequency: Frequency,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub amount: Decimal,
+    pub currency: String,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub amount_in_base: Decimal,
+    pub next_due_date: NaiveDate,
+    /// What to set aside each month for it (reserve view).
+    #[serde(serialize_with = "money::json::serialize")]
+    pub monthly_amount: Decimal,
+    /// What should be in its pot by today for the next due date.
+    #[serde(serialize_with = "money::json::serialize")]
+    pub target_today: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub pot: Decimal,
+    /// Still missing by today (never negative).
+    #[serde(serialize_with = "money::json::serialize")]
+    pub gap: Decimal,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReservePlan {
+    pub currency: String,
+    /// The total to set aside each month.
+    #[serde(serialize_with = "money::json::serialize")]
+    pub monthly_total: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub target_total: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub pots_total: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub gap_total: Decimal,
+    pub entries: Vec<ReserveEntry>,
+}
+
+/// The plan of `user` on `today`, soonest due first.
+pub fn plan(
+    c: &rusqlite::Connection,
+    user: &User,
+    rates: &RateStore,
+    today: NaiveDate,
+) -> Result<ReservePlan> {
+    let table = rates.current();
+    let base = user.base_currency.as_str();
+    let pots = reserve_pots::by_expense(c, &user.id)?;
+    let mut entries: Vec<ReserveEntry> = expenses::list(c, &user.id, false)?
+        .into_iter()
+        .filter(|e| needs_reserve(e.frequency))
+        .filter_map(|e| {
+            let in_base = table
+                .convert(e.amount, &e.currency, base)
+                .unwrap_or(e.amount);
+            let (next, target) = set_aside_by(&e.schedule(), in_base, today)?;
+            let pot = pots.get(&e.id).copied().unwrap_or_default();
+            Some(ReserveEntry {
+                monthly_amount: monthly_equivalent(in_base, e.frequency),
+                gap: (target - pot).max(Decimal::ZERO),
+                expense_id: e.id,
+                name: e.name,
+                frequency: e.frequency,
+                amount: e.amount,
+                currency: e.currency,
+                amount_in_base: in_base,
+                next_due_date: next,
+                target_today: target,
+                pot,
+            })
+        })
+        .collect();
+    entries.sort_by(|a, b| {
+        a.next_due_date
+            .cmp(&b.next_due_date)
+            .then_with(|| a.name.cmp(&b.name))
+    });
+    Ok(ReservePlan {
+        currency: base.to_string(),
+        monthly_total: entries.iter().map(|e| e.monthly_amount).sum(),
+        target_total: entries.iter().map(|e| e.target_today).sum(),
+        pots_total: entries.iter().map(|e| e.pot).sum(),
+        gap_total: entries.iter().map(|e| e.gap).sum(),
+        entries,
+    })
+}
+
+pub async fn load_plan(ctx: &Ctx) -> Result<ReservePlan> {
+    let user = ctx.user()?.clone();
+    let (state, today) = (ctx.state.clone(), ctx.state.clock.today());
+    ctx.state
+        .db
+        .run(move |c| plan(c, &user, &state.rates, today))
+        .await
+}
+
+async fn get_plan(ctx: Ctx, _: NoInput) -> Result<Reply> {
+    Reply::data(load_plan(&ctx).await?)
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PotInput {
+    #[serde(default)]
+    expense_id: Option<String>,
+    #[serde(default)]
+    amount: Option<Value>,
+}
+
+/// Records what is in the pot of a non-monthly recurring expense (in the
+/// base currency); answers the plan entry.
+async fn set_pot(ctx: Ctx, input: PotInput) -> Result<Reply> {
+    let expense_id = input::optional_id(input.expense_id)
+        .ok_or_else(|| Error::invalid("expenseId", "is required"))?;
+    let amount = input::amount("amount", input.amount, Sign::NonNegative)?;
+    let user = ctx.user()?.clone();
+    let (state, today, now) = (
+        ctx.state.clone(),
+        ctx.state.clock.today(),
+        timestamp(ctx.state.clock.now()),
+    );
+    let entry = ctx
+        .state
+        .db
+        .transaction(move |tx| {
+            let expense = expenses::find(tx, &user.id, &expense_id)?
+                .ok_or_else(|| Error::invalid("expenseId", "not found"))?;
+            if !needs_reserve(expense.frequency) {
+                return Err(Error::invalid(
+                    "expenseId",
+                    "only quarterly, half-yearly and yearly expenses have a reserve pot",
+                ));
+            }
+            reserve_pots::set(tx, &user.id, &expense_id, amount, &now)?;
+            Ok(plan(tx, &user, &state.rates, today)?
+                .entries
+                .into_iter()
+                .find(|e| e.expense_id == expense_id))
+        })
+        .await?;
+    match entry {
+        Some(e) => Reply::data(e),
+        None => Reply::data(Value::Null),
+    }
+}

@@ -1,0 +1,80 @@
+//! `/reserves`: what to set aside each month for the non-monthly expenses,
+//! what should be saved by today, and the pots.
+
+use super::common::PageResult;
+use crate::actions::reserves::load_plan;
+use crate::actions::Ctx;
+use crate::app::AppState;
+use crate::web::components::form_error;
+use crate::web::format;
+use crate::web::layout::page;
+use crate::web::Viewer;
+use axum::extract::State;
+use axum::response::IntoResponse;
+use maud::html;
+
+pub async fn show(State(state): State<AppState>, viewer: Viewer) -> PageResult {
+    let session = match viewer.require() {
+        Ok(s) => s.clone(),
+        Err(r) => return Ok(r.into_response()),
+    };
+    let (t, locale) = (viewer.t(), viewer.locale);
+    let ctx = Ctx {
+        state,
+        session: Some(session),
+        accept_locale: locale,
+    };
+    let plan = load_plan(&ctx).await?;
+    let cur = plan.currency.as_str();
+    Ok(page(
+        &viewer,
+        "/reserves",
+        t.nav_reserves,
+        html! {
+            h1 { (t.nav_reserves) }
+            p.hint { (t.reserves_intro) }
+            div.cards {
+                div.card.stat { span.label { (t.set_aside_monthly) } strong.amount { (format::money(plan.monthly_total, cur, locale)) } }
+                div.card.stat { span.label { (t.target_today) } strong.amount { (format::money(plan.target_total, cur, locale)) } }
+                div.card.stat { span.label { (t.pot) } strong.amount { (format::money(plan.pots_total, cur, locale)) } }
+                div.card.stat { span.label { (t.gap) } strong.amount { (format::money(plan.gap_total, cur, locale)) } }
+            }
+            section.panel {
+                @if plan.entries.is_empty() {
+                    p.muted { (t.no_reserves) }
+                } @else {
+                    table.records {
+                        thead { tr {
+                            th { (t.name) } th { (t.next_due) } th.num { (t.amount) } th.num { (t.set_aside_monthly) }
+                            th.num { (t.target_today) } th.num { (t.gap) } th { (t.pot) }
+                        } }
+                        tbody {
+                            @for e in &plan.entries {
+                                tr {
+                                    td { (e.name) br; small.muted { (locale.frequency(e.frequency)) } }
+                                    td { (format::date(e.next_due_date, locale)) }
+                                    td.num.amount { (format::money(e.amount_in_base, cur, locale)) }
+                                    td.num.amount { (format::money(e.monthly_amount, cur, locale)) }
+                                    td.num.amount { (format::money(e.target_today, cur, locale)) }
+                                    td.num.amount.negative[!e.gap.is_zero()] { (format::money(e.gap, cur, locale)) }
+                                    td {
+                                        form.pot data-action="setReservePot" data-reload="" novalidate {
+                                            input type="hidden" name="expenseId" value=(e.expense_id);
+                                            label.sr-only for={ "pot-" (e.expense_id) } { (t.pot) ": " (e.name) }
+                                            input id={ "pot-" (e.expense_id) } type="text" inputmode="decimal" name="amount"
+                                                value=(format!("{:.2}", e.pot)) aria-describedby={ "pot-" (e.expense_id) "-error" };
+                                            button type="submit" { (t.update_pot) }
+                                            span.field-error id={ "pot-" (e.expense_id) "-error" } data-error-for="amount" aria-live="polite" {}
+                                            (form_error())
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        },
+    )
+    .into_response())
+}

@@ -1,0 +1,239 @@
+//! Planning: account forecasts and the reserve plan, through their actions
+//! and pages.
+
+use crate::helpers::*;
+use chrono::{TimeZone, Utc};
+use serde_json::{json, Value};
+
+fn m(v: &Value) -> String {
+    format!(
+        "{:.2}",
+        v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+    )
+}
+
+#[tokio::test]
+async fn an_account_forecast_starts_next_month_and_accumulates_for_savings() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    app.state
+        .clock
+        .set(Utc.with_ymd_and_hms(2025, 3, 10, 12, 0, 0).unwrap());
+    let giro = app.account(&user, "Giro", "EUR").await;
+    let spar = app
+        .ok(
+            &user,
+            "createAccount",
+            json!({"name": "Spar", "type": "savings", "currency": "EUR", "balance": "5000"}),
+        )
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    app.ok(&user, "createIncome", json!({"name": "Zinsen", "amount": "12.50", "frequency": "quarterly", "startDate": "2025-03-31", "accountId": spar})).await;
+    app.ok(&user, "createTransfer", json!({"fromAccountId": giro, "toAccountId": spar, "amount": 300, "frequency": "monthly", "startDate": "2025-01-31"})).await;
+    app.ok(&user, "createExpense", json!({"name": "Miete", "amount": 950, "frequency": "monthly", "startDate": "2025-01-01", "accountId": giro})).await;
+
+    let f = app
+        .ok(
+            &user,
+            "getAccountForecast",
+            json!({"accountId": spar, "months": 4}),
+        )
+        .await;
+    assert_eq!(f["months"], 4);
+    assert_eq!(f["isCumulative"], true);
+    let monthly = f["monthly"].as_array().unwrap();
+    assert_eq!(
+        (monthly[0]["year"].clone(), monthly[0]["month"].clone()),
+        (json!(2025), json!(4))
+    );
+    // April 300 in; May 300; June 300 + 12.50 interest; July 300.
+    assert_eq!(m(&monthly[0]["balance"]), "5300.00");
+    assert_eq!(m(&monthly[2]["income"]), "12.50");
+    assert_eq!(m(&monthly[2]["net"]), "312.50");
+    assert_eq!(m(&f["projectedBalance"]), "6212.50");
+
+    let g = app
+        .ok(&user, "getAccountForecast", json!({"accountId": giro}))
+        .await;
+    assert_eq!(g["months"], 12, "twelve months unless asked");
+    assert_eq!(g["isCumulative"], false);
+    assert_eq!(g["projectedBalance"], Value::Null);
+    assert_eq!(g["monthly"][0]["balance"], Value::Null);
+    assert_eq!(m(&g["monthly"][0]["transfersOut"]), "300.00");
+    assert_eq!(m(&g["monthly"][0]["net"]), "-1250.00");
+
+    // The same numbers as the REST API's account forecast.
+    let t = app.token(&user, Value::Null).await;
+    let api = app.api_json("/accounts?forecastMonths=4", &t).await;
+    let spar_api = api["accounts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["id"] == spar.as_str())
+        .unwrap()
+        .clone();
+    assert_eq!(spar_api["forecast"], f);
+
+    for (body, expected) in [
+        (json!({}), "accountId: is required"),
+        (
+            json!({"accountId": "00000000-0000-0000-0000-000000000000"}),
+            "accountId: not found",
+        ),
+        (json!({"accountId": spar, "months": 0}), "months: "),
+        (json!({"accountId": spar, "months": 25}), "months: "),
+        (json!({"accountId": spar, "months": "12"}), "months: "),
+    ] {
+        let err = app.refused(&user, "getAccountForecast", body.clone()).await;
+        assert!(err.starts_with(expected), "{body}: {err}");
+    }
+    let other = app.new_user().await;
+    assert_eq!(
+        app.refused(&other, "getAccountForecast", json!({"accountId": spar}))
+            .await,
+        "accountId: not found"
+    );
+}
+
+#[tokio::test]
+async fn the_reserve_plan_says_what_should_be_saved_and_records_the_pots() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    app.state
+        .clock
+        .set(Utc.with_ymd_and_hms(2025, 8, 31, 9, 0, 0).unwrap());
+    let giro = app.account(&user, "Giro", "EUR").await;
+    let yearly = app
+        .ok(&user, "createExpense", json!({"name": "Versicherung", "amount": 1200, "frequency": "yearly", "startDate": "2024-03-01", "accountId": giro}))
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let quarterly = app
+        .ok(&user, "createExpense", json!({"name": "GEZ", "amount": "55.08", "frequency": "quarterly", "startDate": "2025-01-15", "accountId": giro}))
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let monthly = app
+        .ok(&user, "createExpense", json!({"name": "Miete", "amount": 950, "frequency": "monthly", "startDate": "2025-01-01", "accountId": giro}))
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    app.ok(&user, "createExpense", json!({"name": "Alt", "amount": 99, "frequency": "yearly", "startDate": "2020-01-01", "endDate": "2024-12-31", "accountId": giro})).await;
+
+    let plan = app.ok(&user, "getReservePlan", json!({})).await;
+    let entries = plan["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 2, "only non-monthly expenses still running");
+    // Soonest first: GEZ on 15 Oct, insurance on 1 Mar 2026.
+    assert_eq!(entries[0]["expenseId"], quarterly.as_str());
+    assert_eq!(entries[0]["nextDueDate"], "2025-10-15");
+    let ins = &entries[1];
+    assert_eq!(ins["expenseId"], yearly.as_str());
+    assert_eq!(ins["nextDueDate"], "2026-03-01");
+    assert_eq!(m(&ins["monthlyAmount"]), "100.00");
+    // 183 of 365 days since 1 Mar 2025.
+    assert_eq!(m(&ins["targetToday"]), "601.64");
+    assert_eq!(m(&ins["pot"]), "0.00");
+    assert_eq!(m(&ins["gap"]), "601.64");
+    assert_eq!(m(&plan["monthlyTotal"]), "118.36");
+
+    let entry = app
+        .ok(
+            &user,
+            "setReservePot",
+            json!({"expenseId": yearly, "amount": "500"}),
+        )
+        .await;
+    assert_eq!(m(&entry["pot"]), "500.00");
+    assert_eq!(m(&entry["gap"]), "101.64");
+    let entry = app
+        .ok(
+            &user,
+            "setReservePot",
+            json!({"expenseId": yearly, "amount": 700}),
+        )
+        .await;
+    assert_eq!(m(&entry["gap"]), "0.00", "never negative");
+    let plan = app.ok(&user, "getReservePlan", json!({})).await;
+    assert_eq!(m(&plan["potsTotal"]), "700.00");
+
+    for (body, expected) in [
+        (
+            json!({"expenseId": yearly, "amount": -1}),
+            "amount: must not be negative",
+        ),
+        (json!({"expenseId": yearly}), "amount: is required"),
+        (json!({"amount": 5}), "expenseId: is required"),
+        (
+            json!({"expenseId": monthly, "amount": 5}),
+            "expenseId: only quarterly",
+        ),
+        (
+            json!({"expenseId": "00000000-0000-0000-0000-000000000000", "amount": 5}),
+            "expenseId: not found",
+        ),
+    ] {
+        let err = app.refused(&user, "setReservePot", body.clone()).await;
+        assert!(err.starts_with(expected), "{body}: {err}");
+    }
+    let other = app.new_user().await;
+    let err = app
+        .refused(
+            &other,
+            "setReservePot",
+            json!({"expenseId": yearly, "amount": 1}),
+        )
+        .await;
+    assert_eq!(err, "expenseId: not found");
+    assert_eq!(
+        app.ok(&other, "getReservePlan", json!({})).await["entries"],
+        json!([])
+    );
+}
+
+#[tokio::test]
+async fn the_forecast_and_reserve_pages_render_with_and_without_data() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    for path in ["/forecasts", "/reserves"] {
+        assert_eq!(
+            app.get(path, Some(&user.cookie)).await.status(),
+            200,
+            "{path}"
+        );
+        assert_eq!(app.get(path, None).await.status(), 303, "{path}");
+    }
+    let spar = app
+        .ok(
+            &user,
+            "createAccount",
+            json!({"name": "Tagesgeld", "type": "savings", "currency": "EUR", "balance": "100"}),
+        )
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let today = app.state.clock.today().to_string();
+    app.ok(&user, "createExpense", json!({"name": "Jahresbeitrag", "amount": 240, "frequency": "yearly", "startDate": today, "accountId": spar})).await;
+    let html = app
+        .get(
+            &format!("/forecasts?account={spar}&months=6"),
+            Some(&user.cookie),
+        )
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("Lowest projected balance") && html.contains("<polyline"));
+    let html = app
+        .get("/reserves", Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("Jahresbeitrag") && html.contains("data-action=\"setReservePot\""));
+}
