@@ -38,6 +38,8 @@ pub struct Inner {
         crate::api::v1::cache::ReplyCache<crate::api::v1::cache::Until<axum::body::Bytes>>,
     pub accounts_cache: crate::api::v1::cache::ReplyCache<axum::body::Bytes>,
     pub actions: Registry,
+    /// One lock per recurring job.
+    pub jobs: crate::jobs::JobLocks,
     /// The current exchange-rate table (`services::rates`).
     pub rates: RateStore,
 }
@@ -70,6 +72,7 @@ impl AppState {
             summary_cache: Default::default(),
             accounts_cache: Default::default(),
             actions: actions::registry(),
+            jobs: Default::default(),
             rates,
         })))
     }

@@ -293,11 +293,13 @@ impl Config {
     }
 
     /// A configuration for tests and tools: defaults, the given data directory,
-    /// no network refresh.
+    /// no network refresh, no scheduled jobs.
     pub fn for_data_dir(data_dir: impl Into<PathBuf>) -> Config {
         let mut c = Config::from_lookup(|_| None).expect("defaults are valid");
         c.data_dir = data_dir.into();
         c.rates_refresh = false;
+        c.notification_schedule = Schedule::Off;
+        c.insights_schedule = Schedule::Off;
         c
     }
 

@@ -21,6 +21,7 @@ pub mod demo;
 pub mod domain;
 pub mod error;
 pub mod i18n;
+pub mod jobs;
 pub mod server;
 pub mod services;
 pub mod store;

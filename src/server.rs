@@ -36,12 +36,14 @@ pub async fn serve(
     // Runs beside the server, never before it; stopped before the checkpoint.
     let rates_refresh = (state.config.rates_refresh)
         .then(|| crate::services::rates::spawn_refresh_loop(state.clone()));
+    let scheduler = crate::jobs::scheduler::start(state.clone()).await?;
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
         .await
         .context("serving")?;
     tracing::info!("shutting down: requests finished, closing the database");
     drop(rates_refresh);
+    scheduler.shutdown().await;
     if let Err(e) = state.db.checkpoint() {
         e.log();
     }

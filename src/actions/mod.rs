@@ -21,6 +21,7 @@ pub mod expenses;
 pub mod forecasts;
 pub mod incomes;
 pub mod input;
+pub mod insights;
 pub mod merchants;
 pub mod reserves;
 pub mod search;
@@ -196,6 +197,7 @@ pub fn registry() -> Registry {
     api_tokens::register(&mut r);
     forecasts::register(&mut r);
     reserves::register(&mut r);
+    insights::register(&mut r);
     r
 }
 

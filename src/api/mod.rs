@@ -3,6 +3,7 @@
 //! and unknown paths included.
 
 pub mod auth;
+pub mod cron;
 pub mod exchange_rates;
 pub mod v1;
 
@@ -23,6 +24,9 @@ pub fn router(panic_routes: bool) -> Router<AppState> {
     let mut r = Router::new()
         .route("/auth/session", get(auth::session))
         .route("/exchange-rates", get(exchange_rates::get))
+        // Only GET: anything else is a 405 (SPEC.md section 4.2 rule 4).
+        .route("/cron/upcoming-payments", get(cron::upcoming_payments))
+        .route("/cron/insights", get(cron::insights))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "not found") });
     if panic_routes {
         r = r.route(

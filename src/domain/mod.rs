@@ -5,6 +5,7 @@ pub mod categories;
 pub mod currency;
 pub mod email;
 pub mod forecast;
+pub mod insights;
 pub mod merchant;
 pub mod money;
 pub mod rates;

@@ -130,6 +130,29 @@ pub mod json {
     }
 }
 
+/// `amount` rounded to `decimals` (half away from zero), unsigned, with
+/// `thousands` between groups of three digits and `point` before the
+/// decimals: the one digit layout of every text for people.
+pub fn grouped(amount: Decimal, decimals: u32, thousands: char, point: char) -> String {
+    let rounded = amount
+        .abs()
+        .round_dp_with_strategy(decimals, RoundingStrategy::MidpointAwayFromZero);
+    let text = format!("{:.*}", decimals as usize, rounded);
+    let (int, frac) = text.split_once('.').unwrap_or((&text, ""));
+    let mut out = String::with_capacity(text.len() + int.len() / 3);
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i).is_multiple_of(3) {
+            out.push(thousands);
+        }
+        out.push(c);
+    }
+    if !frac.is_empty() {
+        out.push(point);
+        out.push_str(frac);
+    }
+    out
+}
+
 /// Percent change from `before` to `after`, one decimal; `None` when there
 /// is nothing to compare with.
 pub fn change_pct(before: Decimal, after: Decimal) -> Option<Decimal> {

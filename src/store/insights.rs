@@ -59,3 +59,71 @@ pub fn next_expiry(c: &Connection, user_id: &str, now: &str) -> Result<Option<St
         |r| r.get(0),
     )?)
 }
+
+/// Whether an insight with this key is still current (unexpired at `now`,
+/// read, unread or dismissed alike): then finding it again adds nothing.
+pub fn is_current(c: &Connection, user_id: &str, dedupe_key: &str, now: &str) -> Result<bool> {
+    Ok(c.query_row(
+        "SELECT EXISTS(SELECT 1 FROM insights WHERE user_id = ?1 AND dedupe_key = ?2
+                       AND (expires_at IS NULL OR expires_at > ?3))",
+        params![user_id, dedupe_key, now],
+        |r| r.get(0),
+    )?)
+}
+
+pub struct NewInsight<'a> {
+    pub kind: &'a str,
+    pub severity: &'a str,
+    pub title: &'a str,
+    pub message: &'a str,
+    pub metadata: &'a serde_json::Value,
+    pub dedupe_key: &'a str,
+    pub expires_at: &'a str,
+}
+
+pub fn insert(c: &Connection, user_id: &str, i: &NewInsight<'_>, now: &str) -> Result<()> {
+    c.execute(
+        "INSERT INTO insights (id, user_id, type, severity, title, message, metadata, dedupe_key, created_at, expires_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        params![
+            super::new_id(), user_id, i.kind, i.severity, i.title, i.message, i.metadata.to_string(),
+            i.dedupe_key, now, i.expires_at
+        ],
+    )?;
+    Ok(())
+}
+
+/// The user's current insights (read or not, not dismissed, unexpired),
+/// newest first, with their read state.
+pub fn current(
+    c: &Connection,
+    user_id: &str,
+    now: &str,
+    limit: u32,
+) -> Result<Vec<(Insight, bool)>> {
+    let mut s = c.prepare_cached(&format!(
+        "SELECT {COLUMNS}, is_read FROM insights
+         WHERE user_id = ?1 AND dismissed_at IS NULL AND (expires_at IS NULL OR expires_at > ?2)
+         ORDER BY created_at DESC, id LIMIT ?3"
+    ))?;
+    let rows = s
+        .query_map(params![user_id, now, limit], |r| {
+            Ok((from_row(r)?, r.get(8)?))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+pub fn mark_read(c: &Connection, user_id: &str, id: &str) -> Result<bool> {
+    Ok(c.execute(
+        "UPDATE insights SET is_read = 1 WHERE id = ?1 AND user_id = ?2",
+        [id, user_id],
+    )? == 1)
+}
+
+pub fn dismiss(c: &Connection, user_id: &str, id: &str, now: &str) -> Result<bool> {
+    Ok(c.execute(
+        "UPDATE insights SET dismissed_at = ?3 WHERE id = ?1 AND user_id = ?2",
+        params![id, user_id, now],
+    )? == 1)
+}

@@ -139,3 +139,14 @@ pub fn update_settings(
     )?;
     find(c, user_id)?.ok_or(Error::NotFound)
 }
+
+/// Every user (for the jobs).
+pub fn all(c: &Connection) -> Result<Vec<User>> {
+    let mut s = c.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM users ORDER BY created_at, id"
+    ))?;
+    let rows = s
+        .query_map([], from_row)?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}

@@ -1,6 +1,7 @@
 //! The one place where amounts, numbers and dates become text for people,
 //! in German or English style.
 
+use crate::domain::money;
 use crate::i18n::Locale;
 use chrono::{Datelike, NaiveDate};
 use rust_decimal::Decimal;
@@ -8,28 +9,10 @@ use rust_decimal::Decimal;
 /// Digits with thousands separators and `decimals` decimals, rounded half
 /// away from zero: "1,234.56" (en) or "1.234,56" (de). Always unsigned.
 fn grouped(amount: Decimal, decimals: u32, locale: Locale) -> String {
-    let rounded = amount.abs().round_dp_with_strategy(
-        decimals,
-        rust_decimal::RoundingStrategy::MidpointAwayFromZero,
-    );
-    let text = format!("{:.*}", decimals as usize, rounded);
-    let (int, frac) = text.split_once('.').unwrap_or((&text, ""));
-    let (thousands, point) = match locale {
-        Locale::De => ('.', ','),
-        Locale::En => (',', '.'),
-    };
-    let mut out = String::with_capacity(text.len() + int.len() / 3);
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            out.push(thousands);
-        }
-        out.push(c);
+    match locale {
+        Locale::De => money::grouped(amount, decimals, '.', ','),
+        Locale::En => money::grouped(amount, decimals, ',', '.'),
     }
-    if !frac.is_empty() {
-        out.push(point);
-        out.push_str(frac);
-    }
-    out
 }
 
 /// The sign and digits of `amount`; no minus for what rounds to zero.

@@ -74,6 +74,7 @@ pub fn router(panic_routes: bool) -> Router<AppState> {
         .route("/search", get(pages::search::show))
         .route("/forecasts", get(pages::forecasts::show))
         .route("/reserves", get(pages::reserves::show))
+        .route("/insights", get(pages::insights::show))
         .route("/assets/{*path}", get(assets::serve))
         .fallback(pages::errors::not_found);
     if panic_routes {

@@ -8,6 +8,7 @@ mod auth;
 mod browser;
 mod cli;
 mod helpers;
+mod jobs;
 mod money;
 mod pages;
 mod planning;

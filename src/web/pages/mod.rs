@@ -10,6 +10,7 @@ pub mod errors;
 pub mod expenses;
 pub mod forecasts;
 pub mod incomes;
+pub mod insights;
 pub mod reserves;
 pub mod search;
 pub mod settings;

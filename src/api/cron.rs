@@ -1,0 +1,46 @@
+//! `GET /api/cron/upcoming-payments` and `GET /api/cron/insights` for an
+//! external scheduler, authorised by `Authorization: Bearer <CRON_SECRET>`
+//! compared in constant time (SPEC.md section 5 rule 4).
+
+use crate::app::AppState;
+use crate::auth::secrets::constant_time_eq;
+use axum::extract::State;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+
+/// The refusal, when the request may not run a job.
+fn refusal(state: &AppState, headers: &HeaderMap) -> Option<Response> {
+    let Some(secret) = &state.config.cron_secret else {
+        return Some(
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "CRON_SECRET not configured",
+            )
+                .into_response(),
+        );
+    };
+    let expected = format!("Bearer {}", secret.expose());
+    let given = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if !constant_time_eq(given, &expected) {
+        return Some((StatusCode::UNAUTHORIZED, "Unauthorized").into_response());
+    }
+    None
+}
+
+pub async fn upcoming_payments(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    if let Some(r) = refusal(&state, &headers) {
+        return r;
+    }
+    Json(crate::jobs::upcoming::run(&state).await).into_response()
+}
+
+pub async fn insights(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    if let Some(r) = refusal(&state, &headers) {
+        return r;
+    }
+    Json(crate::jobs::insights::run(&state).await).into_response()
+}

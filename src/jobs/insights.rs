@@ -1,0 +1,179 @@
+//! The insights job: for every user, gather the facts, find the insights
+//! (`domain::insights`) and store those not already current.
+
+use crate::actions::dashboard::load_ledger;
+use crate::app::AppState;
+use crate::clock::timestamp;
+use crate::domain::insights::{find, CategoryFacts, Facts, SubscriptionFacts};
+use crate::domain::recurrence::{add_months, month_end, month_start, monthly_equivalent};
+use crate::domain::views::{self, Kind, View};
+use crate::error::Result;
+use crate::services::rates::RateStore;
+use crate::store::users::User;
+use crate::store::{categories, insights};
+use chrono::{DateTime, Duration, NaiveTime, Utc};
+use rust_decimal::Decimal;
+use serde::Serialize;
+
+/// The reply of `GET /api/cron/insights`.
+#[derive(Serialize, Debug, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    pub success: bool,
+    pub total_generated: usize,
+    pub users: usize,
+    pub failed: usize,
+}
+
+/// The facts about `user` on `today`.
+pub fn facts(
+    c: &rusqlite::Connection,
+    user: &User,
+    rates: &RateStore,
+    now: DateTime<Utc>,
+) -> Result<Facts> {
+    let today = now.date_naive();
+    let first = month_start(today);
+    let from = add_months(first, -3);
+    let to = month_end(first).max(today + Duration::days(3));
+    let ledger = load_ledger(c, user, rates, from, to, today)?;
+    let totals = views::monthly_totals(&ledger.items, from, 4, View::Cashflow);
+    let per_month: Vec<Vec<(Option<String>, Decimal)>> = (0..4)
+        .map(|i| views::expenses_by_category(&ledger.items, add_months(from, i)))
+        .collect();
+    let categories = categories::list(c, &user.id)?
+        .into_iter()
+        .map(|k| {
+            let mut spent = [Decimal::ZERO; 4];
+            for (i, month) in per_month.iter().enumerate() {
+                spent[i] = month
+                    .iter()
+                    .find(|(id, _)| id.as_deref() == Some(k.id.as_str()))
+                    .map(|(_, a)| *a)
+                    .unwrap_or_default();
+            }
+            CategoryFacts {
+                id: k.id,
+                name: k.name,
+                limit: k.monthly_limit,
+                spent,
+            }
+        })
+        .collect();
+    let subscriptions = ledger
+        .items
+        .iter()
+        .filter(|i| {
+            i.kind == Kind::Expense && i.is_subscription && i.schedule.active_in_month(first)
+        })
+        .filter(|i| i.schedule.end.is_none_or(|e| e >= today))
+        .map(|i| SubscriptionFacts {
+            id: i.id.clone(),
+            name: i.name.clone(),
+            category_id: i.category_id.clone(),
+            monthly: monthly_equivalent(i.amount, i.schedule.frequency),
+            amount: i.amount,
+            next_due: i.schedule.next_due(today),
+        })
+        .collect();
+    Ok(Facts {
+        today,
+        currency: user.base_currency.clone(),
+        income: [
+            totals[0].income,
+            totals[1].income,
+            totals[2].income,
+            totals[3].income,
+        ],
+        expenses: [
+            totals[0].expenses,
+            totals[1].expenses,
+            totals[2].expenses,
+            totals[3].expenses,
+        ],
+        categories,
+        subscriptions,
+    })
+}
+
+/// Finds and stores the insights of one user in one transaction; answers
+/// how many are new.
+pub fn run_for_user(
+    c: &mut rusqlite::Connection,
+    user: &User,
+    rates: &RateStore,
+    now: DateTime<Utc>,
+) -> Result<usize> {
+    let found = find(&facts(c, user, rates, now)?);
+    let now_s = timestamp(now);
+    let tx = c.transaction()?;
+    let mut new = 0;
+    for f in &found {
+        if insights::is_current(&tx, &user.id, &f.dedupe_key, &now_s)? {
+            continue;
+        }
+        // Current through the whole of its last day (UTC).
+        let expires = (f.valid_through + Duration::days(1))
+            .and_time(NaiveTime::MIN)
+            .and_utc();
+        insights::insert(
+            &tx,
+            &user.id,
+            &insights::NewInsight {
+                kind: f.kind,
+                severity: f.severity,
+                title: &f.title,
+                message: &f.message,
+                metadata: &f.metadata,
+                dedupe_key: &f.dedupe_key,
+                expires_at: &timestamp(expires),
+            },
+            &now_s,
+        )?;
+        new += 1;
+    }
+    tx.commit()?;
+    Ok(new)
+}
+
+/// Runs the job for every user; one user's failure is counted and the
+/// others go on.
+pub async fn run(state: &AppState) -> Summary {
+    let _running = state.jobs.insights.lock().await;
+    let now = state.clock.now();
+    let users = match state.db.run(|c| crate::store::users::all(c)).await {
+        Ok(u) => u,
+        Err(e) => {
+            e.log();
+            return Summary::default();
+        }
+    };
+    let mut summary = Summary {
+        success: true,
+        users: users.len(),
+        ..Summary::default()
+    };
+    for user in users {
+        let st = state.clone();
+        let id = user.id.clone();
+        match state
+            .db
+            .run(move |c| run_for_user(c, &user, &st.rates, now))
+            .await
+        {
+            Ok(n) => summary.total_generated += n,
+            Err(e) => {
+                tracing::warn!(user_id = %id, error = %e, "insights failed for a user");
+                e.log();
+                summary.failed += 1;
+            }
+        }
+    }
+    tracing::info!(
+        generated = summary.total_generated,
+        users = summary.users,
+        failed = summary.failed,
+        "insights job"
+    );
+    summary
+}

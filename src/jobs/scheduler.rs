@@ -1,0 +1,84 @@
+//! The bundled scheduler: runs the two jobs in-process on
+//! `NOTIFICATION_SCHEDULE` and `INSIGHTS_SCHEDULE` (five-field cron, UTC).
+//! Each job takes its lock, so a run never overlaps another run of the same
+//! job (nor one started by the cron route).
+
+use crate::app::AppState;
+use crate::config::Schedule;
+use anyhow::Context;
+use chrono::Utc;
+use tokio_cron_scheduler::{Job, JobScheduler};
+
+/// The running scheduler; stop it with [`Scheduler::shutdown`].
+pub struct Scheduler(Option<JobScheduler>);
+
+/// tokio-cron-scheduler counts seconds too: run at second 0.
+fn with_seconds(five_fields: &str) -> String {
+    format!("0 {five_fields}")
+}
+
+pub async fn start(state: AppState) -> anyhow::Result<Scheduler> {
+    let jobs: Vec<(&str, Schedule)> = vec![
+        (
+            "upcoming-payments",
+            state.config.notification_schedule.clone(),
+        ),
+        ("insights", state.config.insights_schedule.clone()),
+    ];
+    if jobs.iter().all(|(_, s)| *s == Schedule::Off) {
+        return Ok(Scheduler(None));
+    }
+    let sched = JobScheduler::new()
+        .await
+        .context("starting the scheduler")?;
+    for (name, schedule) in jobs {
+        let Schedule::Cron(expr) = schedule else {
+            tracing::info!(job = name, "scheduled run off");
+            continue;
+        };
+        let st = state.clone();
+        let job = Job::new_async_tz(with_seconds(&expr), Utc, move |_, _| {
+            let st = st.clone();
+            Box::pin(async move {
+                match name {
+                    "insights" => {
+                        super::insights::run(&st).await;
+                    }
+                    _ => {
+                        super::upcoming::run(&st).await;
+                    }
+                }
+            })
+        })
+        .with_context(|| format!("schedule of {name}: {expr}"))?;
+        sched.add(job).await.context("adding a job")?;
+        tracing::info!(job = name, schedule = %expr, "scheduled (UTC)");
+    }
+    sched.start().await.context("starting the scheduler")?;
+    Ok(Scheduler(Some(sched)))
+}
+
+impl Scheduler {
+    pub async fn shutdown(mut self) {
+        if let Some(mut s) = self.0.take() {
+            let _ = s.shutdown().await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn five_fields_become_six_with_second_zero() {
+        assert_eq!(with_seconds("0 8 * * *"), "0 0 8 * * *");
+        // The scheduler's parser accepts what the configuration accepted.
+        assert!(
+            Job::new_async_tz(with_seconds("*/15 6-22 * * 1-5"), Utc, |_, _| Box::pin(
+                async {}
+            ))
+            .is_ok()
+        );
+    }
+}
