@@ -470,7 +470,7 @@ async fn a_person_creates_an_api_token_and_sees_it_once() {
 }
 
 #[tokio::test]
-async fn a_person_opens_the_forecast_and_fills_a_reserve_pot() {
+async fn a_person_opens_the_forecast_fills_a_reserve_pot_and_opens_the_insights() {
     let Some(browser) = start(1280, 1000).await else {
         return;
     };
@@ -513,5 +513,7 @@ async fn a_person_opens_the_forecast_and_fills_a_reserve_pot() {
     wait_for_text(c, "value=\"20.50\"").await;
     let plan = app.ok(&user, "getReservePlan", serde_json::json!({})).await;
     assert_eq!(plan["potsTotal"].as_f64(), Some(20.5));
+    c.goto(&app.url("/insights")).await.unwrap();
+    wait_for_text(c, "Nothing to report right now.").await;
     browser.client.clone().close().await.unwrap();
 }
