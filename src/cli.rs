@@ -245,9 +245,15 @@ async fn demo(
             Ok((user, summary))
         })
         .await?;
+    // Insights of the new data, so the insights page has something to say.
+    let rates = crate::services::rates::RateStore::load(&db)?;
+    let for_insights = user.clone();
+    let insights = db
+        .run(move |c| crate::jobs::insights::run_for_user(c, &for_insights, &rates, now))
+        .await?;
     println!(
-        "demo data for {}: {} accounts, {} recurring expenses, {} incomes, {} transfers, {} one-time expenses",
-        user.email, summary.accounts, summary.recurring, summary.incomes, summary.transfers, summary.daily
+        "demo data for {}: {} accounts, {} recurring expenses, {} incomes, {} transfers, {} one-time expenses, {} insights",
+        user.email, summary.accounts, summary.recurring, summary.incomes, summary.transfers, summary.daily, insights
     );
     if let Some(pw) = new_password.filter(|_| !password_stdin) {
         println!("sign in as {} with the password {pw}", user.email);

@@ -400,6 +400,7 @@ async fn screenshots() {
         })
         .await
         .unwrap();
+    cashkeeper::jobs::insights::run(&app.state).await;
     for (name, width, height, dark) in [
         ("desktop", 1280, 1100, false),
         ("dark", 1280, 1100, true),
@@ -415,6 +416,9 @@ async fn screenshots() {
             ("expenses", "/expenses"),
             ("daily", "/daily-expenses"),
             ("subscriptions", "/subscriptions"),
+            ("forecasts", "/forecasts"),
+            ("reserves", "/reserves"),
+            ("insights", "/insights"),
             ("settings", "/settings"),
         ] {
             c.goto(&app.url(path)).await.unwrap();

@@ -45,8 +45,8 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> PageResult {
                 } @else {
                     table.records {
                         thead { tr {
-                            th { (t.name) } th { (t.next_due) } th.num { (t.amount) } th.num { (t.set_aside_monthly) }
-                            th.num { (t.target_today) } th.num { (t.gap) } th { (t.pot) }
+                            th { (t.name) } th { (t.next_due) } th.num { (t.amount) } th.num { (t.monthly_equivalent) }
+                            th.num { (t.target_short) } th.num { (t.gap) } th { (t.pot) }
                         } }
                         tbody {
                             @for e in &plan.entries {
