@@ -1,28 +1,67 @@
 //! Accounts: `listAccounts`, `createAccount`, `updateAccount`, `deleteAccount`.
 
+use super::entries::{self, Record};
 use super::input::{self, Patch, NAME_MAX};
 use super::{Ctx, NoInput, Registry, Reply};
-use crate::clock::timestamp;
 use crate::domain::currency::Currency;
 use crate::domain::money::Sign;
 use crate::error::{Error, Result};
 use crate::store::accounts::{self, Account, NewAccount};
 use crate::store::{require_owned_field, Owned};
+use rusqlite::Connection;
 use serde::Deserialize;
 use serde_json::Value;
 
 pub fn register(r: &mut Registry) {
     r.session("listAccounts", list);
-    r.session("createAccount", create);
-    r.session("updateAccount", update);
+    r.session("createAccount", entries::create::<Accounts>);
+    r.session("updateAccount", entries::update::<Accounts>);
     r.session("deleteAccount", delete);
+}
+
+pub struct Accounts;
+
+impl Record for Accounts {
+    type Stored = Account;
+    type New = NewAccount;
+    type Input = AccountInput;
+
+    fn take_id(input: &mut AccountInput) -> Option<String> {
+        input.id.take()
+    }
+    fn validate(
+        input: AccountInput,
+        _: &Connection,
+        _: &str,
+        stored: Option<&Account>,
+    ) -> Result<NewAccount> {
+        input.validate(stored)
+    }
+    fn find(c: &Connection, user: &str, id: &str) -> Result<Option<Account>> {
+        accounts::find(c, user, id)
+    }
+    fn insert(c: &Connection, user: &str, new: &NewAccount, now: &str) -> Result<Account> {
+        accounts::insert(c, user, new, now)
+    }
+    fn update(
+        c: &Connection,
+        user: &str,
+        id: &str,
+        new: &NewAccount,
+        now: &str,
+    ) -> Result<Option<Account>> {
+        accounts::update(c, user, id, new, now)
+    }
+    fn delete(c: &Connection, user: &str, id: &str) -> Result<bool> {
+        accounts::delete(c, user, id)
+    }
 }
 
 pub const TYPES: [&str; 3] = ["checking", "savings", "etf"];
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
-struct AccountInput {
+pub struct AccountInput {
     #[serde(default)]
     id: Option<String>,
     #[serde(default)]
@@ -71,32 +110,6 @@ impl AccountInput {
 async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {
     let user = ctx.user_id()?;
     Reply::data(ctx.state.db.run(move |c| accounts::list(c, &user)).await?)
-}
-
-async fn create(ctx: Ctx, input: AccountInput) -> Result<Reply> {
-    let new = input.validate(None)?;
-    let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
-    Reply::data(
-        ctx.state
-            .db
-            .run(move |c| accounts::insert(c, &user, &new, &now))
-            .await?,
-    )
-}
-
-async fn update(ctx: Ctx, mut input: AccountInput) -> Result<Reply> {
-    let id = input::required_id(input.id.take())?;
-    let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
-    let account = ctx
-        .state
-        .db
-        .transaction(move |tx| {
-            let stored = accounts::find(tx, &user, &id)?.ok_or(Error::NotFound)?;
-            let new = input.validate(Some(&stored))?;
-            accounts::update(tx, &user, &id, &new, &now)?.ok_or(Error::NotFound)
-        })
-        .await?;
-    Reply::data(account)
 }
 
 #[derive(Deserialize)]

@@ -1,25 +1,64 @@
 //! Categories: `listCategories`, `createCategory`, `updateCategory`, `deleteCategory`.
 
-use super::input::{self, IdInput, Patch};
+use super::entries::{self, Record};
+use super::input::{self, Patch};
 use super::{Ctx, NoInput, Registry, Reply};
-use crate::clock::timestamp;
 use crate::domain::categories::{parse_color, parse_icon};
 use crate::domain::money::Sign;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::store::categories::{self, Category, NewCategory};
+use rusqlite::Connection;
 use serde::Deserialize;
 use serde_json::Value;
 
 pub fn register(r: &mut Registry) {
     r.session("listCategories", list);
-    r.session("createCategory", create);
-    r.session("updateCategory", update);
-    r.session("deleteCategory", delete);
+    r.session("createCategory", entries::create::<Categories>);
+    r.session("updateCategory", entries::update::<Categories>);
+    r.session("deleteCategory", entries::delete::<Categories>);
+}
+
+pub struct Categories;
+
+impl Record for Categories {
+    type Stored = Category;
+    type New = NewCategory;
+    type Input = CategoryInput;
+
+    fn take_id(input: &mut CategoryInput) -> Option<String> {
+        input.id.take()
+    }
+    fn validate(
+        input: CategoryInput,
+        _: &Connection,
+        _: &str,
+        stored: Option<&Category>,
+    ) -> Result<NewCategory> {
+        input.validate(stored)
+    }
+    fn find(c: &Connection, user: &str, id: &str) -> Result<Option<Category>> {
+        categories::find(c, user, id)
+    }
+    fn insert(c: &Connection, user: &str, new: &NewCategory, now: &str) -> Result<Category> {
+        categories::insert(c, user, new, now)
+    }
+    fn update(
+        c: &Connection,
+        user: &str,
+        id: &str,
+        new: &NewCategory,
+        now: &str,
+    ) -> Result<Option<Category>> {
+        categories::update(c, user, id, new, now)
+    }
+    fn delete(c: &Connection, user: &str, id: &str) -> Result<bool> {
+        categories::delete(c, user, id)
+    }
 }
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
-struct CategoryInput {
+pub struct CategoryInput {
     #[serde(default)]
     id: Option<String>,
     #[serde(default)]
@@ -70,45 +109,4 @@ async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {
             .run(move |c| categories::list(c, &user))
             .await?,
     )
-}
-
-async fn create(ctx: Ctx, input: CategoryInput) -> Result<Reply> {
-    let new = input.validate(None)?;
-    let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
-    Reply::data(
-        ctx.state
-            .db
-            .run(move |c| categories::insert(c, &user, &new, &now))
-            .await?,
-    )
-}
-
-async fn update(ctx: Ctx, mut input: CategoryInput) -> Result<Reply> {
-    let id = input::required_id(input.id.take())?;
-    let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
-    let category = ctx
-        .state
-        .db
-        .transaction(move |tx| {
-            let stored = categories::find(tx, &user, &id)?.ok_or(Error::NotFound)?;
-            let new = input.validate(Some(&stored))?;
-            categories::update(tx, &user, &id, &new, &now)?.ok_or(Error::NotFound)
-        })
-        .await?;
-    Reply::data(category)
-}
-
-/// Deletes a category; its entries stay, uncategorised.
-async fn delete(ctx: Ctx, input: IdInput) -> Result<Reply> {
-    let id = input::required_id(input.id)?;
-    let user = ctx.user_id()?;
-    let deleted = ctx
-        .state
-        .db
-        .run(move |c| categories::delete(c, &user, &id))
-        .await?;
-    if !deleted {
-        return Err(Error::NotFound);
-    }
-    Reply::data(())
 }

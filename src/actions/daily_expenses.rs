@@ -2,10 +2,9 @@
 //! `updateDailyExpense`, `deleteDailyExpense`. Saving one with a category
 //! teaches cashkeeper its merchant's category.
 
-use super::entries::{check_category, currency_for};
-use super::input::{self, IdInput, Patch, NAME_MAX, NOTES_MAX};
+use super::entries::{self, check_category, currency_for, Record};
+use super::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use super::{Ctx, Registry, Reply};
-use crate::clock::timestamp;
 use crate::domain::merchant;
 use crate::domain::money::Sign;
 use crate::error::{Error, Result};
@@ -17,14 +16,61 @@ use serde_json::Value;
 
 pub fn register(r: &mut Registry) {
     r.session("listDailyExpenses", list);
-    r.session("createDailyExpense", create);
-    r.session("updateDailyExpense", update);
-    r.session("deleteDailyExpense", delete);
+    r.session("createDailyExpense", entries::create::<DailyExpenses>);
+    r.session("updateDailyExpense", entries::update::<DailyExpenses>);
+    r.session("deleteDailyExpense", entries::delete::<DailyExpenses>);
+}
+
+pub struct DailyExpenses;
+
+impl Record for DailyExpenses {
+    type Stored = DailyExpense;
+    type New = NewDailyExpense;
+    type Input = DailyInput;
+
+    fn take_id(input: &mut DailyInput) -> Option<String> {
+        input.id.take()
+    }
+    fn validate(
+        input: DailyInput,
+        c: &Connection,
+        user: &str,
+        stored: Option<&DailyExpense>,
+    ) -> Result<NewDailyExpense> {
+        input.validate(c, user, stored)
+    }
+    fn find(c: &Connection, user: &str, id: &str) -> Result<Option<DailyExpense>> {
+        daily_expenses::find(c, user, id)
+    }
+    fn insert(
+        c: &Connection,
+        user: &str,
+        new: &NewDailyExpense,
+        now: &str,
+    ) -> Result<DailyExpense> {
+        daily_expenses::insert(c, user, new, now)
+    }
+    fn update(
+        c: &Connection,
+        user: &str,
+        id: &str,
+        new: &NewDailyExpense,
+        now: &str,
+    ) -> Result<Option<DailyExpense>> {
+        daily_expenses::update(c, user, id, new, now)
+    }
+    fn delete(c: &Connection, user: &str, id: &str) -> Result<bool> {
+        daily_expenses::delete(c, user, id)
+    }
+    /// Saving an expense with a category teaches its merchant's category.
+    fn after_write(c: &Connection, user: &str, new: &NewDailyExpense, now: &str) -> Result<()> {
+        learn(c, user, new, now)
+    }
 }
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
-struct DailyInput {
+pub struct DailyInput {
     #[serde(default)]
     id: Option<String>,
     #[serde(default)]
@@ -162,48 +208,4 @@ async fn list(ctx: Ctx, input: ListInput) -> Result<Reply> {
             .run(move |c| daily_expenses::list(c, &user, &filter))
             .await?,
     )
-}
-
-async fn create(ctx: Ctx, input: DailyInput) -> Result<Reply> {
-    let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
-    let expense = ctx
-        .state
-        .db
-        .transaction(move |tx| {
-            let new = input.validate(tx, &user, None)?;
-            learn(tx, &user, &new, &now)?;
-            daily_expenses::insert(tx, &user, &new, &now)
-        })
-        .await?;
-    Reply::data(expense)
-}
-
-async fn update(ctx: Ctx, mut input: DailyInput) -> Result<Reply> {
-    let id = input::required_id(input.id.take())?;
-    let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
-    let expense = ctx
-        .state
-        .db
-        .transaction(move |tx| {
-            let stored = daily_expenses::find(tx, &user, &id)?.ok_or(Error::NotFound)?;
-            let new = input.validate(tx, &user, Some(&stored))?;
-            learn(tx, &user, &new, &now)?;
-            daily_expenses::update(tx, &user, &id, &new, &now)?.ok_or(Error::NotFound)
-        })
-        .await?;
-    Reply::data(expense)
-}
-
-async fn delete(ctx: Ctx, input: IdInput) -> Result<Reply> {
-    let id = input::required_id(input.id)?;
-    let user = ctx.user_id()?;
-    if !ctx
-        .state
-        .db
-        .run(move |c| daily_expenses::delete(c, &user, &id))
-        .await?
-    {
-        return Err(Error::NotFound);
-    }
-    Reply::data(())
 }

@@ -33,3 +33,91 @@ pub fn check_category(c: &Connection, user_id: &str, category_id: Option<&str>) 
         None => Ok(()),
     }
 }
+
+/// A kind of user-owned record, as the generic create, update and delete
+/// actions below see it. Each record module implements it once; its
+/// validation stays its own.
+pub trait Record: Send + Sync + 'static {
+    /// The record as stored and answered.
+    type Stored: serde::Serialize + Send + 'static;
+    /// A validated record, ready to write.
+    type New: Send + 'static;
+    /// The action's input (all fields optional; `id` for updates).
+    type Input: serde::de::DeserializeOwned + Send + 'static;
+
+    /// Takes the `id` out of an update's input.
+    fn take_id(input: &mut Self::Input) -> Option<String>;
+    /// The complete record from the input over the stored one (`None` when creating).
+    fn validate(
+        input: Self::Input,
+        c: &Connection,
+        user_id: &str,
+        stored: Option<&Self::Stored>,
+    ) -> Result<Self::New>;
+    fn find(c: &Connection, user_id: &str, id: &str) -> Result<Option<Self::Stored>>;
+    fn insert(c: &Connection, user_id: &str, new: &Self::New, now: &str) -> Result<Self::Stored>;
+    fn update(
+        c: &Connection,
+        user_id: &str,
+        id: &str,
+        new: &Self::New,
+        now: &str,
+    ) -> Result<Option<Self::Stored>>;
+    fn delete(c: &Connection, user_id: &str, id: &str) -> Result<bool>;
+    /// Runs in the same transaction after a create or update.
+    fn after_write(_c: &Connection, _user_id: &str, _new: &Self::New, _now: &str) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// `create…`: validates and inserts in one transaction.
+pub async fn create<R: Record>(ctx: super::Ctx, input: R::Input) -> Result<super::Reply> {
+    let (user, now) = (
+        ctx.user_id()?,
+        crate::clock::timestamp(ctx.state.clock.now()),
+    );
+    let record = ctx
+        .state
+        .db
+        .transaction(move |tx| {
+            let new = R::validate(input, tx, &user, None)?;
+            R::after_write(tx, &user, &new, &now)?;
+            R::insert(tx, &user, &new, &now)
+        })
+        .await?;
+    super::Reply::data(record)
+}
+
+/// `update…`: the given fields over the stored record, validated and
+/// written in one transaction; another user's id is "not found".
+pub async fn update<R: Record>(ctx: super::Ctx, mut input: R::Input) -> Result<super::Reply> {
+    let id = super::input::required_id(R::take_id(&mut input))?;
+    let (user, now) = (
+        ctx.user_id()?,
+        crate::clock::timestamp(ctx.state.clock.now()),
+    );
+    let record = ctx
+        .state
+        .db
+        .transaction(move |tx| {
+            let stored = R::find(tx, &user, &id)?.ok_or(Error::NotFound)?;
+            let new = R::validate(input, tx, &user, Some(&stored))?;
+            R::after_write(tx, &user, &new, &now)?;
+            R::update(tx, &user, &id, &new, &now)?.ok_or(Error::NotFound)
+        })
+        .await?;
+    super::Reply::data(record)
+}
+
+/// `delete…`: another user's id is "not found".
+pub async fn delete<R: Record>(
+    ctx: super::Ctx,
+    input: super::input::IdInput,
+) -> Result<super::Reply> {
+    let id = super::input::required_id(input.id)?;
+    let user = ctx.user_id()?;
+    if !ctx.state.db.run(move |c| R::delete(c, &user, &id)).await? {
+        return Err(Error::NotFound);
+    }
+    super::Reply::data(())
+}

@@ -1,10 +1,9 @@
 //! Recurring expenses and subscriptions: `listExpenses`, `createExpense`,
 //! `updateExpense`, `deleteExpense`, `listSubscriptions`.
 
-use super::entries::{check_category, currency_for};
-use super::input::{self, IdInput, Patch, NAME_MAX, NOTES_MAX};
+use super::entries::{self, check_category, currency_for, Record};
+use super::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use super::{Ctx, NoInput, Registry, Reply};
-use crate::clock::timestamp;
 use crate::domain::money::Sign;
 use crate::domain::recurrence::{monthly_equivalent, Frequency, Schedule};
 use crate::error::{Error, Result};
@@ -16,15 +15,53 @@ use serde_json::Value;
 
 pub fn register(r: &mut Registry) {
     r.session("listExpenses", list);
-    r.session("createExpense", create);
-    r.session("updateExpense", update);
-    r.session("deleteExpense", delete);
+    r.session("createExpense", entries::create::<Expenses>);
+    r.session("updateExpense", entries::update::<Expenses>);
+    r.session("deleteExpense", entries::delete::<Expenses>);
     r.session("listSubscriptions", list_subscriptions);
+}
+
+pub struct Expenses;
+
+impl Record for Expenses {
+    type Stored = Expense;
+    type New = NewExpense;
+    type Input = ExpenseInput;
+
+    fn take_id(input: &mut ExpenseInput) -> Option<String> {
+        input.id.take()
+    }
+    fn validate(
+        input: ExpenseInput,
+        c: &Connection,
+        user: &str,
+        stored: Option<&Expense>,
+    ) -> Result<NewExpense> {
+        input.validate(c, user, stored)
+    }
+    fn find(c: &Connection, user: &str, id: &str) -> Result<Option<Expense>> {
+        expenses::find(c, user, id)
+    }
+    fn insert(c: &Connection, user: &str, new: &NewExpense, now: &str) -> Result<Expense> {
+        expenses::insert(c, user, new, now)
+    }
+    fn update(
+        c: &Connection,
+        user: &str,
+        id: &str,
+        new: &NewExpense,
+        now: &str,
+    ) -> Result<Option<Expense>> {
+        expenses::update(c, user, id, new, now)
+    }
+    fn delete(c: &Connection, user: &str, id: &str) -> Result<bool> {
+        expenses::delete(c, user, id)
+    }
 }
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
-struct ExpenseInput {
+pub struct ExpenseInput {
     #[serde(default)]
     id: Option<String>,
     #[serde(default)]
@@ -118,48 +155,6 @@ async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {
             .run(move |c| expenses::list(c, &user, false))
             .await?,
     )
-}
-
-async fn create(ctx: Ctx, input: ExpenseInput) -> Result<Reply> {
-    let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
-    let expense = ctx
-        .state
-        .db
-        .transaction(move |tx| {
-            let new = input.validate(tx, &user, None)?;
-            expenses::insert(tx, &user, &new, &now)
-        })
-        .await?;
-    Reply::data(expense)
-}
-
-async fn update(ctx: Ctx, mut input: ExpenseInput) -> Result<Reply> {
-    let id = input::required_id(input.id.take())?;
-    let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
-    let expense = ctx
-        .state
-        .db
-        .transaction(move |tx| {
-            let stored = expenses::find(tx, &user, &id)?.ok_or(Error::NotFound)?;
-            let new = input.validate(tx, &user, Some(&stored))?;
-            expenses::update(tx, &user, &id, &new, &now)?.ok_or(Error::NotFound)
-        })
-        .await?;
-    Reply::data(expense)
-}
-
-async fn delete(ctx: Ctx, input: IdInput) -> Result<Reply> {
-    let id = input::required_id(input.id)?;
-    let user = ctx.user_id()?;
-    if !ctx
-        .state
-        .db
-        .run(move |c| expenses::delete(c, &user, &id))
-        .await?
-    {
-        return Err(Error::NotFound);
-    }
-    Reply::data(())
 }
 
 /// The subscriptions with their monthly and yearly cost in their own

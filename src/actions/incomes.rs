@@ -1,9 +1,8 @@
 //! Incomes: `listIncomes`, `createIncome`, `updateIncome`, `deleteIncome`.
 
-use super::entries::currency_for;
-use super::input::{self, IdInput, Patch, NAME_MAX, NOTES_MAX};
+use super::entries::{self, currency_for, Record};
+use super::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use super::{Ctx, NoInput, Registry, Reply};
-use crate::clock::timestamp;
 use crate::domain::money::Sign;
 use crate::domain::recurrence::{Frequency, Schedule};
 use crate::error::{Error, Result};
@@ -14,14 +13,52 @@ use serde_json::Value;
 
 pub fn register(r: &mut Registry) {
     r.session("listIncomes", list);
-    r.session("createIncome", create);
-    r.session("updateIncome", update);
-    r.session("deleteIncome", delete);
+    r.session("createIncome", entries::create::<Incomes>);
+    r.session("updateIncome", entries::update::<Incomes>);
+    r.session("deleteIncome", entries::delete::<Incomes>);
+}
+
+pub struct Incomes;
+
+impl Record for Incomes {
+    type Stored = Income;
+    type New = NewIncome;
+    type Input = IncomeInput;
+
+    fn take_id(input: &mut IncomeInput) -> Option<String> {
+        input.id.take()
+    }
+    fn validate(
+        input: IncomeInput,
+        c: &Connection,
+        user: &str,
+        stored: Option<&Income>,
+    ) -> Result<NewIncome> {
+        input.validate(c, user, stored)
+    }
+    fn find(c: &Connection, user: &str, id: &str) -> Result<Option<Income>> {
+        incomes::find(c, user, id)
+    }
+    fn insert(c: &Connection, user: &str, new: &NewIncome, now: &str) -> Result<Income> {
+        incomes::insert(c, user, new, now)
+    }
+    fn update(
+        c: &Connection,
+        user: &str,
+        id: &str,
+        new: &NewIncome,
+        now: &str,
+    ) -> Result<Option<Income>> {
+        incomes::update(c, user, id, new, now)
+    }
+    fn delete(c: &Connection, user: &str, id: &str) -> Result<bool> {
+        incomes::delete(c, user, id)
+    }
 }
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
-struct IncomeInput {
+pub struct IncomeInput {
     #[serde(default)]
     id: Option<String>,
     #[serde(default)]
@@ -100,46 +137,4 @@ impl IncomeInput {
 async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {
     let user = ctx.user_id()?;
     Reply::data(ctx.state.db.run(move |c| incomes::list(c, &user)).await?)
-}
-
-async fn create(ctx: Ctx, input: IncomeInput) -> Result<Reply> {
-    let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
-    let income = ctx
-        .state
-        .db
-        .transaction(move |tx| {
-            let new = input.validate(tx, &user, None)?;
-            incomes::insert(tx, &user, &new, &now)
-        })
-        .await?;
-    Reply::data(income)
-}
-
-async fn update(ctx: Ctx, mut input: IncomeInput) -> Result<Reply> {
-    let id = input::required_id(input.id.take())?;
-    let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
-    let income = ctx
-        .state
-        .db
-        .transaction(move |tx| {
-            let stored = incomes::find(tx, &user, &id)?.ok_or(Error::NotFound)?;
-            let new = input.validate(tx, &user, Some(&stored))?;
-            incomes::update(tx, &user, &id, &new, &now)?.ok_or(Error::NotFound)
-        })
-        .await?;
-    Reply::data(income)
-}
-
-async fn delete(ctx: Ctx, input: IdInput) -> Result<Reply> {
-    let id = input::required_id(input.id)?;
-    let user = ctx.user_id()?;
-    if !ctx
-        .state
-        .db
-        .run(move |c| incomes::delete(c, &user, &id))
-        .await?
-    {
-        return Err(Error::NotFound);
-    }
-    Reply::data(())
 }

@@ -1,10 +1,9 @@
 //! Transfers between the user's own accounts: `listTransfers`,
 //! `createTransfer`, `updateTransfer`, `deleteTransfer`.
 
-use super::entries::currency_for;
-use super::input::{self, IdInput, Patch, NOTES_MAX};
+use super::entries::{self, currency_for, Record};
+use super::input::{self, Patch, NOTES_MAX};
 use super::{Ctx, NoInput, Registry, Reply};
-use crate::clock::timestamp;
 use crate::domain::money::Sign;
 use crate::domain::recurrence::{Frequency, Schedule};
 use crate::error::{Error, Result};
@@ -16,14 +15,52 @@ use serde_json::Value;
 
 pub fn register(r: &mut Registry) {
     r.session("listTransfers", list);
-    r.session("createTransfer", create);
-    r.session("updateTransfer", update);
-    r.session("deleteTransfer", delete);
+    r.session("createTransfer", entries::create::<Transfers>);
+    r.session("updateTransfer", entries::update::<Transfers>);
+    r.session("deleteTransfer", entries::delete::<Transfers>);
+}
+
+pub struct Transfers;
+
+impl Record for Transfers {
+    type Stored = Transfer;
+    type New = NewTransfer;
+    type Input = TransferInput;
+
+    fn take_id(input: &mut TransferInput) -> Option<String> {
+        input.id.take()
+    }
+    fn validate(
+        input: TransferInput,
+        c: &Connection,
+        user: &str,
+        stored: Option<&Transfer>,
+    ) -> Result<NewTransfer> {
+        input.validate(c, user, stored)
+    }
+    fn find(c: &Connection, user: &str, id: &str) -> Result<Option<Transfer>> {
+        transfers::find(c, user, id)
+    }
+    fn insert(c: &Connection, user: &str, new: &NewTransfer, now: &str) -> Result<Transfer> {
+        transfers::insert(c, user, new, now)
+    }
+    fn update(
+        c: &Connection,
+        user: &str,
+        id: &str,
+        new: &NewTransfer,
+        now: &str,
+    ) -> Result<Option<Transfer>> {
+        transfers::update(c, user, id, new, now)
+    }
+    fn delete(c: &Connection, user: &str, id: &str) -> Result<bool> {
+        transfers::delete(c, user, id)
+    }
 }
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
-struct TransferInput {
+pub struct TransferInput {
     #[serde(default)]
     id: Option<String>,
     #[serde(default)]
@@ -111,46 +148,4 @@ impl TransferInput {
 async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {
     let user = ctx.user_id()?;
     Reply::data(ctx.state.db.run(move |c| transfers::list(c, &user)).await?)
-}
-
-async fn create(ctx: Ctx, input: TransferInput) -> Result<Reply> {
-    let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
-    let transfer = ctx
-        .state
-        .db
-        .transaction(move |tx| {
-            let new = input.validate(tx, &user, None)?;
-            transfers::insert(tx, &user, &new, &now)
-        })
-        .await?;
-    Reply::data(transfer)
-}
-
-async fn update(ctx: Ctx, mut input: TransferInput) -> Result<Reply> {
-    let id = input::required_id(input.id.take())?;
-    let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
-    let transfer = ctx
-        .state
-        .db
-        .transaction(move |tx| {
-            let stored = transfers::find(tx, &user, &id)?.ok_or(Error::NotFound)?;
-            let new = input.validate(tx, &user, Some(&stored))?;
-            transfers::update(tx, &user, &id, &new, &now)?.ok_or(Error::NotFound)
-        })
-        .await?;
-    Reply::data(transfer)
-}
-
-async fn delete(ctx: Ctx, input: IdInput) -> Result<Reply> {
-    let id = input::required_id(input.id)?;
-    let user = ctx.user_id()?;
-    if !ctx
-        .state
-        .db
-        .run(move |c| transfers::delete(c, &user, &id))
-        .await?
-    {
-        return Err(Error::NotFound);
-    }
-    Reply::data(())
 }
