@@ -9,7 +9,8 @@
 //!   exceeds the monthly limit set on it;
 //! - `saving_opportunity`: two or more running subscriptions in one category,
 //!   or a subscription costing more than twice the others of its category;
-//! - `subscription_alert`: a subscription falls due within three days;
+//! - `subscription_alert`: a subscription falls due within three days, or
+//!   its price changed in the last 30 days;
 //! - `trend_info`: expenses rose (or fell) in each of the last three months,
 //!   by at least 5 % each time.
 
@@ -39,6 +40,8 @@ pub struct SubscriptionFacts {
     /// Amount per due date in the base currency.
     pub amount: Decimal,
     pub next_due: Option<NaiveDate>,
+    /// The amount (base currency) before its last change, and the day of it.
+    pub previous_amount: Option<(Decimal, NaiveDate)>,
 }
 
 #[derive(Clone, Debug)]
@@ -262,6 +265,38 @@ pub fn find(facts: &Facts) -> Vec<Finding> {
         }
     }
 
+    for s in &facts.subscriptions {
+        let Some((before, on)) = s.previous_amount else {
+            continue;
+        };
+        let age = (facts.today - on).num_days();
+        if before == s.amount || !(0..=30).contains(&age) {
+            continue;
+        }
+        let up = s.amount > before;
+        out.push(Finding {
+            kind: "subscription_alert",
+            severity: if up { "warning" } else { "info" },
+            dedupe_key: format!("subscription_alert:price:{}:{on}", s.id),
+            title: if up { format!("{} wird teurer", s.name) } else { format!("{} wird günstiger", s.name) },
+            message: format!(
+                "{} kostet seit dem {} {} statt {} ({} {} %).",
+                s.name,
+                on.format("%d.%m.%Y"),
+                de(s.amount, cur),
+                de(before, cur),
+                if up { "+" } else { "−" },
+                pct((s.amount - before).abs(), before)
+            ),
+            metadata: json!({
+                "expenseId": s.id, "name": s.name, "change": if up { "up" } else { "down" },
+                "amount": money::json_text(s.amount), "previousAmount": money::json_text(before),
+                "percent": pct((s.amount - before).abs(), before).to_string(), "since": on.to_string(), "currency": cur,
+            }),
+            valid_through: on + Duration::days(30),
+        });
+    }
+
     // Trend over the last three full months.
     let e = &facts.expenses;
     let step = |a: Decimal, b: Decimal| -> i8 {
@@ -385,6 +420,7 @@ mod tests {
             monthly: dec(monthly),
             amount: dec(monthly),
             next_due: next.map(d),
+            previous_amount: None,
         }
     }
 
@@ -424,6 +460,24 @@ mod tests {
         assert_eq!(out[0].metadata["date"], "2025-06-23");
         assert_eq!(out[0].valid_through, d("2025-06-23"));
         assert!(out[0].message.contains("23.06.2025"));
+    }
+
+    #[test]
+    fn a_recent_price_change_of_a_subscription_is_an_alert() {
+        let mut f = facts();
+        let mut s = sub("Spotify", "music", "12.99", None);
+        s.previous_amount = Some((dec("10.99"), d("2025-06-01")));
+        f.subscriptions = vec![s.clone()];
+        let out = find(&f);
+        assert_eq!(kinds(&out), vec!["subscription_alert"]);
+        assert_eq!(out[0].severity, "warning");
+        assert_eq!(out[0].metadata["change"], "up");
+        assert_eq!(out[0].metadata["percent"], "18");
+        assert!(out[0].message.contains("12,99 €") && out[0].message.contains("10,99 €"));
+        // Older than 30 days: no longer news.
+        s.previous_amount = Some((dec("10.99"), d("2025-05-01")));
+        f.subscriptions = vec![s];
+        assert!(find(&f).is_empty());
     }
 
     #[test]

@@ -3,14 +3,14 @@
 
 use crate::actions::dashboard::load_ledger;
 use crate::app::AppState;
-use crate::clock::timestamp;
+use crate::clock::{parse_timestamp, timestamp};
 use crate::domain::insights::{find, CategoryFacts, Facts, SubscriptionFacts};
 use crate::domain::recurrence::{add_months, month_end, month_start, monthly_equivalent};
-use crate::domain::views::{self, Kind, View};
+use crate::domain::views::{self, View};
 use crate::error::Result;
 use crate::services::rates::RateStore;
 use crate::store::users::User;
-use crate::store::{categories, insights};
+use crate::store::{categories, expenses, insights};
 use chrono::{DateTime, Duration, NaiveTime, Utc};
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -60,20 +60,33 @@ pub fn facts(
             }
         })
         .collect();
-    let subscriptions = ledger
-        .items
-        .iter()
-        .filter(|i| {
-            i.kind == Kind::Expense && i.is_subscription && i.schedule.active_in_month(first)
+    let table = rates.current();
+    let base = user.base_currency.as_str();
+    let in_base = |a: Decimal, cur: &str| table.convert(a, cur, base).unwrap_or(a);
+    let subscriptions = expenses::list(c, &user.id, true)?
+        .into_iter()
+        .filter(|e| {
+            e.schedule().active_in_month(first) && e.end_date.is_none_or(|end| end >= today)
         })
-        .filter(|i| i.schedule.end.is_none_or(|e| e >= today))
-        .map(|i| SubscriptionFacts {
-            id: i.id.clone(),
-            name: i.name.clone(),
-            category_id: i.category_id.clone(),
-            monthly: monthly_equivalent(i.amount, i.schedule.frequency),
-            amount: i.amount,
-            next_due: i.schedule.next_due(today),
+        .map(|e| {
+            let amount = in_base(e.amount, &e.currency);
+            SubscriptionFacts {
+                monthly: monthly_equivalent(amount, e.frequency),
+                amount,
+                next_due: e.schedule().next_due(today),
+                previous_amount: e
+                    .previous_amount
+                    .zip(
+                        e.amount_changed_at
+                            .as_deref()
+                            .and_then(parse_timestamp)
+                            .map(|t| t.date_naive()),
+                    )
+                    .map(|(p, on)| (in_base(p, &e.currency), on)),
+                id: e.id,
+                name: e.name,
+                category_id: e.category_id,
+            }
         })
         .collect();
     Ok(Facts {

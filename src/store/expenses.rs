@@ -25,6 +25,10 @@ pub struct Expense {
     pub notes: String,
     pub created_at: String,
     pub updated_at: String,
+    /// The amount before the last change of it, and when it changed.
+    #[serde(serialize_with = "money::json::option::serialize")]
+    pub previous_amount: Option<Decimal>,
+    pub amount_changed_at: Option<String>,
 }
 
 impl Expense {
@@ -50,7 +54,8 @@ pub struct NewExpense {
 
 const COLUMNS: &str =
     "id, name, amount_cents, currency, frequency, start_date, end_date, account_id, \
-                       category_id, is_subscription, notes, created_at, updated_at";
+                       category_id, is_subscription, notes, created_at, updated_at, previous_amount_cents, \
+                       amount_changed_at";
 
 fn from_row(r: &Row<'_>) -> rusqlite::Result<Expense> {
     Ok(Expense {
@@ -67,6 +72,8 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<Expense> {
         notes: r.get(10)?,
         created_at: r.get(11)?,
         updated_at: r.get(12)?,
+        previous_amount: r.get::<_, Option<i64>>(13)?.map(money::from_cents),
+        amount_changed_at: r.get(14)?,
     })
 }
 

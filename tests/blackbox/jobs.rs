@@ -231,3 +231,62 @@ async fn the_bundled_scheduler_starts_with_valid_schedules_and_can_be_off() {
     let off = spawn_app().await;
     assert_eq!(off.get("/api/v1/health", None).await.status(), 200);
 }
+
+#[tokio::test]
+async fn a_subscription_price_change_is_remembered_and_pointed_out() {
+    let app = spawn_app_with(|c| c.cron_secret = Some(Secret::new("k"))).await;
+    app.state
+        .clock
+        .set(Utc.with_ymd_and_hms(2025, 6, 10, 6, 0, 0).unwrap());
+    let user = app.new_user().await;
+    let a = app.account(&user, "Giro", "EUR").await;
+    let id = app
+        .ok(&user, "createExpense", json!({"name": "Spotify", "amount": "10.99", "frequency": "monthly", "startDate": "2025-01-01", "accountId": a, "isSubscription": true}))
+        .await["id"]
+        .clone();
+    let unchanged = app
+        .ok(
+            &user,
+            "updateExpense",
+            json!({"id": id, "notes": "Familie"}),
+        )
+        .await;
+    assert_eq!(
+        unchanged["previousAmount"],
+        Value::Null,
+        "only an amount change counts"
+    );
+    let changed = app
+        .ok(&user, "updateExpense", json!({"id": id, "amount": "12.99"}))
+        .await;
+    assert_eq!(changed["previousAmount"].as_f64(), Some(10.99));
+    assert!(changed["amountChangedAt"]
+        .as_str()
+        .unwrap()
+        .starts_with("2025-06-10"));
+    let run: Value = cron(&app, "insights", Some("Bearer k"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        run["totalGenerated"], 2,
+        "the price change, and a month with no income"
+    );
+    let list = app.ok(&user, "listInsights", json!({})).await;
+    let alert = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["type"] == "subscription_alert")
+        .unwrap();
+    assert_eq!(alert["metadata"]["change"], "up");
+    assert_eq!(alert["metadata"]["previousAmount"], "10.99");
+    let html = app
+        .get("/insights", Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("Spotify gets more expensive"), "{html}");
+}

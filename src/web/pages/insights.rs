@@ -70,6 +70,18 @@ pub fn text(i: &Insight, locale: Locale) -> (String, String) {
                 s("name"), amount(&m, "monthly", locale), s("categoryName"), amount(&m, "othersAverage", locale)
             ),
         ),
+        "subscription_alert" if m.get("previousAmount").is_some() => (
+            format!("{} {}", s("name"), if s("change") == "up" { "gets more expensive" } else { "gets cheaper" }),
+            format!(
+                "{} costs {} instead of {} since {} ({}{} %).",
+                s("name"),
+                amount(&m, "amount", locale),
+                amount(&m, "previousAmount", locale),
+                s("since"),
+                if s("change") == "up" { "+" } else { "−" },
+                s("percent")
+            ),
+        ),
         "subscription_alert" => (
             format!("{} is due soon", s("name")),
             format!("{} for {} is due on {}.", amount(&m, "amount", locale), s("name"), s("date")),
