@@ -387,7 +387,7 @@ async fn another_users_token_never_sees_this_users_data() {
 
 /// A household on a known day: month-end dates, yearly, quarterly and weekly
 /// items, an ended and a future item, subscriptions, a foreign currency.
-async fn scenario(app: &TestApp, user: &TestUser) -> (String, String, String) {
+pub(crate) async fn scenario(app: &TestApp, user: &TestUser) -> (String, String, String) {
     app.state
         .clock
         .set(Utc.with_ymd_and_hms(2025, 3, 10, 12, 0, 0).unwrap());

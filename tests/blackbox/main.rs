@@ -4,6 +4,7 @@
 
 mod actions;
 mod api;
+mod api_contract;
 mod auth;
 mod browser;
 mod cli;
