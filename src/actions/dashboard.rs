@@ -227,19 +227,22 @@ pub fn load_ledger(
     }
     let mut planned = Vec::new();
     if to >= today {
-        for (id, name, amount, currency, date, category_id) in
-            daily_expenses::slim_in_range(c, &user.id, from.max(today), to)?
-        {
+        let ahead = daily_expenses::Filter {
+            from: Some(from.max(today)),
+            to: Some(to),
+            ..daily_expenses::Filter::default()
+        };
+        for d in daily_expenses::list(c, &user.id, &ahead)? {
             planned.push(Item {
-                amount: convert(amount, &currency),
-                schedule: Schedule::once(date),
+                amount: convert(d.amount, &d.currency),
+                schedule: Schedule::once(d.date),
                 kind: Kind::DailyExpense,
-                category_id,
+                category_id: d.category_id,
                 is_subscription: false,
-                name,
-                id: id.clone(),
+                name: d.name,
+                id: d.id.clone(),
             });
-            originals.insert(id, (amount, currency, String::new()));
+            originals.insert(d.id, (d.amount, d.currency, d.account_id));
         }
     }
     multi = multi || daily_expenses::any_other_currency(c, &user.id, base)?;

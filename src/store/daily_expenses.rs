@@ -90,35 +90,6 @@ pub fn list(c: &Connection, user_id: &str, f: &Filter) -> Result<Vec<DailyExpens
     Ok(rows)
 }
 
-/// What the month views need of one-time expenses in `[from, to]`:
-/// (id, name, amount, currency, date, category).
-pub type Slim = (String, String, Decimal, String, NaiveDate, Option<String>);
-
-pub fn slim_in_range(
-    c: &Connection,
-    user_id: &str,
-    from: NaiveDate,
-    to: NaiveDate,
-) -> Result<Vec<Slim>> {
-    let mut s = c.prepare_cached(
-        "SELECT id, name, amount_cents, currency, date, category_id FROM daily_expenses
-         WHERE user_id = ?1 AND date >= ?2 AND date <= ?3",
-    )?;
-    let rows = s
-        .query_map(params![user_id, from, to], |r| {
-            Ok((
-                r.get(0)?,
-                r.get(1)?,
-                money::from_cents(r.get(2)?),
-                r.get(3)?,
-                r.get(4)?,
-                r.get(5)?,
-            ))
-        })?
-        .collect::<rusqlite::Result<_>>()?;
-    Ok(rows)
-}
-
 /// Sums of one-time expenses per month (its first day), category and
 /// currency for the months `from` to `to` (first days), read from the
 /// trigger-maintained table `daily_expense_months`.

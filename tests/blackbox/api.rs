@@ -560,6 +560,12 @@ async fn the_summary_adds_up_a_hand_worked_household() {
     assert_eq!(m(&cloud_payment["amount"]), format!("{cloud:.2}"));
     assert_eq!(cloud_payment["isSubscription"], true);
     assert_eq!(up["payments"][2]["type"], "daily_expense");
+    // A planned one-time expense names its account like every payment.
+    assert_eq!(
+        up["payments"][2]["accountId"],
+        up["payments"][3]["accountId"]
+    );
+    assert_eq!(up["payments"][2]["accountId"].as_str().unwrap().len(), 36);
     // Forecast, reserve view, from March: April has no groceries; May adds the car.
     let f = &s["forecast"];
     assert_eq!(f["months"], 3);
