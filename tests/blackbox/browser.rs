@@ -238,26 +238,7 @@ async fn the_phone_layout_hides_the_navigation_behind_the_menu_button() {
     let c = &browser.client;
     let app = spawn_app().await;
     let user = app.new_user().await;
-    c.goto(&app.url("/login")).await.unwrap();
-    c.find(Locator::Css("#f-email"))
-        .await
-        .unwrap()
-        .send_keys(&user.email)
-        .await
-        .unwrap();
-    c.find(Locator::Css("#f-password"))
-        .await
-        .unwrap()
-        .send_keys(&user.password)
-        .await
-        .unwrap();
-    c.find(Locator::Css("button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    wait_for_path(c, "/").await;
+    sign_in(c, &app, &user).await;
     let nav = c.find(Locator::Css("nav.mainnav")).await.unwrap();
     assert!(
         !nav.is_displayed().await.unwrap(),
