@@ -5,6 +5,7 @@
 pub mod auth;
 pub mod cron;
 pub mod exchange_rates;
+pub mod push;
 pub mod v1;
 
 use crate::app::AppState;
@@ -27,6 +28,13 @@ pub fn router(panic_routes: bool) -> Router<AppState> {
         // Only GET: anything else is a 405 (SPEC.md section 4.2 rule 4).
         .route("/cron/upcoming-payments", get(cron::upcoming_payments))
         .route("/cron/insights", get(cron::insights))
+        .route("/push/vapid-public-key", get(push::public_key))
+        .route(
+            "/push/subscribe",
+            axum::routing::post(push::subscribe)
+                .delete(push::unsubscribe)
+                .layer(axum::extract::DefaultBodyLimit::max(16 * 1024)),
+        )
         .fallback(|| async { error(StatusCode::NOT_FOUND, "not found") });
     if panic_routes {
         r = r.route(

@@ -2,4 +2,5 @@
 //! arrive, the AI provider and web push).
 
 pub mod mail;
+pub mod push;
 pub mod rates;

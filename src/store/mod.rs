@@ -15,6 +15,7 @@ pub mod incomes;
 pub mod insights;
 pub mod merchants;
 pub mod password_resets;
+pub mod push_subscriptions;
 pub mod reserve_pots;
 pub mod search;
 pub mod sessions;

@@ -13,5 +13,6 @@ mod jobs;
 mod money;
 mod pages;
 mod planning;
+mod push;
 mod rates;
 mod smtp;

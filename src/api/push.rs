@@ -1,0 +1,151 @@
+//! Web-push routes: the public key, subscribing and unsubscribing
+//! (DESIGN.md section 6). Session required.
+
+use super::error;
+use crate::app::AppState;
+use crate::auth::session::Session;
+use crate::clock::timestamp;
+use crate::services::push::check_endpoint;
+use crate::store::push_subscriptions::{self, Saved, MAX_PER_USER};
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use serde::Deserialize;
+use serde_json::json;
+
+/// `GET /api/push/vapid-public-key`: `{"key": …}`, or 503 `{"key": null}`
+/// when the VAPID configuration is incomplete.
+pub async fn public_key(
+    State(state): State<AppState>,
+    session: Option<Extension<Session>>,
+) -> Response {
+    if session.is_none() {
+        return error(StatusCode::UNAUTHORIZED, "unauthorized");
+    }
+    match &state.config.vapid {
+        Some(v) => Json(json!({ "key": v.public_key })).into_response(),
+        None => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            Json(json!({ "key": null })),
+        )
+            .into_response(),
+    }
+}
+
+#[derive(Deserialize)]
+struct Keys {
+    p256dh: Option<String>,
+    auth: Option<String>,
+}
+
+/// The browser's PushSubscription JSON.
+#[derive(Deserialize)]
+struct SubscriptionBody {
+    endpoint: Option<serde_json::Value>,
+    keys: Option<Keys>,
+}
+
+fn unprocessable(message: &str) -> Response {
+    error(StatusCode::UNPROCESSABLE_ENTITY, message)
+}
+
+/// A base64url value that decodes to exactly `len` bytes.
+fn key(field: &str, value: Option<&str>, len: usize) -> Result<String, Response> {
+    let v = value.unwrap_or("").trim_end_matches('=');
+    match URL_SAFE_NO_PAD.decode(v) {
+        Ok(b) if b.len() == len => Ok(v.to_string()),
+        _ => Err(unprocessable(&format!(
+            "{field}: must be base64url of {len} bytes"
+        ))),
+    }
+}
+
+/// `POST /api/push/subscribe`: 201 for a new subscription, 200 for one
+/// already stored.
+pub async fn subscribe(
+    State(state): State<AppState>,
+    session: Option<Extension<Session>>,
+    body: Bytes,
+) -> Response {
+    let Some(Extension(session)) = session else {
+        return error(StatusCode::UNAUTHORIZED, "unauthorized");
+    };
+    let Ok(sub) = serde_json::from_slice::<SubscriptionBody>(&body) else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "body: expected the browser's PushSubscription JSON",
+        );
+    };
+    let endpoint = match sub.endpoint {
+        Some(serde_json::Value::String(s)) if !s.is_empty() => s,
+        _ => return unprocessable("endpoint: must be a non-empty string"),
+    };
+    if let Err(why) = check_endpoint(&endpoint, state.config.push_allow_loopback_http) {
+        return unprocessable(&format!("endpoint: {why}"));
+    }
+    let keys = sub.keys.unwrap_or(Keys {
+        p256dh: None,
+        auth: None,
+    });
+    let p256dh = match key("keys.p256dh", keys.p256dh.as_deref(), 65) {
+        Ok(k) => k,
+        Err(r) => return r,
+    };
+    let auth = match key("keys.auth", keys.auth.as_deref(), 16) {
+        Ok(k) => k,
+        Err(r) => return r,
+    };
+    let (user, now) = (session.user.id.clone(), timestamp(state.clock.now()));
+    let saved = state
+        .db
+        .run(move |c| push_subscriptions::save(c, &user, &endpoint, &p256dh, &auth, &now))
+        .await;
+    match saved {
+        Ok(Saved::Created) => (StatusCode::CREATED, Json(json!({ "ok": true }))).into_response(),
+        Ok(Saved::Updated) => Json(json!({ "ok": true })).into_response(),
+        Ok(Saved::TooMany) => unprocessable(&format!(
+            "endpoint: at most {MAX_PER_USER} subscriptions per user; turn reminders off on another device first"
+        )),
+        Err(e) => {
+            e.log();
+            error(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct UnsubscribeBody {
+    endpoint: Option<String>,
+}
+
+/// `DELETE /api/push/subscribe {"endpoint"}`: removes it (idempotent).
+pub async fn unsubscribe(
+    State(state): State<AppState>,
+    session: Option<Extension<Session>>,
+    body: Bytes,
+) -> Response {
+    let Some(Extension(session)) = session else {
+        return error(StatusCode::UNAUTHORIZED, "unauthorized");
+    };
+    let endpoint = match serde_json::from_slice::<UnsubscribeBody>(&body) {
+        Ok(UnsubscribeBody { endpoint: Some(e) }) if !e.is_empty() => e,
+        Ok(_) => return unprocessable("endpoint: must be a non-empty string"),
+        Err(_) => return error(StatusCode::BAD_REQUEST, "body: expected {\"endpoint\": …}"),
+    };
+    let user = session.user.id.clone();
+    match state
+        .db
+        .run(move |c| push_subscriptions::delete_endpoint(c, &user, &endpoint))
+        .await
+    {
+        Ok(_) => Json(json!({ "ok": true })).into_response(),
+        Err(e) => {
+            e.log();
+            error(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! Browser push subscriptions: where to send a user's reminders.
+
+use crate::error::Result;
+use rusqlite::{params, Connection};
+
+#[derive(Clone, Debug)]
+pub struct Subscription {
+    pub id: String,
+    pub user_id: String,
+    pub endpoint: String,
+    /// The browser's P-256 public key, base64url.
+    pub p256dh: String,
+    /// The browser's 16-byte auth secret, base64url.
+    pub auth: String,
+}
+
+/// How a subscribe call ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Saved {
+    Created,
+    Updated,
+    /// The user already has the maximum number of other subscriptions.
+    TooMany,
+}
+
+/// Subscriptions one user may keep.
+pub const MAX_PER_USER: i64 = 10;
+
+/// Stores a subscription; an endpoint already stored is updated (keys and
+/// owner: the browser that subscribed last owns its endpoint).
+pub fn save(
+    c: &Connection,
+    user_id: &str,
+    endpoint: &str,
+    p256dh: &str,
+    auth: &str,
+    now: &str,
+) -> Result<Saved> {
+    let exists: bool = c.query_row(
+        "SELECT EXISTS(SELECT 1 FROM push_subscriptions WHERE endpoint = ?1)",
+        [endpoint],
+        |r| r.get(0),
+    )?;
+    if exists {
+        c.execute(
+            "UPDATE push_subscriptions SET user_id = ?2, p256dh = ?3, auth = ?4, updated_at = ?5 WHERE endpoint = ?1",
+            params![endpoint, user_id, p256dh, auth, now],
+        )?;
+        return Ok(Saved::Updated);
+    }
+    let count: i64 = c.query_row(
+        "SELECT COUNT(*) FROM push_subscriptions WHERE user_id = ?1",
+        [user_id],
+        |r| r.get(0),
+    )?;
+    if count >= MAX_PER_USER {
+        return Ok(Saved::TooMany);
+    }
+    c.execute(
+        "INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+        params![super::new_id(), user_id, endpoint, p256dh, auth, now],
+    )?;
+    Ok(Saved::Created)
+}
+
+/// Removes the user's subscription of `endpoint` (if any).
+pub fn delete_endpoint(c: &Connection, user_id: &str, endpoint: &str) -> Result<bool> {
+    Ok(c.execute(
+        "DELETE FROM push_subscriptions WHERE user_id = ?1 AND endpoint = ?2",
+        [user_id, endpoint],
+    )? == 1)
+}
+
+pub fn list_for_user(c: &Connection, user_id: &str) -> Result<Vec<Subscription>> {
+    let mut s = c.prepare_cached(
+        "SELECT id, user_id, endpoint, p256dh, auth FROM push_subscriptions WHERE user_id = ?1 ORDER BY created_at, id",
+    )?;
+    let rows = s
+        .query_map([user_id], |r| {
+            Ok(Subscription {
+                id: r.get(0)?,
+                user_id: r.get(1)?,
+                endpoint: r.get(2)?,
+                p256dh: r.get(3)?,
+                auth: r.get(4)?,
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+pub fn delete_by_id(c: &Connection, id: &str) -> Result<()> {
+    c.execute("DELETE FROM push_subscriptions WHERE id = ?1", [id])?;
+    Ok(())
+}

@@ -1,0 +1,317 @@
+//! Web push: the routes, and reminders end to end through a push service
+//! the test runs on loopback, which decrypts what it receives.
+
+use crate::helpers::*;
+use cashkeeper::config::{Secret, Vapid};
+use chrono::{TimeZone, Utc};
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use std::sync::{Arc, Mutex};
+use web_push_native::jwt_simple::prelude::*;
+
+/// A browser's side of a subscription: its key pair and auth secret.
+struct BrowserKeys {
+    secret: web_push_native::p256::SecretKey,
+    auth: [u8; 16],
+}
+
+impl BrowserKeys {
+    fn new() -> BrowserKeys {
+        use rand::RngCore;
+        let mut rng = rand::rng();
+        let secret = loop {
+            let mut b = [0u8; 32];
+            rng.fill_bytes(&mut b);
+            if let Ok(k) = web_push_native::p256::SecretKey::from_slice(&b) {
+                break k;
+            }
+        };
+        let mut auth = [0u8; 16];
+        rng.fill_bytes(&mut auth);
+        BrowserKeys { secret, auth }
+    }
+
+    fn json(&self, endpoint: &str) -> Value {
+        use base64::Engine;
+        use web_push_native::p256::elliptic_curve::sec1::ToEncodedPoint;
+        let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+        json!({
+            "endpoint": endpoint,
+            "expirationTime": null,
+            "keys": {
+                "p256dh": b64.encode(self.secret.public_key().to_encoded_point(false).as_bytes()),
+                "auth": b64.encode(self.auth),
+            }
+        })
+    }
+}
+
+async fn subscribe(app: &TestApp, cookie: &str, body: &Value) -> reqwest::Response {
+    app.client
+        .post(app.url("/api/push/subscribe"))
+        .header("cookie", format!("cashkeeper_session={cookie}"))
+        .header("content-type", "application/json")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap()
+}
+
+fn vapid() -> Vapid {
+    let (public_key, private_key) = cashkeeper::cli::vapid_keys();
+    Vapid {
+        public_key,
+        private_key: Secret::new(private_key),
+        subject: "mailto:ops@example.org".into(),
+    }
+}
+
+#[tokio::test]
+async fn the_public_key_route_needs_a_session_and_the_configuration() {
+    let app = spawn_app().await;
+    assert_eq!(
+        app.get("/api/push/vapid-public-key", None).await.status(),
+        401
+    );
+    let user = app.new_user().await;
+    let res = app
+        .get("/api/push/vapid-public-key", Some(&user.cookie))
+        .await;
+    assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(res.json::<Value>().await.unwrap(), json!({"key": null}));
+    let keys = vapid();
+    let public = keys.public_key.clone();
+    let app = spawn_app_with(move |c| c.vapid = Some(keys)).await;
+    let user = app.new_user().await;
+    let res = app
+        .get("/api/push/vapid-public-key", Some(&user.cookie))
+        .await;
+    assert_eq!(res.json::<Value>().await.unwrap(), json!({"key": public}));
+}
+
+#[tokio::test]
+async fn subscriptions_are_checked_stored_updated_limited_and_removed() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let keys = BrowserKeys::new();
+    let no_session = app
+        .client
+        .post(app.url("/api/push/subscribe"))
+        .body(keys.json("https://push.example.org/a").to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(no_session.status(), 401);
+    let endpoint = "https://fcm.googleapis.com/fcm/send/abc";
+    assert_eq!(
+        subscribe(&app, &user.cookie, &keys.json(endpoint))
+            .await
+            .status(),
+        201
+    );
+    assert_eq!(
+        subscribe(&app, &user.cookie, &keys.json(endpoint))
+            .await
+            .status(),
+        200,
+        "an update"
+    );
+    for bad in [
+        "",
+        "http://fcm.googleapis.com/x",
+        "https://127.0.0.1/x",
+        "https://192.168.0.2/x",
+        "https://localhost/x",
+        "https://169.254.169.254/",
+    ] {
+        let res = subscribe(&app, &user.cookie, &keys.json(bad)).await;
+        assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
+        let body: Value = res.json().await.unwrap();
+        assert!(
+            body["error"].as_str().unwrap().starts_with("endpoint: "),
+            "{body}"
+        );
+    }
+    let mut bad_key = keys.json("https://push.example.org/k");
+    bad_key["keys"]["p256dh"] = json!("AAAA");
+    let res = subscribe(&app, &user.cookie, &bad_key).await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(res.json::<Value>().await.unwrap()["error"]
+        .as_str()
+        .unwrap()
+        .starts_with("keys.p256dh"));
+    let malformed = app
+        .client
+        .post(app.url("/api/push/subscribe"))
+        .header("cookie", format!("cashkeeper_session={}", user.cookie))
+        .body("{not json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(malformed.status(), 400);
+    // At most ten per user.
+    for i in 1..10 {
+        let res = subscribe(
+            &app,
+            &user.cookie,
+            &keys.json(&format!("https://push.example.org/{i}")),
+        )
+        .await;
+        assert_eq!(res.status(), 201);
+    }
+    let eleventh = subscribe(
+        &app,
+        &user.cookie,
+        &keys.json("https://push.example.org/11"),
+    )
+    .await;
+    assert_eq!(eleventh.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    // Another user cannot remove mine; I can.
+    let other = app.new_user().await;
+    let delete = |cookie: String| {
+        app.client
+            .delete(app.url("/api/push/subscribe"))
+            .header("cookie", format!("cashkeeper_session={cookie}"))
+            .body(json!({"endpoint": endpoint}).to_string())
+            .send()
+    };
+    assert_eq!(delete(other.cookie.clone()).await.unwrap().status(), 200);
+    let count = |user_id: String| async {
+        app.state
+            .db
+            .run(move |c| {
+                Ok(cashkeeper::store::push_subscriptions::list_for_user(c, &user_id)?.len())
+            })
+            .await
+            .unwrap()
+    };
+    assert_eq!(count(user.id.clone()).await, 10);
+    assert_eq!(delete(user.cookie.clone()).await.unwrap().status(), 200);
+    assert_eq!(count(user.id.clone()).await, 9);
+}
+
+/// One request the loopback push service received.
+#[derive(Clone, Debug)]
+struct Received {
+    path: String,
+    headers: axum::http::HeaderMap,
+    body: Vec<u8>,
+}
+
+/// A push service on loopback: /push/ok answers 201, /push/gone404 404,
+/// /push/gone410 410; every request is recorded.
+async fn push_service() -> (String, Arc<Mutex<Vec<Received>>>) {
+    let log: Arc<Mutex<Vec<Received>>> = Arc::default();
+    let seen = log.clone();
+    let app = axum::Router::new().fallback(move |req: axum::extract::Request| {
+        let seen = seen.clone();
+        async move {
+            let (parts, body) = req.into_parts();
+            let body = axum::body::to_bytes(body, 1 << 20).await.unwrap().to_vec();
+            let path = parts.uri.path().to_string();
+            seen.lock().unwrap().push(Received {
+                path: path.clone(),
+                headers: parts.headers,
+                body,
+            });
+            match path.as_str() {
+                "/push/gone404" => StatusCode::NOT_FOUND,
+                "/push/gone410" => StatusCode::GONE,
+                _ => StatusCode::CREATED,
+            }
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (format!("http://{addr}"), log)
+}
+
+#[tokio::test]
+async fn a_reminder_is_encrypted_signed_delivered_and_gone_subscriptions_are_removed() {
+    let (base, received) = push_service().await;
+    let keys = vapid();
+    let vapid_public = keys.public_key.clone();
+    let app = spawn_app_with(move |c| {
+        c.vapid = Some(keys);
+        c.push_allow_loopback_http = true;
+        c.cron_secret = Some(Secret::new("k"));
+    })
+    .await;
+    app.state
+        .clock
+        .set(Utc.with_ymd_and_hms(2025, 4, 29, 8, 0, 0).unwrap());
+    let user = app.new_user().await;
+    let a = app.account(&user, "Giro", "EUR").await;
+    app.ok(&user, "createExpense", json!({"name": "Miete", "amount": "950", "frequency": "monthly", "startDate": "2025-01-30", "accountId": a})).await;
+    app.ok(&user, "createExpense", json!({"name": "Später", "amount": 5, "frequency": "monthly", "startDate": "2025-01-15", "accountId": a})).await;
+    let browsers: Vec<(BrowserKeys, String)> = ["ok", "gone404", "gone410"]
+        .iter()
+        .map(|p| (BrowserKeys::new(), format!("{base}/push/{p}")))
+        .collect();
+    for (k, endpoint) in &browsers {
+        assert_eq!(
+            subscribe(&app, &user.cookie, &k.json(endpoint))
+                .await
+                .status(),
+            201
+        );
+    }
+
+    let res = app
+        .client
+        .get(app.url("/api/cron/upcoming-payments"))
+        .header("authorization", "Bearer k")
+        .send()
+        .await
+        .unwrap();
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body, json!({"success": true, "notified": 1, "total": 1}));
+
+    let got = received.lock().unwrap().clone();
+    assert_eq!(got.len(), 3, "one message per subscription");
+    let ok = got.iter().find(|r| r.path == "/push/ok").unwrap();
+    assert_eq!(ok.headers["content-encoding"], "aes128gcm");
+    assert!(ok.headers["ttl"].to_str().unwrap().parse::<u64>().unwrap() > 0);
+    // VAPID: "vapid t=<JWT>, k=<our public key>", signed with our key.
+    let auth = ok.headers["authorization"].to_str().unwrap();
+    let rest = auth.strip_prefix("vapid t=").expect(auth);
+    let (jwt, k) = rest.split_once(", k=").unwrap();
+    assert_eq!(k, vapid_public);
+    use base64::Engine;
+    let public = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(&vapid_public)
+        .unwrap();
+    let verifier = ES256PublicKey::from_bytes(&public).unwrap();
+    let claims = verifier
+        .verify_token::<NoCustomClaims>(jwt, None)
+        .expect("signed with the VAPID key");
+    assert_eq!(claims.subject.as_deref(), Some("mailto:ops@example.org"));
+    assert!(claims.audiences.unwrap().into_set().contains("http://127.0.0.1"));
+    // The body decrypts with the browser's private key and auth secret.
+    let (keys, _) = &browsers[0];
+    let mut secret = web_push_native::Auth::default();
+    secret.copy_from_slice(&keys.auth);
+    let plain = web_push_native::decrypt(ok.body.clone(), &keys.secret, &secret).expect("decrypts");
+    let payload: Value = serde_json::from_slice(&plain).unwrap();
+    assert_eq!(payload["title"], "Due tomorrow: Miete");
+    assert_eq!(payload["body"], "€950.00 will be paid tomorrow.");
+    assert_eq!(payload["url"], "/expenses");
+
+    // 404 and 410 removed their subscriptions; the working one stays.
+    let uid = user.id.clone();
+    let left: Vec<String> = app
+        .state
+        .db
+        .run(move |c| {
+            Ok(
+                cashkeeper::store::push_subscriptions::list_for_user(c, &uid)?
+                    .into_iter()
+                    .map(|s| s.endpoint)
+                    .collect(),
+            )
+        })
+        .await
+        .unwrap();
+    assert_eq!(left, vec![format!("{base}/push/ok")]);
+}
