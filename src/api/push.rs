@@ -53,14 +53,12 @@ fn unprocessable(message: &str) -> Response {
     error(StatusCode::UNPROCESSABLE_ENTITY, message)
 }
 
-/// A base64url value that decodes to exactly `len` bytes.
-fn key(field: &str, value: Option<&str>, len: usize) -> Result<String, Response> {
+/// A base64url value that decodes to exactly `len` bytes; the error names `field`.
+fn key(field: &str, value: Option<&str>, len: usize) -> Result<String, String> {
     let v = value.unwrap_or("").trim_end_matches('=');
     match URL_SAFE_NO_PAD.decode(v) {
         Ok(b) if b.len() == len => Ok(v.to_string()),
-        _ => Err(unprocessable(&format!(
-            "{field}: must be base64url of {len} bytes"
-        ))),
+        _ => Err(format!("{field}: must be base64url of {len} bytes")),
     }
 }
 
@@ -93,11 +91,11 @@ pub async fn subscribe(
     });
     let p256dh = match key("keys.p256dh", keys.p256dh.as_deref(), 65) {
         Ok(k) => k,
-        Err(r) => return r,
+        Err(why) => return unprocessable(&why),
     };
     let auth = match key("keys.auth", keys.auth.as_deref(), 16) {
         Ok(k) => k,
-        Err(r) => return r,
+        Err(why) => return unprocessable(&why),
     };
     let (user, now) = (session.user.id.clone(), timestamp(state.clock.now()));
     let saved = state

@@ -287,7 +287,11 @@ async fn a_reminder_is_encrypted_signed_delivered_and_gone_subscriptions_are_rem
         .verify_token::<NoCustomClaims>(jwt, None)
         .expect("signed with the VAPID key");
     assert_eq!(claims.subject.as_deref(), Some("mailto:ops@example.org"));
-    assert!(claims.audiences.unwrap().into_set().contains("http://127.0.0.1"));
+    assert!(claims
+        .audiences
+        .unwrap()
+        .into_set()
+        .contains("http://127.0.0.1"));
     // The body decrypts with the browser's private key and auth secret.
     let (keys, _) = &browsers[0];
     let mut secret = web_push_native::Auth::default();
