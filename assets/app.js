@@ -159,3 +159,79 @@
     send(form);
   });
 })();
+
+// Payment reminders: the settings toggle runs the browser's push flow
+// (SPEC.md section 6): support, permission, the server's key, subscribe,
+// and POST the subscription; turning off unsubscribes and DELETEs it.
+(function () {
+  const box = document.querySelector('[data-push-toggle]');
+  if (!box) return;
+  const state = box.querySelector('.push-state');
+  const button = box.querySelector('button');
+  const say = (key) => { state.textContent = box.dataset[key] || ''; };
+
+  function keyBytes(base64url) {
+    const pad = '='.repeat((4 - (base64url.length % 4)) % 4);
+    const raw = atob((base64url + pad).replace(/-/g, '+').replace(/_/g, '/'));
+    return Uint8Array.from(raw, (c) => c.charCodeAt(0));
+  }
+
+  async function current() {
+    const reg = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
+    return { reg, sub: await reg.pushManager.getSubscription() };
+  }
+
+  async function show() {
+    const { sub } = await current();
+    say(sub ? 'textActive' : 'textInactive');
+    button.textContent = sub ? box.dataset.labelOff : box.dataset.labelOn;
+    button.hidden = false;
+    button.dataset.on = sub ? '1' : '';
+  }
+
+  async function turnOn() {
+    const permission = await Notification.requestPermission();
+    if (permission !== 'granted') { say('textDenied'); return; }
+    const res = await fetch('/api/push/vapid-public-key', { credentials: 'same-origin' });
+    const body = await res.json().catch(() => ({}));
+    if (!res.ok || !body.key) { say('textUnconfigured'); return; }
+    const { reg } = await current();
+    const sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(body.key) });
+    const saved = await fetch('/api/push/subscribe', {
+      method: 'POST', credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(sub),
+    });
+    if (!saved.ok) {
+      const err = await saved.json().catch(() => ({}));
+      await sub.unsubscribe();
+      state.textContent = err.error || ('HTTP ' + saved.status);
+      return;
+    }
+    await show();
+  }
+
+  async function turnOff() {
+    const { sub } = await current();
+    if (sub) {
+      await fetch('/api/push/subscribe', {
+        method: 'DELETE', credentials: 'same-origin',
+        headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ endpoint: sub.endpoint }),
+      });
+      await sub.unsubscribe();
+    }
+    await show();
+  }
+
+  if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window)) {
+    say('textUnsupported');
+    return;
+  }
+  if (Notification.permission === 'denied') say('textDenied');
+  button.addEventListener('click', async function () {
+    button.disabled = true;
+    try { await (button.dataset.on ? turnOff() : turnOn()); }
+    catch (e) { state.textContent = String(e && e.message || e); }
+    finally { button.disabled = false; }
+  });
+  show().catch(function () { say('textUnsupported'); });
+})();

@@ -76,3 +76,21 @@ pub async fn serve(
     }
     res
 }
+
+/// `GET /sw.js`: the service worker, served from the root so it may control
+/// every page (and receive pushes for the whole site).
+pub async fn service_worker() -> Response {
+    let Some(file) = Assets::get("sw.js") else {
+        return (StatusCode::NOT_FOUND, "not found").into_response();
+    };
+    let mut r = file.data.into_owned().into_response();
+    let h = r.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/javascript; charset=utf-8"),
+    );
+    h.insert("service-worker-allowed", HeaderValue::from_static("/"));
+    // Browsers check a service worker for updates themselves; never cache it long.
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    r
+}

@@ -86,6 +86,8 @@ fn head(title: &str) -> Markup {
             meta name="color-scheme" content="light dark";
             title { (title) " · cashkeeper" }
             link rel="icon" href=(assets::url("favicon.svg")) type="image/svg+xml";
+            link rel="manifest" href=(assets::url("manifest.webmanifest"));
+            meta name="theme-color" content="#0f766e";
             link rel="stylesheet" href=(assets::url("app.css"));
             link rel="stylesheet" href=(assets::url("charts.css"));
             script src=(assets::url("app.js")) defer {}

@@ -76,6 +76,7 @@ pub fn router(panic_routes: bool) -> Router<AppState> {
         .route("/reserves", get(pages::reserves::show))
         .route("/insights", get(pages::insights::show))
         .route("/assets/{*path}", get(assets::serve))
+        .route("/sw.js", get(assets::service_worker))
         .fallback(pages::errors::not_found);
     if panic_routes {
         r = r.route(

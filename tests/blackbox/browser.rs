@@ -502,3 +502,24 @@ async fn a_person_opens_the_forecast_fills_a_reserve_pot_and_opens_the_insights(
     wait_for_text(c, "Nothing to report right now.").await;
     browser.client.clone().close().await.unwrap();
 }
+
+#[tokio::test]
+async fn the_reminder_toggle_finds_the_service_worker_and_shows_its_state() {
+    let Some(browser) = start(1280, 1000).await else {
+        return;
+    };
+    let c = &browser.client;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url("/settings")).await.unwrap();
+    // The service worker registered and the browser's push manager answered.
+    wait_for_text(c, "Reminders are off for this device.").await;
+    let button = c
+        .find(Locator::Css("[data-push-toggle] button"))
+        .await
+        .unwrap();
+    assert!(button.is_displayed().await.unwrap());
+    assert_eq!(button.text().await.unwrap(), "Turn on");
+    browser.client.clone().close().await.unwrap();
+}

@@ -319,3 +319,30 @@ async fn a_reminder_is_encrypted_signed_delivered_and_gone_subscriptions_are_rem
         .unwrap();
     assert_eq!(left, vec![format!("{base}/push/ok")]);
 }
+
+#[tokio::test]
+async fn the_service_worker_and_manifest_are_served_for_the_whole_site() {
+    let app = spawn_app().await;
+    let sw = app.get("/sw.js", None).await;
+    assert_eq!(sw.status(), 200);
+    assert!(sw.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/javascript"));
+    assert_eq!(sw.headers()["service-worker-allowed"], "/");
+    let js = sw.text().await.unwrap();
+    assert!(js.contains("showNotification") && js.contains("/expenses"));
+    let user = app.new_user().await;
+    let html = app
+        .get("/settings", Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("data-push-toggle"));
+    let start = html.find("/assets/manifest.webmanifest").unwrap();
+    let url = &html[start..start + html[start..].find('"').unwrap()];
+    let manifest: Value = app.get(url, None).await.json().await.unwrap();
+    assert_eq!(manifest["start_url"], "/");
+    assert_eq!(manifest["display"], "standalone");
+}

@@ -74,6 +74,18 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> PageResult {
                     button.primary type="submit" { (t.change_password) }
                 }
             }
+            section.panel #reminders {
+                h2 { (t.reminders) }
+                p.hint { (t.reminders_intro) }
+                div.push-toggle data-push-toggle
+                    data-text-active=(t.reminders_active) data-text-inactive=(t.reminders_inactive)
+                    data-text-unsupported=(t.reminders_unsupported) data-text-denied=(t.reminders_denied)
+                    data-text-unconfigured=(t.reminders_unconfigured)
+                    data-label-on=(t.reminders_on) data-label-off=(t.reminders_off) {
+                    p.push-state role="status" aria-live="polite" { (t.reminders_inactive) }
+                    button.primary type="button" hidden { (t.reminders_on) }
+                }
+            }
             section.panel #api-tokens {
                 h2 { (t.api_tokens) }
                 p.hint { (t.api_tokens_intro) " " a href="/api/v1/openapi.json" { "OpenAPI" } }
