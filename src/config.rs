@@ -196,11 +196,11 @@ impl Config {
             get("VAPID_PRIVATE_KEY"),
             get("VAPID_SUBJECT"),
         ) {
-            (Some(public_key), Some(private_key), Some(subject)) => Some(Vapid {
-                public_key: public_key.trim().to_string(),
-                private_key: Secret::new(private_key.trim()),
-                subject: subject.trim().to_string(),
-            }),
+            (Some(public_key), Some(private_key), Some(subject)) => Some(parse_vapid(
+                public_key.trim(),
+                private_key.trim(),
+                subject.trim(),
+            )?),
             _ => None,
         };
 
@@ -351,6 +351,62 @@ fn parse_http_url(var: &str, raw: &str) -> Result<String, ConfigError> {
 }
 
 /// The public origin: scheme, host and optional port, without a path.
+/// Checks the three VAPID values together, so a typo stops start-up instead
+/// of every push service refusing the reminders later: the public key must
+/// be the point of the private key (browsers subscribe with the public key,
+/// push services check the signature made with the private one). The
+/// private key is never echoed.
+fn parse_vapid(public_key: &str, private_key: &str, subject: &str) -> Result<Vapid, ConfigError> {
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use base64::Engine;
+    use p256::elliptic_curve::sec1::ToEncodedPoint;
+    let public = URL_SAFE_NO_PAD
+        .decode(public_key.trim_end_matches('='))
+        .ok()
+        .filter(|b| b.len() == 65 && b[0] == 0x04)
+        .and_then(|b| p256::PublicKey::from_sec1_bytes(&b).ok())
+        .ok_or_else(|| {
+            ConfigError::new(
+                "VAPID_PUBLIC_KEY",
+                "base64url of a 65-byte uncompressed P-256 point (cashkeeper vapid-keys)",
+                public_key,
+                None,
+            )
+        })?;
+    let secret = URL_SAFE_NO_PAD
+        .decode(private_key.trim_end_matches('='))
+        .ok()
+        .filter(|b| b.len() == 32)
+        .and_then(|b| p256::SecretKey::from_slice(&b).ok())
+        .ok_or_else(|| {
+            ConfigError(
+                "VAPID_PRIVATE_KEY: expected base64url of a 32-byte P-256 private key \
+                 (cashkeeper vapid-keys); the value is not shown"
+                    .into(),
+            )
+        })?;
+    if secret.public_key().to_encoded_point(false) != public.to_encoded_point(false) {
+        return Err(ConfigError(
+            "VAPID_PUBLIC_KEY: expected the public key of VAPID_PRIVATE_KEY; \
+             the two come from different key pairs"
+                .into(),
+        ));
+    }
+    if !(subject.starts_with("mailto:") || subject.starts_with("https://")) {
+        return Err(ConfigError::new(
+            "VAPID_SUBJECT",
+            "a contact for the push services, mailto:you@example.org or an https:// URL",
+            subject,
+            None,
+        ));
+    }
+    Ok(Vapid {
+        public_key: URL_SAFE_NO_PAD.encode(public.to_encoded_point(false).as_bytes()),
+        private_key: Secret::new(URL_SAFE_NO_PAD.encode(secret.to_bytes())),
+        subject: subject.to_string(),
+    })
+}
+
 fn parse_base_url(raw: &str) -> Result<String, ConfigError> {
     let url = parse_http_url("CASHKEEPER_BASE_URL", raw)?;
     let after_scheme = url.split_once("://").map(|(_, r)| r).unwrap_or("");
@@ -440,6 +496,63 @@ mod tests {
     fn smtp_password_is_not_echoed_in_the_error() {
         let err = with(&[("SMTP_URL", "imap://user:hunter2@host")]).unwrap_err();
         assert!(!err.0.contains("hunter2"), "{}", err.0);
+    }
+
+    #[test]
+    fn vapid_values_are_checked_together_and_the_private_key_never_echoed() {
+        let (public, private) = crate::cli::vapid_keys();
+        let (other_public, _) = crate::cli::vapid_keys();
+        let subject = "mailto:ops@example.org";
+        let ok = with(&[
+            ("VAPID_PUBLIC_KEY", &public),
+            ("VAPID_PRIVATE_KEY", &private),
+            ("VAPID_SUBJECT", subject),
+        ])
+        .unwrap();
+        let v = ok.vapid.unwrap();
+        assert_eq!(
+            (v.public_key.as_str(), v.subject.as_str()),
+            (public.as_str(), subject)
+        );
+        assert_eq!(v.private_key.expose(), private);
+        // Two of three: push is simply off (the key route answers 503).
+        assert!(
+            with(&[("VAPID_PUBLIC_KEY", &public), ("VAPID_SUBJECT", subject)])
+                .unwrap()
+                .vapid
+                .is_none()
+        );
+        for (public, private, subject, var) in [
+            ("BAAA", private.as_str(), subject, "VAPID_PUBLIC_KEY"),
+            (
+                public.as_str(),
+                "c2VjcmV0LXZhbHVl",
+                subject,
+                "VAPID_PRIVATE_KEY",
+            ),
+            (
+                other_public.as_str(),
+                private.as_str(),
+                subject,
+                "VAPID_PUBLIC_KEY",
+            ),
+            (
+                public.as_str(),
+                private.as_str(),
+                "ops@example.org",
+                "VAPID_SUBJECT",
+            ),
+        ] {
+            let err = with(&[
+                ("VAPID_PUBLIC_KEY", public),
+                ("VAPID_PRIVATE_KEY", private),
+                ("VAPID_SUBJECT", subject),
+            ])
+            .unwrap_err()
+            .0;
+            assert!(err.starts_with(&format!("{var}: expected ")), "{err}");
+            assert!(!err.contains(private) && !err.contains("c2VjcmV0"), "{err}");
+        }
     }
 
     #[test]

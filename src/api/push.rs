@@ -5,7 +5,7 @@ use super::error;
 use crate::app::AppState;
 use crate::auth::session::Session;
 use crate::clock::timestamp;
-use crate::services::push::check_endpoint;
+use crate::services::push::{check_endpoint, PushService};
 use crate::store::push_subscriptions::{self, Saved, MAX_PER_USER};
 use axum::body::Bytes;
 use axum::extract::State;
@@ -18,7 +18,8 @@ use serde::Deserialize;
 use serde_json::json;
 
 /// `GET /api/push/vapid-public-key`: `{"key": …}`, or 503 `{"key": null}`
-/// when the VAPID configuration is incomplete.
+/// when the VAPID configuration is incomplete (then a browser must not
+/// subscribe: nothing could ever be sent to it).
 pub async fn public_key(
     State(state): State<AppState>,
     session: Option<Extension<Session>>,
@@ -26,8 +27,8 @@ pub async fn public_key(
     if session.is_none() {
         return error(StatusCode::UNAUTHORIZED, "unauthorized");
     }
-    match &state.config.vapid {
-        Some(v) => Json(json!({ "key": v.public_key })).into_response(),
+    match PushService::from_config(&state.config) {
+        Some(push) => Json(json!({ "key": push.public_key() })).into_response(),
         None => (
             StatusCode::SERVICE_UNAVAILABLE,
             Json(json!({ "key": null })),
@@ -53,13 +54,24 @@ fn unprocessable(message: &str) -> Response {
     error(StatusCode::UNPROCESSABLE_ENTITY, message)
 }
 
-/// A base64url value that decodes to exactly `len` bytes; the error names `field`.
-fn key(field: &str, value: Option<&str>, len: usize) -> Result<String, String> {
+/// A base64url value that decodes to exactly `len` bytes; the error names
+/// `field`. Stored without padding.
+fn key(field: &str, value: Option<&str>, len: usize) -> Result<(String, Vec<u8>), String> {
     let v = value.unwrap_or("").trim_end_matches('=');
     match URL_SAFE_NO_PAD.decode(v) {
-        Ok(b) if b.len() == len => Ok(v.to_string()),
+        Ok(b) if b.len() == len => Ok((v.to_string(), b)),
         _ => Err(format!("{field}: must be base64url of {len} bytes")),
     }
+}
+
+/// The browser's key must be a point on P-256 in uncompressed form, or no
+/// message could ever be encrypted for it.
+fn p256dh(value: Option<&str>) -> Result<String, String> {
+    let (text, bytes) = key("keys.p256dh", value, 65)?;
+    if bytes[0] != 0x04 || p256::PublicKey::from_sec1_bytes(&bytes).is_err() {
+        return Err("keys.p256dh: must be an uncompressed P-256 public key".into());
+    }
+    Ok(text)
 }
 
 /// `POST /api/push/subscribe`: 201 for a new subscription, 200 for one
@@ -89,12 +101,12 @@ pub async fn subscribe(
         p256dh: None,
         auth: None,
     });
-    let p256dh = match key("keys.p256dh", keys.p256dh.as_deref(), 65) {
+    let p256dh = match p256dh(keys.p256dh.as_deref()) {
         Ok(k) => k,
         Err(why) => return unprocessable(&why),
     };
     let auth = match key("keys.auth", keys.auth.as_deref(), 16) {
-        Ok(k) => k,
+        Ok((k, _)) => k,
         Err(why) => return unprocessable(&why),
     };
     let (user, now) = (session.user.id.clone(), timestamp(state.clock.now()));

@@ -20,7 +20,7 @@ pub struct JobLocks {
 /// (404, 410) are deleted. Answers how many messages were accepted.
 /// Without the VAPID configuration there is nothing to send.
 pub async fn push_reminders(state: &crate::app::AppState, due: &[upcoming::Due]) -> usize {
-    use crate::services::push::{payload, Outcome, PushService};
+    use crate::services::push::{notify_payload, Outcome, PushService};
     use crate::store::push_subscriptions;
     let Some(push) = PushService::from_config(&state.config) else {
         return 0;
@@ -50,7 +50,7 @@ pub async fn push_reminders(state: &crate::app::AppState, due: &[upcoming::Due])
                 format!("{amount} will be paid tomorrow."),
             ),
         };
-        let message = payload(&title, &body, "/expenses");
+        let message = notify_payload(&title, &body, "/expenses");
         for sub in subs {
             match push.send(&sub, &message).await {
                 Outcome::Delivered => delivered += 1,

@@ -1,7 +1,7 @@
 //! Browser push subscriptions: where to send a user's reminders.
 
 use crate::error::Result;
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, TransactionBehavior};
 
 #[derive(Clone, Debug)]
 pub struct Subscription {
@@ -26,45 +26,58 @@ pub enum Saved {
 /// Subscriptions one user may keep.
 pub const MAX_PER_USER: i64 = 10;
 
-/// Stores a subscription; an endpoint already stored is updated (keys and
-/// owner: the browser that subscribed last owns its endpoint).
+/// Stores a subscription. An endpoint already stored is updated, keys and
+/// owner: an endpoint names one browser profile, and the user who
+/// subscribed in it last is the one to be reminded there (the previous
+/// owner signed out of that browser or shares it). A new endpoint counts
+/// against [`MAX_PER_USER`]; updating never does. One immediate
+/// transaction, so two concurrent calls cannot both take the last place.
 pub fn save(
-    c: &Connection,
+    c: &mut Connection,
     user_id: &str,
     endpoint: &str,
     p256dh: &str,
     auth: &str,
     now: &str,
 ) -> Result<Saved> {
-    let exists: bool = c.query_row(
+    let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let exists: bool = tx.query_row(
         "SELECT EXISTS(SELECT 1 FROM push_subscriptions WHERE endpoint = ?1)",
         [endpoint],
         |r| r.get(0),
     )?;
-    if exists {
-        c.execute(
+    let saved = if exists {
+        tx.execute(
             "UPDATE push_subscriptions SET user_id = ?2, p256dh = ?3, auth = ?4, updated_at = ?5 WHERE endpoint = ?1",
             params![endpoint, user_id, p256dh, auth, now],
         )?;
-        return Ok(Saved::Updated);
-    }
-    let count: i64 = c.query_row(
+        Saved::Updated
+    } else if count_for_user(&tx, user_id)? >= MAX_PER_USER {
+        Saved::TooMany
+    } else {
+        tx.execute(
+            "INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+            params![super::new_id(), user_id, endpoint, p256dh, auth, now],
+        )?;
+        Saved::Created
+    };
+    tx.commit()?;
+    Ok(saved)
+}
+
+/// How many subscriptions (devices) the user has.
+pub fn count_for_user(c: &Connection, user_id: &str) -> Result<i64> {
+    Ok(c.query_row(
         "SELECT COUNT(*) FROM push_subscriptions WHERE user_id = ?1",
         [user_id],
         |r| r.get(0),
-    )?;
-    if count >= MAX_PER_USER {
-        return Ok(Saved::TooMany);
-    }
-    c.execute(
-        "INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
-        params![super::new_id(), user_id, endpoint, p256dh, auth, now],
-    )?;
-    Ok(Saved::Created)
+    )?)
 }
 
-/// Removes the user's subscription of `endpoint` (if any).
+/// Removes the user's subscription of `endpoint`; `false` when this user
+/// has none there (another user's endpoint stays: only its browser may
+/// hand it over, by subscribing).
 pub fn delete_endpoint(c: &Connection, user_id: &str, endpoint: &str) -> Result<bool> {
     Ok(c.execute(
         "DELETE FROM push_subscriptions WHERE user_id = ?1 AND endpoint = ?2",
@@ -72,6 +85,7 @@ pub fn delete_endpoint(c: &Connection, user_id: &str, endpoint: &str) -> Result<
     )? == 1)
 }
 
+/// The user's subscriptions, oldest first: where a reminder goes.
 pub fn list_for_user(c: &Connection, user_id: &str) -> Result<Vec<Subscription>> {
     let mut s = c.prepare_cached(
         "SELECT id, user_id, endpoint, p256dh, auth FROM push_subscriptions WHERE user_id = ?1 ORDER BY created_at, id",
@@ -90,6 +104,8 @@ pub fn list_for_user(c: &Connection, user_id: &str) -> Result<Vec<Subscription>>
     Ok(rows)
 }
 
+/// Removes one subscription, e.g. after its push service answered 404 or
+/// 410 (the browser unsubscribed or the subscription expired).
 pub fn delete_by_id(c: &Connection, id: &str) -> Result<()> {
     c.execute("DELETE FROM push_subscriptions WHERE id = ?1", [id])?;
     Ok(())
