@@ -1,7 +1,7 @@
 //! Browser push subscriptions: where to send a user's reminders.
 
 use crate::error::Result;
-use rusqlite::{params, Connection, TransactionBehavior};
+use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
 #[derive(Clone, Debug)]
 pub struct Subscription {
@@ -29,9 +29,10 @@ pub const MAX_PER_USER: i64 = 10;
 /// Stores a subscription. An endpoint already stored is updated, keys and
 /// owner: an endpoint names one browser profile, and the user who
 /// subscribed in it last is the one to be reminded there (the previous
-/// owner signed out of that browser or shares it). A new endpoint counts
-/// against [`MAX_PER_USER`]; updating never does. One immediate
-/// transaction, so two concurrent calls cannot both take the last place.
+/// owner signed out of that browser or shares it). An endpoint new to the
+/// user counts against [`MAX_PER_USER`]; updating one's own never does.
+/// One immediate transaction, so two concurrent calls cannot both take the
+/// last place.
 pub fn save(
     c: &mut Connection,
     user_id: &str,
@@ -41,26 +42,32 @@ pub fn save(
     now: &str,
 ) -> Result<Saved> {
     let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let exists: bool = tx.query_row(
-        "SELECT EXISTS(SELECT 1 FROM push_subscriptions WHERE endpoint = ?1)",
-        [endpoint],
-        |r| r.get(0),
-    )?;
-    let saved = if exists {
+    let owner: Option<String> = tx
+        .query_row(
+            "SELECT user_id FROM push_subscriptions WHERE endpoint = ?1",
+            [endpoint],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let update = |tx: &rusqlite::Transaction| -> Result<Saved> {
         tx.execute(
             "UPDATE push_subscriptions SET user_id = ?2, p256dh = ?3, auth = ?4, updated_at = ?5 WHERE endpoint = ?1",
             params![endpoint, user_id, p256dh, auth, now],
         )?;
-        Saved::Updated
-    } else if count_for_user(&tx, user_id)? >= MAX_PER_USER {
-        Saved::TooMany
-    } else {
-        tx.execute(
-            "INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
-            params![super::new_id(), user_id, endpoint, p256dh, auth, now],
-        )?;
-        Saved::Created
+        Ok(Saved::Updated)
+    };
+    let saved = match owner {
+        Some(o) if o == user_id => update(&tx)?,
+        _ if count_for_user(&tx, user_id)? >= MAX_PER_USER => Saved::TooMany,
+        Some(_) => update(&tx)?,
+        None => {
+            tx.execute(
+                "INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+                params![super::new_id(), user_id, endpoint, p256dh, auth, now],
+            )?;
+            Saved::Created
+        }
     };
     tx.commit()?;
     Ok(saved)

@@ -117,14 +117,24 @@ async fn subscriptions_are_checked_stored_updated_limited_and_removed() {
         "an update"
     );
     for bad in [
-        "",
-        "http://fcm.googleapis.com/x",
-        "https://127.0.0.1/x",
-        "https://192.168.0.2/x",
-        "https://localhost/x",
-        "https://169.254.169.254/",
+        json!(""),
+        json!(null),
+        json!(42),
+        json!("http://fcm.googleapis.com/x"),
+        json!("https://127.0.0.1/x"),
+        json!("https://10.0.0.1/x"),
+        json!("https://192.168.0.2/x"),
+        json!("https://[::1]/"),
+        json!("https://localhost/x"),
+        json!("https://169.254.169.254/"),
+        json!("https://0x7f000001/x"),
+        json!("https://user:pw@push.example.org/x"),
+        json!("http://127.0.0.1:9/push/1"),
+        json!(format!("https://push.example.org/{}", "a".repeat(2100))),
     ] {
-        let res = subscribe(&app, &user.cookie, &keys.json(bad)).await;
+        let mut body = keys.json("https://push.example.org/ok");
+        body["endpoint"] = bad.clone();
+        let res = subscribe(&app, &user.cookie, &body).await;
         assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
         let body: Value = res.json().await.unwrap();
         assert!(
@@ -132,14 +142,24 @@ async fn subscriptions_are_checked_stored_updated_limited_and_removed() {
             "{body}"
         );
     }
-    let mut bad_key = keys.json("https://push.example.org/k");
-    bad_key["keys"]["p256dh"] = json!("AAAA");
-    let res = subscribe(&app, &user.cookie, &bad_key).await;
-    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(res.json::<Value>().await.unwrap()["error"]
-        .as_str()
-        .unwrap()
-        .starts_with("keys.p256dh"));
+    use base64::Engine;
+    let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    let not_a_point = b64.encode([4u8; 65]);
+    for (path, value, named) in [
+        ("/keys/p256dh", json!("AAAA"), "keys.p256dh"),
+        ("/keys/p256dh", json!(not_a_point), "keys.p256dh"),
+        ("/keys/p256dh", json!(null), "keys.p256dh"),
+        ("/keys/auth", json!(b64.encode([1u8; 15])), "keys.auth"),
+        ("/keys/auth", json!("not base64!"), "keys.auth"),
+        ("/keys", json!(null), "keys.p256dh"),
+    ] {
+        let mut body = keys.json("https://push.example.org/k");
+        *body.pointer_mut(path).unwrap() = value;
+        let res = subscribe(&app, &user.cookie, &body).await;
+        assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        let err = res.json::<Value>().await.unwrap()["error"].clone();
+        assert!(err.as_str().unwrap().starts_with(named), "{err}");
+    }
     let malformed = app
         .client
         .post(app.url("/api/push/subscribe"))
@@ -166,6 +186,17 @@ async fn subscriptions_are_checked_stored_updated_limited_and_removed() {
     )
     .await;
     assert_eq!(eleventh.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(eleventh.json::<Value>().await.unwrap()["error"]
+        .as_str()
+        .unwrap()
+        .contains("at most 10"));
+    // Subscribing again where one already is stays fine at the limit.
+    assert_eq!(
+        subscribe(&app, &user.cookie, &keys.json(endpoint))
+            .await
+            .status(),
+        200
+    );
     // Another user cannot remove mine; I can.
     let other = app.new_user().await;
     let delete = |cookie: String| {
@@ -188,6 +219,58 @@ async fn subscriptions_are_checked_stored_updated_limited_and_removed() {
     assert_eq!(count(user.id.clone()).await, 10);
     assert_eq!(delete(user.cookie.clone()).await.unwrap().status(), 200);
     assert_eq!(count(user.id.clone()).await, 9);
+    assert!(stored(&app, &user.id)
+        .await
+        .iter()
+        .all(|s| s.endpoint != endpoint));
+    // Idempotent, and only with a session.
+    assert_eq!(delete(user.cookie.clone()).await.unwrap().status(), 200);
+    let anonymous = app
+        .client
+        .delete(app.url("/api/push/subscribe"))
+        .body(json!({"endpoint": endpoint}).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(anonymous.status(), 401);
+    assert_eq!(count(user.id.clone()).await, 9);
+}
+
+async fn stored(
+    app: &TestApp,
+    user_id: &str,
+) -> Vec<cashkeeper::store::push_subscriptions::Subscription> {
+    let user_id = user_id.to_string();
+    app.state
+        .db
+        .run(move |c| cashkeeper::store::push_subscriptions::list_for_user(c, &user_id))
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn an_endpoint_subscribed_in_another_account_moves_there() {
+    let app = spawn_app().await;
+    let (alice, bob) = (app.new_user().await, app.new_user().await);
+    let endpoint = "https://updates.push.services.mozilla.com/wpush/v2/shared-browser";
+    let (first, second) = (BrowserKeys::new(), BrowserKeys::new());
+    assert_eq!(
+        subscribe(&app, &alice.cookie, &first.json(endpoint))
+            .await
+            .status(),
+        201
+    );
+    // The same browser, now signed in as Bob, subscribes again.
+    assert_eq!(
+        subscribe(&app, &bob.cookie, &second.json(endpoint))
+            .await
+            .status(),
+        200
+    );
+    assert!(stored(&app, &alice.id).await.is_empty());
+    let bobs = stored(&app, &bob.id).await;
+    assert_eq!(bobs.len(), 1);
+    assert_eq!(bobs[0].p256dh, second.json(endpoint)["keys"]["p256dh"]);
 }
 
 /// One request the loopback push service received.
@@ -198,8 +281,8 @@ struct Received {
     body: Vec<u8>,
 }
 
-/// A push service on loopback: /push/ok answers 201, /push/gone404 404,
-/// /push/gone410 410; every request is recorded.
+/// A push service on loopback: /push/gone404 answers 404, /push/gone410
+/// 410, /push/fail 500, anything else 201; every request is recorded.
 async fn push_service() -> (String, Arc<Mutex<Vec<Received>>>) {
     let log: Arc<Mutex<Vec<Received>>> = Arc::default();
     let seen = log.clone();
@@ -217,6 +300,7 @@ async fn push_service() -> (String, Arc<Mutex<Vec<Received>>>) {
             match path.as_str() {
                 "/push/gone404" => StatusCode::NOT_FOUND,
                 "/push/gone410" => StatusCode::GONE,
+                "/push/fail" => StatusCode::INTERNAL_SERVER_ERROR,
                 _ => StatusCode::CREATED,
             }
         }
@@ -287,11 +371,7 @@ async fn a_reminder_is_encrypted_signed_delivered_and_gone_subscriptions_are_rem
         .verify_token::<NoCustomClaims>(jwt, None)
         .expect("signed with the VAPID key");
     assert_eq!(claims.subject.as_deref(), Some("mailto:ops@example.org"));
-    assert!(claims
-        .audiences
-        .unwrap()
-        .into_set()
-        .contains("http://127.0.0.1"));
+    assert!(claims.audiences.unwrap().into_set().contains(&base));
     // The body decrypts with the browser's private key and auth secret.
     let (keys, _) = &browsers[0];
     let mut secret = web_push_native::Auth::default();
@@ -345,4 +425,142 @@ async fn the_service_worker_and_manifest_are_served_for_the_whole_site() {
     let manifest: Value = app.get(url, None).await.json().await.unwrap();
     assert_eq!(manifest["start_url"], "/");
     assert_eq!(manifest["display"], "standalone");
+}
+
+#[tokio::test]
+async fn the_push_service_sends_rfc_8291_and_8292_messages_and_reports_each_outcome() {
+    use base64::Engine;
+    use cashkeeper::services::push::{notify_payload, Outcome, PushService};
+    let (base, received) = push_service().await;
+    let keys = vapid();
+    let vapid_public = keys.public_key.clone();
+    let app = spawn_app_with(move |c| {
+        c.vapid = Some(keys);
+        c.push_allow_loopback_http = true;
+    })
+    .await;
+    let user = app.new_user().await;
+    let browsers: Vec<(BrowserKeys, String)> = ["ok/tok3n", "gone404", "gone410", "fail"]
+        .iter()
+        .map(|p| (BrowserKeys::new(), format!("{base}/push/{p}")))
+        .collect();
+    for (k, endpoint) in &browsers {
+        let res = subscribe(&app, &user.cookie, &k.json(endpoint)).await;
+        assert_eq!(res.status(), 201, "{endpoint}");
+    }
+    let subs = stored(&app, &user.id).await;
+    assert_eq!(subs.len(), 4);
+    let push = PushService::from_config(&app.state.config).expect("configured");
+    assert_eq!(push.public_key(), vapid_public);
+    let message = notify_payload(
+        "Due tomorrow: Miete",
+        "€950.00 will be paid tomorrow.",
+        "/expenses",
+    );
+    // Stored in any order; send in the order subscribed.
+    let subs: Vec<_> = browsers
+        .iter()
+        .map(|(_, e)| subs.iter().find(|s| &s.endpoint == e).unwrap().clone())
+        .collect();
+    let mut outcomes = Vec::new();
+    for sub in &subs {
+        outcomes.push(push.send(sub, &message).await);
+    }
+    assert_eq!(outcomes[0], Outcome::Delivered);
+    assert_eq!(outcomes[1], Outcome::Gone, "404");
+    assert_eq!(outcomes[2], Outcome::Gone, "410");
+    let Outcome::Failed(why) = &outcomes[3] else {
+        panic!("500 is a failure: {:?}", outcomes[3]);
+    };
+    assert!(
+        why.contains("500") && why.contains("127.0.0.1") && !why.contains("/push/"),
+        "{why}"
+    );
+
+    let got = received.lock().unwrap().clone();
+    assert_eq!(got.len(), 4);
+    let ok = got.iter().find(|r| r.path == "/push/ok/tok3n").unwrap();
+    assert_eq!(ok.headers["content-encoding"], "aes128gcm");
+    assert_eq!(ok.headers["content-type"], "application/octet-stream");
+    assert_eq!(ok.headers["ttl"], "86400");
+    // VAPID (RFC 8292): t = an ES256 JWT for the endpoint's origin, k = our key.
+    let auth = ok.headers["authorization"].to_str().unwrap();
+    let (jwt, k) = auth
+        .strip_prefix("vapid t=")
+        .and_then(|r| r.split_once(", k="))
+        .expect(auth);
+    assert_eq!(k, vapid_public);
+    let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    let verifier = ES256PublicKey::from_bytes(&b64.decode(&vapid_public).unwrap()).unwrap();
+    let claims = verifier
+        .verify_token::<NoCustomClaims>(jwt, None)
+        .expect("signed with the VAPID key");
+    assert_eq!(
+        claims.audiences.unwrap().into_set(),
+        [base.clone()].into_iter().collect(),
+        "aud is the origin, port included"
+    );
+    assert_eq!(claims.subject.as_deref(), Some("mailto:ops@example.org"));
+    let now = Utc::now().timestamp() as u64;
+    let exp = claims.expires_at.expect("exp").as_secs();
+    assert!(
+        exp > now && exp <= now + 24 * 3600,
+        "exp within 24 h: {exp} vs {now}"
+    );
+    // RFC 8291: the body decrypts with the browser's private key and auth secret.
+    let (keys, _) = &browsers[0];
+    let mut secret = web_push_native::Auth::default();
+    secret.copy_from_slice(&keys.auth);
+    let plain = web_push_native::decrypt(ok.body.clone(), &keys.secret, &secret).expect("decrypts");
+    assert_eq!(
+        serde_json::from_slice::<Value>(&plain).unwrap(),
+        json!({"title": "Due tomorrow: Miete", "body": "€950.00 will be paid tomorrow.", "url": "/expenses"})
+    );
+    // Another browser's keys do not open it.
+    let (other, _) = &browsers[1];
+    assert!(web_push_native::decrypt(ok.body.clone(), &other.secret, &secret).is_err());
+
+    // The endpoint is checked again when sending: without the loopback
+    // allowance the stored loopback endpoint is refused and nothing is sent.
+    let mut strict = app.state.config.clone();
+    strict.push_allow_loopback_http = false;
+    let strict = PushService::from_config(&strict).unwrap();
+    assert!(matches!(
+        strict.send(&subs[0], &message).await,
+        Outcome::Failed(_)
+    ));
+    assert_eq!(received.lock().unwrap().len(), 4, "nothing sent");
+}
+
+#[tokio::test]
+async fn a_push_service_that_does_not_answer_is_a_failure_not_a_hang() {
+    use cashkeeper::services::push::{Outcome, PushService};
+    // A listener that accepts and never answers.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((s, _)) = listener.accept().await {
+            held.push(s);
+        }
+    });
+    let keys = vapid();
+    let app = spawn_app_with(move |c| {
+        c.vapid = Some(keys);
+        c.push_allow_loopback_http = true;
+    })
+    .await;
+    let user = app.new_user().await;
+    let endpoint = format!("http://{addr}/push/silent");
+    let res = subscribe(&app, &user.cookie, &BrowserKeys::new().json(&endpoint)).await;
+    assert_eq!(res.status(), 201);
+    let sub = stored(&app, &user.id).await.remove(0);
+    let push = PushService::from_config(&app.state.config).unwrap();
+    let started = std::time::Instant::now();
+    let outcome = push.send(&sub, b"{}").await;
+    assert!(
+        matches!(&outcome, Outcome::Failed(why) if !why.contains("/push/silent")),
+        "{outcome:?}"
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(15));
 }
