@@ -183,7 +183,7 @@
 
   async function show() {
     const { sub } = await current();
-    say(sub ? 'textActive' : 'textInactive');
+    say(sub ? 'textActive' : (Notification.permission === 'denied' ? 'textDenied' : 'textInactive'));
     button.textContent = sub ? box.dataset.labelOff : box.dataset.labelOn;
     button.hidden = false;
     button.dataset.on = sub ? '1' : '';
@@ -226,7 +226,6 @@
     say('textUnsupported');
     return;
   }
-  if (Notification.permission === 'denied') say('textDenied');
   button.addEventListener('click', async function () {
     button.disabled = true;
     try { await (button.dataset.on ? turnOff() : turnOn()); }
