@@ -110,6 +110,15 @@ pub struct Action {
     pub public: bool,
     pub body_limit: usize,
     run: Handler,
+    decode: fn(Value) -> Result<()>,
+}
+
+impl Action {
+    /// Decodes `input` as this action's input type without running it: the
+    /// same field errors the action would answer (fuzzing, previews).
+    pub fn decode(&self, input: Value) -> Result<()> {
+        (self.decode)(input)
+    }
 }
 
 /// Every action by name.
@@ -136,6 +145,7 @@ impl Registry {
                 public,
                 body_limit,
                 run,
+                decode: |v| parse_input::<I>(v).map(drop),
             },
         );
         assert!(previous.is_none(), "action {name} registered twice");
