@@ -2,7 +2,7 @@
 //! start on `127.0.0.1:0`.
 
 use crate::actions::{self, Registry};
-use crate::auth::login_limit::LoginLimiter;
+use crate::auth::login_limit::SignInGuard;
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::error::Result;
@@ -28,7 +28,8 @@ pub struct Inner {
     pub db: Db,
     pub clock: Clock,
     pub mailer: Mailer,
-    pub login_limiter: LoginLimiter,
+    /// Limits of password checks, per address and per client.
+    pub sign_in: SignInGuard,
     /// Rate limit and "last used" bookkeeping of API tokens.
     pub api_guard: crate::auth::api_tokens::ApiGuard,
     /// Known API tokens while the database is unchanged.
@@ -61,12 +62,13 @@ impl AppState {
         let db = Db::open(&config.data_dir)?;
         let mailer = Mailer::from_config(&config)?;
         let rates = RateStore::load(&db)?;
+        let sign_in = SignInGuard::new(config.signin_limit);
         Ok(AppState(Arc::new(Inner {
             config,
             db,
             clock,
             mailer,
-            login_limiter: LoginLimiter::default(),
+            sign_in,
             api_guard: Default::default(),
             token_cache: Default::default(),
             summary_cache: Default::default(),
@@ -97,10 +99,14 @@ pub fn router(state: AppState) -> Router {
             HeaderName::from_static("permissions-policy"),
             "camera=(), microphone=(), geolocation=()",
         ),
+        // Pages and replies carry someone's finances: no browser or proxy
+        // keeps a copy. Assets and the few routes that may be cached set
+        // their own policy, which this leaves alone.
+        (header::CACHE_CONTROL, "no-store"),
     ];
     let mut app = Router::new()
         .merge(actions::router(panic_routes))
-        .nest("/api", api::router(panic_routes))
+        .nest("/api", api::router(state.clone(), panic_routes))
         .merge(web::router(panic_routes))
         .layer(middleware::from_fn_with_state(
             state.clone(),

@@ -274,10 +274,10 @@ async fn create_token(
     let now = Clock::default().now();
     let lookup = email.as_str().to_string();
     let created = db
-        .run(move |c| {
-            let user = users::find_by_email(c, &lookup)?
+        .transaction(move |tx| {
+            let user = users::find_by_email(tx, &lookup)?
                 .ok_or_else(|| crate::Error::invalid("--email", "no user with this email"))?;
-            crate::actions::api_tokens::create_for(c, &user.id, &name, days, now)
+            crate::actions::api_tokens::create_for(tx, &user.id, &name, days, now)
         })
         .await?;
     match &created.record.expires_at {

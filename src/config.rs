@@ -103,6 +103,16 @@ pub struct Config {
     pub push_allow_loopback_http: bool,
     /// `CASHKEEPER_API_RATE_LIMIT`: requests per token per minute on `/api/v1`.
     pub api_rate_limit: u32,
+    /// `CASHKEEPER_SIGNIN_LIMIT`: failed sign-ins per 15 minutes per client
+    /// address; 0 turns the per-client limit off.
+    pub signin_limit: u32,
+    /// `CASHKEEPER_TRUSTED_PROXY`: the reverse proxies whose `X-Forwarded-For`
+    /// names the client; empty: the peer address is the client.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// Whether `CASHKEEPER_BASE_URL` was set (otherwise `base_url` is derived
+    /// from the bind address, and the Origin check also accepts the service
+    /// reached by IP address or as `localhost`).
+    pub base_url_set: bool,
     /// `AI_API_KEY`, `AI_BASE_URL`, `AI_MODEL`.
     pub ai: Ai,
     /// `SMTP_URL`: password-reset mail; unset writes the link to the log.
@@ -113,6 +123,12 @@ pub struct Config {
     pub rates_refresh: bool,
     /// `CASHKEEPER_RATES_URL`: the ECB daily feed, or a mirror of it.
     pub rates_url: String,
+    /// A request head must arrive within this time of its first byte (30 s).
+    pub header_read_timeout: std::time::Duration,
+    /// A kept-alive connection waiting longer for its next request is
+    /// closed (75 s: longer than the 60 s that reverse proxies commonly keep
+    /// idle upstream connections, so the proxy closes them first).
+    pub idle_timeout: std::time::Duration,
     /// Test builds only: mounts routes that panic on purpose, to prove a panic
     /// becomes a 500 and not a dropped connection. Never read from the environment.
     pub panic_routes: bool,
@@ -163,6 +179,7 @@ impl Config {
             )
         })?;
 
+        let base_url_set = get("CASHKEEPER_BASE_URL").is_some();
         let base_url = match get("CASHKEEPER_BASE_URL") {
             None => format!("http://{bind}"),
             Some(raw) => parse_base_url(&raw)?,
@@ -235,6 +252,35 @@ impl Config {
             },
         };
 
+        let signin_limit = match get("CASHKEEPER_SIGNIN_LIMIT") {
+            None => 50,
+            Some(raw) => raw.trim().parse::<u32>().map_err(|_| {
+                ConfigError::new(
+                    "CASHKEEPER_SIGNIN_LIMIT",
+                    "a whole number of failed sign-ins per 15 minutes per client, or 0 for no limit",
+                    &raw,
+                    None,
+                )
+            })?,
+        };
+
+        let trusted_proxies = match get("CASHKEEPER_TRUSTED_PROXY") {
+            None => Vec::new(),
+            Some(raw) => raw
+                .split(',')
+                .map(|a| a.trim().parse::<std::net::IpAddr>())
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|_| {
+                    ConfigError::new(
+                        "CASHKEEPER_TRUSTED_PROXY",
+                        "the IP address of the reverse proxy, such as 127.0.0.1 or 172.18.0.2 \
+                         (several separated by commas)",
+                        &raw,
+                        None,
+                    )
+                })?,
+        };
+
         let ai = Ai {
             api_key: get("AI_API_KEY").map(|k| Secret::new(k.trim())),
             base_url: match get("AI_BASE_URL") {
@@ -283,11 +329,16 @@ impl Config {
             vapid,
             push_allow_loopback_http,
             api_rate_limit,
+            signin_limit,
+            trusted_proxies,
+            base_url_set,
             ai,
             smtp_url,
             mail_from,
             rates_refresh,
             rates_url,
+            header_read_timeout: std::time::Duration::from_secs(30),
+            idle_timeout: std::time::Duration::from_secs(75),
             panic_routes: false,
         })
     }

@@ -1,10 +1,24 @@
 //! Serving: bind, run until SIGTERM or Ctrl-C, let in-flight requests
 //! finish, close the database cleanly.
+//!
+//! Connections are served by hyper directly rather than `axum::serve`, for
+//! two timeouts a service on the internet needs (slow clients must not hold
+//! connections): a request head must arrive within 30 s of its first byte,
+//! and a kept-alive connection that sends nothing for 75 s is closed
+//! (`Config::header_read_timeout`, `Config::idle_timeout`). Every request carries the peer address as
+//! `ConnectInfo<SocketAddr>` (the per-client sign-in limit reads it).
 
 use crate::app::{router, AppState};
 use crate::config::Config;
 use anyhow::Context;
+use axum::extract::ConnectInfo;
 use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::task::{Context as TaskContext, Poll};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpListener;
 
 /// Checks the configuration's side effects (data dir), opens the database,
@@ -37,10 +51,11 @@ pub async fn serve(
     let rates_refresh = (state.config.rates_refresh)
         .then(|| crate::services::rates::spawn_refresh_loop(state.clone()));
     let scheduler = crate::jobs::scheduler::start(state.clone()).await?;
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await
-        .context("serving")?;
+    let timeouts = Timeouts {
+        header: state.config.header_read_timeout,
+        idle: state.config.idle_timeout,
+    };
+    accept_loop(listener, app, timeouts, shutdown).await;
     tracing::info!("shutting down: requests finished, closing the database");
     drop(rates_refresh);
     scheduler.shutdown().await;
@@ -71,3 +86,207 @@ pub async fn shutdown_signal() {
         _ = term => {},
     }
 }
+
+/// Accepts connections until `shutdown` resolves, then stops accepting and
+/// waits for the requests in flight (kept-alive connections are closed after
+/// their current response).
+async fn accept_loop(
+    listener: TcpListener,
+    app: axum::Router,
+    timeouts: Timeouts,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) {
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    tokio::pin!(shutdown);
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(conn) => conn,
+                Err(e) => {
+                    // Out of file descriptors and the like: wait, do not spin.
+                    tracing::warn!(error = %e, "accepting a connection failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            _ = &mut shutdown => break,
+        };
+        let _ = stream.set_nodelay(true);
+        let app = app.clone();
+        let service = hyper::service::service_fn(
+            move |mut req: axum::extract::Request<hyper::body::Incoming>| {
+                req.extensions_mut().insert(ConnectInfo(peer));
+                tower::ServiceExt::oneshot(app.clone(), req.map(axum::body::Body::new))
+            },
+        );
+        let waits = Arc::new(Waits::default());
+        let io = hyper_util::rt::TokioIo::new(Watched {
+            inner: stream,
+            waits: waits.clone(),
+        });
+        let conn = hyper::server::conn::http1::Builder::new()
+            .timer(HeadTimer { waits, timeouts })
+            .header_read_timeout(timeouts.header)
+            .serve_connection(io, service);
+        let conn = graceful.watch(conn);
+        tokio::spawn(async move {
+            if let Err(e) = conn.await {
+                tracing::debug!(error = %e, "connection ended");
+            }
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
+}
+
+#[derive(Clone, Copy)]
+struct Timeouts {
+    /// From a request head's first byte to its end.
+    header: Duration,
+    /// A kept-alive connection waiting for its next request.
+    idle: Duration,
+}
+
+/// What a connection's read side has seen since hyper began waiting for the
+/// next request head: the time of its first byte (nanoseconds after
+/// [`Waits::origin`], 0 for none yet).
+struct Waits {
+    origin: Instant,
+    first_byte: AtomicU64,
+}
+
+impl Default for Waits {
+    fn default() -> Self {
+        Waits {
+            origin: Instant::now(),
+            first_byte: AtomicU64::new(0),
+        }
+    }
+}
+
+impl Waits {
+    fn mark_read(&self) {
+        let nanos = (self.origin.elapsed().as_nanos() as u64).max(1);
+        let _ = self
+            .first_byte
+            .compare_exchange(0, nanos, Ordering::AcqRel, Ordering::Acquire);
+    }
+
+    fn first_byte(&self) -> Option<Instant> {
+        match self.first_byte.load(Ordering::Acquire) {
+            0 => None,
+            n => Some(self.origin + Duration::from_nanos(n)),
+        }
+    }
+}
+
+/// The connection's stream, noting when bytes arrive.
+struct Watched<S> {
+    inner: S,
+    waits: Arc<Waits>,
+}
+
+impl<S: AsyncRead + Unpin> AsyncRead for Watched<S> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let res = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if buf.filled().len() > before {
+            self.waits.mark_read();
+        }
+        res
+    }
+}
+
+impl<S: AsyncWrite + Unpin> AsyncWrite for Watched<S> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write(cx, buf)
+    }
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+    fn poll_shutdown(
+        mut self: Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write_vectored(cx, bufs)
+    }
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+}
+
+/// hyper's only timer on an HTTP/1 server connection is the header-read
+/// timeout, and hyper starts it as soon as it waits for a request head,
+/// also on a kept-alive connection where no byte has come yet. This timer
+/// gives that wait both meanings: the idle timeout while nothing has
+/// arrived, the header-read timeout from the head's first byte.
+struct HeadTimer {
+    waits: Arc<Waits>,
+    timeouts: Timeouts,
+}
+
+impl hyper::rt::Timer for HeadTimer {
+    fn sleep(&self, duration: Duration) -> Pin<Box<dyn hyper::rt::Sleep>> {
+        self.sleep_until(Instant::now() + duration)
+    }
+
+    fn sleep_until(&self, _deadline: Instant) -> Pin<Box<dyn hyper::rt::Sleep>> {
+        // A new wait for a request head: forget the previous head's bytes.
+        self.waits.first_byte.store(0, Ordering::Release);
+        let started = Instant::now();
+        Box::pin(HeadSleep {
+            waits: self.waits.clone(),
+            timeouts: self.timeouts,
+            started,
+            sleep: Box::pin(tokio::time::sleep_until(
+                (started + self.timeouts.idle).into(),
+            )),
+        })
+    }
+}
+
+struct HeadSleep {
+    waits: Arc<Waits>,
+    timeouts: Timeouts,
+    started: Instant,
+    sleep: Pin<Box<tokio::time::Sleep>>,
+}
+
+impl HeadSleep {
+    fn deadline(&self) -> Instant {
+        match self.waits.first_byte() {
+            Some(first) if first >= self.started => first + self.timeouts.header,
+            _ => self.started + self.timeouts.idle,
+        }
+    }
+}
+
+impl Future for HeadSleep {
+    type Output = ();
+    fn poll(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<()> {
+        // hyper polls this whenever the connection wakes while the head is
+        // incomplete, so a deadline moved by a first byte is re-armed here.
+        let deadline = tokio::time::Instant::from_std(self.deadline());
+        if self.sleep.deadline() != deadline {
+            self.sleep.as_mut().reset(deadline);
+        }
+        self.sleep.as_mut().poll(cx)
+    }
+}
+
+impl hyper::rt::Sleep for HeadSleep {}

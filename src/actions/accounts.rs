@@ -22,6 +22,7 @@ pub fn register(r: &mut Registry) {
 pub struct Accounts;
 
 impl Record for Accounts {
+    const CAP: crate::store::Cap = crate::store::Cap::Accounts;
     type Stored = Account;
     type New = NewAccount;
     type Input = AccountInput;

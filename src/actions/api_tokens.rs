@@ -53,6 +53,7 @@ pub fn create_for(
     days: Option<u32>,
     now: DateTime<Utc>,
 ) -> Result<Created> {
+    crate::store::Cap::ApiTokens.check(c, user_id)?;
     let token = api_tokens::generate();
     let expires = days.map(|d| timestamp(now + Duration::days(i64::from(d))));
     let record = store::insert(
@@ -73,16 +74,25 @@ struct CreateInput {
     name: Option<String>,
     #[serde(default)]
     expires_in_days: Value,
+    /// The user's password, asked again: a session alone does not mint a
+    /// credential that outlives it.
+    #[serde(default)]
+    password: Option<String>,
 }
 
 async fn create(ctx: Ctx, input: CreateInput) -> Result<Reply> {
     let name = input::text("name", input.name, 100)?;
     let days = parse_lifetime("expiresInDays", &input.expires_in_days)?;
+    let password = input
+        .password
+        .filter(|p| !p.is_empty())
+        .ok_or_else(|| Error::invalid("password", "is required"))?;
+    super::auth::confirm_password(&ctx, "password", password).await?;
     let (user, now) = (ctx.user_id()?, ctx.state.clock.now());
     let created = ctx
         .state
         .db
-        .run(move |c| create_for(c, &user, &name, days, now))
+        .transaction(move |tx| create_for(tx, &user, &name, days, now))
         .await?;
     tracing::info!(token_id = %created.record.id, "API token created");
     Reply::data(created)

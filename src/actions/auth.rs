@@ -7,7 +7,7 @@ use crate::clock::timestamp;
 use crate::config::Registration;
 use crate::domain::email::Email;
 use crate::error::{Error, Result};
-use crate::store::{categories, password_resets, sessions, users};
+use crate::store::{api_tokens, categories, password_resets, sessions, users};
 use chrono::Duration;
 use serde::Deserialize;
 
@@ -91,18 +91,14 @@ struct LoginInput {
 async fn login(ctx: Ctx, input: LoginInput) -> Result<Reply> {
     let state = &ctx.state;
     let email = Email::parse("email", &input.email)?;
-    let key = email.as_str().to_lowercase();
-    if let Some(secs) = state.login_limiter.locked_for(&key, state.clock.now()) {
-        let minutes = (secs + 59) / 60;
-        return Err(Error::refused(format!(
-            "too many failed sign-ins for this address; try again in {minutes} minute{}",
-            if minutes == 1 { "" } else { "s" }
-        )));
-    }
-    let lookup = key.clone();
+    let key = email.key();
+    let attempt = state
+        .sign_in
+        .begin(&key, ctx.client, state.clock.now())
+        .map_err(|r| Error::refused(r.message()))?;
     let found = state
         .db
-        .run(move |c| users::password_hash_by_email(c, &lookup))
+        .run(move |c| users::password_hash_by_email(c, &key))
         .await?;
     let (user, phc) = match found {
         Some((u, h)) => (Some(u), Some(h)),
@@ -111,14 +107,50 @@ async fn login(ctx: Ctx, input: LoginInput) -> Result<Reply> {
     let ok = password::verify(input.password, phc).await?;
     let user = match (ok, user) {
         (true, Some(user)) => user,
-        _ => {
-            state.login_limiter.record_failure(&key, state.clock.now());
-            return Err(Error::refused("invalid email or password"));
-        }
+        // The attempt stays counted.
+        _ => return Err(Error::refused("invalid email or password")),
     };
-    state.login_limiter.record_success(&key);
+    attempt.succeeded();
     let token = session::start(state, user.id.clone()).await?;
     Ok(Reply::data(&user)?.with_cookie(session::set_cookie(state, &token)))
+}
+
+/// Asks the signed-in user for their password again before a sensitive
+/// change (a new API token, a new password). Wrong answers count against
+/// the same limits as sign-ins, so a borrowed session cannot guess it.
+pub async fn confirm_password(ctx: &Ctx, field: &'static str, given: String) -> Result<()> {
+    let state = &ctx.state;
+    let user = ctx.user()?;
+    let key = user.email.to_lowercase();
+    let attempt = state
+        .sign_in
+        .begin(&key, ctx.client, state.clock.now())
+        .map_err(|r| Error::invalid(field, r.message()))?;
+    let id = user.id.clone();
+    let phc = state.db.run(move |c| users::password_hash(c, &id)).await?;
+    if !password::verify(given, phc).await? {
+        return Err(Error::invalid(field, "is not your current password"));
+    }
+    attempt.succeeded();
+    Ok(())
+}
+
+/// After a password reset or change: every other reset link ends, every
+/// session but `keep` ends, and with `revoke_tokens` every API token too.
+pub fn end_old_credentials(
+    tx: &rusqlite::Connection,
+    user_id: &str,
+    keep: Option<&str>,
+    revoke_tokens: bool,
+    now: &str,
+) -> Result<()> {
+    password_resets::delete_all_for_user(tx, user_id)?;
+    sessions::delete_all_for_user(tx, user_id, keep)?;
+    if revoke_tokens {
+        let n = api_tokens::revoke_all_for_user(tx, user_id, now)?;
+        tracing::info!(%user_id, revoked = n, "API tokens revoked with the password change");
+    }
+    Ok(())
 }
 
 async fn logout(ctx: Ctx, _: NoInput) -> Result<Reply> {
@@ -137,56 +169,62 @@ struct ForgotInput {
     email: String,
 }
 
-/// Answers the same for known and unknown addresses; the mail (or log line)
-/// goes out in the background so the answer's timing does not tell either.
+/// Answers the same for known and unknown addresses, at once: looking the
+/// address up, storing the link and sending the mail (or log line) all
+/// happen in the background, so neither the answer's timing nor a failure
+/// tells whether the address is registered.
 async fn forgot_password(ctx: Ctx, input: ForgotInput) -> Result<Reply> {
     let state = ctx.state.clone();
     let email = Email::parse("email", &input.email)?;
-    let token = secrets::random_hex(32);
-    let hash = secrets::sha256_hex(&token);
-    let now = state.clock.now();
-    let (now_s, exp_s) = (timestamp(now), timestamp(now + RESET_LIFETIME));
-    let hour_ago = timestamp(now - Duration::hours(1));
-    let lookup = email.as_str().to_string();
-    let user = state
-        .db
-        .transaction(move |tx| {
-            let Some(user) = users::find_by_email(tx, &lookup)? else {
-                return Ok(None);
-            };
-            let recent: i64 = tx.query_row(
-                "SELECT COUNT(*) FROM password_resets WHERE user_id = ?1 AND created_at > ?2",
-                [&user.id, &hour_ago],
-                |r| r.get(0),
-            )?;
-            if recent >= RESETS_PER_HOUR {
-                tracing::warn!(user_id = %user.id, "password reset requested too often; not sent");
-                return Ok(None);
+    let lookup = email.key();
+    tokio::spawn(async move {
+        let token = secrets::random_hex(32);
+        let hash = secrets::sha256_hex(&token);
+        let now = state.clock.now();
+        let (now_s, exp_s) = (timestamp(now), timestamp(now + RESET_LIFETIME));
+        let hour_ago = timestamp(now - Duration::hours(1));
+        let user = state
+            .db
+            .transaction(move |tx| {
+                let Some(user) = users::find_by_email(tx, &lookup)? else {
+                    return Ok(None);
+                };
+                if password_resets::count_since(tx, &user.id, &hour_ago)? >= RESETS_PER_HOUR {
+                    tracing::warn!(user_id = %user.id, "password reset requested too often; not sent");
+                    return Ok(None);
+                }
+                password_resets::delete_stale(tx, &now_s)?;
+                password_resets::insert(tx, &hash, &user.id, &now_s, &exp_s)?;
+                Ok(Some(user))
+            })
+            .await;
+        match user {
+            Ok(Some(user)) => {
+                let link = format!("{}/reset-password?token={token}", state.config.base_url);
+                if let Err(e) = state.mailer.send_reset(&user, &link).await {
+                    tracing::error!(user_id = %user.id, error = %e, "password-reset mail failed");
+                }
             }
-            password_resets::delete_stale(tx, &now_s)?;
-            password_resets::insert(tx, &hash, &user.id, &now_s, &exp_s)?;
-            Ok(Some(user))
-        })
-        .await?;
-    if let Some(user) = user {
-        let link = format!("{}/reset-password?token={token}", state.config.base_url);
-        tokio::spawn(async move {
-            if let Err(e) = state.mailer.send_reset(&user, &link).await {
-                tracing::error!(user_id = %user.id, error = %e, "password-reset mail failed");
-            }
-        });
-    }
+            Ok(None) => {}
+            Err(e) => e.log(),
+        }
+    });
     Reply::data(())
 }
 
 #[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct ResetInput {
     token: String,
     password: String,
+    /// Also revoke the account's API tokens (the reset page asks; default yes).
+    #[serde(default = "super::input::default_true")]
+    revoke_api_tokens: bool,
 }
 
-/// Sets a new password from a reset link. The link is used up, and every
-/// session of the user ends: whoever knew the old password is signed out.
+/// Sets a new password from a reset link. The link is used up, every other
+/// link and every session of the user ends (but the caller's own, if it is
+/// the same user's): whoever knew the old password is signed out.
 async fn reset_password(ctx: Ctx, input: ResetInput) -> Result<Reply> {
     let state = &ctx.state;
     password::check_rule("password", &input.password)?;
@@ -206,16 +244,26 @@ async fn reset_password(ctx: Ctx, input: ResetInput) -> Result<Reply> {
         return Err(Error::invalid("token", "is invalid or expired"));
     }
     let hash = password::hash(input.password).await?;
+    let current = ctx
+        .session
+        .as_ref()
+        .map(|s| (s.user.id.clone(), s.token_hash.clone()));
+    let revoke_tokens = input.revoke_api_tokens;
     state
         .db
         .transaction(move |tx| {
             let user_id = password_resets::consume(tx, &token_hash, &now)?
                 .ok_or_else(|| Error::invalid("token", "is invalid or expired"))?;
             users::set_password(tx, &user_id, &hash, &now)?;
-            sessions::delete_all_for_user(tx, &user_id, None)?;
+            let keep = current
+                .as_ref()
+                .filter(|(uid, _)| *uid == user_id)
+                .map(|(_, hash)| hash.as_str());
+            end_old_credentials(tx, &user_id, keep, revoke_tokens, &now)?;
             tracing::info!(%user_id, "password reset");
             Ok(())
         })
         .await?;
+    state.token_cache.clear();
     Reply::data(())
 }

@@ -21,6 +21,7 @@ pub fn register(r: &mut Registry) {
 pub struct Categories;
 
 impl Record for Categories {
+    const CAP: crate::store::Cap = crate::store::Cap::Categories;
     type Stored = Category;
     type New = NewCategory;
     type Input = CategoryInput;

@@ -24,6 +24,7 @@ pub fn register(r: &mut Registry) {
 pub struct DailyExpenses;
 
 impl Record for DailyExpenses {
+    const CAP: crate::store::Cap = crate::store::Cap::DailyExpenses;
     type Stored = DailyExpense;
     type New = NewDailyExpense;
     type Input = DailyInput;

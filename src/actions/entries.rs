@@ -45,6 +45,9 @@ pub trait Record: Send + Sync + 'static {
     /// The action's input (all fields optional; `id` for updates).
     type Input: serde::de::DeserializeOwned + Send + 'static;
 
+    /// The per-user limit a create checks.
+    const CAP: crate::store::Cap;
+
     /// Takes the `id` out of an update's input.
     fn take_id(input: &mut Self::Input) -> Option<String>;
     /// The complete record from the input over the stored one (`None` when creating).
@@ -81,6 +84,7 @@ pub async fn create<R: Record>(ctx: super::Ctx, input: R::Input) -> Result<super
         .db
         .transaction(move |tx| {
             let new = R::validate(input, tx, &user, None)?;
+            R::CAP.check(tx, &user)?;
             R::after_write(tx, &user, &new, &now)?;
             R::insert(tx, &user, &new, &now)
         })

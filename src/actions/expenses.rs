@@ -24,6 +24,7 @@ pub fn register(r: &mut Registry) {
 pub struct Expenses;
 
 impl Record for Expenses {
+    const CAP: crate::store::Cap = crate::store::Cap::Recurring;
     type Stored = Expense;
     type New = NewExpense;
     type Input = ExpenseInput;

@@ -21,6 +21,7 @@ pub fn register(r: &mut Registry) {
 pub struct Incomes;
 
 impl Record for Incomes {
+    const CAP: crate::store::Cap = crate::store::Cap::Recurring;
     type Stored = Income;
     type New = NewIncome;
     type Input = IncomeInput;

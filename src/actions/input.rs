@@ -40,6 +40,11 @@ impl<T> Patch<T> {
     }
 }
 
+/// `#[serde(default = …)]` of a yes/no field that is yes when left out.
+pub fn default_true() -> bool {
+    true
+}
+
 /// A required text field, trimmed, at most `max` characters.
 pub fn text(field: &'static str, value: Option<String>, max: usize) -> Result<String> {
     let v = optional_text(field, value, max)?;

@@ -2,10 +2,12 @@
 //! answered with the envelope `{"success":true,"data":…}` or
 //! `{"success":false,"error":"…"}` (DESIGN.md section 2).
 //!
-//! Only five things are not a 200: a cross-site request (403: not JSON, or a
-//! foreign `Origin`), an unknown name (404), no session (401), an oversized
-//! body (413) and malformed JSON (400), checked in that order. Every other
-//! refusal is a 200 failure envelope whose message names the field.
+//! Only six things are not a 200: a cross-site request (403: not JSON, or
+//! sent by another site, see `auth::origin`), an unknown name (404), no
+//! session (401), an oversized body (413) and malformed JSON (400), checked
+//! in that order, and an internal error (500, with the envelope, so
+//! monitoring sees it). Every other refusal is a 200 failure envelope whose
+//! message names the field.
 //!
 //! Each domain module registers its actions in [`registry`]; a handler gets
 //! a [`Ctx`] (state and session) and its input already deserialized.
@@ -60,6 +62,8 @@ pub struct Ctx {
     pub session: Option<Session>,
     /// The browser's preferred language, for users not yet signed in.
     pub accept_locale: Locale,
+    /// The client's address, for the per-client sign-in limit.
+    pub client: Option<std::net::IpAddr>,
 }
 
 impl Ctx {
@@ -267,33 +271,14 @@ pub fn router(panic_routes: bool) -> Router<AppState> {
     ))
 }
 
-/// Whether a request is same-origin: JSON, and an `Origin` (when the browser
-/// sends one) equal to the configured base URL or to the request's own host.
+/// Why a request is not an action call from the service's own pages: not
+/// JSON (a form on another site can post only form encodings or plain
+/// text), or sent by another site.
 fn cross_site_refusal(state: &AppState, headers: &HeaderMap) -> Option<&'static str> {
-    let is_json = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
-    if !is_json {
+    if !crate::auth::origin::is_json(headers) {
         return Some("content type must be application/json");
     }
-    let origin = headers.get(header::ORIGIN)?;
-    let origin = origin.to_str().unwrap_or("");
-    if origin.eq_ignore_ascii_case(&state.config.base_url) {
-        return None;
-    }
-    let host = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("");
-    let origin_host = origin
-        .strip_prefix("http://")
-        .or_else(|| origin.strip_prefix("https://"));
-    match origin_host {
-        Some(h) if !host.is_empty() && h.eq_ignore_ascii_case(host) => None,
-        _ => Some("cross-site request refused"),
-    }
+    crate::auth::origin::cross_site(&state.config, headers)
 }
 
 async fn dispatch(
@@ -333,7 +318,12 @@ async fn dispatch(
     if !input.is_object() {
         return failure(StatusCode::OK, "body: must be a JSON object");
     }
+    let peer = parts
+        .extensions
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|c| c.0.ip());
     let ctx = Ctx {
+        client: crate::auth::client::address(peer, &parts.headers, &state.config.trusted_proxies),
         accept_locale: Locale::from_accept_language(
             parts
                 .headers
@@ -365,7 +355,11 @@ async fn dispatch(
         }
         Err(e) => {
             e.log();
-            failure(StatusCode::OK, e.to_string())
+            let status = match e {
+                Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+                _ => StatusCode::OK,
+            };
+            failure(status, e.to_string())
         }
     }
 }

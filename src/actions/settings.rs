@@ -7,7 +7,7 @@ use crate::clock::timestamp;
 use crate::domain::currency::Currency;
 use crate::error::{Error, Result};
 use crate::i18n::Locale;
-use crate::store::{sessions, users};
+use crate::store::users;
 use serde::Deserialize;
 
 pub fn register(r: &mut Registry) {
@@ -66,31 +66,30 @@ async fn update_settings(ctx: Ctx, input: UpdateInput) -> Result<Reply> {
 struct ChangePasswordInput {
     current_password: String,
     new_password: String,
+    /// Also revoke the API tokens (the settings page asks; default yes).
+    #[serde(default = "super::input::default_true")]
+    revoke_api_tokens: bool,
 }
 
 /// Changes the password after checking the current one; every other
-/// session of the user ends, this one stays.
+/// session and every outstanding reset link of the user ends, this session
+/// stays, and the API tokens are revoked unless the user keeps them.
 async fn change_password(ctx: Ctx, input: ChangePasswordInput) -> Result<Reply> {
     password::check_rule("newPassword", &input.new_password)?;
+    super::auth::confirm_password(&ctx, "currentPassword", input.current_password).await?;
     let user_id = ctx.user_id()?;
     let keep = ctx.session.as_ref().map(|s| s.token_hash.clone());
     let state = &ctx.state;
-    let id = user_id.clone();
-    let phc = state.db.run(move |c| users::password_hash(c, &id)).await?;
-    if !password::verify(input.current_password, phc).await? {
-        return Err(Error::invalid(
-            "currentPassword",
-            "is not your current password",
-        ));
-    }
     let hash = password::hash(input.new_password).await?;
     let now = timestamp(state.clock.now());
+    let revoke_tokens = input.revoke_api_tokens;
     state
         .db
         .transaction(move |tx| {
             users::set_password(tx, &user_id, &hash, &now)?;
-            sessions::delete_all_for_user(tx, &user_id, keep.as_deref())
+            super::auth::end_old_credentials(tx, &user_id, keep.as_deref(), revoke_tokens, &now)
         })
         .await?;
+    state.token_cache.clear();
     Reply::data(())
 }

@@ -23,6 +23,7 @@ pub fn register(r: &mut Registry) {
 pub struct Transfers;
 
 impl Record for Transfers {
+    const CAP: crate::store::Cap = crate::store::Cap::Recurring;
     type Stored = Transfer;
     type New = NewTransfer;
     type Input = TransferInput;

@@ -16,12 +16,50 @@ use axum::{Json, Router};
 use serde_json::json;
 use tower_http::catch_panic::CatchPanicLayer;
 
+/// Middleware of every `/api` route: a request that may change something
+/// (any method but GET, HEAD and OPTIONS) gets the same cross-site check as
+/// the actions: sent by the service's own pages (`auth::origin`), with a
+/// body a form on another site cannot send (JSON or a multipart upload,
+/// never plain text or form encoding).
+async fn same_site_writes(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    use axum::http::Method;
+    if matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
+        return next.run(req).await;
+    }
+    let headers = req.headers();
+    let body_ok = match headers.get(axum::http::header::CONTENT_TYPE) {
+        None => true,
+        Some(v) => {
+            crate::auth::origin::is_json(headers)
+                || v.to_str().is_ok_and(|t| {
+                    t.trim_start()
+                        .to_ascii_lowercase()
+                        .starts_with("multipart/form-data")
+                })
+        }
+    };
+    if !body_ok {
+        return error(
+            StatusCode::FORBIDDEN,
+            "content type must be application/json",
+        );
+    }
+    if let Some(why) = crate::auth::origin::cross_site(&state.config, headers) {
+        return error(StatusCode::FORBIDDEN, why);
+    }
+    next.run(req).await
+}
+
 /// A route handler's error body: `{"error": "…"}` with `status`.
 pub fn error(status: StatusCode, message: impl Into<String>) -> Response {
     (status, Json(json!({ "error": message.into() }))).into_response()
 }
 
-pub fn router(panic_routes: bool) -> Router<AppState> {
+pub fn router(state: AppState, panic_routes: bool) -> Router<AppState> {
     let mut r = Router::new()
         .route("/auth/session", get(auth::session))
         .route("/exchange-rates", get(exchange_rates::get))
@@ -51,6 +89,10 @@ pub fn router(panic_routes: bool) -> Router<AppState> {
             tracing::error!("panic in an /api handler");
             error(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
         },
+    ))
+    .layer(axum::middleware::from_fn_with_state(
+        state,
+        same_site_writes,
     ))
     // Nested after the layer: /api/v1 has its own error shape and panic handler.
     .nest("/v1", v1::router(panic_routes))

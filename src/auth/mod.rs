@@ -1,7 +1,9 @@
 //! Sessions, passwords, secrets and the limits that slow down guessing.
 
 pub mod api_tokens;
+pub mod client;
 pub mod login_limit;
+pub mod origin;
 pub mod password;
 pub mod secrets;
 pub mod session;

@@ -119,7 +119,7 @@ pub fn run_for_user(
 ) -> Result<usize> {
     let found = find(&facts(c, user, rates, now)?);
     let now_s = timestamp(now);
-    let tx = c.transaction()?;
+    let tx = crate::store::write_transaction(c)?;
     let mut new = 0;
     for f in &found {
         if insights::is_current(&tx, &user.id, &f.dedupe_key, &now_s)? {

@@ -68,6 +68,15 @@ pub fn revoke(c: &Connection, user_id: &str, id: &str, now: &str) -> Result<bool
     )? == 1)
 }
 
+/// Revokes every live token of the user (after a password change, when the
+/// user asks for it); answers how many.
+pub fn revoke_all_for_user(c: &Connection, user_id: &str, now: &str) -> Result<usize> {
+    Ok(c.execute(
+        "UPDATE api_tokens SET revoked_at = ?2 WHERE user_id = ?1 AND revoked_at IS NULL",
+        params![user_id, now],
+    )?)
+}
+
 /// What authenticating a request needs to know about a token.
 #[derive(Clone)]
 pub struct Presented {

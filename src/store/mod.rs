@@ -46,6 +46,16 @@ fn configure(c: &mut Connection) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// Begins a transaction that will write. It takes the write lock at once
+/// (`BEGIN IMMEDIATE`): a deferred transaction that reads first and writes
+/// later cannot wait for a concurrent writer (SQLite answers `SQLITE_BUSY`
+/// at once, since its snapshot is already stale), while an immediate one
+/// waits for the lock within the busy timeout like any single statement.
+/// Every transaction that writes begins here.
+pub fn write_transaction(c: &mut Connection) -> rusqlite::Result<rusqlite::Transaction<'_>> {
+    c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+}
+
 /// Opens a single connection with the service's settings (CLI tools).
 pub fn open_connection(path: &Path) -> Result<Connection> {
     let mut c = Connection::open(path)?;
@@ -130,14 +140,23 @@ impl Db {
         .await?
     }
 
-    /// Runs `f` inside one transaction: all of it lands, or none of it.
+    /// Runs `f` with a connection on the current thread, for code that is on
+    /// a blocking thread already (a reply made in pieces); never call it from
+    /// async code.
+    pub fn blocking<T>(&self, f: impl FnOnce(&mut Connection) -> Result<T>) -> Result<T> {
+        let mut conn = self.pool.get()?;
+        f(&mut conn)
+    }
+
+    /// Runs `f` inside one write transaction: all of it lands, or none of it.
+    /// See [`write_transaction`].
     pub async fn transaction<T, F>(&self, f: F) -> Result<T>
     where
         T: Send + 'static,
         F: FnOnce(&rusqlite::Transaction<'_>) -> Result<T> + Send + 'static,
     {
         self.run(move |c| {
-            let tx = c.transaction()?;
+            let tx = write_transaction(c)?;
             let out = f(&tx)?;
             tx.commit()?;
             Ok(out)
@@ -251,6 +270,77 @@ pub fn require_owned_field(
         Ok(())
     } else {
         Err(Error::invalid(field, "not found"))
+    }
+}
+
+/// Per-user limits of what a user may keep, far above any household's
+/// needs, so that no account can grow a reply or a computation without
+/// bound (every recurring item is expanded into due dates on every
+/// dashboard and every `/payments` request).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cap {
+    Accounts,
+    Categories,
+    /// Recurring expenses, incomes and transfers together.
+    Recurring,
+    DailyExpenses,
+    ApiTokens,
+}
+
+impl Cap {
+    pub const fn max(self) -> i64 {
+        match self {
+            Cap::Accounts => 200,
+            Cap::Categories => 500,
+            Cap::Recurring => 2_000,
+            Cap::DailyExpenses => 1_000_000,
+            Cap::ApiTokens => 100,
+        }
+    }
+
+    /// What the limit counts, for the refusal.
+    fn noun(self) -> &'static str {
+        match self {
+            Cap::Accounts => "accounts",
+            Cap::Categories => "categories",
+            Cap::Recurring => "recurring expenses, incomes and transfers",
+            Cap::DailyExpenses => "one-time expenses",
+            Cap::ApiTokens => "API tokens",
+        }
+    }
+
+    fn count(self, c: &Connection, user_id: &str) -> Result<i64> {
+        let sql = match self {
+            Cap::Accounts => "SELECT COUNT(*) FROM accounts WHERE user_id = ?1",
+            Cap::Categories => "SELECT COUNT(*) FROM categories WHERE user_id = ?1",
+            Cap::Recurring => {
+                "SELECT (SELECT COUNT(*) FROM expenses WHERE user_id = ?1)
+                      + (SELECT COUNT(*) FROM incomes WHERE user_id = ?1)
+                      + (SELECT COUNT(*) FROM transfers WHERE user_id = ?1)"
+            }
+            // The trigger-kept month sums count the entries too.
+            Cap::DailyExpenses => {
+                "SELECT COALESCE(SUM(entries), 0) FROM daily_expense_months WHERE user_id = ?1"
+            }
+            Cap::ApiTokens => {
+                "SELECT COUNT(*) FROM api_tokens WHERE user_id = ?1 AND revoked_at IS NULL"
+            }
+        };
+        Ok(c.prepare_cached(sql)?.query_row([user_id], |r| r.get(0))?)
+    }
+
+    /// Refuses one more record when the user already has the most allowed.
+    /// Called inside the inserting (immediate) transaction, so concurrent
+    /// inserts cannot pass it together.
+    pub fn check(self, c: &Connection, user_id: &str) -> Result<()> {
+        if self.count(c, user_id)? >= self.max() {
+            return Err(Error::refused(format!(
+                "you have reached the limit of {} {}; delete some before adding more",
+                self.max(),
+                self.noun()
+            )));
+        }
+        Ok(())
     }
 }
 

@@ -48,3 +48,21 @@ pub fn delete_stale(c: &Connection, now: &str) -> Result<usize> {
         [now],
     )?)
 }
+
+/// How many links `user_id` was sent since `since` (the hourly mail limit).
+pub fn count_since(c: &Connection, user_id: &str, since: &str) -> Result<i64> {
+    Ok(c.query_row(
+        "SELECT COUNT(*) FROM password_resets WHERE user_id = ?1 AND created_at > ?2",
+        [user_id, since],
+        |r| r.get(0),
+    )?)
+}
+
+/// Ends every link of `user_id` still outstanding: after a reset or a
+/// password change, no older link may set the password again.
+pub fn delete_all_for_user(c: &Connection, user_id: &str) -> Result<usize> {
+    Ok(c.execute(
+        "DELETE FROM password_resets WHERE user_id = ?1 AND used_at IS NULL",
+        [user_id],
+    )?)
+}

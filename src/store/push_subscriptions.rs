@@ -1,7 +1,7 @@
 //! Browser push subscriptions: where to send a user's reminders.
 
 use crate::error::Result;
-use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
+use rusqlite::{params, Connection, OptionalExtension};
 
 #[derive(Clone, Debug)]
 pub struct Subscription {
@@ -41,7 +41,7 @@ pub fn save(
     auth: &str,
     now: &str,
 ) -> Result<Saved> {
-    let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let tx = super::write_transaction(c)?;
     let owner: Option<String> = tx
         .query_row(
             "SELECT user_id FROM push_subscriptions WHERE endpoint = ?1",

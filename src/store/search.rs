@@ -60,9 +60,16 @@ const SOURCES: &[(&str, &str, &str, &[&str])] = &[
 ];
 
 /// Best matches first: by rank, then newest. `query` is matched without
-/// regard to (ASCII) case; `%` and `_` match themselves.
+/// regard to (ASCII) case; `%` and `_` match themselves. Control characters
+/// (a NUL byte, say) are nothing anyone types into a name, and the
+/// full-text query syntax has no place for them: they are left out, and a
+/// query of nothing else finds nothing.
 pub fn search(c: &Connection, user_id: &str, query: &str, limit: usize) -> Result<Vec<Hit>> {
-    let q = query.to_lowercase();
+    let q: String = query.chars().filter(|ch| !ch.is_control()).collect();
+    let q = q.trim().to_lowercase();
+    if q.is_empty() {
+        return Ok(Vec::new());
+    }
     let escaped = q
         .replace('\\', "\\\\")
         .replace('%', "\\%")

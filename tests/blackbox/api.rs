@@ -13,7 +13,7 @@ impl TestApp {
         let r = self
             .action(
                 "createApiToken",
-                json!({"name": "Home Assistant", "expiresInDays": expires}),
+                json!({"name": "Home Assistant", "expiresInDays": expires, "password": user.password}),
                 Some(&user.cookie),
             )
             .await;
@@ -76,7 +76,7 @@ async fn a_token_is_shown_once_stored_hashed_listed_and_revoked() {
     let created = app
         .action(
             "createApiToken",
-            json!({"name": "HA", "expiresInDays": 90}),
+            json!({"name": "HA", "expiresInDays": 90, "password": user.password}),
             Some(&user.cookie),
         )
         .await;
@@ -145,7 +145,7 @@ async fn token_lifetimes_are_thirty_ninety_365_days_or_never() {
         let r = app
             .action(
                 "createApiToken",
-                json!({"name": "x", "expiresInDays": ok}),
+                json!({"name": "x", "expiresInDays": ok, "password": user.password}),
                 Some(&user.cookie),
             )
             .await;

@@ -429,6 +429,12 @@ async fn a_person_creates_an_api_token_and_sees_it_once() {
         .send_keys("Home Assistant")
         .await
         .unwrap();
+    form.find(Locator::Css("[name=password]"))
+        .await
+        .unwrap()
+        .send_keys(&user.password)
+        .await
+        .unwrap();
     form.find(Locator::Css("button[type=submit]"))
         .await
         .unwrap()

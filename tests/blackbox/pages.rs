@@ -298,7 +298,7 @@ async fn the_settings_page_lists_tokens_without_showing_them() {
     let created = app
         .action(
             "createApiToken",
-            json!({"name": "Wohnzimmer-Tablet", "expiresInDays": 30}),
+            json!({"name": "Wohnzimmer-Tablet", "expiresInDays": 30, "password": user.password}),
             Some(&user.cookie),
         )
         .await;

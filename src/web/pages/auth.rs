@@ -4,7 +4,7 @@ use crate::app::AppState;
 use crate::auth::secrets;
 use crate::config::Registration;
 use crate::store::{password_resets, users};
-use crate::web::components::{form_error, form_success, Field};
+use crate::web::components::{checkbox, form_error, form_success, Field};
 use crate::web::layout::bare;
 use crate::web::Viewer;
 use axum::extract::{Query, State};
@@ -138,6 +138,7 @@ pub async fn reset(
                     input type="hidden" name="token" value=(token);
                     (Field::new(t.new_password, "password", "password").autocomplete("new-password")
                         .required().hint(t.password_hint).render())
+                    (checkbox(t.revoke_tokens_too, "revokeApiTokens", true))
                     (form_error())
                     button.primary type="submit" { (t.reset_button) }
                 }

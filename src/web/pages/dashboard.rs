@@ -156,6 +156,7 @@ pub async fn show(
         state: state.clone(),
         session: Some(session.clone()),
         accept_locale: viewer.locale,
+        client: None,
     };
     let d = dashboard(&ctx, first).await?;
     let user = &session.user;

@@ -157,6 +157,7 @@ pub async fn subscriptions_page(
         state: state.clone(),
         session: Some(session.clone()),
         accept_locale: locale,
+        client: None,
     };
     let subs = subscriptions(&ctx).await?;
     let editing = q

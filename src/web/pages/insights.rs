@@ -111,6 +111,7 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> PageResult {
         state,
         session: Some(session),
         accept_locale: locale,
+        client: None,
     };
     let list = current(&ctx).await?;
     Ok(page(

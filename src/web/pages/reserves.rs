@@ -23,6 +23,7 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> PageResult {
         state,
         session: Some(session),
         accept_locale: locale,
+        client: None,
     };
     let plan = load_plan(&ctx).await?;
     let cur = plan.currency.as_str();

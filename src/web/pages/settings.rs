@@ -4,7 +4,7 @@ use crate::actions::api_tokens::LIFETIMES;
 use crate::app::AppState;
 use crate::domain::currency::KNOWN;
 use crate::store::api_tokens;
-use crate::web::components::{delete_button, form_error, form_success, select, Field};
+use crate::web::components::{checkbox, delete_button, form_error, form_success, select, Field};
 use crate::web::layout::page;
 use crate::web::pages::common::PageResult;
 use crate::web::Viewer;
@@ -69,6 +69,7 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> PageResult {
                         .autocomplete("current-password").required().render())
                     (Field::new(t.new_password, "newPassword", "password")
                         .autocomplete("new-password").required().hint(t.password_hint).render())
+                    (checkbox(t.revoke_tokens_too, "revokeApiTokens", true))
                     (form_error())
                     (form_success(t.saved))
                     button.primary type="submit" { (t.change_password) }
@@ -111,6 +112,8 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> PageResult {
                 form.stack data-action="createApiToken" data-done="reset" data-token-output="#new-token" novalidate {
                     (Field::new(t.token_name, "name", "text").required().render())
                     (select(t.expires, "expiresInDays", &lifetimes, Some("365"), None))
+                    (Field::new(t.confirm_with_password, "password", "password")
+                        .autocomplete("current-password").required().render())
                     (form_error())
                     button.primary type="submit" { (t.create_token) }
                 }

@@ -1,0 +1,265 @@
+//! The real executable as a child process: killed with SIGKILL in the
+//! middle of a burst of writes it loses nothing it acknowledged, and a
+//! flood of sign-ins does not take its memory.
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// A running `cashkeeper serve` on a free loopback port.
+struct Service {
+    child: Child,
+    base: String,
+    client: reqwest::Client,
+}
+
+impl Service {
+    fn start(data_dir: &Path, env: &[(&str, &str)]) -> Service {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cashkeeper"));
+        cmd.env_clear()
+            .env("RUST_LOG", "warn")
+            .env("CASHKEEPER_DATA_DIR", data_dir)
+            .env("CASHKEEPER_BIND", "127.0.0.1:0")
+            .env("CASHKEEPER_RATES_REFRESH", "false")
+            .env("NOTIFICATION_SCHEDULE", "off")
+            .env("INSIGHTS_SCHEDULE", "off")
+            .envs(env.iter().copied())
+            .arg("serve")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        let mut child = cmd.spawn().expect("starting cashkeeper");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let base = line
+            .trim()
+            .strip_prefix("cashkeeper is running at ")
+            .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
+            .to_string();
+        Service {
+            child,
+            base,
+            client: reqwest::Client::new(),
+        }
+    }
+
+    async fn action(&self, name: &str, body: Value, cookie: Option<&str>) -> Option<Value> {
+        let mut req = self
+            .client
+            .post(format!("{}/actions/{name}", self.base))
+            .header("content-type", "application/json")
+            .body(body.to_string());
+        if let Some(c) = cookie {
+            req = req.header("cookie", format!("cashkeeper_session={c}"));
+        }
+        let res = req.send().await.ok()?;
+        let cookie = res
+            .headers()
+            .get("set-cookie")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .and_then(|kv| kv.strip_prefix("cashkeeper_session="))
+            .map(str::to_string);
+        let mut body: Value = res.json().await.ok()?;
+        if let Some(c) = cookie {
+            body["cookie"] = json!(c);
+        }
+        Some(body)
+    }
+
+    /// Peak resident memory so far, in MiB (`VmHWM` of `/proc/PID/status`).
+    fn peak_mib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        let kib: u64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("VmHWM in /proc status");
+        kib / 1024
+    }
+}
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_kill_in_the_middle_of_writes_loses_nothing_acknowledged() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = Service::start(dir.path(), &[]);
+    let reg = service
+        .action(
+            "register",
+            json!({"email": "crash@example.org", "password": "correct horse battery"}),
+            None,
+        )
+        .await
+        .unwrap();
+    let cookie = reg["cookie"].as_str().unwrap().to_string();
+    let account = service
+        .action(
+            "createAccount",
+            json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "0"}),
+            Some(&cookie),
+        )
+        .await
+        .unwrap()["data"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    let acknowledged = Arc::new(Mutex::new(Vec::<(&'static str, String)>::new()));
+    let stop = Arc::new(AtomicBool::new(false));
+    let service = Arc::new(tokio::sync::Mutex::new(Some(service)));
+    let (base, client) = {
+        let s = service.lock().await;
+        let s = s.as_ref().unwrap();
+        (s.base.clone(), s.client.clone())
+    };
+    let mut writers = Vec::new();
+    for w in 0..8 {
+        let (acknowledged, stop) = (acknowledged.clone(), stop.clone());
+        let (base, client, cookie, account) = (
+            base.clone(),
+            client.clone(),
+            cookie.clone(),
+            account.clone(),
+        );
+        writers.push(tokio::spawn(async move {
+            let mut n = 0;
+            while !stop.load(Ordering::Relaxed) {
+                n += 1;
+                let (name, list, body) = if n % 3 == 0 {
+                    (
+                        "createExpense",
+                        "listExpenses",
+                        json!({"name": format!("rent {w}-{n}"), "amount": "9.99", "frequency": "monthly",
+                               "startDate": "2026-01-01", "accountId": account}),
+                    )
+                } else {
+                    (
+                        "createDailyExpense",
+                        "listDailyExpenses",
+                        json!({"name": format!("bread {w}-{n}"), "amount": "1.10", "date": "2026-11-02",
+                               "accountId": account}),
+                    )
+                };
+                let res = client
+                    .post(format!("{base}/actions/{name}"))
+                    .header("content-type", "application/json")
+                    .header("cookie", format!("cashkeeper_session={cookie}"))
+                    .body(body.to_string())
+                    .send()
+                    .await;
+                let Ok(res) = res else { break };
+                let Ok(reply) = res.json::<Value>().await else { break };
+                if reply["success"] == json!(true) {
+                    let id = reply["data"]["id"].as_str().unwrap().to_string();
+                    acknowledged.lock().unwrap().push((list, id));
+                }
+            }
+        }));
+    }
+    // Kill once a good number of writes are through, while the rest go on.
+    while acknowledged.lock().unwrap().len() < 300 {
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    let mut killed = service.lock().await.take().unwrap();
+    killed.child.kill().unwrap(); // SIGKILL
+    killed.child.wait().unwrap();
+    stop.store(true, Ordering::Relaxed);
+    for w in writers {
+        w.await.unwrap();
+    }
+    drop(killed);
+    let acknowledged = acknowledged.lock().unwrap().clone();
+    assert!(acknowledged.len() >= 300);
+
+    // The file is a sound database...
+    let db = rusqlite::Connection::open(dir.path().join("cashkeeper.db")).unwrap();
+    let check: String = db
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(check, "ok");
+    drop(db);
+
+    // ...and the restarted service has every acknowledged write.
+    let service = Service::start(dir.path(), &[]);
+    let login = service
+        .action(
+            "login",
+            json!({"email": "crash@example.org", "password": "correct horse battery"}),
+            None,
+        )
+        .await
+        .unwrap();
+    let cookie = login["cookie"].as_str().unwrap().to_string();
+    for list in ["listExpenses", "listDailyExpenses"] {
+        let stored = service
+            .action(list, json!({}), Some(&cookie))
+            .await
+            .unwrap();
+        let stored: std::collections::HashSet<&str> = stored["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["id"].as_str().unwrap())
+            .collect();
+        let missing: Vec<_> = acknowledged
+            .iter()
+            .filter(|(l, id)| *l == list && !stored.contains(id.as_str()))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "{list}: {} acknowledged writes lost",
+            missing.len()
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_flood_of_sign_ins_does_not_take_the_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    // No per-client limit: every one of the hundred passwords is checked.
+    let service = Arc::new(Service::start(
+        dir.path(),
+        &[("CASHKEEPER_SIGNIN_LIMIT", "0")],
+    ));
+    let logins: Vec<_> = (0..100)
+        .map(|i| {
+            let service = service.clone();
+            tokio::spawn(async move {
+                service
+                    .action(
+                        "login",
+                        json!({"email": format!("made-up-{i}@example.org"), "password": "guess guess guess"}),
+                        None,
+                    )
+                    .await
+            })
+        })
+        .collect();
+    for l in logins {
+        let reply = l.await.unwrap().expect("an answer");
+        assert_eq!(reply["error"], "invalid email or password");
+    }
+    let peak = service.peak_mib();
+    assert!(
+        peak < 120,
+        "peak memory {peak} MiB under 100 concurrent sign-ins"
+    );
+    let health = service
+        .client
+        .get(format!("{}/api/v1/health", service.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(health.status(), 200);
+}
