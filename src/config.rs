@@ -493,6 +493,11 @@ mod tests {
         assert_eq!(c.base_url, "http://127.0.0.1:3000");
         assert_eq!(c.registration, Registration::Open);
         assert_eq!(c.api_rate_limit, 120);
+        assert_eq!(c.signin_limit, 50);
+        assert!(c.trusted_proxies.is_empty());
+        assert!(!c.base_url_set);
+        assert_eq!(c.header_read_timeout, std::time::Duration::from_secs(30));
+        assert_eq!(c.idle_timeout, std::time::Duration::from_secs(75));
         assert_eq!(c.notification_schedule, Schedule::Cron("0 8 * * *".into()));
         assert_eq!(c.insights_schedule, Schedule::Cron("0 6 * * *".into()));
         assert!(!c.secure_cookies());
@@ -504,6 +509,25 @@ mod tests {
     }
 
     #[test]
+    fn the_sign_in_limit_and_trusted_proxies_are_read() {
+        let c = with(&[
+            ("CASHKEEPER_SIGNIN_LIMIT", "0"),
+            ("CASHKEEPER_TRUSTED_PROXY", "172.18.0.2, ::1"),
+            ("CASHKEEPER_BASE_URL", "https://money.example.org"),
+        ])
+        .unwrap();
+        assert_eq!(c.signin_limit, 0);
+        assert_eq!(
+            c.trusted_proxies,
+            vec![
+                "172.18.0.2".parse::<std::net::IpAddr>().unwrap(),
+                "::1".parse().unwrap()
+            ]
+        );
+        assert!(c.base_url_set);
+    }
+
+    #[test]
     fn each_bad_value_names_its_variable() {
         for (var, value) in [
             ("CASHKEEPER_BIND", "localhost"),
@@ -511,6 +535,10 @@ mod tests {
             ("NOTIFICATION_SCHEDULE", "every day"),
             ("INSIGHTS_SCHEDULE", "0 6 * * * *"),
             ("CASHKEEPER_API_RATE_LIMIT", "0"),
+            ("CASHKEEPER_SIGNIN_LIMIT", "many"),
+            ("CASHKEEPER_SIGNIN_LIMIT", "-1"),
+            ("CASHKEEPER_TRUSTED_PROXY", "proxy.local"),
+            ("CASHKEEPER_TRUSTED_PROXY", "10.0.0.2, 10.0.0.x"),
             ("CASHKEEPER_BASE_URL", "money.example.org"),
             ("CASHKEEPER_PUSH_ALLOW_LOOPBACK_HTTP", "maybe"),
             ("SMTP_URL", "mail.example.org"),
