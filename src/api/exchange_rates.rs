@@ -1,13 +1,12 @@
 //! `GET /api/exchange-rates`: the current EUR-based table for the pages'
 //! scripts, as a flat object `{"EUR":1.0,"USD":1.1607,…}`.
 
-use crate::api::error;
+use crate::api::SessionUser;
 use crate::app::AppState;
-use crate::auth::session::Session;
 use axum::extract::State;
-use axum::http::{header, StatusCode};
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use axum::{Extension, Json};
+use axum::Json;
 use rust_decimal::prelude::ToPrimitive;
 use serde_json::{Map, Number, Value};
 
@@ -18,10 +17,7 @@ const CACHE_CONTROL: &str = "private, max-age=3600";
 /// Every known currency with its units per euro, or 401 without a session.
 /// Rates become JSON numbers only here, at the edge: the callers are
 /// scripts that multiply for display, while money math stays in `Decimal`.
-pub async fn get(State(state): State<AppState>, session: Option<Extension<Session>>) -> Response {
-    if session.is_none() {
-        return error(StatusCode::UNAUTHORIZED, "unauthorized");
-    }
+pub async fn get(State(state): State<AppState>, _: SessionUser) -> Response {
     let rates = state.rates.current();
     let body: Map<String, Value> = rates
         .iter()

@@ -54,6 +54,28 @@ async fn same_site_writes(
     next.run(req).await
 }
 
+/// The signed-in user of a session route under `/api`. A handler that takes
+/// it is never called without a session: the caller gets 401
+/// `{"error":"unauthorized"}` instead (the JSON twin of the pages'
+/// `web::SignedIn`).
+pub struct SessionUser(pub crate::auth::session::Session);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for SessionUser {
+    type Rejection = Response;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Self, Self::Rejection> {
+        parts
+            .extensions
+            .get::<crate::auth::session::Session>()
+            .cloned()
+            .map(SessionUser)
+            .ok_or_else(|| error(StatusCode::UNAUTHORIZED, "unauthorized"))
+    }
+}
+
 /// A route handler's error body: `{"error": "…"}` with `status`.
 pub fn error(status: StatusCode, message: impl Into<String>) -> Response {
     (status, Json(json!({ "error": message.into() }))).into_response()

@@ -1,9 +1,8 @@
 //! Web-push routes: the public key, subscribing and unsubscribing
 //! (DESIGN.md section 6). Session required.
 
-use super::error;
+use super::{error, SessionUser};
 use crate::app::AppState;
-use crate::auth::session::Session;
 use crate::clock::timestamp;
 use crate::services::push::{check_endpoint, PushService};
 use crate::store::push_subscriptions::{self, Saved, MAX_PER_USER};
@@ -11,7 +10,7 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::{Extension, Json};
+use axum::Json;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use serde::Deserialize;
@@ -20,13 +19,7 @@ use serde_json::json;
 /// `GET /api/push/vapid-public-key`: `{"key": …}`, or 503 `{"key": null}`
 /// when the VAPID configuration is incomplete (then a browser must not
 /// subscribe: nothing could ever be sent to it).
-pub async fn public_key(
-    State(state): State<AppState>,
-    session: Option<Extension<Session>>,
-) -> Response {
-    if session.is_none() {
-        return error(StatusCode::UNAUTHORIZED, "unauthorized");
-    }
+pub async fn public_key(State(state): State<AppState>, _: SessionUser) -> Response {
     match PushService::from_config(&state.config) {
         Some(push) => Json(json!({ "key": push.public_key() })).into_response(),
         None => (
@@ -78,12 +71,9 @@ fn p256dh(value: Option<&str>) -> Result<String, String> {
 /// already stored.
 pub async fn subscribe(
     State(state): State<AppState>,
-    session: Option<Extension<Session>>,
+    SessionUser(session): SessionUser,
     body: Bytes,
 ) -> Response {
-    let Some(Extension(session)) = session else {
-        return error(StatusCode::UNAUTHORIZED, "unauthorized");
-    };
     let Ok(sub) = serde_json::from_slice::<SubscriptionBody>(&body) else {
         return error(
             StatusCode::BAD_REQUEST,
@@ -135,12 +125,9 @@ struct UnsubscribeBody {
 /// `DELETE /api/push/subscribe {"endpoint"}`: removes it (idempotent).
 pub async fn unsubscribe(
     State(state): State<AppState>,
-    session: Option<Extension<Session>>,
+    SessionUser(session): SessionUser,
     body: Bytes,
 ) -> Response {
-    let Some(Extension(session)) = session else {
-        return error(StatusCode::UNAUTHORIZED, "unauthorized");
-    };
     let endpoint = match serde_json::from_slice::<UnsubscribeBody>(&body) {
         Ok(UnsubscribeBody { endpoint: Some(e) }) if !e.is_empty() => e,
         Ok(_) => return unprocessable("endpoint: must be a non-empty string"),

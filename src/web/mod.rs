@@ -31,10 +31,24 @@ impl Viewer {
     pub fn t(&self) -> &'static Texts {
         self.locale.texts()
     }
+}
 
-    /// The session, or a redirect to the sign-in page.
-    pub fn require(&self) -> Result<&Session, Redirect> {
-        self.session.as_ref().ok_or_else(|| Redirect::to("/login"))
+/// A signed-in visitor of a page. A page handler that takes it is never
+/// called without a session: everyone else is redirected to `/login`.
+pub struct SignedIn {
+    pub viewer: Viewer,
+    pub session: Session,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for SignedIn {
+    type Rejection = Redirect;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let Ok(viewer) = Viewer::from_request_parts(parts, state).await;
+        match viewer.session.clone() {
+            Some(session) => Ok(SignedIn { viewer, session }),
+            None => Err(Redirect::to("/login")),
+        }
     }
 }
 

@@ -8,7 +8,7 @@ use crate::store::daily_expenses::{self, Filter};
 use crate::web::components::{delete_button, form_error, select, textarea, Field};
 use crate::web::format;
 use crate::web::layout::page;
-use crate::web::Viewer;
+use crate::web::SignedIn;
 use axum::extract::{Query, State};
 use axum::response::IntoResponse;
 use chrono::Datelike;
@@ -24,13 +24,9 @@ pub struct DailyQuery {
 
 pub async fn show(
     State(state): State<AppState>,
-    viewer: Viewer,
+    SignedIn { viewer, session }: SignedIn,
     Query(q): Query<DailyQuery>,
 ) -> PageResult {
-    let session = match viewer.require() {
-        Ok(s) => s,
-        Err(r) => return Ok(r.into_response()),
-    };
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
     let refs = Refs::load(&state, &user.id).await?;
     let today = state.clock.today();

@@ -10,7 +10,7 @@ use crate::i18n::Locale;
 use crate::web::charts::{self, CategorySlice};
 use crate::web::format;
 use crate::web::layout::page;
-use crate::web::Viewer;
+use crate::web::SignedIn;
 use axum::extract::{Query, State};
 use axum::response::IntoResponse;
 use chrono::{Datelike, NaiveDate};
@@ -138,13 +138,9 @@ fn body(d: &Dashboard, locale: Locale, first: NaiveDate) -> Markup {
 
 pub async fn show(
     State(state): State<AppState>,
-    viewer: Viewer,
+    SignedIn { viewer, session }: SignedIn,
     Query(q): Query<MonthQuery>,
 ) -> PageResult {
-    let session = match viewer.require() {
-        Ok(s) => s.clone(),
-        Err(r) => return Ok(r.into_response()),
-    };
     let t = viewer.t();
     let first = q
         .month

@@ -12,7 +12,7 @@ use crate::store::users::User;
 use crate::web::components::{checkbox, delete_button, form_error, select, textarea, Field};
 use crate::web::format;
 use crate::web::layout::page;
-use crate::web::Viewer;
+use crate::web::SignedIn;
 use axum::extract::{Query, State};
 use axum::response::IntoResponse;
 use maud::{html, Markup};
@@ -78,13 +78,9 @@ fn expense_form(
 
 pub async fn show(
     State(state): State<AppState>,
-    viewer: Viewer,
+    SignedIn { viewer, session }: SignedIn,
     Query(q): Query<EditQuery>,
 ) -> PageResult {
-    let session = match viewer.require() {
-        Ok(s) => s,
-        Err(r) => return Ok(r.into_response()),
-    };
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
     let refs = Refs::load(&state, &user.id).await?;
     let uid = user.id.clone();
@@ -144,13 +140,9 @@ pub async fn show(
 
 pub async fn subscriptions_page(
     State(state): State<AppState>,
-    viewer: Viewer,
+    SignedIn { viewer, session }: SignedIn,
     Query(q): Query<EditQuery>,
 ) -> PageResult {
-    let session = match viewer.require() {
-        Ok(s) => s.clone(),
-        Err(r) => return Ok(r.into_response()),
-    };
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
     let refs = Refs::load(&state, &user.id).await?;
     let ctx = Ctx {

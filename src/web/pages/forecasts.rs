@@ -8,7 +8,7 @@ use crate::web::charts::{self, MonthBars};
 use crate::web::components::select;
 use crate::web::format;
 use crate::web::layout::page;
-use crate::web::Viewer;
+use crate::web::SignedIn;
 use axum::extract::{Query, State};
 use axum::response::IntoResponse;
 use maud::html;
@@ -22,13 +22,9 @@ pub struct ForecastQuery {
 
 pub async fn show(
     State(state): State<AppState>,
-    viewer: Viewer,
+    SignedIn { viewer, session }: SignedIn,
     Query(q): Query<ForecastQuery>,
 ) -> PageResult {
-    let session = match viewer.require() {
-        Ok(s) => s,
-        Err(r) => return Ok(r.into_response()),
-    };
     let (t, locale, user) = (viewer.t(), viewer.locale, session.user.clone());
     let refs = Refs::load(&state, &user.id).await?;
     let months = q.months.unwrap_or(12).clamp(1, 24);

@@ -10,7 +10,7 @@ use crate::store::insights::Insight;
 use crate::web::components::form_error;
 use crate::web::format;
 use crate::web::layout::page;
-use crate::web::Viewer;
+use crate::web::SignedIn;
 use axum::extract::State;
 use axum::response::IntoResponse;
 use maud::html;
@@ -101,11 +101,10 @@ pub fn text(i: &Insight, locale: Locale) -> (String, String) {
     }
 }
 
-pub async fn show(State(state): State<AppState>, viewer: Viewer) -> PageResult {
-    let session = match viewer.require() {
-        Ok(s) => s.clone(),
-        Err(r) => return Ok(r.into_response()),
-    };
+pub async fn show(
+    State(state): State<AppState>,
+    SignedIn { viewer, session }: SignedIn,
+) -> PageResult {
     let (t, locale) = (viewer.t(), viewer.locale);
     let ctx = Ctx {
         state,

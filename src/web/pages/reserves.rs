@@ -8,16 +8,15 @@ use crate::app::AppState;
 use crate::web::components::form_error;
 use crate::web::format;
 use crate::web::layout::page;
-use crate::web::Viewer;
+use crate::web::SignedIn;
 use axum::extract::State;
 use axum::response::IntoResponse;
 use maud::html;
 
-pub async fn show(State(state): State<AppState>, viewer: Viewer) -> PageResult {
-    let session = match viewer.require() {
-        Ok(s) => s.clone(),
-        Err(r) => return Ok(r.into_response()),
-    };
+pub async fn show(
+    State(state): State<AppState>,
+    SignedIn { viewer, session }: SignedIn,
+) -> PageResult {
     let (t, locale) = (viewer.t(), viewer.locale);
     let ctx = Ctx {
         state,

@@ -6,7 +6,7 @@ use crate::app::AppState;
 use crate::store::search;
 use crate::web::format;
 use crate::web::layout::page;
-use crate::web::Viewer;
+use crate::web::SignedIn;
 use axum::extract::{Query, State};
 use axum::response::IntoResponse;
 use maud::html;
@@ -19,13 +19,9 @@ pub struct SearchQuery {
 
 pub async fn show(
     State(state): State<AppState>,
-    viewer: Viewer,
+    SignedIn { viewer, session }: SignedIn,
     Query(q): Query<SearchQuery>,
 ) -> PageResult {
-    let session = match viewer.require() {
-        Ok(s) => s,
-        Err(r) => return Ok(r.into_response()),
-    };
     let (t, locale) = (viewer.t(), viewer.locale);
     let query: String = q.q.unwrap_or_default().trim().chars().take(100).collect();
     let hits = if query.is_empty() {

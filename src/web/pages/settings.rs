@@ -7,16 +7,15 @@ use crate::store::api_tokens;
 use crate::web::components::{checkbox, delete_button, form_error, form_success, select, Field};
 use crate::web::layout::page;
 use crate::web::pages::common::PageResult;
-use crate::web::Viewer;
+use crate::web::SignedIn;
 use axum::extract::State;
 use axum::response::IntoResponse;
 use maud::html;
 
-pub async fn show(State(state): State<AppState>, viewer: Viewer) -> PageResult {
-    let session = match viewer.require() {
-        Ok(s) => s,
-        Err(redirect) => return Ok(redirect.into_response()),
-    };
+pub async fn show(
+    State(state): State<AppState>,
+    SignedIn { viewer, session }: SignedIn,
+) -> PageResult {
     let uid = session.user.id.clone();
     let tokens = state.db.run(move |c| api_tokens::list(c, &uid)).await?;
     let now = crate::clock::timestamp(state.clock.now());

@@ -7,20 +7,16 @@ use crate::store::transfers;
 use crate::web::components::{delete_button, form_error, select, textarea, Field};
 use crate::web::format;
 use crate::web::layout::page;
-use crate::web::Viewer;
+use crate::web::SignedIn;
 use axum::extract::{Query, State};
 use axum::response::IntoResponse;
 use maud::html;
 
 pub async fn show(
     State(state): State<AppState>,
-    viewer: Viewer,
+    SignedIn { viewer, session }: SignedIn,
     Query(q): Query<EditQuery>,
 ) -> PageResult {
-    let session = match viewer.require() {
-        Ok(s) => s,
-        Err(r) => return Ok(r.into_response()),
-    };
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
     let refs = Refs::load(&state, &user.id).await?;
     let uid = user.id.clone();
