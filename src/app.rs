@@ -1,84 +1,16 @@
-//! The shared state and the router: everything `serve` runs and the tests
-//! start on `127.0.0.1:0`.
+//! The router: everything `serve` runs and the tests start on
+//! `127.0.0.1:0`, with the middleware every request passes (the session,
+//! security headers, one log line).
 
-use crate::actions::{self, Registry};
-use crate::auth::login_limit::SignInGuard;
-use crate::clock::Clock;
-use crate::config::Config;
-use crate::error::Result;
-use crate::services::mail::Mailer;
-use crate::services::rates::RateStore;
-use crate::store::Db;
-use crate::{api, auth, web};
-use axum::extract::Request;
+use crate::auth::session;
+use crate::state::AppState;
+use crate::{actions, api, web};
+use axum::extract::{Request, State};
 use axum::http::{header, HeaderName, HeaderValue};
 use axum::middleware::{self, Next};
 use axum::response::Response;
 use axum::Router;
-use std::ops::Deref;
-use std::sync::Arc;
 use tower_http::set_header::SetResponseHeaderLayer;
-
-/// Cheap to clone: every handler gets one.
-#[derive(Clone)]
-pub struct AppState(Arc<Inner>);
-
-pub struct Inner {
-    pub config: Config,
-    pub db: Db,
-    pub clock: Clock,
-    pub mailer: Mailer,
-    /// Limits of password checks, per address and per client.
-    pub sign_in: SignInGuard,
-    /// Rate limit and "last used" bookkeeping of API tokens.
-    pub api_guard: crate::auth::api_tokens::ApiGuard,
-    /// Known API tokens while the database is unchanged.
-    pub token_cache: crate::api::v1::auth::TokenCache,
-    /// Computed `/api/v1` replies, by user data version.
-    pub summary_cache:
-        crate::api::v1::cache::ReplyCache<crate::api::v1::cache::Until<axum::body::Bytes>>,
-    pub accounts_cache: crate::api::v1::cache::ReplyCache<axum::body::Bytes>,
-    pub actions: Registry,
-    /// One lock per recurring job.
-    pub jobs: crate::jobs::JobLocks,
-    /// The current exchange-rate table (`services::rates`).
-    pub rates: RateStore,
-}
-
-impl Deref for AppState {
-    type Target = Inner;
-    fn deref(&self) -> &Inner {
-        &self.0
-    }
-}
-
-impl AppState {
-    /// Opens (and migrates) the database and prepares the outbound services.
-    pub fn new(config: Config) -> Result<AppState> {
-        AppState::with_clock(config, Clock::default())
-    }
-
-    pub fn with_clock(config: Config, clock: Clock) -> Result<AppState> {
-        let db = Db::open(&config.data_dir)?;
-        let mailer = Mailer::from_config(&config)?;
-        let rates = RateStore::load(&db)?;
-        let sign_in = SignInGuard::new(config.signin_limit);
-        Ok(AppState(Arc::new(Inner {
-            config,
-            db,
-            clock,
-            mailer,
-            sign_in,
-            api_guard: Default::default(),
-            token_cache: Default::default(),
-            summary_cache: Default::default(),
-            accounts_cache: Default::default(),
-            actions: actions::registry(),
-            jobs: Default::default(),
-            rates,
-        })))
-    }
-}
 
 /// The Content-Security-Policy of every response: no inline script or style,
 /// nothing from elsewhere, never framed.
@@ -110,7 +42,7 @@ pub fn router(state: AppState) -> Router {
         .merge(web::router(panic_routes))
         .layer(middleware::from_fn_with_state(
             state.clone(),
-            auth::session::layer,
+            resolve_session,
         ));
     for (name, value) in headers {
         app = app.layer(SetResponseHeaderLayer::if_not_present(
@@ -120,6 +52,44 @@ pub fn router(state: AppState) -> Router {
     }
     app.layer(middleware::from_fn(log_request))
         .with_state(state)
+}
+
+/// Middleware: resolves the session cookie (if any) into a [`Session`]
+/// extension and renews the cookie when the expiry slid forward.
+async fn resolve_session(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    let path = req.uri().path();
+    // The REST API authenticates by token and assets need no user: no lookup.
+    let skip = path.starts_with("/assets/") || path.starts_with("/api/v1/");
+    let token = if skip {
+        None
+    } else {
+        session::cookie_value(req.headers(), session::COOKIE)
+            .filter(|t| t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit()))
+            .map(str::to_owned)
+    };
+    let mut renew = None;
+    if let Some(token) = token {
+        match session::resolve(&state.db, &state.clock, &token).await {
+            Ok(Some((session, slid))) => {
+                if slid {
+                    renew = Some(token);
+                }
+                req.extensions_mut().insert(session);
+            }
+            Ok(None) => {}
+            Err(e) => e.log(),
+        }
+    }
+    let mut res = next.run(req).await;
+    if let Some(token) = renew {
+        // An action that ended or replaced the session has set its own cookie.
+        if !res.headers().contains_key(header::SET_COOKIE) {
+            if let Ok(v) = HeaderValue::from_str(&session::set_cookie(&state.config, &token)) {
+                res.headers_mut().append(header::SET_COOKIE, v);
+            }
+        }
+    }
+    res
 }
 
 /// One log line per request: method, path (never the query, which may hold a

@@ -139,7 +139,7 @@ fn init_logging() {
 fn run(cli: Cli) -> anyhow::Result<()> {
     // vapid-keys needs no configuration at all.
     if let Some(Command::VapidKeys) = cli.command {
-        let (public, private) = vapid_keys();
+        let (public, private) = crate::config::Vapid::generate();
         println!("VAPID_PUBLIC_KEY={public}");
         println!("VAPID_PRIVATE_KEY={private}");
         return Ok(());
@@ -331,46 +331,4 @@ async fn create_user(config: Config, email: String, name: Option<String>) -> any
         .await?;
     println!("created user {} ({})", user.email, user.id);
     Ok(())
-}
-
-/// A new P-256 key pair: the public key as base64url of the 65-byte
-/// uncompressed point, the private key as base64url of the 32-byte scalar.
-pub fn vapid_keys() -> (String, String) {
-    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-    use base64::Engine;
-    use p256::elliptic_curve::sec1::ToEncodedPoint;
-    let secret = loop {
-        // Almost every 32-byte string is a valid scalar; retry the rest.
-        if let Ok(k) = p256::SecretKey::from_slice(&crate::auth::secrets::random_bytes(32)) {
-            break k;
-        }
-    };
-    let public = secret.public_key().to_encoded_point(false);
-    (
-        URL_SAFE_NO_PAD.encode(public.as_bytes()),
-        URL_SAFE_NO_PAD.encode(secret.to_bytes()),
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-    use base64::Engine;
-
-    #[test]
-    fn vapid_keys_have_the_documented_formats() {
-        let (public, private) = vapid_keys();
-        let p = URL_SAFE_NO_PAD.decode(public).unwrap();
-        let s = URL_SAFE_NO_PAD.decode(private).unwrap();
-        assert_eq!(p.len(), 65);
-        assert_eq!(p[0], 0x04, "uncompressed point");
-        assert_eq!(s.len(), 32);
-        let secret = p256::SecretKey::from_slice(&s).unwrap();
-        use p256::elliptic_curve::sec1::ToEncodedPoint;
-        assert_eq!(
-            secret.public_key().to_encoded_point(false).as_bytes(),
-            &p[..]
-        );
-    }
 }

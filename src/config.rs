@@ -72,6 +72,27 @@ pub struct Vapid {
     pub subject: String,
 }
 
+impl Vapid {
+    /// A new P-256 key pair: the public key as base64url of the 65-byte
+    /// uncompressed point, the private key as base64url of the 32-byte scalar.
+    pub fn generate() -> (String, String) {
+        use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+        use base64::Engine;
+        use p256::elliptic_curve::sec1::ToEncodedPoint;
+        let secret = loop {
+            // Almost every 32-byte string is a valid scalar; retry the rest.
+            if let Ok(k) = p256::SecretKey::from_slice(&rand::random::<[u8; 32]>()) {
+                break k;
+            }
+        };
+        let public = secret.public_key().to_encoded_point(false);
+        (
+            URL_SAFE_NO_PAD.encode(public.as_bytes()),
+            URL_SAFE_NO_PAD.encode(secret.to_bytes()),
+        )
+    }
+}
+
 /// The OpenAI-compatible provider behind chat, receipt scan and AI reconciliation.
 #[derive(Clone, Debug)]
 pub struct Ai {
@@ -509,6 +530,24 @@ mod tests {
     }
 
     #[test]
+    fn generated_vapid_keys_have_the_documented_formats() {
+        use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+        use base64::Engine;
+        use p256::elliptic_curve::sec1::ToEncodedPoint;
+        let (public, private) = Vapid::generate();
+        let p = URL_SAFE_NO_PAD.decode(public).unwrap();
+        let s = URL_SAFE_NO_PAD.decode(private).unwrap();
+        assert_eq!(p.len(), 65);
+        assert_eq!(p[0], 0x04, "uncompressed point");
+        assert_eq!(s.len(), 32);
+        let secret = p256::SecretKey::from_slice(&s).unwrap();
+        assert_eq!(
+            secret.public_key().to_encoded_point(false).as_bytes(),
+            &p[..]
+        );
+    }
+
+    #[test]
     fn the_sign_in_limit_and_trusted_proxies_are_read() {
         let c = with(&[
             ("CASHKEEPER_SIGNIN_LIMIT", "0"),
@@ -579,8 +618,8 @@ mod tests {
 
     #[test]
     fn vapid_values_are_checked_together_and_the_private_key_never_echoed() {
-        let (public, private) = crate::cli::vapid_keys();
-        let (other_public, _) = crate::cli::vapid_keys();
+        let (public, private) = Vapid::generate();
+        let (other_public, _) = Vapid::generate();
         let subject = "mailto:ops@example.org";
         let ok = with(&[
             ("VAPID_PUBLIC_KEY", &public),

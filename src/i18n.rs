@@ -1,58 +1,13 @@
 //! The two languages of the UI. Each text is a field of [`Texts`], so a
-//! missing translation is a compile error, not a blank on a page.
+//! missing translation is a compile error, not a blank on a page; amounts,
+//! numbers and dates become text in [`format`].
 
-use serde::{Deserialize, Serialize};
+pub mod format;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Locale {
-    De,
-    #[default]
-    En,
-}
+pub use crate::domain::locale::Locale;
 
+/// What a language says: its texts and names.
 impl Locale {
-    pub fn code(self) -> &'static str {
-        match self {
-            Locale::De => "de",
-            Locale::En => "en",
-        }
-    }
-
-    pub fn from_code(code: &str) -> Option<Locale> {
-        match code {
-            "de" => Some(Locale::De),
-            "en" => Some(Locale::En),
-            _ => None,
-        }
-    }
-
-    /// The best of our two languages for an `Accept-Language` header: the
-    /// first language tag we speak, by the browser's q-values; English when
-    /// the browser names neither.
-    pub fn from_accept_language(header: Option<&str>) -> Locale {
-        let Some(header) = header else {
-            return Locale::En;
-        };
-        let mut best: Option<(f32, Locale)> = None;
-        for part in header.split(',') {
-            let mut pieces = part.trim().split(';');
-            let tag = pieces.next().unwrap_or("").trim().to_ascii_lowercase();
-            let q = pieces
-                .find_map(|p| p.trim().strip_prefix("q="))
-                .and_then(|q| q.parse::<f32>().ok())
-                .unwrap_or(1.0);
-            let primary = tag.split('-').next().unwrap_or("");
-            let Some(locale) = Locale::from_code(primary) else {
-                continue;
-            };
-            if q > 0.0 && best.is_none_or(|(bq, _)| q > bq) {
-                best = Some((q, locale));
-            }
-        }
-        best.map(|(_, l)| l).unwrap_or(Locale::En)
-    }
-
     /// The label of a frequency code.
     pub fn frequency(self, f: crate::domain::recurrence::Frequency) -> &'static str {
         use crate::domain::recurrence::Frequency::*;

@@ -4,7 +4,7 @@
 //! black-box tests can build the very same router on `127.0.0.1:0`.
 //!
 //! Where to start reading:
-//! - [`app`] builds the router and the shared state;
+//! - [`app`] builds the router, [`state`] is the state every handler shares;
 //! - [`config`] reads and checks the environment once, before a port is bound;
 //! - [`actions`] is the server-action layer (`POST /actions/{name}`) the pages use;
 //! - [`web`] renders the pages, [`api`] serves `/api` and the REST API `/api/v1`;
@@ -22,14 +22,16 @@ pub mod domain;
 pub mod error;
 pub mod i18n;
 pub mod jobs;
+pub mod reports;
 pub mod server;
 pub mod services;
+pub mod state;
 pub mod store;
 pub mod web;
 
-pub use app::AppState;
 pub use config::Config;
 pub use error::{Error, Result};
+pub use state::AppState;
 
 /// The application version, as `/api/v1/health` and `--version` report it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -8,8 +8,9 @@
 //! (`Config::header_read_timeout`, `Config::idle_timeout`). Every request carries the peer address as
 //! `ConnectInfo<SocketAddr>` (the per-client sign-in limit reads it).
 
-use crate::app::{router, AppState};
+use crate::app::router;
 use crate::config::Config;
+use crate::state::AppState;
 use anyhow::Context;
 use axum::extract::ConnectInfo;
 use std::future::Future;
@@ -48,8 +49,8 @@ pub async fn serve(
 ) -> anyhow::Result<()> {
     let app = router(state.clone());
     // Runs beside the server, never before it; stopped before the checkpoint.
-    let rates_refresh = (state.config.rates_refresh)
-        .then(|| crate::services::rates::spawn_refresh_loop(state.clone()));
+    let rates_refresh =
+        (state.config.rates_refresh).then(|| crate::jobs::rates::spawn_refresh_loop(state.clone()));
     let scheduler = crate::jobs::scheduler::start(state.clone()).await?;
     let timeouts = Timeouts {
         header: state.config.header_read_timeout,

@@ -78,8 +78,8 @@ async fn register_user(ctx: Ctx, input: RegisterInput) -> Result<Reply> {
         })
         .await?;
     tracing::info!(user_id = %user.id, "user registered");
-    let token = session::start(state, user.id.clone()).await?;
-    Ok(Reply::data(&user)?.with_cookie(session::set_cookie(state, &token)))
+    let token = session::start(&state.db, &state.clock, user.id.clone()).await?;
+    Ok(Reply::data(&user)?.with_cookie(session::set_cookie(&state.config, &token)))
 }
 
 #[derive(Deserialize)]
@@ -111,8 +111,8 @@ async fn login(ctx: Ctx, input: LoginInput) -> Result<Reply> {
         _ => return Err(Error::refused("invalid email or password")),
     };
     attempt.succeeded();
-    let token = session::start(state, user.id.clone()).await?;
-    Ok(Reply::data(&user)?.with_cookie(session::set_cookie(state, &token)))
+    let token = session::start(&state.db, &state.clock, user.id.clone()).await?;
+    Ok(Reply::data(&user)?.with_cookie(session::set_cookie(&state.config, &token)))
 }
 
 /// Asks the signed-in user for their password again before a sensitive
@@ -161,7 +161,7 @@ async fn logout(ctx: Ctx, _: NoInput) -> Result<Reply> {
             .run(move |c| sessions::delete(c, &hash))
             .await?;
     }
-    Ok(Reply::data(())?.with_cookie(session::clear_cookie(&ctx.state)))
+    Ok(Reply::data(())?.with_cookie(session::clear_cookie(&ctx.state.config)))
 }
 
 #[derive(Deserialize)]

@@ -30,10 +30,10 @@ pub mod search;
 pub mod settings;
 pub mod transfers;
 
-use crate::app::AppState;
 use crate::auth::session::Session;
 use crate::error::{Error, Result};
 use crate::i18n::Locale;
+use crate::state::AppState;
 use crate::store::users::User;
 use axum::body::Body;
 use axum::extract::{Path, Request, State};
@@ -194,7 +194,13 @@ impl Registry {
     }
 }
 
-/// The catalogue.
+/// The catalogue, built once.
+pub fn catalogue() -> &'static Registry {
+    static CATALOGUE: std::sync::OnceLock<Registry> = std::sync::OnceLock::new();
+    CATALOGUE.get_or_init(registry)
+}
+
+/// The catalogue, newly built.
 pub fn registry() -> Registry {
     let mut r = Registry::default();
     auth::register(&mut r);
@@ -290,7 +296,7 @@ async fn dispatch(
     if let Some(why) = cross_site_refusal(&state, &parts.headers) {
         return failure(StatusCode::FORBIDDEN, why);
     }
-    let Some(action) = state.actions.get(&name) else {
+    let Some(action) = catalogue().get(&name) else {
         return failure(StatusCode::NOT_FOUND, format!("unknown action: {name}"));
     };
     let (public, body_limit, run) = (action.public, action.body_limit, action.run.clone());

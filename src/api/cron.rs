@@ -2,8 +2,8 @@
 //! external scheduler, authorised by `Authorization: Bearer <CRON_SECRET>`
 //! compared in constant time (SPEC.md section 5 rule 4).
 
-use crate::app::AppState;
 use crate::auth::secrets::constant_time_eq;
+use crate::state::AppState;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};

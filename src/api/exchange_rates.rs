@@ -2,7 +2,7 @@
 //! scripts, as a flat object `{"EUR":1.0,"USD":1.1607,…}`.
 
 use crate::api::SessionUser;
-use crate::app::AppState;
+use crate::state::AppState;
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};

@@ -8,7 +8,7 @@ pub mod exchange_rates;
 pub mod push;
 pub mod v1;
 
-use crate::app::AppState;
+use crate::state::AppState;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;

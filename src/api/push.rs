@@ -2,9 +2,9 @@
 //! (DESIGN.md section 6). Session required.
 
 use super::{error, SessionUser};
-use crate::app::AppState;
 use crate::clock::timestamp;
 use crate::services::push::{check_endpoint, PushService};
+use crate::state::AppState;
 use crate::store::push_subscriptions::{self, Saved, MAX_PER_USER};
 use axum::body::Bytes;
 use axum::extract::State;

@@ -1,6 +1,8 @@
 //! Personal API tokens: their format, the per-token rate limit of `/api/v1`
 //! (a sliding window), and the throttled "last used" bookkeeping.
 
+use crate::store::api_tokens::Presented;
+use crate::store::ChangeStamp;
 use chrono::{DateTime, Duration, Utc};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
@@ -20,6 +22,42 @@ pub fn is_well_formed(s: &str) -> bool {
                 .bytes()
                 .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
     })
+}
+
+/// Known tokens by hash, with the database fingerprint they were read at:
+/// a token is taken from memory only while no process has committed
+/// anything since (so a revocation, a deleted user or any write is seen on
+/// the next request).
+#[derive(Default)]
+pub struct TokenCache {
+    map: Mutex<HashMap<String, (ChangeStamp, Presented)>>,
+}
+
+/// Tokens kept at most; beyond it the cache starts over.
+const MAX_CACHED: usize = 10_000;
+
+impl TokenCache {
+    /// The token with this hash, if it was read at `stamp`.
+    pub fn get(&self, hash: &str, stamp: ChangeStamp) -> Option<Presented> {
+        let map = self.map.lock().unwrap_or_else(|p| p.into_inner());
+        map.get(hash)
+            .filter(|(s, _)| *s == stamp)
+            .map(|(_, p)| p.clone())
+    }
+
+    pub fn put(&self, hash: &str, stamp: ChangeStamp, presented: Presented) {
+        let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
+        if map.len() >= MAX_CACHED {
+            map.clear();
+        }
+        map.insert(hash.to_string(), (stamp, presented));
+    }
+
+    /// Forgets every token: after a revocation or a change of a user's
+    /// settings, whatever the file system's timestamps say.
+    pub fn clear(&self) {
+        self.map.lock().unwrap_or_else(|p| p.into_inner()).clear();
+    }
 }
 
 /// The window of the rate limit.

@@ -1,7 +1,7 @@
 //! Categories: their rules and the set a new user starts with.
 
+use crate::domain::locale::Locale;
 use crate::error::{Error, Result};
-use crate::i18n::Locale;
 
 /// A category's colour: `#` and six hex digits, stored lower case.
 pub fn parse_color(field: &'static str, raw: &str) -> Result<String> {

@@ -6,6 +6,7 @@ pub mod currency;
 pub mod email;
 pub mod forecast;
 pub mod insights;
+pub mod locale;
 pub mod merchant;
 pub mod money;
 pub mod rates;

@@ -2,13 +2,13 @@
 //! (`domain::insights`) and store those not already current.
 
 use crate::actions::dashboard::load_ledger;
-use crate::app::AppState;
 use crate::clock::{parse_timestamp, timestamp};
 use crate::domain::insights::{find, CategoryFacts, Facts, SubscriptionFacts};
 use crate::domain::recurrence::{add_months, month_end, month_start, monthly_equivalent};
 use crate::domain::views::{self, View};
 use crate::error::Result;
 use crate::services::rates::RateStore;
+use crate::state::AppState;
 use crate::store::users::User;
 use crate::store::{categories, expenses, insights};
 use chrono::{DateTime, Duration, NaiveTime, Utc};

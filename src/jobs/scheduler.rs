@@ -3,8 +3,8 @@
 //! Each job takes its lock, so a run never overlaps another run of the same
 //! job (nor one started by the cron route).
 
-use crate::app::AppState;
 use crate::config::Schedule;
+use crate::state::AppState;
 use anyhow::Context;
 use chrono::Utc;
 use tokio_cron_scheduler::{Job, JobScheduler};

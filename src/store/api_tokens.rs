@@ -107,7 +107,8 @@ pub fn find_by_hash(c: &Connection, token_hash: &str) -> Result<Option<Presented
                 id,
                 email: r.get(5)?,
                 name: r.get(6)?,
-                locale: crate::i18n::Locale::from_code(&r.get::<_, String>(7)?).unwrap_or_default(),
+                locale: crate::domain::locale::Locale::from_code(&r.get::<_, String>(7)?)
+                    .unwrap_or_default(),
                 base_currency: r.get(8)?,
                 created_at: r.get(9)?,
             }),

@@ -112,7 +112,7 @@ pub fn delete(c: &Connection, user_id: &str, id: &str) -> Result<bool> {
 pub fn insert_defaults(
     c: &Connection,
     user_id: &str,
-    locale: crate::i18n::Locale,
+    locale: crate::domain::locale::Locale,
     now: &str,
 ) -> Result<()> {
     for (name, icon, color) in crate::domain::categories::defaults(locale) {

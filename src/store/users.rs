@@ -1,7 +1,7 @@
 //! Users and their settings.
 
+use crate::domain::locale::Locale;
 use crate::error::{Error, Result};
-use crate::i18n::Locale;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use serde::Serialize;
 

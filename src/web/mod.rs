@@ -5,13 +5,12 @@
 pub mod assets;
 pub mod charts;
 pub mod components;
-pub mod format;
 pub mod layout;
 pub mod pages;
 
-use crate::app::AppState;
 use crate::auth::session::Session;
 use crate::i18n::{Locale, Texts};
+use crate::state::AppState;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};

@@ -58,7 +58,7 @@ async fn subscribe(app: &TestApp, cookie: &str, body: &Value) -> reqwest::Respon
 }
 
 fn vapid() -> Vapid {
-    let (public_key, private_key) = cashkeeper::cli::vapid_keys();
+    let (public_key, private_key) = cashkeeper::config::Vapid::generate();
     Vapid {
         public_key,
         private_key: Secret::new(private_key),

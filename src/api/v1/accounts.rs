@@ -2,14 +2,14 @@
 //! and a forecast from next month (cashflow view, base currency).
 
 use super::auth::ApiUser;
-use super::cache::Stamp;
 use super::{json_bytes, ApiError, Params};
 use crate::actions::forecasts::{entries_by_account, forecast_of, ForecastJson};
-use crate::app::AppState;
 use crate::domain::money;
 use crate::domain::recurrence::{add_months, month_end, month_start};
 use crate::error::Result;
+use crate::reports::cache::Stamp;
 use crate::services::rates::RateStore;
+use crate::state::AppState;
 use crate::store::accounts;
 use crate::store::users::User;
 use axum::extract::rejection::QueryRejection;

@@ -2,16 +2,14 @@
 //! per-token rate limit.
 
 use super::ApiError;
-use crate::app::AppState;
 use crate::auth::api_tokens::is_well_formed;
 use crate::auth::secrets::{constant_time_eq, sha256_hex};
 use crate::clock::{parse_timestamp, timestamp};
+use crate::state::AppState;
+use crate::store::api_tokens;
 use crate::store::users::User;
-use crate::store::{api_tokens, ChangeStamp};
 use axum::extract::FromRequestParts;
 use axum::http::{header, request::Parts};
-use std::collections::HashMap;
-use std::sync::Mutex;
 
 /// The owner of a valid token, admitted by the rate limit.
 pub struct ApiUser {
@@ -83,40 +81,14 @@ impl FromRequestParts<AppState> for ApiUser {
     }
 }
 
-/// Known tokens by hash, with the database fingerprint they were read at.
-#[derive(Default)]
-pub struct TokenCache {
-    map: Mutex<HashMap<String, (ChangeStamp, api_tokens::Presented)>>,
-}
-
-impl TokenCache {
-    /// Forgets every token: after a revocation or a change of a user's
-    /// settings, whatever the file system's timestamps say.
-    pub fn clear(&self) {
-        self.map.lock().unwrap_or_else(|p| p.into_inner()).clear();
-    }
-}
-
-/// Tokens kept at most; beyond it the cache starts over.
-const MAX_TOKENS: usize = 10_000;
-
 /// The token with this hash, its user and data version: from memory while
 /// no process has committed anything since it was read (so a revocation, a
 /// deleted user or any write is seen on the next request), else from the
 /// database.
 async fn lookup(state: &AppState, hash: &str) -> Result<Option<api_tokens::Presented>, ApiError> {
     let stamp = state.db.change_stamp();
-    if let Some(stamp) = stamp {
-        let map = state
-            .token_cache
-            .map
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
-        if let Some((s, p)) = map.get(hash) {
-            if *s == stamp {
-                return Ok(Some(p.clone()));
-            }
-        }
+    if let Some(known) = stamp.and_then(|s| state.token_cache.get(hash, s)) {
+        return Ok(Some(known));
     }
     let key = hash.to_string();
     let found = state
@@ -125,15 +97,7 @@ async fn lookup(state: &AppState, hash: &str) -> Result<Option<api_tokens::Prese
         .await
         .map_err(ApiError::internal)?;
     if let (Some(stamp), Some(p)) = (stamp, &found) {
-        let mut map = state
-            .token_cache
-            .map
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
-        if map.len() >= MAX_TOKENS {
-            map.clear();
-        }
-        map.insert(hash.to_string(), (stamp, p.clone()));
+        state.token_cache.put(hash, stamp, p.clone());
     }
     Ok(found)
 }

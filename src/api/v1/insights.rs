@@ -2,8 +2,8 @@
 
 use super::auth::ApiUser;
 use super::ApiError;
-use crate::app::AppState;
 use crate::clock::timestamp;
+use crate::state::AppState;
 use crate::store::insights;
 use axum::extract::State;
 use axum::response::IntoResponse;

@@ -5,13 +5,12 @@
 
 pub mod accounts;
 pub mod auth;
-pub mod cache;
 pub mod insights;
 pub mod me;
 pub mod payments;
 pub mod summary;
 
-use crate::app::AppState;
+use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::Query;
 use axum::http::{header, HeaderValue, StatusCode};

@@ -14,9 +14,9 @@
 use super::auth::ApiUser;
 use super::{ApiError, Params};
 use crate::actions::dashboard::{CategoryRef, Payment};
-use crate::app::AppState;
 use crate::domain::recurrence::{add_months, month_end, month_start, Schedule};
 use crate::error::Result;
+use crate::state::AppState;
 use crate::store::daily_expenses::{self, Filter};
 use crate::store::users::User;
 use crate::store::{categories, expenses, incomes, Db};

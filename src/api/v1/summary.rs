@@ -2,15 +2,15 @@
 //! views, recurring costs, what is due, the forecast and the insight counts.
 
 use super::auth::ApiUser;
-use super::cache::{Stamp, Until};
 use super::{json_bytes, ApiError, Params};
 use crate::actions::dashboard::{load_ledger, Ledger, MonthView, Payment, Recurring};
-use crate::app::AppState;
 use crate::clock::{parse_timestamp, timestamp};
 use crate::domain::forecast::summary_forecast;
 use crate::domain::money;
 use crate::domain::recurrence::{add_months, month_end, month_start};
 use crate::domain::views::{self, Kind, View};
+use crate::reports::cache::{Stamp, Until};
+use crate::state::AppState;
 use crate::store::insights::{self, Insight};
 use crate::store::users::User;
 use axum::body::Bytes;

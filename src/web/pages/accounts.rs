@@ -2,7 +2,7 @@
 
 use super::common::{amount_cell, currency_options, EditQuery, PageResult, Refs};
 use crate::actions::accounts::TYPES;
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::web::components::{delete_button, form_error, select, Field};
 use crate::web::layout::page;
 use crate::web::SignedIn;

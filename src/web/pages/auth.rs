@@ -1,8 +1,8 @@
 //! Sign-in pages: `/login`, `/register`, `/forgot-password`, `/reset-password`.
 
-use crate::app::AppState;
 use crate::auth::secrets;
 use crate::config::Registration;
+use crate::state::AppState;
 use crate::store::{password_resets, users};
 use crate::web::components::{checkbox, form_error, form_success, Field};
 use crate::web::layout::bare;

@@ -1,9 +1,9 @@
 //! `/categories`: list, create, edit, delete.
 
 use super::common::{category_chip, EditQuery, PageResult, Refs};
-use crate::app::AppState;
+use crate::i18n::format;
+use crate::state::AppState;
 use crate::web::components::{delete_button, form_error, Field};
-use crate::web::format;
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::{Query, State};

@@ -1,14 +1,14 @@
 //! What the record pages share: loading the user's accounts and categories
 //! for the forms, the amount cell, and turning store errors into pages.
 
-use crate::app::AppState;
 use crate::domain::recurrence::Frequency;
 use crate::error::Error;
+use crate::i18n::format;
 use crate::i18n::Locale;
+use crate::state::AppState;
 use crate::store::accounts::Account;
 use crate::store::categories::Category;
 use crate::store::{accounts, categories};
-use crate::web::format;
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 use maud::{html, Markup};

@@ -2,11 +2,11 @@
 
 use super::common::{amount_cell, category_chip, currency_options, PageResult, Refs};
 use crate::actions::daily_expenses::parse_month;
-use crate::app::AppState;
 use crate::domain::recurrence::{add_months, month_start};
+use crate::i18n::format;
+use crate::state::AppState;
 use crate::store::daily_expenses::{self, Filter};
 use crate::web::components::{delete_button, form_error, select, textarea, Field};
-use crate::web::format;
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::{Query, State};

@@ -4,11 +4,11 @@
 use super::common::PageResult;
 use crate::actions::dashboard::{dashboard, Dashboard, MonthView};
 use crate::actions::Ctx;
-use crate::app::AppState;
 use crate::domain::recurrence::{add_months, month_start};
+use crate::i18n::format;
 use crate::i18n::Locale;
+use crate::state::AppState;
 use crate::web::charts::{self, CategorySlice};
-use crate::web::format;
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::{Query, State};

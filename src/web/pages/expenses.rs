@@ -4,13 +4,13 @@ use super::common::{
     amount_cell, category_chip, currency_options, frequency_options, EditQuery, PageResult, Refs,
 };
 use crate::actions::{expenses::subscriptions, Ctx};
-use crate::app::AppState;
 use crate::domain::recurrence::monthly_equivalent;
+use crate::i18n::format;
 use crate::i18n::Locale;
+use crate::state::AppState;
 use crate::store::expenses::{self, Expense};
 use crate::store::users::User;
 use crate::web::components::{checkbox, delete_button, form_error, select, textarea, Field};
-use crate::web::format;
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::{Query, State};

@@ -3,10 +3,10 @@
 
 use super::common::{PageResult, Refs};
 use crate::actions::forecasts::for_account;
-use crate::app::AppState;
+use crate::i18n::format;
+use crate::state::AppState;
 use crate::web::charts::{self, MonthBars};
 use crate::web::components::select;
-use crate::web::format;
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::{Query, State};

@@ -3,11 +3,11 @@
 use super::common::{
     amount_cell, currency_options, frequency_options, EditQuery, PageResult, Refs,
 };
-use crate::app::AppState;
 use crate::domain::recurrence::Frequency;
+use crate::i18n::format;
+use crate::state::AppState;
 use crate::store::incomes;
 use crate::web::components::{delete_button, form_error, select, textarea, Field};
-use crate::web::format;
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::{Query, State};

@@ -4,11 +4,11 @@
 use super::common::PageResult;
 use crate::actions::insights::current;
 use crate::actions::Ctx;
-use crate::app::AppState;
+use crate::i18n::format;
 use crate::i18n::Locale;
+use crate::state::AppState;
 use crate::store::insights::Insight;
 use crate::web::components::form_error;
-use crate::web::format;
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::State;

@@ -4,9 +4,9 @@
 use super::common::PageResult;
 use crate::actions::reserves::load_plan;
 use crate::actions::Ctx;
-use crate::app::AppState;
+use crate::i18n::format;
+use crate::state::AppState;
 use crate::web::components::form_error;
-use crate::web::format;
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::State;

@@ -2,9 +2,9 @@
 
 use super::common::PageResult;
 use crate::actions::search::LIMIT;
-use crate::app::AppState;
+use crate::i18n::format;
+use crate::state::AppState;
 use crate::store::search;
-use crate::web::format;
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::{Query, State};

@@ -1,8 +1,8 @@
 //! `/settings`: profile, language, base currency, password.
 
 use crate::actions::api_tokens::LIFETIMES;
-use crate::app::AppState;
 use crate::domain::currency::KNOWN;
+use crate::state::AppState;
 use crate::store::api_tokens;
 use crate::web::components::{checkbox, delete_button, form_error, form_success, select, Field};
 use crate::web::layout::page;

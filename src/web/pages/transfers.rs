@@ -1,11 +1,11 @@
 //! `/transfers`: list, create, edit, delete.
 
 use super::common::{amount_cell, frequency_options, EditQuery, PageResult, Refs};
-use crate::app::AppState;
 use crate::domain::recurrence::Frequency;
+use crate::i18n::format;
+use crate::state::AppState;
 use crate::store::transfers;
 use crate::web::components::{delete_button, form_error, select, textarea, Field};
-use crate::web::format;
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::{Query, State};

@@ -1,8 +1,8 @@
 //! The one place where amounts, numbers and dates become text for people,
 //! in German or English style.
 
+use crate::domain::locale::Locale;
 use crate::domain::money;
-use crate::i18n::Locale;
 use chrono::{Datelike, NaiveDate};
 use rust_decimal::Decimal;
 

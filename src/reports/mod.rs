@@ -1,0 +1,4 @@
+//! What cashkeeper computes from a user's records for the pages, the REST
+//! API, the jobs and the command line alike: each number in one place.
+
+pub mod cache;

@@ -1,0 +1,82 @@
+//! The state every handler, job and command shares: configuration, the
+//! database, the clock, the outbound services and what is kept in memory
+//! (limits, caches). It holds parts of the layers below it and nothing of
+//! the layers above (actions, pages, routes, jobs), which take it.
+
+use crate::auth::login_limit::SignInGuard;
+use crate::clock::Clock;
+use crate::config::Config;
+use crate::error::Result;
+use crate::services::mail::Mailer;
+use crate::services::rates::RateStore;
+use crate::store::Db;
+use std::ops::Deref;
+use std::sync::Arc;
+use tokio::sync::Mutex;
+
+/// Cheap to clone: every handler gets one.
+#[derive(Clone)]
+pub struct AppState(Arc<Inner>);
+
+pub struct Inner {
+    pub config: Config,
+    pub db: Db,
+    pub clock: Clock,
+    pub mailer: Mailer,
+    /// Limits of password checks, per address and per client.
+    pub sign_in: SignInGuard,
+    /// Rate limit and "last used" bookkeeping of API tokens.
+    pub api_guard: crate::auth::api_tokens::ApiGuard,
+    /// Known API tokens while the database is unchanged.
+    pub token_cache: crate::auth::api_tokens::TokenCache,
+    /// Computed `/api/v1` replies, by user data version.
+    pub summary_cache:
+        crate::reports::cache::ReplyCache<crate::reports::cache::Until<axum::body::Bytes>>,
+    pub accounts_cache: crate::reports::cache::ReplyCache<axum::body::Bytes>,
+    /// One lock per recurring job.
+    pub jobs: JobLocks,
+    /// The current exchange-rate table (`services::rates`).
+    pub rates: RateStore,
+}
+
+impl Deref for AppState {
+    type Target = Inner;
+    fn deref(&self) -> &Inner {
+        &self.0
+    }
+}
+
+impl AppState {
+    /// Opens (and migrates) the database and prepares the outbound services.
+    pub fn new(config: Config) -> Result<AppState> {
+        AppState::with_clock(config, Clock::default())
+    }
+
+    pub fn with_clock(config: Config, clock: Clock) -> Result<AppState> {
+        let db = Db::open(&config.data_dir)?;
+        let mailer = Mailer::from_config(&config)?;
+        let rates = RateStore::load(&db)?;
+        let sign_in = SignInGuard::new(config.signin_limit);
+        Ok(AppState(Arc::new(Inner {
+            config,
+            db,
+            clock,
+            mailer,
+            sign_in,
+            api_guard: Default::default(),
+            token_cache: Default::default(),
+            summary_cache: Default::default(),
+            accounts_cache: Default::default(),
+            jobs: Default::default(),
+            rates,
+        })))
+    }
+}
+
+/// One lock per recurring job, so a job started by its cron route and by
+/// the scheduler at once runs once at a time.
+#[derive(Default)]
+pub struct JobLocks {
+    pub insights: Mutex<()>,
+    pub upcoming: Mutex<()>,
+}
