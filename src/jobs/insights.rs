@@ -1,12 +1,12 @@
 //! The insights job: for every user, gather the facts, find the insights
 //! (`domain::insights`) and store those not already current.
 
-use crate::actions::dashboard::load_ledger;
 use crate::clock::{parse_timestamp, timestamp};
 use crate::domain::insights::{find, CategoryFacts, Facts, SubscriptionFacts};
 use crate::domain::recurrence::{add_months, month_end, month_start, monthly_equivalent};
 use crate::domain::views::{self, View};
 use crate::error::Result;
+use crate::reports::dashboard::load_ledger;
 use crate::services::rates::RateStore;
 use crate::state::AppState;
 use crate::store::users::User;
@@ -36,7 +36,7 @@ pub fn facts(
     let first = month_start(today);
     let from = add_months(first, -3);
     let to = month_end(first).max(today + Duration::days(3));
-    let ledger = load_ledger(c, user, rates, from, to, today)?;
+    let ledger = load_ledger(c, user, &rates.current(), from, to, today)?;
     let totals = views::monthly_totals(&ledger.items, from, 4, View::Cashflow);
     let per_month: Vec<Vec<(Option<String>, Decimal)>> = (0..4)
         .map(|i| views::expenses_by_category(&ledger.items, add_months(from, i)))

@@ -2,3 +2,5 @@
 //! API, the jobs and the command line alike: each number in one place.
 
 pub mod cache;
+pub mod dashboard;
+pub mod forecasts;

@@ -3,14 +3,12 @@
 
 use super::auth::ApiUser;
 use super::{json_bytes, ApiError, Params};
-use crate::actions::forecasts::{entries_by_account, forecast_of, ForecastJson};
 use crate::domain::money;
-use crate::domain::recurrence::{add_months, month_end, month_start};
+use crate::domain::rates::Rates;
 use crate::error::Result;
 use crate::reports::cache::Stamp;
-use crate::services::rates::RateStore;
+use crate::reports::forecasts::{outlooks, ForecastJson};
 use crate::state::AppState;
-use crate::store::accounts;
 use crate::store::users::User;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
@@ -38,38 +36,22 @@ struct AccountJson {
 fn compute(
     c: &rusqlite::Connection,
     user: &User,
-    rates: &RateStore,
+    rates: &Rates,
     today: NaiveDate,
     months: u32,
 ) -> Result<Vec<u8>> {
-    let first = add_months(month_start(today), 1);
-    let last = month_end(add_months(first, months as i32 - 1));
-    let entries = entries_by_account(c, user, rates, first, last)?;
-    let table = rates.current();
     let base = user.base_currency.as_str();
-    let list: Vec<AccountJson> = accounts::list(c, &user.id)?
+    let list: Vec<AccountJson> = outlooks(c, user, rates, today, months)?
         .into_iter()
-        .map(|a| {
-            let in_base = table
-                .convert(a.balance, &a.currency, base)
-                .unwrap_or(a.balance);
-            let forecast = forecast_of(
-                &a,
-                in_base,
-                entries.get(&a.id).map(Vec::as_slice).unwrap_or(&[]),
-                first,
-                months,
-            );
-            AccountJson {
-                id: a.id,
-                name: a.name,
-                kind: a.kind,
-                currency: a.currency,
-                balance: a.balance,
-                balance_in_base_currency: in_base,
-                created_at: a.created_at,
-                forecast,
-            }
+        .map(|o| AccountJson {
+            id: o.account.id,
+            name: o.account.name,
+            kind: o.account.kind,
+            currency: o.account.currency,
+            balance: o.account.balance,
+            balance_in_base_currency: o.balance_in_base,
+            created_at: o.account.created_at,
+            forecast: o.forecast,
         })
         .collect();
     #[derive(Serialize)]
@@ -105,7 +87,7 @@ pub async fn get(
     let user = api.user;
     let body = state
         .db
-        .run(move |c| compute(c, &user, &st.rates, today, months))
+        .run(move |c| compute(c, &user, &st.rates.current(), today, months))
         .await
         .map_err(ApiError::internal)?;
     let body = axum::body::Bytes::from(body);

@@ -13,9 +13,9 @@
 
 use super::auth::ApiUser;
 use super::{ApiError, Params};
-use crate::actions::dashboard::{CategoryRef, Payment};
 use crate::domain::recurrence::{add_months, month_end, month_start, Schedule};
 use crate::error::Result;
+use crate::reports::dashboard::{CategoryRef, Payment};
 use crate::state::AppState;
 use crate::store::daily_expenses::{self, Filter};
 use crate::store::users::User;

@@ -3,13 +3,13 @@
 
 use super::auth::ApiUser;
 use super::{json_bytes, ApiError, Params};
-use crate::actions::dashboard::{load_ledger, Ledger, MonthView, Payment, Recurring};
 use crate::clock::{parse_timestamp, timestamp};
 use crate::domain::forecast::summary_forecast;
 use crate::domain::money;
 use crate::domain::recurrence::{add_months, month_end, month_start};
 use crate::domain::views::{self, Kind, View};
 use crate::reports::cache::{Stamp, Until};
+use crate::reports::dashboard::{load_ledger, Ledger, MonthView, Payment, Recurring};
 use crate::state::AppState;
 use crate::store::insights::{self, Insight};
 use crate::store::users::User;
@@ -255,7 +255,7 @@ pub async fn get(
         .db
         .run(move |c| {
             let (from, to) = window(today, days, months);
-            let ledger = load_ledger(c, &user, &st.rates, from, to, today)?;
+            let ledger = load_ledger(c, &user, &st.rates.current(), from, to, today)?;
             let summary = compute(&ledger, &user, today, days, months);
             let insights = insights::unread(c, &user.id, &at, super::insights::MAX)?;
             let until = insights::next_expiry(c, &user.id, &at)?

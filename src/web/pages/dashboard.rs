@@ -2,11 +2,10 @@
 //! costs and subscriptions, what is due next, and two charts.
 
 use super::common::PageResult;
-use crate::actions::dashboard::{dashboard, Dashboard, MonthView};
-use crate::actions::Ctx;
 use crate::domain::recurrence::{add_months, month_start};
 use crate::i18n::format;
 use crate::i18n::Locale;
+use crate::reports::dashboard::{dashboard, Dashboard, MonthView};
 use crate::state::AppState;
 use crate::web::charts::{self, CategorySlice};
 use crate::web::layout::page;
@@ -148,13 +147,11 @@ pub async fn show(
         .and_then(|m| crate::actions::daily_expenses::parse_month("month", m).ok())
         .map(|(f, _)| f)
         .unwrap_or_else(|| month_start(state.clock.today()));
-    let ctx = Ctx {
-        state: state.clone(),
-        session: Some(session.clone()),
-        accept_locale: viewer.locale,
-        client: None,
-    };
-    let d = dashboard(&ctx, first).await?;
+    let (today, st, u) = (state.clock.today(), state.clone(), session.user.clone());
+    let d = state
+        .db
+        .run(move |c| dashboard(c, &u, &st.rates.current(), first, today))
+        .await?;
     let user = &session.user;
     let greeting = if user.name.is_empty() {
         &user.email

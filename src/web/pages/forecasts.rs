@@ -2,8 +2,8 @@
 //! projected balance (or, for checking accounts, the tightest month).
 
 use super::common::{PageResult, Refs};
-use crate::actions::forecasts::for_account;
 use crate::i18n::format;
+use crate::reports::forecasts::{for_account, AccountOutlook};
 use crate::state::AppState;
 use crate::web::charts::{self, MonthBars};
 use crate::web::components::select;
@@ -38,7 +38,7 @@ pub async fn show(
             let (st, u) = (state.clone(), user.clone());
             state
                 .db
-                .run(move |c| for_account(c, &u, &st.rates, &id, months, today))
+                .run(move |c| for_account(c, &u, &st.rates.current(), &id, months, today))
                 .await?
         }
         None => None,
@@ -63,7 +63,7 @@ pub async fn show(
                     button type="submit" { (t.show) }
                 }
             }
-            @if let Some((account, in_base, f)) = &forecast {
+            @if let Some(AccountOutlook { account, balance_in_base: in_base, forecast: f }) = &forecast {
                 p.hint { (t.forecast_intro) }
                 div.cards {
                     div.card.stat { span.label { (t.balance) } strong.amount { (format::money(*in_base, cur, locale)) } }

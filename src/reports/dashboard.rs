@@ -1,0 +1,366 @@
+//! The dashboard of a month: the cashflow and reserve views, recurring
+//! costs, what is due next, spending by category and the last twelve
+//! months, all in the user's base currency. The `getDashboard` action, the
+//! dashboard page and the REST summary read it from here.
+
+use crate::domain::money::{self, change_pct};
+use crate::domain::rates::Rates;
+use crate::domain::recurrence::{add_months, month_end, month_start, Schedule};
+use crate::domain::views::{self, Item, Kind, Totals, View};
+use crate::error::Result;
+use crate::store::categories::Category;
+use crate::store::users::User;
+use crate::store::{accounts, categories, daily_expenses, expenses, incomes};
+use chrono::{Datelike, Duration, NaiveDate};
+use rust_decimal::Decimal;
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// Payments listed under "next payments".
+pub const UPCOMING_DAYS: i64 = 30;
+pub const UPCOMING_MAX: usize = 8;
+
+#[derive(Serialize, Clone, Copy)]
+#[serde(rename_all = "camelCase")]
+pub struct MonthView {
+    #[serde(serialize_with = "money::json::serialize")]
+    pub income: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub expenses: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub surplus: Decimal,
+    #[serde(serialize_with = "money::json::pct::serialize")]
+    pub income_change_pct: Option<Decimal>,
+    #[serde(serialize_with = "money::json::pct::serialize")]
+    pub expenses_change_pct: Option<Decimal>,
+}
+
+impl MonthView {
+    pub fn new(this: Totals, last: Totals) -> MonthView {
+        MonthView {
+            income: this.income,
+            expenses: this.expenses,
+            surplus: this.surplus(),
+            income_change_pct: change_pct(last.income, this.income),
+            expenses_change_pct: change_pct(last.expenses, this.expenses),
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Recurring {
+    #[serde(serialize_with = "money::json::serialize")]
+    pub fixed_costs_monthly: Decimal,
+    pub fixed_costs_count: usize,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub subscriptions_monthly: Decimal,
+    pub subscriptions_count: usize,
+}
+
+#[derive(Serialize, Clone)]
+pub struct CategoryRef {
+    pub name: String,
+    pub icon: String,
+    pub color: String,
+}
+
+impl From<&Category> for CategoryRef {
+    fn from(c: &Category) -> Self {
+        CategoryRef {
+            name: c.name.clone(),
+            icon: c.icon.clone(),
+            color: c.color.clone(),
+        }
+    }
+}
+
+#[derive(Serialize, Clone)]
+#[serde(rename_all = "camelCase")]
+pub struct Payment {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub name: String,
+    pub date: NaiveDate,
+    /// In the base currency.
+    #[serde(serialize_with = "money::json::serialize")]
+    pub amount: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub original_amount: Decimal,
+    pub original_currency: String,
+    pub account_id: String,
+    pub category: Option<CategoryRef>,
+    pub is_subscription: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CategorySpend {
+    pub category_id: Option<String>,
+    pub category: Option<CategoryRef>,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub amount: Decimal,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MonthBars {
+    pub year: i32,
+    pub month: u32,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub income: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub expenses: Decimal,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Dashboard {
+    pub year: i32,
+    pub month: u32,
+    pub currency: String,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub total_assets: Decimal,
+    pub has_multi_currency: bool,
+    pub cashflow: MonthView,
+    pub reserve: MonthView,
+    pub recurring: Recurring,
+    pub upcoming: Vec<Payment>,
+    pub by_category: Vec<CategorySpend>,
+    /// The twelve months ending with this one, cashflow view.
+    pub months: Vec<MonthBars>,
+}
+
+/// A user's entries as the views see them, in the base currency.
+pub struct Ledger {
+    /// What the month views count: recurring items, and one-time expenses
+    /// as sums per month, category and currency.
+    pub items: Vec<Item>,
+    /// One-time expenses dated today or later, one by one (for what is due next).
+    pub planned: Vec<Item>,
+    /// Own amount, currency and account of each item, by id.
+    pub originals: HashMap<String, (Decimal, String, String)>,
+    pub categories: HashMap<String, Category>,
+    pub total_assets: Decimal,
+    pub has_multi_currency: bool,
+}
+
+/// Loads every recurring expense and income and the one-time expenses
+/// dated in `[from, to]`, converted to the user's base currency.
+///
+/// One-time expenses count as sums per month, category and currency
+/// (converted once per sum, so rounding happens once); those dated today or
+/// later are also loaded one by one, since "next payments" names them.
+pub fn load_ledger(
+    c: &rusqlite::Connection,
+    user: &User,
+    rates: &Rates,
+    from: NaiveDate,
+    to: NaiveDate,
+    today: NaiveDate,
+) -> Result<Ledger> {
+    let base = user.base_currency.as_str();
+    let convert = |amount: Decimal, currency: &str| {
+        if currency == base {
+            amount
+        } else {
+            rates.convert(amount, currency, base).unwrap_or(amount)
+        }
+    };
+    let mut items = Vec::new();
+    let mut originals = HashMap::new();
+    let mut multi = false;
+    for e in expenses::list(c, &user.id, false)? {
+        multi |= e.currency != base;
+        originals.insert(
+            e.id.clone(),
+            (e.amount, e.currency.clone(), e.account_id.clone()),
+        );
+        items.push(Item {
+            amount: convert(e.amount, &e.currency),
+            schedule: e.schedule(),
+            kind: Kind::Expense,
+            category_id: e.category_id,
+            is_subscription: e.is_subscription,
+            name: e.name,
+            id: e.id,
+        });
+    }
+    for i in incomes::list(c, &user.id)? {
+        multi |= i.currency != base;
+        originals.insert(
+            i.id.clone(),
+            (i.amount, i.currency.clone(), i.account_id.clone()),
+        );
+        items.push(Item {
+            amount: convert(i.amount, &i.currency),
+            schedule: i.schedule(),
+            kind: Kind::Income,
+            category_id: None,
+            is_subscription: false,
+            name: i.name,
+            id: i.id,
+        });
+    }
+    // One-time expenses count as sums per month; only those still ahead
+    // are loaded one by one, for "next payments".
+    for (month, category_id, currency, sum) in
+        daily_expenses::month_sums(c, &user.id, from, month_start(to))?
+    {
+        multi |= currency != base;
+        items.push(Item {
+            amount: convert(sum, &currency),
+            schedule: Schedule::once(month),
+            kind: Kind::DailyExpense,
+            category_id,
+            is_subscription: false,
+            name: String::new(),
+            id: String::new(),
+        });
+    }
+    let mut planned = Vec::new();
+    if to >= today {
+        let ahead = daily_expenses::Filter {
+            from: Some(from.max(today)),
+            to: Some(to),
+            ..daily_expenses::Filter::default()
+        };
+        for d in daily_expenses::list(c, &user.id, &ahead)? {
+            planned.push(Item {
+                amount: convert(d.amount, &d.currency),
+                schedule: Schedule::once(d.date),
+                kind: Kind::DailyExpense,
+                category_id: d.category_id,
+                is_subscription: false,
+                name: d.name,
+                id: d.id.clone(),
+            });
+            originals.insert(d.id, (d.amount, d.currency, d.account_id));
+        }
+    }
+    multi = multi || daily_expenses::any_other_currency(c, &user.id, base)?;
+    let mut total_assets = Decimal::ZERO;
+    for a in accounts::list(c, &user.id)? {
+        multi |= a.currency != base;
+        total_assets += convert(a.balance, &a.currency);
+    }
+    let categories = categories::list(c, &user.id)?
+        .into_iter()
+        .map(|k| (k.id.clone(), k))
+        .collect();
+    Ok(Ledger {
+        items,
+        planned,
+        originals,
+        categories,
+        total_assets,
+        has_multi_currency: multi,
+    })
+}
+
+impl Ledger {
+    /// A payment of `item` on `date`.
+    pub fn payment(&self, item: &Item, date: NaiveDate) -> Payment {
+        let (original_amount, original_currency, account_id) =
+            self.originals.get(&item.id).cloned().unwrap_or_default();
+        Payment {
+            id: item.id.clone(),
+            kind: match item.kind {
+                Kind::Expense => "expense",
+                Kind::DailyExpense => "daily_expense",
+                Kind::Income => "income",
+            },
+            name: item.name.clone(),
+            date,
+            amount: item.amount,
+            original_amount,
+            original_currency,
+            account_id,
+            category: item
+                .category_id
+                .as_ref()
+                .and_then(|id| self.categories.get(id))
+                .map(CategoryRef::from),
+            is_subscription: item.is_subscription,
+        }
+    }
+}
+
+/// The dashboard of `user` for the month of `first`, with `today` for
+/// what is due next.
+pub fn build(ledger: &Ledger, user: &User, first: NaiveDate, today: NaiveDate) -> Dashboard {
+    let first = add_months(first, 0);
+    let items = &ledger.items;
+    let last_month = add_months(first, -1);
+    let cash = views::monthly_totals(items, add_months(first, -11), 12, View::Cashflow);
+    let reserve = views::monthly_totals(items, last_month, 2, View::Reserve);
+    let (fixed, n_fixed, subs, n_subs) = views::recurring_costs(items, first);
+    let due_items = items
+        .iter()
+        .filter(|i| i.kind != Kind::DailyExpense)
+        .chain(ledger.planned.iter());
+    let upcoming = views::upcoming(due_items, today, today + Duration::days(UPCOMING_DAYS - 1))
+        .into_iter()
+        .take(UPCOMING_MAX)
+        .map(|due| ledger.payment(due.item, due.date))
+        .collect();
+    let by_category = views::expenses_by_category(items, first)
+        .into_iter()
+        .map(|(id, amount)| CategorySpend {
+            category: id
+                .as_ref()
+                .and_then(|i| ledger.categories.get(i))
+                .map(CategoryRef::from),
+            category_id: id,
+            amount,
+        })
+        .collect();
+    let months = cash
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let m = add_months(first, i as i32 - 11);
+            MonthBars {
+                year: m.year(),
+                month: m.month(),
+                income: t.income,
+                expenses: t.expenses,
+            }
+        })
+        .collect();
+    Dashboard {
+        year: first.year(),
+        month: first.month(),
+        currency: user.base_currency.clone(),
+        total_assets: ledger.total_assets,
+        has_multi_currency: ledger.has_multi_currency,
+        cashflow: MonthView::new(cash[11], cash[10]),
+        reserve: MonthView::new(reserve[1], reserve[0]),
+        recurring: Recurring {
+            fixed_costs_monthly: fixed,
+            fixed_costs_count: n_fixed,
+            subscriptions_monthly: subs,
+            subscriptions_count: n_subs,
+        },
+        upcoming,
+        by_category,
+        months,
+    }
+}
+
+/// The dashboard of `user` for the month of `first`, with `today` for what
+/// is due next.
+pub fn dashboard(
+    c: &rusqlite::Connection,
+    user: &User,
+    rates: &Rates,
+    first: NaiveDate,
+    today: NaiveDate,
+) -> Result<Dashboard> {
+    let from = add_months(first, -11);
+    // Far enough ahead for "next payments" from today.
+    let to = month_end(first).max(today + Duration::days(UPCOMING_DAYS));
+    let ledger = load_ledger(c, user, rates, from, to, today)?;
+    Ok(build(&ledger, user, first, today))
+}

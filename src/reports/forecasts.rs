@@ -1,0 +1,212 @@
+//! Account forecasts (months from next month, cashflow view, base
+//! currency), for `getAccountForecast`, `/api/v1/accounts` and the forecast
+//! page alike.
+
+use crate::domain::forecast::{account_forecast, AccountEntry, AccountMonth, Flow};
+use crate::domain::money;
+use crate::domain::rates::Rates;
+use crate::domain::recurrence::{add_months, month_end, month_start, Schedule};
+use crate::error::Result;
+use crate::store::accounts::{self, Account};
+use crate::store::daily_expenses::{self, Filter};
+use crate::store::users::User;
+use crate::store::{expenses, incomes, transfers};
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+use serde::Serialize;
+use std::collections::HashMap;
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MonthJson {
+    pub year: i32,
+    pub month: u32,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub income: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub expenses: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub transfers_in: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub transfers_out: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub net: Decimal,
+    #[serde(serialize_with = "money::json::option::serialize")]
+    pub balance: Option<Decimal>,
+}
+
+impl From<AccountMonth> for MonthJson {
+    fn from(m: AccountMonth) -> Self {
+        MonthJson {
+            year: m.year,
+            month: m.month,
+            income: m.income,
+            expenses: m.expenses,
+            transfers_in: m.transfers_in,
+            transfers_out: m.transfers_out,
+            net: m.net,
+            balance: m.balance,
+        }
+    }
+}
+
+/// The forecast object of an account (`docs/api.md`, Account object).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ForecastJson {
+    pub months: u32,
+    pub is_cumulative: bool,
+    #[serde(serialize_with = "money::json::option::serialize")]
+    pub projected_balance: Option<Decimal>,
+    pub monthly: Vec<MonthJson>,
+}
+
+/// Every entry of every account of the user that falls due in
+/// `[from, to]`, in the base currency, grouped by account.
+pub fn entries_by_account(
+    c: &rusqlite::Connection,
+    user: &User,
+    rates: &Rates,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> Result<HashMap<String, Vec<AccountEntry>>> {
+    let base = user.base_currency.as_str();
+    let convert = |a: Decimal, cur: &str| rates.convert(a, cur, base).unwrap_or(a);
+    let mut map: HashMap<String, Vec<AccountEntry>> = HashMap::new();
+    let mut add = |account: &str, flow, amount, schedule| {
+        map.entry(account.to_string())
+            .or_default()
+            .push(AccountEntry {
+                flow,
+                amount,
+                schedule,
+            });
+    };
+    for e in expenses::list(c, &user.id, false)? {
+        add(
+            &e.account_id,
+            Flow::Expense,
+            convert(e.amount, &e.currency),
+            e.schedule(),
+        );
+    }
+    for i in incomes::list(c, &user.id)? {
+        add(
+            &i.account_id,
+            Flow::Income,
+            convert(i.amount, &i.currency),
+            i.schedule(),
+        );
+    }
+    for t in transfers::list(c, &user.id)? {
+        let amount = convert(t.amount, &t.currency);
+        add(&t.from_account_id, Flow::TransferOut, amount, t.schedule());
+        add(&t.to_account_id, Flow::TransferIn, amount, t.schedule());
+    }
+    let planned = Filter {
+        from: Some(from),
+        to: Some(to),
+        ..Filter::default()
+    };
+    for d in daily_expenses::list(c, &user.id, &planned)? {
+        add(
+            &d.account_id,
+            Flow::Expense,
+            convert(d.amount, &d.currency),
+            Schedule::once(d.date),
+        );
+    }
+    Ok(map)
+}
+
+/// The forecast of `account` over `months` months from the month of `first`.
+pub fn forecast_of(
+    account: &Account,
+    balance_in_base: Decimal,
+    entries: &[AccountEntry],
+    first: NaiveDate,
+    months: u32,
+) -> ForecastJson {
+    let cumulative = account.kind != "checking";
+    let monthly = account_forecast(
+        entries,
+        first,
+        months as usize,
+        cumulative.then_some(balance_in_base),
+    );
+    ForecastJson {
+        months,
+        is_cumulative: cumulative,
+        projected_balance: monthly.last().and_then(|m| m.balance),
+        monthly: monthly.into_iter().map(MonthJson::from).collect(),
+    }
+}
+
+/// An account as its forecast shows it: its balance in the base currency
+/// and the months ahead.
+pub struct AccountOutlook {
+    pub account: Account,
+    pub balance_in_base: Decimal,
+    pub forecast: ForecastJson,
+}
+
+/// Every account of `user` with its forecast of `months` months from the
+/// month after `today`.
+pub fn outlooks(
+    c: &rusqlite::Connection,
+    user: &User,
+    rates: &Rates,
+    today: NaiveDate,
+    months: u32,
+) -> Result<Vec<AccountOutlook>> {
+    outlooks_of(c, user, rates, today, months, accounts::list(c, &user.id)?)
+}
+
+/// The forecast of one of `user`'s accounts; `None` when the user has no
+/// such account.
+pub fn for_account(
+    c: &rusqlite::Connection,
+    user: &User,
+    rates: &Rates,
+    account_id: &str,
+    months: u32,
+    today: NaiveDate,
+) -> Result<Option<AccountOutlook>> {
+    let Some(account) = accounts::find(c, &user.id, account_id)? else {
+        return Ok(None);
+    };
+    Ok(outlooks_of(c, user, rates, today, months, vec![account])?.pop())
+}
+
+fn outlooks_of(
+    c: &rusqlite::Connection,
+    user: &User,
+    rates: &Rates,
+    today: NaiveDate,
+    months: u32,
+    accounts: Vec<Account>,
+) -> Result<Vec<AccountOutlook>> {
+    let first = add_months(month_start(today), 1);
+    let last = month_end(add_months(first, months as i32 - 1));
+    let entries = entries_by_account(c, user, rates, first, last)?;
+    Ok(accounts
+        .into_iter()
+        .map(|account| {
+            let balance_in_base = rates
+                .convert(account.balance, &account.currency, &user.base_currency)
+                .unwrap_or(account.balance);
+            let forecast = forecast_of(
+                &account,
+                balance_in_base,
+                entries.get(&account.id).map(Vec::as_slice).unwrap_or(&[]),
+                first,
+                months,
+            );
+            AccountOutlook {
+                account,
+                balance_in_base,
+                forecast,
+            }
+        })
+        .collect())
+}
