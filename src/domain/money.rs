@@ -168,6 +168,8 @@ pub fn change_pct(before: Decimal, after: Decimal) -> Option<Decimal> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+    use proptest::test_runner::TestCaseError;
 
     fn dec(s: &str) -> Decimal {
         Decimal::from_str_exact(s).unwrap()
@@ -267,5 +269,108 @@ mod tests {
         assert_eq!(change_pct(dec("200"), dec("250")), Some(dec("25.0")));
         assert_eq!(change_pct(dec("300"), dec("200")), Some(dec("-33.3")));
         assert_eq!(change_pct(dec("0"), dec("200")), None);
+    }
+
+    /// The invariants of an accepted amount, and of a refusal, for `raw`
+    /// parsed with every sign.
+    fn check_every_sign(raw: &str) -> std::result::Result<(), TestCaseError> {
+        let any = parse("amount", raw, Sign::Any);
+        let non_negative = parse("amount", raw, Sign::NonNegative);
+        let positive = parse("amount", raw, Sign::Positive);
+        for e in [&any, &non_negative, &positive]
+            .into_iter()
+            .filter_map(|r| r.as_ref().err())
+        {
+            prop_assert!(e.to_string().starts_with("amount: "), "{}", e);
+        }
+        let Ok(v) = any else {
+            prop_assert!(non_negative.is_err() && positive.is_err());
+            return Ok(());
+        };
+        prop_assert!(v.scale() <= 2, "{:?} → {}", raw, v);
+        prop_assert!(v.abs() <= MAX, "{:?} → {}", raw, v);
+        prop_assert_eq!(round(v), v);
+        prop_assert_eq!(from_cents(to_cents(v)), v);
+        prop_assert_eq!(parse("amount", &json_text(v), Sign::Any).unwrap(), v);
+        prop_assert_eq!(non_negative.ok(), (v >= Decimal::ZERO).then_some(v));
+        prop_assert_eq!(positive.ok(), (v > Decimal::ZERO).then_some(v));
+        Ok(())
+    }
+
+    /// Every amount the parser accepts, as cents.
+    fn any_cents() -> impl Strategy<Value = i64> {
+        prop_oneof![
+            -99_999_999_999i64..=99_999_999_999,
+            -10_000i64..=10_000,
+            Just(99_999_999_999),
+            Just(-99_999_999_999),
+        ]
+    }
+
+    /// `cents` as a person or a script may type it: decimal point or comma,
+    /// trailing zeros or not, an explicit plus, an exponent, spaces around.
+    fn typed(cents: i64, form: u8, pad: bool) -> String {
+        let sign = if cents < 0 { "-" } else { "" };
+        let (units, frac) = (cents.unsigned_abs() / 100, cents.unsigned_abs() % 100);
+        let text = match form {
+            0 => format!("{sign}{units}.{frac:02}"),
+            1 => format!("{sign}{units},{frac:02}"),
+            2 => format!("{}", from_cents(cents).normalize()),
+            3 => format!("{}", from_cents(cents).normalize()).replace('.', ","),
+            4 => format!("{sign}{}e-2", cents.unsigned_abs()),
+            5 if cents >= 0 => format!("+{units}.{frac:02}"),
+            _ => format!("{sign}{units}.{frac:02}000"),
+        };
+        if pad {
+            format!("  {text}\t")
+        } else {
+            text
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn typed_amounts_parse_back_to_their_value(
+            cents in any_cents(), form in 0u8..7, pad in any::<bool>(),
+        ) {
+            let raw = typed(cents, form, pad);
+            prop_assert_eq!(parse("amount", &raw, Sign::Any).unwrap(), from_cents(cents), "{:?}", raw);
+            check_every_sign(&raw)?;
+        }
+
+        #[test]
+        fn json_numbers_of_amounts_parse_back(cents in any_cents()) {
+            #[derive(serde::Serialize)]
+            struct W(#[serde(serialize_with = "json::serialize")] Decimal);
+            let text = serde_json::to_string(&W(from_cents(cents))).unwrap();
+            let number: serde_json::Value = serde_json::from_str(&text).unwrap();
+            prop_assert!(number.is_number());
+            prop_assert_eq!(parse("amount", &number.to_string(), Sign::Any).unwrap(), from_cents(cents));
+        }
+
+        #[test]
+        fn amounts_beyond_the_limits_are_refused(
+            cents in 100_000_000_000i64..=i64::MAX / 2, negative in any::<bool>(),
+            extra in 1u8..=9, form in 0u8..7,
+        ) {
+            let cents = if negative { -cents } else { cents };
+            prop_assert_eq!(
+                parse("amount", &typed(cents, form, false), Sign::Any).unwrap_err().to_string(),
+                "amount: must be at most 999,999,999.99"
+            );
+            // A third decimal that is not zero.
+            let raw = format!("{}.{:02}{extra}", cents / 100, (cents % 100).abs());
+            prop_assert!(parse("amount", &raw, Sign::Any).is_err());
+        }
+
+        #[test]
+        fn number_like_text_never_panics(raw in "[-+ 0-9.,eE]{0,24}") {
+            check_every_sign(&raw)?;
+        }
+
+        #[test]
+        fn any_text_never_panics(raw in any::<String>()) {
+            check_every_sign(&raw)?;
+        }
     }
 }

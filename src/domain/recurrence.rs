@@ -496,4 +496,115 @@ mod tests {
             prop_assert!(before.iter().all(|d| *d < next));
         }
     }
+
+    /// Any day from 1900 to 2200, the range `parse_date` accepts.
+    fn any_wide_date() -> impl Strategy<Value = NaiveDate> {
+        (0i64..109_938).prop_map(|n| d("1900-01-01") + chrono::Duration::days(n))
+    }
+
+    fn any_frequency_or_once() -> impl Strategy<Value = Frequency> {
+        prop_oneof![Just(Frequency::Once), any_frequency()]
+    }
+
+    /// A schedule from 1900 to 2200 with, half of the time, an end within
+    /// about eleven years of its start.
+    fn any_schedule() -> impl Strategy<Value = Schedule> {
+        (
+            any_frequency_or_once(),
+            any_wide_date(),
+            proptest::option::of(0i64..4000),
+        )
+            .prop_map(|(f, start, len)| {
+                Schedule::new(f, start, len.map(|n| start + chrono::Duration::days(n))).unwrap()
+            })
+    }
+
+    /// Every due date up to `to`, counted one `k` at a time.
+    fn due_up_to(s: &Schedule, to: NaiveDate) -> Vec<NaiveDate> {
+        (0u32..)
+            .map_while(|k| s.nth(k))
+            .take_while(|d| *d <= to)
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+
+        #[test]
+        fn only_an_end_before_the_start_is_refused(
+            f in any_frequency_or_once(), start in any_wide_date(), end in any_wide_date(),
+        ) {
+            match Schedule::new(f, start, Some(end)) {
+                Ok(s) => prop_assert!(end >= start && s.end == Some(end)),
+                Err(e) => {
+                    prop_assert!(end < start);
+                    prop_assert_eq!(e.to_string(), "endDate: must not be before startDate");
+                }
+            }
+        }
+
+        #[test]
+        fn due_dates_with_an_end_are_strictly_ascending_nth_dates(
+            s in any_schedule(), from in any_wide_date(), span in 0i64..1100,
+        ) {
+            let to = from + chrono::Duration::days(span);
+            let dates = s.due_dates(from, to);
+            prop_assert!(dates.windows(2).all(|w| w[0] < w[1]), "{:?}", dates);
+            let brute: Vec<NaiveDate> =
+                due_up_to(&s, to).into_iter().filter(|d| *d >= from).collect();
+            prop_assert_eq!(dates, brute);
+        }
+
+        #[test]
+        fn previous_due_is_the_last_due_date_on_or_before_the_day(
+            s in any_schedule(), day in any_wide_date(),
+        ) {
+            prop_assert_eq!(s.previous_due(day), due_up_to(&s, day).last().copied());
+            if day < s.start {
+                prop_assert_eq!(s.previous_due(day), None);
+            } else {
+                // The start itself is always due.
+                prop_assert!(s.previous_due(day).is_some());
+            }
+        }
+
+        #[test]
+        fn next_due_is_none_only_after_the_last_due_date(
+            s in any_schedule(), day in any_wide_date(),
+        ) {
+            match s.next_due(day) {
+                Some(next) => {
+                    prop_assert!(next >= day);
+                    prop_assert_eq!(s.due_dates(day, next), vec![next]);
+                }
+                None => {
+                    let last = (0u32..).map_while(|k| s.nth(k)).last();
+                    prop_assert!(s.end.is_some() || s.frequency == Frequency::Once);
+                    prop_assert!(last.is_some_and(|l| l < day));
+                }
+            }
+        }
+
+        #[test]
+        fn on_a_due_date_next_and_previous_due_are_that_date(s in any_schedule(), k in 0u32..60) {
+            if let Some(due) = s.nth(k) {
+                prop_assert_eq!(s.next_due(due), Some(due));
+                prop_assert_eq!(s.previous_due(due), Some(due));
+            }
+        }
+
+        #[test]
+        fn a_month_with_a_due_date_is_active_and_one_outside_the_span_is_not(
+            s in any_schedule(), day in any_wide_date(),
+        ) {
+            let first = month_start(day);
+            let due_in_month = !s.due_dates(first, month_end(day)).is_empty();
+            if due_in_month {
+                prop_assert!(s.active_in_month(first));
+            }
+            if month_end(day) < s.start || s.end.is_some_and(|e| e < first) {
+                prop_assert!(!s.active_in_month(first));
+            }
+        }
+    }
 }

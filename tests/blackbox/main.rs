@@ -16,6 +16,7 @@ mod jobs;
 mod money;
 mod pages;
 mod planning;
+mod properties;
 mod push;
 mod rates;
 mod smtp;
