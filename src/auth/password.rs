@@ -1,7 +1,8 @@
 //! argon2id password hashing. Hashing is slow on purpose and works in
 //! 19 MiB of memory, so it runs on a small pool of its own: one thread per
-//! core (at most [`MAX_WORKERS`]), fed by a queue. A flood of sign-ins then
-//! waits in the queue instead of running a hundred hashes at once.
+//! core but one (at least one, at most [`MAX_WORKERS`]), fed by a queue. A
+//! flood of sign-ins then waits in the queue instead of running a hundred
+//! hashes at once, and leaves a core free to serve everything else.
 //!
 //! Each worker keeps its 19 MiB of argon2 memory for good and reuses it
 //! for every run, instead of letting argon2 allocate and free it each time:
@@ -110,6 +111,13 @@ fn dummy_hash() -> &'static str {
 /// The most hashing threads, whatever the machine: 4 × 19 MiB.
 pub const MAX_WORKERS: usize = 4;
 
+/// Hashing threads on a machine with `cores` cores: one core is left to
+/// serve requests (a flood of sign-ins must not stall `/api/v1/health` or
+/// the pages), at least one hashes, at most [`MAX_WORKERS`].
+fn workers(cores: usize) -> usize {
+    cores.saturating_sub(1).clamp(1, MAX_WORKERS)
+}
+
 type Job = Box<dyn FnOnce() + Send>;
 
 /// The queue of the hashing threads, started on first use.
@@ -118,9 +126,7 @@ fn queue() -> &'static Mutex<mpsc::Sender<Job>> {
     QUEUE.get_or_init(|| {
         let (tx, rx) = mpsc::channel::<Job>();
         let rx = std::sync::Arc::new(Mutex::new(rx));
-        let workers = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .clamp(1, MAX_WORKERS);
+        let workers = workers(std::thread::available_parallelism().map_or(1, |n| n.get()));
         for i in 0..workers {
             let rx = rx.clone();
             std::thread::Builder::new()
@@ -207,6 +213,11 @@ mod tests {
             "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ"
         ));
         assert!(!verify_blocking("pw", "$bcrypt$whatever"));
+    }
+
+    #[test]
+    fn one_core_is_left_for_serving() {
+        assert_eq!([1, 2, 3, 4, 8, 64].map(workers), [1, 1, 2, 3, 4, 4]);
     }
 
     #[tokio::test]

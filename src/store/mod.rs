@@ -38,10 +38,15 @@ mod embedded {
 pub const DB_FILE: &str = "cashkeeper.db";
 
 /// Settings every connection gets: foreign keys enforced, a busy timeout so
-/// concurrent writers wait instead of failing, WAL so readers never block.
+/// concurrent writers wait instead of failing, WAL so readers never block,
+/// and a page cache of 1 MiB (SQLite's default is 2 MB; the pool keeps up
+/// to 8 connections, and what misses it is still in the operating system's
+/// file cache).
 fn configure(c: &mut Connection) -> rusqlite::Result<()> {
     c.busy_timeout(Duration::from_secs(5))?;
-    c.execute_batch("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;")?;
+    c.execute_batch(
+        "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -1024;",
+    )?;
     c.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))?;
     Ok(())
 }
