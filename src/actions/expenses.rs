@@ -5,12 +5,12 @@ use super::entries::{self, check_category, currency_for, Record};
 use super::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use super::{Ctx, NoInput, Registry, Reply};
 use crate::domain::money::Sign;
-use crate::domain::recurrence::{monthly_equivalent, Frequency, Schedule};
+use crate::domain::recurrence::{Frequency, Schedule};
 use crate::error::{Error, Result};
+use crate::reports::subscriptions::subscriptions;
 use crate::store::expenses::{self, Expense, NewExpense};
 use rusqlite::Connection;
-use rust_decimal::Decimal;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::Value;
 
 pub fn register(r: &mut Registry) {
@@ -158,87 +158,13 @@ async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {
     )
 }
 
-/// The subscriptions with their monthly and yearly cost in their own
-/// currency, and the totals in the base currency.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Subscriptions {
-    pub currency: String,
-    #[serde(serialize_with = "crate::domain::money::json::serialize")]
-    pub monthly_total: Decimal,
-    #[serde(serialize_with = "crate::domain::money::json::serialize")]
-    pub yearly_total: Decimal,
-    pub subscriptions: Vec<Subscription>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Subscription {
-    #[serde(flatten)]
-    pub expense: Expense,
-    #[serde(serialize_with = "crate::domain::money::json::serialize")]
-    pub monthly_amount: Decimal,
-    #[serde(serialize_with = "crate::domain::money::json::serialize")]
-    pub yearly_amount: Decimal,
-    /// Monthly amount in the base currency.
-    #[serde(serialize_with = "crate::domain::money::json::serialize")]
-    pub monthly_in_base: Decimal,
-    pub active: bool,
-}
-
-/// Reads the subscriptions of `user` (pages use this too). Totals count the
-/// subscriptions active today.
-pub async fn subscriptions(ctx: &Ctx) -> Result<Subscriptions> {
-    let user = ctx.user()?.clone();
-    let today = ctx.state.clock.today();
-    let rates = ctx.state.rates.current();
-    let id = user.id.clone();
-    let list = ctx
-        .state
-        .db
-        .run(move |c| expenses::list(c, &id, true))
-        .await?;
-    let mut monthly_total = Decimal::ZERO;
-    let subscriptions = list
-        .into_iter()
-        .map(|e| {
-            let monthly = monthly_equivalent(e.amount, e.frequency);
-            let monthly_in_base = rates
-                .convert(monthly, &e.currency, &user.base_currency)
-                .unwrap_or(monthly);
-            let active = e.start_date <= today && e.end_date.is_none_or(|end| end >= today);
-            if active {
-                monthly_total += monthly_in_base;
-            }
-            Subscription {
-                monthly_amount: monthly,
-                yearly_amount: yearly_amount(&e),
-                monthly_in_base,
-                active,
-                expense: e,
-            }
-        })
-        .collect();
-    Ok(Subscriptions {
-        currency: user.base_currency.clone(),
-        monthly_total,
-        yearly_total: monthly_total * Decimal::from(12),
-        subscriptions,
-    })
-}
-
-/// What a recurring expense costs in a year: the amount times its due dates per year.
-fn yearly_amount(e: &Expense) -> Decimal {
-    let per_year = match e.frequency {
-        Frequency::Weekly => 52,
-        Frequency::Monthly => 12,
-        Frequency::Quarterly => 4,
-        Frequency::HalfYearly => 2,
-        Frequency::Yearly | Frequency::Once => 1,
-    };
-    e.amount * Decimal::from(per_year)
-}
-
 async fn list_subscriptions(ctx: Ctx, _: NoInput) -> Result<Reply> {
-    Reply::data(subscriptions(&ctx).await?)
+    let user = ctx.user()?.clone();
+    let (state, today) = (ctx.state.clone(), ctx.state.clock.today());
+    Reply::data(
+        ctx.state
+            .db
+            .run(move |c| subscriptions(c, &user, &state.rates.current(), today))
+            .await?,
+    )
 }

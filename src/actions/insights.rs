@@ -4,8 +4,7 @@ use super::input::{self, IdInput};
 use super::{Ctx, NoInput, Registry, Reply};
 use crate::clock::timestamp;
 use crate::error::{Error, Result};
-use crate::store::insights::{self, Insight};
-use serde::Serialize;
+use crate::store::insights;
 
 pub fn register(r: &mut Registry) {
     r.session("listInsights", list);
@@ -16,30 +15,15 @@ pub fn register(r: &mut Registry) {
 /// Insights listed at most.
 pub const LIMIT: u32 = 100;
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Listed {
-    #[serde(flatten)]
-    pub insight: Insight,
-    pub is_read: bool,
-}
-
 /// The user's current insights (not dismissed, unexpired), newest first.
-pub async fn current(ctx: &Ctx) -> Result<Vec<Listed>> {
-    let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
-    let rows = ctx
-        .state
-        .db
-        .run(move |c| insights::current(c, &user, &now, LIMIT))
-        .await?;
-    Ok(rows
-        .into_iter()
-        .map(|(insight, is_read)| Listed { insight, is_read })
-        .collect())
-}
-
 async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {
-    Reply::data(current(&ctx).await?)
+    let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
+    Reply::data(
+        ctx.state
+            .db
+            .run(move |c| insights::current(c, &user, &now, LIMIT))
+            .await?,
+    )
 }
 
 async fn mark_read(ctx: Ctx, input: IdInput) -> Result<Reply> {

@@ -4,3 +4,5 @@
 pub mod cache;
 pub mod dashboard;
 pub mod forecasts;
+pub mod reserves;
+pub mod subscriptions;

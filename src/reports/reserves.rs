@@ -1,24 +1,16 @@
-//! Reserves: `getReservePlan {}` and `setReservePot {expenseId, amount}`.
+//! The reserve plan: what to set aside each month for the quarterly,
+//! half-yearly and yearly expenses, and what should be in each pot by today.
 
-use super::input;
-use super::{Ctx, NoInput, Registry, Reply};
-use crate::clock::timestamp;
-use crate::domain::money::{self, Sign};
+use crate::domain::money;
+use crate::domain::rates::Rates;
 use crate::domain::recurrence::{monthly_equivalent, Frequency};
 use crate::domain::reserves::{needs_reserve, set_aside_by};
-use crate::error::{Error, Result};
-use crate::services::rates::RateStore;
+use crate::error::Result;
 use crate::store::users::User;
 use crate::store::{expenses, reserve_pots};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
-
-pub fn register(r: &mut Registry) {
-    r.session("getReservePlan", get_plan);
-    r.session("setReservePot", set_pot);
-}
+use serde::Serialize;
 
 /// One non-monthly recurring expense in the plan; amounts in the base currency.
 #[derive(Serialize, Clone)]
@@ -66,10 +58,10 @@ pub struct ReservePlan {
 pub fn plan(
     c: &rusqlite::Connection,
     user: &User,
-    rates: &RateStore,
+    rates: &Rates,
     today: NaiveDate,
 ) -> Result<ReservePlan> {
-    let table = rates.current();
+    let table = rates;
     let base = user.base_currency.as_str();
     let pots = reserve_pots::by_expense(c, &user.id)?;
     let mut entries: Vec<ReserveEntry> = expenses::list(c, &user.id, false)?
@@ -109,63 +101,4 @@ pub fn plan(
         gap_total: entries.iter().map(|e| e.gap).sum(),
         entries,
     })
-}
-
-pub async fn load_plan(ctx: &Ctx) -> Result<ReservePlan> {
-    let user = ctx.user()?.clone();
-    let (state, today) = (ctx.state.clone(), ctx.state.clock.today());
-    ctx.state
-        .db
-        .run(move |c| plan(c, &user, &state.rates, today))
-        .await
-}
-
-async fn get_plan(ctx: Ctx, _: NoInput) -> Result<Reply> {
-    Reply::data(load_plan(&ctx).await?)
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct PotInput {
-    #[serde(default)]
-    expense_id: Option<String>,
-    #[serde(default)]
-    amount: Option<Value>,
-}
-
-/// Records what is in the pot of a non-monthly recurring expense (in the
-/// base currency); answers the plan entry.
-async fn set_pot(ctx: Ctx, input: PotInput) -> Result<Reply> {
-    let expense_id = input::optional_id(input.expense_id)
-        .ok_or_else(|| Error::invalid("expenseId", "is required"))?;
-    let amount = input::amount("amount", input.amount, Sign::NonNegative)?;
-    let user = ctx.user()?.clone();
-    let (state, today, now) = (
-        ctx.state.clone(),
-        ctx.state.clock.today(),
-        timestamp(ctx.state.clock.now()),
-    );
-    let entry = ctx
-        .state
-        .db
-        .transaction(move |tx| {
-            let expense = expenses::find(tx, &user.id, &expense_id)?
-                .ok_or_else(|| Error::invalid("expenseId", "not found"))?;
-            if !needs_reserve(expense.frequency) {
-                return Err(Error::invalid(
-                    "expenseId",
-                    "only quarterly, half-yearly and yearly expenses have a reserve pot",
-                ));
-            }
-            reserve_pots::set(tx, &user.id, &expense_id, amount, &now)?;
-            Ok(plan(tx, &user, &state.rates, today)?
-                .entries
-                .into_iter()
-                .find(|e| e.expense_id == expense_id))
-        })
-        .await?;
-    match entry {
-        Some(e) => Reply::data(e),
-        None => Reply::data(Value::Null),
-    }
 }

@@ -93,14 +93,18 @@ pub fn insert(c: &Connection, user_id: &str, i: &NewInsight<'_>, now: &str) -> R
     Ok(())
 }
 
+/// An insight as the user's list shows it: with its read state.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Listed {
+    #[serde(flatten)]
+    pub insight: Insight,
+    pub is_read: bool,
+}
+
 /// The user's current insights (read or not, not dismissed, unexpired),
 /// newest first, with their read state.
-pub fn current(
-    c: &Connection,
-    user_id: &str,
-    now: &str,
-    limit: u32,
-) -> Result<Vec<(Insight, bool)>> {
+pub fn current(c: &Connection, user_id: &str, now: &str, limit: u32) -> Result<Vec<Listed>> {
     let mut s = c.prepare_cached(&format!(
         "SELECT {COLUMNS}, is_read FROM insights
          WHERE user_id = ?1 AND dismissed_at IS NULL AND (expires_at IS NULL OR expires_at > ?2)
@@ -108,7 +112,10 @@ pub fn current(
     ))?;
     let rows = s
         .query_map(params![user_id, now, limit], |r| {
-            Ok((from_row(r)?, r.get(8)?))
+            Ok(Listed {
+                insight: from_row(r)?,
+                is_read: r.get(8)?,
+            })
         })?
         .collect::<rusqlite::Result<_>>()?;
     Ok(rows)

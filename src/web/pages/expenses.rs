@@ -3,10 +3,10 @@
 use super::common::{
     amount_cell, category_chip, currency_options, frequency_options, EditQuery, PageResult, Refs,
 };
-use crate::actions::{expenses::subscriptions, Ctx};
 use crate::domain::recurrence::monthly_equivalent;
 use crate::i18n::format;
 use crate::i18n::Locale;
+use crate::reports::subscriptions::subscriptions;
 use crate::state::AppState;
 use crate::store::expenses::{self, Expense};
 use crate::store::users::User;
@@ -145,13 +145,11 @@ pub async fn subscriptions_page(
 ) -> PageResult {
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
     let refs = Refs::load(&state, &user.id).await?;
-    let ctx = Ctx {
-        state: state.clone(),
-        session: Some(session.clone()),
-        accept_locale: locale,
-        client: None,
-    };
-    let subs = subscriptions(&ctx).await?;
+    let (u, today, st) = (session.user.clone(), state.clock.today(), state.clone());
+    let subs = state
+        .db
+        .run(move |c| subscriptions(c, &u, &st.rates.current(), today))
+        .await?;
     let editing = q
         .edit
         .as_deref()

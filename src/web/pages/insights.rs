@@ -2,12 +2,12 @@
 //! the text is made from the insight's language-independent metadata.
 
 use super::common::PageResult;
-use crate::actions::insights::current;
-use crate::actions::Ctx;
+use crate::actions::insights::LIMIT;
+use crate::clock::timestamp;
 use crate::i18n::format;
 use crate::i18n::Locale;
 use crate::state::AppState;
-use crate::store::insights::Insight;
+use crate::store::insights::{self, Insight};
 use crate::web::components::form_error;
 use crate::web::layout::page;
 use crate::web::SignedIn;
@@ -106,13 +106,11 @@ pub async fn show(
     SignedIn { viewer, session }: SignedIn,
 ) -> PageResult {
     let (t, locale) = (viewer.t(), viewer.locale);
-    let ctx = Ctx {
-        state,
-        session: Some(session),
-        accept_locale: locale,
-        client: None,
-    };
-    let list = current(&ctx).await?;
+    let (user, now) = (session.user.id.clone(), timestamp(state.clock.now()));
+    let list = state
+        .db
+        .run(move |c| insights::current(c, &user, &now, LIMIT))
+        .await?;
     Ok(page(
         &viewer,
         "/insights",

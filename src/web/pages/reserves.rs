@@ -2,9 +2,8 @@
 //! what should be saved by today, and the pots.
 
 use super::common::PageResult;
-use crate::actions::reserves::load_plan;
-use crate::actions::Ctx;
 use crate::i18n::format;
+use crate::reports::reserves::plan;
 use crate::state::AppState;
 use crate::web::components::form_error;
 use crate::web::layout::page;
@@ -18,13 +17,11 @@ pub async fn show(
     SignedIn { viewer, session }: SignedIn,
 ) -> PageResult {
     let (t, locale) = (viewer.t(), viewer.locale);
-    let ctx = Ctx {
-        state,
-        session: Some(session),
-        accept_locale: locale,
-        client: None,
-    };
-    let plan = load_plan(&ctx).await?;
+    let (user, today, st) = (session.user.clone(), state.clock.today(), state.clone());
+    let plan = state
+        .db
+        .run(move |c| plan(c, &user, &st.rates.current(), today))
+        .await?;
     let cur = plan.currency.as_str();
     Ok(page(
         &viewer,
