@@ -1,4 +1,4 @@
-//! The command line (DESIGN.md section 3). With no subcommand it serves.
+//! The command line (README, "Command line"). With no subcommand it serves.
 
 use crate::auth::password;
 use crate::clock::{timestamp, Clock};

@@ -18,7 +18,7 @@ impl Clock {
         Utc::now() + Duration::seconds(self.offset_secs.load(Ordering::Relaxed))
     }
 
-    /// Today as a UTC calendar day (DESIGN.md section 5).
+    /// Today as a UTC calendar day (`docs/api.md`).
     pub fn today(&self) -> NaiveDate {
         self.now().date_naive()
     }

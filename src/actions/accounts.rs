@@ -6,6 +6,7 @@ use super::{Ctx, NoInput, Registry, Reply};
 use crate::domain::currency::Currency;
 use crate::domain::money::Sign;
 use crate::error::{Error, Result};
+use crate::store::accounts::TYPES;
 use crate::store::accounts::{self, Account, NewAccount};
 use crate::store::{require_owned_field, Owned};
 use rusqlite::Connection;
@@ -57,8 +58,6 @@ impl Record for Accounts {
         accounts::delete(c, user, id)
     }
 }
-
-pub const TYPES: [&str; 3] = ["checking", "savings", "etf"];
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]

@@ -2,7 +2,8 @@
 
 use super::input::{self, IdInput};
 use super::{Ctx, NoInput, Registry, Reply};
-use crate::auth::{api_tokens, secrets};
+use crate::auth::api_tokens::{self, LIFETIMES};
+use crate::auth::secrets;
 use crate::clock::timestamp;
 use crate::error::{Error, Result};
 use crate::store::api_tokens as store;
@@ -15,9 +16,6 @@ pub fn register(r: &mut Registry) {
     r.session("listApiTokens", list);
     r.session("revokeApiToken", revoke);
 }
-
-/// The lifetimes a token may have, in days; `None` is "never expires".
-pub const LIFETIMES: [u32; 3] = [30, 90, 365];
 
 /// Reads `expiresInDays`: 30, 90, 365 or null.
 pub fn parse_lifetime(field: &'static str, value: &Value) -> Result<Option<u32>> {

@@ -171,16 +171,6 @@ struct ListInput {
     category_id: Option<String>,
 }
 
-/// Parses `YYYY-MM` into the month's first and last day.
-pub fn parse_month(
-    field: &'static str,
-    raw: &str,
-) -> Result<(chrono::NaiveDate, chrono::NaiveDate)> {
-    let first = crate::domain::recurrence::parse_date(field, &format!("{}-01", raw.trim()))
-        .map_err(|_| Error::invalid(field, "must be a month YYYY-MM"))?;
-    Ok((first, crate::domain::recurrence::month_end(first)))
-}
-
 async fn list(ctx: Ctx, input: ListInput) -> Result<Reply> {
     let mut filter = Filter {
         from: input::optional_date("from", input.from)?,
@@ -189,7 +179,7 @@ async fn list(ctx: Ctx, input: ListInput) -> Result<Reply> {
         ..Filter::default()
     };
     if let Some(m) = input.month.filter(|m| !m.trim().is_empty()) {
-        let (first, last) = parse_month("month", &m)?;
+        let (first, last) = crate::domain::recurrence::parse_month("month", &m)?;
         filter.from = Some(first);
         filter.to = Some(last);
     }

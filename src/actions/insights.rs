@@ -4,16 +4,13 @@ use super::input::{self, IdInput};
 use super::{Ctx, NoInput, Registry, Reply};
 use crate::clock::timestamp;
 use crate::error::{Error, Result};
-use crate::store::insights;
+use crate::store::insights::{self, LIMIT};
 
 pub fn register(r: &mut Registry) {
     r.session("listInsights", list);
     r.session("markInsightRead", mark_read);
     r.session("dismissInsight", dismiss);
 }
-
-/// Insights listed at most.
-pub const LIMIT: u32 = 100;
 
 /// The user's current insights (not dismissed, unexpired), newest first.
 async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {

@@ -1,6 +1,6 @@
 //! The server-action layer: `POST /actions/{name}` with a JSON object body,
 //! answered with the envelope `{"success":true,"data":…}` or
-//! `{"success":false,"error":"…"}` (DESIGN.md section 2).
+//! `{"success":false,"error":"…"}` (`docs/actions.md`).
 //!
 //! Only six things are not a 200: a cross-site request (403: not JSON, or
 //! sent by another site, see `auth::origin`), an unknown name (404), no

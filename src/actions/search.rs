@@ -2,15 +2,12 @@
 
 use super::{Ctx, Registry, Reply};
 use crate::error::{Error, Result};
-use crate::store::search;
+use crate::store::search::{self, LIMIT};
 use serde::Deserialize;
 
 pub fn register(r: &mut Registry) {
     r.session("search", run);
 }
-
-/// Results per search.
-pub const LIMIT: usize = 50;
 
 #[derive(Deserialize)]
 struct SearchInput {

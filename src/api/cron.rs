@@ -1,6 +1,6 @@
 //! `GET /api/cron/upcoming-payments` and `GET /api/cron/insights` for an
 //! external scheduler, authorised by `Authorization: Bearer <CRON_SECRET>`
-//! compared in constant time (SPEC.md section 5 rule 4).
+//! compared in constant time (`docs/planning.md`).
 
 use crate::auth::secrets::constant_time_eq;
 use crate::state::AppState;

@@ -85,7 +85,7 @@ pub fn router(state: AppState, panic_routes: bool) -> Router<AppState> {
     let mut r = Router::new()
         .route("/auth/session", get(auth::session))
         .route("/exchange-rates", get(exchange_rates::get))
-        // Only GET: anything else is a 405 (SPEC.md section 4.2 rule 4).
+        // Only GET: anything else is a 405 (`docs/planning.md`).
         .route("/cron/upcoming-payments", get(cron::upcoming_payments))
         .route("/cron/insights", get(cron::insights))
         .route("/push/vapid-public-key", get(push::public_key))

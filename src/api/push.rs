@@ -1,5 +1,5 @@
 //! Web-push routes: the public key, subscribing and unsubscribing
-//! (DESIGN.md section 6). Session required.
+//! (`docs/push.md`). Session required.
 
 use super::{error, SessionUser};
 use crate::clock::timestamp;

@@ -9,6 +9,9 @@ use std::sync::Mutex;
 
 pub const PREFIX: &str = "csk_";
 
+/// The lifetimes a token may have, in days; `None` is "never expires".
+pub const LIFETIMES: [u32; 3] = [30, 90, 365];
+
 /// A new token: `csk_` and 64 lowercase hex digits (256 random bits).
 pub fn generate() -> String {
     format!("{PREFIX}{}", super::secrets::random_hex(32))

@@ -1,5 +1,5 @@
 //! Insights: what deserves a person's attention, found from facts about
-//! their money. Titles and messages are German (SPEC.md); `metadata` holds
+//! their money. Titles and messages are German (`docs/planning.md`); `metadata` holds
 //! the language-independent facts the UI renders in English too.
 //!
 //! The five kinds and their rules:

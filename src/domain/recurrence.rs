@@ -1,4 +1,4 @@
-//! When a recurring item is due (DESIGN.md section 2).
+//! When a recurring item is due (`docs/actions.md`, Money records).
 //!
 //! An item is due on its start date and then every period after it. The k-th
 //! due date is always counted from the start (start + k periods), with its
@@ -225,6 +225,13 @@ impl Schedule {
         let last = month_end(first);
         self.start <= last && self.end.is_none_or(|e| e >= first)
     }
+}
+
+/// Parses `YYYY-MM` into the month's first and last day.
+pub fn parse_month(field: &'static str, raw: &str) -> Result<(NaiveDate, NaiveDate)> {
+    let first = parse_date(field, &format!("{}-01", raw.trim()))
+        .map_err(|_| Error::invalid(field, "must be a month YYYY-MM"))?;
+    Ok((first, month_end(first)))
 }
 
 /// The first day of the month of `d`.

@@ -1,4 +1,4 @@
-//! The two ways of looking at a month (DESIGN.md section 2), in the base
+//! The two ways of looking at a month (`docs/actions.md`, Dashboard), in the base
 //! currency:
 //! - the **cashflow view** counts what is actually due in the month;
 //! - the **reserve view** spreads recurring items by their monthly

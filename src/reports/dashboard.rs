@@ -3,6 +3,7 @@
 //! months, all in the user's base currency. The `getDashboard` action, the
 //! dashboard page and the REST summary read it from here.
 
+pub use super::payments::{CategoryRef, Payment};
 use crate::domain::money::{self, change_pct};
 use crate::domain::rates::Rates;
 use crate::domain::recurrence::{add_months, month_end, month_start, Schedule};
@@ -56,42 +57,6 @@ pub struct Recurring {
     #[serde(serialize_with = "money::json::serialize")]
     pub subscriptions_monthly: Decimal,
     pub subscriptions_count: usize,
-}
-
-#[derive(Serialize, Clone)]
-pub struct CategoryRef {
-    pub name: String,
-    pub icon: String,
-    pub color: String,
-}
-
-impl From<&Category> for CategoryRef {
-    fn from(c: &Category) -> Self {
-        CategoryRef {
-            name: c.name.clone(),
-            icon: c.icon.clone(),
-            color: c.color.clone(),
-        }
-    }
-}
-
-#[derive(Serialize, Clone)]
-#[serde(rename_all = "camelCase")]
-pub struct Payment {
-    pub id: String,
-    #[serde(rename = "type")]
-    pub kind: &'static str,
-    pub name: String,
-    pub date: NaiveDate,
-    /// In the base currency.
-    #[serde(serialize_with = "money::json::serialize")]
-    pub amount: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub original_amount: Decimal,
-    pub original_currency: String,
-    pub account_id: String,
-    pub category: Option<CategoryRef>,
-    pub is_subscription: bool,
 }
 
 #[derive(Serialize)]

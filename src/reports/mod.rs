@@ -4,5 +4,6 @@
 pub mod cache;
 pub mod dashboard;
 pub mod forecasts;
+pub mod payments;
 pub mod reserves;
 pub mod subscriptions;

@@ -6,6 +6,9 @@ use rusqlite::{params, Connection, OptionalExtension, Row};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
+/// The kinds of account (`type`).
+pub const TYPES: [&str; 3] = ["checking", "savings", "etf"];
+
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Account {

@@ -93,6 +93,9 @@ pub fn insert(c: &Connection, user_id: &str, i: &NewInsight<'_>, now: &str) -> R
     Ok(())
 }
 
+/// Insights listed at most.
+pub const LIMIT: u32 = 100;
+
 /// An insight as the user's list shows it: with its read state.
 #[derive(serde::Serialize)]
 #[serde(rename_all = "camelCase")]

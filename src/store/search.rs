@@ -59,6 +59,9 @@ const SOURCES: &[(&str, &str, &str, &[&str])] = &[
     ),
 ];
 
+/// Results per search.
+pub const LIMIT: usize = 50;
+
 /// Best matches first: by rank, then newest. `query` is matched without
 /// regard to (ASCII) case; `%` and `_` match themselves. Control characters
 /// (a NUL byte, say) are nothing anyone types into a name, and the

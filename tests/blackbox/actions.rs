@@ -1,4 +1,4 @@
-//! The status-code rules of the action layer (DESIGN.md section 2), the
+//! The status-code rules of the action layer (`docs/actions.md`), the
 //! JSON routes' errors, health, and panics.
 
 use crate::helpers::*;

@@ -1,4 +1,4 @@
-//! The read-only REST API `/api/v1` (SPEC.md section 4.3) for integrations
+//! The read-only REST API `/api/v1` (`docs/api.md`) for integrations
 //! such as Home Assistant, authenticated by personal API token. Every
 //! response, errors included, is JSON with `Cache-Control: no-store`; errors
 //! are `{"error":{"code","message"}}`.
@@ -25,7 +25,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 /// The realm of `WWW-Authenticate` on 401s.
 pub const REALM: &str = "cashkeeper";
 
-/// A REST API error (SPEC.md section 7).
+/// A REST API error (`docs/api.md`, Errors).
 #[derive(Debug)]
 pub struct ApiError {
     pub status: StatusCode,

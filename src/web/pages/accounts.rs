@@ -1,8 +1,8 @@
 //! `/accounts`: list, create, edit, delete.
 
 use super::common::{amount_cell, currency_options, EditQuery, PageResult, Refs};
-use crate::actions::accounts::TYPES;
 use crate::state::AppState;
+use crate::store::accounts::TYPES;
 use crate::web::components::{delete_button, form_error, select, Field};
 use crate::web::layout::page;
 use crate::web::SignedIn;

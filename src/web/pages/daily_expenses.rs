@@ -1,7 +1,7 @@
 //! `/daily-expenses`: one-time expenses, filtered by month and category.
 
 use super::common::{amount_cell, category_chip, currency_options, PageResult, Refs};
-use crate::actions::daily_expenses::parse_month;
+use crate::domain::recurrence::parse_month;
 use crate::domain::recurrence::{add_months, month_start};
 use crate::i18n::format;
 use crate::state::AppState;

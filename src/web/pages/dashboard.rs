@@ -144,7 +144,7 @@ pub async fn show(
     let first = q
         .month
         .as_deref()
-        .and_then(|m| crate::actions::daily_expenses::parse_month("month", m).ok())
+        .and_then(|m| crate::domain::recurrence::parse_month("month", m).ok())
         .map(|(f, _)| f)
         .unwrap_or_else(|| month_start(state.clock.today()));
     let (today, st, u) = (state.clock.today(), state.clone(), session.user.clone());

@@ -2,12 +2,11 @@
 //! the text is made from the insight's language-independent metadata.
 
 use super::common::PageResult;
-use crate::actions::insights::LIMIT;
 use crate::clock::timestamp;
 use crate::i18n::format;
 use crate::i18n::Locale;
 use crate::state::AppState;
-use crate::store::insights::{self, Insight};
+use crate::store::insights::{self, Insight, LIMIT};
 use crate::web::components::form_error;
 use crate::web::layout::page;
 use crate::web::SignedIn;

@@ -1,10 +1,10 @@
 //! `/search`: one box over every record.
 
 use super::common::PageResult;
-use crate::actions::search::LIMIT;
 use crate::i18n::format;
 use crate::state::AppState;
 use crate::store::search;
+use crate::store::search::LIMIT;
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::{Query, State};

@@ -1,6 +1,6 @@
 //! `/settings`: profile, language, base currency, password.
 
-use crate::actions::api_tokens::LIFETIMES;
+use crate::auth::api_tokens::LIFETIMES;
 use crate::domain::currency::KNOWN;
 use crate::state::AppState;
 use crate::store::api_tokens;
