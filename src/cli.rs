@@ -315,7 +315,7 @@ async fn create_user(config: Config, email: String, name: Option<String>) -> any
     let now = timestamp(Clock::default().now());
     let user = db
         .transaction(move |tx| {
-            let user = users::insert(
+            users::create(
                 tx,
                 &users::NewUser {
                     email: email.as_str(),
@@ -324,9 +324,7 @@ async fn create_user(config: Config, email: String, name: Option<String>) -> any
                     locale: Locale::En,
                     now: &now,
                 },
-            )?;
-            store::categories::insert_defaults(tx, &user.id, Locale::En, &now)?;
-            Ok(user)
+            )
         })
         .await?;
     println!("created user {} ({})", user.email, user.id);

@@ -7,7 +7,7 @@ use crate::clock::timestamp;
 use crate::config::Registration;
 use crate::domain::email::Email;
 use crate::error::{Error, Result};
-use crate::store::{api_tokens, categories, password_resets, sessions, users};
+use crate::store::{api_tokens, password_resets, sessions, users};
 use chrono::Duration;
 use serde::Deserialize;
 
@@ -63,7 +63,7 @@ async fn register_user(ctx: Ctx, input: RegisterInput) -> Result<Reply> {
             if first_user_only && users::count(tx)? > 0 {
                 return Err(Error::refused("registration is closed"));
             }
-            let user = users::insert(
+            users::create(
                 tx,
                 &users::NewUser {
                     email: email.as_str(),
@@ -72,9 +72,7 @@ async fn register_user(ctx: Ctx, input: RegisterInput) -> Result<Reply> {
                     locale,
                     now: &now,
                 },
-            )?;
-            categories::insert_defaults(tx, &user.id, locale, &now)?;
-            Ok(user)
+            )
         })
         .await?;
     tracing::info!(user_id = %user.id, "user registered");

@@ -146,6 +146,16 @@ impl Rates {
         Some(value.round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero))
     }
 
+    /// `amount` in `base`, for totals: [`Rates::convert`], and an amount in
+    /// a currency the table does not know counts at par. Every currency an
+    /// entry can be stored in is in the table (the built-in rates cover them
+    /// all), so that happens only for a currency that left the reference
+    /// list after it was stored; counting it at par keeps it visible in the
+    /// totals instead of dropping it.
+    pub fn to_base(&self, amount: Decimal, from: &str, base: &str) -> Decimal {
+        self.convert(amount, from, base).unwrap_or(amount)
+    }
+
     /// Parses the ECB daily feed (`eurofxref-daily.xml`):
     ///
     /// ```xml
@@ -305,6 +315,19 @@ mod tests {
 		</Cube>
 	</Cube>
 </gesmes:Envelope>"#;
+
+    #[test]
+    fn to_base_converts_and_counts_an_unknown_currency_at_par() {
+        let r = Rates::builtin();
+        let d = |s: &str| Decimal::from_str_exact(s).unwrap();
+        assert_eq!(r.to_base(d("10.00"), "EUR", "EUR"), d("10.00"));
+        assert_eq!(
+            Some(r.to_base(d("10.00"), "USD", "EUR")),
+            r.convert(d("10.00"), "USD", "EUR")
+        );
+        assert_ne!(r.to_base(d("10.00"), "USD", "EUR"), d("10.00"));
+        assert_eq!(r.to_base(d("10.00"), "XXX", "EUR"), d("10.00"));
+    }
 
     #[test]
     fn the_builtin_table_has_a_positive_rate_for_every_known_code() {

@@ -62,7 +62,7 @@ pub fn facts(
         .collect();
     let table = rates.current();
     let base = user.base_currency.as_str();
-    let in_base = |a: Decimal, cur: &str| table.convert(a, cur, base).unwrap_or(a);
+    let in_base = |a: Decimal, cur: &str| table.to_base(a, cur, base);
     let subscriptions = expenses::list(c, &user.id, true)?
         .into_iter()
         .filter(|e| {

@@ -126,13 +126,7 @@ pub fn load_ledger(
     today: NaiveDate,
 ) -> Result<Ledger> {
     let base = user.base_currency.as_str();
-    let convert = |amount: Decimal, currency: &str| {
-        if currency == base {
-            amount
-        } else {
-            rates.convert(amount, currency, base).unwrap_or(amount)
-        }
-    };
+    let convert = |amount: Decimal, currency: &str| rates.to_base(amount, currency, base);
     let mut items = Vec::new();
     let mut originals = HashMap::new();
     let mut multi = false;

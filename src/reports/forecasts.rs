@@ -71,7 +71,7 @@ pub fn entries_by_account(
     to: NaiveDate,
 ) -> Result<HashMap<String, Vec<AccountEntry>>> {
     let base = user.base_currency.as_str();
-    let convert = |a: Decimal, cur: &str| rates.convert(a, cur, base).unwrap_or(a);
+    let convert = |a: Decimal, cur: &str| rates.to_base(a, cur, base);
     let mut map: HashMap<String, Vec<AccountEntry>> = HashMap::new();
     let mut add = |account: &str, flow, amount, schedule| {
         map.entry(account.to_string())
@@ -192,9 +192,8 @@ fn outlooks_of(
     Ok(accounts
         .into_iter()
         .map(|account| {
-            let balance_in_base = rates
-                .convert(account.balance, &account.currency, &user.base_currency)
-                .unwrap_or(account.balance);
+            let balance_in_base =
+                rates.to_base(account.balance, &account.currency, &user.base_currency);
             let forecast = forecast_of(
                 &account,
                 balance_in_base,

@@ -127,9 +127,7 @@ impl Source {
     }
 
     fn convert(&self, amount: Decimal, currency: &str) -> Decimal {
-        self.rates
-            .convert(amount, currency, &self.base)
-            .unwrap_or(amount)
+        self.rates.to_base(amount, currency, &self.base)
     }
 
     fn category(&self, id: Option<&str>) -> Option<CategoryRef> {

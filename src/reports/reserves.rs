@@ -68,9 +68,7 @@ pub fn plan(
         .into_iter()
         .filter(|e| needs_reserve(e.frequency))
         .filter_map(|e| {
-            let in_base = table
-                .convert(e.amount, &e.currency, base)
-                .unwrap_or(e.amount);
+            let in_base = table.to_base(e.amount, &e.currency, base);
             let (next, target) = set_aside_by(&e.schedule(), in_base, today)?;
             let pot = pots.get(&e.id).copied().unwrap_or_default();
             Some(ReserveEntry {

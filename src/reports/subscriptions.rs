@@ -51,9 +51,7 @@ pub fn subscriptions(
         .into_iter()
         .map(|e| {
             let monthly = monthly_equivalent(e.amount, e.frequency);
-            let monthly_in_base = rates
-                .convert(monthly, &e.currency, &user.base_currency)
-                .unwrap_or(monthly);
+            let monthly_in_base = rates.to_base(monthly, &e.currency, &user.base_currency);
             let active = e.start_date <= today && e.end_date.is_none_or(|end| end >= today);
             if active {
                 monthly_total += monthly_in_base;

@@ -59,6 +59,15 @@ pub fn insert(c: &Connection, u: &NewUser<'_>) -> Result<User> {
     find(c, &id)?.ok_or(Error::NotFound)
 }
 
+/// A new account as registration and `cashkeeper user create` make it:
+/// the user and the default categories in their language, in the caller's
+/// transaction.
+pub fn create(c: &Connection, u: &NewUser<'_>) -> Result<User> {
+    let user = insert(c, u)?;
+    super::categories::insert_defaults(c, &user.id, u.locale, u.now)?;
+    Ok(user)
+}
+
 pub fn find(c: &Connection, id: &str) -> Result<Option<User>> {
     Ok(c.query_row(
         &format!("SELECT {COLUMNS} FROM users WHERE id = ?1"),

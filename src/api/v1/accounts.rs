@@ -88,8 +88,7 @@ pub async fn get(
     let body = state
         .db
         .run(move |c| compute(c, &user, &st.rates.current(), today, months))
-        .await
-        .map_err(ApiError::internal)?;
+        .await?;
     let body = axum::body::Bytes::from(body);
     state.accounts_cache.put(key, stamp, body.clone());
     Ok(json_bytes(body))

@@ -94,8 +94,7 @@ async fn lookup(state: &AppState, hash: &str) -> Result<Option<api_tokens::Prese
     let found = state
         .db
         .run(move |c| api_tokens::find_by_hash(c, &key))
-        .await
-        .map_err(ApiError::internal)?;
+        .await?;
     if let (Some(stamp), Some(p)) = (stamp, &found) {
         state.token_cache.put(hash, stamp, p.clone());
     }

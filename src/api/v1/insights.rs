@@ -21,7 +21,6 @@ pub async fn get(
     let list = state
         .db
         .run(move |c| insights::unread(c, &user, &now, MAX))
-        .await
-        .map_err(ApiError::internal)?;
+        .await?;
     Ok(Json(json!({ "insights": list })))
 }

@@ -78,6 +78,21 @@ impl ApiError {
     }
 }
 
+/// A failure of the layers below as the REST API answers it: a field
+/// error is a 400 naming the field, anything internal a logged 500.
+impl From<crate::Error> for ApiError {
+    fn from(e: crate::Error) -> Self {
+        match e {
+            crate::Error::Invalid { .. } | crate::Error::Refused(_) => {
+                ApiError::new(StatusCode::BAD_REQUEST, "invalid_request", e.to_string())
+            }
+            crate::Error::NotFound => ApiError::not_found("not found"),
+            crate::Error::Unauthorized => ApiError::unauthorized("unauthorized"),
+            crate::Error::Internal(_) => ApiError::internal(e),
+        }
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut res = (

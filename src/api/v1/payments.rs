@@ -93,8 +93,7 @@ pub async fn get(
     let source = state
         .db
         .run(move |c| Source::load(c, &user, &st.rates.current()))
-        .await
-        .map_err(ApiError::internal)?;
+        .await?;
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Bytes>(CHUNKS_IN_FLIGHT);
     let db = state.db.clone();
     tokio::task::spawn_blocking(move || {

@@ -271,8 +271,7 @@ pub async fn get(
                 until,
             })
         })
-        .await
-        .map_err(ApiError::internal)?;
+        .await?;
     let reply = with_generated_at(&cached.value, &now_s);
     state.summary_cache.put(key, stamp, cached);
     Ok(json_bytes(reply))

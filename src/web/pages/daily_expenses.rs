@@ -69,8 +69,7 @@ pub async fn show(
             state
                 .rates
                 .current()
-                .convert(e.amount, &e.currency, &user.base_currency)
-                .unwrap_or(e.amount)
+                .to_base(e.amount, &e.currency, &user.base_currency)
         })
         .sum();
     let mut category_filter = vec![("none".to_string(), t.uncategorised.to_string())];
