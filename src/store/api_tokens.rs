@@ -107,8 +107,7 @@ pub fn find_by_hash(c: &Connection, token_hash: &str) -> Result<Option<Presented
                 id,
                 email: r.get(5)?,
                 name: r.get(6)?,
-                locale: crate::domain::locale::Locale::from_code(&r.get::<_, String>(7)?)
-                    .unwrap_or_default(),
+                locale: r.get(7)?,
                 base_currency: r.get(8)?,
                 created_at: r.get(9)?,
             }),

@@ -57,7 +57,7 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<Income> {
         name: r.get(1)?,
         amount: money::from_cents(r.get(2)?),
         currency: r.get(3)?,
-        frequency: Frequency::from_code(&r.get::<_, String>(4)?).unwrap_or(Frequency::Once),
+        frequency: r.get(4)?,
         start_date: r.get(5)?,
         end_date: r.get(6)?,
         account_id: r.get(7)?,

@@ -349,7 +349,59 @@ impl Cap {
     }
 }
 
+/// Stored codes read back as the domain's enums. A code the domain does
+/// not know (a corrupt or hand-edited row) fails the query loudly instead
+/// of quietly becoming some default.
+mod codes {
+    use crate::domain::locale::Locale;
+    use crate::domain::recurrence::Frequency;
+    use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ValueRef};
+
+    fn unknown(what: &str, code: &str) -> FromSqlError {
+        FromSqlError::Other(format!("unknown {what} {code:?} in the database").into())
+    }
+
+    impl FromSql for Frequency {
+        fn column_result(v: ValueRef<'_>) -> FromSqlResult<Self> {
+            let code = v.as_str()?;
+            Frequency::from_code(code).ok_or_else(|| unknown("frequency", code))
+        }
+    }
+
+    impl FromSql for Locale {
+        fn column_result(v: ValueRef<'_>) -> FromSqlResult<Self> {
+            let code = v.as_str()?;
+            Locale::from_code(code).ok_or_else(|| unknown("locale", code))
+        }
+    }
+}
+
 /// A new record id.
 pub fn new_id() -> String {
     uuid::Uuid::new_v4().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::domain::locale::Locale;
+    use crate::domain::recurrence::Frequency;
+    use rusqlite::Connection;
+
+    #[test]
+    fn stored_codes_read_back_and_an_unknown_one_fails_loudly() {
+        let c = Connection::open_in_memory().unwrap();
+        let f: Frequency = c
+            .query_row("SELECT 'half_yearly'", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(f, Frequency::HalfYearly);
+        let l: Locale = c.query_row("SELECT 'de'", [], |r| r.get(0)).unwrap();
+        assert_eq!(l, Locale::De);
+        let err = c
+            .query_row("SELECT 'fortnightly'", [], |r| r.get::<_, Frequency>(0))
+            .unwrap_err();
+        assert!(err.to_string().contains("unknown frequency"), "{err}");
+        assert!(c
+            .query_row("SELECT 'fr'", [], |r| r.get::<_, Locale>(0))
+            .is_err());
+    }
 }

@@ -59,7 +59,7 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<Transfer> {
         to_account_id: r.get(2)?,
         amount: money::from_cents(r.get(3)?),
         currency: r.get(4)?,
-        frequency: Frequency::from_code(&r.get::<_, String>(5)?).unwrap_or(Frequency::Once),
+        frequency: r.get(5)?,
         start_date: r.get(6)?,
         end_date: r.get(7)?,
         note: r.get(8)?,

@@ -25,7 +25,7 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<User> {
         id: r.get(0)?,
         email: r.get(1)?,
         name: r.get(2)?,
-        locale: Locale::from_code(&r.get::<_, String>(3)?).unwrap_or_default(),
+        locale: r.get(3)?,
         base_currency: r.get(4)?,
         created_at: r.get(5)?,
     })
