@@ -6,7 +6,6 @@ use super::entries::{self, check_category, currency_for, Record};
 use super::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use super::{Ctx, Registry, Reply};
 use crate::domain::merchant;
-use crate::domain::money::Sign;
 use crate::error::{Error, Result};
 use crate::store::daily_expenses::{self, DailyExpense, Filter, NewDailyExpense};
 use crate::store::merchants;
@@ -104,10 +103,7 @@ impl DailyInput {
             self.name.or(stored.map(|e| e.name.clone())),
             NAME_MAX,
         )?;
-        let amount = match self.amount {
-            Patch::Absent if stored.is_some() => stored.map(|e| e.amount).unwrap_or_default(),
-            p => input::amount("amount", p.or(None), Sign::Positive)?,
-        };
+        let amount = input::positive_amount(self.amount, stored.map(|e| e.amount))?;
         let date = input::date("date", self.date.or(stored.map(|e| e.date.to_string())))?;
         let account_id =
             input::optional_id(self.account_id.or(stored.map(|e| e.account_id.clone())))

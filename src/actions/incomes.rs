@@ -3,8 +3,6 @@
 use super::entries::{self, currency_for, Record};
 use super::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use super::{Ctx, NoInput, Registry, Reply};
-use crate::domain::money::Sign;
-use crate::domain::recurrence::{Frequency, Schedule};
 use crate::error::{Error, Result};
 use crate::store::incomes::{self, Income, NewIncome};
 use rusqlite::Connection;
@@ -87,31 +85,14 @@ impl IncomeInput {
             self.name.or(stored.map(|e| e.name.clone())),
             NAME_MAX,
         )?;
-        let amount = match self.amount {
-            Patch::Absent if stored.is_some() => stored.map(|e| e.amount).unwrap_or_default(),
-            p => input::amount("amount", p.or(None), Sign::Positive)?,
-        };
-        let frequency = match self
-            .frequency
-            .or(stored.map(|e| e.frequency.code().to_string()))
-        {
-            Some(f) => Frequency::parse("frequency", &f, true)?,
-            None => return Err(Error::invalid("frequency", "is required")),
-        };
-        let start = input::date(
-            "startDate",
-            self.start_date.or(stored.map(|e| e.start_date.to_string())),
+        let amount = input::positive_amount(self.amount, stored.map(|e| e.amount))?;
+        let schedule = input::schedule(
+            self.frequency,
+            self.start_date,
+            self.end_date,
+            stored.map(|e| e.schedule()).as_ref(),
+            true,
         )?;
-        let end = input::optional_date(
-            "endDate",
-            self.end_date
-                .or(stored.and_then(|e| e.end_date.map(|d| d.to_string()))),
-        )?;
-        let schedule = if frequency == Frequency::Once {
-            Schedule::once(start)
-        } else {
-            Schedule::new(frequency, start, end)?
-        };
         let account_id =
             input::optional_id(self.account_id.or(stored.map(|e| e.account_id.clone())))
                 .ok_or_else(|| Error::invalid("accountId", "is required"))?;

@@ -3,7 +3,7 @@
 //! a length limit. Every failure names its field.
 
 use crate::domain::money::{self, Sign};
-use crate::domain::recurrence::parse_date;
+use crate::domain::recurrence::{parse_date, Frequency, Schedule};
 use crate::error::{Error, Result};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
@@ -76,6 +76,43 @@ pub fn amount(field: &'static str, value: Option<Value>, sign: Sign) -> Result<D
     }
 }
 
+/// The positive `amount` of a create, or of an update over the stored one.
+pub fn positive_amount(value: Patch<Value>, stored: Option<Decimal>) -> Result<Decimal> {
+    match (value, stored) {
+        (Patch::Absent, Some(kept)) => Ok(kept),
+        (p, _) => amount("amount", p.or(None), Sign::Positive),
+    }
+}
+
+/// The schedule of a recurring entry from its input's `frequency`,
+/// `startDate` and `endDate`, each over the stored schedule when an update
+/// leaves it out. `once` (where `allow_once`) is due on its start date only,
+/// whatever end date is given; otherwise an end before the start is refused.
+pub fn schedule(
+    frequency: Patch<String>,
+    start_date: Patch<String>,
+    end_date: Patch<String>,
+    stored: Option<&Schedule>,
+    allow_once: bool,
+) -> Result<Schedule> {
+    let frequency = match frequency.or(stored.map(|s| s.frequency.code().to_string())) {
+        Some(f) => Frequency::parse("frequency", &f, allow_once)?,
+        None => return Err(Error::invalid("frequency", "is required")),
+    };
+    let start = date(
+        "startDate",
+        start_date.or(stored.map(|s| s.start.to_string())),
+    )?;
+    let end = optional_date(
+        "endDate",
+        end_date.or(stored.and_then(|s| s.end.map(|d| d.to_string()))),
+    )?;
+    if frequency == Frequency::Once {
+        return Ok(Schedule::once(start));
+    }
+    Schedule::new(frequency, start, end)
+}
+
 /// A required calendar day.
 pub fn date(field: &'static str, value: Option<String>) -> Result<NaiveDate> {
     match value {
@@ -117,6 +154,98 @@ pub const NOTES_MAX: usize = 2000;
 
 #[cfg(test)]
 mod tests {
+
+    fn text(s: &str) -> Patch<String> {
+        Patch::Value(s.to_string())
+    }
+
+    #[test]
+    fn a_schedule_is_read_over_the_stored_one() {
+        let stored = schedule(
+            text("monthly"),
+            text("2026-01-31"),
+            Patch::Absent,
+            None,
+            false,
+        )
+        .unwrap();
+        assert_eq!(stored.end, None);
+        // An update that gives only the end keeps frequency and start.
+        let updated = schedule(
+            Patch::Absent,
+            Patch::Absent,
+            text("2026-12-31"),
+            Some(&stored),
+            false,
+        )
+        .unwrap();
+        assert_eq!(updated.frequency, Frequency::Monthly);
+        assert_eq!(updated.start.to_string(), "2026-01-31");
+        assert_eq!(
+            updated.end.map(|d| d.to_string()).as_deref(),
+            Some("2026-12-31")
+        );
+        // null clears the end.
+        let cleared = schedule(
+            Patch::Absent,
+            Patch::Absent,
+            Patch::Null,
+            Some(&updated),
+            false,
+        )
+        .unwrap();
+        assert_eq!(cleared.end, None);
+    }
+
+    #[test]
+    fn schedule_errors_name_their_fields() {
+        let err = |r: Result<Schedule>| r.unwrap_err().to_string();
+        assert_eq!(
+            err(schedule(
+                Patch::Absent,
+                text("2026-01-01"),
+                Patch::Absent,
+                None,
+                false
+            )),
+            "frequency: is required"
+        );
+        assert!(err(schedule(
+            text("once"),
+            text("2026-01-01"),
+            Patch::Absent,
+            None,
+            false
+        ))
+        .starts_with("frequency: "));
+        assert!(err(schedule(
+            text("monthly"),
+            text("2026-02-30"),
+            Patch::Absent,
+            None,
+            false
+        ))
+        .starts_with("startDate: "));
+        assert!(err(schedule(
+            text("monthly"),
+            text("2026-03-01"),
+            text("2026-02-01"),
+            None,
+            false
+        ))
+        .starts_with("endDate: "));
+        // A one-off is due once; an end date given with it is ignored.
+        let once = schedule(
+            text("once"),
+            text("2026-03-01"),
+            text("2026-02-01"),
+            None,
+            true,
+        )
+        .unwrap();
+        assert_eq!(once, Schedule::once(once.start));
+    }
+
     use super::*;
     use serde_json::json;
 

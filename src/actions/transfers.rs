@@ -4,8 +4,6 @@
 use super::entries::{self, currency_for, Record};
 use super::input::{self, Patch, NOTES_MAX};
 use super::{Ctx, NoInput, Registry, Reply};
-use crate::domain::money::Sign;
-use crate::domain::recurrence::{Frequency, Schedule};
 use crate::error::{Error, Result};
 use crate::store::transfers::{self, NewTransfer, Transfer};
 use crate::store::{require_owned_field, Owned};
@@ -106,31 +104,14 @@ impl TransferInput {
                 "must be another account than fromAccountId",
             ));
         }
-        let amount = match self.amount {
-            Patch::Absent if stored.is_some() => stored.map(|t| t.amount).unwrap_or_default(),
-            p => input::amount("amount", p.or(None), Sign::Positive)?,
-        };
-        let frequency = match self
-            .frequency
-            .or(stored.map(|t| t.frequency.code().to_string()))
-        {
-            Some(f) => Frequency::parse("frequency", &f, true)?,
-            None => return Err(Error::invalid("frequency", "is required")),
-        };
-        let start = input::date(
-            "startDate",
-            self.start_date.or(stored.map(|t| t.start_date.to_string())),
+        let amount = input::positive_amount(self.amount, stored.map(|t| t.amount))?;
+        let schedule = input::schedule(
+            self.frequency,
+            self.start_date,
+            self.end_date,
+            stored.map(|t| t.schedule()).as_ref(),
+            true,
         )?;
-        let end = input::optional_date(
-            "endDate",
-            self.end_date
-                .or(stored.and_then(|t| t.end_date.map(|d| d.to_string()))),
-        )?;
-        let schedule = if frequency == Frequency::Once {
-            Schedule::once(start)
-        } else {
-            Schedule::new(frequency, start, end)?
-        };
         Ok(NewTransfer {
             from_account_id: from,
             to_account_id: to,
