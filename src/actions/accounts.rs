@@ -1,6 +1,6 @@
 //! Accounts: `listAccounts`, `createAccount`, `updateAccount`, `deleteAccount`.
 
-use super::entries::{self, Record};
+use super::entries;
 use super::input::{self, Patch, NAME_MAX};
 use super::{Ctx, NoInput, Registry, Reply};
 use crate::domain::currency::Currency;
@@ -20,44 +20,13 @@ pub fn register(r: &mut Registry) {
     r.session("deleteAccount", delete);
 }
 
-pub struct Accounts;
-
-impl Record for Accounts {
-    const CAP: crate::store::Cap = crate::store::Cap::Accounts;
-    type Stored = Account;
-    type New = NewAccount;
-    type Input = AccountInput;
-
-    fn take_id(input: &mut AccountInput) -> Option<String> {
-        input.id.take()
-    }
-    fn validate(
-        input: AccountInput,
-        _: &Connection,
-        _: &str,
-        stored: Option<&Account>,
-    ) -> Result<NewAccount> {
-        input.validate(stored)
-    }
-    fn find(c: &Connection, user: &str, id: &str) -> Result<Option<Account>> {
-        accounts::find(c, user, id)
-    }
-    fn insert(c: &Connection, user: &str, new: &NewAccount, now: &str) -> Result<Account> {
-        accounts::insert(c, user, new, now)
-    }
-    fn update(
-        c: &Connection,
-        user: &str,
-        id: &str,
-        new: &NewAccount,
-        now: &str,
-    ) -> Result<Option<Account>> {
-        accounts::update(c, user, id, new, now)
-    }
-    fn delete(c: &Connection, user: &str, id: &str) -> Result<bool> {
-        accounts::delete(c, user, id)
-    }
-}
+super::entries::record!(Accounts {
+    cap: Accounts,
+    store: accounts,
+    stored: Account,
+    new: NewAccount,
+    input: AccountInput
+});
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
@@ -76,7 +45,7 @@ pub struct AccountInput {
 
 impl AccountInput {
     /// The complete account: given fields over the stored ones.
-    fn validate(self, stored: Option<&Account>) -> Result<NewAccount> {
+    fn validate(self, _: &Connection, _: &str, stored: Option<&Account>) -> Result<NewAccount> {
         let name = input::text(
             "name",
             self.name.or(stored.map(|a| a.name.clone())),

@@ -1,6 +1,6 @@
 //! Categories: `listCategories`, `createCategory`, `updateCategory`, `deleteCategory`.
 
-use super::entries::{self, Record};
+use super::entries;
 use super::input::{self, Patch};
 use super::{Ctx, NoInput, Registry, Reply};
 use crate::domain::categories::{parse_color, parse_icon};
@@ -18,44 +18,13 @@ pub fn register(r: &mut Registry) {
     r.session("deleteCategory", entries::delete::<Categories>);
 }
 
-pub struct Categories;
-
-impl Record for Categories {
-    const CAP: crate::store::Cap = crate::store::Cap::Categories;
-    type Stored = Category;
-    type New = NewCategory;
-    type Input = CategoryInput;
-
-    fn take_id(input: &mut CategoryInput) -> Option<String> {
-        input.id.take()
-    }
-    fn validate(
-        input: CategoryInput,
-        _: &Connection,
-        _: &str,
-        stored: Option<&Category>,
-    ) -> Result<NewCategory> {
-        input.validate(stored)
-    }
-    fn find(c: &Connection, user: &str, id: &str) -> Result<Option<Category>> {
-        categories::find(c, user, id)
-    }
-    fn insert(c: &Connection, user: &str, new: &NewCategory, now: &str) -> Result<Category> {
-        categories::insert(c, user, new, now)
-    }
-    fn update(
-        c: &Connection,
-        user: &str,
-        id: &str,
-        new: &NewCategory,
-        now: &str,
-    ) -> Result<Option<Category>> {
-        categories::update(c, user, id, new, now)
-    }
-    fn delete(c: &Connection, user: &str, id: &str) -> Result<bool> {
-        categories::delete(c, user, id)
-    }
-}
+super::entries::record!(Categories {
+    cap: Categories,
+    store: categories,
+    stored: Category,
+    new: NewCategory,
+    input: CategoryInput
+});
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
@@ -74,7 +43,7 @@ pub struct CategoryInput {
 }
 
 impl CategoryInput {
-    fn validate(self, stored: Option<&Category>) -> Result<NewCategory> {
+    fn validate(self, _: &Connection, _: &str, stored: Option<&Category>) -> Result<NewCategory> {
         let name = input::text("name", self.name.or(stored.map(|k| k.name.clone())), 50)?;
         let icon = parse_icon(
             "icon",

@@ -2,7 +2,7 @@
 //! `updateDailyExpense`, `deleteDailyExpense`. Saving one with a category
 //! teaches cashkeeper its merchant's category.
 
-use super::entries::{self, check_category, currency_for, Record};
+use super::entries::{self, check_category, currency_for};
 use super::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use super::{Ctx, Registry, Reply};
 use crate::domain::merchant;
@@ -20,53 +20,14 @@ pub fn register(r: &mut Registry) {
     r.session("deleteDailyExpense", entries::delete::<DailyExpenses>);
 }
 
-pub struct DailyExpenses;
-
-impl Record for DailyExpenses {
-    const CAP: crate::store::Cap = crate::store::Cap::DailyExpenses;
-    type Stored = DailyExpense;
-    type New = NewDailyExpense;
-    type Input = DailyInput;
-
-    fn take_id(input: &mut DailyInput) -> Option<String> {
-        input.id.take()
-    }
-    fn validate(
-        input: DailyInput,
-        c: &Connection,
-        user: &str,
-        stored: Option<&DailyExpense>,
-    ) -> Result<NewDailyExpense> {
-        input.validate(c, user, stored)
-    }
-    fn find(c: &Connection, user: &str, id: &str) -> Result<Option<DailyExpense>> {
-        daily_expenses::find(c, user, id)
-    }
-    fn insert(
-        c: &Connection,
-        user: &str,
-        new: &NewDailyExpense,
-        now: &str,
-    ) -> Result<DailyExpense> {
-        daily_expenses::insert(c, user, new, now)
-    }
-    fn update(
-        c: &Connection,
-        user: &str,
-        id: &str,
-        new: &NewDailyExpense,
-        now: &str,
-    ) -> Result<Option<DailyExpense>> {
-        daily_expenses::update(c, user, id, new, now)
-    }
-    fn delete(c: &Connection, user: &str, id: &str) -> Result<bool> {
-        daily_expenses::delete(c, user, id)
-    }
-    /// Saving an expense with a category teaches its merchant's category.
-    fn after_write(c: &Connection, user: &str, new: &NewDailyExpense, now: &str) -> Result<()> {
-        learn(c, user, new, now)
-    }
-}
+super::entries::record!(DailyExpenses {
+    cap: DailyExpenses,
+    store: daily_expenses,
+    stored: DailyExpense,
+    new: NewDailyExpense,
+    input: DailyInput,
+    after_write: learn
+});
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]

@@ -73,6 +73,78 @@ pub trait Record: Send + Sync + 'static {
     }
 }
 
+/// Declares a record kind and its [`Record`] impl: the per-user cap, the
+/// store module whose `find`, `insert`, `update` and `delete` (each scoped
+/// by user) keep it, and the input type whose
+/// `validate(self, connection, user, stored)` makes a record to write;
+/// optionally a function run after each write in the same transaction.
+/// A new record kind is then its store module, its input and this line.
+macro_rules! record {
+    (
+        $kind:ident { cap: $cap:ident, store: $store:ident, stored: $stored:ty,
+        new: $new:ty, input: $input:ty $(, after_write: $after:path)? $(,)? }
+    ) => {
+        pub struct $kind;
+
+        impl $crate::actions::entries::Record for $kind {
+            const CAP: $crate::store::Cap = $crate::store::Cap::$cap;
+            type Stored = $stored;
+            type New = $new;
+            type Input = $input;
+
+            fn take_id(input: &mut $input) -> Option<String> {
+                input.id.take()
+            }
+            fn validate(
+                input: $input,
+                c: &rusqlite::Connection,
+                user: &str,
+                stored: Option<&$stored>,
+            ) -> $crate::error::Result<$new> {
+                input.validate(c, user, stored)
+            }
+            fn find(
+                c: &rusqlite::Connection,
+                user: &str,
+                id: &str,
+            ) -> $crate::error::Result<Option<$stored>> {
+                $store::find(c, user, id)
+            }
+            fn insert(
+                c: &rusqlite::Connection,
+                user: &str,
+                new: &$new,
+                now: &str,
+            ) -> $crate::error::Result<$stored> {
+                $store::insert(c, user, new, now)
+            }
+            fn update(
+                c: &rusqlite::Connection,
+                user: &str,
+                id: &str,
+                new: &$new,
+                now: &str,
+            ) -> $crate::error::Result<Option<$stored>> {
+                $store::update(c, user, id, new, now)
+            }
+            fn delete(c: &rusqlite::Connection, user: &str, id: &str) -> $crate::error::Result<bool> {
+                $store::delete(c, user, id)
+            }
+            $(
+                fn after_write(
+                    c: &rusqlite::Connection,
+                    user: &str,
+                    new: &$new,
+                    now: &str,
+                ) -> $crate::error::Result<()> {
+                    $after(c, user, new, now)
+                }
+            )?
+        }
+    };
+}
+pub(crate) use record;
+
 /// `create…`: validates and inserts in one transaction.
 pub async fn create<R: Record>(ctx: super::Ctx, input: R::Input) -> Result<super::Reply> {
     let (user, now) = (

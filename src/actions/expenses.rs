@@ -1,7 +1,7 @@
 //! Recurring expenses and subscriptions: `listExpenses`, `createExpense`,
 //! `updateExpense`, `deleteExpense`, `listSubscriptions`.
 
-use super::entries::{self, check_category, currency_for, Record};
+use super::entries::{self, check_category, currency_for};
 use super::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use super::{Ctx, NoInput, Registry, Reply};
 use crate::error::{Error, Result};
@@ -19,44 +19,13 @@ pub fn register(r: &mut Registry) {
     r.session("listSubscriptions", list_subscriptions);
 }
 
-pub struct Expenses;
-
-impl Record for Expenses {
-    const CAP: crate::store::Cap = crate::store::Cap::Recurring;
-    type Stored = Expense;
-    type New = NewExpense;
-    type Input = ExpenseInput;
-
-    fn take_id(input: &mut ExpenseInput) -> Option<String> {
-        input.id.take()
-    }
-    fn validate(
-        input: ExpenseInput,
-        c: &Connection,
-        user: &str,
-        stored: Option<&Expense>,
-    ) -> Result<NewExpense> {
-        input.validate(c, user, stored)
-    }
-    fn find(c: &Connection, user: &str, id: &str) -> Result<Option<Expense>> {
-        expenses::find(c, user, id)
-    }
-    fn insert(c: &Connection, user: &str, new: &NewExpense, now: &str) -> Result<Expense> {
-        expenses::insert(c, user, new, now)
-    }
-    fn update(
-        c: &Connection,
-        user: &str,
-        id: &str,
-        new: &NewExpense,
-        now: &str,
-    ) -> Result<Option<Expense>> {
-        expenses::update(c, user, id, new, now)
-    }
-    fn delete(c: &Connection, user: &str, id: &str) -> Result<bool> {
-        expenses::delete(c, user, id)
-    }
-}
+super::entries::record!(Expenses {
+    cap: Recurring,
+    store: expenses,
+    stored: Expense,
+    new: NewExpense,
+    input: ExpenseInput
+});
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]

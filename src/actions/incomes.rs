@@ -1,6 +1,6 @@
 //! Incomes: `listIncomes`, `createIncome`, `updateIncome`, `deleteIncome`.
 
-use super::entries::{self, currency_for, Record};
+use super::entries::{self, currency_for};
 use super::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use super::{Ctx, NoInput, Registry, Reply};
 use crate::error::{Error, Result};
@@ -16,44 +16,13 @@ pub fn register(r: &mut Registry) {
     r.session("deleteIncome", entries::delete::<Incomes>);
 }
 
-pub struct Incomes;
-
-impl Record for Incomes {
-    const CAP: crate::store::Cap = crate::store::Cap::Recurring;
-    type Stored = Income;
-    type New = NewIncome;
-    type Input = IncomeInput;
-
-    fn take_id(input: &mut IncomeInput) -> Option<String> {
-        input.id.take()
-    }
-    fn validate(
-        input: IncomeInput,
-        c: &Connection,
-        user: &str,
-        stored: Option<&Income>,
-    ) -> Result<NewIncome> {
-        input.validate(c, user, stored)
-    }
-    fn find(c: &Connection, user: &str, id: &str) -> Result<Option<Income>> {
-        incomes::find(c, user, id)
-    }
-    fn insert(c: &Connection, user: &str, new: &NewIncome, now: &str) -> Result<Income> {
-        incomes::insert(c, user, new, now)
-    }
-    fn update(
-        c: &Connection,
-        user: &str,
-        id: &str,
-        new: &NewIncome,
-        now: &str,
-    ) -> Result<Option<Income>> {
-        incomes::update(c, user, id, new, now)
-    }
-    fn delete(c: &Connection, user: &str, id: &str) -> Result<bool> {
-        incomes::delete(c, user, id)
-    }
-}
+super::entries::record!(Incomes {
+    cap: Recurring,
+    store: incomes,
+    stored: Income,
+    new: NewIncome,
+    input: IncomeInput
+});
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]

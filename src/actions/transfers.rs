@@ -1,7 +1,7 @@
 //! Transfers between the user's own accounts: `listTransfers`,
 //! `createTransfer`, `updateTransfer`, `deleteTransfer`.
 
-use super::entries::{self, currency_for, Record};
+use super::entries::{self, currency_for};
 use super::input::{self, Patch, NOTES_MAX};
 use super::{Ctx, NoInput, Registry, Reply};
 use crate::error::{Error, Result};
@@ -18,44 +18,13 @@ pub fn register(r: &mut Registry) {
     r.session("deleteTransfer", entries::delete::<Transfers>);
 }
 
-pub struct Transfers;
-
-impl Record for Transfers {
-    const CAP: crate::store::Cap = crate::store::Cap::Recurring;
-    type Stored = Transfer;
-    type New = NewTransfer;
-    type Input = TransferInput;
-
-    fn take_id(input: &mut TransferInput) -> Option<String> {
-        input.id.take()
-    }
-    fn validate(
-        input: TransferInput,
-        c: &Connection,
-        user: &str,
-        stored: Option<&Transfer>,
-    ) -> Result<NewTransfer> {
-        input.validate(c, user, stored)
-    }
-    fn find(c: &Connection, user: &str, id: &str) -> Result<Option<Transfer>> {
-        transfers::find(c, user, id)
-    }
-    fn insert(c: &Connection, user: &str, new: &NewTransfer, now: &str) -> Result<Transfer> {
-        transfers::insert(c, user, new, now)
-    }
-    fn update(
-        c: &Connection,
-        user: &str,
-        id: &str,
-        new: &NewTransfer,
-        now: &str,
-    ) -> Result<Option<Transfer>> {
-        transfers::update(c, user, id, new, now)
-    }
-    fn delete(c: &Connection, user: &str, id: &str) -> Result<bool> {
-        transfers::delete(c, user, id)
-    }
-}
+super::entries::record!(Transfers {
+    cap: Recurring,
+    store: transfers,
+    stored: Transfer,
+    new: NewTransfer,
+    input: TransferInput
+});
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
