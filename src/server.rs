@@ -36,6 +36,13 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         crate::VERSION,
         config.data_dir.display()
     );
+    if !config.base_url_set && !addr.ip().is_loopback() {
+        tracing::warn!(
+            "CASHKEEPER_BASE_URL is not set: browsers may reach this service by IP address \
+             or as localhost; reached by a name (http://nas.local:3000) or over https, \
+             set CASHKEEPER_BASE_URL to that address, or changes are refused as cross-site"
+        );
+    }
     println!("cashkeeper is running at http://{addr}");
     serve(listener, state, shutdown_signal()).await
 }

@@ -105,6 +105,12 @@ pub fn cross_site(config: &Config, headers: &HeaderMap) -> Option<&'static str> 
         if host.is_some_and(|h| h == origin) {
             return None;
         }
+        // Most likely the service itself, opened by a DNS name or over
+        // https without CASHKEEPER_BASE_URL: say what to set.
+        return Some(
+            "cross-site request refused; if this is cashkeeper's own page, \
+             set CASHKEEPER_BASE_URL to the address in your browser",
+        );
     }
     Some(REFUSED)
 }
