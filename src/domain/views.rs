@@ -145,22 +145,34 @@ pub fn expenses_by_category(items: &[Item], first: NaiveDate) -> Vec<(Option<Str
     out
 }
 
-/// Smoothed monthly cost of the recurring expenses active in the month of
-/// `first`: (fixed costs, their count, subscriptions, their count).
-pub fn recurring_costs(items: &[Item], first: NaiveDate) -> (Decimal, usize, Decimal, usize) {
+/// The smoothed monthly cost of the recurring expenses active in a month,
+/// fixed costs and subscriptions apart.
+#[derive(serde::Serialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct RecurringCosts {
+    #[serde(serialize_with = "super::money::json::serialize")]
+    pub fixed_costs_monthly: Decimal,
+    pub fixed_costs_count: usize,
+    #[serde(serialize_with = "super::money::json::serialize")]
+    pub subscriptions_monthly: Decimal,
+    pub subscriptions_count: usize,
+}
+
+/// The recurring costs of the month of `first`.
+pub fn recurring_costs(items: &[Item], first: NaiveDate) -> RecurringCosts {
     let first = add_months(first, 0);
-    let mut r = (Decimal::ZERO, 0, Decimal::ZERO, 0);
+    let mut r = RecurringCosts::default();
     for item in items.iter().filter(|i| i.kind == Kind::Expense) {
         if !item.schedule.active_in_month(first) {
             continue;
         }
         let m = monthly_equivalent(item.amount, item.schedule.frequency);
         if item.is_subscription {
-            r.2 += m;
-            r.3 += 1;
+            r.subscriptions_monthly += m;
+            r.subscriptions_count += 1;
         } else {
-            r.0 += m;
-            r.1 += 1;
+            r.fixed_costs_monthly += m;
+            r.fixed_costs_count += 1;
         }
     }
     r
@@ -323,9 +335,15 @@ mod tests {
                 None,
             )
         });
-        let (fixed, n_fixed, subs, n_subs) = recurring_costs(&items, d("2025-03-01"));
-        assert_eq!((fixed, n_fixed), (dec("1053.33"), 4));
-        assert_eq!((subs, n_subs), (dec("12.99"), 1));
+        let r = recurring_costs(&items, d("2025-03-01"));
+        assert_eq!(
+            (r.fixed_costs_monthly, r.fixed_costs_count),
+            (dec("1053.33"), 4)
+        );
+        assert_eq!(
+            (r.subscriptions_monthly, r.subscriptions_count),
+            (dec("12.99"), 1)
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@ pub use super::payments::{CategoryRef, Payment};
 use crate::domain::money::{self, change_pct};
 use crate::domain::rates::Rates;
 use crate::domain::recurrence::{add_months, month_end, month_start, Schedule};
-use crate::domain::views::{self, Item, Kind, Totals, View};
+use crate::domain::views::{self, Item, Kind, RecurringCosts, Totals, View};
 use crate::error::Result;
 use crate::store::categories::Category;
 use crate::store::users::User;
@@ -50,17 +50,6 @@ impl MonthView {
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Recurring {
-    #[serde(serialize_with = "money::json::serialize")]
-    pub fixed_costs_monthly: Decimal,
-    pub fixed_costs_count: usize,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub subscriptions_monthly: Decimal,
-    pub subscriptions_count: usize,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 pub struct CategorySpend {
     pub category_id: Option<String>,
     pub category: Option<CategoryRef>,
@@ -90,7 +79,7 @@ pub struct Dashboard {
     pub has_multi_currency: bool,
     pub cashflow: MonthView,
     pub reserve: MonthView,
-    pub recurring: Recurring,
+    pub recurring: RecurringCosts,
     pub upcoming: Vec<Payment>,
     pub by_category: Vec<CategorySpend>,
     /// The twelve months ending with this one, cashflow view.
@@ -254,7 +243,7 @@ pub fn build(ledger: &Ledger, user: &User, first: NaiveDate, today: NaiveDate) -
     let last_month = add_months(first, -1);
     let cash = views::monthly_totals(items, add_months(first, -11), 12, View::Cashflow);
     let reserve = views::monthly_totals(items, last_month, 2, View::Reserve);
-    let (fixed, n_fixed, subs, n_subs) = views::recurring_costs(items, first);
+    let recurring = views::recurring_costs(items, first);
     let due_items = items
         .iter()
         .filter(|i| i.kind != Kind::DailyExpense)
@@ -296,12 +285,7 @@ pub fn build(ledger: &Ledger, user: &User, first: NaiveDate, today: NaiveDate) -
         has_multi_currency: ledger.has_multi_currency,
         cashflow: MonthView::new(cash[11], cash[10]),
         reserve: MonthView::new(reserve[1], reserve[0]),
-        recurring: Recurring {
-            fixed_costs_monthly: fixed,
-            fixed_costs_count: n_fixed,
-            subscriptions_monthly: subs,
-            subscriptions_count: n_subs,
-        },
+        recurring,
         upcoming,
         by_category,
         months,

@@ -7,3 +7,4 @@ pub mod forecasts;
 pub mod payments;
 pub mod reserves;
 pub mod subscriptions;
+pub mod summary;

@@ -4,204 +4,15 @@
 use super::auth::ApiUser;
 use super::{json_bytes, ApiError, Params};
 use crate::clock::{parse_timestamp, timestamp};
-use crate::domain::forecast::summary_forecast;
-use crate::domain::money;
-use crate::domain::recurrence::{add_months, month_end, month_start};
-use crate::domain::views::{self, Kind, View};
 use crate::reports::cache::{Stamp, Until};
-use crate::reports::dashboard::{load_ledger, Ledger, MonthView, Payment, Recurring};
+use crate::reports::summary::{count_insights, summary, InsightCounts, Summary};
 use crate::state::AppState;
-use crate::store::insights::{self, Insight};
-use crate::store::users::User;
+use crate::store::insights;
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::response::Response;
-use chrono::{Datelike, Duration, NaiveDate};
-use rust_decimal::Decimal;
 use serde::Serialize;
-use std::collections::BTreeMap;
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MonthBlock {
-    pub year: i32,
-    pub month: u32,
-    pub cashflow: MonthView,
-    pub reserve: MonthView,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Upcoming {
-    pub days: u32,
-    pub count: usize,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub total: Decimal,
-    pub next: Option<Payment>,
-    pub payments: Vec<Payment>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ForecastMonth {
-    pub year: i32,
-    pub month: u32,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub income: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub expenses: Decimal,
-    /// Cumulative surplus from the current month through this one.
-    #[serde(serialize_with = "money::json::serialize")]
-    pub balance: Decimal,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Forecast {
-    pub months: u32,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub projected_income: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub projected_expenses: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub projected_balance: Decimal,
-    pub monthly: Vec<ForecastMonth>,
-}
-
-/// Everything of the summary computed from the user's data (cached while
-/// the data, the rates and the day stay the same).
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Summary {
-    pub currency: String,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub total_assets: Decimal,
-    pub has_multi_currency: bool,
-    pub month: MonthBlock,
-    pub recurring: Recurring,
-    pub upcoming: Upcoming,
-    pub forecast: Forecast,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct InsightCounts {
-    pub unread: usize,
-    pub by_severity: BTreeMap<&'static str, usize>,
-    pub by_type: BTreeMap<&'static str, usize>,
-}
-
-pub const SEVERITIES: [&str; 3] = ["info", "warning", "critical"];
-pub const TYPES: [&str; 5] = [
-    "spending_anomaly",
-    "budget_warning",
-    "saving_opportunity",
-    "subscription_alert",
-    "trend_info",
-];
-
-/// Counts of unread, unexpired insights (at most the 50 newest), with every
-/// severity and type present.
-pub fn count_insights(list: &[Insight]) -> InsightCounts {
-    let mut by_severity: BTreeMap<&'static str, usize> =
-        SEVERITIES.iter().map(|s| (*s, 0)).collect();
-    let mut by_type: BTreeMap<&'static str, usize> = TYPES.iter().map(|t| (*t, 0)).collect();
-    for i in list {
-        if let Some(n) = SEVERITIES
-            .iter()
-            .find(|s| **s == i.severity)
-            .and_then(|s| by_severity.get_mut(s))
-        {
-            *n += 1;
-        }
-        if let Some(n) = TYPES
-            .iter()
-            .find(|t| **t == i.kind)
-            .and_then(|t| by_type.get_mut(t))
-        {
-            *n += 1;
-        }
-    }
-    InsightCounts {
-        unread: list.len(),
-        by_severity,
-        by_type,
-    }
-}
-
-/// The days a ledger for the summary must cover.
-pub fn window(today: NaiveDate, days: u32, months: u32) -> (NaiveDate, NaiveDate) {
-    let first = month_start(today);
-    let from = add_months(first, -1);
-    let to = (today + Duration::days(i64::from(days)))
-        .max(month_end(add_months(first, months as i32 - 1)));
-    (from, to)
-}
-
-/// Computes the summary of `ledger` on `today`.
-pub fn compute(ledger: &Ledger, user: &User, today: NaiveDate, days: u32, months: u32) -> Summary {
-    let first = month_start(today);
-    let items = &ledger.items;
-    let cash = views::monthly_totals(items, add_months(first, -1), 2, View::Cashflow);
-    let reserve = views::monthly_totals(items, add_months(first, -1), 2, View::Reserve);
-    let (fixed, n_fixed, subs, n_subs) = views::recurring_costs(items, first);
-    let due_items = items
-        .iter()
-        .filter(|i| i.kind != Kind::DailyExpense)
-        .chain(ledger.planned.iter());
-    let payments: Vec<Payment> = views::upcoming(
-        due_items,
-        today,
-        today + Duration::days(i64::from(days) - 1),
-    )
-    .into_iter()
-    .map(|d| ledger.payment(d.item, d.date))
-    .collect();
-    let monthly: Vec<ForecastMonth> = summary_forecast(items, first, months as usize)
-        .into_iter()
-        .map(|m| ForecastMonth {
-            year: m.year,
-            month: m.month,
-            income: m.income,
-            expenses: m.expenses,
-            balance: m.balance,
-        })
-        .collect();
-    let projected_income = monthly.iter().map(|m| m.income).sum();
-    let projected_expenses = monthly.iter().map(|m| m.expenses).sum();
-    Summary {
-        currency: user.base_currency.clone(),
-        total_assets: ledger.total_assets,
-        has_multi_currency: ledger.has_multi_currency,
-        month: MonthBlock {
-            year: first.year(),
-            month: first.month(),
-            cashflow: MonthView::new(cash[1], cash[0]),
-            reserve: MonthView::new(reserve[1], reserve[0]),
-        },
-        recurring: Recurring {
-            fixed_costs_monthly: fixed,
-            fixed_costs_count: n_fixed,
-            subscriptions_monthly: subs,
-            subscriptions_count: n_subs,
-        },
-        upcoming: Upcoming {
-            days,
-            count: payments.len(),
-            total: payments.iter().map(|p| p.amount).sum(),
-            next: payments.first().cloned(),
-            payments,
-        },
-        forecast: Forecast {
-            months,
-            projected_income,
-            projected_expenses,
-            projected_balance: projected_income - projected_expenses,
-            monthly,
-        },
-    }
-}
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -254,9 +65,7 @@ pub async fn get(
     let cached = state
         .db
         .run(move |c| {
-            let (from, to) = window(today, days, months);
-            let ledger = load_ledger(c, &user, &st.rates.current(), from, to, today)?;
-            let summary = compute(&ledger, &user, today, days, months);
+            let summary = summary(c, &user, &st.rates.current(), today, days, months)?;
             let insights = insights::unread(c, &user.id, &at, super::insights::MAX)?;
             let until = insights::next_expiry(c, &user.id, &at)?
                 .as_deref()

@@ -1,0 +1,208 @@
+//! The summary of `/api/v1/summary`: the current month in both views,
+//! recurring costs, what is due in the next days, a forecast of the coming
+//! months and the counts of unread insights.
+
+use crate::domain::forecast::summary_forecast;
+use crate::domain::money;
+use crate::domain::rates::Rates;
+use crate::domain::recurrence::{add_months, month_end, month_start};
+use crate::domain::views::{self, Kind, RecurringCosts, View};
+use crate::error::Result;
+use crate::reports::dashboard::{load_ledger, Ledger, MonthView, Payment};
+use crate::store::insights::Insight;
+use crate::store::users::User;
+use chrono::{Datelike, Duration, NaiveDate};
+use rust_decimal::Decimal;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MonthBlock {
+    pub year: i32,
+    pub month: u32,
+    pub cashflow: MonthView,
+    pub reserve: MonthView,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Upcoming {
+    pub days: u32,
+    pub count: usize,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub total: Decimal,
+    pub next: Option<Payment>,
+    pub payments: Vec<Payment>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ForecastMonth {
+    pub year: i32,
+    pub month: u32,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub income: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub expenses: Decimal,
+    /// Cumulative surplus from the current month through this one.
+    #[serde(serialize_with = "money::json::serialize")]
+    pub balance: Decimal,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Forecast {
+    pub months: u32,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub projected_income: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub projected_expenses: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub projected_balance: Decimal,
+    pub monthly: Vec<ForecastMonth>,
+}
+
+/// Everything of the summary computed from the user's data (cached while
+/// the data, the rates and the day stay the same).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    pub currency: String,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub total_assets: Decimal,
+    pub has_multi_currency: bool,
+    pub month: MonthBlock,
+    pub recurring: RecurringCosts,
+    pub upcoming: Upcoming,
+    pub forecast: Forecast,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InsightCounts {
+    pub unread: usize,
+    pub by_severity: BTreeMap<&'static str, usize>,
+    pub by_type: BTreeMap<&'static str, usize>,
+}
+
+pub const SEVERITIES: [&str; 3] = ["info", "warning", "critical"];
+pub const TYPES: [&str; 5] = [
+    "spending_anomaly",
+    "budget_warning",
+    "saving_opportunity",
+    "subscription_alert",
+    "trend_info",
+];
+
+/// Counts of unread, unexpired insights (at most the 50 newest), with every
+/// severity and type present.
+pub fn count_insights(list: &[Insight]) -> InsightCounts {
+    let mut by_severity: BTreeMap<&'static str, usize> =
+        SEVERITIES.iter().map(|s| (*s, 0)).collect();
+    let mut by_type: BTreeMap<&'static str, usize> = TYPES.iter().map(|t| (*t, 0)).collect();
+    for i in list {
+        if let Some(n) = SEVERITIES
+            .iter()
+            .find(|s| **s == i.severity)
+            .and_then(|s| by_severity.get_mut(s))
+        {
+            *n += 1;
+        }
+        if let Some(n) = TYPES
+            .iter()
+            .find(|t| **t == i.kind)
+            .and_then(|t| by_type.get_mut(t))
+        {
+            *n += 1;
+        }
+    }
+    InsightCounts {
+        unread: list.len(),
+        by_severity,
+        by_type,
+    }
+}
+
+/// The days a ledger for the summary must cover.
+pub fn window(today: NaiveDate, days: u32, months: u32) -> (NaiveDate, NaiveDate) {
+    let first = month_start(today);
+    let from = add_months(first, -1);
+    let to = (today + Duration::days(i64::from(days)))
+        .max(month_end(add_months(first, months as i32 - 1)));
+    (from, to)
+}
+
+/// Computes the summary of `ledger` on `today`.
+fn compute(ledger: &Ledger, user: &User, today: NaiveDate, days: u32, months: u32) -> Summary {
+    let first = month_start(today);
+    let items = &ledger.items;
+    let cash = views::monthly_totals(items, add_months(first, -1), 2, View::Cashflow);
+    let reserve = views::monthly_totals(items, add_months(first, -1), 2, View::Reserve);
+    let recurring = views::recurring_costs(items, first);
+    let due_items = items
+        .iter()
+        .filter(|i| i.kind != Kind::DailyExpense)
+        .chain(ledger.planned.iter());
+    let payments: Vec<Payment> = views::upcoming(
+        due_items,
+        today,
+        today + Duration::days(i64::from(days) - 1),
+    )
+    .into_iter()
+    .map(|d| ledger.payment(d.item, d.date))
+    .collect();
+    let monthly: Vec<ForecastMonth> = summary_forecast(items, first, months as usize)
+        .into_iter()
+        .map(|m| ForecastMonth {
+            year: m.year,
+            month: m.month,
+            income: m.income,
+            expenses: m.expenses,
+            balance: m.balance,
+        })
+        .collect();
+    let projected_income = monthly.iter().map(|m| m.income).sum();
+    let projected_expenses = monthly.iter().map(|m| m.expenses).sum();
+    Summary {
+        currency: user.base_currency.clone(),
+        total_assets: ledger.total_assets,
+        has_multi_currency: ledger.has_multi_currency,
+        month: MonthBlock {
+            year: first.year(),
+            month: first.month(),
+            cashflow: MonthView::new(cash[1], cash[0]),
+            reserve: MonthView::new(reserve[1], reserve[0]),
+        },
+        recurring,
+        upcoming: Upcoming {
+            days,
+            count: payments.len(),
+            total: payments.iter().map(|p| p.amount).sum(),
+            next: payments.first().cloned(),
+            payments,
+        },
+        forecast: Forecast {
+            months,
+            projected_income,
+            projected_expenses,
+            projected_balance: projected_income - projected_expenses,
+            monthly,
+        },
+    }
+}
+
+/// The summary of `user` on `today`: payments due in the next `days` days,
+/// a forecast of `months` months from the current one.
+pub fn summary(
+    c: &rusqlite::Connection,
+    user: &User,
+    rates: &Rates,
+    today: NaiveDate,
+    days: u32,
+    months: u32,
+) -> Result<Summary> {
+    let (from, to) = window(today, days, months);
+    let ledger = load_ledger(c, user, rates, from, to, today)?;
+    Ok(compute(&ledger, user, today, days, months))
+}
