@@ -65,6 +65,6 @@ impl From<r2d2::Error> for Error {
 
 impl From<tokio::task::JoinError> for Error {
     fn from(e: tokio::task::JoinError) -> Self {
-        Error::Internal(anyhow::anyhow!("blocking task failed: {e}"))
+        Error::Internal(anyhow::Error::new(e).context("blocking task failed"))
     }
 }

@@ -2,9 +2,10 @@
 //! `SMTP_URL` is configured.
 
 use crate::config::Config;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::i18n::Locale;
 use crate::store::users::User;
+use anyhow::Context;
 use lettre::message::{header::ContentType, Mailbox};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
@@ -23,13 +24,10 @@ impl Mailer {
             return Ok(Mailer::Log);
         };
         let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(url.expose())
-            .map_err(|e| Error::Internal(anyhow::anyhow!("SMTP_URL: {e}")))?
+            .context("SMTP_URL")?
             .build();
         let transport = Box::new(transport);
-        let from = config
-            .mail_from
-            .parse()
-            .map_err(|e| Error::Internal(anyhow::anyhow!("MAIL_FROM: {e}")))?;
+        let from = config.mail_from.parse().context("MAIL_FROM")?;
         Ok(Mailer::Smtp { transport, from })
     }
 
@@ -46,21 +44,15 @@ impl Mailer {
                 Ok(())
             }
             Mailer::Smtp { transport, from } => {
-                let to: Mailbox = user
-                    .email
-                    .parse()
-                    .map_err(|e| Error::Internal(anyhow::anyhow!("recipient address: {e}")))?;
+                let to: Mailbox = user.email.parse().context("recipient address")?;
                 let message = Message::builder()
                     .from(from.clone())
                     .to(to)
                     .subject(subject)
                     .header(ContentType::TEXT_PLAIN)
                     .body(body)
-                    .map_err(|e| Error::Internal(anyhow::anyhow!("building mail: {e}")))?;
-                transport
-                    .send(message)
-                    .await
-                    .map_err(|e| Error::Internal(anyhow::anyhow!("SMTP: {e}")))?;
+                    .context("building mail")?;
+                transport.send(message).await.context("SMTP")?;
                 tracing::info!(user_id = %user.id, "password-reset mail sent");
                 Ok(())
             }

@@ -23,6 +23,7 @@ pub mod transfers;
 pub mod users;
 
 use crate::error::{Error, Result};
+use anyhow::Context;
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
@@ -72,7 +73,7 @@ pub fn open_connection(path: &Path) -> Result<Connection> {
 pub fn migrate(c: &mut Connection) -> Result<usize> {
     let report = embedded::migrations::runner()
         .run(c)
-        .map_err(|e| Error::Internal(anyhow::anyhow!("migration failed: {e}")))?;
+        .context("migration failed")?;
     Ok(report.applied_migrations().len())
 }
 
@@ -203,8 +204,7 @@ pub fn backup(source: &Path, target: &Path) -> Result<()> {
         let dst = Connection::open(&tmp)?;
         dst.query_row("PRAGMA journal_mode = DELETE", [], |_| Ok(()))?;
     }
-    std::fs::rename(&tmp, target)
-        .map_err(|e| Error::Internal(anyhow::anyhow!("backup: cannot write target: {e}")))?;
+    std::fs::rename(&tmp, target).context("backup: cannot write target")?;
     Ok(())
 }
 
