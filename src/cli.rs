@@ -277,7 +277,7 @@ async fn create_token(
         .transaction(move |tx| {
             let user = users::find_by_email(tx, &lookup)?
                 .ok_or_else(|| crate::Error::invalid("--email", "no user with this email"))?;
-            crate::actions::api_tokens::create_for(tx, &user.id, &name, days, now)
+            crate::auth::api_tokens::create_for(tx, &user.id, &name, days, now)
         })
         .await?;
     match &created.record.expires_at {

@@ -2,13 +2,11 @@
 
 use super::input::{self, IdInput};
 use super::{Ctx, NoInput, Registry, Reply};
-use crate::auth::api_tokens::{self, LIFETIMES};
-use crate::auth::secrets;
+use crate::auth::api_tokens::{create_for, LIFETIMES};
 use crate::clock::timestamp;
 use crate::error::{Error, Result};
 use crate::store::api_tokens as store;
-use chrono::{DateTime, Duration, Utc};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::Value;
 
 pub fn register(r: &mut Registry) {
@@ -32,37 +30,6 @@ pub fn parse_lifetime(field: &'static str, value: &Value) -> Result<Option<u32>>
         },
         _ => Err(Error::invalid(field, "must be 30, 90, 365 or null")),
     }
-}
-
-/// A token just created: the only time the token itself is shown.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Created {
-    #[serde(flatten)]
-    pub record: store::ApiToken,
-    pub token: String,
-}
-
-/// Creates a token for `user_id`; shared with the CLI.
-pub fn create_for(
-    c: &rusqlite::Connection,
-    user_id: &str,
-    name: &str,
-    days: Option<u32>,
-    now: DateTime<Utc>,
-) -> Result<Created> {
-    crate::store::Cap::ApiTokens.check(c, user_id)?;
-    let token = api_tokens::generate();
-    let expires = days.map(|d| timestamp(now + Duration::days(i64::from(d))));
-    let record = store::insert(
-        c,
-        user_id,
-        name,
-        &secrets::sha256_hex(&token),
-        &timestamp(now),
-        expires.as_deref(),
-    )?;
-    Ok(Created { record, token })
 }
 
 #[derive(Deserialize)]

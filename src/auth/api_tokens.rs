@@ -27,6 +27,38 @@ pub fn is_well_formed(s: &str) -> bool {
     })
 }
 
+/// A token just created: the only time the token itself is shown.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Created {
+    #[serde(flatten)]
+    pub record: crate::store::api_tokens::ApiToken,
+    pub token: String,
+}
+
+/// Creates a token for `user_id` (the `createApiToken` action and
+/// `cashkeeper token create`); refused past `store::Cap::ApiTokens`.
+pub fn create_for(
+    c: &rusqlite::Connection,
+    user_id: &str,
+    name: &str,
+    days: Option<u32>,
+    now: DateTime<Utc>,
+) -> crate::error::Result<Created> {
+    crate::store::Cap::ApiTokens.check(c, user_id)?;
+    let token = generate();
+    let expires = days.map(|d| crate::clock::timestamp(now + Duration::days(i64::from(d))));
+    let record = crate::store::api_tokens::insert(
+        c,
+        user_id,
+        name,
+        &super::secrets::sha256_hex(&token),
+        &crate::clock::timestamp(now),
+        expires.as_deref(),
+    )?;
+    Ok(Created { record, token })
+}
+
 /// Known tokens by hash, with the database fingerprint they were read at:
 /// a token is taken from memory only while no process has committed
 /// anything since (so a revocation, a deleted user or any write is seen on
