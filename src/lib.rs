@@ -8,7 +8,12 @@
 //! - [`config`] reads and checks the environment once, before a port is bound;
 //! - [`actions`] is the server-action layer (`POST /actions/{name}`) the pages use;
 //! - [`web`] renders the pages, [`api`] serves `/api` and the REST API `/api/v1`;
+//! - [`reports`] computes what pages, actions, the REST API and the jobs show;
 //! - [`store`] owns SQLite, [`domain`] the pure rules, [`auth`] sessions and secrets.
+//!
+//! Layers import downward only: domain ← store ← auth, services, reports ←
+//! state ← actions, api, web, jobs ← app, server, cli; config, clock and error
+//! are below them all, i18n sits just above the domain.
 
 pub mod actions;
 pub mod api;
