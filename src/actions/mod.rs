@@ -30,6 +30,7 @@ pub mod search;
 pub mod settings;
 pub mod transfers;
 
+use crate::auth::origin::{self, write_refusal};
 use crate::auth::session::Session;
 use crate::error::{Error, Result};
 use crate::i18n::Locale;
@@ -277,23 +278,13 @@ pub fn router(panic_routes: bool) -> Router<AppState> {
     ))
 }
 
-/// Why a request is not an action call from the service's own pages: not
-/// JSON (a form on another site can post only form encodings or plain
-/// text), or sent by another site.
-fn cross_site_refusal(state: &AppState, headers: &HeaderMap) -> Option<&'static str> {
-    if !crate::auth::origin::is_json(headers) {
-        return Some("content type must be application/json");
-    }
-    crate::auth::origin::cross_site(&state.config, headers)
-}
-
 async fn dispatch(
     State(state): State<AppState>,
     Path(name): Path<String>,
     req: Request,
 ) -> Response {
     let (parts, body) = req.into_parts();
-    if let Some(why) = cross_site_refusal(&state, &parts.headers) {
+    if let Some(why) = write_refusal(&state.config, &parts.headers, origin::Body::Json) {
         return failure(StatusCode::FORBIDDEN, why);
     }
     let Some(action) = catalogue().get(&name) else {

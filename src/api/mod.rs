@@ -18,9 +18,7 @@ use tower_http::catch_panic::CatchPanicLayer;
 
 /// Middleware of every `/api` route: a request that may change something
 /// (any method but GET, HEAD and OPTIONS) gets the same cross-site check as
-/// the actions: sent by the service's own pages (`auth::origin`), with a
-/// body a form on another site cannot send (JSON or a multipart upload,
-/// never plain text or form encoding).
+/// the actions (`auth::origin`), accepting a multipart upload besides JSON.
 async fn same_site_writes(
     axum::extract::State(state): axum::extract::State<AppState>,
     req: axum::extract::Request,
@@ -30,25 +28,8 @@ async fn same_site_writes(
     if matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
         return next.run(req).await;
     }
-    let headers = req.headers();
-    let body_ok = match headers.get(axum::http::header::CONTENT_TYPE) {
-        None => true,
-        Some(v) => {
-            crate::auth::origin::is_json(headers)
-                || v.to_str().is_ok_and(|t| {
-                    t.trim_start()
-                        .to_ascii_lowercase()
-                        .starts_with("multipart/form-data")
-                })
-        }
-    };
-    if !body_ok {
-        return error(
-            StatusCode::FORBIDDEN,
-            "content type must be application/json",
-        );
-    }
-    if let Some(why) = crate::auth::origin::cross_site(&state.config, headers) {
+    use crate::auth::origin::{write_refusal, Body};
+    if let Some(why) = write_refusal(&state.config, req.headers(), Body::JsonOrUpload) {
         return error(StatusCode::FORBIDDEN, why);
     }
     next.run(req).await

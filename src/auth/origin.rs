@@ -70,7 +70,7 @@ fn split_port(authority: &str) -> Option<(&str, Option<u16>)> {
 }
 
 /// Whether the body is declared as JSON (`application/json`, any charset).
-pub fn is_json(headers: &HeaderMap) -> bool {
+fn is_json(headers: &HeaderMap) -> bool {
     headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -78,8 +78,39 @@ pub fn is_json(headers: &HeaderMap) -> bool {
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
 }
 
+/// What a request that changes something may carry as its body.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Body {
+    /// JSON only (the actions).
+    Json,
+    /// JSON, a multipart upload, or nothing (the `/api` routes).
+    JsonOrUpload,
+}
+
+/// `Some(reason)` when a request that changes something is not one the
+/// service's own pages make: its body is of a kind a form on another site
+/// can send (form encoding, plain text), or another site sent it.
+pub fn write_refusal(config: &Config, headers: &HeaderMap, body: Body) -> Option<&'static str> {
+    let body_ok = match headers.get(header::CONTENT_TYPE) {
+        None => body == Body::JsonOrUpload,
+        Some(v) => {
+            is_json(headers)
+                || (body == Body::JsonOrUpload
+                    && v.to_str().is_ok_and(|t| {
+                        t.trim_start()
+                            .to_ascii_lowercase()
+                            .starts_with("multipart/form-data")
+                    }))
+        }
+    };
+    if !body_ok {
+        return Some("content type must be application/json");
+    }
+    cross_site(config, headers)
+}
+
 /// `Some(reason)` when a state-changing request comes from another site.
-pub fn cross_site(config: &Config, headers: &HeaderMap) -> Option<&'static str> {
+fn cross_site(config: &Config, headers: &HeaderMap) -> Option<&'static str> {
     const REFUSED: &str = "cross-site request refused";
     if let Some(site) = headers.get("sec-fetch-site") {
         let site = site.to_str().unwrap_or("");
@@ -203,6 +234,29 @@ mod tests {
             ("host", "192.168.1.5:3000"),
         ]);
         assert!(cross_site(&config(Some("https://money.example.org")), &h).is_some());
+    }
+
+    #[test]
+    fn actions_take_only_json_and_api_routes_also_uploads() {
+        let c = config(Some("https://money.example.org"));
+        let json = headers(&[("content-type", "application/json; charset=utf-8")]);
+        let upload = headers(&[("content-type", "multipart/form-data; boundary=x")]);
+        let text = headers(&[("content-type", "text/plain")]);
+        let none = HeaderMap::new();
+        assert_eq!(write_refusal(&c, &json, Body::Json), None);
+        assert_eq!(write_refusal(&c, &json, Body::JsonOrUpload), None);
+        assert_eq!(write_refusal(&c, &upload, Body::JsonOrUpload), None);
+        assert_eq!(write_refusal(&c, &none, Body::JsonOrUpload), None);
+        for (h, body) in [
+            (&upload, Body::Json),
+            (&none, Body::Json),
+            (&text, Body::JsonOrUpload),
+        ] {
+            assert_eq!(
+                write_refusal(&c, h, body),
+                Some("content type must be application/json")
+            );
+        }
     }
 
     #[test]
