@@ -14,7 +14,7 @@
 #![no_main]
 
 use arbitrary::{Result, Unstructured};
-use cashkeeper::actions::{registry, Registry};
+use cashkeeper::actions::{catalogue, Registry};
 use cashkeeper::Error;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value};
@@ -147,10 +147,10 @@ fn input(data: &[u8]) -> Option<Value> {
     }
 }
 
-fn actions() -> &'static (Registry, Vec<&'static str>) {
-    static ACTIONS: OnceLock<(Registry, Vec<&'static str>)> = OnceLock::new();
+fn actions() -> &'static (&'static Registry, Vec<&'static str>) {
+    static ACTIONS: OnceLock<(&'static Registry, Vec<&'static str>)> = OnceLock::new();
     ACTIONS.get_or_init(|| {
-        let r = registry();
+        let r = catalogue();
         let mut names: Vec<&'static str> = r.names().copied().collect();
         names.sort_unstable();
         (r, names)

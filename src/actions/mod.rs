@@ -9,7 +9,7 @@
 //! monitoring sees it). Every other refusal is a 200 failure envelope whose
 //! message names the field.
 //!
-//! Each domain module registers its actions in [`registry`]; a handler gets
+//! Each domain module registers its actions in [`catalogue`]; a handler gets
 //! a [`Ctx`] (state and session) and its input already deserialized.
 
 pub mod accounts;
@@ -201,8 +201,7 @@ pub fn catalogue() -> &'static Registry {
     CATALOGUE.get_or_init(registry)
 }
 
-/// The catalogue, newly built.
-pub fn registry() -> Registry {
+fn registry() -> Registry {
     let mut r = Registry::default();
     auth::register(&mut r);
     settings::register(&mut r);
@@ -429,7 +428,7 @@ mod tests {
 
     #[test]
     fn the_catalogue_has_the_sign_in_actions() {
-        let r = registry();
+        let r = catalogue();
         for name in ["register", "login", "forgotPassword", "resetPassword"] {
             assert!(r.get(name).unwrap().public, "{name}");
         }

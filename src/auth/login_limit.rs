@@ -98,7 +98,8 @@ impl Limiter {
     }
 
     /// Seconds while `key` stays locked, without counting anything.
-    pub fn locked_for(&self, key: &str, now: DateTime<Utc>) -> Option<i64> {
+    #[cfg(test)]
+    fn locked_for(&self, key: &str, now: DateTime<Utc>) -> Option<i64> {
         let map = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         let until = map.get(key)?.locked_until?;
         (until > now).then(|| (until - now).num_seconds().max(1))
@@ -172,7 +173,8 @@ impl SignInGuard {
     }
 
     /// Seconds while `email` stays locked.
-    pub fn address_locked_for(&self, email: &str, now: DateTime<Utc>) -> Option<i64> {
+    #[cfg(test)]
+    fn address_locked_for(&self, email: &str, now: DateTime<Utc>) -> Option<i64> {
         self.per_address.locked_for(email, now)
     }
 }

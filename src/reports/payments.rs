@@ -181,18 +181,6 @@ impl Source {
     }
 }
 
-/// Every payment from `start` through `end`, in one list (for callers
-/// that need them all; the route streams them instead).
-pub fn payments(
-    c: &rusqlite::Connection,
-    user: &User,
-    rates: &Arc<Rates>,
-    start: NaiveDate,
-    end: NaiveDate,
-) -> Result<Vec<Payment>> {
-    Source::load(c, user, rates)?.between(c, start, end)
-}
-
 /// The calendar months that `start..=end` touches, each cut to the range.
 pub fn months(start: NaiveDate, end: NaiveDate) -> impl Iterator<Item = (NaiveDate, NaiveDate)> {
     let mut first = month_start(start);

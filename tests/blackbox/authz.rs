@@ -168,7 +168,7 @@ async fn another_users_ids_answer_exactly_like_unknown_ids() {
         .keys()
         .map(|k| (*k, uuid::Uuid::new_v4().to_string()))
         .collect();
-    let registry = cashkeeper::actions::registry();
+    let registry = cashkeeper::actions::catalogue();
     let mut names: Vec<&str> = registry
         .names()
         .copied()

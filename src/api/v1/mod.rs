@@ -68,7 +68,7 @@ impl ApiError {
         }
     }
     /// 500; the cause is logged, never sent.
-    pub fn internal(e: crate::Error) -> Self {
+    fn internal(e: crate::Error) -> Self {
         e.log();
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
