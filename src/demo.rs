@@ -13,11 +13,16 @@ use crate::clock::timestamp;
 use crate::domain::money;
 use crate::domain::recurrence::{add_months, Frequency, Schedule};
 use crate::error::Result;
-use crate::store::accounts::{self, NewAccount};
-use crate::store::categories::{self, Category};
-use crate::store::expenses::{self, NewExpense};
-use crate::store::incomes::{self, NewIncome};
-use crate::store::transfers::{self, NewTransfer};
+use crate::store::accounts::Account;
+use crate::store::accounts::NewAccount;
+use crate::store::categories::Category;
+use crate::store::expenses::Expense;
+use crate::store::expenses::NewExpense;
+use crate::store::incomes::Income;
+use crate::store::incomes::NewIncome;
+use crate::store::table;
+use crate::store::transfers::NewTransfer;
+use crate::store::transfers::Transfer;
 use crate::store::{merchants, new_id};
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use rand::rngs::StdRng;
@@ -77,7 +82,7 @@ pub fn fill_household(
 ) -> Result<Summary> {
     let now_s = timestamp(now);
     let mut rng = StdRng::seed_from_u64(20_261_123);
-    let cats = categories::list(c, user_id)?;
+    let cats = table::all::<Category>(c, user_id)?;
     let cat = |names: &[&str]| category(&cats, names).map(|k| k.id.clone());
     let housing = cat(&["Wohnen", "Housing"]);
     let groceries = cat(&["Lebensmittel", "Groceries"]);
@@ -92,7 +97,7 @@ pub fn fill_household(
     let mut summary = Summary::default();
     let mut account = |name: &str, kind: &str, currency: &str, balance: i64| -> Result<String> {
         summary.accounts += 1;
-        Ok(accounts::insert(
+        Ok(table::insert::<Account>(
             c,
             user_id,
             &NewAccount {
@@ -248,7 +253,7 @@ pub fn fill_household(
         ("iCloud+", 2_99, "USD", Frequency::Monthly, 9, &subs, true),
     ];
     for (name, cents, currency, frequency, day, category_id, is_subscription) in recurring {
-        expenses::insert(
+        table::insert::<Expense>(
             c,
             user_id,
             &NewExpense {
@@ -286,7 +291,7 @@ pub fn fill_household(
             NaiveDate::from_ymd_opt(year_ago.year(), 11, 27).unwrap_or(year_ago),
         ),
     ] {
-        incomes::insert(
+        table::insert::<Income>(
             c,
             user_id,
             &NewIncome {
@@ -309,7 +314,7 @@ pub fn fill_household(
         (&tagesgeld, 300_00, "Sparrate"),
         (&depot, 250_00, "ETF-Sparplan"),
     ] {
-        transfers::insert(
+        table::insert::<Transfer>(
             c,
             user_id,
             &NewTransfer {
@@ -460,7 +465,7 @@ pub fn fill_heavy(
 ) -> Result<Summary> {
     let now_s = timestamp(now);
     let mut rng = StdRng::seed_from_u64(42);
-    let cats = categories::list(c, user_id)?;
+    let cats = table::all::<Category>(c, user_id)?;
     let mut summary = Summary::default();
     let mut account_ids = Vec::new();
     for (i, (kind, currency)) in [
@@ -474,7 +479,7 @@ pub fn fill_heavy(
     .into_iter()
     .enumerate()
     {
-        let a = accounts::insert(
+        let a = table::insert::<Account>(
             c,
             user_id,
             &NewAccount {
@@ -499,7 +504,7 @@ pub fn fill_heavy(
             0 => Some(start + Duration::days(rng.random_range(30..2000))),
             _ => None,
         };
-        expenses::insert(
+        table::insert::<Expense>(
             c,
             user_id,
             &NewExpense {
@@ -522,7 +527,7 @@ pub fn fill_heavy(
     }
     for i in 0..6 {
         let (account_id, currency) = &account_ids[i % 3];
-        incomes::insert(
+        table::insert::<Income>(
             c,
             user_id,
             &NewIncome {
@@ -542,7 +547,7 @@ pub fn fill_heavy(
         summary.incomes += 1;
     }
     for i in 0..4 {
-        transfers::insert(
+        table::insert::<Transfer>(
             c,
             user_id,
             &NewTransfer {

@@ -1,6 +1,6 @@
 //! Accounts: `listAccounts`, `createAccount`, `updateAccount`, `deleteAccount`.
 
-use super::entries;
+use super::entries::{self, Record};
 use super::input::{self, Patch, NAME_MAX};
 use super::{Ctx, NoInput, Registry, Reply};
 use crate::domain::currency::Currency;
@@ -8,25 +8,18 @@ use crate::domain::money::Sign;
 use crate::error::{Error, Result};
 use crate::store::accounts::TYPES;
 use crate::store::accounts::{self, Account, NewAccount};
-use crate::store::{require_owned_field, Owned};
+use crate::store::table;
+use crate::store::{require_owned_field, Cap, Owned};
 use rusqlite::Connection;
 use serde::Deserialize;
 use serde_json::Value;
 
 pub fn register(r: &mut Registry) {
     r.session("listAccounts", list);
-    r.session("createAccount", entries::create::<Accounts>);
-    r.session("updateAccount", entries::update::<Accounts>);
+    r.session("createAccount", entries::create::<AccountInput>);
+    r.session("updateAccount", entries::update::<AccountInput>);
     r.session("deleteAccount", delete);
 }
-
-super::entries::record!(Accounts {
-    cap: Accounts,
-    store: accounts,
-    stored: Account,
-    new: NewAccount,
-    input: AccountInput
-});
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
@@ -43,8 +36,14 @@ pub struct AccountInput {
     balance: Patch<Value>,
 }
 
-impl AccountInput {
-    /// The complete account: given fields over the stored ones.
+impl Record for AccountInput {
+    type Stored = Account;
+    const CAP: Cap = Cap::Accounts;
+
+    fn take_id(&mut self) -> Option<String> {
+        self.id.take()
+    }
+
     fn validate(self, _: &Connection, _: &str, stored: Option<&Account>) -> Result<NewAccount> {
         let name = input::text(
             "name",
@@ -78,7 +77,12 @@ impl AccountInput {
 
 async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {
     let user = ctx.user_id()?;
-    Reply::data(ctx.state.db.run(move |c| accounts::list(c, &user)).await?)
+    Reply::data(
+        ctx.state
+            .db
+            .run(move |c| table::all::<Account>(c, &user))
+            .await?,
+    )
 }
 
 #[derive(Deserialize)]
@@ -100,7 +104,7 @@ async fn delete(ctx: Ctx, input: DeleteInput) -> Result<Reply> {
     ctx.state
         .db
         .transaction(move |tx| {
-            if accounts::find(tx, &user, &id)?.is_none() {
+            if table::find::<Account>(tx, &user, &id)?.is_none() {
                 return Err(Error::NotFound);
             }
             if let Some(target) = &move_to {
@@ -121,7 +125,7 @@ async fn delete(ctx: Ctx, input: DeleteInput) -> Result<Reply> {
                     used.join(", ")
                 )));
             }
-            accounts::delete(tx, &user, &id)?;
+            table::delete::<Account>(tx, &user, &id)?;
             Ok(())
         })
         .await?;

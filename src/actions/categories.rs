@@ -1,30 +1,24 @@
 //! Categories: `listCategories`, `createCategory`, `updateCategory`, `deleteCategory`.
 
-use super::entries;
+use super::entries::{self, Record};
 use super::input::{self, Patch};
 use super::{Ctx, NoInput, Registry, Reply};
 use crate::domain::categories::{parse_color, parse_icon};
 use crate::domain::money::Sign;
 use crate::error::Result;
-use crate::store::categories::{self, Category, NewCategory};
+use crate::store::categories::{Category, NewCategory};
+use crate::store::table;
+use crate::store::Cap;
 use rusqlite::Connection;
 use serde::Deserialize;
 use serde_json::Value;
 
 pub fn register(r: &mut Registry) {
     r.session("listCategories", list);
-    r.session("createCategory", entries::create::<Categories>);
-    r.session("updateCategory", entries::update::<Categories>);
-    r.session("deleteCategory", entries::delete::<Categories>);
+    r.session("createCategory", entries::create::<CategoryInput>);
+    r.session("updateCategory", entries::update::<CategoryInput>);
+    r.session("deleteCategory", entries::delete::<CategoryInput>);
 }
-
-super::entries::record!(Categories {
-    cap: Categories,
-    store: categories,
-    stored: Category,
-    new: NewCategory,
-    input: CategoryInput
-});
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
@@ -42,7 +36,14 @@ pub struct CategoryInput {
     monthly_limit: Patch<Value>,
 }
 
-impl CategoryInput {
+impl Record for CategoryInput {
+    type Stored = Category;
+    const CAP: Cap = Cap::Categories;
+
+    fn take_id(&mut self) -> Option<String> {
+        self.id.take()
+    }
+
     fn validate(self, _: &Connection, _: &str, stored: Option<&Category>) -> Result<NewCategory> {
         let name = input::text("name", self.name.or(stored.map(|k| k.name.clone())), 50)?;
         let icon = parse_icon(
@@ -76,7 +77,7 @@ async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {
     Reply::data(
         ctx.state
             .db
-            .run(move |c| categories::list(c, &user))
+            .run(move |c| table::all::<Category>(c, &user))
             .await?,
     )
 }

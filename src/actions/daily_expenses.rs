@@ -2,32 +2,24 @@
 //! `updateDailyExpense`, `deleteDailyExpense`. Saving one with a category
 //! teaches cashkeeper its merchant's category.
 
-use super::entries::{self, check_category, currency_for};
+use super::entries::{self, check_category, currency_for, Record};
 use super::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use super::{Ctx, Registry, Reply};
 use crate::domain::merchant;
 use crate::error::{Error, Result};
 use crate::store::daily_expenses::{self, DailyExpense, Filter, NewDailyExpense};
 use crate::store::merchants;
+use crate::store::Cap;
 use rusqlite::Connection;
 use serde::Deserialize;
 use serde_json::Value;
 
 pub fn register(r: &mut Registry) {
     r.session("listDailyExpenses", list);
-    r.session("createDailyExpense", entries::create::<DailyExpenses>);
-    r.session("updateDailyExpense", entries::update::<DailyExpenses>);
-    r.session("deleteDailyExpense", entries::delete::<DailyExpenses>);
+    r.session("createDailyExpense", entries::create::<DailyInput>);
+    r.session("updateDailyExpense", entries::update::<DailyInput>);
+    r.session("deleteDailyExpense", entries::delete::<DailyInput>);
 }
-
-super::entries::record!(DailyExpenses {
-    cap: DailyExpenses,
-    store: daily_expenses,
-    stored: DailyExpense,
-    new: NewDailyExpense,
-    input: DailyInput,
-    after_write: learn
-});
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
@@ -52,7 +44,14 @@ pub struct DailyInput {
     notes: Patch<String>,
 }
 
-impl DailyInput {
+impl Record for DailyInput {
+    type Stored = DailyExpense;
+    const CAP: Cap = Cap::DailyExpenses;
+
+    fn take_id(&mut self) -> Option<String> {
+        self.id.take()
+    }
+
     fn validate(
         self,
         c: &Connection,
@@ -98,20 +97,20 @@ impl DailyInput {
             )?,
         })
     }
-}
 
-/// Remembers the merchant's category when the entry has both.
-fn learn(c: &Connection, user: &str, e: &NewDailyExpense, now: &str) -> Result<()> {
-    let source = if e.merchant.is_empty() {
-        &e.name
-    } else {
-        &e.merchant
-    };
-    let key = merchant::normalize(source);
-    if let (false, Some(category)) = (key.is_empty(), &e.category_id) {
-        merchants::learn(c, user, &key, category, now)?;
+    /// Remembers the merchant's category when the entry has both.
+    fn after_write(c: &Connection, user: &str, e: &NewDailyExpense, now: &str) -> Result<()> {
+        let source = if e.merchant.is_empty() {
+            &e.name
+        } else {
+            &e.merchant
+        };
+        let key = merchant::normalize(source);
+        if let (false, Some(category)) = (key.is_empty(), &e.category_id) {
+            merchants::learn(c, user, &key, category, now)?;
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 #[derive(Deserialize, Default)]

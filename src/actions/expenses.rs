@@ -1,31 +1,24 @@
 //! Recurring expenses and subscriptions: `listExpenses`, `createExpense`,
 //! `updateExpense`, `deleteExpense`, `listSubscriptions`.
 
-use super::entries::{self, check_category, currency_for};
+use super::entries::{self, check_category, currency_for, Record};
 use super::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use super::{Ctx, NoInput, Registry, Reply};
 use crate::error::{Error, Result};
 use crate::reports::subscriptions::subscriptions;
 use crate::store::expenses::{self, Expense, NewExpense};
+use crate::store::Cap;
 use rusqlite::Connection;
 use serde::Deserialize;
 use serde_json::Value;
 
 pub fn register(r: &mut Registry) {
     r.session("listExpenses", list);
-    r.session("createExpense", entries::create::<Expenses>);
-    r.session("updateExpense", entries::update::<Expenses>);
-    r.session("deleteExpense", entries::delete::<Expenses>);
+    r.session("createExpense", entries::create::<ExpenseInput>);
+    r.session("updateExpense", entries::update::<ExpenseInput>);
+    r.session("deleteExpense", entries::delete::<ExpenseInput>);
     r.session("listSubscriptions", list_subscriptions);
 }
-
-super::entries::record!(Expenses {
-    cap: Recurring,
-    store: expenses,
-    stored: Expense,
-    new: NewExpense,
-    input: ExpenseInput
-});
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
@@ -54,7 +47,14 @@ pub struct ExpenseInput {
     notes: Patch<String>,
 }
 
-impl ExpenseInput {
+impl Record for ExpenseInput {
+    type Stored = Expense;
+    const CAP: Cap = Cap::Recurring;
+
+    fn take_id(&mut self) -> Option<String> {
+        self.id.take()
+    }
+
     fn validate(self, c: &Connection, user: &str, stored: Option<&Expense>) -> Result<NewExpense> {
         let name = input::text(
             "name",

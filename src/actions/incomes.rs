@@ -1,28 +1,22 @@
 //! Incomes: `listIncomes`, `createIncome`, `updateIncome`, `deleteIncome`.
 
-use super::entries::{self, currency_for};
+use super::entries::{self, currency_for, Record};
 use super::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use super::{Ctx, NoInput, Registry, Reply};
 use crate::error::{Error, Result};
-use crate::store::incomes::{self, Income, NewIncome};
+use crate::store::incomes::{Income, NewIncome};
+use crate::store::table;
+use crate::store::Cap;
 use rusqlite::Connection;
 use serde::Deserialize;
 use serde_json::Value;
 
 pub fn register(r: &mut Registry) {
     r.session("listIncomes", list);
-    r.session("createIncome", entries::create::<Incomes>);
-    r.session("updateIncome", entries::update::<Incomes>);
-    r.session("deleteIncome", entries::delete::<Incomes>);
+    r.session("createIncome", entries::create::<IncomeInput>);
+    r.session("updateIncome", entries::update::<IncomeInput>);
+    r.session("deleteIncome", entries::delete::<IncomeInput>);
 }
-
-super::entries::record!(Incomes {
-    cap: Recurring,
-    store: incomes,
-    stored: Income,
-    new: NewIncome,
-    input: IncomeInput
-});
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
@@ -47,7 +41,14 @@ pub struct IncomeInput {
     notes: Patch<String>,
 }
 
-impl IncomeInput {
+impl Record for IncomeInput {
+    type Stored = Income;
+    const CAP: Cap = Cap::Recurring;
+
+    fn take_id(&mut self) -> Option<String> {
+        self.id.take()
+    }
+
     fn validate(self, c: &Connection, user: &str, stored: Option<&Income>) -> Result<NewIncome> {
         let name = input::text(
             "name",
@@ -87,5 +88,10 @@ impl IncomeInput {
 
 async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {
     let user = ctx.user_id()?;
-    Reply::data(ctx.state.db.run(move |c| incomes::list(c, &user)).await?)
+    Reply::data(
+        ctx.state
+            .db
+            .run(move |c| table::all::<Income>(c, &user))
+            .await?,
+    )
 }

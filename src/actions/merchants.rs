@@ -4,7 +4,8 @@ use super::{Ctx, Registry, Reply};
 use crate::clock::timestamp;
 use crate::domain::merchant;
 use crate::error::{Error, Result};
-use crate::store::categories::{self, Category};
+use crate::store::categories::Category;
+use crate::store::table;
 use crate::store::{merchants, require_owned_field, Owned};
 use serde::{Deserialize, Serialize};
 
@@ -62,7 +63,7 @@ async fn hints(ctx: Ctx, input: HintInput) -> Result<Reply> {
                 .into_iter()
                 .map(|(merchant, category_id, uses)| {
                     Ok(Hint {
-                        category: categories::find(c, &user, &category_id)?,
+                        category: table::find::<Category>(c, &user, &category_id)?,
                         merchant,
                         category_id,
                         uses,

@@ -8,7 +8,9 @@ use crate::domain::money::Sign;
 use crate::domain::reserves::needs_reserve;
 use crate::error::{Error, Result};
 use crate::reports::reserves::plan;
-use crate::store::{expenses, reserve_pots};
+use crate::store::expenses::Expense;
+use crate::store::reserve_pots;
+use crate::store::table;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -53,7 +55,7 @@ async fn set_pot(ctx: Ctx, input: PotInput) -> Result<Reply> {
         .state
         .db
         .transaction(move |tx| {
-            let expense = expenses::find(tx, &user.id, &expense_id)?
+            let expense = table::find::<Expense>(tx, &user.id, &expense_id)?
                 .ok_or_else(|| Error::invalid("expenseId", "not found"))?;
             if !needs_reserve(expense.frequency) {
                 return Err(Error::invalid(

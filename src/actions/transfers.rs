@@ -1,11 +1,13 @@
 //! Transfers between the user's own accounts: `listTransfers`,
 //! `createTransfer`, `updateTransfer`, `deleteTransfer`.
 
-use super::entries::{self, currency_for};
+use super::entries::{self, currency_for, Record};
 use super::input::{self, Patch, NOTES_MAX};
 use super::{Ctx, NoInput, Registry, Reply};
 use crate::error::{Error, Result};
-use crate::store::transfers::{self, NewTransfer, Transfer};
+use crate::store::table;
+use crate::store::transfers::{NewTransfer, Transfer};
+use crate::store::Cap;
 use crate::store::{require_owned_field, Owned};
 use rusqlite::Connection;
 use serde::Deserialize;
@@ -13,18 +15,10 @@ use serde_json::Value;
 
 pub fn register(r: &mut Registry) {
     r.session("listTransfers", list);
-    r.session("createTransfer", entries::create::<Transfers>);
-    r.session("updateTransfer", entries::update::<Transfers>);
-    r.session("deleteTransfer", entries::delete::<Transfers>);
+    r.session("createTransfer", entries::create::<TransferInput>);
+    r.session("updateTransfer", entries::update::<TransferInput>);
+    r.session("deleteTransfer", entries::delete::<TransferInput>);
 }
-
-super::entries::record!(Transfers {
-    cap: Recurring,
-    store: transfers,
-    stored: Transfer,
-    new: NewTransfer,
-    input: TransferInput
-});
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
@@ -47,7 +41,14 @@ pub struct TransferInput {
     note: Patch<String>,
 }
 
-impl TransferInput {
+impl Record for TransferInput {
+    type Stored = Transfer;
+    const CAP: Cap = Cap::Recurring;
+
+    fn take_id(&mut self) -> Option<String> {
+        self.id.take()
+    }
+
     fn validate(
         self,
         c: &Connection,
@@ -98,5 +99,10 @@ impl TransferInput {
 
 async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {
     let user = ctx.user_id()?;
-    Reply::data(ctx.state.db.run(move |c| transfers::list(c, &user)).await?)
+    Reply::data(
+        ctx.state
+            .db
+            .run(move |c| table::all::<Transfer>(c, &user))
+            .await?,
+    )
 }

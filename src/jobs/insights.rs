@@ -9,8 +9,10 @@ use crate::error::Result;
 use crate::reports::dashboard::load_ledger;
 use crate::services::rates::RateStore;
 use crate::state::AppState;
+use crate::store::categories::Category;
+use crate::store::table;
 use crate::store::users::User;
-use crate::store::{categories, expenses, insights};
+use crate::store::{expenses, insights};
 use chrono::{DateTime, Duration, NaiveTime, Utc};
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -41,7 +43,7 @@ pub fn facts(
     let per_month: Vec<Vec<(Option<String>, Decimal)>> = (0..4)
         .map(|i| views::expenses_by_category(&ledger.items, add_months(from, i)))
         .collect();
-    let categories = categories::list(c, &user.id)?
+    let categories = table::all::<Category>(c, &user.id)?
         .into_iter()
         .map(|k| {
             let mut spent = [Decimal::ZERO; 4];

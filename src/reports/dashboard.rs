@@ -9,9 +9,12 @@ use crate::domain::rates::Rates;
 use crate::domain::recurrence::{add_months, month_end, month_start, Schedule};
 use crate::domain::views::{self, Item, Kind, RecurringCosts, Totals, View};
 use crate::error::Result;
+use crate::store::accounts::Account;
 use crate::store::categories::Category;
+use crate::store::incomes::Income;
+use crate::store::table;
 use crate::store::users::User;
-use crate::store::{accounts, categories, daily_expenses, expenses, incomes};
+use crate::store::{daily_expenses, expenses};
 use chrono::{Datelike, Duration, NaiveDate};
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -135,7 +138,7 @@ pub fn load_ledger(
             id: e.id,
         });
     }
-    for i in incomes::list(c, &user.id)? {
+    for i in table::all::<Income>(c, &user.id)? {
         multi |= i.currency != base;
         originals.insert(
             i.id.clone(),
@@ -189,11 +192,11 @@ pub fn load_ledger(
     }
     multi = multi || daily_expenses::any_other_currency(c, &user.id, base)?;
     let mut total_assets = Decimal::ZERO;
-    for a in accounts::list(c, &user.id)? {
+    for a in table::all::<Account>(c, &user.id)? {
         multi |= a.currency != base;
         total_assets += convert(a.balance, &a.currency);
     }
-    let categories = categories::list(c, &user.id)?
+    let categories = table::all::<Category>(c, &user.id)?
         .into_iter()
         .map(|k| (k.id.clone(), k))
         .collect();

@@ -7,10 +7,13 @@ use crate::domain::money;
 use crate::domain::rates::Rates;
 use crate::domain::recurrence::{add_months, month_end, month_start, Schedule};
 use crate::error::Result;
-use crate::store::accounts::{self, Account};
+use crate::store::accounts::Account;
 use crate::store::daily_expenses::{self, Filter};
+use crate::store::expenses;
+use crate::store::incomes::Income;
+use crate::store::table;
+use crate::store::transfers::Transfer;
 use crate::store::users::User;
-use crate::store::{expenses, incomes, transfers};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -90,7 +93,7 @@ pub fn entries_by_account(
             e.schedule(),
         );
     }
-    for i in incomes::list(c, &user.id)? {
+    for i in table::all::<Income>(c, &user.id)? {
         add(
             &i.account_id,
             Flow::Income,
@@ -98,7 +101,7 @@ pub fn entries_by_account(
             i.schedule(),
         );
     }
-    for t in transfers::list(c, &user.id)? {
+    for t in table::all::<Transfer>(c, &user.id)? {
         let amount = convert(t.amount, &t.currency);
         add(&t.from_account_id, Flow::TransferOut, amount, t.schedule());
         add(&t.to_account_id, Flow::TransferIn, amount, t.schedule());
@@ -159,7 +162,14 @@ pub fn outlooks(
     today: NaiveDate,
     months: u32,
 ) -> Result<Vec<AccountOutlook>> {
-    outlooks_of(c, user, rates, today, months, accounts::list(c, &user.id)?)
+    outlooks_of(
+        c,
+        user,
+        rates,
+        today,
+        months,
+        table::all::<Account>(c, &user.id)?,
+    )
 }
 
 /// The forecast of one of `user`'s accounts; `None` when the user has no
@@ -172,7 +182,7 @@ pub fn for_account(
     months: u32,
     today: NaiveDate,
 ) -> Result<Option<AccountOutlook>> {
-    let Some(account) = accounts::find(c, &user.id, account_id)? else {
+    let Some(account) = table::find::<Account>(c, &user.id, account_id)? else {
         return Ok(None);
     };
     Ok(outlooks_of(c, user, rates, today, months, vec![account])?.pop())

@@ -7,10 +7,12 @@ use crate::domain::money;
 use crate::domain::rates::Rates;
 use crate::domain::recurrence::{add_months, month_end, month_start, Schedule};
 use crate::error::Result;
-use crate::store::categories::{self, Category};
+use crate::store::categories::Category;
 use crate::store::daily_expenses::{self, Filter};
+use crate::store::expenses;
+use crate::store::incomes::Income;
+use crate::store::table;
 use crate::store::users::User;
-use crate::store::{expenses, incomes};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -76,7 +78,7 @@ impl Source {
             user_id: user.id.clone(),
             base: user.base_currency.clone(),
             rates: rates.clone(),
-            categories: categories::list(c, &user.id)?
+            categories: table::all::<Category>(c, &user.id)?
                 .iter()
                 .map(|k| (k.id.clone(), CategoryRef::from(k)))
                 .collect(),
@@ -100,7 +102,7 @@ impl Source {
                 payment,
             });
         }
-        for i in incomes::list(c, &user.id)? {
+        for i in table::all::<Income>(c, &user.id)? {
             let payment = Payment {
                 id: i.id.clone(),
                 kind: "income",

@@ -1,8 +1,10 @@
 //! Accounts: checking, savings, ETF. The balance is kept by the user.
 
+use super::table::Table;
 use crate::domain::money;
 use crate::error::Result;
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use rusqlite::types::ToSql;
+use rusqlite::{params, Connection, Row};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -30,62 +32,33 @@ pub struct NewAccount {
     pub balance: Decimal,
 }
 
-const COLUMNS: &str = "id, name, type, currency, balance_cents, created_at, updated_at";
+impl Table for Account {
+    type New = NewAccount;
+    const NAME: &'static str = "accounts";
+    const COLUMNS: &'static str = "id, name, type, currency, balance_cents, created_at, updated_at";
+    const WRITTEN: &'static [&'static str] = &["name", "type", "currency", "balance_cents"];
+    const ORDER: &'static str = "name COLLATE NOCASE, id";
 
-fn from_row(r: &Row<'_>) -> rusqlite::Result<Account> {
-    Ok(Account {
-        id: r.get(0)?,
-        name: r.get(1)?,
-        kind: r.get(2)?,
-        currency: r.get(3)?,
-        balance: money::from_cents(r.get(4)?),
-        created_at: r.get(5)?,
-        updated_at: r.get(6)?,
-    })
-}
+    fn from_row(r: &Row<'_>) -> rusqlite::Result<Self> {
+        Ok(Account {
+            id: r.get(0)?,
+            name: r.get(1)?,
+            kind: r.get(2)?,
+            currency: r.get(3)?,
+            balance: money::from_cents(r.get(4)?),
+            created_at: r.get(5)?,
+            updated_at: r.get(6)?,
+        })
+    }
 
-pub fn list(c: &Connection, user_id: &str) -> Result<Vec<Account>> {
-    let mut s = c.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM accounts WHERE user_id = ?1 ORDER BY name COLLATE NOCASE, id"
-    ))?;
-    let rows = s
-        .query_map([user_id], from_row)?
-        .collect::<rusqlite::Result<_>>()?;
-    Ok(rows)
-}
-
-pub fn find(c: &Connection, user_id: &str, id: &str) -> Result<Option<Account>> {
-    Ok(c.query_row(
-        &format!("SELECT {COLUMNS} FROM accounts WHERE id = ?1 AND user_id = ?2"),
-        [id, user_id],
-        from_row,
-    )
-    .optional()?)
-}
-
-pub fn insert(c: &Connection, user_id: &str, a: &NewAccount, now: &str) -> Result<Account> {
-    let id = super::new_id();
-    c.execute(
-        "INSERT INTO accounts (id, user_id, name, type, currency, balance_cents, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
-        params![id, user_id, a.name, a.kind, a.currency, money::to_cents(a.balance), now],
-    )?;
-    Ok(find(c, user_id, &id)?.expect("just inserted"))
-}
-
-pub fn update(
-    c: &Connection,
-    user_id: &str,
-    id: &str,
-    a: &NewAccount,
-    now: &str,
-) -> Result<Option<Account>> {
-    c.execute(
-        "UPDATE accounts SET name = ?1, type = ?2, currency = ?3, balance_cents = ?4, updated_at = ?5
-         WHERE id = ?6 AND user_id = ?7",
-        params![a.name, a.kind, a.currency, money::to_cents(a.balance), now, id, user_id],
-    )?;
-    find(c, user_id, id)
+    fn bind<R>(a: &NewAccount, f: impl FnOnce(&[&dyn ToSql]) -> R) -> R {
+        f(params![
+            a.name,
+            a.kind,
+            a.currency,
+            money::to_cents(a.balance)
+        ])
+    }
 }
 
 /// How many entries of each kind still use the account.
@@ -125,11 +98,4 @@ pub fn move_entries(c: &Connection, user_id: &str, from: &str, to: &str) -> Resu
         [to, from, user_id],
     )?;
     Ok(())
-}
-
-pub fn delete(c: &Connection, user_id: &str, id: &str) -> Result<bool> {
-    Ok(c.execute(
-        "DELETE FROM accounts WHERE id = ?1 AND user_id = ?2",
-        [id, user_id],
-    )? == 1)
 }

@@ -1,9 +1,11 @@
 //! One-time ("daily") expenses.
 
+use super::table::Table;
 use crate::domain::money;
 use crate::error::Result;
 use chrono::NaiveDate;
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use rusqlite::types::ToSql;
+use rusqlite::{params, Connection, Row};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -46,33 +48,63 @@ pub struct Filter {
     pub limit: Option<u32>,
 }
 
-const COLUMNS: &str =
-    "id, name, amount_cents, currency, date, account_id, category_id, merchant, notes, \
-                       created_at, updated_at";
+impl Table for DailyExpense {
+    type New = NewDailyExpense;
+    const NAME: &'static str = "daily_expenses";
+    const COLUMNS: &'static str =
+        "id, name, amount_cents, currency, date, account_id, category_id, merchant, \
+                                   notes, created_at, updated_at";
+    const WRITTEN: &'static [&'static str] = &[
+        "name",
+        "amount_cents",
+        "currency",
+        "date",
+        "account_id",
+        "category_id",
+        "merchant",
+        "notes",
+    ];
+    const ORDER: &'static str = "date DESC, created_at DESC, id";
 
-fn from_row(r: &Row<'_>) -> rusqlite::Result<DailyExpense> {
-    Ok(DailyExpense {
-        id: r.get(0)?,
-        name: r.get(1)?,
-        amount: money::from_cents(r.get(2)?),
-        currency: r.get(3)?,
-        date: r.get(4)?,
-        account_id: r.get(5)?,
-        category_id: r.get(6)?,
-        merchant: r.get(7)?,
-        notes: r.get(8)?,
-        created_at: r.get(9)?,
-        updated_at: r.get(10)?,
-    })
+    fn from_row(r: &Row<'_>) -> rusqlite::Result<Self> {
+        Ok(DailyExpense {
+            id: r.get(0)?,
+            name: r.get(1)?,
+            amount: money::from_cents(r.get(2)?),
+            currency: r.get(3)?,
+            date: r.get(4)?,
+            account_id: r.get(5)?,
+            category_id: r.get(6)?,
+            merchant: r.get(7)?,
+            notes: r.get(8)?,
+            created_at: r.get(9)?,
+            updated_at: r.get(10)?,
+        })
+    }
+
+    fn bind<R>(e: &NewDailyExpense, f: impl FnOnce(&[&dyn ToSql]) -> R) -> R {
+        f(params![
+            e.name,
+            money::to_cents(e.amount),
+            e.currency,
+            e.date,
+            e.account_id,
+            e.category_id,
+            e.merchant,
+            e.notes
+        ])
+    }
 }
 
 /// Newest first.
 pub fn list(c: &Connection, user_id: &str, f: &Filter) -> Result<Vec<DailyExpense>> {
     let mut s = c.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM daily_expenses
+        "SELECT {} FROM daily_expenses
          WHERE user_id = ?1 AND date >= COALESCE(?2, '0000-00-00') AND date <= COALESCE(?3, '9999-99-99')
            AND (?4 IS NULL OR category_id = ?4) AND (?5 = 0 OR category_id IS NULL)
-         ORDER BY date DESC, created_at DESC, id LIMIT ?6"
+         ORDER BY {} LIMIT ?6",
+        DailyExpense::COLUMNS,
+        DailyExpense::ORDER
     ))?;
     let rows = s
         .query_map(
@@ -84,7 +116,7 @@ pub fn list(c: &Connection, user_id: &str, f: &Filter) -> Result<Vec<DailyExpens
                 f.uncategorised,
                 f.limit.map(i64::from).unwrap_or(-1)
             ],
-            from_row,
+            DailyExpense::from_row,
         )?
         .collect::<rusqlite::Result<_>>()?;
     Ok(rows)
@@ -128,60 +160,6 @@ pub fn any_other_currency(c: &Connection, user_id: &str, base: &str) -> Result<b
         params![user_id, base],
         |r| r.get(0),
     )?)
-}
-
-pub fn find(c: &Connection, user_id: &str, id: &str) -> Result<Option<DailyExpense>> {
-    Ok(c.query_row(
-        &format!("SELECT {COLUMNS} FROM daily_expenses WHERE id = ?1 AND user_id = ?2"),
-        [id, user_id],
-        from_row,
-    )
-    .optional()?)
-}
-
-pub fn insert(
-    c: &Connection,
-    user_id: &str,
-    e: &NewDailyExpense,
-    now: &str,
-) -> Result<DailyExpense> {
-    let id = super::new_id();
-    c.execute(
-        "INSERT INTO daily_expenses (id, user_id, name, amount_cents, currency, date, account_id, category_id,
-                                     merchant, notes, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11)",
-        params![
-            id, user_id, e.name, money::to_cents(e.amount), e.currency, e.date, e.account_id, e.category_id,
-            e.merchant, e.notes, now
-        ],
-    )?;
-    Ok(find(c, user_id, &id)?.expect("just inserted"))
-}
-
-pub fn update(
-    c: &Connection,
-    user_id: &str,
-    id: &str,
-    e: &NewDailyExpense,
-    now: &str,
-) -> Result<Option<DailyExpense>> {
-    c.execute(
-        "UPDATE daily_expenses SET name = ?1, amount_cents = ?2, currency = ?3, date = ?4, account_id = ?5,
-                category_id = ?6, merchant = ?7, notes = ?8, updated_at = ?9
-         WHERE id = ?10 AND user_id = ?11",
-        params![
-            e.name, money::to_cents(e.amount), e.currency, e.date, e.account_id, e.category_id, e.merchant,
-            e.notes, now, id, user_id
-        ],
-    )?;
-    find(c, user_id, id)
-}
-
-pub fn delete(c: &Connection, user_id: &str, id: &str) -> Result<bool> {
-    Ok(c.execute(
-        "DELETE FROM daily_expenses WHERE id = ?1 AND user_id = ?2",
-        [id, user_id],
-    )? == 1)
 }
 
 #[cfg(test)]

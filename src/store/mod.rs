@@ -19,6 +19,7 @@ pub mod push_subscriptions;
 pub mod reserve_pots;
 pub mod search;
 pub mod sessions;
+pub mod table;
 pub mod transfers;
 pub mod users;
 

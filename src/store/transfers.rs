@@ -1,11 +1,12 @@
 //! Transfers between two of the user's own accounts, once or recurring.
 //! The amount is in the source account's currency.
 
+use super::table::Table;
 use crate::domain::money;
 use crate::domain::recurrence::{Frequency, Schedule};
-use crate::error::Result;
 use chrono::NaiveDate;
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use rusqlite::types::ToSql;
+use rusqlite::{params, Row};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -48,81 +49,50 @@ pub struct NewTransfer {
     pub note: String,
 }
 
-const COLUMNS: &str =
-    "id, from_account_id, to_account_id, amount_cents, currency, frequency, start_date, \
-                       end_date, note, created_at, updated_at";
+impl Table for Transfer {
+    type New = NewTransfer;
+    const NAME: &'static str = "transfers";
+    const COLUMNS: &'static str =
+        "id, from_account_id, to_account_id, amount_cents, currency, frequency, \
+                                   start_date, end_date, note, created_at, updated_at";
+    const WRITTEN: &'static [&'static str] = &[
+        "from_account_id",
+        "to_account_id",
+        "amount_cents",
+        "currency",
+        "frequency",
+        "start_date",
+        "end_date",
+        "note",
+    ];
+    const ORDER: &'static str = "start_date DESC, id";
 
-fn from_row(r: &Row<'_>) -> rusqlite::Result<Transfer> {
-    Ok(Transfer {
-        id: r.get(0)?,
-        from_account_id: r.get(1)?,
-        to_account_id: r.get(2)?,
-        amount: money::from_cents(r.get(3)?),
-        currency: r.get(4)?,
-        frequency: r.get(5)?,
-        start_date: r.get(6)?,
-        end_date: r.get(7)?,
-        note: r.get(8)?,
-        created_at: r.get(9)?,
-        updated_at: r.get(10)?,
-    })
-}
+    fn from_row(r: &Row<'_>) -> rusqlite::Result<Self> {
+        Ok(Transfer {
+            id: r.get(0)?,
+            from_account_id: r.get(1)?,
+            to_account_id: r.get(2)?,
+            amount: money::from_cents(r.get(3)?),
+            currency: r.get(4)?,
+            frequency: r.get(5)?,
+            start_date: r.get(6)?,
+            end_date: r.get(7)?,
+            note: r.get(8)?,
+            created_at: r.get(9)?,
+            updated_at: r.get(10)?,
+        })
+    }
 
-pub fn list(c: &Connection, user_id: &str) -> Result<Vec<Transfer>> {
-    let mut s = c.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM transfers WHERE user_id = ?1 ORDER BY start_date DESC, id"
-    ))?;
-    let rows = s
-        .query_map([user_id], from_row)?
-        .collect::<rusqlite::Result<_>>()?;
-    Ok(rows)
-}
-
-pub fn find(c: &Connection, user_id: &str, id: &str) -> Result<Option<Transfer>> {
-    Ok(c.query_row(
-        &format!("SELECT {COLUMNS} FROM transfers WHERE id = ?1 AND user_id = ?2"),
-        [id, user_id],
-        from_row,
-    )
-    .optional()?)
-}
-
-pub fn insert(c: &Connection, user_id: &str, t: &NewTransfer, now: &str) -> Result<Transfer> {
-    let id = super::new_id();
-    c.execute(
-        "INSERT INTO transfers (id, user_id, from_account_id, to_account_id, amount_cents, currency, frequency,
-                                start_date, end_date, note, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11)",
-        params![
-            id, user_id, t.from_account_id, t.to_account_id, money::to_cents(t.amount), t.currency,
-            t.schedule.frequency.code(), t.schedule.start, t.schedule.end, t.note, now
-        ],
-    )?;
-    Ok(find(c, user_id, &id)?.expect("just inserted"))
-}
-
-pub fn update(
-    c: &Connection,
-    user_id: &str,
-    id: &str,
-    t: &NewTransfer,
-    now: &str,
-) -> Result<Option<Transfer>> {
-    c.execute(
-        "UPDATE transfers SET from_account_id = ?1, to_account_id = ?2, amount_cents = ?3, currency = ?4,
-                frequency = ?5, start_date = ?6, end_date = ?7, note = ?8, updated_at = ?9
-         WHERE id = ?10 AND user_id = ?11",
-        params![
-            t.from_account_id, t.to_account_id, money::to_cents(t.amount), t.currency,
-            t.schedule.frequency.code(), t.schedule.start, t.schedule.end, t.note, now, id, user_id
-        ],
-    )?;
-    find(c, user_id, id)
-}
-
-pub fn delete(c: &Connection, user_id: &str, id: &str) -> Result<bool> {
-    Ok(c.execute(
-        "DELETE FROM transfers WHERE id = ?1 AND user_id = ?2",
-        [id, user_id],
-    )? == 1)
+    fn bind<R>(t: &NewTransfer, f: impl FnOnce(&[&dyn ToSql]) -> R) -> R {
+        f(params![
+            t.from_account_id,
+            t.to_account_id,
+            money::to_cents(t.amount),
+            t.currency,
+            t.schedule.frequency.code(),
+            t.schedule.start,
+            t.schedule.end,
+            t.note
+        ])
+    }
 }

@@ -8,7 +8,7 @@ use crate::i18n::Locale;
 use crate::state::AppState;
 use crate::store::accounts::Account;
 use crate::store::categories::Category;
-use crate::store::{accounts, categories};
+use crate::store::table;
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 use maud::{html, Markup};
@@ -57,8 +57,8 @@ impl Refs {
             .db
             .run(move |c| {
                 Ok(Refs {
-                    accounts: accounts::list(c, &user)?,
-                    categories: categories::list(c, &user)?,
+                    accounts: table::all::<Account>(c, &user)?,
+                    categories: table::all::<Category>(c, &user)?,
                 })
             })
             .await

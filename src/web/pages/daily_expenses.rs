@@ -5,7 +5,9 @@ use crate::domain::recurrence::parse_month;
 use crate::domain::recurrence::{add_months, month_start};
 use crate::i18n::format;
 use crate::state::AppState;
+use crate::store::daily_expenses::DailyExpense;
 use crate::store::daily_expenses::{self, Filter};
+use crate::store::table;
 use crate::web::components::{delete_button, form_error, select, textarea, Field};
 use crate::web::layout::page;
 use crate::web::SignedIn;
@@ -56,7 +58,7 @@ pub async fn show(
         .run(move |c| {
             let list = daily_expenses::list(c, &uid, &filter)?;
             let editing = match edit_id {
-                Some(id) => daily_expenses::find(c, &uid, &id)?,
+                Some(id) => table::find::<DailyExpense>(c, &uid, &id)?,
                 None => None,
             };
             Ok((list, editing))

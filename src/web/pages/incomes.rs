@@ -6,7 +6,8 @@ use super::common::{
 use crate::domain::recurrence::Frequency;
 use crate::i18n::format;
 use crate::state::AppState;
-use crate::store::incomes;
+use crate::store::incomes::Income;
+use crate::store::table;
 use crate::web::components::{delete_button, form_error, select, textarea, Field};
 use crate::web::layout::page;
 use crate::web::SignedIn;
@@ -22,7 +23,7 @@ pub async fn show(
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
     let refs = Refs::load(&state, &user.id).await?;
     let uid = user.id.clone();
-    let list = state.db.run(move |c| incomes::list(c, &uid)).await?;
+    let list = state.db.run(move |c| table::all::<Income>(c, &uid)).await?;
     let editing = q
         .edit
         .as_deref()

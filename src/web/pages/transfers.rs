@@ -4,7 +4,8 @@ use super::common::{amount_cell, frequency_options, EditQuery, PageResult, Refs}
 use crate::domain::recurrence::Frequency;
 use crate::i18n::format;
 use crate::state::AppState;
-use crate::store::transfers;
+use crate::store::table;
+use crate::store::transfers::Transfer;
 use crate::web::components::{delete_button, form_error, select, textarea, Field};
 use crate::web::layout::page;
 use crate::web::SignedIn;
@@ -20,7 +21,10 @@ pub async fn show(
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
     let refs = Refs::load(&state, &user.id).await?;
     let uid = user.id.clone();
-    let list = state.db.run(move |c| transfers::list(c, &uid)).await?;
+    let list = state
+        .db
+        .run(move |c| table::all::<Transfer>(c, &uid))
+        .await?;
     let editing = q
         .edit
         .as_deref()

@@ -1,0 +1,206 @@
+//! The queries every user-owned record table shares, written once.
+//!
+//! A record type describes its table with [`Table`] (name, columns, how a
+//! row is read and how a validated record is bound), and [`find`], [`all`],
+//! [`insert`], [`update`] and [`delete`] do the rest, each scoped by user so
+//! that another user's id behaves like an unknown one. What is special to a
+//! table (filters, sums, a uniqueness check) stays in its own module.
+
+use crate::error::Result;
+use rusqlite::types::ToSql;
+use rusqlite::{Connection, OptionalExtension, Row};
+
+/// A user-owned table of records with `id`, `user_id`, `created_at` and
+/// `updated_at` columns besides its own.
+pub trait Table: Sized {
+    /// A validated record, ready to write.
+    type New;
+    /// The table's name.
+    const NAME: &'static str;
+    /// The columns a row is read from, in the order [`Table::from_row`] reads them.
+    const COLUMNS: &'static str;
+    /// The columns a write sets, in the order [`Table::bind`] gives their values.
+    const WRITTEN: &'static [&'static str];
+    /// The order of [`all`].
+    const ORDER: &'static str;
+
+    fn from_row(r: &Row<'_>) -> rusqlite::Result<Self>;
+
+    /// Calls `f` with the values of [`Table::WRITTEN`] for `new`.
+    fn bind<R>(new: &Self::New, f: impl FnOnce(&[&dyn ToSql]) -> R) -> R;
+
+    /// Checks run before each insert (`id` is `None`) or update, in the
+    /// same transaction.
+    fn before_write(
+        _c: &Connection,
+        _user_id: &str,
+        _new: &Self::New,
+        _id: Option<&str>,
+    ) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// The user's record with this id, if any.
+pub fn find<T: Table>(c: &Connection, user_id: &str, id: &str) -> Result<Option<T>> {
+    let sql = format!(
+        "SELECT {} FROM {} WHERE id = ?1 AND user_id = ?2",
+        T::COLUMNS,
+        T::NAME
+    );
+    Ok(c.prepare_cached(&sql)?
+        .query_row([id, user_id], T::from_row)
+        .optional()?)
+}
+
+/// All of the user's records, in the table's order.
+pub fn all<T: Table>(c: &Connection, user_id: &str) -> Result<Vec<T>> {
+    let sql = format!(
+        "SELECT {} FROM {} WHERE user_id = ?1 ORDER BY {}",
+        T::COLUMNS,
+        T::NAME,
+        T::ORDER
+    );
+    let rows = c
+        .prepare_cached(&sql)?
+        .query_map([user_id], T::from_row)?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+/// Inserts a new record with a fresh id and answers it as stored.
+pub fn insert<T: Table>(c: &Connection, user_id: &str, new: &T::New, now: &str) -> Result<T> {
+    T::before_write(c, user_id, new, None)?;
+    let id = super::new_id();
+    let n = T::WRITTEN.len();
+    let sql = format!(
+        "INSERT INTO {} (id, user_id, {}, created_at, updated_at) VALUES ({}, ?{at}, ?{at})",
+        T::NAME,
+        T::WRITTEN.join(", "),
+        (1..=n + 2)
+            .map(|i| format!("?{i}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        at = n + 3,
+    );
+    T::bind(new, |values| {
+        let mut all: Vec<&dyn ToSql> = vec![&id, &user_id];
+        all.extend_from_slice(values);
+        all.push(&now);
+        c.prepare_cached(&sql)?.execute(all.as_slice())
+    })?;
+    Ok(find(c, user_id, &id)?.expect("just inserted"))
+}
+
+/// Overwrites the user's record with this id; `None` when there is none.
+pub fn update<T: Table>(
+    c: &Connection,
+    user_id: &str,
+    id: &str,
+    new: &T::New,
+    now: &str,
+) -> Result<Option<T>> {
+    T::before_write(c, user_id, new, Some(id))?;
+    let n = T::WRITTEN.len();
+    let set: Vec<String> = T::WRITTEN
+        .iter()
+        .enumerate()
+        .map(|(i, column)| format!("{column} = ?{}", i + 1))
+        .collect();
+    let sql = format!(
+        "UPDATE {} SET {}, updated_at = ?{} WHERE id = ?{} AND user_id = ?{}",
+        T::NAME,
+        set.join(", "),
+        n + 1,
+        n + 2,
+        n + 3,
+    );
+    let changed = T::bind(new, |values| {
+        let mut all: Vec<&dyn ToSql> = values.to_vec();
+        all.extend_from_slice(&[&now, &id, &user_id]);
+        c.prepare_cached(&sql)?.execute(all.as_slice())
+    })?;
+    if changed == 0 {
+        return Ok(None);
+    }
+    find(c, user_id, id)
+}
+
+/// Deletes the user's record with this id; `false` when there is none.
+pub fn delete<T: Table>(c: &Connection, user_id: &str, id: &str) -> Result<bool> {
+    let sql = format!("DELETE FROM {} WHERE id = ?1 AND user_id = ?2", T::NAME);
+    Ok(c.prepare_cached(&sql)?.execute([id, user_id])? == 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::accounts::{Account, NewAccount};
+    use rust_decimal::Decimal;
+
+    fn db() -> Connection {
+        let mut c = Connection::open_in_memory().unwrap();
+        crate::store::migrate(&mut c).unwrap();
+        c.execute_batch(
+            "INSERT INTO users (id, email, email_lower, password_hash, created_at, updated_at)
+               VALUES ('a', 'a@x.org', 'a@x.org', 'x', '', ''), ('b', 'b@x.org', 'b@x.org', 'x', '', '');",
+        )
+        .unwrap();
+        c
+    }
+
+    fn account(name: &str, cents: i64) -> NewAccount {
+        NewAccount {
+            name: name.into(),
+            kind: "savings".into(),
+            currency: "EUR".into(),
+            balance: Decimal::new(cents, 2),
+        }
+    }
+
+    /// The generic queries write every column and only ever touch the
+    /// given user's rows: another user's id is an unknown one.
+    #[test]
+    fn writes_every_column_and_scopes_by_user() {
+        let c = db();
+        let made = insert::<Account>(&c, "a", &account("Zebra", 12_345), "t1").unwrap();
+        assert_eq!(
+            (made.name.as_str(), made.kind.as_str()),
+            ("Zebra", "savings")
+        );
+        assert_eq!(made.balance, Decimal::new(12_345, 2));
+        assert_eq!(
+            (made.created_at.as_str(), made.updated_at.as_str()),
+            ("t1", "t1")
+        );
+        insert::<Account>(&c, "a", &account("alpha", 1), "t1").unwrap();
+
+        assert!(find::<Account>(&c, "b", &made.id).unwrap().is_none());
+        assert!(update::<Account>(&c, "b", &made.id, &account("X", 1), "t2")
+            .unwrap()
+            .is_none());
+        assert!(!delete::<Account>(&c, "b", &made.id).unwrap());
+        assert!(all::<Account>(&c, "b").unwrap().is_empty());
+
+        let changed = update::<Account>(&c, "a", &made.id, &account("Yak", -5), "t2")
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (changed.name.as_str(), changed.balance),
+            ("Yak", Decimal::new(-5, 2))
+        );
+        assert_eq!(
+            (changed.created_at.as_str(), changed.updated_at.as_str()),
+            ("t1", "t2")
+        );
+        let names: Vec<String> = all::<Account>(&c, "a")
+            .unwrap()
+            .into_iter()
+            .map(|a| a.name)
+            .collect();
+        assert_eq!(names, ["alpha", "Yak"]);
+
+        assert!(delete::<Account>(&c, "a", &made.id).unwrap());
+        assert!(find::<Account>(&c, "a", &made.id).unwrap().is_none());
+    }
+}
