@@ -3,6 +3,7 @@
 //! months, all in the user's base currency. The `getDashboard` action, the
 //! dashboard page and the REST summary read it from here.
 
+use super::payments::Builder;
 pub use super::payments::{CategoryRef, Payment};
 use crate::domain::money::{self, change_pct};
 use crate::domain::rates::Rates;
@@ -96,8 +97,9 @@ pub struct Ledger {
     pub items: Vec<Item>,
     /// One-time expenses dated today or later, one by one (for what is due next).
     pub planned: Vec<Item>,
-    /// Own amount, currency and account of each item, by id.
-    pub originals: HashMap<String, (Decimal, String, String)>,
+    /// Each recurring item's and planned expense's payment, by id (dated
+    /// at its start).
+    pub payments: HashMap<String, Payment>,
     pub categories: HashMap<String, Category>,
     pub total_assets: Decimal,
     pub has_multi_currency: bool,
@@ -119,15 +121,25 @@ pub fn load_ledger(
 ) -> Result<Ledger> {
     let base = user.base_currency.as_str();
     let convert = |amount: Decimal, currency: &str| rates.to_base(amount, currency, base);
+    let categories: HashMap<String, Category> = table::all::<Category>(c, &user.id)?
+        .into_iter()
+        .map(|k| (k.id.clone(), k))
+        .collect();
+    let refs = categories
+        .iter()
+        .map(|(id, k)| (id.clone(), CategoryRef::from(k)))
+        .collect();
+    let build = Builder {
+        base,
+        rates,
+        categories: &refs,
+    };
     let mut items = Vec::new();
-    let mut originals = HashMap::new();
+    let mut payments = HashMap::new();
     let mut multi = false;
     for e in expenses::list(c, &user.id, false)? {
         multi |= e.currency != base;
-        originals.insert(
-            e.id.clone(),
-            (e.amount, e.currency.clone(), e.account_id.clone()),
-        );
+        payments.insert(e.id.clone(), build.expense(&e));
         items.push(Item {
             amount: convert(e.amount, &e.currency),
             schedule: e.schedule(),
@@ -140,10 +152,7 @@ pub fn load_ledger(
     }
     for i in table::all::<Income>(c, &user.id)? {
         multi |= i.currency != base;
-        originals.insert(
-            i.id.clone(),
-            (i.amount, i.currency.clone(), i.account_id.clone()),
-        );
+        payments.insert(i.id.clone(), build.income(&i));
         items.push(Item {
             amount: convert(i.amount, &i.currency),
             schedule: i.schedule(),
@@ -182,12 +191,12 @@ pub fn load_ledger(
                 amount: convert(d.amount, &d.currency),
                 schedule: Schedule::once(d.date),
                 kind: Kind::DailyExpense,
-                category_id: d.category_id,
+                category_id: d.category_id.clone(),
                 is_subscription: false,
-                name: d.name,
+                name: d.name.clone(),
                 id: d.id.clone(),
             });
-            originals.insert(d.id, (d.amount, d.currency, d.account_id));
+            payments.insert(d.id.clone(), build.daily_expense(d));
         }
     }
     multi = multi || daily_expenses::any_other_currency(c, &user.id, base)?;
@@ -196,14 +205,10 @@ pub fn load_ledger(
         multi |= a.currency != base;
         total_assets += convert(a.balance, &a.currency);
     }
-    let categories = table::all::<Category>(c, &user.id)?
-        .into_iter()
-        .map(|k| (k.id.clone(), k))
-        .collect();
     Ok(Ledger {
         items,
         planned,
-        originals,
+        payments,
         categories,
         total_assets,
         has_multi_currency: multi,
@@ -211,30 +216,12 @@ pub fn load_ledger(
 }
 
 impl Ledger {
-    /// A payment of `item` on `date`.
-    pub fn payment(&self, item: &Item, date: NaiveDate) -> Payment {
-        let (original_amount, original_currency, account_id) =
-            self.originals.get(&item.id).cloned().unwrap_or_default();
-        Payment {
-            id: item.id.clone(),
-            kind: match item.kind {
-                Kind::Expense => "expense",
-                Kind::DailyExpense => "daily_expense",
-                Kind::Income => "income",
-            },
-            name: item.name.clone(),
-            date,
-            amount: item.amount,
-            original_amount,
-            original_currency,
-            account_id,
-            category: item
-                .category_id
-                .as_ref()
-                .and_then(|id| self.categories.get(id))
-                .map(CategoryRef::from),
-            is_subscription: item.is_subscription,
-        }
+    /// The payment of `item` on `date`; `None` for the monthly sums of
+    /// one-time expenses, which are no single payment.
+    pub fn payment(&self, item: &Item, date: NaiveDate) -> Option<Payment> {
+        self.payments
+            .get(&item.id)
+            .map(|p| Payment { date, ..p.clone() })
     }
 }
 
@@ -254,7 +241,7 @@ pub fn build(ledger: &Ledger, user: &User, first: NaiveDate, today: NaiveDate) -
     let upcoming = views::upcoming(due_items, today, today + Duration::days(UPCOMING_DAYS - 1))
         .into_iter()
         .take(UPCOMING_MAX)
-        .map(|due| ledger.payment(due.item, due.date))
+        .filter_map(|due| ledger.payment(due.item, due.date))
         .collect();
     let by_category = views::expenses_by_category(items, first)
         .into_iter()

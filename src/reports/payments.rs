@@ -8,8 +8,8 @@ use crate::domain::rates::Rates;
 use crate::domain::recurrence::{add_months, month_end, month_start, Schedule};
 use crate::error::Result;
 use crate::store::categories::Category;
-use crate::store::daily_expenses::{self, Filter};
-use crate::store::expenses;
+use crate::store::daily_expenses::{self, DailyExpense, Filter};
+use crate::store::expenses::{self, Expense};
 use crate::store::incomes::Income;
 use crate::store::table;
 use crate::store::users::User;
@@ -55,85 +55,117 @@ pub struct Payment {
     pub is_subscription: bool,
 }
 
-/// A recurring item: its payment (the date filled in per due date) and
-/// its schedule.
-struct Recurring {
-    payment: Payment,
-    schedule: Schedule,
+/// Makes the payment of a stored entry: its amount converted to the base
+/// currency, its category named. The one place a [`Payment`] is built; the
+/// date is the entry's first (a recurring one's due dates replace it).
+pub struct Builder<'a> {
+    pub base: &'a str,
+    pub rates: &'a Rates,
+    pub categories: &'a HashMap<String, CategoryRef>,
+}
+
+impl Builder<'_> {
+    fn payment(&self, kind: &'static str, id: String, name: String, date: NaiveDate) -> Payment {
+        Payment {
+            id,
+            kind,
+            name,
+            date,
+            amount: Decimal::ZERO,
+            original_amount: Decimal::ZERO,
+            original_currency: String::new(),
+            account_id: String::new(),
+            category: None,
+            is_subscription: false,
+        }
+    }
+
+    fn priced(&self, p: Payment, amount: Decimal, currency: String, account_id: String) -> Payment {
+        Payment {
+            amount: self.rates.to_base(amount, &currency, self.base),
+            original_amount: amount,
+            original_currency: currency,
+            account_id,
+            ..p
+        }
+    }
+
+    fn category(&self, id: Option<&str>) -> Option<CategoryRef> {
+        id.and_then(|i| self.categories.get(i)).cloned()
+    }
+
+    pub fn expense(&self, e: &Expense) -> Payment {
+        let p = Payment {
+            category: self.category(e.category_id.as_deref()),
+            is_subscription: e.is_subscription,
+            ..self.payment("expense", e.id.clone(), e.name.clone(), e.start_date)
+        };
+        self.priced(p, e.amount, e.currency.clone(), e.account_id.clone())
+    }
+
+    pub fn income(&self, i: &Income) -> Payment {
+        let p = self.payment("income", i.id.clone(), i.name.clone(), i.start_date);
+        self.priced(p, i.amount, i.currency.clone(), i.account_id.clone())
+    }
+
+    pub fn daily_expense(&self, d: DailyExpense) -> Payment {
+        let p = Payment {
+            category: self.category(d.category_id.as_deref()),
+            ..self.payment("daily_expense", d.id, d.name, d.date)
+        };
+        self.priced(p, d.amount, d.currency, d.account_id)
+    }
+}
+
+/// The user's categories as payments name them, by id.
+pub fn category_refs(
+    c: &rusqlite::Connection,
+    user: &User,
+) -> Result<HashMap<String, CategoryRef>> {
+    Ok(table::all::<Category>(c, &user.id)?
+        .iter()
+        .map(|k| (k.id.clone(), CategoryRef::from(k)))
+        .collect())
 }
 
 /// What the payments of a user need besides the one-time expenses: loaded
-/// once per request, and small (at most `store::Cap::Recurring` items).
+/// once per request, and small (at most `store::Cap::Recurring` items):
+/// each recurring item's payment and its schedule.
 pub struct Source {
     user_id: String,
     base: String,
-    rates: Arc<crate::domain::rates::Rates>,
+    rates: Arc<Rates>,
     categories: HashMap<String, CategoryRef>,
-    recurring: Vec<Recurring>,
+    recurring: Vec<(Payment, Schedule)>,
 }
 
 impl Source {
     pub fn load(c: &rusqlite::Connection, user: &User, rates: &Arc<Rates>) -> Result<Source> {
-        let mut source = Source {
+        let categories = category_refs(c, user)?;
+        let build = Builder {
+            base: &user.base_currency,
+            rates,
+            categories: &categories,
+        };
+        let mut recurring = Vec::new();
+        for e in expenses::list(c, &user.id, false)? {
+            recurring.push((build.expense(&e), e.schedule()));
+        }
+        for i in table::all::<Income>(c, &user.id)? {
+            recurring.push((build.income(&i), i.schedule()));
+        }
+        Ok(Source {
             user_id: user.id.clone(),
             base: user.base_currency.clone(),
             rates: rates.clone(),
-            categories: table::all::<Category>(c, &user.id)?
-                .iter()
-                .map(|k| (k.id.clone(), CategoryRef::from(k)))
-                .collect(),
-            recurring: Vec::new(),
-        };
-        for e in expenses::list(c, &user.id, false)? {
-            let payment = Payment {
-                id: e.id.clone(),
-                kind: "expense",
-                amount: source.convert(e.amount, &e.currency),
-                category: source.category(e.category_id.as_deref()),
-                name: e.name.clone(),
-                date: e.start_date,
-                original_amount: e.amount,
-                original_currency: e.currency.clone(),
-                account_id: e.account_id.clone(),
-                is_subscription: e.is_subscription,
-            };
-            source.recurring.push(Recurring {
-                schedule: e.schedule(),
-                payment,
-            });
-        }
-        for i in table::all::<Income>(c, &user.id)? {
-            let payment = Payment {
-                id: i.id.clone(),
-                kind: "income",
-                amount: source.convert(i.amount, &i.currency),
-                category: None,
-                name: i.name.clone(),
-                date: i.start_date,
-                original_amount: i.amount,
-                original_currency: i.currency.clone(),
-                account_id: i.account_id.clone(),
-                is_subscription: false,
-            };
-            source.recurring.push(Recurring {
-                schedule: i.schedule(),
-                payment,
-            });
-        }
-        Ok(source)
+            categories,
+            recurring,
+        })
     }
 
     /// The base currency every `amount` is in.
     pub fn currency(&self) -> &str {
         &self.base
-    }
-
-    fn convert(&self, amount: Decimal, currency: &str) -> Decimal {
-        self.rates.to_base(amount, currency, &self.base)
-    }
-
-    fn category(&self, id: Option<&str>) -> Option<CategoryRef> {
-        id.and_then(|i| self.categories.get(i)).cloned()
     }
 
     /// The payments from `from` through `to`, in the reply's order (date,
@@ -145,11 +177,11 @@ impl Source {
         to: NaiveDate,
     ) -> Result<Vec<Payment>> {
         let mut out = Vec::new();
-        for r in &self.recurring {
-            for date in r.schedule.due_dates(from, to) {
+        for (payment, schedule) in &self.recurring {
+            for date in schedule.due_dates(from, to) {
                 out.push(Payment {
                     date,
-                    ..r.payment.clone()
+                    ..payment.clone()
                 });
             }
         }
@@ -158,19 +190,13 @@ impl Source {
             to: Some(to),
             ..Filter::default()
         };
+        let build = Builder {
+            base: &self.base,
+            rates: &self.rates,
+            categories: &self.categories,
+        };
         for d in daily_expenses::list(c, &self.user_id, &range)? {
-            out.push(Payment {
-                amount: self.convert(d.amount, &d.currency),
-                category: self.category(d.category_id.as_deref()),
-                id: d.id,
-                kind: "daily_expense",
-                name: d.name,
-                date: d.date,
-                original_amount: d.amount,
-                original_currency: d.currency,
-                account_id: d.account_id,
-                is_subscription: false,
-            });
+            out.push(build.daily_expense(d));
         }
         out.sort_by(|a, b| {
             a.date

@@ -150,7 +150,7 @@ fn compute(ledger: &Ledger, user: &User, today: NaiveDate, days: u32, months: u3
         today + Duration::days(i64::from(days) - 1),
     )
     .into_iter()
-    .map(|d| ledger.payment(d.item, d.date))
+    .filter_map(|d| ledger.payment(d.item, d.date))
     .collect();
     let monthly: Vec<ForecastMonth> = summary_forecast(items, first, months as usize)
         .into_iter()
