@@ -23,6 +23,7 @@ use crate::store::incomes::NewIncome;
 use crate::store::table;
 use crate::store::transfers::NewTransfer;
 use crate::store::transfers::Transfer;
+use crate::store::users::UserId;
 use crate::store::{merchants, new_id};
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use rand::rngs::StdRng;
@@ -42,7 +43,7 @@ pub struct Summary {
 
 /// Deletes every record of the user (accounts, entries, learned merchants,
 /// insights, imports); categories are reset to the defaults.
-pub fn clear(c: &Connection, user_id: &str) -> Result<()> {
+pub fn clear(c: &Connection, user_id: &UserId) -> Result<()> {
     for table in [
         "reserve_pots",
         "documents",
@@ -76,7 +77,7 @@ fn category<'a>(cats: &'a [Category], names: &[&str]) -> Option<&'a Category> {
 /// The household year ending `today`.
 pub fn fill_household(
     c: &Connection,
-    user_id: &str,
+    user_id: &UserId,
     today: NaiveDate,
     now: DateTime<Utc>,
 ) -> Result<Summary> {
@@ -425,7 +426,7 @@ pub fn fill_household(
 #[allow(clippy::too_many_arguments)]
 fn insert_daily(
     c: &Connection,
-    user_id: &str,
+    user_id: &UserId,
     name: &str,
     merchant: &str,
     cents: i64,
@@ -459,7 +460,7 @@ fn insert_daily(
 /// one-time expenses, four currencies.
 pub fn fill_heavy(
     c: &Connection,
-    user_id: &str,
+    user_id: &UserId,
     today: NaiveDate,
     now: DateTime<Utc>,
 ) -> Result<Summary> {

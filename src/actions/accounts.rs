@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use crate::store::accounts::TYPES;
 use crate::store::accounts::{self, Account, NewAccount};
 use crate::store::table;
+use crate::store::users::UserId;
 use crate::store::{require_owned_field, Cap, Owned};
 use rusqlite::Connection;
 use serde::Deserialize;
@@ -44,7 +45,7 @@ impl Record for AccountInput {
         self.id.take()
     }
 
-    fn validate(self, _: &Connection, _: &str, stored: Option<&Account>) -> Result<NewAccount> {
+    fn validate(self, _: &Connection, _: &UserId, stored: Option<&Account>) -> Result<NewAccount> {
         let name = input::text(
             "name",
             self.name.or(stored.map(|a| a.name.clone())),

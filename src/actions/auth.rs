@@ -7,6 +7,7 @@ use crate::clock::timestamp;
 use crate::config::Registration;
 use crate::domain::email::Email;
 use crate::error::{Error, Result};
+use crate::store::users::UserId;
 use crate::store::{api_tokens, password_resets, sessions, users};
 use chrono::Duration;
 use serde::Deserialize;
@@ -137,7 +138,7 @@ pub async fn confirm_password(ctx: &Ctx, field: &'static str, given: String) -> 
 /// session but `keep` ends, and with `revoke_tokens` every API token too.
 pub fn end_old_credentials(
     tx: &rusqlite::Connection,
-    user_id: &str,
+    user_id: &UserId,
     keep: Option<&str>,
     revoke_tokens: bool,
     now: &str,

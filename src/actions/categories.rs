@@ -8,6 +8,7 @@ use crate::domain::money::Sign;
 use crate::error::Result;
 use crate::store::categories::{Category, NewCategory};
 use crate::store::table;
+use crate::store::users::UserId;
 use crate::store::Cap;
 use rusqlite::Connection;
 use serde::Deserialize;
@@ -44,7 +45,12 @@ impl Record for CategoryInput {
         self.id.take()
     }
 
-    fn validate(self, _: &Connection, _: &str, stored: Option<&Category>) -> Result<NewCategory> {
+    fn validate(
+        self,
+        _: &Connection,
+        _: &UserId,
+        stored: Option<&Category>,
+    ) -> Result<NewCategory> {
         let name = input::text("name", self.name.or(stored.map(|k| k.name.clone())), 50)?;
         let icon = parse_icon(
             "icon",

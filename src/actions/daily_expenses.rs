@@ -9,6 +9,7 @@ use crate::domain::merchant;
 use crate::error::{Error, Result};
 use crate::store::daily_expenses::{self, DailyExpense, Filter, NewDailyExpense};
 use crate::store::merchants;
+use crate::store::users::UserId;
 use crate::store::Cap;
 use rusqlite::Connection;
 use serde::Deserialize;
@@ -55,7 +56,7 @@ impl Record for DailyInput {
     fn validate(
         self,
         c: &Connection,
-        user: &str,
+        user: &UserId,
         stored: Option<&DailyExpense>,
     ) -> Result<NewDailyExpense> {
         let name = input::text(
@@ -99,7 +100,7 @@ impl Record for DailyInput {
     }
 
     /// Remembers the merchant's category when the entry has both.
-    fn after_write(c: &Connection, user: &str, e: &NewDailyExpense, now: &str) -> Result<()> {
+    fn after_write(c: &Connection, user: &UserId, e: &NewDailyExpense, now: &str) -> Result<()> {
         let source = if e.merchant.is_empty() {
             &e.name
         } else {

@@ -6,6 +6,7 @@ use crate::domain::currency::Currency;
 use crate::error::{Error, Result};
 use crate::store::accounts::Account;
 use crate::store::table::{self, Table};
+use crate::store::users::UserId;
 use crate::store::{require_owned_field, Cap, Owned};
 use rusqlite::Connection;
 
@@ -13,7 +14,7 @@ use rusqlite::Connection;
 /// `account_field` when the account is not the user's.
 pub fn currency_for(
     c: &Connection,
-    user_id: &str,
+    user_id: &UserId,
     account_field: &'static str,
     account_id: &str,
     given: Option<String>,
@@ -29,7 +30,7 @@ pub fn currency_for(
 }
 
 /// Fails naming `categoryId` unless the category (if any) is the user's.
-pub fn check_category(c: &Connection, user_id: &str, category_id: Option<&str>) -> Result<()> {
+pub fn check_category(c: &Connection, user_id: &UserId, category_id: Option<&str>) -> Result<()> {
     match category_id {
         Some(id) => require_owned_field(c, Owned::Category, user_id, "categoryId", id),
         None => Ok(()),
@@ -52,13 +53,13 @@ pub trait Record: serde::de::DeserializeOwned + Send + 'static {
     fn validate(
         self,
         c: &Connection,
-        user_id: &str,
+        user_id: &UserId,
         stored: Option<&Self::Stored>,
     ) -> Result<<Self::Stored as Table>::New>;
     /// Runs in the same transaction after a create or update.
     fn after_write(
         _c: &Connection,
-        _user_id: &str,
+        _user_id: &UserId,
         _new: &<Self::Stored as Table>::New,
         _now: &str,
     ) -> Result<()> {

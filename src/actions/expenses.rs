@@ -7,6 +7,7 @@ use super::{Ctx, NoInput, Registry, Reply};
 use crate::error::{Error, Result};
 use crate::reports::subscriptions::subscriptions;
 use crate::store::expenses::{self, Expense, NewExpense};
+use crate::store::users::UserId;
 use crate::store::Cap;
 use rusqlite::Connection;
 use serde::Deserialize;
@@ -55,7 +56,12 @@ impl Record for ExpenseInput {
         self.id.take()
     }
 
-    fn validate(self, c: &Connection, user: &str, stored: Option<&Expense>) -> Result<NewExpense> {
+    fn validate(
+        self,
+        c: &Connection,
+        user: &UserId,
+        stored: Option<&Expense>,
+    ) -> Result<NewExpense> {
         let name = input::text(
             "name",
             self.name.or(stored.map(|e| e.name.clone())),

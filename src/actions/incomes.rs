@@ -6,6 +6,7 @@ use super::{Ctx, NoInput, Registry, Reply};
 use crate::error::{Error, Result};
 use crate::store::incomes::{Income, NewIncome};
 use crate::store::table;
+use crate::store::users::UserId;
 use crate::store::Cap;
 use rusqlite::Connection;
 use serde::Deserialize;
@@ -49,7 +50,7 @@ impl Record for IncomeInput {
         self.id.take()
     }
 
-    fn validate(self, c: &Connection, user: &str, stored: Option<&Income>) -> Result<NewIncome> {
+    fn validate(self, c: &Connection, user: &UserId, stored: Option<&Income>) -> Result<NewIncome> {
         let name = input::text(
             "name",
             self.name.or(stored.map(|e| e.name.clone())),

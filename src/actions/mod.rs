@@ -77,7 +77,7 @@ impl Ctx {
             .ok_or(Error::Unauthorized)
     }
 
-    pub fn user_id(&self) -> Result<String> {
+    pub fn user_id(&self) -> Result<crate::store::users::UserId> {
         Ok(self.user()?.id.clone())
     }
 }

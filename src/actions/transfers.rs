@@ -7,6 +7,7 @@ use super::{Ctx, NoInput, Registry, Reply};
 use crate::error::{Error, Result};
 use crate::store::table;
 use crate::store::transfers::{NewTransfer, Transfer};
+use crate::store::users::UserId;
 use crate::store::Cap;
 use crate::store::{require_owned_field, Owned};
 use rusqlite::Connection;
@@ -52,7 +53,7 @@ impl Record for TransferInput {
     fn validate(
         self,
         c: &Connection,
-        user: &str,
+        user: &UserId,
         stored: Option<&Transfer>,
     ) -> Result<NewTransfer> {
         let from = input::optional_id(

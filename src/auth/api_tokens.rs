@@ -2,6 +2,7 @@
 //! (a sliding window), and the throttled "last used" bookkeeping.
 
 use crate::store::api_tokens::Presented;
+use crate::store::users::UserId;
 use crate::store::ChangeStamp;
 use chrono::{DateTime, Duration, Utc};
 use std::collections::{HashMap, VecDeque};
@@ -40,7 +41,7 @@ pub struct Created {
 /// `cashkeeper token create`); refused past `store::Cap::ApiTokens`.
 pub fn create_for(
     c: &rusqlite::Connection,
-    user_id: &str,
+    user_id: &UserId,
     name: &str,
     days: Option<u32>,
     now: DateTime<Utc>,

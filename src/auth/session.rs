@@ -66,7 +66,7 @@ pub fn clear_cookie(config: &Config) -> String {
 }
 
 /// Starts a session for `user_id`; returns the cookie value to send.
-pub async fn start(db: &Db, clock: &Clock, user_id: String) -> Result<String> {
+pub async fn start(db: &Db, clock: &Clock, user_id: crate::store::users::UserId) -> Result<String> {
     let token = crate::auth::secrets::random_hex(32);
     let hash = crate::auth::secrets::sha256_hex(&token);
     let now = clock.now();

@@ -2,6 +2,7 @@
 //! (the next UTC day) and reminds their owners by web push.
 
 use crate::state::AppState;
+use crate::store::users::UserId;
 use crate::store::{expenses, users};
 use chrono::Duration;
 use serde::Serialize;
@@ -18,7 +19,7 @@ pub struct Summary {
 
 /// A recurring expense due tomorrow, with its owner.
 pub struct Due {
-    pub user_id: String,
+    pub user_id: UserId,
     pub expense_id: String,
     pub name: String,
     pub amount: rust_decimal::Decimal,

@@ -12,7 +12,7 @@ use crate::store::daily_expenses::{self, DailyExpense, Filter};
 use crate::store::expenses::{self, Expense};
 use crate::store::incomes::Income;
 use crate::store::table;
-use crate::store::users::User;
+use crate::store::users::{User, UserId};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -132,7 +132,7 @@ pub fn category_refs(
 /// once per request, and small (at most `store::Cap::Recurring` items):
 /// each recurring item's payment and its schedule.
 pub struct Source {
-    user_id: String,
+    user_id: UserId,
     base: String,
     rates: Arc<Rates>,
     categories: HashMap<String, CategoryRef>,

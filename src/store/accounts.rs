@@ -1,6 +1,7 @@
 //! Accounts: checking, savings, ETF. The balance is kept by the user.
 
 use super::table::Table;
+use super::users::UserId;
 use crate::domain::money;
 use crate::error::Result;
 use rusqlite::types::ToSql;
@@ -62,8 +63,9 @@ impl Table for Account {
 }
 
 /// How many entries of each kind still use the account.
-pub fn usage(c: &Connection, user_id: &str, id: &str) -> Result<[(&'static str, i64); 4]> {
-    let count = |sql: &str| -> Result<i64> { Ok(c.query_row(sql, [id, user_id], |r| r.get(0))?) };
+pub fn usage(c: &Connection, user_id: &UserId, id: &str) -> Result<[(&'static str, i64); 4]> {
+    let count =
+        |sql: &str| -> Result<i64> { Ok(c.query_row(sql, params![id, user_id], |r| r.get(0))?) };
     Ok([
         ("recurring expenses", count("SELECT COUNT(*) FROM expenses WHERE account_id = ?1 AND user_id = ?2")?),
         ("one-time expenses", count("SELECT COUNT(*) FROM daily_expenses WHERE account_id = ?1 AND user_id = ?2")?),
@@ -77,25 +79,25 @@ pub fn usage(c: &Connection, user_id: &str, id: &str) -> Result<[(&'static str, 
 
 /// Moves every entry of account `from` to account `to` (both the user's).
 /// Transfers that would then run from an account to itself are deleted.
-pub fn move_entries(c: &Connection, user_id: &str, from: &str, to: &str) -> Result<()> {
+pub fn move_entries(c: &Connection, user_id: &UserId, from: &str, to: &str) -> Result<()> {
     for table in ["expenses", "daily_expenses", "incomes"] {
         c.execute(
             &format!("UPDATE {table} SET account_id = ?1 WHERE account_id = ?2 AND user_id = ?3"),
-            [to, from, user_id],
+            params![to, from, user_id],
         )?;
     }
     c.execute(
         "DELETE FROM transfers WHERE user_id = ?1 AND
            ((from_account_id = ?2 AND to_account_id = ?3) OR (from_account_id = ?3 AND to_account_id = ?2))",
-        [user_id, from, to],
+        params![user_id, from, to],
     )?;
     c.execute(
         "UPDATE transfers SET from_account_id = ?1 WHERE from_account_id = ?2 AND user_id = ?3",
-        [to, from, user_id],
+        params![to, from, user_id],
     )?;
     c.execute(
         "UPDATE transfers SET to_account_id = ?1 WHERE to_account_id = ?2 AND user_id = ?3",
-        [to, from, user_id],
+        params![to, from, user_id],
     )?;
     Ok(())
 }

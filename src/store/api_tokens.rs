@@ -1,6 +1,7 @@
 //! Personal API tokens for `/api/v1`. Only the SHA-256 of a token is stored.
 
 use super::users::User;
+use super::users::UserId;
 use crate::error::Result;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
@@ -18,7 +19,7 @@ pub struct ApiToken {
 
 pub fn insert(
     c: &Connection,
-    user_id: &str,
+    user_id: &UserId,
     name: &str,
     token_hash: &str,
     now: &str,
@@ -41,7 +42,7 @@ pub fn insert(
 
 /// The user's tokens that are not revoked, newest first (expired ones too,
 /// so their owner sees why an integration stopped).
-pub fn list(c: &Connection, user_id: &str) -> Result<Vec<ApiToken>> {
+pub fn list(c: &Connection, user_id: &UserId) -> Result<Vec<ApiToken>> {
     let mut s = c.prepare_cached(
         "SELECT id, name, created_at, expires_at, last_used_at FROM api_tokens
          WHERE user_id = ?1 AND revoked_at IS NULL ORDER BY created_at DESC, id",
@@ -61,7 +62,7 @@ pub fn list(c: &Connection, user_id: &str) -> Result<Vec<ApiToken>> {
 }
 
 /// Revokes a token of the user; `false` when there is no such live token.
-pub fn revoke(c: &Connection, user_id: &str, id: &str, now: &str) -> Result<bool> {
+pub fn revoke(c: &Connection, user_id: &UserId, id: &str, now: &str) -> Result<bool> {
     Ok(c.execute(
         "UPDATE api_tokens SET revoked_at = ?3 WHERE id = ?1 AND user_id = ?2 AND revoked_at IS NULL",
         params![id, user_id, now],
@@ -70,7 +71,7 @@ pub fn revoke(c: &Connection, user_id: &str, id: &str, now: &str) -> Result<bool
 
 /// Revokes every live token of the user (after a password change, when the
 /// user asks for it); answers how many.
-pub fn revoke_all_for_user(c: &Connection, user_id: &str, now: &str) -> Result<usize> {
+pub fn revoke_all_for_user(c: &Connection, user_id: &UserId, now: &str) -> Result<usize> {
     Ok(c.execute(
         "UPDATE api_tokens SET revoked_at = ?2 WHERE user_id = ?1 AND revoked_at IS NULL",
         params![user_id, now],
@@ -102,7 +103,7 @@ pub fn find_by_hash(c: &Connection, token_hash: &str) -> Result<Option<Presented
              WHERE t.token_hash = ?1",
     )?
     .query_row([token_hash], |r| {
-        let user = match r.get::<_, Option<String>>(4)? {
+        let user = match r.get::<_, Option<UserId>>(4)? {
             Some(id) => Some(User {
                 id,
                 email: r.get(5)?,

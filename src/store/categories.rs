@@ -2,6 +2,7 @@
 //! ON DELETE SET NULL) and forgets the merchants learned for it.
 
 use super::table::{self, Table};
+use super::users::UserId;
 use crate::domain::money;
 use crate::error::{Error, Result};
 use rusqlite::types::ToSql;
@@ -60,7 +61,7 @@ impl Table for Category {
 
     fn before_write(
         c: &Connection,
-        user_id: &str,
+        user_id: &UserId,
         k: &NewCategory,
         id: Option<&str>,
     ) -> Result<()> {
@@ -69,7 +70,7 @@ impl Table for Category {
 }
 
 /// Refuses a second category of the same name (in any letter case).
-fn check_unique(c: &Connection, user_id: &str, name: &str, except: Option<&str>) -> Result<()> {
+fn check_unique(c: &Connection, user_id: &UserId, name: &str, except: Option<&str>) -> Result<()> {
     let taken: bool = c.query_row(
         "SELECT EXISTS(SELECT 1 FROM categories WHERE user_id = ?1 AND lower(name) = lower(?2)
                        AND id <> COALESCE(?3, ''))",
@@ -85,7 +86,7 @@ fn check_unique(c: &Connection, user_id: &str, name: &str, except: Option<&str>)
 /// Gives a new user the default categories of their language.
 pub fn insert_defaults(
     c: &Connection,
-    user_id: &str,
+    user_id: &UserId,
     locale: crate::domain::locale::Locale,
     now: &str,
 ) -> Result<()> {

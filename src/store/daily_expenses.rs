@@ -1,6 +1,7 @@
 //! One-time ("daily") expenses.
 
 use super::table::Table;
+use super::users::UserId;
 use crate::domain::money;
 use crate::error::Result;
 use chrono::NaiveDate;
@@ -97,7 +98,7 @@ impl Table for DailyExpense {
 }
 
 /// Newest first.
-pub fn list(c: &Connection, user_id: &str, f: &Filter) -> Result<Vec<DailyExpense>> {
+pub fn list(c: &Connection, user_id: &UserId, f: &Filter) -> Result<Vec<DailyExpense>> {
     let mut s = c.prepare_cached(&format!(
         "SELECT {} FROM daily_expenses
          WHERE user_id = ?1 AND date >= COALESCE(?2, '0000-00-00') AND date <= COALESCE(?3, '9999-99-99')
@@ -129,7 +130,7 @@ pub type MonthSum = (NaiveDate, Option<String>, String, Decimal);
 
 pub fn month_sums(
     c: &Connection,
-    user_id: &str,
+    user_id: &UserId,
     from: NaiveDate,
     to: NaiveDate,
 ) -> Result<Vec<MonthSum>> {
@@ -153,7 +154,7 @@ pub fn month_sums(
 }
 
 /// Whether any one-time expense of the user is in another currency than `base`.
-pub fn any_other_currency(c: &Connection, user_id: &str, base: &str) -> Result<bool> {
+pub fn any_other_currency(c: &Connection, user_id: &UserId, base: &str) -> Result<bool> {
     Ok(c.query_row(
         "SELECT EXISTS(SELECT 1 FROM daily_expenses
                        WHERE user_id = ?1 AND (currency < ?2 OR currency > ?2))",

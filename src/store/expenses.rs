@@ -1,6 +1,7 @@
 //! Recurring expenses; subscriptions are those flagged `is_subscription`.
 
 use super::table::Table;
+use super::users::UserId;
 use crate::domain::money;
 use crate::domain::recurrence::{Frequency, Schedule};
 use crate::error::Result;
@@ -111,7 +112,7 @@ impl Table for Expense {
 }
 
 /// The user's recurring expenses; only subscriptions with `subscriptions_only`.
-pub fn list(c: &Connection, user_id: &str, subscriptions_only: bool) -> Result<Vec<Expense>> {
+pub fn list(c: &Connection, user_id: &UserId, subscriptions_only: bool) -> Result<Vec<Expense>> {
     let mut s = c.prepare_cached(&format!(
         "SELECT {} FROM expenses WHERE user_id = ?1 AND (?2 = 0 OR is_subscription = 1)
          ORDER BY {}",

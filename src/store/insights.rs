@@ -1,6 +1,7 @@
 //! Insights: findings about a user's money, stored in German with
 //! language-independent metadata.
 
+use super::users::UserId;
 use crate::error::Result;
 use rusqlite::{params, Connection, Row};
 use serde::Serialize;
@@ -36,7 +37,7 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<Insight> {
 }
 
 /// Unread, not dismissed and unexpired insights at `now`, newest first.
-pub fn unread(c: &Connection, user_id: &str, now: &str, limit: u32) -> Result<Vec<Insight>> {
+pub fn unread(c: &Connection, user_id: &UserId, now: &str, limit: u32) -> Result<Vec<Insight>> {
     let mut s = c.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM insights
          WHERE user_id = ?1 AND is_read = 0 AND dismissed_at IS NULL
@@ -51,7 +52,7 @@ pub fn unread(c: &Connection, user_id: &str, now: &str, limit: u32) -> Result<Ve
 
 /// When the earliest of the user's unread, unexpired insights expires: until
 /// then the unread list (and its counts) cannot change without a write.
-pub fn next_expiry(c: &Connection, user_id: &str, now: &str) -> Result<Option<String>> {
+pub fn next_expiry(c: &Connection, user_id: &UserId, now: &str) -> Result<Option<String>> {
     Ok(c.query_row(
         "SELECT MIN(expires_at) FROM insights
          WHERE user_id = ?1 AND is_read = 0 AND dismissed_at IS NULL AND expires_at > ?2",
@@ -62,7 +63,7 @@ pub fn next_expiry(c: &Connection, user_id: &str, now: &str) -> Result<Option<St
 
 /// Whether an insight with this key is still current (unexpired at `now`,
 /// read, unread or dismissed alike): then finding it again adds nothing.
-pub fn is_current(c: &Connection, user_id: &str, dedupe_key: &str, now: &str) -> Result<bool> {
+pub fn is_current(c: &Connection, user_id: &UserId, dedupe_key: &str, now: &str) -> Result<bool> {
     Ok(c.query_row(
         "SELECT EXISTS(SELECT 1 FROM insights WHERE user_id = ?1 AND dedupe_key = ?2
                        AND (expires_at IS NULL OR expires_at > ?3))",
@@ -81,7 +82,7 @@ pub struct NewInsight<'a> {
     pub expires_at: &'a str,
 }
 
-pub fn insert(c: &Connection, user_id: &str, i: &NewInsight<'_>, now: &str) -> Result<()> {
+pub fn insert(c: &Connection, user_id: &UserId, i: &NewInsight<'_>, now: &str) -> Result<()> {
     c.execute(
         "INSERT INTO insights (id, user_id, type, severity, title, message, metadata, dedupe_key, created_at, expires_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
@@ -107,7 +108,7 @@ pub struct Listed {
 
 /// The user's current insights (read or not, not dismissed, unexpired),
 /// newest first, with their read state.
-pub fn current(c: &Connection, user_id: &str, now: &str, limit: u32) -> Result<Vec<Listed>> {
+pub fn current(c: &Connection, user_id: &UserId, now: &str, limit: u32) -> Result<Vec<Listed>> {
     let mut s = c.prepare_cached(&format!(
         "SELECT {COLUMNS}, is_read FROM insights
          WHERE user_id = ?1 AND dismissed_at IS NULL AND (expires_at IS NULL OR expires_at > ?2)
@@ -124,14 +125,14 @@ pub fn current(c: &Connection, user_id: &str, now: &str, limit: u32) -> Result<V
     Ok(rows)
 }
 
-pub fn mark_read(c: &Connection, user_id: &str, id: &str) -> Result<bool> {
+pub fn mark_read(c: &Connection, user_id: &UserId, id: &str) -> Result<bool> {
     Ok(c.execute(
         "UPDATE insights SET is_read = 1 WHERE id = ?1 AND user_id = ?2",
-        [id, user_id],
+        params![id, user_id],
     )? == 1)
 }
 
-pub fn dismiss(c: &Connection, user_id: &str, id: &str, now: &str) -> Result<bool> {
+pub fn dismiss(c: &Connection, user_id: &UserId, id: &str, now: &str) -> Result<bool> {
     Ok(c.execute(
         "UPDATE insights SET dismissed_at = ?3 WHERE id = ?1 AND user_id = ?2",
         params![id, user_id, now],

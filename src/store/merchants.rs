@@ -1,12 +1,13 @@
 //! What category each (normalised) merchant belongs to, learned from the user.
 
+use super::users::UserId;
 use crate::error::Result;
 use rusqlite::{params, Connection, OptionalExtension};
 
 /// Remembers `merchant` → `category_id` (the latest choice wins).
 pub fn learn(
     c: &Connection,
-    user_id: &str,
+    user_id: &UserId,
     merchant: &str,
     category_id: &str,
     now: &str,
@@ -24,7 +25,7 @@ pub fn learn(
 }
 
 /// The learned category of exactly this merchant key.
-pub fn lookup(c: &Connection, user_id: &str, merchant: &str) -> Result<Option<(String, i64)>> {
+pub fn lookup(c: &Connection, user_id: &UserId, merchant: &str) -> Result<Option<(String, i64)>> {
     Ok(c.query_row(
         "SELECT category_id, uses FROM merchant_categories WHERE user_id = ?1 AND merchant = ?2",
         params![user_id, merchant],
@@ -36,7 +37,7 @@ pub fn lookup(c: &Connection, user_id: &str, merchant: &str) -> Result<Option<(S
 /// Learned merchants starting with `prefix`, most used first.
 pub fn with_prefix(
     c: &Connection,
-    user_id: &str,
+    user_id: &UserId,
     prefix: &str,
     limit: u32,
 ) -> Result<Vec<(String, String, i64)>> {

@@ -26,9 +26,10 @@ pub mod users;
 use crate::error::{Error, Result};
 use anyhow::Context;
 use r2d2_sqlite::SqliteConnectionManager;
-use rusqlite::Connection;
+use rusqlite::{params, Connection};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use users::UserId;
 
 pub type Pool = r2d2::Pool<SqliteConnectionManager>;
 
@@ -245,17 +246,17 @@ impl Owned {
 }
 
 /// Whether `user` owns the record `id` of `kind`.
-pub fn owns(c: &Connection, kind: Owned, user_id: &str, id: &str) -> Result<bool> {
+pub fn owns(c: &Connection, kind: Owned, user_id: &UserId, id: &str) -> Result<bool> {
     let sql = format!(
         "SELECT EXISTS(SELECT 1 FROM {} WHERE id = ?1 AND user_id = ?2)",
         kind.table()
     );
-    Ok(c.query_row(&sql, [id, user_id], |r| r.get::<_, bool>(0))?)
+    Ok(c.query_row(&sql, params![id, user_id], |r| r.get::<_, bool>(0))?)
 }
 
 /// Fails with [`Error::NotFound`] unless `user` owns `id`: another user's
 /// record is reported exactly like one that does not exist.
-pub fn require_owned(c: &Connection, kind: Owned, user_id: &str, id: &str) -> Result<()> {
+pub fn require_owned(c: &Connection, kind: Owned, user_id: &UserId, id: &str) -> Result<()> {
     if owns(c, kind, user_id, id)? {
         Ok(())
     } else {
@@ -268,7 +269,7 @@ pub fn require_owned(c: &Connection, kind: Owned, user_id: &str, id: &str) -> Re
 pub fn require_owned_field(
     c: &Connection,
     kind: Owned,
-    user_id: &str,
+    user_id: &UserId,
     field: &'static str,
     id: &str,
 ) -> Result<()> {
@@ -315,7 +316,7 @@ impl Cap {
         }
     }
 
-    fn count(self, c: &Connection, user_id: &str) -> Result<i64> {
+    fn count(self, c: &Connection, user_id: &UserId) -> Result<i64> {
         let sql = match self {
             Cap::Accounts => "SELECT COUNT(*) FROM accounts WHERE user_id = ?1",
             Cap::Categories => "SELECT COUNT(*) FROM categories WHERE user_id = ?1",
@@ -338,7 +339,7 @@ impl Cap {
     /// Refuses one more record when the user already has the most allowed.
     /// Called inside the inserting (immediate) transaction, so concurrent
     /// inserts cannot pass it together.
-    pub fn check(self, c: &Connection, user_id: &str) -> Result<()> {
+    pub fn check(self, c: &Connection, user_id: &UserId) -> Result<()> {
         if self.count(c, user_id)? >= self.max() {
             return Err(Error::refused(format!(
                 "you have reached the limit of {} {}; delete some before adding more",

@@ -1,12 +1,13 @@
 //! Password-reset links: stored hashed, single use, one hour of life.
 
+use super::users::UserId;
 use crate::error::Result;
 use rusqlite::{params, Connection, OptionalExtension};
 
 pub fn insert(
     c: &Connection,
     token_hash: &str,
-    user_id: &str,
+    user_id: &UserId,
     now: &str,
     expires_at: &str,
 ) -> Result<()> {
@@ -20,7 +21,7 @@ pub fn insert(
 
 /// Marks the link used and returns its user, if it is unused and unexpired.
 /// One UPDATE does both, so two concurrent uses cannot both succeed.
-pub fn consume(c: &Connection, token_hash: &str, now: &str) -> Result<Option<String>> {
+pub fn consume(c: &Connection, token_hash: &str, now: &str) -> Result<Option<UserId>> {
     Ok(c.query_row(
         "UPDATE password_resets SET used_at = ?2
              WHERE token_hash = ?1 AND used_at IS NULL AND expires_at > ?2
@@ -50,17 +51,17 @@ pub fn delete_stale(c: &Connection, now: &str) -> Result<usize> {
 }
 
 /// How many links `user_id` was sent since `since` (the hourly mail limit).
-pub fn count_since(c: &Connection, user_id: &str, since: &str) -> Result<i64> {
+pub fn count_since(c: &Connection, user_id: &UserId, since: &str) -> Result<i64> {
     Ok(c.query_row(
         "SELECT COUNT(*) FROM password_resets WHERE user_id = ?1 AND created_at > ?2",
-        [user_id, since],
+        params![user_id, since],
         |r| r.get(0),
     )?)
 }
 
 /// Ends every link of `user_id` still outstanding: after a reset or a
 /// password change, no older link may set the password again.
-pub fn delete_all_for_user(c: &Connection, user_id: &str) -> Result<usize> {
+pub fn delete_all_for_user(c: &Connection, user_id: &UserId) -> Result<usize> {
     Ok(c.execute(
         "DELETE FROM password_resets WHERE user_id = ?1 AND used_at IS NULL",
         [user_id],

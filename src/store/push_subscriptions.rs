@@ -1,12 +1,13 @@
 //! Browser push subscriptions: where to send a user's reminders.
 
+use super::users::UserId;
 use crate::error::Result;
 use rusqlite::{params, Connection, OptionalExtension};
 
 #[derive(Clone, Debug)]
 pub struct Subscription {
     pub id: String,
-    pub user_id: String,
+    pub user_id: UserId,
     pub endpoint: String,
     /// The browser's P-256 public key, base64url.
     pub p256dh: String,
@@ -35,14 +36,14 @@ pub const MAX_PER_USER: i64 = 10;
 /// last place.
 pub fn save(
     c: &mut Connection,
-    user_id: &str,
+    user_id: &UserId,
     endpoint: &str,
     p256dh: &str,
     auth: &str,
     now: &str,
 ) -> Result<Saved> {
     let tx = super::write_transaction(c)?;
-    let owner: Option<String> = tx
+    let owner: Option<UserId> = tx
         .query_row(
             "SELECT user_id FROM push_subscriptions WHERE endpoint = ?1",
             [endpoint],
@@ -57,7 +58,7 @@ pub fn save(
         Ok(Saved::Updated)
     };
     let saved = match owner {
-        Some(o) if o == user_id => update(&tx)?,
+        Some(o) if &o == user_id => update(&tx)?,
         _ if count_for_user(&tx, user_id)? >= MAX_PER_USER => Saved::TooMany,
         Some(_) => update(&tx)?,
         None => {
@@ -74,7 +75,7 @@ pub fn save(
 }
 
 /// How many subscriptions (devices) the user has.
-pub fn count_for_user(c: &Connection, user_id: &str) -> Result<i64> {
+pub fn count_for_user(c: &Connection, user_id: &UserId) -> Result<i64> {
     Ok(c.query_row(
         "SELECT COUNT(*) FROM push_subscriptions WHERE user_id = ?1",
         [user_id],
@@ -85,15 +86,15 @@ pub fn count_for_user(c: &Connection, user_id: &str) -> Result<i64> {
 /// Removes the user's subscription of `endpoint`; `false` when this user
 /// has none there (another user's endpoint stays: only its browser may
 /// hand it over, by subscribing).
-pub fn delete_endpoint(c: &Connection, user_id: &str, endpoint: &str) -> Result<bool> {
+pub fn delete_endpoint(c: &Connection, user_id: &UserId, endpoint: &str) -> Result<bool> {
     Ok(c.execute(
         "DELETE FROM push_subscriptions WHERE user_id = ?1 AND endpoint = ?2",
-        [user_id, endpoint],
+        params![user_id, endpoint],
     )? == 1)
 }
 
 /// The user's subscriptions, oldest first: where a reminder goes.
-pub fn list_for_user(c: &Connection, user_id: &str) -> Result<Vec<Subscription>> {
+pub fn list_for_user(c: &Connection, user_id: &UserId) -> Result<Vec<Subscription>> {
     let mut s = c.prepare_cached(
         "SELECT id, user_id, endpoint, p256dh, auth FROM push_subscriptions WHERE user_id = ?1 ORDER BY created_at, id",
     )?;

@@ -1,5 +1,6 @@
 //! What the user has put aside for each non-monthly recurring expense.
 
+use super::users::UserId;
 use crate::domain::money;
 use crate::error::Result;
 use rusqlite::{params, Connection};
@@ -7,7 +8,7 @@ use rust_decimal::Decimal;
 use std::collections::HashMap;
 
 /// The user's pots by expense id.
-pub fn by_expense(c: &Connection, user_id: &str) -> Result<HashMap<String, Decimal>> {
+pub fn by_expense(c: &Connection, user_id: &UserId) -> Result<HashMap<String, Decimal>> {
     let mut s =
         c.prepare_cached("SELECT expense_id, amount_cents FROM reserve_pots WHERE user_id = ?1")?;
     let rows = s
@@ -19,7 +20,7 @@ pub fn by_expense(c: &Connection, user_id: &str) -> Result<HashMap<String, Decim
 /// Sets the pot of `expense_id` (which the caller checked is the user's).
 pub fn set(
     c: &Connection,
-    user_id: &str,
+    user_id: &UserId,
     expense_id: &str,
     amount: Decimal,
     now: &str,

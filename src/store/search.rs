@@ -1,5 +1,6 @@
 //! Search over the names, notes and merchants of every record type of one user.
 
+use super::users::UserId;
 use crate::domain::money;
 use crate::error::Result;
 use chrono::NaiveDate;
@@ -67,7 +68,7 @@ pub const LIMIT: usize = 50;
 /// (a NUL byte, say) are nothing anyone types into a name, and the
 /// full-text query syntax has no place for them: they are left out, and a
 /// query of nothing else finds nothing.
-pub fn search(c: &Connection, user_id: &str, query: &str, limit: usize) -> Result<Vec<Hit>> {
+pub fn search(c: &Connection, user_id: &UserId, query: &str, limit: usize) -> Result<Vec<Hit>> {
     let q: String = query.chars().filter(|ch| !ch.is_control()).collect();
     let q = q.trim().to_lowercase();
     if q.is_empty() {

@@ -1,5 +1,6 @@
 //! Browser sessions, stored only as the SHA-256 of the cookie value.
 
+use super::users::UserId;
 use super::users::{self, User};
 use crate::error::Result;
 use rusqlite::{params, Connection, OptionalExtension};
@@ -7,7 +8,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 pub fn insert(
     c: &Connection,
     token_hash: &str,
-    user_id: &str,
+    user_id: &UserId,
     now: &str,
     expires_at: &str,
 ) -> Result<()> {
@@ -27,7 +28,7 @@ pub struct Live {
 
 /// The session's user, if the session exists and has not expired at `now`.
 pub fn find_live(c: &Connection, token_hash: &str, now: &str) -> Result<Option<Live>> {
-    let row: Option<(String, String)> = c
+    let row: Option<(UserId, String)> = c
         .query_row(
             "SELECT user_id, last_seen_at FROM sessions WHERE token_hash = ?1 AND expires_at > ?2",
             params![token_hash, now],
@@ -56,7 +57,7 @@ pub fn delete(c: &Connection, token_hash: &str) -> Result<()> {
 
 /// Ends every session of a user (after a password reset or change), except
 /// optionally the one making the change.
-pub fn delete_all_for_user(c: &Connection, user_id: &str, keep: Option<&str>) -> Result<()> {
+pub fn delete_all_for_user(c: &Connection, user_id: &UserId, keep: Option<&str>) -> Result<()> {
     c.execute(
         "DELETE FROM sessions WHERE user_id = ?1 AND token_hash <> COALESCE(?2, '')",
         params![user_id, keep],

@@ -6,9 +6,10 @@
 //! that another user's id behaves like an unknown one. What is special to a
 //! table (filters, sums, a uniqueness check) stays in its own module.
 
+use super::users::UserId;
 use crate::error::Result;
 use rusqlite::types::ToSql;
-use rusqlite::{Connection, OptionalExtension, Row};
+use rusqlite::{params, Connection, OptionalExtension, Row};
 
 /// A user-owned table of records with `id`, `user_id`, `created_at` and
 /// `updated_at` columns besides its own.
@@ -33,7 +34,7 @@ pub trait Table: Sized {
     /// same transaction.
     fn before_write(
         _c: &Connection,
-        _user_id: &str,
+        _user_id: &UserId,
         _new: &Self::New,
         _id: Option<&str>,
     ) -> Result<()> {
@@ -42,19 +43,19 @@ pub trait Table: Sized {
 }
 
 /// The user's record with this id, if any.
-pub fn find<T: Table>(c: &Connection, user_id: &str, id: &str) -> Result<Option<T>> {
+pub fn find<T: Table>(c: &Connection, user_id: &UserId, id: &str) -> Result<Option<T>> {
     let sql = format!(
         "SELECT {} FROM {} WHERE id = ?1 AND user_id = ?2",
         T::COLUMNS,
         T::NAME
     );
     Ok(c.prepare_cached(&sql)?
-        .query_row([id, user_id], T::from_row)
+        .query_row(params![id, user_id], T::from_row)
         .optional()?)
 }
 
 /// All of the user's records, in the table's order.
-pub fn all<T: Table>(c: &Connection, user_id: &str) -> Result<Vec<T>> {
+pub fn all<T: Table>(c: &Connection, user_id: &UserId) -> Result<Vec<T>> {
     let sql = format!(
         "SELECT {} FROM {} WHERE user_id = ?1 ORDER BY {}",
         T::COLUMNS,
@@ -69,7 +70,7 @@ pub fn all<T: Table>(c: &Connection, user_id: &str) -> Result<Vec<T>> {
 }
 
 /// Inserts a new record with a fresh id and answers it as stored.
-pub fn insert<T: Table>(c: &Connection, user_id: &str, new: &T::New, now: &str) -> Result<T> {
+pub fn insert<T: Table>(c: &Connection, user_id: &UserId, new: &T::New, now: &str) -> Result<T> {
     T::before_write(c, user_id, new, None)?;
     let id = super::new_id();
     let n = T::WRITTEN.len();
@@ -95,7 +96,7 @@ pub fn insert<T: Table>(c: &Connection, user_id: &str, new: &T::New, now: &str) 
 /// Overwrites the user's record with this id; `None` when there is none.
 pub fn update<T: Table>(
     c: &Connection,
-    user_id: &str,
+    user_id: &UserId,
     id: &str,
     new: &T::New,
     now: &str,
@@ -127,9 +128,9 @@ pub fn update<T: Table>(
 }
 
 /// Deletes the user's record with this id; `false` when there is none.
-pub fn delete<T: Table>(c: &Connection, user_id: &str, id: &str) -> Result<bool> {
+pub fn delete<T: Table>(c: &Connection, user_id: &UserId, id: &str) -> Result<bool> {
     let sql = format!("DELETE FROM {} WHERE id = ?1 AND user_id = ?2", T::NAME);
-    Ok(c.prepare_cached(&sql)?.execute([id, user_id])? == 1)
+    Ok(c.prepare_cached(&sql)?.execute(params![id, user_id])? == 1)
 }
 
 #[cfg(test)]
@@ -162,8 +163,8 @@ mod tests {
     /// given user's rows: another user's id is an unknown one.
     #[test]
     fn writes_every_column_and_scopes_by_user() {
-        let c = db();
-        let made = insert::<Account>(&c, "a", &account("Zebra", 12_345), "t1").unwrap();
+        let (c, a, b) = (db(), UserId::test("a"), UserId::test("b"));
+        let made = insert::<Account>(&c, &a, &account("Zebra", 12_345), "t1").unwrap();
         assert_eq!(
             (made.name.as_str(), made.kind.as_str()),
             ("Zebra", "savings")
@@ -173,16 +174,16 @@ mod tests {
             (made.created_at.as_str(), made.updated_at.as_str()),
             ("t1", "t1")
         );
-        insert::<Account>(&c, "a", &account("alpha", 1), "t1").unwrap();
+        insert::<Account>(&c, &a, &account("alpha", 1), "t1").unwrap();
 
-        assert!(find::<Account>(&c, "b", &made.id).unwrap().is_none());
-        assert!(update::<Account>(&c, "b", &made.id, &account("X", 1), "t2")
+        assert!(find::<Account>(&c, &b, &made.id).unwrap().is_none());
+        assert!(update::<Account>(&c, &b, &made.id, &account("X", 1), "t2")
             .unwrap()
             .is_none());
-        assert!(!delete::<Account>(&c, "b", &made.id).unwrap());
-        assert!(all::<Account>(&c, "b").unwrap().is_empty());
+        assert!(!delete::<Account>(&c, &b, &made.id).unwrap());
+        assert!(all::<Account>(&c, &b).unwrap().is_empty());
 
-        let changed = update::<Account>(&c, "a", &made.id, &account("Yak", -5), "t2")
+        let changed = update::<Account>(&c, &a, &made.id, &account("Yak", -5), "t2")
             .unwrap()
             .unwrap();
         assert_eq!(
@@ -193,14 +194,14 @@ mod tests {
             (changed.created_at.as_str(), changed.updated_at.as_str()),
             ("t1", "t2")
         );
-        let names: Vec<String> = all::<Account>(&c, "a")
+        let names: Vec<String> = all::<Account>(&c, &a)
             .unwrap()
             .into_iter()
             .map(|a| a.name)
             .collect();
         assert_eq!(names, ["alpha", "Yak"]);
 
-        assert!(delete::<Account>(&c, "a", &made.id).unwrap());
-        assert!(find::<Account>(&c, "a", &made.id).unwrap().is_none());
+        assert!(delete::<Account>(&c, &a, &made.id).unwrap());
+        assert!(find::<Account>(&c, &a, &made.id).unwrap().is_none());
     }
 }

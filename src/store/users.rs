@@ -5,12 +5,49 @@ use crate::error::{Error, Result};
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use serde::Serialize;
 
+/// A user's id. Only a stored user row gives one (through a session, an
+/// API token or a lookup), so a store function that takes a `&UserId` can
+/// neither be handed a record id by mistake nor have its arguments swapped.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(transparent)]
+pub struct UserId(String);
+
+impl UserId {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// An id for unit tests that insert users with SQL of their own.
+    #[cfg(test)]
+    pub fn test(id: &str) -> UserId {
+        UserId(id.to_string())
+    }
+}
+
+impl std::fmt::Display for UserId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl rusqlite::types::ToSql for UserId {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        self.0.to_sql()
+    }
+}
+
+impl rusqlite::types::FromSql for UserId {
+    fn column_result(v: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        String::column_result(v).map(UserId)
+    }
+}
+
 /// A signed-in person. Never carries the password hash out of the store
 /// except through [`password_hash_by_email`].
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct User {
-    pub id: String,
+    pub id: UserId,
     pub email: String,
     pub name: String,
     pub locale: Locale,
@@ -41,7 +78,7 @@ pub struct NewUser<'a> {
 
 /// Inserts a user; an email taken in any letter case is refused naming `email`.
 pub fn insert(c: &Connection, u: &NewUser<'_>) -> Result<User> {
-    let id = super::new_id();
+    let id = UserId(super::new_id());
     let res = c.execute(
         "INSERT INTO users (id, email, email_lower, name, password_hash, locale, base_currency, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'EUR', ?7, ?7)",
@@ -68,7 +105,7 @@ pub fn create(c: &Connection, u: &NewUser<'_>) -> Result<User> {
     Ok(user)
 }
 
-pub fn find(c: &Connection, id: &str) -> Result<Option<User>> {
+pub fn find(c: &Connection, id: &UserId) -> Result<Option<User>> {
     Ok(c.query_row(
         &format!("SELECT {COLUMNS} FROM users WHERE id = ?1"),
         [id],
@@ -96,7 +133,7 @@ pub fn password_hash_by_email(c: &Connection, email: &str) -> Result<Option<(Use
     .optional()?)
 }
 
-pub fn password_hash(c: &Connection, user_id: &str) -> Result<Option<String>> {
+pub fn password_hash(c: &Connection, user_id: &UserId) -> Result<Option<String>> {
     Ok(c.query_row(
         "SELECT password_hash FROM users WHERE id = ?1",
         [user_id],
@@ -109,7 +146,12 @@ pub fn count(c: &Connection) -> Result<i64> {
     Ok(c.query_row("SELECT COUNT(*) FROM users", [], |r| r.get(0))?)
 }
 
-pub fn set_password(c: &Connection, user_id: &str, password_hash: &str, now: &str) -> Result<()> {
+pub fn set_password(
+    c: &Connection,
+    user_id: &UserId,
+    password_hash: &str,
+    now: &str,
+) -> Result<()> {
     c.execute(
         "UPDATE users SET password_hash = ?1, updated_at = ?2 WHERE id = ?3",
         params![password_hash, now, user_id],
@@ -127,7 +169,7 @@ pub struct SettingsChange {
 
 pub fn update_settings(
     c: &Connection,
-    user_id: &str,
+    user_id: &UserId,
     change: &SettingsChange,
     now: &str,
 ) -> Result<User> {

@@ -372,7 +372,7 @@ async fn a_person_records_an_account_a_recurring_and_a_one_time_expense_and_sees
 async fn screenshots() {
     let app = spawn_app().await;
     let user = app.new_user().await;
-    let (uid, now) = (user.id.clone(), app.state.clock.now());
+    let (uid, now) = (app.user_id(&user).await, app.state.clock.now());
     app.state
         .db
         .transaction(move |tx| {

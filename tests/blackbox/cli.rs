@@ -392,7 +392,10 @@ async fn a_database_from_the_first_version_is_migrated_and_keeps_its_rows() {
     let hits = app
         .state
         .db
-        .run(|c| cashkeeper::store::search::search(c, "u1", "flohmarkt", 10))
+        .run(|c| {
+            let old = cashkeeper::store::users::find_by_email(c, "old@example.org")?.unwrap();
+            cashkeeper::store::search::search(c, &old.id, "flohmarkt", 10)
+        })
         .await
         .unwrap();
     assert_eq!(

@@ -169,6 +169,18 @@ impl TestApp {
     }
 
     /// Registers a fresh user and returns it signed in.
+    /// The stored id of a test user, as the store's functions take it.
+    pub async fn user_id(&self, user: &TestUser) -> cashkeeper::store::users::UserId {
+        let email = user.email.clone();
+        self.state
+            .db
+            .run(move |c| cashkeeper::store::users::find_by_email(c, &email))
+            .await
+            .unwrap()
+            .expect("the test user is stored")
+            .id
+    }
+
     pub async fn new_user(&self) -> TestUser {
         let email = unique_email();
         let password = "correct horse battery".to_string();

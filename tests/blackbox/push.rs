@@ -207,7 +207,7 @@ async fn subscriptions_are_checked_stored_updated_limited_and_removed() {
             .send()
     };
     assert_eq!(delete(other.cookie.clone()).await.unwrap().status(), 200);
-    let count = |user_id: String| async {
+    let count = |user_id: cashkeeper::store::users::UserId| async {
         app.state
             .db
             .run(move |c| {
@@ -216,10 +216,10 @@ async fn subscriptions_are_checked_stored_updated_limited_and_removed() {
             .await
             .unwrap()
     };
-    assert_eq!(count(user.id.clone()).await, 10);
+    assert_eq!(count(app.user_id(&user).await).await, 10);
     assert_eq!(delete(user.cookie.clone()).await.unwrap().status(), 200);
-    assert_eq!(count(user.id.clone()).await, 9);
-    assert!(stored(&app, &user.id)
+    assert_eq!(count(app.user_id(&user).await).await, 9);
+    assert!(stored(&app, &user)
         .await
         .iter()
         .all(|s| s.endpoint != endpoint));
@@ -233,14 +233,14 @@ async fn subscriptions_are_checked_stored_updated_limited_and_removed() {
         .await
         .unwrap();
     assert_eq!(anonymous.status(), 401);
-    assert_eq!(count(user.id.clone()).await, 9);
+    assert_eq!(count(app.user_id(&user).await).await, 9);
 }
 
 async fn stored(
     app: &TestApp,
-    user_id: &str,
+    user: &TestUser,
 ) -> Vec<cashkeeper::store::push_subscriptions::Subscription> {
-    let user_id = user_id.to_string();
+    let user_id = app.user_id(user).await;
     app.state
         .db
         .run(move |c| cashkeeper::store::push_subscriptions::list_for_user(c, &user_id))
@@ -267,8 +267,8 @@ async fn an_endpoint_subscribed_in_another_account_moves_there() {
             .status(),
         200
     );
-    assert!(stored(&app, &alice.id).await.is_empty());
-    let bobs = stored(&app, &bob.id).await;
+    assert!(stored(&app, &alice).await.is_empty());
+    let bobs = stored(&app, &bob).await;
     assert_eq!(bobs.len(), 1);
     assert_eq!(bobs[0].p256dh, second.json(endpoint)["keys"]["p256dh"]);
 }
@@ -383,7 +383,7 @@ async fn a_reminder_is_encrypted_signed_delivered_and_gone_subscriptions_are_rem
     assert_eq!(payload["url"], "/expenses");
 
     // 404 and 410 removed their subscriptions; the working one stays.
-    let uid = user.id.clone();
+    let uid = app.user_id(&user).await;
     let left: Vec<String> = app
         .state
         .db
@@ -448,7 +448,7 @@ async fn the_push_service_sends_rfc_8291_and_8292_messages_and_reports_each_outc
         let res = subscribe(&app, &user.cookie, &k.json(endpoint)).await;
         assert_eq!(res.status(), 201, "{endpoint}");
     }
-    let subs = stored(&app, &user.id).await;
+    let subs = stored(&app, &user).await;
     assert_eq!(subs.len(), 4);
     let push = PushService::from_config(&app.state.config).expect("configured");
     assert_eq!(push.public_key(), vapid_public);
@@ -554,7 +554,7 @@ async fn a_push_service_that_does_not_answer_is_a_failure_not_a_hang() {
     let endpoint = format!("http://{addr}/push/silent");
     let res = subscribe(&app, &user.cookie, &BrowserKeys::new().json(&endpoint)).await;
     assert_eq!(res.status(), 201);
-    let sub = stored(&app, &user.id).await.remove(0);
+    let sub = stored(&app, &user).await.remove(0);
     let push = PushService::from_config(&app.state.config).unwrap();
     let started = std::time::Instant::now();
     let outcome = push.send(&sub, b"{}").await;

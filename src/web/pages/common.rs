@@ -9,6 +9,7 @@ use crate::state::AppState;
 use crate::store::accounts::Account;
 use crate::store::categories::Category;
 use crate::store::table;
+use crate::store::users::UserId;
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 use maud::{html, Markup};
@@ -51,8 +52,8 @@ pub struct Refs {
 }
 
 impl Refs {
-    pub async fn load(state: &AppState, user_id: &str) -> Result<Refs, Error> {
-        let user = user_id.to_string();
+    pub async fn load(state: &AppState, user_id: &UserId) -> Result<Refs, Error> {
+        let user = user_id.clone();
         state
             .db
             .run(move |c| {
