@@ -22,18 +22,13 @@ pub fn register(r: &mut Registry) {
 }
 
 #[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[serde(default, rename_all = "camelCase")]
 pub struct CategoryInput {
-    #[serde(default)]
     id: Option<String>,
-    #[serde(default)]
     name: Patch<String>,
-    #[serde(default)]
     icon: Patch<String>,
-    #[serde(default)]
     color: Patch<String>,
     /// Optional monthly spending limit (budget warnings).
-    #[serde(default)]
     monthly_limit: Patch<Value>,
 }
 

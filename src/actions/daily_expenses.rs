@@ -2,7 +2,7 @@
 //! `updateDailyExpense`, `deleteDailyExpense`. Saving one with a category
 //! teaches cashkeeper its merchant's category.
 
-use super::entries::{self, check_category, currency_for, Record};
+use super::entries::{self, check_category, Record};
 use super::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use super::{Ctx, Registry, Reply};
 use crate::domain::merchant;
@@ -23,25 +23,16 @@ pub fn register(r: &mut Registry) {
 }
 
 #[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[serde(default, rename_all = "camelCase")]
 pub struct DailyInput {
-    #[serde(default)]
     id: Option<String>,
-    #[serde(default)]
     name: Patch<String>,
-    #[serde(default)]
     amount: Patch<Value>,
-    #[serde(default)]
     currency: Patch<String>,
-    #[serde(default)]
     date: Patch<String>,
-    #[serde(default)]
     account_id: Patch<String>,
-    #[serde(default)]
     category_id: Patch<String>,
-    #[serde(default)]
     merchant: Patch<String>,
-    #[serde(default)]
     notes: Patch<String>,
 }
 
@@ -66,14 +57,13 @@ impl Record for DailyInput {
         )?;
         let amount = input::positive_amount(self.amount, stored.map(|e| e.amount))?;
         let date = input::date("date", self.date.or(stored.map(|e| e.date.to_string())))?;
-        let account_id =
-            input::optional_id(self.account_id.or(stored.map(|e| e.account_id.clone())))
-                .ok_or_else(|| Error::invalid("accountId", "is required"))?;
-        let given_currency = match self.currency {
-            Patch::Absent => stored.map(|e| e.currency.clone()),
-            p => p.or(None),
-        };
-        let currency = currency_for(c, user, "accountId", &account_id, given_currency)?;
+        let (account_id, currency) = entries::account_and_currency(
+            c,
+            user,
+            self.account_id,
+            self.currency,
+            stored.map(|e| (e.account_id.as_str(), e.currency.as_str())),
+        )?;
         let category_id = input::optional_id(
             self.category_id
                 .or(stored.and_then(|e| e.category_id.clone())),
@@ -115,16 +105,12 @@ impl Record for DailyInput {
 }
 
 #[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[serde(default, rename_all = "camelCase")]
 struct ListInput {
-    #[serde(default)]
     from: Option<String>,
-    #[serde(default)]
     to: Option<String>,
     /// A month `YYYY-MM`: shorthand for from/to.
-    #[serde(default)]
     month: Option<String>,
-    #[serde(default)]
     category_id: Option<String>,
 }
 

@@ -2,6 +2,7 @@
 //! share: checking that referenced accounts and categories are the user's,
 //! and the currency that defaults to the account's.
 
+use super::input::Patch;
 use crate::domain::currency::Currency;
 use crate::error::{Error, Result};
 use crate::store::accounts::Account;
@@ -27,6 +28,26 @@ pub fn currency_for(
         }
         _ => Ok(account.currency),
     }
+}
+
+/// The entry's `accountId` (required, the user's) and its currency (the
+/// given one, else the stored one, else the account's), each given over
+/// the stored record's `(account_id, currency)` when updating.
+pub fn account_and_currency(
+    c: &Connection,
+    user_id: &UserId,
+    account: Patch<String>,
+    currency: Patch<String>,
+    stored: Option<(&str, &str)>,
+) -> Result<(String, String)> {
+    let account_id = super::input::optional_id(account.or(stored.map(|(a, _)| a.to_string())))
+        .ok_or_else(|| Error::invalid("accountId", "is required"))?;
+    let given = match currency {
+        Patch::Absent => stored.map(|(_, code)| code.to_string()),
+        p => p.or(None),
+    };
+    let currency = currency_for(c, user_id, "accountId", &account_id, given)?;
+    Ok((account_id, currency))
 }
 
 /// Fails naming `categoryId` unless the category (if any) is the user's.

@@ -1,10 +1,10 @@
 //! Recurring expenses and subscriptions: `listExpenses`, `createExpense`,
 //! `updateExpense`, `deleteExpense`, `listSubscriptions`.
 
-use super::entries::{self, check_category, currency_for, Record};
+use super::entries::{self, check_category, Record};
 use super::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use super::{Ctx, NoInput, Registry, Reply};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::reports::subscriptions::subscriptions;
 use crate::store::expenses::{self, Expense, NewExpense};
 use crate::store::users::UserId;
@@ -22,29 +22,18 @@ pub fn register(r: &mut Registry) {
 }
 
 #[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[serde(default, rename_all = "camelCase")]
 pub struct ExpenseInput {
-    #[serde(default)]
     id: Option<String>,
-    #[serde(default)]
     name: Patch<String>,
-    #[serde(default)]
     amount: Patch<Value>,
-    #[serde(default)]
     currency: Patch<String>,
-    #[serde(default)]
     frequency: Patch<String>,
-    #[serde(default)]
     start_date: Patch<String>,
-    #[serde(default)]
     end_date: Patch<String>,
-    #[serde(default)]
     account_id: Patch<String>,
-    #[serde(default)]
     category_id: Patch<String>,
-    #[serde(default)]
     is_subscription: Patch<bool>,
-    #[serde(default)]
     notes: Patch<String>,
 }
 
@@ -75,14 +64,13 @@ impl Record for ExpenseInput {
             stored.map(|e| e.schedule()).as_ref(),
             false,
         )?;
-        let account_id =
-            input::optional_id(self.account_id.or(stored.map(|e| e.account_id.clone())))
-                .ok_or_else(|| Error::invalid("accountId", "is required"))?;
-        let given_currency = match self.currency {
-            Patch::Absent => stored.map(|e| e.currency.clone()),
-            p => p.or(None),
-        };
-        let currency = currency_for(c, user, "accountId", &account_id, given_currency)?;
+        let (account_id, currency) = entries::account_and_currency(
+            c,
+            user,
+            self.account_id,
+            self.currency,
+            stored.map(|e| (e.account_id.as_str(), e.currency.as_str())),
+        )?;
         let category_id = input::optional_id(
             self.category_id
                 .or(stored.and_then(|e| e.category_id.clone())),

@@ -22,23 +22,15 @@ pub fn register(r: &mut Registry) {
 }
 
 #[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[serde(default, rename_all = "camelCase")]
 pub struct TransferInput {
-    #[serde(default)]
     id: Option<String>,
-    #[serde(default)]
     from_account_id: Patch<String>,
-    #[serde(default)]
     to_account_id: Patch<String>,
-    #[serde(default)]
     amount: Patch<Value>,
-    #[serde(default)]
     frequency: Patch<String>,
-    #[serde(default)]
     start_date: Patch<String>,
-    #[serde(default)]
     end_date: Patch<String>,
-    #[serde(default)]
     note: Patch<String>,
 }
 
