@@ -1,8 +1,9 @@
 //! The two languages of the UI. Each text is a field of [`Texts`], so a
 //! missing translation is a compile error, not a blank on a page; amounts,
-//! numbers and dates become text in [`format`].
+//! numbers and dates become text in [`format`], insights in [`insights`].
 
 pub mod format;
+pub mod insights;
 
 pub use crate::domain::locale::Locale;
 

@@ -1,6 +1,8 @@
 //! Insights: what deserves a person's attention, found from facts about
-//! their money. Titles and messages are German (`docs/planning.md`); `metadata` holds
-//! the language-independent facts the UI renders in English too.
+//! their money. Each finding is a [`Finding`] carrying its facts typed; it
+//! is stored as the insight's language-independent `metadata`, with a German
+//! title and message (`docs/planning.md`) made, like the English ones the UI
+//! shows, in `i18n::insights`.
 //!
 //! The five kinds and their rules:
 //! - `spending_anomaly`: a category's spending this month is at least 1.5×
@@ -15,10 +17,11 @@
 //!   by at least 5 % each time.
 
 use super::money;
-use super::recurrence::{add_months, month_end};
+use super::recurrence::{add_months, month_end, month_start};
 use chrono::{Datelike, Duration, NaiveDate};
 use rust_decimal::Decimal;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// A category's spending: this month and the three before (oldest first).
 #[derive(Clone, Debug)]
@@ -55,29 +58,220 @@ pub struct Facts {
     pub subscriptions: Vec<SubscriptionFacts>,
 }
 
+/// Up or down: a price change or a trend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    Up,
+    Down,
+}
+
+/// What was found, with its facts. It serialises to the insight's stored
+/// `metadata`, which the REST API and `listInsights` return as they are
+/// (`docs/planning.md`, `docs/api.md`): the JSON carries no variant name
+/// (the kind is the `type` column) and each variant has keys no other has.
+/// Fields are declared in the alphabetical order of their keys, the order
+/// the metadata has always been stored in; amounts are decimal strings with
+/// two decimals, percentages whole-number strings, days `YYYY-MM-DD`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged, rename_all_fields = "camelCase")]
+pub enum Finding {
+    /// `spending_anomaly`: a category's spending this month against its
+    /// average of the three months before; `percent` is how much more.
+    SpendingAnomaly {
+        #[serde(with = "amount")]
+        amount: Decimal,
+        #[serde(with = "amount")]
+        average: Decimal,
+        category_id: String,
+        category_name: String,
+        currency: String,
+        #[serde(with = "whole")]
+        percent: Decimal,
+    },
+    /// `budget_warning`: a category's spending this month above its limit.
+    OverLimit {
+        #[serde(with = "amount")]
+        amount: Decimal,
+        category_id: String,
+        category_name: String,
+        currency: String,
+        #[serde(with = "amount")]
+        limit: Decimal,
+    },
+    /// `budget_warning`: the month's expenses above its income.
+    OverIncome {
+        currency: String,
+        #[serde(with = "amount")]
+        expenses: Decimal,
+        #[serde(with = "amount")]
+        income: Decimal,
+        #[serde(with = "amount")]
+        shortfall: Decimal,
+    },
+    /// `saving_opportunity`: `count` running subscriptions in one category,
+    /// by name, costing `monthly_total` a month together.
+    DuplicateSubscriptions {
+        category_id: String,
+        category_name: String,
+        count: usize,
+        currency: String,
+        #[serde(with = "amount")]
+        monthly_total: Decimal,
+        subscriptions: Vec<String>,
+    },
+    /// `saving_opportunity`: a subscription costing more than twice the
+    /// average of the others in its category.
+    ExpensiveSubscription {
+        category_id: String,
+        category_name: String,
+        currency: String,
+        expense_id: String,
+        #[serde(with = "amount")]
+        monthly: Decimal,
+        name: String,
+        #[serde(with = "amount")]
+        others_average: Decimal,
+    },
+    /// `subscription_alert`: a subscription falls due on `date`.
+    DueSoon {
+        #[serde(with = "amount")]
+        amount: Decimal,
+        currency: String,
+        date: NaiveDate,
+        expense_id: String,
+        name: String,
+    },
+    /// `subscription_alert`: a subscription's price changed `since` a day,
+    /// by `percent` (unsigned; `change` tells the direction).
+    PriceChange {
+        #[serde(with = "amount")]
+        amount: Decimal,
+        change: Direction,
+        currency: String,
+        expense_id: String,
+        name: String,
+        #[serde(with = "whole")]
+        percent: Decimal,
+        #[serde(with = "amount")]
+        previous_amount: Decimal,
+        since: NaiveDate,
+    },
+    /// `trend_info`: expenses of the three months from the month of `from`
+    /// (its first day), each 5 % above (or below) the one before.
+    Trend {
+        currency: String,
+        direction: Direction,
+        #[serde(with = "month")]
+        from: NaiveDate,
+        #[serde(with = "amounts")]
+        months: [Decimal; 3],
+    },
+}
+
+impl Finding {
+    /// The insight type it is stored as.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Finding::SpendingAnomaly { .. } => "spending_anomaly",
+            Finding::OverLimit { .. } | Finding::OverIncome { .. } => "budget_warning",
+            Finding::DuplicateSubscriptions { .. } | Finding::ExpensiveSubscription { .. } => {
+                "saving_opportunity"
+            }
+            Finding::DueSoon { .. } | Finding::PriceChange { .. } => "subscription_alert",
+            Finding::Trend { .. } => "trend_info",
+        }
+    }
+
+    /// The finding of a stored insight: its type and metadata. `None` when
+    /// the metadata is not the shape of a finding of that type.
+    pub fn from_stored(kind: &str, metadata: &Value) -> Option<Finding> {
+        Finding::deserialize(metadata)
+            .ok()
+            .filter(|f| f.kind() == kind)
+    }
+}
+
+/// A finding as [`find`] makes it: what was found, how pressing it is, and
+/// until when it is current.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Finding {
-    pub kind: &'static str,
+pub struct Found {
+    pub finding: Finding,
     pub severity: &'static str,
     /// The same finding found again has the same key.
     pub dedupe_key: String,
-    pub title: String,
-    pub message: String,
-    pub metadata: Value,
     /// The last day the finding is current (it expires at the end of it).
     pub valid_through: NaiveDate,
 }
 
-/// German style, as titles and messages are stored; the UI formats the
-/// metadata itself for other languages.
-fn de(amount: Decimal, currency: &str) -> String {
-    let sign = if amount.is_sign_negative() && !money::round(amount).is_zero() {
-        "-"
-    } else {
-        ""
-    };
-    let symbol = if currency == "EUR" { "€" } else { currency };
-    format!("{sign}{} {symbol}", money::grouped(amount, 2, '.', ','))
+/// An amount as a decimal string with two decimals ("12.50").
+mod amount {
+    use rust_decimal::Decimal;
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(d: &Decimal, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&super::money::json_text(*d))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Decimal, D::Error> {
+        let text = String::deserialize(d)?;
+        Decimal::from_str_exact(&text).map_err(D::Error::custom)
+    }
+}
+
+/// Amounts as a list of decimal strings with two decimals.
+mod amounts {
+    use rust_decimal::Decimal;
+    use serde::ser::SerializeTuple;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(list: &[Decimal; 3], s: S) -> Result<S::Ok, S::Error> {
+        let mut t = s.serialize_tuple(list.len())?;
+        for d in list {
+            t.serialize_element(&super::money::json_text(*d))?;
+        }
+        t.end()
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[Decimal; 3], D::Error> {
+        #[derive(Deserialize)]
+        struct Amount(#[serde(with = "super::amount")] Decimal);
+        let [a, b, c] = <[Amount; 3]>::deserialize(d)?;
+        Ok([a.0, b.0, c.0])
+    }
+}
+
+/// A whole-number percentage as a string ("107").
+mod whole {
+    use rust_decimal::Decimal;
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(d: &Decimal, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(d)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Decimal, D::Error> {
+        let text = String::deserialize(d)?;
+        Decimal::from_str_exact(&text).map_err(D::Error::custom)
+    }
+}
+
+/// A month as "YYYY-MM", held as its first day.
+mod month {
+    use chrono::NaiveDate;
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(d: &NaiveDate, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&super::month_key(*d))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<NaiveDate, D::Error> {
+        let text = String::deserialize(d)?;
+        NaiveDate::parse_from_str(&format!("{text}-01"), "%Y-%m-%d").map_err(D::Error::custom)
+    }
 }
 
 fn pct(part: Decimal, whole: Decimal) -> Decimal {
@@ -92,7 +286,7 @@ fn month_key(d: NaiveDate) -> String {
 }
 
 /// Every finding for `facts`, in a stable order.
-pub fn find(facts: &Facts) -> Vec<Finding> {
+pub fn find(facts: &Facts) -> Vec<Found> {
     let mut out = Vec::new();
     let month = month_key(facts.today);
     let month_last = month_end(facts.today);
@@ -105,46 +299,40 @@ pub fn find(facts: &Facts) -> Vec<Finding> {
         if avg > Decimal::ZERO && now >= avg * Decimal::new(15, 1) && now - avg >= Decimal::from(50)
         {
             let ratio = now / avg;
-            out.push(Finding {
-                kind: "spending_anomaly",
-                severity: if ratio >= Decimal::from(2) { "warning" } else { "info" },
+            out.push(Found {
+                finding: Finding::SpendingAnomaly {
+                    amount: money::round(now),
+                    average: money::round(avg),
+                    category_id: k.id.clone(),
+                    category_name: k.name.clone(),
+                    currency: cur.to_string(),
+                    percent: pct(now - avg, avg),
+                },
+                severity: if ratio >= Decimal::from(2) {
+                    "warning"
+                } else {
+                    "info"
+                },
                 dedupe_key: format!("spending_anomaly:{}:{month}", k.id),
-                title: format!("Ungewöhnlich hohe Ausgaben: {}", k.name),
-                message: format!(
-                    "In diesem Monat hast du für {} bisher {} ausgegeben, {} % mehr als im Schnitt der letzten drei Monate ({}).",
-                    k.name,
-                    de(now, cur),
-                    pct(now - avg, avg),
-                    de(avg, cur)
-                ),
-                metadata: json!({
-                    "categoryId": k.id, "categoryName": k.name, "amount": money::json_text(now),
-                    "average": money::json_text(avg), "percent": pct(now - avg, avg).to_string(), "currency": cur,
-                }),
                 valid_through: month_last,
             });
         }
         if let Some(limit) = k.limit {
             if now > limit {
-                out.push(Finding {
-                    kind: "budget_warning",
+                out.push(Found {
+                    finding: Finding::OverLimit {
+                        amount: money::round(now),
+                        category_id: k.id.clone(),
+                        category_name: k.name.clone(),
+                        currency: cur.to_string(),
+                        limit: money::round(limit),
+                    },
                     severity: if now > limit * Decimal::new(12, 1) {
                         "critical"
                     } else {
                         "warning"
                     },
                     dedupe_key: format!("budget_warning:{}:{month}", k.id),
-                    title: format!("Limit überschritten: {}", k.name),
-                    message: format!(
-                        "Für {} hast du in diesem Monat {} ausgegeben, dein Limit ist {}.",
-                        k.name,
-                        de(now, cur),
-                        de(limit, cur)
-                    ),
-                    metadata: json!({
-                        "categoryId": k.id, "categoryName": k.name, "amount": money::json_text(now),
-                        "limit": money::json_text(limit), "currency": cur,
-                    }),
                     valid_through: month_last,
                 });
             }
@@ -153,21 +341,19 @@ pub fn find(facts: &Facts) -> Vec<Finding> {
 
     let (income, expenses) = (facts.income[3], facts.expenses[3]);
     if expenses > income && expenses > Decimal::ZERO {
-        out.push(Finding {
-            kind: "budget_warning",
-            severity: if income.is_zero() || expenses > income * Decimal::new(12, 1) { "critical" } else { "warning" },
+        out.push(Found {
+            finding: Finding::OverIncome {
+                currency: cur.to_string(),
+                expenses: money::round(expenses),
+                income: money::round(income),
+                shortfall: money::round(expenses - income),
+            },
+            severity: if income.is_zero() || expenses > income * Decimal::new(12, 1) {
+                "critical"
+            } else {
+                "warning"
+            },
             dedupe_key: format!("budget_warning:month:{month}"),
-            title: "Mehr Ausgaben als Einnahmen".to_string(),
-            message: format!(
-                "In diesem Monat stehen {} Ausgaben nur {} Einnahmen gegenüber: {} mehr als hereinkommt.",
-                de(expenses, cur),
-                de(income, cur),
-                de(expenses - income, cur)
-            ),
-            metadata: json!({
-                "income": money::json_text(income), "expenses": money::json_text(expenses),
-                "shortfall": money::json_text(expenses - income), "currency": cur,
-            }),
             valid_through: month_last,
         });
     }
@@ -192,23 +378,17 @@ pub fn find(facts: &Facts) -> Vec<Finding> {
             .map(|k| k.name.clone())
             .unwrap_or_default();
         let total: Decimal = subs.iter().map(|s| s.monthly).sum();
-        let names: Vec<&str> = subs.iter().map(|s| s.name.as_str()).collect();
-        out.push(Finding {
-            kind: "saving_opportunity",
+        out.push(Found {
+            finding: Finding::DuplicateSubscriptions {
+                category_id: category_id.to_string(),
+                category_name: name.clone(),
+                count: subs.len(),
+                currency: cur.to_string(),
+                monthly_total: money::round(total),
+                subscriptions: subs.iter().map(|s| s.name.clone()).collect(),
+            },
             severity: "info",
             dedupe_key: format!("saving_opportunity:duplicates:{category_id}:{}", subs.len()),
-            title: format!("{} Abos in {}", subs.len(), name),
-            message: format!(
-                "Du zahlst für {} Abos in {} zusammen {} im Monat ({}). Brauchst du alle?",
-                subs.len(),
-                name,
-                de(total, cur),
-                names.join(", ")
-            ),
-            metadata: json!({
-                "categoryId": category_id, "categoryName": name, "count": subs.len(),
-                "monthlyTotal": money::json_text(total), "subscriptions": names, "currency": cur,
-            }),
             valid_through: facts.today + Duration::days(30),
         });
         for s in subs {
@@ -219,22 +399,18 @@ pub fn find(facts: &Facts) -> Vec<Finding> {
                 .collect();
             let avg = others.iter().copied().sum::<Decimal>() / Decimal::from(others.len().max(1));
             if avg > Decimal::ZERO && s.monthly > avg * Decimal::from(2) {
-                out.push(Finding {
-                    kind: "saving_opportunity",
+                out.push(Found {
+                    finding: Finding::ExpensiveSubscription {
+                        category_id: category_id.to_string(),
+                        category_name: name.clone(),
+                        currency: cur.to_string(),
+                        expense_id: s.id.clone(),
+                        monthly: money::round(s.monthly),
+                        name: s.name.clone(),
+                        others_average: money::round(avg),
+                    },
                     severity: "info",
                     dedupe_key: format!("saving_opportunity:expensive:{}", s.id),
-                    title: format!("{} kostet mehr als vergleichbare Abos", s.name),
-                    message: format!(
-                        "{} kostet {} im Monat, die anderen Abos in {} im Schnitt {}.",
-                        s.name,
-                        de(s.monthly, cur),
-                        name,
-                        de(avg, cur)
-                    ),
-                    metadata: json!({
-                        "expenseId": s.id, "name": s.name, "categoryId": category_id, "categoryName": name,
-                        "monthly": money::json_text(s.monthly), "othersAverage": money::json_text(avg), "currency": cur,
-                    }),
                     valid_through: facts.today + Duration::days(30),
                 });
             }
@@ -245,21 +421,16 @@ pub fn find(facts: &Facts) -> Vec<Finding> {
         let Some(due) = s.next_due else { continue };
         let days = (due - facts.today).num_days();
         if (0..=3).contains(&days) {
-            out.push(Finding {
-                kind: "subscription_alert",
+            out.push(Found {
+                finding: Finding::DueSoon {
+                    amount: money::round(s.amount),
+                    currency: cur.to_string(),
+                    date: due,
+                    expense_id: s.id.clone(),
+                    name: s.name.clone(),
+                },
                 severity: "info",
                 dedupe_key: format!("subscription_alert:due:{}:{due}", s.id),
-                title: format!("{} wird bald abgebucht", s.name),
-                message: format!(
-                    "Am {} wird {} für {} fällig.",
-                    due.format("%d.%m.%Y"),
-                    de(s.amount, cur),
-                    s.name
-                ),
-                metadata: json!({
-                    "expenseId": s.id, "name": s.name, "date": due.to_string(),
-                    "amount": money::json_text(s.amount), "currency": cur,
-                }),
                 valid_through: due,
             });
         }
@@ -274,25 +445,19 @@ pub fn find(facts: &Facts) -> Vec<Finding> {
             continue;
         }
         let up = s.amount > before;
-        out.push(Finding {
-            kind: "subscription_alert",
+        out.push(Found {
+            finding: Finding::PriceChange {
+                amount: money::round(s.amount),
+                change: if up { Direction::Up } else { Direction::Down },
+                currency: cur.to_string(),
+                expense_id: s.id.clone(),
+                name: s.name.clone(),
+                percent: pct((s.amount - before).abs(), before),
+                previous_amount: money::round(before),
+                since: on,
+            },
             severity: if up { "warning" } else { "info" },
             dedupe_key: format!("subscription_alert:price:{}:{on}", s.id),
-            title: if up { format!("{} wird teurer", s.name) } else { format!("{} wird günstiger", s.name) },
-            message: format!(
-                "{} kostet seit dem {} {} statt {} ({} {} %).",
-                s.name,
-                on.format("%d.%m.%Y"),
-                de(s.amount, cur),
-                de(before, cur),
-                if up { "+" } else { "−" },
-                pct((s.amount - before).abs(), before)
-            ),
-            metadata: json!({
-                "expenseId": s.id, "name": s.name, "change": if up { "up" } else { "down" },
-                "amount": money::json_text(s.amount), "previousAmount": money::json_text(before),
-                "percent": pct((s.amount - before).abs(), before).to_string(), "since": on.to_string(), "currency": cur,
-            }),
             valid_through: on + Duration::days(30),
         });
     }
@@ -313,45 +478,45 @@ pub fn find(facts: &Facts) -> Vec<Finding> {
     let (s1, s2) = (step(e[0], e[1]), step(e[1], e[2]));
     if s1 != 0 && s1 == s2 {
         let up = s1 > 0;
-        let first = add_months(facts.today, -3);
-        out.push(Finding {
-            kind: "trend_info",
+        out.push(Found {
+            finding: Finding::Trend {
+                currency: cur.to_string(),
+                direction: if up { Direction::Up } else { Direction::Down },
+                from: month_start(add_months(facts.today, -3)),
+                months: [money::round(e[0]), money::round(e[1]), money::round(e[2])],
+            },
             severity: if up { "warning" } else { "info" },
             dedupe_key: format!("trend_info:{month}:{}", if up { "up" } else { "down" }),
-            title: if up {
-                "Ausgaben steigen".to_string()
-            } else {
-                "Ausgaben sinken".to_string()
-            },
-            message: format!(
-                "Deine Ausgaben sind drei Monate in Folge {}: von {} im {} auf {} im Vormonat.",
-                if up { "gestiegen" } else { "gesunken" },
-                de(e[0], cur),
-                month_key(first),
-                de(e[2], cur)
-            ),
-            metadata: json!({
-                "direction": if up { "up" } else { "down" },
-                "months": [money::json_text(e[0]), money::json_text(e[1]), money::json_text(e[2])],
-                "from": month_key(first), "currency": cur,
-            }),
             valid_through: month_last,
         });
     }
     out
 }
 
+/// Facts and stored findings shared by the tests here and in
+/// `i18n::insights`.
 #[cfg(test)]
-mod tests {
+pub(crate) mod fixtures {
     use super::*;
 
-    fn d(s: &str) -> NaiveDate {
+    /// A stored finding: type, severity, dedupe key, last day current and
+    /// the `metadata` text, byte for byte as the insights job stores it.
+    pub type Stored = (
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+    );
+
+    pub fn d(s: &str) -> NaiveDate {
         NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
     }
-    fn dec(s: &str) -> Decimal {
+    pub fn dec(s: &str) -> Decimal {
         Decimal::from_str_exact(s).unwrap()
     }
-    fn facts() -> Facts {
+    /// A calm month: nothing to find.
+    pub fn facts() -> Facts {
         Facts {
             today: d("2025-06-20"),
             currency: "EUR".into(),
@@ -361,8 +526,185 @@ mod tests {
             subscriptions: vec![],
         }
     }
-    fn kinds(f: &[Finding]) -> Vec<&str> {
-        f.iter().map(|x| x.kind).collect()
+    pub fn sub(id: &str, cat: &str, monthly: &str, next: Option<&str>) -> SubscriptionFacts {
+        SubscriptionFacts {
+            id: id.into(),
+            name: id.into(),
+            category_id: Some(cat.into()),
+            monthly: dec(monthly),
+            amount: dec(monthly),
+            next_due: next.map(d),
+            previous_amount: None,
+        }
+    }
+
+    /// A month with one finding of every variant: [`STORED_EUR`].
+    pub fn everything() -> Facts {
+        let mut spotify = sub("Spotify", "music", "12.99", None);
+        spotify.previous_amount = Some((dec("10.99"), d("2025-06-01")));
+        Facts {
+            expenses: [dec("2000"), dec("2200"), dec("2420"), dec("3700")],
+            categories: vec![
+                CategoryFacts {
+                    id: "food".into(),
+                    name: "Lebensmittel".into(),
+                    limit: Some(dec("500")),
+                    spent: [dec("300"), dec("320"), dec("280"), dec("1620.555")],
+                },
+                CategoryFacts {
+                    id: "tv".into(),
+                    name: "Streaming".into(),
+                    limit: None,
+                    spent: [Decimal::ZERO; 4],
+                },
+            ],
+            subscriptions: vec![
+                sub("Netflix", "tv", "13.99", Some("2025-06-23")),
+                sub("Disney", "tv", "8.99", None),
+                sub("Sky", "tv", "35.00", None),
+                spotify,
+            ],
+            ..facts()
+        }
+    }
+
+    /// [`everything`] in Swiss francs, with falling expenses, no income this
+    /// month and a cheaper subscription: [`STORED_CHF`].
+    pub fn everything_else() -> Facts {
+        let mut f = everything();
+        f.currency = "CHF".into();
+        f.expenses = [dec("2400"), dec("2200"), dec("2000"), dec("3000.004")];
+        f.income[3] = Decimal::ZERO;
+        f.categories[0].spent = [dec("100"), dec("100"), dec("100"), dec("170")];
+        f.subscriptions[3].amount = dec("9.99");
+        f
+    }
+
+    /// What the code before typed findings stored for [`everything`].
+    pub const STORED_EUR: [Stored; 8] = [
+        (
+            "spending_anomaly",
+            "warning",
+            "spending_anomaly:food:2025-06",
+            "2025-06-30",
+            r#"{"amount":"1620.56","average":"300.00","categoryId":"food","categoryName":"Lebensmittel","currency":"EUR","percent":"440"}"#,
+        ),
+        (
+            "budget_warning",
+            "critical",
+            "budget_warning:food:2025-06",
+            "2025-06-30",
+            r#"{"amount":"1620.56","categoryId":"food","categoryName":"Lebensmittel","currency":"EUR","limit":"500.00"}"#,
+        ),
+        (
+            "budget_warning",
+            "critical",
+            "budget_warning:month:2025-06",
+            "2025-06-30",
+            r#"{"currency":"EUR","expenses":"3700.00","income":"3000.00","shortfall":"700.00"}"#,
+        ),
+        (
+            "saving_opportunity",
+            "info",
+            "saving_opportunity:duplicates:tv:3",
+            "2025-07-20",
+            r#"{"categoryId":"tv","categoryName":"Streaming","count":3,"currency":"EUR","monthlyTotal":"57.98","subscriptions":["Netflix","Disney","Sky"]}"#,
+        ),
+        (
+            "saving_opportunity",
+            "info",
+            "saving_opportunity:expensive:Sky",
+            "2025-07-20",
+            r#"{"categoryId":"tv","categoryName":"Streaming","currency":"EUR","expenseId":"Sky","monthly":"35.00","name":"Sky","othersAverage":"11.49"}"#,
+        ),
+        (
+            "subscription_alert",
+            "info",
+            "subscription_alert:due:Netflix:2025-06-23",
+            "2025-06-23",
+            r#"{"amount":"13.99","currency":"EUR","date":"2025-06-23","expenseId":"Netflix","name":"Netflix"}"#,
+        ),
+        (
+            "subscription_alert",
+            "warning",
+            "subscription_alert:price:Spotify:2025-06-01",
+            "2025-07-01",
+            r#"{"amount":"12.99","change":"up","currency":"EUR","expenseId":"Spotify","name":"Spotify","percent":"18","previousAmount":"10.99","since":"2025-06-01"}"#,
+        ),
+        (
+            "trend_info",
+            "warning",
+            "trend_info:2025-06:up",
+            "2025-06-30",
+            r#"{"currency":"EUR","direction":"up","from":"2025-03","months":["2000.00","2200.00","2420.00"]}"#,
+        ),
+    ];
+
+    /// What the code before typed findings stored for [`everything_else`].
+    pub const STORED_CHF: [Stored; 7] = [
+        (
+            "spending_anomaly",
+            "info",
+            "spending_anomaly:food:2025-06",
+            "2025-06-30",
+            r#"{"amount":"170.00","average":"100.00","categoryId":"food","categoryName":"Lebensmittel","currency":"CHF","percent":"70"}"#,
+        ),
+        (
+            "budget_warning",
+            "critical",
+            "budget_warning:month:2025-06",
+            "2025-06-30",
+            r#"{"currency":"CHF","expenses":"3000.00","income":"0.00","shortfall":"3000.00"}"#,
+        ),
+        (
+            "saving_opportunity",
+            "info",
+            "saving_opportunity:duplicates:tv:3",
+            "2025-07-20",
+            r#"{"categoryId":"tv","categoryName":"Streaming","count":3,"currency":"CHF","monthlyTotal":"57.98","subscriptions":["Netflix","Disney","Sky"]}"#,
+        ),
+        (
+            "saving_opportunity",
+            "info",
+            "saving_opportunity:expensive:Sky",
+            "2025-07-20",
+            r#"{"categoryId":"tv","categoryName":"Streaming","currency":"CHF","expenseId":"Sky","monthly":"35.00","name":"Sky","othersAverage":"11.49"}"#,
+        ),
+        (
+            "subscription_alert",
+            "info",
+            "subscription_alert:due:Netflix:2025-06-23",
+            "2025-06-23",
+            r#"{"amount":"13.99","currency":"CHF","date":"2025-06-23","expenseId":"Netflix","name":"Netflix"}"#,
+        ),
+        (
+            "subscription_alert",
+            "info",
+            "subscription_alert:price:Spotify:2025-06-01",
+            "2025-07-01",
+            r#"{"amount":"9.99","change":"down","currency":"CHF","expenseId":"Spotify","name":"Spotify","percent":"9","previousAmount":"10.99","since":"2025-06-01"}"#,
+        ),
+        (
+            "trend_info",
+            "info",
+            "trend_info:2025-06:down",
+            "2025-06-30",
+            r#"{"currency":"CHF","direction":"down","from":"2025-03","months":["2400.00","2200.00","2000.00"]}"#,
+        ),
+    ];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::*;
+    use super::*;
+
+    fn kinds(f: &[Found]) -> Vec<&str> {
+        f.iter().map(|x| x.finding.kind()).collect()
+    }
+    /// The finding's metadata, as stored.
+    fn meta(f: &Found) -> Value {
+        serde_json::to_value(&f.finding).unwrap()
     }
 
     #[test]
@@ -382,9 +724,8 @@ mod tests {
         let out = find(&f);
         assert_eq!(kinds(&out), vec!["spending_anomaly"]);
         assert_eq!(out[0].severity, "warning", "more than twice the average");
-        assert_eq!(out[0].metadata["percent"], "107");
-        assert_eq!(out[0].metadata["average"], "300.00");
-        assert!(out[0].message.contains("620,00 €"), "{}", out[0].message);
+        assert_eq!(meta(&out[0])["percent"], "107");
+        assert_eq!(meta(&out[0])["average"], "300.00");
         assert_eq!(out[0].valid_through, d("2025-06-30"));
         // Slightly above average is not worth a word.
         f.categories[0].spent[3] = dec("340");
@@ -398,7 +739,7 @@ mod tests {
         let out = find(&f);
         assert_eq!(kinds(&out), vec!["budget_warning"]);
         assert_eq!(out[0].severity, "critical", "more than 20 % over");
-        assert_eq!(out[0].metadata["shortfall"], "700.00");
+        assert_eq!(meta(&out[0])["shortfall"], "700.00");
         let mut f = facts();
         f.categories.push(CategoryFacts {
             id: "fun".into(),
@@ -409,19 +750,7 @@ mod tests {
         let out = find(&f);
         assert_eq!(kinds(&out), vec!["budget_warning"]);
         assert_eq!(out[0].severity, "warning");
-        assert_eq!(out[0].metadata["categoryId"], "fun");
-    }
-
-    fn sub(id: &str, cat: &str, monthly: &str, next: Option<&str>) -> SubscriptionFacts {
-        SubscriptionFacts {
-            id: id.into(),
-            name: id.into(),
-            category_id: Some(cat.into()),
-            monthly: dec(monthly),
-            amount: dec(monthly),
-            next_due: next.map(d),
-            previous_amount: None,
-        }
+        assert_eq!(meta(&out[0])["categoryId"], "fun");
     }
 
     #[test]
@@ -443,9 +772,9 @@ mod tests {
             kinds(&out),
             vec!["saving_opportunity", "saving_opportunity"]
         );
-        assert_eq!(out[0].metadata["count"], 3);
-        assert_eq!(out[0].metadata["monthlyTotal"], "57.98");
-        assert_eq!(out[1].metadata["expenseId"], "Sky");
+        assert_eq!(meta(&out[0])["count"], 3);
+        assert_eq!(meta(&out[0])["monthlyTotal"], "57.98");
+        assert_eq!(meta(&out[1])["expenseId"], "Sky");
     }
 
     #[test]
@@ -457,9 +786,8 @@ mod tests {
         ];
         let out = find(&f);
         assert_eq!(kinds(&out), vec!["subscription_alert"]);
-        assert_eq!(out[0].metadata["date"], "2025-06-23");
+        assert_eq!(meta(&out[0])["date"], "2025-06-23");
         assert_eq!(out[0].valid_through, d("2025-06-23"));
-        assert!(out[0].message.contains("23.06.2025"));
     }
 
     #[test]
@@ -471,9 +799,8 @@ mod tests {
         let out = find(&f);
         assert_eq!(kinds(&out), vec!["subscription_alert"]);
         assert_eq!(out[0].severity, "warning");
-        assert_eq!(out[0].metadata["change"], "up");
-        assert_eq!(out[0].metadata["percent"], "18");
-        assert!(out[0].message.contains("12,99 €") && out[0].message.contains("10,99 €"));
+        assert_eq!(meta(&out[0])["change"], "up");
+        assert_eq!(meta(&out[0])["percent"], "18");
         // Older than 30 days: no longer news.
         s.previous_amount = Some((dec("10.99"), d("2025-05-01")));
         f.subscriptions = vec![s];
@@ -486,9 +813,9 @@ mod tests {
         f.expenses = [dec("2000"), dec("2200"), dec("2400"), dec("100")];
         let out = find(&f);
         assert_eq!(kinds(&out), vec!["trend_info"]);
-        assert_eq!(out[0].metadata["direction"], "up");
+        assert_eq!(meta(&out[0])["direction"], "up");
         f.expenses = [dec("2400"), dec("2200"), dec("2000"), dec("100")];
-        assert_eq!(find(&f)[0].metadata["direction"], "down");
+        assert_eq!(meta(&find(&f)[0])["direction"], "down");
         f.expenses = [dec("2000"), dec("2200"), dec("2150"), dec("100")];
         assert!(find(&f).is_empty(), "not three in a row");
     }
@@ -499,5 +826,86 @@ mod tests {
         f.expenses[3] = dec("5000");
         assert_eq!(find(&f), find(&f));
         assert_eq!(find(&f)[0].dedupe_key, "budget_warning:month:2025-06");
+    }
+
+    /// The stored metadata is an external contract (`docs/api.md`): each
+    /// variant serialises to exactly what was stored before findings were
+    /// typed, and what was stored reads back as the same finding.
+    #[test]
+    fn every_finding_is_stored_and_read_back_in_the_metadata_shape_of_old() {
+        for (facts, stored) in [
+            (everything(), &STORED_EUR[..]),
+            (everything_else(), &STORED_CHF[..]),
+        ] {
+            let found = find(&facts);
+            assert_eq!(found.len(), stored.len());
+            for (f, (kind, severity, key, through, metadata)) in found.iter().zip(stored) {
+                assert_eq!(f.finding.kind(), *kind);
+                assert_eq!(f.severity, *severity);
+                assert_eq!(f.dedupe_key, *key);
+                assert_eq!(f.valid_through, d(through));
+                assert_eq!(serde_json::to_string(&f.finding).unwrap(), *metadata);
+                let read = serde_json::from_str(metadata).unwrap();
+                let back = Finding::from_stored(kind, &read).expect(metadata);
+                assert_eq!(back, f.finding, "{metadata}");
+                assert_eq!(serde_json::to_string(&back).unwrap(), *metadata);
+            }
+        }
+        let variants: std::collections::HashSet<_> = find(&everything())
+            .iter()
+            .map(|f| std::mem::discriminant(&f.finding))
+            .collect();
+        assert_eq!(variants.len(), 8, "every variant is covered");
+    }
+
+    #[test]
+    fn stored_facts_read_back_typed() {
+        let read = |kind: &str, json: &str| {
+            Finding::from_stored(kind, &serde_json::from_str(json).unwrap())
+        };
+        assert_eq!(
+            read("trend_info", STORED_CHF[6].4),
+            Some(Finding::Trend {
+                currency: "CHF".into(),
+                direction: Direction::Down,
+                from: d("2025-03-01"),
+                months: [dec("2400"), dec("2200"), dec("2000")],
+            })
+        );
+        assert_eq!(
+            read("subscription_alert", STORED_EUR[6].4),
+            Some(Finding::PriceChange {
+                amount: dec("12.99"),
+                change: Direction::Up,
+                currency: "EUR".into(),
+                expense_id: "Spotify".into(),
+                name: "Spotify".into(),
+                percent: dec("18"),
+                previous_amount: dec("10.99"),
+                since: d("2025-06-01"),
+            })
+        );
+    }
+
+    #[test]
+    fn metadata_not_of_its_type_is_no_finding() {
+        let read = |kind: &str, json: &str| {
+            Finding::from_stored(kind, &serde_json::from_str(json).unwrap())
+        };
+        // The right shape under another type.
+        assert_eq!(read("trend_info", STORED_EUR[0].4), None);
+        // Keys missing, as in rows written by hand.
+        assert_eq!(read("trend_info", r#"{"categoryId":"k"}"#), None);
+        assert_eq!(read("budget_warning", r#"{"income":"1.00"}"#), None);
+        assert_eq!(read("budget_warning", "null"), None);
+        // Amounts are decimal strings, not numbers.
+        assert_eq!(
+            read(
+                "budget_warning",
+                r#"{"currency":"EUR","expenses":3700,"income":"3000.00","shortfall":"700.00"}"#
+            ),
+            None
+        );
+        assert_eq!(read("unknown", STORED_EUR[0].4), None);
     }
 }

@@ -1,11 +1,14 @@
 //! The insights job: for every user, gather the facts, find the insights
-//! (`domain::insights`) and store those not already current.
+//! (`domain::insights`) and store those not already current, with their
+//! German text (`i18n::insights`).
 
 use crate::clock::{parse_timestamp, timestamp};
 use crate::domain::insights::{find, CategoryFacts, Facts, SubscriptionFacts};
 use crate::domain::recurrence::{add_months, month_end, month_start, monthly_equivalent};
 use crate::domain::views::{self, View};
 use crate::error::Result;
+use crate::i18n::insights::text;
+use crate::i18n::Locale;
 use crate::reports::dashboard::load_ledger;
 use crate::services::rates::RateStore;
 use crate::state::AppState;
@@ -131,15 +134,16 @@ pub fn run_for_user(
         let expires = (f.valid_through + Duration::days(1))
             .and_time(NaiveTime::MIN)
             .and_utc();
+        // Stored in German (`docs/planning.md`).
+        let (title, message) = text(&f.finding, Locale::De);
         insights::insert(
             &tx,
             &user.id,
             &insights::NewInsight {
-                kind: f.kind,
+                finding: &f.finding,
                 severity: f.severity,
-                title: &f.title,
-                message: &f.message,
-                metadata: &f.metadata,
+                title: &title,
+                message: &message,
                 dedupe_key: &f.dedupe_key,
                 expires_at: &timestamp(expires),
             },

@@ -1,8 +1,12 @@
-//! Insights: findings about a user's money, stored in German with
-//! language-independent metadata.
+//! Insights: findings about a user's money, stored with a German title and
+//! message and the finding's facts as language-independent `metadata`
+//! (a serialised [`Finding`]). The metadata is read back as stored, so the
+//! REST API and `listInsights` return it unchanged (`docs/api.md`).
 
 use super::users::UserId;
+use crate::domain::insights::Finding;
 use crate::error::Result;
+use anyhow::Context;
 use rusqlite::{params, Connection, Row};
 use serde::Serialize;
 
@@ -18,6 +22,16 @@ pub struct Insight {
     pub metadata: Option<serde_json::Value>,
     pub created_at: String,
     pub expires_at: Option<String>,
+}
+
+impl Insight {
+    /// The typed finding the insight was stored from; `None` when its
+    /// metadata is missing, not JSON, or not the shape of its type.
+    pub fn finding(&self) -> Option<Finding> {
+        self.metadata
+            .as_ref()
+            .and_then(|m| Finding::from_stored(&self.kind, m))
+    }
 }
 
 const COLUMNS: &str = "id, type, severity, title, message, metadata, created_at, expires_at";
@@ -72,22 +86,24 @@ pub fn is_current(c: &Connection, user_id: &UserId, dedupe_key: &str, now: &str)
     )?)
 }
 
+/// An insight to store: its type is the finding's, its metadata the
+/// finding serialised.
 pub struct NewInsight<'a> {
-    pub kind: &'a str,
+    pub finding: &'a Finding,
     pub severity: &'a str,
     pub title: &'a str,
     pub message: &'a str,
-    pub metadata: &'a serde_json::Value,
     pub dedupe_key: &'a str,
     pub expires_at: &'a str,
 }
 
 pub fn insert(c: &Connection, user_id: &UserId, i: &NewInsight<'_>, now: &str) -> Result<()> {
+    let metadata = serde_json::to_string(i.finding).context("insight metadata")?;
     c.execute(
         "INSERT INTO insights (id, user_id, type, severity, title, message, metadata, dedupe_key, created_at, expires_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
         params![
-            super::new_id(), user_id, i.kind, i.severity, i.title, i.message, i.metadata.to_string(),
+            super::new_id(), user_id, i.finding.kind(), i.severity, i.title, i.message, metadata,
             i.dedupe_key, now, i.expires_at
         ],
     )?;
