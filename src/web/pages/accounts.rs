@@ -1,9 +1,10 @@
 //! `/accounts`: list, create, edit, delete.
 
 use super::common::{amount_cell, currency_options, EditQuery, PageResult, Refs};
+use super::record_page::{amount_value, Editing, RecordForm, RecordList, Row};
 use crate::state::AppState;
 use crate::store::accounts::TYPES;
-use crate::web::components::{delete_button, form_error, select, Field};
+use crate::web::components::{form_error, select, Field};
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::{Query, State};
@@ -17,63 +18,47 @@ pub async fn show(
 ) -> PageResult {
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
     let refs = Refs::load(&state, &user.id).await?;
-    let editing = q
-        .edit
-        .as_deref()
-        .and_then(|id| refs.accounts.iter().find(|a| a.id == id));
+    let editing = q.find(&refs.accounts, |a| a.id.as_str());
     let types: Vec<(String, String)> = TYPES
         .iter()
         .map(|k| (k.to_string(), locale.account_type(k).to_string()))
         .collect();
-    let balance = editing
-        .map(|a| format!("{:.2}", a.balance))
-        .unwrap_or_default();
+    let balance = amount_value(editing.map(|a| a.balance));
+    let list = RecordList::new(
+        t,
+        "/accounts?edit=",
+        "deleteAccount",
+        html! {
+            th { (t.name) } th { (t.kind) } th.num { (t.balance) }
+        },
+    )
+    .after(html! { p.hint { (t.account_in_use_hint) } });
+    let form = RecordForm::new(
+        t,
+        t.new_account,
+        "createAccount",
+        "updateAccount",
+        "/accounts",
+    )
+    .editing(editing.map(|a| Editing::named(&a.id, &a.name)));
     Ok(page(
         &viewer,
         "/accounts",
         t.nav_accounts,
         html! {
             h1 { (t.nav_accounts) }
-            section.panel {
-                @if refs.accounts.is_empty() {
-                    p.muted { (t.empty_list) }
-                } @else {
-                    table.records {
-                        thead { tr { th { (t.name) } th { (t.kind) } th.num { (t.balance) } th { span.sr-only { (t.actions) } } } }
-                        tbody {
-                            @for a in &refs.accounts {
-                                tr {
-                                    td { (a.name) }
-                                    td { (locale.account_type(&a.kind)) }
-                                    td.num { (amount_cell(&state, a.balance, &a.currency, &user.base_currency, locale)) }
-                                    td.row-actions {
-                                        a href={ "/accounts?edit=" (a.id) } { (t.edit) }
-                                        (delete_button("deleteAccount", &a.id, t.confirm_delete, t.delete))
-                                    }
-                                }
-                            }
-                        }
-                    }
-                    p.hint { (t.account_in_use_hint) }
-                }
-            }
-            section.panel {
-                h2 { @if let Some(a) = editing { (t.edit) ": " (a.name) } @else { (t.new_account) } }
-                form.stack data-action=(if editing.is_some() { "updateAccount" } else { "createAccount" })
-                    data-redirect="/accounts" novalidate {
-                    @if let Some(a) = editing { input type="hidden" name="id" value=(a.id); }
-                    (Field::new(t.name, "name", "text").value(editing.map(|a| a.name.as_str()).unwrap_or("")).required().render())
-                    (select(t.kind, "type", &types, Some(editing.map(|a| a.kind.as_str()).unwrap_or("checking")), None))
-                    (select(t.currency, "currency", &currency_options(),
-                        Some(editing.map(|a| a.currency.as_str()).unwrap_or(user.base_currency.as_str())), None))
-                    (Field::new(t.balance, "balance", "text").value(&balance).render())
-                    (form_error())
-                    div.buttons {
-                        button.primary type="submit" { @if editing.is_some() { (t.save_changes) } @else { (t.add) } }
-                        @if editing.is_some() { a.button href="/accounts" { (t.cancel) } }
-                    }
-                }
-            }
+            (list.render(&refs.accounts, |a| Row::new(&a.id, html! {
+                td { (a.name) }
+                td { (locale.account_type(&a.kind)) }
+                td.num { (amount_cell(&state, a.balance, &a.currency, &user.base_currency, locale)) }
+            })))
+            (form.render(html! {
+                (Field::new(t.name, "name", "text").value(editing.map(|a| a.name.as_str()).unwrap_or("")).required().render())
+                (select(t.kind, "type", &types, Some(editing.map(|a| a.kind.as_str()).unwrap_or("checking")), None))
+                (select(t.currency, "currency", &currency_options(),
+                    Some(editing.map(|a| a.currency.as_str()).unwrap_or(user.base_currency.as_str())), None))
+                (Field::new(t.balance, "balance", "text").value(&balance).render())
+            }))
             @if let Some(a) = editing {
                 @if refs.accounts.len() > 1 {
                     section.panel {

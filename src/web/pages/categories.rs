@@ -1,9 +1,10 @@
 //! `/categories`: list, create, edit, delete.
 
 use super::common::{category_chip, EditQuery, PageResult, Refs};
+use super::record_page::{amount_value, Editing, RecordForm, RecordList, Row};
 use crate::i18n::format;
 use crate::state::AppState;
-use crate::web::components::{delete_button, form_error, Field};
+use crate::web::components::Field;
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::{Query, State};
@@ -17,57 +18,40 @@ pub async fn show(
 ) -> PageResult {
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
     let refs = Refs::load(&state, &user.id).await?;
-    let editing = q
-        .edit
-        .as_deref()
-        .and_then(|id| refs.categories.iter().find(|k| k.id == id));
-    let limit = editing
-        .and_then(|k| k.monthly_limit)
-        .map(|l| format!("{l:.2}"))
-        .unwrap_or_default();
+    let editing = q.find(&refs.categories, |k| k.id.as_str());
+    let limit = amount_value(editing.and_then(|k| k.monthly_limit));
+    let list = RecordList::new(
+        t,
+        "/categories?edit=",
+        "deleteCategory",
+        html! {
+            th { (t.name) } th.num { (t.monthly_limit) }
+        },
+    );
+    let form = RecordForm::new(
+        t,
+        t.new_category,
+        "createCategory",
+        "updateCategory",
+        "/categories",
+    )
+    .editing(editing.map(|k| Editing::named(&k.id, &k.name)));
     Ok(page(
         &viewer,
         "/categories",
         t.nav_categories,
         html! {
             h1 { (t.nav_categories) }
-            section.panel {
-                @if refs.categories.is_empty() {
-                    p.muted { (t.empty_list) }
-                } @else {
-                    table.records {
-                        thead { tr { th { (t.name) } th.num { (t.monthly_limit) } th { span.sr-only { (t.actions) } } } }
-                        tbody {
-                            @for k in &refs.categories {
-                                tr {
-                                    td { (category_chip(Some(k), locale)) }
-                                    td.num { @if let Some(l) = k.monthly_limit { (format::money(l, &user.base_currency, locale)) } }
-                                    td.row-actions {
-                                        a href={ "/categories?edit=" (k.id) } { (t.edit) }
-                                        (delete_button("deleteCategory", &k.id, t.confirm_delete, t.delete))
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            section.panel {
-                h2 { @if let Some(k) = editing { (t.edit) ": " (k.name) } @else { (t.new_category) } }
-                form.stack data-action=(if editing.is_some() { "updateCategory" } else { "createCategory" })
-                    data-redirect="/categories" novalidate {
-                    @if let Some(k) = editing { input type="hidden" name="id" value=(k.id); }
-                    (Field::new(t.name, "name", "text").value(editing.map(|k| k.name.as_str()).unwrap_or("")).required().render())
-                    (Field::new(t.icon, "icon", "text").value(editing.map(|k| k.icon.as_str()).unwrap_or("")).render())
-                    (Field::new(t.color, "color", "color").value(editing.map(|k| k.color.as_str()).unwrap_or("#64748b")).render())
-                    (Field::new(t.monthly_limit, "monthlyLimit", "text").value(&limit).nullable().render())
-                    (form_error())
-                    div.buttons {
-                        button.primary type="submit" { @if editing.is_some() { (t.save_changes) } @else { (t.add) } }
-                        @if editing.is_some() { a.button href="/categories" { (t.cancel) } }
-                    }
-                }
-            }
+            (list.render(&refs.categories, |k| Row::new(&k.id, html! {
+                td { (category_chip(Some(k), locale)) }
+                td.num { @if let Some(l) = k.monthly_limit { (format::money(l, &user.base_currency, locale)) } }
+            })))
+            (form.render(html! {
+                (Field::new(t.name, "name", "text").value(editing.map(|k| k.name.as_str()).unwrap_or("")).required().render())
+                (Field::new(t.icon, "icon", "text").value(editing.map(|k| k.icon.as_str()).unwrap_or("")).render())
+                (Field::new(t.color, "color", "color").value(editing.map(|k| k.color.as_str()).unwrap_or("#64748b")).render())
+                (Field::new(t.monthly_limit, "monthlyLimit", "text").value(&limit).nullable().render())
+            }))
         },
     )
     .into_response())

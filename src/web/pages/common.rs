@@ -1,5 +1,6 @@
 //! What the record pages share: loading the user's accounts and categories
-//! for the forms, the amount cell, and turning store errors into pages.
+//! for the forms, the amount cell, the `?edit=` lookup, and turning store
+//! errors into pages. Their list and form skeleton is `record_page`.
 
 use crate::domain::recurrence::Frequency;
 use crate::error::Error;
@@ -43,6 +44,15 @@ pub type PageResult = Result<Response, PageError>;
 #[derive(Deserialize, Default)]
 pub struct EditQuery {
     pub edit: Option<String>,
+}
+
+impl EditQuery {
+    /// The record among `records` whose `id` `?edit=` names, if any (another
+    /// user's id finds nothing, since `records` are the viewer's own).
+    pub fn find<'r, T>(&self, records: &'r [T], id: impl Fn(&T) -> &str) -> Option<&'r T> {
+        let wanted = self.edit.as_deref()?;
+        records.iter().find(|r| id(r) == wanted)
+    }
 }
 
 /// The user's accounts and categories, for selects and labels.
@@ -90,6 +100,12 @@ impl Refs {
             .find(|a| a.id == id)
             .map(|a| a.name.clone())
             .unwrap_or_default()
+    }
+
+    /// The currency a new record's form starts with: the first account's,
+    /// else the user's base currency.
+    pub fn default_currency<'a>(&'a self, base: &'a str) -> &'a str {
+        self.accounts.first().map_or(base, |a| a.currency.as_str())
     }
 
     pub fn categories_by_id(&self) -> HashMap<&str, &Category> {

@@ -1,6 +1,7 @@
 //! `/daily-expenses`: one-time expenses, filtered by month and category.
 
-use super::common::{amount_cell, category_chip, currency_options, PageResult, Refs};
+use super::common::{amount_cell, category_chip, PageResult, Refs};
+use super::record_page::{amount_and_currency, amount_value, Editing, RecordForm, RecordList, Row};
 use crate::domain::recurrence::parse_month;
 use crate::domain::recurrence::{add_months, month_start};
 use crate::i18n::format;
@@ -8,7 +9,7 @@ use crate::state::AppState;
 use crate::store::daily_expenses::DailyExpense;
 use crate::store::daily_expenses::{self, Filter};
 use crate::store::table;
-use crate::web::components::{delete_button, form_error, select, textarea, Field};
+use crate::web::components::{select, textarea, Field};
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::{Query, State};
@@ -83,19 +84,27 @@ pub async fn show(
         }
         href
     };
-    let amount = editing
-        .as_ref()
-        .map(|e| format!("{:.2}", e.amount))
-        .unwrap_or_default();
-    let date = editing
-        .as_ref()
-        .map(|e| e.date.to_string())
-        .unwrap_or_else(|| today.to_string());
-    let default_currency = refs
-        .accounts
-        .first()
-        .map(|a| a.currency.clone())
-        .unwrap_or(user.base_currency.clone());
+    let amount = amount_value(editing.as_ref().map(|e| e.amount));
+    let date = editing.as_ref().map_or(today, |e| e.date).to_string();
+    let default_currency = refs.default_currency(&user.base_currency);
+    let back = nav(first);
+    let edit_href = format!("{back}&edit=");
+    let records = RecordList::new(t, &edit_href, "deleteDailyExpense", html! {
+        th { (t.date) } th { (t.name) } th { (t.category) } th.num { (t.amount) }
+    })
+    .foot(html! {
+        th colspan="3" { (t.total) } td.num.amount { (format::money(total, &user.base_currency, locale)) } td {}
+    });
+    let form = RecordForm::new(
+        t,
+        t.new_daily_expense,
+        "createDailyExpense",
+        "updateDailyExpense",
+        &back,
+    )
+    .editing(editing.as_ref().map(|e| Editing::named(&e.id, &e.name)))
+    .needs_account(refs.accounts.is_empty())
+    .merchant_hint();
     Ok(page(
         &viewer,
         "/daily-expenses",
@@ -112,62 +121,23 @@ pub async fn show(
                 button type="submit" { (t.filter) }
                 a.button href=(nav(add_months(first, 1))) aria-label=(t.next_month) { "›" }
             }
-            section.panel {
-                @if list.is_empty() {
-                    p.muted { (t.empty_list) }
-                } @else {
-                    table.records {
-                        thead { tr {
-                            th { (t.date) } th { (t.name) } th { (t.category) } th.num { (t.amount) }
-                            th { span.sr-only { (t.actions) } }
-                        } }
-                        tbody {
-                            @for e in &list {
-                                tr {
-                                    td { (format::date(e.date, locale)) }
-                                    td { (e.name) @if !e.merchant.is_empty() { br; small.muted { (e.merchant) } } }
-                                    td { (category_chip(e.category_id.as_deref().and_then(|id| cats.get(id).copied()), locale)) }
-                                    td.num { (amount_cell(&state, e.amount, &e.currency, &user.base_currency, locale)) }
-                                    td.row-actions {
-                                        a href={ (nav(first)) "&edit=" (e.id) } { (t.edit) }
-                                        (delete_button("deleteDailyExpense", &e.id, t.confirm_delete, t.delete))
-                                    }
-                                }
-                            }
-                        }
-                        tfoot { tr { th colspan="3" { (t.total) } td.num.amount { (format::money(total, &user.base_currency, locale)) } td {} } }
-                    }
-                }
-            }
-            section.panel {
-                h2 { @if let Some(e) = &editing { (t.edit) ": " (e.name) } @else { (t.new_daily_expense) } }
-                @if refs.accounts.is_empty() {
-                    p.notice { (t.need_account_first) " " a href="/accounts" { (t.nav_accounts) } }
-                } @else {
-                    form.stack data-action=(if editing.is_some() { "updateDailyExpense" } else { "createDailyExpense" })
-                        data-redirect=(nav(first)) data-merchant-hint novalidate {
-                        @if let Some(e) = &editing { input type="hidden" name="id" value=(e.id); }
-                        (Field::new(t.name, "name", "text").value(editing.as_ref().map(|e| e.name.as_str()).unwrap_or("")).required().render())
-                        (Field::new(t.merchant, "merchant", "text").value(editing.as_ref().map(|e| e.merchant.as_str()).unwrap_or("")).render())
-                        div.row {
-                            (Field::new(t.amount, "amount", "text").value(&amount).decimal().required().render())
-                            (select(t.currency, "currency", &currency_options(),
-                                Some(editing.as_ref().map(|e| e.currency.as_str()).unwrap_or(default_currency.as_str())), None))
-                        }
-                        (Field::new(t.date, "date", "date").value(&date).required().render())
-                        (select(t.account, "accountId", &refs.account_options(), editing.as_ref().map(|e| e.account_id.as_str()), None))
-                        (select(t.category, "categoryId", &refs.category_options(),
-                            editing.as_ref().and_then(|e| e.category_id.as_deref()), Some(t.uncategorised)))
-                        p.hint.merchant-hint hidden { (t.merchant_hint) }
-                        (textarea(t.notes, "notes", editing.as_ref().map(|e| e.notes.as_str()).unwrap_or("")))
-                        (form_error())
-                        div.buttons {
-                            button.primary type="submit" { @if editing.is_some() { (t.save_changes) } @else { (t.add) } }
-                            @if editing.is_some() { a.button href=(nav(first)) { (t.cancel) } }
-                        }
-                    }
-                }
-            }
+            (records.render(&list, |e| Row::new(&e.id, html! {
+                td { (format::date(e.date, locale)) }
+                td { (e.name) @if !e.merchant.is_empty() { br; small.muted { (e.merchant) } } }
+                td { (category_chip(e.category_id.as_deref().and_then(|id| cats.get(id).copied()), locale)) }
+                td.num { (amount_cell(&state, e.amount, &e.currency, &user.base_currency, locale)) }
+            })))
+            (form.render(html! {
+                (Field::new(t.name, "name", "text").value(editing.as_ref().map(|e| e.name.as_str()).unwrap_or("")).required().render())
+                (Field::new(t.merchant, "merchant", "text").value(editing.as_ref().map(|e| e.merchant.as_str()).unwrap_or("")).render())
+                (amount_and_currency(t, &amount, editing.as_ref().map_or(default_currency, |e| e.currency.as_str())))
+                (Field::new(t.date, "date", "date").value(&date).required().render())
+                (select(t.account, "accountId", &refs.account_options(), editing.as_ref().map(|e| e.account_id.as_str()), None))
+                (select(t.category, "categoryId", &refs.category_options(),
+                    editing.as_ref().and_then(|e| e.category_id.as_deref()), Some(t.uncategorised)))
+                p.hint.merchant-hint hidden { (t.merchant_hint) }
+                (textarea(t.notes, "notes", editing.as_ref().map(|e| e.notes.as_str()).unwrap_or("")))
+            }))
         },
     )
     .into_response())

@@ -1,4 +1,5 @@
-//! One module per screen, named like its URL.
+//! One module per screen, named like its URL; `common` and `record_page`
+//! hold what the record screens share.
 
 pub mod accounts;
 pub mod auth;
@@ -11,6 +12,7 @@ pub mod expenses;
 pub mod forecasts;
 pub mod incomes;
 pub mod insights;
+pub mod record_page;
 pub mod reserves;
 pub mod search;
 pub mod settings;

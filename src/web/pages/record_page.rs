@@ -1,0 +1,296 @@
+//! The skeleton of a record page (accounts, categories, expenses, …): the
+//! panel that lists the records with their edit and delete, the panel with
+//! the create/edit form, and the values that form starts from. A page adds
+//! only its own columns and fields.
+
+use super::common::{currency_options, frequency_options};
+use crate::domain::recurrence::Frequency;
+use crate::i18n::{Locale, Texts};
+use crate::web::components::{delete_button, form_error, select, Field};
+use chrono::NaiveDate;
+use maud::{html, Markup};
+use rust_decimal::Decimal;
+
+/// One row of a [`RecordList`]: the record's id and its cells, without the
+/// edit/delete cell the list adds.
+pub struct Row<'a> {
+    id: &'a str,
+    cells: Markup,
+    inactive: bool,
+}
+
+impl<'a> Row<'a> {
+    pub fn new(id: &'a str, cells: Markup) -> Self {
+        Row {
+            id,
+            cells,
+            inactive: false,
+        }
+    }
+
+    /// Greys the row out (a record that no longer runs): `tr.inactive`.
+    pub fn inactive(mut self, inactive: bool) -> Self {
+        self.inactive = inactive;
+        self
+    }
+}
+
+/// Partial: the panel listing a page's records — the empty-list notice, or a
+/// `table.records` whose last column holds each row's edit link and delete
+/// button.
+pub struct RecordList<'a> {
+    t: &'static Texts,
+    head: Markup,
+    edit_href: &'a str,
+    delete_action: &'a str,
+    foot: Option<Markup>,
+    after: Option<Markup>,
+}
+
+impl<'a> RecordList<'a> {
+    /// `head` holds the header cells but the actions one; a row's edit link is
+    /// `edit_href` followed by its id (e.g. `/accounts?edit=`); `delete_action`
+    /// names the action its delete button sends.
+    pub fn new(
+        t: &'static Texts,
+        edit_href: &'a str,
+        delete_action: &'a str,
+        head: Markup,
+    ) -> Self {
+        RecordList {
+            t,
+            head,
+            edit_href,
+            delete_action,
+            foot: None,
+            after: None,
+        }
+    }
+
+    /// A `tfoot` row below the records (e.g. a total).
+    pub fn foot(mut self, row: Markup) -> Self {
+        self.foot = Some(row);
+        self
+    }
+
+    /// What follows the table when there are records (e.g. a hint).
+    pub fn after(mut self, markup: Markup) -> Self {
+        self.after = Some(markup);
+        self
+    }
+
+    /// The panel with one row per record, as `row` draws it.
+    pub fn render<'r, T>(&self, records: &'r [T], row: impl Fn(&'r T) -> Row<'r>) -> Markup {
+        let t = self.t;
+        html! {
+            section.panel {
+                @if records.is_empty() {
+                    p.muted { (t.empty_list) }
+                } @else {
+                    table.records {
+                        thead { tr { (self.head) th { span.sr-only { (t.actions) } } } }
+                        tbody {
+                            @for record in records {
+                                @let r = row(record);
+                                tr class=[r.inactive.then_some("inactive")] {
+                                    (r.cells)
+                                    td.row-actions {
+                                        a href={ (self.edit_href) (r.id) } { (t.edit) }
+                                        (delete_button(self.delete_action, r.id, t.confirm_delete, t.delete))
+                                    }
+                                }
+                            }
+                        }
+                        @if let Some(foot) = &self.foot { tfoot { tr { (foot) } } }
+                    }
+                    @if let Some(after) = &self.after { (after) }
+                }
+            }
+        }
+    }
+}
+
+/// The record a [`RecordForm`] edits: its id and, if it has one, the name
+/// its heading shows.
+pub struct Editing<'a> {
+    pub id: &'a str,
+    pub name: Option<&'a str>,
+}
+
+impl<'a> Editing<'a> {
+    pub fn named(id: &'a str, name: &'a str) -> Self {
+        Editing {
+            id,
+            name: Some(name),
+        }
+    }
+
+    pub fn unnamed(id: &'a str) -> Self {
+        Editing { id, name: None }
+    }
+}
+
+/// Partial: the panel with a page's form — "new …" and the create action,
+/// or "edit: name" and the update action with the record's id; then the
+/// page's fields, the form's error slot and its buttons. The action script
+/// goes to `redirect` after saving; cancel leads there too.
+pub struct RecordForm<'a> {
+    t: &'static Texts,
+    new_title: &'a str,
+    create: &'a str,
+    update: &'a str,
+    redirect: &'a str,
+    editing: Option<Editing<'a>>,
+    missing_account: bool,
+    merchant_hint: bool,
+}
+
+impl<'a> RecordForm<'a> {
+    /// `new_title` heads the form of a new record; `create` and `update`
+    /// name its actions.
+    pub fn new(
+        t: &'static Texts,
+        new_title: &'a str,
+        create: &'a str,
+        update: &'a str,
+        redirect: &'a str,
+    ) -> Self {
+        RecordForm {
+            t,
+            new_title,
+            create,
+            update,
+            redirect,
+            editing: None,
+            missing_account: false,
+            merchant_hint: false,
+        }
+    }
+
+    /// The record to edit; `None` keeps the create form.
+    pub fn editing(mut self, editing: Option<Editing<'a>>) -> Self {
+        self.editing = editing;
+        self
+    }
+
+    /// When `missing` (the record needs accounts the user has not got), the
+    /// panel shows where to add one instead of the form.
+    pub fn needs_account(mut self, missing: bool) -> Self {
+        self.missing_account = missing;
+        self
+    }
+
+    /// Marks the form for the action script's category hint by merchant
+    /// (its fields hold the `.merchant-hint` paragraph).
+    pub fn merchant_hint(mut self) -> Self {
+        self.merchant_hint = true;
+        self
+    }
+
+    /// The panel with `fields` in the form.
+    pub fn render(&self, fields: Markup) -> Markup {
+        let t = self.t;
+        let editing = self.editing.as_ref();
+        let action = if editing.is_some() {
+            self.update
+        } else {
+            self.create
+        };
+        html! {
+            section.panel {
+                h2 {
+                    @if let Some(e) = editing {
+                        (t.edit) @if let Some(name) = e.name { ": " (name) }
+                    } @else {
+                        (self.new_title)
+                    }
+                }
+                @if self.missing_account {
+                    p.notice { (t.need_account_first) " " a href="/accounts" { (t.nav_accounts) } }
+                } @else {
+                    form.stack data-action=(action) data-redirect=(self.redirect)
+                        data-merchant-hint[self.merchant_hint] novalidate {
+                        @if let Some(e) = editing { input type="hidden" name="id" value=(e.id); }
+                        (fields)
+                        (form_error())
+                        div.buttons {
+                            button.primary type="submit" { @if editing.is_some() { (t.save_changes) } @else { (t.add) } }
+                            @if editing.is_some() { a.button href=(self.redirect) { (t.cancel) } }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Prefill: an amount as its form field shows it (two decimals), empty for
+/// a new record.
+pub fn amount_value(amount: Option<Decimal>) -> String {
+    amount.map(|a| format!("{a:.2}")).unwrap_or_default()
+}
+
+/// Prefill: a date as a date input takes it (ISO), empty when there is none.
+fn date_value(date: Option<NaiveDate>) -> String {
+    date.map(|d| d.to_string()).unwrap_or_default()
+}
+
+/// The schedule part of a scheduled record's form (expenses, incomes,
+/// transfers): the amount, frequency, start and end it starts from, empty
+/// (and monthly) for a new record.
+pub struct SchedulePrefill {
+    pub amount: String,
+    frequency: &'static str,
+    start: String,
+    end: String,
+}
+
+impl SchedulePrefill {
+    /// From the edited record's amount, frequency, start and end date; a
+    /// one-off shows no end.
+    pub fn new(editing: Option<(Decimal, Frequency, NaiveDate, Option<NaiveDate>)>) -> Self {
+        SchedulePrefill {
+            amount: amount_value(editing.map(|(a, ..)| a)),
+            frequency: editing.map_or("monthly", |(_, f, ..)| f.code()),
+            start: date_value(editing.map(|(_, _, s, _)| s)),
+            end: date_value(
+                editing
+                    .filter(|(_, f, ..)| *f != Frequency::Once)
+                    .and_then(|(.., e)| e),
+            ),
+        }
+    }
+
+    /// Partial: the frequency select (`with_once` offers one-offs) and the
+    /// start and end dates.
+    pub fn fields(&self, locale: Locale, with_once: bool) -> Markup {
+        let t = locale.texts();
+        html! {
+            (select(t.frequency, "frequency", &frequency_options(locale, with_once), Some(self.frequency), None))
+            div.row {
+                (Field::new(t.start_date, "startDate", "date").value(&self.start).required().render())
+                (Field::new(t.end_date, "endDate", "date").value(&self.end).nullable().render())
+            }
+        }
+    }
+}
+
+/// Partial: the amount field (holding an [`amount_value`]) beside the
+/// currency select.
+pub fn amount_and_currency(t: &Texts, amount: &str, currency: &str) -> Markup {
+    html! {
+        div.row {
+            (amount_field(t, amount))
+            (select(t.currency, "currency", &currency_options(), Some(currency), None))
+        }
+    }
+}
+
+/// Partial: the amount field, holding an [`amount_value`].
+pub fn amount_field(t: &Texts, amount: &str) -> Markup {
+    Field::new(t.amount, "amount", "text")
+        .value(amount)
+        .decimal()
+        .required()
+        .render()
+}
