@@ -2,7 +2,7 @@
 
 use super::entries::{self, Record};
 use super::input::{self, Patch, NAME_MAX};
-use super::{Ctx, NoInput, Registry, Reply};
+use super::{Ctx, Registry, Reply};
 use crate::domain::currency::Currency;
 use crate::domain::money::Sign;
 use crate::error::{Error, Result};
@@ -16,7 +16,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 pub fn register(r: &mut Registry) {
-    r.session("listAccounts", list);
+    r.session("listAccounts", entries::list::<AccountInput>);
     r.session("createAccount", entries::create::<AccountInput>);
     r.session("updateAccount", entries::update::<AccountInput>);
     r.session("deleteAccount", delete);
@@ -74,16 +74,6 @@ impl Record for AccountInput {
             balance,
         })
     }
-}
-
-async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {
-    let user = ctx.user_id()?;
-    Reply::data(
-        ctx.state
-            .db
-            .run(move |c| table::all::<Account>(c, &user))
-            .await?,
-    )
 }
 
 #[derive(Deserialize)]

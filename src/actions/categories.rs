@@ -2,12 +2,11 @@
 
 use super::entries::{self, Record};
 use super::input::{self, Patch};
-use super::{Ctx, NoInput, Registry, Reply};
+use super::Registry;
 use crate::domain::categories::{parse_color, parse_icon};
 use crate::domain::money::Sign;
 use crate::error::Result;
 use crate::store::categories::{Category, NewCategory};
-use crate::store::table;
 use crate::store::users::UserId;
 use crate::store::Cap;
 use rusqlite::Connection;
@@ -15,7 +14,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 pub fn register(r: &mut Registry) {
-    r.session("listCategories", list);
+    r.session("listCategories", entries::list::<CategoryInput>);
     r.session("createCategory", entries::create::<CategoryInput>);
     r.session("updateCategory", entries::update::<CategoryInput>);
     r.session("deleteCategory", entries::delete::<CategoryInput>);
@@ -71,14 +70,4 @@ impl Record for CategoryInput {
             monthly_limit,
         })
     }
-}
-
-async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {
-    let user = ctx.user_id()?;
-    Reply::data(
-        ctx.state
-            .db
-            .run(move |c| table::all::<Category>(c, &user))
-            .await?,
-    )
 }

@@ -88,6 +88,17 @@ pub trait Record: serde::de::DeserializeOwned + Send + 'static {
     }
 }
 
+/// `list…` of the records kept whole: all of the user's, in the table's order.
+pub async fn list<R: Record>(ctx: super::Ctx, _: super::NoInput) -> Result<super::Reply> {
+    let user = ctx.user_id()?;
+    let records = ctx
+        .state
+        .db
+        .run(move |c| table::all::<R::Stored>(c, &user))
+        .await?;
+    super::Reply::data(records)
+}
+
 /// `create…`: validates and inserts in one transaction.
 pub async fn create<R: Record>(ctx: super::Ctx, input: R) -> Result<super::Reply> {
     let (user, now) = (

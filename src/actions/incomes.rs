@@ -2,10 +2,9 @@
 
 use super::entries::{self, Record};
 use super::input::{self, Patch, NAME_MAX, NOTES_MAX};
-use super::{Ctx, NoInput, Registry, Reply};
+use super::Registry;
 use crate::error::Result;
 use crate::store::incomes::{Income, NewIncome};
-use crate::store::table;
 use crate::store::users::UserId;
 use crate::store::Cap;
 use rusqlite::Connection;
@@ -13,7 +12,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 pub fn register(r: &mut Registry) {
-    r.session("listIncomes", list);
+    r.session("listIncomes", entries::list::<IncomeInput>);
     r.session("createIncome", entries::create::<IncomeInput>);
     r.session("updateIncome", entries::update::<IncomeInput>);
     r.session("deleteIncome", entries::delete::<IncomeInput>);
@@ -75,14 +74,4 @@ impl Record for IncomeInput {
             )?,
         })
     }
-}
-
-async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {
-    let user = ctx.user_id()?;
-    Reply::data(
-        ctx.state
-            .db
-            .run(move |c| table::all::<Income>(c, &user))
-            .await?,
-    )
 }

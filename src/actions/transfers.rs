@@ -3,9 +3,8 @@
 
 use super::entries::{self, currency_for, Record};
 use super::input::{self, Patch, NOTES_MAX};
-use super::{Ctx, NoInput, Registry, Reply};
+use super::Registry;
 use crate::error::{Error, Result};
-use crate::store::table;
 use crate::store::transfers::{NewTransfer, Transfer};
 use crate::store::users::UserId;
 use crate::store::Cap;
@@ -15,7 +14,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 pub fn register(r: &mut Registry) {
-    r.session("listTransfers", list);
+    r.session("listTransfers", entries::list::<TransferInput>);
     r.session("createTransfer", entries::create::<TransferInput>);
     r.session("updateTransfer", entries::update::<TransferInput>);
     r.session("deleteTransfer", entries::delete::<TransferInput>);
@@ -88,14 +87,4 @@ impl Record for TransferInput {
             )?,
         })
     }
-}
-
-async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {
-    let user = ctx.user_id()?;
-    Reply::data(
-        ctx.state
-            .db
-            .run(move |c| table::all::<Transfer>(c, &user))
-            .await?,
-    )
 }
