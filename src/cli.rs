@@ -166,6 +166,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
             store::backup(&source, &file)?;
             println!("backup written to {}", file.display());
+            let files = store::documents::Files::new(&config.data_dir);
+            let folder = store::documents::backup_folder(&file);
+            let copied = files.backup(&folder)?;
+            println!("{copied} documents copied to {}", folder.display());
             Ok(())
         }
         Command::User {

@@ -127,6 +127,9 @@ pub struct Config {
     /// `CASHKEEPER_SIGNIN_LIMIT`: failed sign-ins per 15 minutes per client
     /// address; 0 turns the per-client limit off.
     pub signin_limit: u32,
+    /// `CASHKEEPER_DOCUMENT_QUOTA_MB`: the most a user's documents may take
+    /// together, in bytes (the variable is in MiB; default 500).
+    pub document_quota: u64,
     /// `CASHKEEPER_TRUSTED_PROXY`: the reverse proxies whose `X-Forwarded-For`
     /// names the client; empty: the peer address is the client.
     pub trusted_proxies: Vec<std::net::IpAddr>,
@@ -285,6 +288,24 @@ impl Config {
             })?,
         };
 
+        let document_quota = match get("CASHKEEPER_DOCUMENT_QUOTA_MB") {
+            None => 500,
+            Some(raw) => raw
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|mb| (1..=1_048_576).contains(mb))
+                .ok_or_else(|| {
+                    ConfigError::new(
+                        "CASHKEEPER_DOCUMENT_QUOTA_MB",
+                        "a whole number of megabytes per user, from 1 to 1048576",
+                        &raw,
+                        None,
+                    )
+                })?,
+        } * 1024
+            * 1024;
+
         let trusted_proxies = match get("CASHKEEPER_TRUSTED_PROXY") {
             None => Vec::new(),
             Some(raw) => raw
@@ -351,6 +372,7 @@ impl Config {
             push_allow_loopback_http,
             api_rate_limit,
             signin_limit,
+            document_quota,
             trusted_proxies,
             base_url_set,
             ai,
@@ -515,6 +537,7 @@ mod tests {
         assert_eq!(c.registration, Registration::Open);
         assert_eq!(c.api_rate_limit, 120);
         assert_eq!(c.signin_limit, 50);
+        assert_eq!(c.document_quota, 500 * 1024 * 1024);
         assert!(c.trusted_proxies.is_empty());
         assert!(!c.base_url_set);
         assert_eq!(c.header_read_timeout, std::time::Duration::from_secs(30));
@@ -551,11 +574,13 @@ mod tests {
     fn the_sign_in_limit_and_trusted_proxies_are_read() {
         let c = with(&[
             ("CASHKEEPER_SIGNIN_LIMIT", "0"),
+            ("CASHKEEPER_DOCUMENT_QUOTA_MB", "2"),
             ("CASHKEEPER_TRUSTED_PROXY", "172.18.0.2, ::1"),
             ("CASHKEEPER_BASE_URL", "https://money.example.org"),
         ])
         .unwrap();
         assert_eq!(c.signin_limit, 0);
+        assert_eq!(c.document_quota, 2 * 1024 * 1024);
         assert_eq!(
             c.trusted_proxies,
             vec![
@@ -575,6 +600,8 @@ mod tests {
             ("INSIGHTS_SCHEDULE", "0 6 * * * *"),
             ("CASHKEEPER_API_RATE_LIMIT", "0"),
             ("CASHKEEPER_SIGNIN_LIMIT", "many"),
+            ("CASHKEEPER_DOCUMENT_QUOTA_MB", "0"),
+            ("CASHKEEPER_DOCUMENT_QUOTA_MB", "lots"),
             ("CASHKEEPER_SIGNIN_LIMIT", "-1"),
             ("CASHKEEPER_TRUSTED_PROXY", "proxy.local"),
             ("CASHKEEPER_TRUSTED_PROXY", "10.0.0.2, 10.0.0.x"),

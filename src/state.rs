@@ -37,6 +37,8 @@ pub struct Inner {
     pub jobs: JobLocks,
     /// The current exchange-rate table (`services::rates`).
     pub rates: RateStore,
+    /// Where documents' bytes live.
+    pub files: crate::store::documents::Files,
 }
 
 impl Deref for AppState {
@@ -57,6 +59,8 @@ impl AppState {
         let mailer = Mailer::from_config(&config)?;
         let rates = RateStore::load(&db)?;
         let sign_in = SignInGuard::new(config.signin_limit);
+        let files = crate::store::documents::Files::new(&config.data_dir);
+        files.sweep(&crate::store::open_connection(db.path())?)?;
         Ok(AppState(Arc::new(Inner {
             config,
             db,
@@ -69,6 +73,7 @@ impl AppState {
             accounts_cache: Default::default(),
             jobs: Default::default(),
             rates,
+            files,
         })))
     }
 }

@@ -18,6 +18,7 @@ pub mod auth;
 pub mod categories;
 pub mod daily_expenses;
 pub mod dashboard;
+pub mod documents;
 pub mod entries;
 pub mod expenses;
 pub mod forecasts;
@@ -206,6 +207,7 @@ fn registry() -> Registry {
     auth::register(&mut r);
     settings::register(&mut r);
     accounts::register(&mut r);
+    documents::register(&mut r);
     categories::register(&mut r);
     expenses::register(&mut r);
     daily_expenses::register(&mut r);

@@ -4,6 +4,7 @@
 
 pub mod auth;
 pub mod cron;
+pub mod documents;
 pub mod exchange_rates;
 pub mod push;
 pub mod v1;
@@ -75,6 +76,16 @@ pub fn router(state: AppState, panic_routes: bool) -> Router<AppState> {
             axum::routing::post(push::subscribe)
                 .delete(push::unsubscribe)
                 .layer(axum::extract::DefaultBodyLimit::max(16 * 1024)),
+        )
+        .route(
+            "/documents",
+            get(documents::list).post(documents::upload).layer(
+                axum::extract::DefaultBodyLimit::max(documents::UPLOAD_BODY_LIMIT),
+            ),
+        )
+        .route(
+            "/documents/{id}",
+            get(documents::get).delete(documents::delete),
         )
         .fallback(|| async { error(StatusCode::NOT_FOUND, "not found") });
     if panic_routes {

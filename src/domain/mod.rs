@@ -3,6 +3,7 @@
 
 pub mod categories;
 pub mod currency;
+pub mod documents;
 pub mod email;
 pub mod forecast;
 pub mod insights;

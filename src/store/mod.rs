@@ -9,6 +9,7 @@ pub mod accounts;
 pub mod api_tokens;
 pub mod categories;
 pub mod daily_expenses;
+pub mod documents;
 pub mod exchange_rates;
 pub mod expenses;
 pub mod incomes;

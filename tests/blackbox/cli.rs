@@ -231,6 +231,14 @@ async fn migrate_creates_a_fresh_database() {
 async fn backup_while_serving_gives_a_copy_that_opens_and_holds_the_data() {
     let app = spawn_app().await;
     let user = app.new_user().await;
+    let doc = app
+        .action(
+            "uploadDocument",
+            json!({"fileName": "Vertrag.pdf", "dataBase64": "JVBERi0xLjcKJeLjz9M="}),
+            Some(&user.cookie),
+        )
+        .await;
+    let doc_id = doc.data()["id"].as_str().unwrap().to_string();
     // Keep writing while the backup runs.
     let writer = {
         let (base, client) = (app.base.clone(), app.client.clone());
@@ -282,6 +290,25 @@ async fn backup_while_serving_gives_a_copy_that_opens_and_holds_the_data() {
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
         .unwrap();
     assert_eq!(mode, "delete", "the copy is one self-contained file");
+
+    // The documents are copied beside it, in the data directory's layout.
+    let user_id: String = copy
+        .query_row(
+            "SELECT user_id FROM documents WHERE id = ?1",
+            [&doc_id],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let copied = target
+        .path()
+        .join("copy.documents")
+        .join(user_id)
+        .join(&doc_id);
+    assert_eq!(
+        std::fs::read(copied).unwrap(),
+        b"%PDF-1.7\n%\xe2\xe3\xcf\xd3"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 documents copied"));
 }
 
 #[tokio::test]

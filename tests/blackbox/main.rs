@@ -10,6 +10,7 @@ mod authz;
 mod browser;
 mod cli;
 mod crash;
+mod documents;
 mod hardening;
 mod helpers;
 mod jobs;

@@ -1,0 +1,155 @@
+//! Documents: `uploadDocument`, `downloadDocument`, `listDocuments`,
+//! `deleteDocument`, `attachDocument`. See `docs/documents.md`.
+
+use super::input::{optional_id, required_id, IdInput};
+use super::{Ctx, Registry, Reply};
+use crate::error::{Error, Result};
+use crate::store::documents::{self, Filter, Upload};
+use crate::store::{require_owned_field, Owned};
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
+use serde::{Deserialize, Serialize};
+
+pub fn register(r: &mut Registry) {
+    r.session_large("uploadDocument", upload);
+    r.session("downloadDocument", download);
+    r.session("listDocuments", list);
+    r.session("deleteDocument", delete);
+    r.session("attachDocument", attach);
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct UploadInput {
+    file_name: Option<String>,
+    /// Accepted and ignored: the kind is read from the bytes.
+    #[allow(dead_code)]
+    content_type: Option<serde_json::Value>,
+    data_base64: Option<String>,
+    expense_id: Option<String>,
+    daily_expense_id: Option<String>,
+}
+
+async fn upload(ctx: Ctx, input: UploadInput) -> Result<Reply> {
+    let user = ctx.user_id()?;
+    let file_name = input.file_name.unwrap_or_default();
+    let data = input
+        .data_base64
+        .filter(|d| !d.trim().is_empty())
+        .ok_or_else(|| Error::invalid("dataBase64", "is required"))?;
+    // A data URL's prefix ("data:image/png;base64,") is allowed and ignored.
+    let data = data
+        .split_once(";base64,")
+        .map_or(data.as_str(), |(_, d)| d);
+    let bytes = STANDARD
+        .decode(data.trim())
+        .map_err(|_| Error::invalid("dataBase64", "is not valid base64"))?;
+    let upload = Upload::check(
+        "dataBase64",
+        &file_name,
+        bytes,
+        optional_id(input.expense_id),
+        optional_id(input.daily_expense_id),
+    )?;
+    let state = &ctx.state;
+    let now = crate::clock::timestamp(state.clock.now());
+    let doc = documents::save(
+        &state.db,
+        &state.files,
+        &user,
+        upload,
+        state.config.document_quota,
+        now,
+    )
+    .await?;
+    Reply::data(doc)
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Download {
+    id: String,
+    file_name: String,
+    content_type: String,
+    data_base64: String,
+}
+
+async fn download(ctx: Ctx, input: IdInput) -> Result<Reply> {
+    let id = required_id(input.id)?;
+    let user = ctx.user_id()?;
+    let (doc, bytes) = documents::read(&ctx.state.db, &ctx.state.files, &user, &id)
+        .await?
+        .ok_or(Error::NotFound)?;
+    Reply::data(Download {
+        id: doc.id,
+        file_name: doc.file_name,
+        content_type: doc.content_type,
+        data_base64: STANDARD.encode(bytes),
+    })
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct ListInput {
+    expense_id: Option<String>,
+    daily_expense_id: Option<String>,
+}
+
+async fn list(ctx: Ctx, input: ListInput) -> Result<Reply> {
+    let user = ctx.user_id()?;
+    let docs = ctx
+        .state
+        .db
+        .run(move |c| {
+            let filter = Filter {
+                expense_id: input.expense_id.as_deref(),
+                daily_expense_id: input.daily_expense_id.as_deref(),
+            };
+            documents::list(c, &user, &filter)
+        })
+        .await?;
+    Reply::data(docs)
+}
+
+async fn delete(ctx: Ctx, input: IdInput) -> Result<Reply> {
+    let id = required_id(input.id)?;
+    let user = ctx.user_id()?;
+    if !documents::delete(&ctx.state.db, &ctx.state.files, &user, &id).await? {
+        return Err(Error::NotFound);
+    }
+    Reply::data(())
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct AttachInput {
+    id: Option<String>,
+    expense_id: Option<String>,
+    daily_expense_id: Option<String>,
+}
+
+/// Attaches a document to one of the user's expenses or one-time expenses,
+/// or (with neither) to none.
+async fn attach(ctx: Ctx, input: AttachInput) -> Result<Reply> {
+    let id = required_id(input.id)?;
+    let (expense, daily) = (
+        optional_id(input.expense_id),
+        optional_id(input.daily_expense_id),
+    );
+    let user = ctx.user_id()?;
+    let doc = ctx
+        .state
+        .db
+        .transaction(move |tx| {
+            if let Some(e) = &expense {
+                require_owned_field(tx, Owned::Expense, &user, "expenseId", e)?;
+            }
+            if let Some(d) = &daily {
+                require_owned_field(tx, Owned::DailyExpense, &user, "dailyExpenseId", d)?;
+            }
+            documents::attach(tx, &user, &id, expense.as_deref(), daily.as_deref())?
+                .ok_or(Error::NotFound)
+        })
+        .await?;
+    Reply::data(doc)
+}
