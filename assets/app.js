@@ -9,6 +9,10 @@
 //   data-done="hide"      hide the form and show its .form-success
 //   data-done="reset"     clear the form and show its .form-success
 //   data-confirm="text"   ask before sending (deletions)
+//   data-upload="/url"    instead: send each chosen file as multipart/form-data
+//                         (part `file`, the other fields beside it; a field
+//                         `attach` holding "name:value" is sent as name=value),
+//                         then reload; a .dropzone inside takes dropped files
 // Field attributes:
 //   data-optional         leave the field out when empty
 //   data-type="number"    send as a JSON number; data-type="bool" a checkbox's state
@@ -152,7 +156,78 @@
     }
   });
 
+  async function upload(form) {
+    clearErrors(form);
+    const input = form.querySelector('input[type=file]');
+    const files = Array.from((input && input.files) || []);
+    if (!files.length) { showError(form, 'file: ' + (form.dataset.empty || 'choose a file')); return; }
+    const button = form.querySelector('[type=submit]');
+    form.setAttribute('aria-busy', 'true');
+    if (button) button.disabled = true;
+    try {
+      for (const file of files) {
+        const data = new FormData();
+        for (const el of form.elements) {
+          if (!el.name || el.type === 'file' || !el.value) continue;
+          if (el.name === 'attach') {
+            const i = el.value.indexOf(':');
+            if (i > 0) data.append(el.value.slice(0, i), el.value.slice(i + 1));
+          } else {
+            data.append(el.name, el.value);
+          }
+        }
+        data.append('file', file, file.name);
+        let body;
+        const res = await fetch(form.dataset.upload, { method: 'POST', body: data, credentials: 'same-origin' });
+        if (res.status === 401) { window.location.assign('/login'); return; }
+        try { body = await res.json(); } catch (_) { body = { error: 'HTTP ' + res.status }; }
+        if (!res.ok) { showError(form, (files.length > 1 ? file.name + ': ' : '') + body.error); return; }
+      }
+      window.location.reload();
+    } catch (_) {
+      showError(form, navigator.onLine === false ? 'offline' : 'network error');
+    } finally {
+      form.removeAttribute('aria-busy');
+      if (button) button.disabled = false;
+    }
+  }
+
+  // Files dropped on a form's .dropzone are chosen as if picked.
+  document.addEventListener('dragover', function (ev) {
+    const zone = ev.target.closest && ev.target.closest('.dropzone');
+    if (!zone) return;
+    ev.preventDefault();
+    zone.classList.add('over');
+  });
+  document.addEventListener('dragleave', function (ev) {
+    const zone = ev.target.closest && ev.target.closest('.dropzone');
+    if (zone) zone.classList.remove('over');
+  });
+  document.addEventListener('drop', function (ev) {
+    const zone = ev.target.closest && ev.target.closest('.dropzone');
+    if (!zone) return;
+    ev.preventDefault();
+    zone.classList.remove('over');
+    const input = zone.querySelector('input[type=file]');
+    if (input && ev.dataTransfer && ev.dataTransfer.files.length) {
+      input.files = ev.dataTransfer.files;
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    }
+  });
+  // A dropzone names the files chosen.
+  document.addEventListener('change', function (ev) {
+    if (ev.target.type !== 'file') return;
+    const zone = ev.target.closest('.dropzone');
+    const label = zone && zone.querySelector('span');
+    if (!label) return;
+    if (!label.dataset.text) label.dataset.text = label.textContent;
+    const names = Array.from(ev.target.files || []).map(function (f) { return f.name; });
+    label.textContent = names.length ? names.join(', ') : label.dataset.text;
+  });
+
   document.addEventListener('submit', function (ev) {
+    const uploadForm = ev.target.closest('form[data-upload]');
+    if (uploadForm) { ev.preventDefault(); upload(uploadForm); return; }
     const form = ev.target.closest('form[data-action]');
     if (!form) return;
     ev.preventDefault();

@@ -35,6 +35,19 @@ pub fn number(amount: Decimal, decimals: u32, locale: Locale) -> String {
     format!("{sign}{digits}")
 }
 
+/// A file size: "812 B", "14 KB", "2,4 MB" (units of 1024 bytes).
+pub fn file_size(bytes: u64, locale: Locale) -> String {
+    const KB: u64 = 1024;
+    if bytes < KB {
+        format!("{bytes}\u{a0}B")
+    } else if bytes < KB * KB {
+        format!("{}\u{a0}KB", bytes.div_ceil(KB))
+    } else {
+        let mb = Decimal::from(bytes) / Decimal::from(KB * KB);
+        format!("{}\u{a0}MB", number(mb, 1, locale))
+    }
+}
+
 /// An amount with two decimals and its currency: "€1,234.56", "$5.00",
 /// "CHF 12.00" in English; "1.234,56 €", "12,00 CHF" in German. A negative
 /// amount starts with a minus.
@@ -103,6 +116,14 @@ mod tests {
     fn a_negative_that_rounds_to_zero_has_no_sign() {
         assert_eq!(money(dec("-0.001"), "EUR", Locale::En), "€0.00");
         assert_eq!(number(dec("-0.01"), 1, Locale::En), "0.0");
+    }
+
+    #[test]
+    fn file_sizes() {
+        assert_eq!(file_size(812, Locale::En), "812\u{a0}B");
+        assert_eq!(file_size(14 * 1024 - 5, Locale::De), "14\u{a0}KB");
+        assert_eq!(file_size(2_516_582, Locale::De), "2,4\u{a0}MB");
+        assert_eq!(file_size(500 * 1024 * 1024, Locale::En), "500.0\u{a0}MB");
     }
 
     #[test]

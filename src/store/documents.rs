@@ -120,6 +120,24 @@ pub fn list(c: &Connection, user_id: &UserId, f: &Filter<'_>) -> Result<Vec<Docu
     Ok(rows)
 }
 
+/// The user's documents, newest first, each with the name of the expense
+/// or one-time expense it belongs to.
+pub fn list_named(c: &Connection, user_id: &UserId) -> Result<Vec<(Document, Option<String>)>> {
+    let rows = c
+        .prepare_cached(
+            "SELECT d.id, d.file_name, d.content_type, d.size_bytes, d.sha256, d.expense_id,
+                    d.daily_expense_id, d.created_at, COALESCE(e.name, x.name)
+             FROM documents d
+             LEFT JOIN expenses e ON e.id = d.expense_id
+             LEFT JOIN daily_expenses x ON x.id = d.daily_expense_id
+             WHERE d.user_id = ?1
+             ORDER BY d.created_at DESC, d.id DESC",
+        )?
+        .query_map([user_id], |r| Ok((from_row(r)?, r.get(8)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
 pub fn find(c: &Connection, user_id: &UserId, id: &str) -> Result<Option<Document>> {
     Ok(c.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM documents WHERE id = ?1 AND user_id = ?2"

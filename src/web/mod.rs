@@ -85,6 +85,7 @@ pub fn router(panic_routes: bool) -> Router<AppState> {
         .route("/incomes", get(pages::incomes::show))
         .route("/transfers", get(pages::transfers::show))
         .route("/search", get(pages::search::show))
+        .route("/documents", get(pages::documents::show))
         .route("/forecasts", get(pages::forecasts::show))
         .route("/reserves", get(pages::reserves::show))
         .route("/insights", get(pages::insights::show))

@@ -400,6 +400,7 @@ async fn screenshots() {
             ("forecasts", "/forecasts"),
             ("reserves", "/reserves"),
             ("insights", "/insights"),
+            ("documents", "/documents"),
             ("settings", "/settings"),
         ] {
             c.goto(&app.url(path)).await.unwrap();
@@ -527,5 +528,98 @@ async fn the_reminder_toggle_finds_the_service_worker_and_shows_its_state() {
         .unwrap();
     assert!(button.is_displayed().await.unwrap());
     assert_eq!(button.text().await.unwrap(), "Turn on");
+    browser.client.clone().close().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_person_uploads_a_receipt_on_the_documents_page_and_finds_it_on_the_expense() {
+    let Some(browser) = start(1280, 1000).await else {
+        return;
+    };
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let account = app.account(&user, "Girokonto", "EUR").await;
+    let daily = app
+        .ok(
+            &user,
+            "createDailyExpense",
+            serde_json::json!({"name": "Bäckerei", "amount": "4.80", "currency": "EUR",
+                               "date": app.state.clock.today().to_string(), "accountId": account}),
+        )
+        .await;
+    let receipt = tempfile::Builder::new()
+        .prefix("Kassenbon-")
+        .suffix(".png")
+        .tempfile()
+        .unwrap();
+    std::fs::write(
+        receipt.path(),
+        base64::Engine::decode(
+            &base64::engine::general_purpose::STANDARD,
+            "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let file_name = receipt
+        .path()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let c = &browser.client;
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url("/documents")).await.unwrap();
+    c.find(Locator::Css("form.upload input[type=file]"))
+        .await
+        .unwrap()
+        .send_keys(receipt.path().to_str().unwrap())
+        .await
+        .unwrap();
+    let option = format!("dailyExpenseId:{}", daily["id"].as_str().unwrap());
+    c.find(Locator::Css(&format!(
+        "#doc-attach option[value='{option}']"
+    )))
+    .await
+    .unwrap()
+    .click()
+    .await
+    .unwrap();
+    c.find(Locator::Css("form.upload button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(c, &format!(">{file_name}</a>")).await;
+    let thumb = c
+        .find(Locator::Css("table.documents img.thumb"))
+        .await
+        .unwrap();
+    assert!(thumb
+        .attr("src")
+        .await
+        .unwrap()
+        .unwrap()
+        .starts_with("/api/documents/"));
+    assert!(
+        c.source().await.unwrap().contains("Bäckerei"),
+        "listed with its expense"
+    );
+    screenshot(c, "documents-uploaded").await;
+
+    // The one-time expense's paperclip shows it.
+    c.goto(&app.url("/daily-expenses")).await.unwrap();
+    let clip = c
+        .find(Locator::Css("details.paperclip summary"))
+        .await
+        .unwrap();
+    assert!(clip.text().await.unwrap().contains('1'));
+    clip.click().await.unwrap();
+    let link = c
+        .find(Locator::Css("details.paperclip li a"))
+        .await
+        .unwrap();
+    assert_eq!(link.text().await.unwrap(), file_name);
     browser.client.clone().close().await.unwrap();
 }

@@ -1,6 +1,7 @@
 //! `/daily-expenses`: one-time expenses, filtered by month and category.
 
 use super::common::{amount_cell, category_chip, PageResult, Refs};
+use super::documents::paperclip;
 use super::record_page::{amount_and_currency, amount_value, Editing, RecordForm, RecordList, Row};
 use crate::domain::recurrence::parse_month;
 use crate::domain::recurrence::{add_months, month_start};
@@ -8,6 +9,7 @@ use crate::i18n::format;
 use crate::state::AppState;
 use crate::store::daily_expenses::DailyExpense;
 use crate::store::daily_expenses::{self, Filter};
+use crate::store::documents::{self, Document};
 use crate::store::table;
 use crate::web::components::{select, textarea, Field};
 use crate::web::layout::page;
@@ -54,7 +56,7 @@ pub async fn show(
     };
     let uid = user.id.clone();
     let edit_id = q.edit.clone();
-    let (list, editing) = state
+    let (list, editing, docs) = state
         .db
         .run(move |c| {
             let list = daily_expenses::list(c, &uid, &filter)?;
@@ -62,9 +64,15 @@ pub async fn show(
                 Some(id) => table::find::<DailyExpense>(c, &uid, &id)?,
                 None => None,
             };
-            Ok((list, editing))
+            let docs = documents::list(c, &uid, &documents::Filter::default())?;
+            Ok((list, editing, docs))
         })
         .await?;
+    let docs_of = |id: &str| -> Vec<&Document> {
+        docs.iter()
+            .filter(|d| d.daily_expense_id.as_deref() == Some(id))
+            .collect()
+    };
     let cats = refs.categories_by_id();
     let total: rust_decimal::Decimal = list
         .iter()
@@ -91,9 +99,10 @@ pub async fn show(
     let edit_href = format!("{back}&edit=");
     let records = RecordList::new(t, &edit_href, "deleteDailyExpense", html! {
         th { (t.date) } th { (t.name) } th { (t.category) } th.num { (t.amount) }
+        th { span.sr-only { (t.doc_of_entry) } }
     })
     .foot(html! {
-        th colspan="3" { (t.total) } td.num.amount { (format::money(total, &user.base_currency, locale)) } td {}
+        th colspan="3" { (t.total) } td.num.amount { (format::money(total, &user.base_currency, locale)) } td {} td {}
     });
     let form = RecordForm::new(
         t,
@@ -126,6 +135,7 @@ pub async fn show(
                 td { (e.name) @if !e.merchant.is_empty() { br; small.muted { (e.merchant) } } }
                 td { (category_chip(e.category_id.as_deref().and_then(|id| cats.get(id).copied()), locale)) }
                 td.num { (amount_cell(&state, e.amount, &e.currency, &user.base_currency, locale)) }
+                td { (paperclip(t, &docs_of(&e.id), "dailyExpenseId", &e.id)) }
             })))
             (form.render(html! {
                 (Field::new(t.name, "name", "text").value(editing.as_ref().map(|e| e.name.as_str()).unwrap_or("")).required().render())

@@ -1,6 +1,7 @@
 //! `/expenses` (recurring expenses) and `/subscriptions`.
 
 use super::common::{amount_cell, category_chip, EditQuery, PageResult, Refs};
+use super::documents::paperclip;
 use super::record_page::{
     amount_and_currency, Editing, RecordForm, RecordList, Row, SchedulePrefill,
 };
@@ -9,6 +10,7 @@ use crate::i18n::format;
 use crate::i18n::Locale;
 use crate::reports::subscriptions::subscriptions;
 use crate::state::AppState;
+use crate::store::documents::{self, Document};
 use crate::store::expenses::{self, Expense};
 use crate::store::users::User;
 use crate::web::components::{checkbox, select, textarea, Field};
@@ -55,10 +57,20 @@ pub async fn show(
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
     let refs = Refs::load(&state, &user.id).await?;
     let uid = user.id.clone();
-    let list = state
+    let (list, docs) = state
         .db
-        .run(move |c| expenses::list(c, &uid, false))
+        .run(move |c| {
+            Ok((
+                expenses::list(c, &uid, false)?,
+                documents::list(c, &uid, &documents::Filter::default())?,
+            ))
+        })
         .await?;
+    let docs_of = |id: &str| -> Vec<&Document> {
+        docs.iter()
+            .filter(|d| d.expense_id.as_deref() == Some(id))
+            .collect()
+    };
     let editing = q.find(&list, |e| e.id.as_str());
     let cats = refs.categories_by_id();
     let today = state.clock.today();
@@ -69,6 +81,7 @@ pub async fn show(
         html! {
             th { (t.name) } th { (t.frequency) } th { (t.next_due) } th { (t.category) }
             th.num { (t.amount) } th.num { (t.monthly_equivalent) }
+            th { span.sr-only { (t.doc_of_entry) } }
         },
     );
     Ok(page(
@@ -85,6 +98,7 @@ pub async fn show(
                 td { (category_chip(e.category_id.as_deref().and_then(|id| cats.get(id).copied()), locale)) }
                 td.num { (amount_cell(&state, e.amount, &e.currency, &user.base_currency, locale)) }
                 td.num { (format::money(monthly_equivalent(e.amount, e.frequency), &e.currency, locale)) }
+                td { (paperclip(t, &docs_of(&e.id), "expenseId", &e.id)) }
             })))
             (expense_form(locale, user, &refs, editing, "/expenses", false))
         },

@@ -7,6 +7,7 @@ pub mod categories;
 pub mod common;
 pub mod daily_expenses;
 pub mod dashboard;
+pub mod documents;
 pub mod errors;
 pub mod expenses;
 pub mod forecasts;

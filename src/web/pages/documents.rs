@@ -1,0 +1,168 @@
+//! `/documents`: upload (file picker or drag and drop), list with
+//! thumbnails, open, attach, delete. See `docs/documents.md`.
+
+use super::common::PageResult;
+use crate::domain::documents::Kind;
+use crate::i18n::format;
+use crate::i18n::Texts;
+use crate::state::AppState;
+use crate::store::daily_expenses::{self, Filter};
+use crate::store::documents::{self, Document};
+use crate::store::expenses;
+use crate::web::components::form_error;
+use crate::web::layout::page;
+use crate::web::SignedIn;
+use axum::extract::State;
+use axum::response::IntoResponse;
+use maud::{html, Markup};
+
+/// What the file picker offers; the server decides by the bytes anyway.
+pub const ACCEPT: &str =
+    "application/pdf,image/jpeg,image/png,image/webp,.pdf,.jpg,.jpeg,.png,.webp";
+
+pub async fn show(
+    State(state): State<AppState>,
+    SignedIn { viewer, session }: SignedIn,
+) -> PageResult {
+    let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
+    let uid = user.id.clone();
+    let (docs, used, recurring, recent) = state
+        .db
+        .run(move |c| {
+            let recent = Filter {
+                limit: Some(100),
+                ..Filter::default()
+            };
+            Ok((
+                documents::list_named(c, &uid)?,
+                documents::used_bytes(c, &uid)?,
+                expenses::list(c, &uid, false)?,
+                daily_expenses::list(c, &uid, &recent)?,
+            ))
+        })
+        .await?;
+    let quota = state.config.document_quota;
+    Ok(page(
+        &viewer,
+        "/documents",
+        t.nav_documents,
+        html! {
+            h1 { (t.nav_documents) }
+            section.panel {
+                p.muted { (t.doc_intro) }
+                form.stack.upload data-upload="/api/documents" {
+                    label.dropzone {
+                        span { (t.doc_choose) }
+                        input type="file" name="file" accept=(ACCEPT) multiple required;
+                    }
+                    div.field {
+                        label for="doc-attach" { (t.doc_attach_to) }
+                        select #doc-attach name="attach" {
+                            option value="" { (t.doc_no_record) }
+                            @if !recurring.is_empty() {
+                                optgroup label=(t.doc_recurring) {
+                                    @for e in &recurring {
+                                        option value={ "expenseId:" (e.id) } { (e.name) }
+                                    }
+                                }
+                            }
+                            @if !recent.is_empty() {
+                                optgroup label=(t.doc_one_time) {
+                                    @for d in &recent {
+                                        option value={ "dailyExpenseId:" (d.id) } {
+                                            (format::date(d.date, locale)) " · " (d.name)
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    span.field-error data-error-for="file" aria-live="polite" {}
+                    (form_error())
+                    div.buttons { button.primary type="submit" { (t.doc_upload) } }
+                    p.muted {
+                        (format::file_size(used as u64, locale)) " " (t.doc_used) " "
+                        (format::file_size(quota, locale))
+                    }
+                }
+            }
+            section.panel {
+                @if docs.is_empty() {
+                    p.muted { (t.doc_none) }
+                } @else {
+                    table.records.documents {
+                        thead { tr {
+                            th { span.sr-only { (t.doc_file) } } th { (t.name) } th { (t.doc_attach_to) }
+                            th.num { (t.doc_size) } th { (t.doc_uploaded) } th { span.sr-only { (t.actions) } }
+                        } }
+                        tbody {
+                            @for (d, record) in &docs {
+                                tr {
+                                    td { (thumbnail(d)) }
+                                    td { a href={ "/api/documents/" (d.id) } target="_blank" rel="noopener" { (d.file_name) } }
+                                    td { @match record { Some(name) => (name), None => span.muted { "–" } } }
+                                    td.num { (format::file_size(d.size_bytes as u64, locale)) }
+                                    td { (created_day(d, locale)) }
+                                    td.row-actions { (delete_document(t, &d.id)) }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        },
+    )
+    .into_response())
+}
+
+/// A small preview: the image itself, or a PDF badge.
+pub fn thumbnail(d: &Document) -> Markup {
+    html! {
+        @if d.kind().is_some_and(Kind::is_image) {
+            img.thumb src={ "/api/documents/" (d.id) } alt="" loading="lazy" width="48" height="48";
+        } @else {
+            span.thumb.pdf aria-hidden="true" { "PDF" }
+        }
+    }
+}
+
+fn created_day(d: &Document, locale: crate::i18n::Locale) -> String {
+    chrono::DateTime::parse_from_rfc3339(&d.created_at)
+        .map(|t| format::date(t.date_naive(), locale))
+        .unwrap_or_else(|_| d.created_at.clone())
+}
+
+fn delete_document(t: &Texts, id: &str) -> Markup {
+    crate::web::components::delete_button("deleteDocument", id, t.doc_confirm_delete, t.delete)
+}
+
+/// The paperclip of a record on the expense pages: its documents, and an
+/// upload right there attaching to it (`field` is `expenseId` or
+/// `dailyExpenseId`).
+pub fn paperclip(t: &Texts, docs: &[&Document], field: &str, record_id: &str) -> Markup {
+    html! {
+        details.paperclip {
+            summary title=(t.doc_of_entry) {
+                span aria-hidden="true" { "📎" }
+                @if !docs.is_empty() { " " (docs.len()) }
+                span.sr-only { (t.doc_of_entry) }
+            }
+            div.paperclip-body {
+                @if !docs.is_empty() {
+                    ul {
+                        @for d in docs {
+                            li { a href={ "/api/documents/" (d.id) } target="_blank" rel="noopener" { (d.file_name) } }
+                        }
+                    }
+                }
+                form.upload.inline-upload data-upload="/api/documents" {
+                    input type="hidden" name=(field) value=(record_id);
+                    input type="file" name="file" accept=(ACCEPT) aria-label=(t.doc_choose) required;
+                    button type="submit" { (t.doc_upload) }
+                    span.field-error data-error-for="file" aria-live="polite" {}
+                    (form_error())
+                }
+            }
+        }
+    }
+}
