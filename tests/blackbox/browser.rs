@@ -621,5 +621,6 @@ async fn a_person_uploads_a_receipt_on_the_documents_page_and_finds_it_on_the_ex
         .await
         .unwrap();
     assert_eq!(link.text().await.unwrap(), file_name);
+    screenshot(c, "daily-paperclip").await;
     browser.client.clone().close().await.unwrap();
 }

@@ -136,6 +136,16 @@ fn delete_document(t: &Texts, id: &str) -> Markup {
     crate::web::components::delete_button("deleteDocument", id, t.doc_confirm_delete, t.delete)
 }
 
+/// A paperclip drawn inline (no emoji font needed), in the text colour.
+fn paperclip_icon() -> Markup {
+    html! {
+        svg.icon width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor"
+            stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" {
+            path d="M21.4 11.1l-9.2 9.2a6 6 0 0 1-8.5-8.5l9.2-9.2a4 4 0 0 1 5.7 5.7l-9.2 9.2a2 2 0 0 1-2.8-2.8l8.5-8.5" {}
+        }
+    }
+}
+
 /// The paperclip of a record on the expense pages: its documents, and an
 /// upload right there attaching to it (`field` is `expenseId` or
 /// `dailyExpenseId`).
@@ -143,7 +153,7 @@ pub fn paperclip(t: &Texts, docs: &[&Document], field: &str, record_id: &str) ->
     html! {
         details.paperclip {
             summary title=(t.doc_of_entry) {
-                span aria-hidden="true" { "📎" }
+                (paperclip_icon())
                 @if !docs.is_empty() { " " (docs.len()) }
                 span.sr-only { (t.doc_of_entry) }
             }
