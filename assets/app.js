@@ -89,6 +89,9 @@
       if (button) button.disabled = false;
     }
     if (!body.success) { showError(form, body.error); return; }
+    if (form.afterSave) {
+      try { await form.afterSave(body.data); } catch (_) { /* the record is saved; extras are best effort */ }
+    }
     if (form.dataset.redirect) { window.location.assign(form.dataset.redirect); return; }
     if (form.dataset.reload !== undefined) { window.location.reload(); return; }
     if (form.dataset.done === 'hide') form.hidden = true;
@@ -191,6 +194,62 @@
       if (button) button.disabled = false;
     }
   }
+
+  // A receipt-scan button (data-scan="/api/receipt-scan" in a form): the
+  // photo chosen is read by the server's vision model, the answer fills the
+  // form's fields, and once the form is saved the photo is kept as a
+  // document of the new record.
+  document.addEventListener('change', async function (ev) {
+    const input = ev.target;
+    if (input.type !== 'file' || !input.closest('[data-scan]')) return;
+    const scan = input.closest('[data-scan]');
+    const form = scan.closest('form');
+    const file = input.files && input.files[0];
+    const status = scan.querySelector('.scan-status');
+    if (!file || !form) return;
+    clearErrors(form);
+    if (status) { status.textContent = scan.dataset.reading || '…'; status.hidden = false; }
+    form.setAttribute('aria-busy', 'true');
+    let body;
+    try {
+      const data = new FormData();
+      data.append('file', file, file.name);
+      const res = await fetch(scan.dataset.scan, { method: 'POST', body: data, credentials: 'same-origin' });
+      if (res.status === 401) { window.location.assign('/login'); return; }
+      try { body = await res.json(); } catch (_) { body = { success: false, error: 'HTTP ' + res.status }; }
+    } catch (_) {
+      body = { success: false, error: navigator.onLine === false ? 'offline' : 'network error' };
+    } finally {
+      form.removeAttribute('aria-busy');
+      if (status) status.hidden = true;
+    }
+    if (!body.success) { showError(form, body.error); return; }
+    const r = body.data;
+    const set = function (name, value) {
+      const el = form.elements.namedItem(name);
+      if (el && value !== null && value !== undefined && value !== '') el.value = value;
+    };
+    set('name', r.merchant);
+    set('merchant', r.merchant);
+    set('amount', r.total);
+    set('currency', r.currency);
+    set('date', r.date);
+    if (r.categoryId) { set('categoryId', r.categoryId); }
+    const notes = form.elements.namedItem('notes');
+    if (notes && !notes.value && r.items && r.items.length) {
+      notes.value = r.items.map(function (i) { return i.name + ' ' + i.amount; }).join('\n');
+    }
+    // Keep the photo with the record once it is saved.
+    form.afterSave = async function (saved) {
+      if (!saved || !saved.id) return;
+      const data = new FormData();
+      data.append(scan.dataset.attach || 'dailyExpenseId', saved.id);
+      data.append('file', file, file.name);
+      await fetch('/api/documents', { method: 'POST', body: data, credentials: 'same-origin' });
+    };
+    const first = form.elements.namedItem('amount');
+    if (first && first.focus) first.focus();
+  });
 
   // Files dropped on a form's .dropzone are chosen as if picked.
   document.addEventListener('dragover', function (ev) {
