@@ -10,6 +10,7 @@ pub mod locale;
 pub mod merchant;
 pub mod money;
 pub mod rates;
+pub mod receipts;
 pub mod recurrence;
 pub mod reserves;
 pub mod views;
