@@ -4,9 +4,11 @@
 //! the layers above (actions, pages, routes, jobs), which take it.
 
 use crate::auth::login_limit::SignInGuard;
+use crate::auth::rate_limit::SlidingWindow;
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::error::Result;
+use crate::services::ai::AiClient;
 use crate::services::mail::Mailer;
 use crate::services::rates::RateStore;
 use crate::store::Db;
@@ -37,6 +39,10 @@ pub struct Inner {
     pub jobs: JobLocks,
     /// The current exchange-rate table (`services::rates`).
     pub rates: RateStore,
+    /// The AI provider; `None` when `AI_API_KEY` is unset (AI is off).
+    pub ai: Option<AiClient>,
+    /// Receipt scans per user in the last minute.
+    pub receipt_scans: SlidingWindow,
 }
 
 impl Deref for AppState {
@@ -57,6 +63,7 @@ impl AppState {
         let mailer = Mailer::from_config(&config)?;
         let rates = RateStore::load(&db)?;
         let sign_in = SignInGuard::new(config.signin_limit);
+        let ai = AiClient::from_config(&config.ai)?;
         Ok(AppState(Arc::new(Inner {
             config,
             db,
@@ -69,6 +76,8 @@ impl AppState {
             accounts_cache: Default::default(),
             jobs: Default::default(),
             rates,
+            ai,
+            receipt_scans: Default::default(),
         })))
     }
 }

@@ -1,11 +1,13 @@
-//! HTTP routes under `/api`: session routes under `/api/auth`, and the REST
-//! API under `/api/v1` (its own module). Every answer here is JSON, errors
+//! HTTP routes under `/api`: session routes under `/api/auth`, push, cron,
+//! exchange rates, the receipt scan, and the REST API under `/api/v1` (its
+//! own module). Every answer here is JSON, errors
 //! and unknown paths included.
 
 pub mod auth;
 pub mod cron;
 pub mod exchange_rates;
 pub mod push;
+pub mod receipts;
 pub mod v1;
 
 use crate::state::AppState;
@@ -75,6 +77,11 @@ pub fn router(state: AppState, panic_routes: bool) -> Router<AppState> {
             axum::routing::post(push::subscribe)
                 .delete(push::unsubscribe)
                 .layer(axum::extract::DefaultBodyLimit::max(16 * 1024)),
+        )
+        .route(
+            "/receipt-scan",
+            axum::routing::post(receipts::scan)
+                .layer(axum::extract::DefaultBodyLimit::max(receipts::BODY_LIMIT)),
         )
         .fallback(|| async { error(StatusCode::NOT_FOUND, "not found") });
     if panic_routes {
