@@ -108,6 +108,7 @@ pub async fn scan(State(state): State<AppState>, req: Request) -> Response {
         name: "receipt".into(),
         schema: receipts::answer_schema(),
     });
+    // The request holds the image now; free the upload during the wait.
     drop(image);
     let answer = match ai.complete_json(&request).await {
         Ok(answer) => answer,

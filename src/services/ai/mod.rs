@@ -427,8 +427,10 @@ fn one_line(text: &str) -> String {
 }
 
 /// The error for a reply with status `status` and body `body`: a refusal
-/// of tools when tools were sent and the provider's words are about them,
-/// else the status with the provider's message.
+/// of tools when tools were sent and the provider's words are about them
+/// ("tools param requires --jinja flag", "does not support tools", "\"auto\"
+/// tool choice requires --enable-auto-tool-choice …"), else the status with
+/// the provider's message.
 pub fn status_error(status: u16, body: &[u8], model: &str, sent_tools: bool) -> AiError {
     let message = serde_json::from_slice::<Value>(body)
         .ok()
@@ -449,11 +451,9 @@ pub fn status_error(status: u16, body: &[u8], model: &str, sent_tools: bool) -> 
     let lower = message.to_ascii_lowercase();
     let about_tools =
         lower.contains("tool") || lower.contains("function call") || lower.contains("jinja");
-    if sent_tools
-        && (400..500).contains(&status)
-        && ![401, 403, 429].contains(&status)
-        && about_tools
-    {
+    // llama.cpp refuses some requests with a 500, so any status counts but
+    // those about the key or the rate.
+    if sent_tools && about_tools && ![401, 403, 429].contains(&status) {
         return AiError::ToolsRefused {
             model: model.to_string(),
             reason: message,
@@ -827,12 +827,12 @@ mod tests {
 
     #[test]
     fn a_server_refusing_tools_is_named_with_the_model_and_the_reason() {
-        for body in [
-            &br#"{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}"#[..],
-            br#"{"object":"error","message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set","type":"BadRequestError","code":400}"#,
-            br#"{"error":{"message":"registry.ollama.ai/library/gemma:2b does not support tools","type":"api_error"}}"#,
+        for (status, body) in [
+            (500, &br#"{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}"#[..]),
+            (400, br#"{"object":"error","message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set","type":"BadRequestError","code":400}"#),
+            (400, br#"{"error":{"message":"registry.ollama.ai/library/gemma:2b does not support tools","type":"api_error"}}"#),
         ] {
-            let err = status_error(400, body, "gemma:2b", true);
+            let err = status_error(status, body, "gemma:2b", true);
             let AiError::ToolsRefused { model, reason } = &err else {
                 panic!("{err:?}")
             };
