@@ -93,12 +93,24 @@ impl Vapid {
     }
 }
 
-/// The OpenAI-compatible provider behind chat, receipt scan and AI reconciliation.
+/// The OpenAI-compatible provider behind chat, receipt scan and AI
+/// reconciliation (`docs/ai.md`). AI is on only when `api_key` is set.
 #[derive(Clone, Debug)]
 pub struct Ai {
+    /// `AI_API_KEY`: sent as `Authorization: Bearer …`; any value for a
+    /// local server that needs none.
     pub api_key: Option<Secret>,
+    /// `AI_BASE_URL`: the API root that `/chat/completions` is appended to,
+    /// without a trailing slash.
     pub base_url: String,
-    pub model: Option<String>,
+    /// `AI_MODEL`: the model of chat and text tasks.
+    pub model: String,
+    /// `AI_VISION_MODEL`: the model that reads receipt images.
+    pub vision_model: String,
+    /// `AI_TIMEOUT_SECONDS`: how long one answer may take (without
+    /// streaming: the whole request; streaming: the silence between two
+    /// pieces).
+    pub timeout: std::time::Duration,
 }
 
 #[derive(Clone, Debug)]
@@ -323,14 +335,7 @@ impl Config {
                 })?,
         };
 
-        let ai = Ai {
-            api_key: get("AI_API_KEY").map(|k| Secret::new(k.trim())),
-            base_url: match get("AI_BASE_URL") {
-                None => "https://api.openai.com/v1".to_string(),
-                Some(raw) => parse_http_url("AI_BASE_URL", &raw)?,
-            },
-            model: get("AI_MODEL").map(|m| m.trim().to_string()),
-        };
+        let ai = parse_ai(&get)?;
 
         let smtp_url = match get("SMTP_URL") {
             None => None,
@@ -442,6 +447,93 @@ fn parse_http_url(var: &str, raw: &str) -> Result<String, ConfigError> {
             None,
         )),
     }
+}
+
+/// The `AI_*` variables. The base URL is checked for the two mistakes
+/// people make most: pasting the whole endpoint (`…/chat/completions`) and
+/// giving Ollama's native address instead of its OpenAI-compatible `/v1`.
+fn parse_ai(get: &impl Fn(&str) -> Option<String>) -> Result<Ai, ConfigError> {
+    let api_key = match get("AI_API_KEY") {
+        None => None,
+        Some(raw) => {
+            let key = raw.trim();
+            // It goes into an HTTP header: printable ASCII without spaces.
+            if !key.bytes().all(|b| b.is_ascii_graphic()) {
+                return Err(ConfigError(
+                    "AI_API_KEY: expected printable characters without spaces \
+                     (any value such as \"ollama\" for a local server); the value is not shown"
+                        .into(),
+                ));
+            }
+            Some(Secret::new(key))
+        }
+    };
+    let base_url = match get("AI_BASE_URL") {
+        None => "https://api.openai.com/v1".to_string(),
+        Some(raw) => {
+            let url = parse_http_url("AI_BASE_URL", &raw)?;
+            let lower = url.to_ascii_lowercase();
+            if lower.ends_with("/chat/completions") {
+                return Err(ConfigError::new(
+                    "AI_BASE_URL",
+                    "the API's base URL without /chat/completions, such as https://api.openai.com/v1",
+                    &raw,
+                    None,
+                ));
+            }
+            let authority = lower.split_once("://").map(|(_, r)| r).unwrap_or("");
+            let (host, path) = authority.split_once('/').unwrap_or((authority, ""));
+            if host.ends_with(":11434") && path != "v1" {
+                return Err(ConfigError::new(
+                    "AI_BASE_URL",
+                    "Ollama's OpenAI-compatible address, which ends in /v1, such as http://localhost:11434/v1",
+                    &raw,
+                    None,
+                ));
+            }
+            url
+        }
+    };
+    let model = parse_model("AI_MODEL", get("AI_MODEL"))?.unwrap_or_else(|| "gpt-4o-mini".into());
+    let vision_model =
+        parse_model("AI_VISION_MODEL", get("AI_VISION_MODEL"))?.unwrap_or_else(|| model.clone());
+    let timeout = match get("AI_TIMEOUT_SECONDS") {
+        None => 120,
+        Some(raw) => match raw.trim().parse::<u64>() {
+            Ok(n) if (1..=3600).contains(&n) => n,
+            _ => {
+                return Err(ConfigError::new(
+                    "AI_TIMEOUT_SECONDS",
+                    "a whole number of seconds from 1 to 3600",
+                    &raw,
+                    None,
+                ))
+            }
+        },
+    };
+    Ok(Ai {
+        api_key,
+        base_url,
+        model,
+        vision_model,
+        timeout: std::time::Duration::from_secs(timeout),
+    })
+}
+
+/// A model name as the provider spells it (`gpt-4o-mini`, `qwen2.5vl:7b`,
+/// `org/model`): no spaces or control characters.
+fn parse_model(var: &str, raw: Option<String>) -> Result<Option<String>, ConfigError> {
+    let Some(raw) = raw else { return Ok(None) };
+    let name = raw.trim();
+    if name.chars().any(|c| c.is_whitespace() || c.is_control()) || name.len() > 200 {
+        return Err(ConfigError::new(
+            var,
+            "a model name without spaces, such as gpt-4o-mini or qwen2.5vl:7b",
+            &raw,
+            None,
+        ));
+    }
+    Ok(Some(name.to_string()))
 }
 
 /// The public origin: scheme, host and optional port, without a path.
@@ -698,6 +790,69 @@ mod tests {
             assert!(err.starts_with(&format!("{var}: expected ")), "{err}");
             assert!(!err.contains(private) && !err.contains("c2VjcmV0"), "{err}");
         }
+    }
+
+    #[test]
+    fn ai_is_off_without_a_key_and_defaults_to_openai() {
+        let c = with(&[]).unwrap();
+        assert!(c.ai.api_key.is_none());
+        assert_eq!(c.ai.base_url, "https://api.openai.com/v1");
+        assert_eq!(c.ai.model, "gpt-4o-mini");
+        assert_eq!(
+            c.ai.vision_model, "gpt-4o-mini",
+            "the vision model defaults to AI_MODEL"
+        );
+        assert_eq!(c.ai.timeout, std::time::Duration::from_secs(120));
+    }
+
+    #[test]
+    fn a_local_ollama_with_a_vision_model_is_read() {
+        let c = with(&[
+            ("AI_API_KEY", " ollama "),
+            ("AI_BASE_URL", "http://localhost:11434/v1/"),
+            ("AI_MODEL", "qwen3:8b"),
+            ("AI_VISION_MODEL", "qwen2.5vl"),
+            ("AI_TIMEOUT_SECONDS", "600"),
+        ])
+        .unwrap();
+        assert_eq!(c.ai.api_key.unwrap().expose(), "ollama");
+        assert_eq!(c.ai.base_url, "http://localhost:11434/v1");
+        assert_eq!(c.ai.model, "qwen3:8b");
+        assert_eq!(c.ai.vision_model, "qwen2.5vl");
+        assert_eq!(c.ai.timeout, std::time::Duration::from_secs(600));
+        let c = with(&[("AI_MODEL", "llava")]).unwrap();
+        assert_eq!(c.ai.vision_model, "llava");
+    }
+
+    #[test]
+    fn bad_ai_values_name_their_variable_and_the_right_form() {
+        for (var, value, hint) in [
+            ("AI_BASE_URL", "api.openai.com/v1", "http:// or https://"),
+            (
+                "AI_BASE_URL",
+                "https://api.openai.com/v1/chat/completions",
+                "without /chat/completions",
+            ),
+            ("AI_BASE_URL", "http://localhost:11434", "/v1"),
+            ("AI_BASE_URL", "http://ollama:11434/api", "/v1"),
+            ("AI_MODEL", "gpt 4o", "without spaces"),
+            ("AI_VISION_MODEL", "llava\tlatest", "without spaces"),
+            ("AI_TIMEOUT_SECONDS", "0", "1 to 3600"),
+            ("AI_TIMEOUT_SECONDS", "2m", "1 to 3600"),
+            ("AI_TIMEOUT_SECONDS", "3601", "1 to 3600"),
+        ] {
+            let err = with(&[(var, value)]).unwrap_err().0;
+            assert!(err.starts_with(&format!("{var}: expected ")), "{err}");
+            assert!(err.contains(hint), "{err}");
+            assert!(!err.contains('\n'), "one line: {err}");
+        }
+    }
+
+    #[test]
+    fn an_ai_key_that_cannot_be_a_header_is_refused_without_echoing_it() {
+        let err = with(&[("AI_API_KEY", "sk-abc def")]).unwrap_err().0;
+        assert!(err.starts_with("AI_API_KEY: expected "), "{err}");
+        assert!(!err.contains("sk-abc"), "{err}");
     }
 
     #[test]

@@ -4,9 +4,11 @@
 //! the layers above (actions, pages, routes, jobs), which take it.
 
 use crate::auth::login_limit::SignInGuard;
+use crate::auth::rate_limit::SlidingWindow;
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::error::Result;
+use crate::services::ai::AiClient;
 use crate::services::mail::Mailer;
 use crate::services::rates::RateStore;
 use crate::store::Db;
@@ -39,6 +41,10 @@ pub struct Inner {
     pub rates: RateStore,
     /// Where documents' bytes live.
     pub files: crate::store::documents::Files,
+    /// The AI provider; `None` when `AI_API_KEY` is unset (AI is off).
+    pub ai: Option<AiClient>,
+    /// Receipt scans per user in the last minute.
+    pub receipt_scans: SlidingWindow,
 }
 
 impl Deref for AppState {
@@ -61,6 +67,7 @@ impl AppState {
         let sign_in = SignInGuard::new(config.signin_limit);
         let files = crate::store::documents::Files::new(&config.data_dir);
         files.sweep(&crate::store::open_connection(db.path())?)?;
+        let ai = AiClient::from_config(&config.ai)?;
         Ok(AppState(Arc::new(Inner {
             config,
             db,
@@ -74,6 +81,8 @@ impl AppState {
             jobs: Default::default(),
             rates,
             files,
+            ai,
+            receipt_scans: Default::default(),
         })))
     }
 }

@@ -1,5 +1,6 @@
-//! HTTP routes under `/api`: session routes under `/api/auth`, and the REST
-//! API under `/api/v1` (its own module). Every answer here is JSON, errors
+//! HTTP routes under `/api`: session routes under `/api/auth`, push, cron,
+//! exchange rates, the receipt scan, and the REST API under `/api/v1` (its
+//! own module). Every answer here is JSON, errors
 //! and unknown paths included.
 
 pub mod auth;
@@ -7,6 +8,7 @@ pub mod cron;
 pub mod documents;
 pub mod exchange_rates;
 pub mod push;
+pub mod receipts;
 pub mod v1;
 
 use crate::state::AppState;
@@ -86,6 +88,11 @@ pub fn router(state: AppState, panic_routes: bool) -> Router<AppState> {
         .route(
             "/documents/{id}",
             get(documents::get).delete(documents::delete),
+        )
+        .route(
+            "/receipt-scan",
+            axum::routing::post(receipts::scan)
+                .layer(axum::extract::DefaultBodyLimit::max(receipts::BODY_LIMIT)),
         )
         .fallback(|| async { error(StatusCode::NOT_FOUND, "not found") });
     if panic_routes {

@@ -1,11 +1,12 @@
 //! Personal API tokens: their format, the per-token rate limit of `/api/v1`
 //! (a sliding window), and the throttled "last used" bookkeeping.
 
+use crate::auth::rate_limit::SlidingWindow;
 use crate::store::api_tokens::Presented;
 use crate::store::users::UserId;
 use crate::store::ChangeStamp;
 use chrono::{DateTime, Duration, Utc};
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::Mutex;
 
 pub const PREFIX: &str = "csk_";
@@ -96,8 +97,6 @@ impl TokenCache {
     }
 }
 
-/// The window of the rate limit.
-pub const WINDOW: Duration = Duration::seconds(60);
 /// "Last used" is written at most this often per token.
 const TOUCH_EVERY: Duration = Duration::seconds(60);
 /// Tokens tracked at most; beyond it, idle ones are forgotten.
@@ -107,7 +106,7 @@ const MAX_TRACKED: usize = 10_000;
 /// last minute, and when "last used" was last written.
 #[derive(Default)]
 pub struct ApiGuard {
-    windows: Mutex<HashMap<String, VecDeque<DateTime<Utc>>>>,
+    windows: SlidingWindow,
     touched: Mutex<HashMap<String, DateTime<Utc>>>,
 }
 
@@ -116,23 +115,7 @@ impl ApiGuard {
     /// in the preceding minute; otherwise answers the whole seconds until a
     /// slot frees (1 to 60) and does not count it.
     pub fn admit(&self, token_id: &str, limit: u32, now: DateTime<Utc>) -> Result<(), i64> {
-        let mut map = self.windows.lock().unwrap_or_else(|p| p.into_inner());
-        if map.len() >= MAX_TRACKED && !map.contains_key(token_id) {
-            map.retain(|_, q| q.back().is_some_and(|t| now - *t < WINDOW));
-        }
-        let q = map.entry(token_id.to_string()).or_default();
-        while q.front().is_some_and(|t| now - *t >= WINDOW) {
-            q.pop_front();
-        }
-        if q.len() >= limit as usize {
-            let oldest = *q.front().expect("limit is at least 1");
-            let wait = WINDOW - (now - oldest);
-            // Round up to whole seconds: a client waiting that long gets in.
-            let secs = (wait.num_milliseconds() + 999) / 1000;
-            return Err(secs.clamp(1, 60));
-        }
-        q.push_back(now);
-        Ok(())
+        self.windows.admit(token_id, limit, now)
     }
 
     /// Whether "last used" of `token_id` is due to be written at `now` (and
@@ -167,26 +150,6 @@ mod tests {
         assert!(!is_well_formed(&format!("csk_{}", "a".repeat(65))));
         assert!(!is_well_formed(&format!("cks_{}", "a".repeat(64))));
         assert!(!is_well_formed(&format!("csk_{}", "g".repeat(64))));
-    }
-
-    #[test]
-    fn the_window_slides_and_tells_when_a_slot_frees() {
-        let g = ApiGuard::default();
-        let t0 = Utc::now();
-        for i in 0..3 {
-            assert!(g.admit("a", 3, t0 + Duration::seconds(i * 10)).is_ok());
-        }
-        // The fourth within the minute waits until the first is 60 s old.
-        assert_eq!(g.admit("a", 3, t0 + Duration::seconds(30)), Err(30));
-        assert!(
-            g.admit("b", 3, t0 + Duration::seconds(30)).is_ok(),
-            "per token"
-        );
-        assert!(g.admit("a", 3, t0 + Duration::seconds(60)).is_ok());
-        assert_eq!(
-            g.admit("a", 3, t0 + Duration::milliseconds(60_500)),
-            Err(10)
-        );
     }
 
     #[test]

@@ -5,5 +5,6 @@ pub mod client;
 pub mod login_limit;
 pub mod origin;
 pub mod password;
+pub mod rate_limit;
 pub mod secrets;
 pub mod session;

@@ -11,6 +11,7 @@ pub mod locale;
 pub mod merchant;
 pub mod money;
 pub mod rates;
+pub mod receipts;
 pub mod recurrence;
 pub mod reserves;
 pub mod views;

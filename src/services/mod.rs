@@ -1,6 +1,7 @@
-//! Outbound I/O: mail and the exchange-rate refresh (and, as features
-//! arrive, the AI provider and web push).
+//! Outbound I/O: the AI provider, mail, web push and the exchange-rate
+//! refresh.
 
+pub mod ai;
 pub mod mail;
 pub mod push;
 pub mod rates;

@@ -1,6 +1,6 @@
 //! Black-box tests: each starts the real router on 127.0.0.1:0 with a fresh
-//! temporary data directory and speaks HTTP to it. Outbound peers (SMTP) are
-//! real servers the test starts on loopback.
+//! temporary data directory and speaks HTTP to it. Outbound peers (SMTP, push
+//! services, the AI provider) are real servers the test starts on loopback.
 
 mod actions;
 mod api;
@@ -20,4 +20,5 @@ mod planning;
 mod properties;
 mod push;
 mod rates;
+mod receipts;
 mod smtp;

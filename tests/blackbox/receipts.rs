@@ -1,0 +1,564 @@
+//! `POST /api/receipt-scan` against an AI provider the test runs on
+//! loopback: a real HTTP server speaking the OpenAI wire format, which
+//! records what it receives and answers what each test scripts.
+
+use crate::helpers::*;
+use base64::Engine;
+use cashkeeper::config::Secret;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+/// A PNG by its first bytes (the service never decodes the image; the
+/// vision model does).
+const PNG: &[u8] =
+    b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89";
+const JPEG: &[u8] = b"\xff\xd8\xff\xe0\0\x10JFIF\0\x01\x01\0\0\x01\0\x01\0\0";
+const GIF: &[u8] = b"GIF89a\x01\0\x01\0\x80\0\0\0\0\0\xff\xff\xff!\xf9\x04";
+const SVG: &[u8] = b"<svg xmlns=\"http://www.w3.org/2000/svg\"><text>12.50</text></svg>";
+
+/// What the fake provider does with one request.
+enum Reply {
+    /// 200 with this text as the model's answer.
+    Answer(String),
+    /// This status and body.
+    Status(u16, String),
+    /// Never answers.
+    Hang,
+}
+
+/// An OpenAI-compatible provider on loopback: `POST /v1/chat/completions`
+/// answers the scripted replies in turn and records each request (its
+/// `Authorization` header and JSON body).
+struct Provider {
+    base_url: String,
+    replies: Arc<Mutex<VecDeque<Reply>>>,
+    requests: Arc<Mutex<Vec<(String, Value)>>>,
+}
+
+impl Provider {
+    async fn start() -> Provider {
+        let replies: Arc<Mutex<VecDeque<Reply>>> = Arc::default();
+        let requests: Arc<Mutex<Vec<(String, Value)>>> = Arc::default();
+        let (script, log) = (replies.clone(), requests.clone());
+        let app = axum::Router::new()
+            .route(
+                "/v1/chat/completions",
+                axum::routing::post(
+                    move |headers: axum::http::HeaderMap, body: axum::body::Bytes| {
+                        let (script, log) = (script.clone(), log.clone());
+                        async move {
+                            let auth = headers
+                                .get("authorization")
+                                .and_then(|v| v.to_str().ok())
+                                .unwrap_or("")
+                                .to_string();
+                            let body = serde_json::from_slice(&body).unwrap_or(Value::Null);
+                            log.lock().unwrap().push((auth, body));
+                            let next = script.lock().unwrap().pop_front();
+                            let (status, body) = match next {
+                                Some(Reply::Answer(text)) => (200, completion(&text)),
+                                Some(Reply::Status(status, body)) => (status, body),
+                                Some(Reply::Hang) => std::future::pending().await,
+                                None => (500, r#"{"error":{"message":"nothing scripted"}}"#.into()),
+                            };
+                            (
+                                StatusCode::from_u16(status).unwrap(),
+                                [("content-type", "application/json")],
+                                body,
+                            )
+                        }
+                    },
+                ),
+            )
+            .layer(axum::extract::DefaultBodyLimit::disable());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        Provider {
+            base_url: format!("http://{addr}/v1"),
+            replies,
+            requests,
+        }
+    }
+
+    fn then(&self, reply: Reply) -> &Provider {
+        self.replies.lock().unwrap().push_back(reply);
+        self
+    }
+
+    fn requests(&self) -> Vec<(String, Value)> {
+        self.requests.lock().unwrap().clone()
+    }
+}
+
+/// A non-streamed chat completion whose answer is `text`.
+fn completion(text: &str) -> String {
+    json!({
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "test-vision",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 900, "completion_tokens": 80, "total_tokens": 980},
+    })
+    .to_string()
+}
+
+/// The app with AI pointed at `base_url`, with a vision model of its own.
+async fn app_with_ai(base_url: &str) -> TestApp {
+    let base_url = base_url.to_string();
+    spawn_app_with(move |c| {
+        c.ai.api_key = Some(Secret::new("sk-test-key"));
+        c.ai.base_url = base_url;
+        c.ai.model = "test-text".into();
+        c.ai.vision_model = "test-vision".into();
+    })
+    .await
+}
+
+/// One part of a multipart body.
+struct Part<'a> {
+    name: &'a str,
+    file_name: Option<&'a str>,
+    content_type: Option<&'a str>,
+    bytes: &'a [u8],
+}
+
+fn file(bytes: &[u8]) -> Part<'_> {
+    Part {
+        name: "file",
+        file_name: Some("receipt.png"),
+        content_type: Some("image/png"),
+        bytes,
+    }
+}
+
+const BOUNDARY: &str = "cashkeeper-test-boundary-7MA4YWxkTrZu0gW";
+
+fn multipart(parts: &[Part<'_>]) -> Vec<u8> {
+    let mut body = Vec::new();
+    for p in parts {
+        body.extend_from_slice(format!("--{BOUNDARY}\r\n").as_bytes());
+        let mut disposition = format!("Content-Disposition: form-data; name=\"{}\"", p.name);
+        if let Some(f) = p.file_name {
+            disposition.push_str(&format!("; filename=\"{f}\""));
+        }
+        body.extend_from_slice(disposition.as_bytes());
+        body.extend_from_slice(b"\r\n");
+        if let Some(t) = p.content_type {
+            body.extend_from_slice(format!("Content-Type: {t}\r\n").as_bytes());
+        }
+        body.extend_from_slice(b"\r\n");
+        body.extend_from_slice(p.bytes);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{BOUNDARY}--\r\n").as_bytes());
+    body
+}
+
+impl TestApp {
+    fn scan_request(&self, cookie: Option<&str>, parts: &[Part<'_>]) -> reqwest::RequestBuilder {
+        let mut req = self
+            .client
+            .post(self.url("/api/receipt-scan"))
+            .header(
+                "content-type",
+                format!("multipart/form-data; boundary={BOUNDARY}"),
+            )
+            .body(multipart(parts));
+        if let Some(c) = cookie {
+            req = req.header("cookie", format!("cashkeeper_session={c}"));
+        }
+        req
+    }
+
+    /// Posts `parts` to the receipt scan as `cookie`'s user.
+    async fn scan(&self, cookie: Option<&str>, parts: &[Part<'_>]) -> ActionReply {
+        self.reply(self.scan_request(cookie, parts)).await
+    }
+}
+
+/// The reply is `{"success":false,"error"}` with `status`; the error.
+fn refused(reply: &ActionReply, status: u16) -> String {
+    assert_eq!(reply.status, status, "{}", reply.body);
+    assert_eq!(reply.body["success"], false, "{}", reply.body);
+    let error = reply.error().expect("an error message").to_string();
+    assert!(!error.is_empty());
+    error
+}
+
+async fn category_id(app: &TestApp, user: &TestUser, index: usize) -> String {
+    let cats = app.ok(user, "listCategories", json!({})).await;
+    cats[index]["id"].as_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn a_receipt_goes_to_the_vision_model_as_a_png_data_uri_and_comes_back_checked() {
+    let provider = Provider::start().await;
+    let app = app_with_ai(&provider.base_url).await;
+    let user = app.new_user().await;
+    let groceries = category_id(&app, &user, 0).await;
+    provider.then(Reply::Answer(
+        json!({
+            "merchant": "Bäckerei Schmidt",
+            "date": "2026-03-14",
+            "total": "23.4",
+            "currency": "chf",
+            "items": [{"name": "Brot", "amount": "3.20"}, {"name": "Kuchen", "amount": 20.2}],
+            "categoryId": groceries,
+        })
+        .to_string(),
+    ));
+
+    let res = app
+        .scan_request(Some(&user.cookie), &[file(PNG)])
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(res.status(), 200);
+    let text = res.text().await.unwrap();
+    // Amounts are numbers with two decimals on the wire.
+    for amount in [r#""total":23.40"#, r#""amount":3.20"#, r#""amount":20.20"#] {
+        assert!(text.contains(amount), "{amount} in {text}");
+    }
+    let body: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        body,
+        json!({"success": true, "data": {
+            "merchant": "Bäckerei Schmidt",
+            "date": "2026-03-14",
+            "total": 23.40,
+            "currency": "CHF",
+            "items": [{"name": "Brot", "amount": 3.20}, {"name": "Kuchen", "amount": 20.20}],
+            "categoryId": groceries,
+        }})
+    );
+    let requests = provider.requests();
+    assert_eq!(requests.len(), 1);
+    let (auth, sent) = &requests[0];
+    assert_eq!(auth, "Bearer sk-test-key");
+    assert_eq!(
+        sent["model"], "test-vision",
+        "the vision model reads receipts"
+    );
+    let parts = sent["messages"][0]["content"].as_array().unwrap();
+    let url = parts
+        .iter()
+        .find(|p| p["type"] == "image_url")
+        .and_then(|p| p["image_url"]["url"].as_str())
+        .expect("an image_url part");
+    let encoded = url
+        .strip_prefix("data:image/png;base64,")
+        .expect("a PNG data URI");
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(encoded)
+        .unwrap();
+    assert_eq!(decoded, PNG);
+    let text = parts
+        .iter()
+        .find(|p| p["type"] == "text")
+        .and_then(|p| p["text"].as_str())
+        .unwrap();
+    assert!(
+        text.contains(&groceries),
+        "the user's categories are offered"
+    );
+    assert_eq!(
+        sent["response_format"]["type"], "json_schema",
+        "JSON is asked for"
+    );
+    assert!(sent["response_format"]["json_schema"]["schema"]["properties"]["total"].is_object());
+    assert_eq!(sent["stream"], false);
+}
+
+#[tokio::test]
+async fn json_fenced_garbage_and_a_failing_provider_in_turn() {
+    let provider = Provider::start().await;
+    let app = app_with_ai(&provider.base_url).await;
+    let user = app.new_user().await;
+    let (learned, guessed) = (
+        category_id(&app, &user, 1).await,
+        category_id(&app, &user, 2).await,
+    );
+    app.ok(
+        &user,
+        "learnMerchantCategory",
+        json!({"merchant": "REWE Markt 1234 Berlin", "categoryId": learned}),
+    )
+    .await;
+    provider
+        .then(Reply::Answer(format!(
+            "Here is the receipt as JSON:\n```json\n{}\n```\nLet me know if you need more.",
+            json!({"merchant": "REWE Markt", "date": "14.03.2026", "total": "7,99",
+                   "currency": null, "items": [], "categoryId": guessed})
+        )))
+        .then(Reply::Answer(
+            "I am sorry, I cannot read this image.".into(),
+        ))
+        .then(Reply::Status(
+            500,
+            r#"{"error":{"message":"CUDA out of memory","type":"server_error"}}"#.into(),
+        ));
+
+    // Fenced JSON amid prose; the merchant memory beats the model's pick;
+    // no currency shown: the user's base currency.
+    let reply = app.scan(Some(&user.cookie), &[file(JPEG)]).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let data = &reply.body["data"];
+    assert_eq!(data["merchant"], "REWE Markt");
+    assert_eq!(data["date"], "2026-03-14");
+    assert_eq!(data["total"], json!(7.99));
+    assert_eq!(data["currency"], "EUR");
+    assert_eq!(data["items"], json!([]));
+    assert_eq!(
+        data["categoryId"],
+        json!(learned),
+        "the merchant memory first"
+    );
+    let requests = provider.requests();
+    let url = requests[0].1["messages"][0]["content"][1]["image_url"]["url"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(url.starts_with("data:image/jpeg;base64,"), "{url}");
+
+    // Prose without JSON: the answer cannot be used.
+    let error = refused(&app.scan(Some(&user.cookie), &[file(PNG)]).await, 422);
+    assert!(error.contains("could not be used"), "{error}");
+
+    // The provider fails: a bad gateway, with the provider's words.
+    let error = refused(&app.scan(Some(&user.cookie), &[file(PNG)]).await, 502);
+    assert!(error.contains("CUDA out of memory"), "{error}");
+}
+
+#[tokio::test]
+async fn an_answer_that_does_not_hold_up_is_422_and_no_amount_is_a_float() {
+    let provider = Provider::start().await;
+    let app = app_with_ai(&provider.base_url).await;
+    let user = app.new_user().await;
+    provider
+        .then(Reply::Answer(
+            r#"{"merchant": "Kiosk", "total": "a lot"}"#.into(),
+        ))
+        .then(Reply::Answer(r#"["not", "an", "object"]"#.into()))
+        .then(Reply::Answer(
+            r#"{"merchant": "  ", "date": "03/04/2026", "total": 0.1, "currency": "DOGE",
+                "items": [{"name": "x"}], "categoryId": "someone-elses"}"#
+                .into(),
+        ));
+    for _ in 0..2 {
+        let error = refused(&app.scan(Some(&user.cookie), &[file(PNG)]).await, 422);
+        assert!(error.contains("could not be used"), "{error}");
+    }
+    let reply = app.scan(Some(&user.cookie), &[file(PNG)]).await;
+    assert_eq!(
+        reply.body,
+        json!({"success": true, "data": {"merchant": null, "date": null, "total": 0.10,
+               "currency": "EUR", "items": [], "categoryId": null}})
+    );
+}
+
+#[tokio::test]
+async fn a_server_refusing_response_format_is_asked_again_without_it() {
+    let provider = Provider::start().await;
+    let app = app_with_ai(&provider.base_url).await;
+    let user = app.new_user().await;
+    provider
+        .then(Reply::Status(
+            400,
+            r#"{"error":{"message":"response_format type must be one of \"text\" or \"json_object\""}}"#
+                .into(),
+        ))
+        .then(Reply::Answer(r#"{"total": "5.00"}"#.into()));
+    let reply = app.scan(Some(&user.cookie), &[file(PNG)]).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(reply.body["data"]["total"], json!(5.0));
+    let requests = provider.requests();
+    assert_eq!(requests.len(), 2);
+    assert!(requests[0].1.get("response_format").is_some());
+    assert!(requests[1].1.get("response_format").is_none());
+}
+
+#[tokio::test]
+async fn an_unreachable_or_silent_provider_is_a_bad_gateway() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let app = app_with_ai(&format!("http://127.0.0.1:{port}/v1")).await;
+    let user = app.new_user().await;
+    let error = refused(&app.scan(Some(&user.cookie), &[file(PNG)]).await, 502);
+    assert!(error.contains("could not be reached"), "{error}");
+
+    let provider = Provider::start().await;
+    provider.then(Reply::Hang);
+    let base_url = provider.base_url.clone();
+    let app = spawn_app_with(move |c| {
+        c.ai.api_key = Some(Secret::new("sk-test-key"));
+        c.ai.base_url = base_url;
+        c.ai.timeout = std::time::Duration::from_secs(1);
+    })
+    .await;
+    let user = app.new_user().await;
+    let error = refused(&app.scan(Some(&user.cookie), &[file(PNG)]).await, 502);
+    assert!(error.contains("did not answer"), "{error}");
+}
+
+#[tokio::test]
+async fn without_a_session_it_is_401_and_without_an_ai_key_400_whatever_the_body() {
+    let provider = Provider::start().await;
+    let app = app_with_ai(&provider.base_url).await;
+    let error = refused(&app.scan(None, &[file(PNG)]).await, 401);
+    assert_eq!(error, "unauthorized");
+
+    let app = spawn_app().await;
+    // The session comes first.
+    refused(&app.scan(None, &[file(PNG)]).await, 401);
+    let user = app.new_user().await;
+    for parts in [vec![file(PNG)], vec![file(GIF)], vec![]] {
+        let error = refused(&app.scan(Some(&user.cookie), &parts).await, 400);
+        assert!(error.contains("AI_API_KEY"), "{error}");
+    }
+    let not_multipart = app
+        .reply(
+            app.client
+                .post(app.url("/api/receipt-scan"))
+                .header("cookie", format!("cashkeeper_session={}", user.cookie))
+                .header("content-type", "application/json")
+                .body("{"),
+        )
+        .await;
+    refused(&not_multipart, 400);
+    assert!(provider.requests().is_empty());
+}
+
+#[tokio::test]
+async fn the_sixth_scan_in_a_minute_is_429_with_retry_after() {
+    let provider = Provider::start().await;
+    let app = app_with_ai(&provider.base_url).await;
+    let (alice, bob) = (app.new_user().await, app.new_user().await);
+    // Refused files count too: the limit is on requests.
+    for _ in 0..5 {
+        refused(&app.scan(Some(&alice.cookie), &[file(GIF)]).await, 400);
+    }
+    let reply = app.scan(Some(&alice.cookie), &[file(PNG)]).await;
+    let error = refused(&reply, 429);
+    assert!(error.contains("5"), "{error}");
+    let retry_after: i64 = reply.headers["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .expect("whole seconds");
+    assert!((1..=60).contains(&retry_after), "{retry_after}");
+    // Per user.
+    refused(&app.scan(Some(&bob.cookie), &[file(GIF)]).await, 400);
+    // A minute later the window has moved on.
+    app.state.clock.advance(chrono::Duration::seconds(61));
+    refused(&app.scan(Some(&alice.cookie), &[file(GIF)]).await, 400);
+    assert!(provider.requests().is_empty());
+}
+
+#[tokio::test]
+async fn five_mebibytes_are_accepted_one_byte_more_is_400_and_a_larger_body_413() {
+    let provider = Provider::start().await;
+    let app = app_with_ai(&provider.base_url).await;
+    let user = app.new_user().await;
+    provider.then(Reply::Answer(r#"{"total": "1.00"}"#.into()));
+
+    let mut image = PNG.to_vec();
+    image.resize(5 * 1024 * 1024, 0);
+    let reply = app.scan(Some(&user.cookie), &[file(&image)]).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(provider.requests().len(), 1);
+
+    image.push(0);
+    let error = refused(&app.scan(Some(&user.cookie), &[file(&image)]).await, 400);
+    assert!(error.starts_with("file: "), "{error}");
+
+    image.resize(6 * 1024 * 1024, 0);
+    let error = refused(&app.scan(Some(&user.cookie), &[file(&image)]).await, 413);
+    assert!(!error.is_empty());
+
+    // The same without a Content-Length: the limit holds while reading.
+    let body = multipart(&[file(&image)]);
+    let chunks: Vec<Result<Vec<u8>, std::io::Error>> =
+        body.chunks(256 * 1024).map(|c| Ok(c.to_vec())).collect();
+    let streamed = app
+        .reply(
+            app.client
+                .post(app.url("/api/receipt-scan"))
+                .header("cookie", format!("cashkeeper_session={}", user.cookie))
+                .header(
+                    "content-type",
+                    format!("multipart/form-data; boundary={BOUNDARY}"),
+                )
+                .body(reqwest::Body::wrap_stream(futures_util::stream::iter(
+                    chunks,
+                ))),
+        )
+        .await;
+    refused(&streamed, 413);
+    assert_eq!(
+        provider.requests().len(),
+        1,
+        "nothing more reached the provider"
+    );
+}
+
+#[tokio::test]
+async fn the_file_kind_is_read_from_its_bytes_never_from_its_name_or_type() {
+    let provider = Provider::start().await;
+    let app = app_with_ai(&provider.base_url).await;
+    let user = app.new_user().await;
+    for (bytes, name, kind) in [
+        (GIF, "receipt.gif", "image/gif"),
+        (SVG, "receipt.svg", "image/svg+xml"),
+        (SVG, "receipt.png", "image/png"),
+        (b"%PDF-1.7\n" as &[u8], "receipt.jpg", "image/jpeg"),
+    ] {
+        let part = Part {
+            name: "file",
+            file_name: Some(name),
+            content_type: Some(kind),
+            bytes,
+        };
+        let error = refused(&app.scan(Some(&user.cookie), &[part]).await, 400);
+        assert_eq!(error, "file: must be a JPEG or PNG image", "{name}");
+    }
+    assert!(provider.requests().is_empty());
+
+    // A PNG called .pdf and declared application/pdf is a PNG.
+    let user = app.new_user().await;
+    provider.then(Reply::Answer(r#"{"total": "2.50"}"#.into()));
+    let part = Part {
+        name: "file",
+        file_name: Some("scan.pdf"),
+        content_type: Some("application/pdf"),
+        bytes: PNG,
+    };
+    let other = Part {
+        name: "note",
+        file_name: None,
+        content_type: None,
+        bytes: b"ignored",
+    };
+    let reply = app.scan(Some(&user.cookie), &[other, part]).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let url = provider.requests()[0].1["messages"][0]["content"][1]["image_url"]["url"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(url.starts_with("data:image/png;base64,"), "{url}");
+
+    // No part named `file`, or an empty one.
+    let wrong_name = Part {
+        name: "image",
+        ..file(PNG)
+    };
+    let error = refused(&app.scan(Some(&user.cookie), &[wrong_name]).await, 400);
+    assert!(error.starts_with("file: is required"), "{error}");
+    let error = refused(&app.scan(Some(&user.cookie), &[file(b"")]).await, 400);
+    assert_eq!(error, "file: is empty");
+}
