@@ -231,7 +231,7 @@
     };
     set('name', r.merchant);
     set('merchant', r.merchant);
-    set('amount', r.total);
+    set('amount', typeof r.total === 'number' ? r.total.toFixed(2) : r.total);
     set('currency', r.currency);
     set('date', r.date);
     if (r.categoryId) { set('categoryId', r.categoryId); }

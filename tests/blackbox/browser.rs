@@ -624,3 +624,91 @@ async fn a_person_uploads_a_receipt_on_the_documents_page_and_finds_it_on_the_ex
     screenshot(c, "daily-paperclip").await;
     browser.client.clone().close().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_person_scans_a_receipt_into_the_one_time_expense_form_and_keeps_the_photo() {
+    let Some(browser) = start(1280, 1000).await else {
+        return;
+    };
+    let provider = crate::receipts::Provider::start().await;
+    let app = crate::receipts::app_with_ai(&provider.base_url).await;
+    let user = app.new_user().await;
+    app.account(&user, "Girokonto", "EUR").await;
+    let today = app.state.clock.today().to_string();
+    provider.then(crate::receipts::Reply::Answer(
+        serde_json::json!({
+            "merchant": "Bäckerei Schmidt",
+            "date": today,
+            "total": "12.4",
+            "currency": "EUR",
+            "items": [{"name": "Brot", "amount": "4.20"}, {"name": "Kuchen", "amount": "8.20"}],
+            "categoryId": null,
+        })
+        .to_string(),
+    ));
+    let photo = tempfile::Builder::new()
+        .prefix("bon-")
+        .suffix(".png")
+        .tempfile()
+        .unwrap();
+    std::fs::write(
+        photo.path(),
+        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89",
+    )
+    .unwrap();
+    let c = &browser.client;
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url("/daily-expenses")).await.unwrap();
+    c.find(Locator::Css(".scan input[type=file]"))
+        .await
+        .unwrap()
+        .send_keys(photo.path().to_str().unwrap())
+        .await
+        .unwrap();
+    let amount = c
+        .find(Locator::Css("form.stack [name=amount]"))
+        .await
+        .unwrap();
+    let mut filled = String::new();
+    for _ in 0..100 {
+        filled = amount.prop("value").await.unwrap().unwrap_or_default();
+        if !filled.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(filled, "12.40");
+    let name = c
+        .find(Locator::Css("form.stack [name=name]"))
+        .await
+        .unwrap();
+    assert_eq!(
+        name.prop("value").await.unwrap().unwrap(),
+        "Bäckerei Schmidt"
+    );
+    screenshot(c, "daily-scanned").await;
+    c.find(Locator::Css("form.stack button.primary[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(c, "€12.40").await;
+
+    // The photo is kept as a document of the new expense.
+    let mut docs = serde_json::Value::Null;
+    for _ in 0..50 {
+        docs = app.ok(&user, "listDocuments", serde_json::json!({})).await;
+        if !docs.as_array().unwrap().is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let entries = app
+        .ok(&user, "listDailyExpenses", serde_json::json!({}))
+        .await;
+    assert_eq!(entries[0]["amount"], 12.4);
+    assert_eq!(docs[0]["dailyExpenseId"], entries[0]["id"]);
+    assert_eq!(docs[0]["contentType"], "image/png");
+    browser.client.clone().close().await.unwrap();
+}

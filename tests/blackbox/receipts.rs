@@ -19,7 +19,7 @@ const GIF: &[u8] = b"GIF89a\x01\0\x01\0\x80\0\0\0\0\0\xff\xff\xff!\xf9\x04";
 const SVG: &[u8] = b"<svg xmlns=\"http://www.w3.org/2000/svg\"><text>12.50</text></svg>";
 
 /// What the fake provider does with one request.
-enum Reply {
+pub enum Reply {
     /// 200 with this text as the model's answer.
     Answer(String),
     /// This status and body.
@@ -31,14 +31,14 @@ enum Reply {
 /// An OpenAI-compatible provider on loopback: `POST /v1/chat/completions`
 /// answers the scripted replies in turn and records each request (its
 /// `Authorization` header and JSON body).
-struct Provider {
-    base_url: String,
+pub struct Provider {
+    pub base_url: String,
     replies: Arc<Mutex<VecDeque<Reply>>>,
     requests: Arc<Mutex<Vec<(String, Value)>>>,
 }
 
 impl Provider {
-    async fn start() -> Provider {
+    pub async fn start() -> Provider {
         let replies: Arc<Mutex<VecDeque<Reply>>> = Arc::default();
         let requests: Arc<Mutex<Vec<(String, Value)>>> = Arc::default();
         let (script, log) = (replies.clone(), requests.clone());
@@ -83,7 +83,7 @@ impl Provider {
         }
     }
 
-    fn then(&self, reply: Reply) -> &Provider {
+    pub fn then(&self, reply: Reply) -> &Provider {
         self.replies.lock().unwrap().push_back(reply);
         self
     }
@@ -107,7 +107,7 @@ fn completion(text: &str) -> String {
 }
 
 /// The app with AI pointed at `base_url`, with a vision model of its own.
-async fn app_with_ai(base_url: &str) -> TestApp {
+pub async fn app_with_ai(base_url: &str) -> TestApp {
     let base_url = base_url.to_string();
     spawn_app_with(move |c| {
         c.ai.api_key = Some(Secret::new("sk-test-key"));

@@ -138,6 +138,16 @@ pub async fn show(
                 td { (paperclip(t, &docs_of(&e.id), "dailyExpenseId", &e.id)) }
             })))
             (form.render(html! {
+                @if state.ai.is_some() && editing.is_none() {
+                    div.scan data-scan="/api/receipt-scan" data-reading=(t.scan_reading) data-attach="dailyExpenseId" {
+                        label.button {
+                            (t.scan_receipt)
+                            input.sr-only type="file" accept="image/*" capture="environment";
+                        }
+                        span.scan-status.muted hidden aria-live="polite" {}
+                        p.hint { (t.scan_hint) }
+                    }
+                }
                 (Field::new(t.name, "name", "text").value(editing.as_ref().map(|e| e.name.as_str()).unwrap_or("")).required().render())
                 (Field::new(t.merchant, "merchant", "text").value(editing.as_ref().map(|e| e.merchant.as_str()).unwrap_or("")).render())
                 (amount_and_currency(t, &amount, editing.as_ref().map_or(default_currency, |e| e.currency.as_str())))
