@@ -120,6 +120,40 @@ pub fn list(c: &Connection, user_id: &UserId, f: &Filter<'_>) -> Result<Vec<Docu
     Ok(rows)
 }
 
+/// Which attached documents the expense pages show in their paperclips.
+pub enum Attached {
+    /// Those of any recurring expense.
+    Expenses,
+    /// Those of the one-time expenses dated from the first day through the second.
+    DailyExpenses(chrono::NaiveDate, chrono::NaiveDate),
+}
+
+/// The user's documents attached as `which` says, newest first.
+pub fn attached(c: &Connection, user_id: &UserId, which: Attached) -> Result<Vec<Document>> {
+    let mut s;
+    let rows = match which {
+        Attached::Expenses => {
+            s = c.prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM documents WHERE user_id = ?1 AND expense_id IS NOT NULL
+                 ORDER BY created_at DESC, id DESC"
+            ))?;
+            s.query_map([user_id], from_row)?
+        }
+        Attached::DailyExpenses(from, to) => {
+            s = c.prepare_cached(
+                "SELECT d.id, d.file_name, d.content_type, d.size_bytes, d.sha256, d.expense_id,
+                        d.daily_expense_id, d.created_at
+                 FROM documents d JOIN daily_expenses x ON x.id = d.daily_expense_id
+                 WHERE d.user_id = ?1 AND x.date >= ?2 AND x.date <= ?3
+                 ORDER BY d.created_at DESC, d.id DESC",
+            )?;
+            s.query_map(params![user_id, from, to], from_row)?
+        }
+    }
+    .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
 /// The user's documents, newest first, each with the name of the expense
 /// or one-time expense it belongs to.
 pub fn list_named(c: &Connection, user_id: &UserId) -> Result<Vec<(Document, Option<String>)>> {

@@ -64,7 +64,8 @@ pub async fn show(
                 Some(id) => table::find::<DailyExpense>(c, &uid, &id)?,
                 None => None,
             };
-            let docs = documents::list(c, &uid, &documents::Filter::default())?;
+            let docs =
+                documents::attached(c, &uid, documents::Attached::DailyExpenses(first, last))?;
             Ok((list, editing, docs))
         })
         .await?;

@@ -62,7 +62,7 @@ pub async fn show(
         .run(move |c| {
             Ok((
                 expenses::list(c, &uid, false)?,
-                documents::list(c, &uid, &documents::Filter::default())?,
+                documents::attached(c, &uid, documents::Attached::Expenses)?,
             ))
         })
         .await?;
