@@ -14,6 +14,7 @@
 
 pub mod accounts;
 pub mod api_tokens;
+pub mod assistant;
 pub mod auth;
 pub mod categories;
 pub mod daily_expenses;
@@ -220,6 +221,7 @@ fn registry() -> Registry {
     forecasts::register(&mut r);
     reserves::register(&mut r);
     insights::register(&mut r);
+    assistant::register(&mut r);
     r
 }
 

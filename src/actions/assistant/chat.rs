@@ -1,0 +1,1 @@
+//! One chat request (built in its own change).
