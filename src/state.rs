@@ -45,6 +45,8 @@ pub struct Inner {
     pub ai: Option<AiClient>,
     /// Receipt scans per user in the last minute.
     pub receipt_scans: SlidingWindow,
+    /// Assistant requests per user in the last minute.
+    pub chat_requests: SlidingWindow,
 }
 
 impl Deref for AppState {
@@ -83,6 +85,7 @@ impl AppState {
             files,
             ai,
             receipt_scans: Default::default(),
+            chat_requests: Default::default(),
         })))
     }
 }

@@ -4,6 +4,7 @@
 //! and unknown paths included.
 
 pub mod auth;
+pub mod chat;
 pub mod cron;
 pub mod documents;
 pub mod exchange_rates;
@@ -89,6 +90,7 @@ pub fn router(state: AppState, panic_routes: bool) -> Router<AppState> {
             "/documents/{id}",
             get(documents::get).delete(documents::delete),
         )
+        .route("/chat", axum::routing::post(chat::chat))
         .route(
             "/receipt-scan",
             axum::routing::post(receipts::scan)

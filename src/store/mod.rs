@@ -8,6 +8,7 @@
 pub mod accounts;
 pub mod api_tokens;
 pub mod categories;
+pub mod conversations;
 pub mod daily_expenses;
 pub mod documents;
 pub mod exchange_rates;

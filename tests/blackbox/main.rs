@@ -5,6 +5,7 @@
 mod actions;
 mod api;
 mod api_contract;
+mod assistant;
 mod auth;
 mod authz;
 mod browser;

@@ -1,2 +1,90 @@
-//! Stored conversations (built in its own change).
-pub fn register(_r: &mut super::super::Registry) {}
+//! Stored conversations: `listConversations`, `getConversation`,
+//! `deleteConversation`.
+
+use super::super::input::{required_id, IdInput};
+use super::super::{Ctx, NoInput, Registry, Reply};
+use crate::error::{Error, Result};
+use crate::store::conversations::{self, StoredMessage};
+use serde::Serialize;
+use serde_json::Value;
+
+pub fn register(r: &mut Registry) {
+    r.session("listConversations", list);
+    r.session("getConversation", get);
+    r.session("deleteConversation", delete);
+}
+
+async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {
+    let user = ctx.user_id()?;
+    Reply::data(
+        ctx.state
+            .db
+            .run(move |c| conversations::list(c, &user))
+            .await?,
+    )
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MessageView {
+    id: String,
+    role: String,
+    content: String,
+    tool_calls: Value,
+    created_at: String,
+}
+
+impl From<StoredMessage> for MessageView {
+    fn from(m: StoredMessage) -> Self {
+        MessageView {
+            id: m.id,
+            role: m.role,
+            content: m.content,
+            tool_calls: m.tool_calls.unwrap_or(Value::Array(Vec::new())),
+            created_at: m.created_at,
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ConversationView {
+    id: String,
+    title: String,
+    created_at: String,
+    messages: Vec<MessageView>,
+}
+
+async fn get(ctx: Ctx, input: IdInput) -> Result<Reply> {
+    let id = required_id(input.id)?;
+    let user = ctx.user_id()?;
+    let view = ctx
+        .state
+        .db
+        .run(move |c| {
+            let conv = conversations::find(c, &user, &id)?.ok_or(Error::NotFound)?;
+            let messages = conversations::messages(c, &user, &id)?;
+            Ok(ConversationView {
+                id: conv.id,
+                title: conv.title,
+                created_at: conv.created_at,
+                messages: messages.into_iter().map(MessageView::from).collect(),
+            })
+        })
+        .await?;
+    Reply::data(view)
+}
+
+async fn delete(ctx: Ctx, input: IdInput) -> Result<Reply> {
+    let id = required_id(input.id)?;
+    let user = ctx.user_id()?;
+    let deleted = ctx
+        .state
+        .db
+        .transaction(move |tx| conversations::delete(tx, &user, &id))
+        .await?;
+    if !deleted {
+        return Err(Error::NotFound);
+    }
+    Reply::data(())
+}

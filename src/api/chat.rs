@@ -1,0 +1,119 @@
+//! `POST /api/chat` (`docs/assistant.md`): the assistant's answer as
+//! server-sent events (`Accept: text/event-stream`) or as one JSON reply.
+//!
+//! Checked in this order: session (401), AI configured (503), at most
+//! [`chat::PER_MINUTE`] requests per user in any 60 seconds (429 with
+//! `Retry-After`), the body (400 naming the field), the conversation (404
+//! for an unknown or another user's id). Once streaming, a failure is an
+//! `error` event; a client that goes away cancels the provider's request.
+
+use super::error;
+use crate::actions::assistant::chat::{self, Event};
+use crate::auth::session::Session;
+use crate::state::AppState;
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use std::convert::Infallible;
+use std::time::Duration;
+
+/// The largest request body.
+pub const BODY_LIMIT: usize = 512 * 1024;
+
+pub async fn chat(State(state): State<AppState>, req: Request) -> Response {
+    let Some(session) = req.extensions().get::<Session>().cloned() else {
+        return error(StatusCode::UNAUTHORIZED, "unauthorized");
+    };
+    let Some(ai) = state.ai.clone() else {
+        return error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the assistant is off: the server has no AI provider (AI_API_KEY is not set)",
+        );
+    };
+    let user = session.user;
+    if let Err(wait) =
+        state
+            .chat_requests
+            .admit(user.id.as_str(), chat::PER_MINUTE, state.clock.now())
+    {
+        let mut res = error(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "too many messages: at most {} a minute; try again in {wait} s",
+                chat::PER_MINUTE
+            ),
+        );
+        res.headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(wait));
+        return res;
+    }
+    let stream = req
+        .headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("text/event-stream"));
+    let body = match axum::body::to_bytes(req.into_body(), BODY_LIMIT).await {
+        Ok(b) => b,
+        Err(_) => return error(StatusCode::PAYLOAD_TOO_LARGE, "body: too large"),
+    };
+    let ask = match chat::parse(&body) {
+        Ok(ask) => ask,
+        Err(e) => return error(StatusCode::BAD_REQUEST, e.to_string()),
+    };
+    let started = match chat::start(&state, &user, ask).await {
+        Ok(s) => s,
+        Err(crate::Error::NotFound) => {
+            return error(StatusCode::NOT_FOUND, "conversationId: not found")
+        }
+        Err(e) => {
+            tracing::error!(error = ?e, "starting a chat failed");
+            return error(StatusCode::INTERNAL_SERVER_ERROR, "internal error");
+        }
+    };
+    if !stream {
+        return match chat::answer(&state, &ai, &user, started, false, &|_| {}).await {
+            Ok(answer) => Json(answer).into_response(),
+            Err(f) => {
+                if let chat::Failure::Internal(e) = &f {
+                    tracing::error!(error = ?e, "chat failed");
+                    return error(StatusCode::INTERNAL_SERVER_ERROR, "internal error");
+                }
+                error(StatusCode::BAD_GATEWAY, f.message())
+            }
+        };
+    }
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<Event>();
+    let _ = tx.send(Event::Conversation {
+        id: started.conversation_id.clone(),
+    });
+    tokio::spawn(async move {
+        let emit = |e: Event| {
+            let _ = tx.send(e);
+        };
+        let work = chat::answer(&state, &ai, &user, started, true, &emit);
+        tokio::select! {
+            // The person left: dropping the answer cancels the provider's request.
+            _ = tx.closed() => {}
+            result = work => {
+                if let Err(f) = result {
+                    if let chat::Failure::Internal(e) = &f {
+                        tracing::error!(error = ?e, "chat failed");
+                    }
+                    emit(Event::Error { error: f.message() });
+                }
+            }
+        }
+    });
+    let events = futures_util::stream::unfold(rx, |mut rx| async move {
+        let e = rx.recv().await?;
+        let sse = SseEvent::default()
+            .event(e.name())
+            .data(e.data().to_string());
+        Some((Ok::<_, Infallible>(sse), rx))
+    });
+    Sse::new(events)
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+        .into_response()
+}
