@@ -507,3 +507,153 @@ async fn a_failing_provider_is_a_502_or_an_error_event_and_the_server_lives_on()
     assert_eq!(status, 200);
     assert_eq!(body["message"]["content"], "Wieder da.");
 }
+
+/// The tool messages of the provider's `n`-th request.
+fn tool_messages(provider: &ChatProvider, n: usize) -> Vec<Value> {
+    provider.requests()[n].1["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .cloned()
+        .collect()
+}
+
+#[tokio::test]
+async fn a_read_tool_runs_on_the_users_numbers_and_its_result_goes_back_to_the_model() {
+    let provider = ChatProvider::start(Dialect::OpenAi).await;
+    let app = app_with_chat(&provider.base_url).await;
+    let user = app.new_user().await;
+    app.account(&user, "Girokonto", "EUR").await;
+    provider.then(Turn::Calls(vec![("list_accounts".into(), "{}".into())]));
+    provider.then(Turn::Text("Auf dem Girokonto sind 1.000,00 €.".into()));
+
+    let (_, events) = chat_stream(&app, &user, ask("Wie viel habe ich?")).await;
+    let tool = events
+        .iter()
+        .find(|e| e.event == "tool")
+        .expect("a tool event");
+    assert_eq!(tool.data["name"], "list_accounts");
+    assert!(!tool.data["summary"].as_str().unwrap().is_empty());
+    assert_eq!(events.last().unwrap().event, "done");
+
+    let first = &provider.requests()[0].1;
+    let tools = first["tools"].as_array().unwrap();
+    assert!(tools
+        .iter()
+        .all(|t| t["type"] == "function" && t["function"]["parameters"]["type"] == "object"));
+    assert!(tools
+        .iter()
+        .any(|t| t["function"]["name"] == "create_daily_expense"));
+    let results = tool_messages(&provider, 1);
+    assert_eq!(results[0]["tool_call_id"], "call_0");
+    let content = results[0]["content"].as_str().unwrap();
+    assert!(
+        content.contains("Girokonto") && content.contains("1000"),
+        "{content}"
+    );
+    // The assistant message replayed carries the call, its arguments whole.
+    let replayed = &provider.requests()[1].1["messages"];
+    let call = replayed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "assistant")
+        .unwrap();
+    assert_eq!(call["tool_calls"][0]["function"]["name"], "list_accounts");
+    assert_eq!(call["tool_calls"][0]["function"]["arguments"], "{}");
+
+    let conv = app
+        .ok(
+            &user,
+            "getConversation",
+            json!({"id": events[0].data["id"]}),
+        )
+        .await;
+    let roles: Vec<&str> = conv["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(roles, ["user", "assistant", "tool", "assistant"]);
+    assert_eq!(conv["messages"][1]["toolCalls"][0]["name"], "list_accounts");
+}
+
+#[tokio::test]
+async fn a_proposed_expense_is_not_written_until_confirmed_with_the_ordinary_action() {
+    let provider = ChatProvider::start(Dialect::Ollama).await;
+    let app = app_with_chat(&provider.base_url).await;
+    let user = app.new_user().await;
+    let account = app.account(&user, "Girokonto", "EUR").await;
+    let today = app.state.clock.today().to_string();
+    let args = json!({"name": "Bäckerei", "amount": "12.40", "date": today, "accountId": account});
+    provider.then(Turn::Calls(vec![(
+        "create_daily_expense".into(),
+        args.to_string(),
+    )]));
+    provider.then(Turn::Text(
+        "Ich habe die Ausgabe vorbereitet; bitte bestätigen.".into(),
+    ));
+
+    let (_, events) = chat_stream(&app, &user, ask("Trag 12,40 beim Bäcker ein")).await;
+    let preview = events
+        .iter()
+        .find(|e| e.event == "preview")
+        .expect("a preview");
+    assert_eq!(preview.data["tool"], "create_daily_expense");
+    assert_eq!(preview.data["preview"]["valid"], true);
+    let told = tool_messages(&provider, 1);
+    let told: Value = serde_json::from_str(told[0]["content"].as_str().unwrap()).unwrap();
+    assert_eq!(told["proposed"], true);
+    assert!(
+        app.ok(&user, "listDailyExpenses", json!({}))
+            .await
+            .as_array()
+            .unwrap()
+            .is_empty(),
+        "nothing is written before Confirm"
+    );
+
+    // Confirm: the page sends the arguments to the ordinary action.
+    let saved = app
+        .ok(
+            &user,
+            "createDailyExpense",
+            preview.data["arguments"].clone(),
+        )
+        .await;
+    assert_eq!(saved["name"], "Bäckerei");
+    assert_eq!(saved["amount"], 12.4);
+    let listed = app.ok(&user, "listDailyExpenses", json!({})).await;
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn six_tool_rounds_at_most_and_a_failing_tool_is_told_to_the_model() {
+    let provider = ChatProvider::start(Dialect::OpenAi).await;
+    let app = app_with_chat(&provider.base_url).await;
+    let user = app.new_user().await;
+    provider.then(Turn::Calls(vec![("no_such_tool".into(), "{}".into())]));
+    for _ in 0..5 {
+        provider.then(Turn::Calls(vec![("list_accounts".into(), "{}".into())]));
+    }
+    provider.then(Turn::Text("Fertig.".into()));
+    let (status, body, _) = chat_json(&app, Some(&user.cookie), &ask("Los").to_string()).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["message"]["content"], "Fertig.");
+    let requests = provider.requests();
+    assert_eq!(requests.len(), 7);
+    assert!(requests[5].1["tools"].is_array());
+    assert!(
+        requests[6].1.get("tools").is_none(),
+        "the last round offers no tools"
+    );
+    let failed: Value =
+        serde_json::from_str(tool_messages(&provider, 1)[0]["content"].as_str().unwrap()).unwrap();
+    assert!(
+        failed["error"].as_str().unwrap().contains("no_such_tool"),
+        "{failed}"
+    );
+    assert_eq!(body["toolCalls"].as_array().unwrap().len(), 5);
+}
