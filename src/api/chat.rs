@@ -113,7 +113,11 @@ pub async fn chat(State(state): State<AppState>, req: Request) -> Response {
             .data(e.data().to_string());
         Some((Ok::<_, Infallible>(sse), rx))
     });
-    Sse::new(events)
+    let mut res = Sse::new(events)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
-        .into_response()
+        .into_response();
+    // nginx would otherwise hold the words back until its buffer fills.
+    res.headers_mut()
+        .insert("x-accel-buffering", HeaderValue::from_static("no"));
+    res
 }

@@ -230,6 +230,10 @@ pub async fn chat_stream(
         .await
         .unwrap();
     let status = res.status();
+    if status == 200 {
+        assert_eq!(res.headers()["content-type"], "text/event-stream");
+        assert_eq!(res.headers()["x-accel-buffering"], "no");
+    }
     let text = res.text().await.unwrap();
     let mut events = Vec::new();
     for block in text.split("\n\n") {
