@@ -41,8 +41,11 @@
   function atEnd() {
     return window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 80;
   }
+  function toEnd() {
+    window.scrollTo(0, document.documentElement.scrollHeight);
+  }
   function follow(wasAtEnd) {
-    if (wasAtEnd) form.scrollIntoView({ block: 'end' });
+    if (wasAtEnd) toEnd();
   }
 
   async function action(name, body) {
@@ -317,7 +320,7 @@
     intro();
     userMessage(text);
     const turn = new Turn();
-    form.scrollIntoView({ block: 'end' });
+    toEnd();
     controller = new AbortController();
     streaming(true);
     const body = { messages: [{ role: 'user', content: text }] };
@@ -397,6 +400,9 @@
     if (controller) controller.abort();
     input.focus();
   });
+
+  // An opened conversation shows its end, where the question box is.
+  if (log.querySelector('.msg')) toEnd();
 
   // Leaving the page cancels the answer upstream too.
   window.addEventListener('pagehide', function () {

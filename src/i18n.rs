@@ -593,7 +593,7 @@ pub static EN: Texts = Texts {
     assistant_delete_confirm: "Delete this conversation?",
     assistant_chat: "Chat",
     assistant_message: "Message",
-    assistant_placeholder: "e.g. “What is due this month?” or “Add 12.40 at the bakery today”",
+    assistant_placeholder: "Ask something, e.g. “What is due this month?”",
     assistant_send: "Send",
     assistant_stop: "Stop",
     assistant_keys_hint: "Enter sends, Shift+Enter starts a new line.",
@@ -619,7 +619,7 @@ pub static EN: Texts = Texts {
     assistant_off_model: "the model; default gpt-4o-mini. It must support tools (function calling)",
     assistant_off_openai: "OpenAI",
     assistant_off_ollama: "A local Ollama",
-    assistant_off_docs: "More, with other providers and what is sent where:",
+    assistant_off_docs: "Details and other providers (llama.cpp, vLLM, LM Studio):",
 };
 
 pub static DE: Texts = Texts {
@@ -850,7 +850,7 @@ pub static DE: Texts = Texts {
     assistant_delete_confirm: "Diese Unterhaltung löschen?",
     assistant_chat: "Chat",
     assistant_message: "Nachricht",
-    assistant_placeholder: "z. B. „Was ist diesen Monat fällig?“ oder „Trag heute 12,40 beim Bäcker ein“",
+    assistant_placeholder: "Frag etwas, z. B. „Was ist diesen Monat fällig?“",
     assistant_send: "Senden",
     assistant_stop: "Stopp",
     assistant_keys_hint: "Enter sendet, Umschalt+Enter beginnt eine neue Zeile.",
@@ -876,7 +876,7 @@ pub static DE: Texts = Texts {
     assistant_off_model: "das Modell; Vorgabe gpt-4o-mini. Es muss Werkzeuge (Function Calling) können",
     assistant_off_openai: "OpenAI",
     assistant_off_ollama: "Ein lokales Ollama",
-    assistant_off_docs: "Mehr dazu, mit anderen Anbietern und was wohin geht:",
+    assistant_off_docs: "Details und weitere Anbieter (llama.cpp, vLLM, LM Studio):",
 };
 
 #[cfg(test)]
