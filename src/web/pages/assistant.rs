@@ -179,7 +179,7 @@ async fn read<T: serde::de::DeserializeOwned>(
                 Ok(None)
             }
         },
-        Err(Error::Internal(e)) => Err(Error::Internal(e)),
+        Err(e @ Error::Internal(_)) => Err(e),
         Err(_) => Ok(None),
     }
 }
