@@ -126,6 +126,14 @@ impl Action {
     pub fn decode(&self, input: Value) -> Result<()> {
         (self.decode)(input)
     }
+
+    /// Runs the action as `POST /actions/{name}` would (the caller has
+    /// checked the session) and answers its data as JSON: for a page that
+    /// shows what an action reads, relying only on the action's contract.
+    pub async fn call(&self, ctx: Ctx, input: Value) -> Result<Value> {
+        let reply = (self.run)(ctx, input).await?;
+        serde_json::from_str(reply.data.get()).map_err(|e| Error::Internal(e.into()))
+    }
 }
 
 /// Every action by name.

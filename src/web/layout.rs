@@ -78,7 +78,9 @@ const NAV: &[NavItem] = &[
     },
 ];
 
-fn head(title: &str) -> Markup {
+/// The head of every page; `scripts` are the page's own scripts (embedded
+/// assets, deferred like `app.js`).
+fn head(title: &str, scripts: &[&str]) -> Markup {
     html! {
         head {
             meta charset="utf-8";
@@ -91,6 +93,9 @@ fn head(title: &str) -> Markup {
             link rel="stylesheet" href=(assets::url("app.css"));
             link rel="stylesheet" href=(assets::url("charts.css"));
             script src=(assets::url("app.js")) defer {}
+            @for name in scripts {
+                script src=(assets::url(name)) defer {}
+            }
         }
     }
 }
@@ -98,11 +103,23 @@ fn head(title: &str) -> Markup {
 /// A page for a signed-in user: navigation beside (or, on a phone, above)
 /// the content. `current` is the path of the active navigation entry.
 pub fn page(viewer: &Viewer, current: &str, title: &str, content: Markup) -> Markup {
+    page_with_scripts(viewer, current, title, &[], content)
+}
+
+/// Like [`page`], with scripts of its own besides `app.js` (names of
+/// embedded assets, e.g. `assistant.js`).
+pub fn page_with_scripts(
+    viewer: &Viewer,
+    current: &str,
+    title: &str,
+    scripts: &[&str],
+    content: Markup,
+) -> Markup {
     let t = viewer.t();
     html! {
         (DOCTYPE)
         html lang=(viewer.locale.code()) {
-            (head(title))
+            (head(title, scripts))
             body.app {
                 a.skip href="#main" { (t.skip_to_content) }
                 header.topbar {
@@ -171,7 +188,7 @@ pub fn bare(viewer: &Viewer, title: &str, content: Markup) -> Markup {
     html! {
         (DOCTYPE)
         html lang=(viewer.locale.code()) {
-            (head(title))
+            (head(title, &[]))
             body.bare {
                 main #main.card-page {
                     a.brand.center href="/" { span.logo aria-hidden="true" { "€" } (t.app_name) }

@@ -89,6 +89,7 @@ pub fn router(panic_routes: bool) -> Router<AppState> {
         .route("/forecasts", get(pages::forecasts::show))
         .route("/reserves", get(pages::reserves::show))
         .route("/insights", get(pages::insights::show))
+        .route("/assistant", get(pages::assistant::show))
         .route("/assets/{*path}", get(assets::serve))
         .route("/sw.js", get(assets::service_worker))
         .fallback(pages::errors::not_found);

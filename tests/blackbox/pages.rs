@@ -316,3 +316,89 @@ async fn the_settings_page_lists_tokens_without_showing_them() {
             && html.contains("data-action=\"revokeApiToken\"")
     );
 }
+
+#[tokio::test]
+async fn the_assistant_page_explains_the_ai_settings_when_ai_is_off_and_shows_the_chat_when_on() {
+    let app = spawn_app().await;
+    let res = app.get("/assistant", None).await;
+    assert_eq!(res.status(), 303);
+    assert_eq!(res.headers()["location"], "/login");
+
+    // AI off: what to set, with examples, and where to read more; no chat.
+    let user = app.new_user().await;
+    let res = app.get("/assistant", Some(&user.cookie)).await;
+    assert_eq!(res.status(), 200);
+    let html = res.text().await.unwrap();
+    for text in [
+        "needs an AI provider",
+        "AI_API_KEY",
+        "AI_BASE_URL",
+        "AI_MODEL",
+        "http://localhost:11434/v1",
+        "docs/assistant.md",
+    ] {
+        assert!(html.contains(text), "lacks {text}: {html}");
+    }
+    assert!(!html.contains("<textarea") && !html.contains("assistant.js"));
+    assert!(html.contains("href=\"/assistant\" aria-current=\"page\""));
+    app.action(
+        "updateSettings",
+        json!({"locale": "de"}),
+        Some(&user.cookie),
+    )
+    .await
+    .data();
+    let de = app
+        .get("/assistant", Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        de.contains("Der Assistent braucht einen KI-Anbieter"),
+        "{de}"
+    );
+
+    // AI on: the chat form, its script, the conversation list.
+    let app = crate::receipts::app_with_ai("http://127.0.0.1:9/v1").await;
+    let user = app.new_user().await;
+    let res = app.get("/assistant", Some(&user.cookie)).await;
+    assert_eq!(res.status(), 200);
+    let html = res.text().await.unwrap();
+    for text in [
+        "data-assistant",
+        "id=\"chat-form\"",
+        "<textarea id=\"chat-input\"",
+        "<label class=\"sr-only\" for=\"chat-input\">Message</label>",
+        "role=\"log\" aria-live=\"polite\"",
+        "/assets/assistant.js?v=",
+        ">Send</button>",
+        ">New conversation</a>",
+        "No conversations yet.",
+    ] {
+        assert!(html.contains(text), "lacks {text}: {html}");
+    }
+    assert!(!html.contains("AI_API_KEY"));
+    for tag in html.split("<script").skip(1) {
+        assert!(tag.trim_start().starts_with("src="), "inline script: {tag}");
+    }
+    assert!(!html.contains(" style=") && !html.contains(" onclick="));
+    let script = app.get("/assets/assistant.js", None).await;
+    assert_eq!(script.status(), 200);
+    assert!(script.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .contains("javascript"));
+
+    // An unknown (or another user's) conversation: said so, and a new one can start.
+    let html = app
+        .get(
+            "/assistant?c=00000000-0000-4000-8000-000000000000",
+            Some(&user.cookie),
+        )
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("does not exist") && html.contains("id=\"chat-form\""));
+}

@@ -2,6 +2,7 @@
 //! hold what the record screens share.
 
 pub mod accounts;
+pub mod assistant;
 pub mod auth;
 pub mod categories;
 pub mod common;

@@ -1,0 +1,401 @@
+//! `/assistant`: the chat with the assistant (`docs/assistant.md`).
+//!
+//! The page lists the stored conversations and, with `?c=<id>`, shows one
+//! of them; both are read through the actions `listConversations` and
+//! `getConversation`, so the page relies on their contract only. Asking,
+//! the streamed answer (`POST /api/chat`), the proposed entries and their
+//! Confirm / Discard are `assets/assistant.js`. Without an AI provider the
+//! page explains how to configure one instead.
+
+use super::common::PageResult;
+use crate::actions::{catalogue, Ctx};
+use crate::error::{Error, Result};
+use crate::i18n::{format, Texts};
+use crate::state::AppState;
+use crate::web::layout::page_with_scripts;
+use crate::web::{SignedIn, Viewer};
+use axum::extract::{Query, State};
+use axum::response::IntoResponse;
+use maud::{html, Markup};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+#[derive(Deserialize, Default)]
+pub struct AssistantQuery {
+    /// The conversation to open.
+    c: Option<String>,
+}
+
+/// One entry of `listConversations`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Listed {
+    id: String,
+    #[serde(default)]
+    title: String,
+    #[serde(default)]
+    updated_at: String,
+}
+
+/// `getConversation`'s reply.
+#[derive(Deserialize)]
+struct Conversation {
+    id: String,
+    #[serde(default)]
+    messages: Vec<Stored>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Stored {
+    role: String,
+    #[serde(default)]
+    content: Option<String>,
+    #[serde(default)]
+    tool_calls: Value,
+}
+
+/// What the chat shows of the stored messages: each question, and each
+/// answer with what the assistant did on the way (tool results are not
+/// shown).
+enum Block {
+    User(String),
+    Assistant(Vec<Piece>),
+}
+
+enum Piece {
+    Text(String),
+    /// A read tool ran.
+    Used(String),
+    /// A write tool was proposed: it can be looked at again (and confirmed)
+    /// through `previewTool`.
+    Proposed {
+        tool: String,
+        arguments: Value,
+    },
+}
+
+pub async fn show(
+    State(state): State<AppState>,
+    SignedIn { viewer, session }: SignedIn,
+    Query(q): Query<AssistantQuery>,
+) -> PageResult {
+    let t = viewer.t();
+    if state.ai.is_none() {
+        return Ok(page_with_scripts(
+            &viewer,
+            "/assistant",
+            t.nav_assistant,
+            &[],
+            html! { h1 { (t.nav_assistant) } (not_configured(t)) },
+        )
+        .into_response());
+    }
+    let ctx = Ctx {
+        state: state.clone(),
+        session: Some(session),
+        accept_locale: viewer.locale,
+        client: None,
+    };
+    let listed: Vec<Listed> = read(&ctx, "listConversations", json!({}))
+        .await?
+        .unwrap_or_default();
+    let wanted = q.c.filter(|c| !c.trim().is_empty());
+    let opened: Option<Conversation> = match &wanted {
+        Some(id) => read(&ctx, "getConversation", json!({ "id": id })).await?,
+        None => None,
+    };
+    let blocks = opened
+        .as_ref()
+        .map(|c| blocks(&c.messages))
+        .unwrap_or_default();
+    let current = opened.as_ref().map(|c| c.id.as_str()).unwrap_or("");
+    Ok(page_with_scripts(
+        &viewer,
+        "/assistant",
+        t.nav_assistant,
+        &["assistant.js"],
+        html! {
+            div.assistant data-assistant="" data-conversation=(current) data-texts=(script_texts(t)) {
+                div.page-head {
+                    h1 { (t.nav_assistant) }
+                    a.button href="/assistant" { (t.assistant_new) }
+                }
+                div.assistant-grid {
+                    section.chat aria-label=(t.assistant_chat) {
+                        @if wanted.is_some() && opened.is_none() {
+                            p.notice role="status" { (t.assistant_not_found) }
+                        }
+                        div #chat-log .chat-log role="log" aria-live="polite" aria-label=(t.assistant_chat) {
+                            @if blocks.is_empty() {
+                                p.chat-intro.muted { (t.assistant_intro) }
+                            }
+                            @for b in &blocks { (block(t, b)) }
+                        }
+                        form #chat-form .chat-form {
+                            label.sr-only for="chat-input" { (t.assistant_message) }
+                            div.chat-compose {
+                                textarea #chat-input name="message" rows="2" required
+                                    placeholder=(t.assistant_placeholder) aria-describedby="chat-hint" {}
+                                div.chat-buttons {
+                                    button.primary.chat-send type="submit" { (t.assistant_send) }
+                                    button.danger.chat-stop type="button" hidden { (t.assistant_stop) }
+                                }
+                            }
+                            p #chat-hint .hint { (t.assistant_keys_hint) }
+                            p.form-error.chat-error role="alert" hidden {}
+                        }
+                    }
+                    aside.conv-panel aria-labelledby="conv-heading" {
+                        h2 #conv-heading { (t.assistant_conversations) }
+                        p.muted.conv-empty hidden[!listed.is_empty()] { (t.assistant_no_conversations) }
+                        ul.conv-list {
+                            @for c in &listed { (listed_item(&viewer, c, c.id == current)) }
+                        }
+                    }
+                }
+            }
+        },
+    )
+    .into_response())
+}
+
+/// Runs a read action for the page. `None` when the action refuses (an
+/// unknown or another user's conversation), is not there, or answers a
+/// shape the page cannot read; an internal error is the page's error.
+async fn read<T: serde::de::DeserializeOwned>(
+    ctx: &Ctx,
+    name: &str,
+    input: Value,
+) -> Result<Option<T>> {
+    let Some(action) = catalogue().get(name) else {
+        return Ok(None);
+    };
+    match action.call(ctx.clone(), input).await {
+        Ok(data) => match serde_json::from_value(data) {
+            Ok(v) => Ok(Some(v)),
+            Err(e) => {
+                tracing::warn!(action = name, error = %e, "the assistant page cannot read the reply");
+                Ok(None)
+            }
+        },
+        Err(e @ Error::Internal(_)) => Err(e),
+        Err(_) => Ok(None),
+    }
+}
+
+/// The stored messages as the chat shows them.
+fn blocks(messages: &[Stored]) -> Vec<Block> {
+    let mut out: Vec<Block> = Vec::new();
+    for m in messages {
+        let text = m.content.as_deref().unwrap_or("").trim();
+        match m.role.as_str() {
+            "user" => out.push(Block::User(text.to_string())),
+            "assistant" => {
+                let mut pieces = Vec::new();
+                if !text.is_empty() {
+                    pieces.push(Piece::Text(text.to_string()));
+                }
+                for (tool, arguments) in tool_calls(&m.tool_calls) {
+                    if is_write_tool(&tool) {
+                        pieces.push(Piece::Proposed { tool, arguments });
+                    } else {
+                        pieces.push(Piece::Used(tool));
+                    }
+                }
+                if pieces.is_empty() {
+                    continue;
+                }
+                match out.last_mut() {
+                    Some(Block::Assistant(p)) => p.extend(pieces),
+                    _ => out.push(Block::Assistant(pieces)),
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The name and arguments of each stored tool call, read leniently:
+/// `{name, arguments}` or the wire form `{function: {name, arguments}}`,
+/// arguments as an object or as JSON text.
+fn tool_calls(calls: &Value) -> Vec<(String, Value)> {
+    let Some(calls) = calls.as_array() else {
+        return Vec::new();
+    };
+    calls
+        .iter()
+        .filter_map(|c| {
+            let f = c.get("function").unwrap_or(c);
+            let name = f.get("name")?.as_str()?.to_string();
+            let arguments = match f.get("arguments") {
+                Some(Value::String(s)) => serde_json::from_str(s).unwrap_or(Value::Null),
+                Some(v) => v.clone(),
+                None => Value::Null,
+            };
+            Some((name, arguments))
+        })
+        .collect()
+}
+
+/// Tools that would write (and so only ever become previews).
+fn is_write_tool(name: &str) -> bool {
+    ["create_", "update_", "delete_"]
+        .iter()
+        .any(|p| name.starts_with(p))
+}
+
+/// What a write tool is about: `create_daily_expense` → the label of a
+/// one-time expense.
+fn kind_label(t: &Texts, tool: &str) -> &'static str {
+    match tool.split_once('_').map(|(_, kind)| kind) {
+        Some("daily_expense") => t.kind_daily_expense,
+        Some("expense") => t.kind_expense,
+        Some("income") => t.kind_income,
+        Some("transfer") => t.kind_transfer,
+        _ => "",
+    }
+}
+
+fn block(t: &Texts, b: &Block) -> Markup {
+    match b {
+        Block::User(text) => html! {
+            div.msg.msg-user {
+                span.sr-only { (t.assistant_you) ": " }
+                p.msg-text { (text) }
+            }
+        },
+        Block::Assistant(pieces) => html! {
+            div.msg.msg-assistant {
+                span.sr-only { (t.nav_assistant) ": " }
+                @for piece in pieces {
+                    @match piece {
+                        Piece::Text(text) => p.msg-text { (text) },
+                        Piece::Used(tool) => p.msg-tool { (t.assistant_used_tool) " " code { (tool) } },
+                        Piece::Proposed { tool, arguments } => p.msg-tool {
+                            (t.assistant_proposed_tool)
+                            @let kind = kind_label(t, tool);
+                            @if !kind.is_empty() { ": " (kind) }
+                            " "
+                            button.link.review type="button" data-tool=(tool) data-arguments=(arguments.to_string()) {
+                                (t.assistant_review)
+                            }
+                        },
+                    }
+                }
+            }
+        },
+    }
+}
+
+/// One stored conversation in the list (the script renders the same).
+fn listed_item(viewer: &Viewer, c: &Listed, current: bool) -> Markup {
+    let t = viewer.t();
+    let title = if c.title.trim().is_empty() {
+        t.assistant_untitled
+    } else {
+        c.title.as_str()
+    };
+    let day = chrono::DateTime::parse_from_rfc3339(&c.updated_at)
+        .ok()
+        .map(|d| format::date(d.naive_utc().date(), viewer.locale));
+    html! {
+        li.conv {
+            a.conv-link href=(format!("/assistant?c={}", c.id)) aria-current=[current.then_some("page")] {
+                span.conv-title { (title) }
+                @if let Some(day) = day { small.muted.conv-date { (day) } }
+            }
+            button.link.danger.conv-delete type="button" data-delete=(c.id)
+                aria-label=(format!("{}: {title}", t.assistant_delete_named)) {
+                (t.assistant_delete)
+            }
+        }
+    }
+}
+
+/// The texts `assistant.js` shows, as JSON for `data-texts`.
+fn script_texts(t: &Texts) -> String {
+    json!({
+        "you": t.assistant_you,
+        "assistant": t.nav_assistant,
+        "thinking": t.assistant_thinking,
+        "stopped": t.assistant_stopped,
+        "connectionLost": t.assistant_connection_lost,
+        "tooMany": t.assistant_too_many,
+        "proposal": t.assistant_proposal,
+        "invalid": t.assistant_invalid,
+        "confirm": t.assistant_confirm,
+        "discard": t.assistant_discard,
+        "saved": t.assistant_saved,
+        "open": t.assistant_open,
+        "untitled": t.assistant_untitled,
+        "delete": t.assistant_delete,
+        "deleteNamed": t.assistant_delete_named,
+        "deleteConfirm": t.assistant_delete_confirm,
+        "kinds": {
+            "daily_expense": t.kind_daily_expense,
+            "expense": t.kind_expense,
+            "income": t.kind_income,
+            "transfer": t.kind_transfer,
+        },
+        "pages": {
+            "daily_expense": t.nav_daily_expenses,
+            "expense": t.nav_expenses,
+            "income": t.nav_incomes,
+            "transfer": t.nav_transfers,
+        },
+    })
+    .to_string()
+}
+
+/// AI is off: what to set, with an example for OpenAI and for Ollama.
+fn not_configured(t: &Texts) -> Markup {
+    html! {
+        section.panel.assistant-off aria-labelledby="assistant-off-title" {
+            h2 #assistant-off-title { (t.assistant_off_title) }
+            p { (t.assistant_off_text) }
+            dl.env-vars {
+                div { dt { code { "AI_API_KEY" } } dd { (t.assistant_off_key) } }
+                div { dt { code { "AI_BASE_URL" } } dd { (t.assistant_off_base) } }
+                div { dt { code { "AI_MODEL" } } dd { (t.assistant_off_model) } }
+            }
+            h3 { (t.assistant_off_openai) }
+            pre.env-example { code { "AI_API_KEY=sk-… AI_MODEL=gpt-4o-mini" } }
+            h3 { (t.assistant_off_ollama) }
+            pre.env-example { code { "AI_BASE_URL=http://localhost:11434/v1 AI_API_KEY=ollama AI_MODEL=qwen3:8b" } }
+            p { (t.assistant_off_docs) " " code { "docs/assistant.md" } }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_messages_become_questions_and_answers_with_what_the_assistant_did() {
+        let messages: Vec<Stored> = serde_json::from_value(json!([
+            {"role": "user", "content": "Add 12.40 at the bakery"},
+            {"role": "assistant", "content": null, "toolCalls": [
+                {"id": "a", "name": "get_accounts", "arguments": "{}"},
+                {"id": "b", "function": {"name": "create_daily_expense", "arguments": "{\"amount\":\"12.40\"}"}},
+            ]},
+            {"role": "tool", "content": "{\"proposed\":true}"},
+            {"role": "assistant", "content": "Please confirm."},
+            {"role": "user", "content": "Thanks"},
+        ]))
+        .unwrap();
+        let b = blocks(&messages);
+        assert_eq!(b.len(), 3);
+        let Block::Assistant(pieces) = &b[1] else {
+            panic!("the answer follows the question")
+        };
+        assert!(matches!(&pieces[0], Piece::Used(n) if n == "get_accounts"));
+        assert!(
+            matches!(&pieces[1], Piece::Proposed { tool, arguments } if tool == "create_daily_expense" && arguments["amount"] == "12.40")
+        );
+        assert!(matches!(&pieces[2], Piece::Text(s) if s == "Please confirm."));
+        assert!(matches!(&b[2], Block::User(s) if s == "Thanks"));
+    }
+}
