@@ -5,6 +5,7 @@
 mod actions;
 mod api;
 mod api_contract;
+mod assistant_tools;
 mod auth;
 mod authz;
 mod browser;
