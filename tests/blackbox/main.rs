@@ -6,6 +6,7 @@ mod actions;
 mod api;
 mod api_contract;
 mod assistant;
+mod assistant_tools;
 mod auth;
 mod authz;
 mod browser;
