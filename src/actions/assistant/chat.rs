@@ -428,50 +428,67 @@ async fn store(
 }
 
 /// The stored messages as the model reads them: the latest
-/// [`HISTORY_MAX`], starting with one of the person's (never with a tool
-/// result whose call was cut off).
+/// [`HISTORY_MAX`], starting with one of the person's. Calls and results
+/// are kept only in pairs: an answer cut off between its calls and their
+/// results (the person left, the provider failed) would otherwise be a
+/// history that providers refuse.
 fn replay(history: Vec<StoredMessage>) -> Vec<Message> {
     let skip = history.len().saturating_sub(HISTORY_MAX);
     let mut kept: Vec<StoredMessage> = history.into_iter().skip(skip).collect();
     let first_user = kept.iter().position(|m| m.role == "user").unwrap_or(0);
     kept.drain(..first_user);
-    kept.into_iter()
-        .filter_map(|m| match m.role.as_str() {
-            "user" => Some(Message::user(m.content)),
+    let answered: std::collections::HashSet<String> = kept
+        .iter()
+        .filter(|m| m.role == "tool")
+        .filter_map(|m| m.tool_call_id.clone())
+        .collect();
+    let mut called = std::collections::HashSet::new();
+    let mut out = Vec::with_capacity(kept.len());
+    for m in kept {
+        match m.role.as_str() {
+            "user" => out.push(Message::user(m.content)),
             "assistant" => {
-                let calls = m
+                let calls: Vec<ToolCall> = m
                     .tool_calls
                     .as_ref()
                     .and_then(Value::as_array)
-                    .map(|list| {
-                        list.iter()
-                            .filter_map(|c| {
-                                Some(ToolCall {
-                                    id: c.get("id")?.as_str()?.to_string(),
-                                    name: c.get("name")?.as_str()?.to_string(),
-                                    arguments: c
-                                        .get("arguments")
-                                        .and_then(Value::as_str)
-                                        .unwrap_or("{}")
-                                        .to_string(),
-                                })
-                            })
-                            .collect()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|c| {
+                        Some(ToolCall {
+                            id: c.get("id")?.as_str()?.to_string(),
+                            name: c.get("name")?.as_str()?.to_string(),
+                            arguments: c
+                                .get("arguments")
+                                .and_then(Value::as_str)
+                                .unwrap_or("{}")
+                                .to_string(),
+                        })
                     })
-                    .unwrap_or_default();
-                Some(Message::assistant(m.content, calls))
+                    .filter(|c| answered.contains(&c.id))
+                    .collect();
+                if calls.is_empty() && m.content.trim().is_empty() {
+                    continue;
+                }
+                called.extend(calls.iter().map(|c| c.id.clone()));
+                out.push(Message::assistant(m.content, calls));
             }
             "tool" => {
+                let id = m.tool_call_id.unwrap_or_default();
+                if !called.contains(&id) {
+                    continue;
+                }
                 let call = ToolCall {
-                    id: m.tool_call_id.unwrap_or_default(),
+                    id,
                     name: m.tool_name.unwrap_or_default(),
                     arguments: String::new(),
                 };
-                Some(Message::tool_result(&call, m.content))
+                out.push(Message::tool_result(&call, m.content));
             }
-            _ => None,
-        })
-        .collect()
+            _ => {}
+        }
+    }
+    out
 }
 
 /// What the model is told first: who it is for, today, the base currency,
