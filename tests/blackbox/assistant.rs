@@ -661,3 +661,78 @@ async fn six_tool_rounds_at_most_and_a_failing_tool_is_told_to_the_model() {
     );
     assert_eq!(body["toolCalls"].as_array().unwrap().len(), 5);
 }
+
+/// A provider on a bare socket: it answers one streamed request with a
+/// first word and then keeps the stream open, and reports when the other
+/// side closes the connection.
+async fn provider_that_keeps_streaming() -> (String, tokio::sync::oneshot::Receiver<()>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (closed_tx, closed_rx) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move {
+        let (mut socket, _) = listener.accept().await.unwrap();
+        // Read the request head and its body (sent at once by the client).
+        let mut buf = vec![0u8; 64 * 1024];
+        let mut got = Vec::new();
+        loop {
+            let n = socket.read(&mut buf).await.unwrap();
+            got.extend_from_slice(&buf[..n]);
+            let text = String::from_utf8_lossy(&got);
+            if let Some(end) = text.find("\r\n\r\n") {
+                let len: usize = text[..end]
+                    .lines()
+                    .find_map(|l| {
+                        l.to_ascii_lowercase()
+                            .strip_prefix("content-length:")
+                            .map(|v| v.trim().parse().unwrap())
+                    })
+                    .unwrap_or(0);
+                if got.len() >= end + 4 + len {
+                    break;
+                }
+            }
+        }
+        let first = format!("data: {}\n\n", chunk(json!({"content": "Moment"}), None));
+        let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n";
+        socket.write_all(head.as_bytes()).await.unwrap();
+        socket
+            .write_all(format!("{:x}\r\n{first}\r\n", first.len()).as_bytes())
+            .await
+            .unwrap();
+        // Nothing more is sent; the read ends when the client hangs up.
+        let _ = socket.read(&mut buf).await;
+        let _ = closed_tx.send(());
+    });
+    (format!("http://{addr}/v1"), closed_rx)
+}
+
+#[tokio::test]
+async fn a_person_who_leaves_cancels_the_providers_request() {
+    let (base_url, closed) = provider_that_keeps_streaming().await;
+    let app = app_with_chat(&base_url).await;
+    let user = app.new_user().await;
+    let mut res = app
+        .client
+        .post(app.url("/api/chat"))
+        .header("cookie", format!("cashkeeper_session={}", user.cookie))
+        .header("content-type", "application/json")
+        .header("accept", "text/event-stream")
+        .body(ask("Erzähl mir alles").to_string())
+        .send()
+        .await
+        .unwrap();
+    // Read until the first word has come through, then leave.
+    let mut seen = String::new();
+    while !seen.contains("Moment") {
+        let chunk = res.chunk().await.unwrap().expect("the stream goes on");
+        seen.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    drop(res);
+    // The service drops the provider's request at once (AI_TIMEOUT_SECONDS
+    // is 120 s: without the cancellation the socket would stay open).
+    tokio::time::timeout(std::time::Duration::from_secs(30), closed)
+        .await
+        .expect("the provider's connection was closed")
+        .unwrap();
+}
