@@ -24,6 +24,12 @@
     for (const el of form.elements) {
       if (!el.name || el.disabled) continue;
       if ((el.type === 'radio' || el.type === 'checkbox') && el.dataset.type !== 'bool' && !el.checked) continue;
+      // A choice "name:value" (which record a document belongs to) is sent as name=value.
+      if (el.name === 'attach') {
+        const i = el.value.indexOf(':');
+        if (i > 0) data[el.value.slice(0, i)] = el.value.slice(i + 1);
+        continue;
+      }
       let value = el.value;
       if (el.dataset.type === 'bool') value = el.checked;
       else if (value === '' && el.dataset.optional !== undefined) continue;

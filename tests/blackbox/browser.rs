@@ -623,6 +623,47 @@ async fn a_person_uploads_a_receipt_on_the_documents_page_and_finds_it_on_the_ex
         .unwrap();
     assert_eq!(link.text().await.unwrap(), file_name);
     screenshot(c, "daily-paperclip").await;
+
+    // Attached to no record any more, from the Documents page.
+    c.goto(&app.url("/documents")).await.unwrap();
+    c.find(Locator::Css("td.row-actions a[href^='/documents?edit=']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let selected = c
+        .find(Locator::Css("#doc-reattach option:checked"))
+        .await
+        .unwrap();
+    assert!(
+        selected.text().await.unwrap().contains("Bäckerei"),
+        "preselected"
+    );
+    c.find(Locator::Css("#doc-reattach option[value='']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    c.find(Locator::Css(
+        "form[data-action=attachDocument] button[type=submit]",
+    ))
+    .await
+    .unwrap()
+    .click()
+    .await
+    .unwrap();
+    wait_for_path(c, "/documents").await;
+    let mut docs = serde_json::Value::Null;
+    for _ in 0..50 {
+        docs = app.ok(&user, "listDocuments", serde_json::json!({})).await;
+        if docs[0]["dailyExpenseId"].is_null() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(docs[0]["dailyExpenseId"].is_null(), "{docs}");
     browser.client.clone().close().await.unwrap();
 }
 

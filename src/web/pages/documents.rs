@@ -1,18 +1,18 @@
 //! `/documents`: upload (file picker or drag and drop), list with
 //! thumbnails, open, attach, delete. See `docs/documents.md`.
 
-use super::common::PageResult;
+use super::common::{EditQuery, PageResult};
 use crate::domain::documents::Kind;
 use crate::i18n::format;
 use crate::i18n::Texts;
 use crate::state::AppState;
-use crate::store::daily_expenses::{self, Filter};
+use crate::store::daily_expenses::{self, DailyExpense, Filter};
 use crate::store::documents::{self, Document};
-use crate::store::expenses;
+use crate::store::expenses::{self, Expense};
 use crate::web::components::form_error;
 use crate::web::layout::page;
 use crate::web::SignedIn;
-use axum::extract::State;
+use axum::extract::{Query, State};
 use axum::response::IntoResponse;
 use maud::{html, Markup};
 
@@ -23,6 +23,7 @@ pub const ACCEPT: &str =
 pub async fn show(
     State(state): State<AppState>,
     SignedIn { viewer, session }: SignedIn,
+    Query(q): Query<EditQuery>,
 ) -> PageResult {
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
     let uid = user.id.clone();
@@ -42,12 +43,27 @@ pub async fn show(
         })
         .await?;
     let quota = state.config.document_quota;
+    let editing = q.find(&docs, |(d, _)| d.id.as_str());
     Ok(page(
         &viewer,
         "/documents",
         t.nav_documents,
         html! {
             h1 { (t.nav_documents) }
+            @if let Some((d, record)) = editing {
+                section.panel {
+                    h2 { (t.doc_attach) ": " (d.file_name) }
+                    form.stack data-action="attachDocument" data-redirect="/documents" {
+                        input type="hidden" name="id" value=(d.id);
+                        (attach_select(t, locale, "doc-reattach", &recurring, &recent, Some((d, record.as_deref()))))
+                        (form_error())
+                        div.buttons {
+                            button.primary type="submit" { (t.save_changes) }
+                            a.button href="/documents" { (t.cancel) }
+                        }
+                    }
+                }
+            }
             section.panel {
                 p.muted { (t.doc_intro) }
                 form.stack.upload data-upload="/api/documents" {
@@ -55,28 +71,7 @@ pub async fn show(
                         span { (t.doc_choose) }
                         input type="file" name="file" accept=(ACCEPT) multiple required;
                     }
-                    div.field {
-                        label for="doc-attach" { (t.doc_attach_to) }
-                        select #doc-attach name="attach" {
-                            option value="" { (t.doc_no_record) }
-                            @if !recurring.is_empty() {
-                                optgroup label=(t.doc_recurring) {
-                                    @for e in &recurring {
-                                        option value={ "expenseId:" (e.id) } { (e.name) }
-                                    }
-                                }
-                            }
-                            @if !recent.is_empty() {
-                                optgroup label=(t.doc_one_time) {
-                                    @for d in &recent {
-                                        option value={ "dailyExpenseId:" (d.id) } {
-                                            (format::date(d.date, locale)) " · " (d.name)
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
+                    (attach_select(t, locale, "doc-attach", &recurring, &recent, None))
                     span.field-error data-error-for="file" aria-live="polite" {}
                     (form_error())
                     div.buttons { button.primary type="submit" { (t.doc_upload) } }
@@ -103,7 +98,10 @@ pub async fn show(
                                     td { @match record { Some(name) => (name), None => span.muted { "–" } } }
                                     td.num { (format::file_size(d.size_bytes as u64, locale)) }
                                     td { (created_day(d, locale)) }
-                                    td.row-actions { (delete_document(t, &d.id)) }
+                                    td.row-actions {
+                                        a href={ "/documents?edit=" (d.id) } { (t.doc_attach) }
+                                        (delete_document(t, &d.id))
+                                    }
                                 }
                             }
                         }
@@ -113,6 +111,64 @@ pub async fn show(
         },
     )
     .into_response())
+}
+
+/// The choice of the record a document belongs to: none, a recurring
+/// expense, or one of the latest one-time expenses (the document's own,
+/// when `current` names it, is offered even if older). The script sends
+/// the choice as `expenseId` or `dailyExpenseId`.
+fn attach_select(
+    t: &Texts,
+    locale: crate::i18n::Locale,
+    id: &str,
+    recurring: &[Expense],
+    recent: &[DailyExpense],
+    current: Option<(&Document, Option<&str>)>,
+) -> Markup {
+    let chosen = current.and_then(|(d, _)| {
+        d.expense_id
+            .as_ref()
+            .map(|e| format!("expenseId:{e}"))
+            .or_else(|| {
+                d.daily_expense_id
+                    .as_ref()
+                    .map(|x| format!("dailyExpenseId:{x}"))
+            })
+    });
+    let older = current.and_then(|(d, name)| {
+        let x = d.daily_expense_id.as_deref()?;
+        (!recent.iter().any(|r| r.id == x)).then(|| (x.to_string(), name.unwrap_or("").to_string()))
+    });
+    let selected = |value: &str| chosen.as_deref() == Some(value);
+    html! {
+        div.field {
+            label for=(id) { (t.doc_attach_to) }
+            select id=(id) name="attach" {
+                option value="" selected[chosen.is_none()] { (t.doc_no_record) }
+                @if !recurring.is_empty() {
+                    optgroup label=(t.doc_recurring) {
+                        @for e in recurring {
+                            @let v = format!("expenseId:{}", e.id);
+                            option value=(v) selected[selected(&v)] { (e.name) }
+                        }
+                    }
+                }
+                @if !recent.is_empty() || older.is_some() {
+                    optgroup label=(t.doc_one_time) {
+                        @if let Some((x, name)) = &older {
+                            option value={ "dailyExpenseId:" (x) } selected { (name) }
+                        }
+                        @for d in recent {
+                            @let v = format!("dailyExpenseId:{}", d.id);
+                            option value=(v) selected[selected(&v)] {
+                                (format::date(d.date, locale)) " · " (d.name)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// A small preview: the image itself, or a PDF badge.
