@@ -11,7 +11,7 @@
 use crate::auth::session::Session;
 use crate::domain::currency::Currency;
 use crate::domain::merchant;
-use crate::domain::receipts::{self, CategoryChoice, ImageKind, Receipt, MAX_IMAGE_BYTES};
+use crate::domain::receipts::{self, image_kind, CategoryChoice, Kind, Receipt, MAX_IMAGE_BYTES};
 use crate::services::ai::{self, ChatRequest, JsonSchema, Message, Part};
 use crate::state::AppState;
 use crate::store::categories::Category;
@@ -101,7 +101,7 @@ pub async fn scan(State(state): State<AppState>, req: Request) -> Response {
         ai.vision_model(),
         vec![Message::user_parts(vec![
             Part::Text(format!("{}\n\n{ASK}", receipts::instructions(&categories))),
-            Part::ImageUrl(ai::data_uri(kind.mime(), &image)),
+            Part::ImageUrl(ai::data_uri(kind.content_type(), &image)),
         ])],
     );
     request.json_schema = Some(JsonSchema {
@@ -161,7 +161,7 @@ pub async fn scan(State(state): State<AppState>, req: Request) -> Response {
 /// The first part named `file`, checked: present, at most 5 MiB, a JPEG or
 /// PNG by its first bytes (the part's file name and content type are never
 /// asked). Other parts are read and ignored.
-async fn read_image(state: &AppState, req: Request) -> Result<(ImageKind, Bytes), Response> {
+async fn read_image(state: &AppState, req: Request) -> Result<(Kind, Bytes), Response> {
     let declared = req
         .headers()
         .get(header::CONTENT_LENGTH)
@@ -194,7 +194,7 @@ async fn read_image(state: &AppState, req: Request) -> Result<(ImageKind, Bytes)
     if bytes.len() > MAX_IMAGE_BYTES {
         return Err(invalid("must be at most 5 MiB (5,242,880 bytes)"));
     }
-    match ImageKind::sniff(&bytes) {
+    match image_kind(&bytes) {
         Some(kind) => Ok((kind, bytes)),
         None => Err(invalid("must be a JPEG or PNG image")),
     }

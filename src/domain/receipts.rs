@@ -4,6 +4,7 @@
 //! refused as a whole) when it does not hold up.
 
 use crate::domain::currency::Currency;
+pub use crate::domain::documents::Kind;
 use crate::domain::money;
 use chrono::{Datelike, NaiveDate};
 use rust_decimal::Decimal;
@@ -17,32 +18,11 @@ const MAX_ITEMS: usize = 500;
 /// Characters kept of a merchant or item name.
 const MAX_NAME: usize = 200;
 
-/// The image kinds a receipt may be, told by their first bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ImageKind {
-    Jpeg,
-    Png,
-}
-
-impl ImageKind {
-    /// The kind of `bytes` by their signature; the uploader's file name
-    /// and content type are never asked.
-    pub fn sniff(bytes: &[u8]) -> Option<ImageKind> {
-        if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
-            Some(ImageKind::Jpeg)
-        } else if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-            Some(ImageKind::Png)
-        } else {
-            None
-        }
-    }
-
-    pub fn mime(self) -> &'static str {
-        match self {
-            ImageKind::Jpeg => "image/jpeg",
-            ImageKind::Png => "image/png",
-        }
-    }
+/// The kind of a receipt photo: a JPEG or a PNG, told by the first bytes
+/// as documents are ([`Kind::sniff`]); the uploader's file name and
+/// content type are never asked.
+pub fn image_kind(bytes: &[u8]) -> Option<Kind> {
+    Kind::sniff(bytes).filter(|k| matches!(k, Kind::Jpeg | Kind::Png))
 }
 
 /// One of the user's categories, as the model is shown it.
@@ -345,12 +325,12 @@ mod tests {
     #[test]
     fn images_are_told_by_their_first_bytes() {
         assert_eq!(
-            ImageKind::sniff(&[0xFF, 0xD8, 0xFF, 0xE0, 0, 0]),
-            Some(ImageKind::Jpeg)
+            image_kind(&[0xFF, 0xD8, 0xFF, 0xE0, 0, 0]),
+            Some(Kind::Jpeg)
         );
         assert_eq!(
-            ImageKind::sniff(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"),
-            Some(ImageKind::Png)
+            image_kind(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"),
+            Some(Kind::Png)
         );
         for other in [
             &b"GIF89a"[..],
@@ -360,7 +340,7 @@ mod tests {
             b"\x89PNG",
             b"",
         ] {
-            assert_eq!(ImageKind::sniff(other), None, "{other:?}");
+            assert_eq!(image_kind(other), None, "{other:?}");
         }
     }
 

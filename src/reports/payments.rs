@@ -19,6 +19,10 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+/// The longest range of payments asked for at once: its end may be at most
+/// this many days after its start (`/api/v1/payments`, the assistant).
+pub const MAX_SPAN_DAYS: i64 = 365;
+
 #[derive(Serialize, Clone)]
 pub struct CategoryRef {
     pub name: String,

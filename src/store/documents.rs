@@ -9,7 +9,7 @@
 //! start-up; a row whose file is missing answers "not found".
 
 use super::users::UserId;
-use super::{require_owned_field, Db, Owned};
+use super::{require_owned_field, Cap, Db, Owned};
 use crate::domain::documents::{clean_name, Kind, MAX_BYTES};
 use crate::error::{Error, Result};
 use anyhow::Context;
@@ -18,9 +18,6 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-
-/// The most documents one user may keep (besides the byte quota).
-pub const MAX_PER_USER: i64 = 100_000;
 
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -140,13 +137,12 @@ pub fn attached(c: &Connection, user_id: &UserId, which: Attached) -> Result<Vec
             s.query_map([user_id], from_row)?
         }
         Attached::DailyExpenses(from, to) => {
-            s = c.prepare_cached(
-                "SELECT d.id, d.file_name, d.content_type, d.size_bytes, d.sha256, d.expense_id,
-                        d.daily_expense_id, d.created_at
-                 FROM documents d JOIN daily_expenses x ON x.id = d.daily_expense_id
-                 WHERE d.user_id = ?1 AND x.date >= ?2 AND x.date <= ?3
-                 ORDER BY d.created_at DESC, d.id DESC",
-            )?;
+            s = c.prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM documents
+                 WHERE user_id = ?1 AND daily_expense_id IN
+                   (SELECT id FROM daily_expenses WHERE user_id = ?1 AND date >= ?2 AND date <= ?3)
+                 ORDER BY created_at DESC, id DESC"
+            ))?;
             s.query_map(params![user_id, from, to], from_row)?
         }
     }
@@ -158,15 +154,13 @@ pub fn attached(c: &Connection, user_id: &UserId, which: Attached) -> Result<Vec
 /// or one-time expense it belongs to.
 pub fn list_named(c: &Connection, user_id: &UserId) -> Result<Vec<(Document, Option<String>)>> {
     let rows = c
-        .prepare_cached(
-            "SELECT d.id, d.file_name, d.content_type, d.size_bytes, d.sha256, d.expense_id,
-                    d.daily_expense_id, d.created_at, COALESCE(e.name, x.name)
-             FROM documents d
-             LEFT JOIN expenses e ON e.id = d.expense_id
-             LEFT JOIN daily_expenses x ON x.id = d.daily_expense_id
-             WHERE d.user_id = ?1
-             ORDER BY d.created_at DESC, d.id DESC",
-        )?
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS},
+                    COALESCE((SELECT name FROM expenses e WHERE e.id = documents.expense_id),
+                             (SELECT name FROM daily_expenses x WHERE x.id = documents.daily_expense_id))
+             FROM documents WHERE user_id = ?1
+             ORDER BY created_at DESC, id DESC"
+        ))?
         .query_map([user_id], |r| Ok((from_row(r)?, r.get(8)?)))?
         .collect::<rusqlite::Result<_>>()?;
     Ok(rows)
@@ -247,14 +241,7 @@ pub async fn save(
             if let Some(d) = &up.daily_expense_id {
                 require_owned_field(tx, Owned::DailyExpense, &user, "dailyExpenseId", d)?;
             }
-            let count: i64 = tx
-                .prepare_cached("SELECT COUNT(*) FROM documents WHERE user_id = ?1")?
-                .query_row([&user], |r| r.get(0))?;
-            if count >= MAX_PER_USER {
-                return Err(Error::refused(format!(
-                    "you have reached the limit of {MAX_PER_USER} documents; delete some before adding more"
-                )));
-            }
+            Cap::Documents.check(tx, &user)?;
             let used = used_bytes(tx, &user)?;
             if (used + size) as u64 > quota {
                 return Err(Error::refused(format!(

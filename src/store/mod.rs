@@ -294,6 +294,8 @@ pub enum Cap {
     Recurring,
     DailyExpenses,
     ApiTokens,
+    /// Documents (besides their byte quota).
+    Documents,
 }
 
 impl Cap {
@@ -304,6 +306,7 @@ impl Cap {
             Cap::Recurring => 2_000,
             Cap::DailyExpenses => 1_000_000,
             Cap::ApiTokens => 100,
+            Cap::Documents => 100_000,
         }
     }
 
@@ -315,6 +318,7 @@ impl Cap {
             Cap::Recurring => "recurring expenses, incomes and transfers",
             Cap::DailyExpenses => "one-time expenses",
             Cap::ApiTokens => "API tokens",
+            Cap::Documents => "documents",
         }
     }
 
@@ -334,6 +338,7 @@ impl Cap {
             Cap::ApiTokens => {
                 "SELECT COUNT(*) FROM api_tokens WHERE user_id = ?1 AND revoked_at IS NULL"
             }
+            Cap::Documents => "SELECT COUNT(*) FROM documents WHERE user_id = ?1",
         };
         Ok(c.prepare_cached(sql)?.query_row([user_id], |r| r.get(0))?)
     }

@@ -93,9 +93,6 @@ pub enum Outcome {
 
 /// Payments `list_payments` answers at most.
 pub const PAYMENTS_MAX: usize = 200;
-/// `to` may be at most this many days after `from` (one year, as for
-/// `/api/v1/payments`).
-pub const PAYMENTS_SPAN_DAYS: i64 = 365;
 
 /// The read tools: name, description, parameters (name, JSON type,
 /// description) and the required ones.
@@ -1039,16 +1036,13 @@ async fn read(state: &AppState, user: &User, name: &str, args: Args) -> Result<(
             db.run(move |c| get_summary(c, &user, &rates, first, today))
                 .await
         }
-        "list_accounts" => {
-            db.run(move |c| list_accounts(c, &user, &rates, today))
-                .await
-        }
+        "list_accounts" => db.run(move |c| list_accounts(c, &user, &rates)).await,
         "list_payments" => {
             let (from, to) = (args.date("from")?, args.date("to")?);
             if to < from {
                 return Err(Error::invalid("to", "must not be before from"));
             }
-            if (to - from).num_days() > PAYMENTS_SPAN_DAYS {
+            if (to - from).num_days() > crate::reports::payments::MAX_SPAN_DAYS {
                 return Err(Error::invalid(
                     "to",
                     "must be at most 365 days after from (ask for one year at a time)",
@@ -1160,23 +1154,23 @@ fn get_summary(
 }
 
 /// `list_accounts`: the accounts with their balance in the base currency
-/// (`reports::forecasts::outlooks`, as `/api/v1/accounts`).
+/// (`Rates::to_base`, as `/api/v1/accounts` converts it).
 fn list_accounts(
     c: &Connection,
     user: &User,
     rates: &crate::domain::rates::Rates,
-    today: NaiveDate,
 ) -> Result<(Value, String)> {
-    let accounts: Vec<Value> = forecasts::outlooks(c, user, rates, today, 1)?
+    let accounts: Vec<Value> = table::all::<Account>(c, &user.id)?
         .into_iter()
-        .map(|o| {
+        .map(|a| {
+            let in_base = rates.to_base(a.balance, &a.currency, &user.base_currency);
             json!({
-                "id": o.account.id,
-                "name": o.account.name,
-                "type": o.account.kind,
-                "currency": o.account.currency,
-                "balance": amt(o.account.balance),
-                "balanceInBase": amt(o.balance_in_base),
+                "id": a.id,
+                "name": a.name,
+                "type": a.kind,
+                "currency": a.currency,
+                "balance": amt(a.balance),
+                "balanceInBase": amt(in_base),
             })
         })
         .collect();
@@ -1417,10 +1411,7 @@ fn list_insights(c: &Connection, user: &User, now: &str) -> Result<(Value, Strin
         .into_iter()
         .map(|listed| {
             let i = listed.insight;
-            let (title, message) = match (l, i.finding()) {
-                (Locale::De, _) | (_, None) => (i.title.clone(), i.message.clone()),
-                (_, Some(finding)) => crate::i18n::insights::text(&finding, l),
-            };
+            let (title, message) = i.text(l);
             json!({
                 "id": i.id, "type": i.kind, "severity": i.severity, "title": title,
                 "message": message, "createdAt": i.created_at, "isRead": listed.is_read,

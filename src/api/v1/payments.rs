@@ -24,8 +24,7 @@ use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use chrono::NaiveDate;
 
-/// `end` may be at most this many days after `start`.
-pub const MAX_SPAN_DAYS: i64 = 365;
+use crate::reports::payments::MAX_SPAN_DAYS;
 /// Bytes gathered before a chunk goes to the client.
 const CHUNK: usize = 64 * 1024;
 /// Chunks that may wait for a slow client.

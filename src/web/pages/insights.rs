@@ -3,31 +3,14 @@
 
 use super::common::PageResult;
 use crate::clock::timestamp;
-use crate::i18n::{self, Locale};
 use crate::state::AppState;
-use crate::store::insights::{self, Insight, LIMIT};
+use crate::store::insights::{self, LIMIT};
 use crate::web::components::form_error;
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::State;
 use axum::response::IntoResponse;
 use maud::html;
-
-/// The insight's title and message in `locale`: as stored for German, made
-/// from its finding for English. One whose metadata is not a finding of its
-/// type shows as stored.
-pub fn text(i: &Insight, locale: Locale) -> (String, String) {
-    if locale == Locale::De {
-        return (i.title.clone(), i.message.clone());
-    }
-    match i.finding() {
-        Some(finding) => i18n::insights::text(&finding, locale),
-        None => {
-            tracing::warn!(insight_id = %i.id, kind = %i.kind, "insight metadata is not a finding of its type: shown as stored");
-            (i.title.clone(), i.message.clone())
-        }
-    }
-}
 
 pub async fn show(
     State(state): State<AppState>,
@@ -50,7 +33,7 @@ pub async fn show(
                 section.panel { p.muted { (t.no_insights) } }
             }
             @for item in &list {
-                @let (title, message) = text(&item.insight, locale);
+                @let (title, message) = item.insight.text(locale);
                 @let sev = item.insight.severity.as_str();
                 article.card.insight.unread[!item.is_read] data-severity=(sev) {
                     header {
