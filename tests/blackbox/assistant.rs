@@ -28,6 +28,8 @@ pub enum Turn {
     Status(u16, String),
     /// Starts streaming this text, then sends an error object.
     BreaksOff(String),
+    /// Never answers.
+    Hang,
 }
 
 pub struct ChatProvider {
@@ -106,6 +108,7 @@ fn streamed(turn: &Turn, dialect: Dialect) -> (u16, &'static str, String) {
             (200, "text/event-stream", sse(&chunks))
         }
         Turn::Status(status, body) => (*status, "application/json", body.clone()),
+        Turn::Hang => unreachable!("a hanging turn never answers"),
         Turn::BreaksOff(text) => {
             let chunks = [
                 format!("data: {}\n\n", chunk(json!({"content": text}), None)),
@@ -124,6 +127,7 @@ fn whole(turn: &Turn) -> (u16, &'static str, String) {
             json!({"role": "assistant", "content": null, "tool_calls": calls.iter().enumerate().map(|(i, (name, args))| json!({"id": format!("call_{i}"), "type": "function", "function": {"name": name, "arguments": args}})).collect::<Vec<_>>()})
         }
         Turn::Status(status, body) => return (*status, "application/json", body.clone()),
+        Turn::Hang => unreachable!("a hanging turn never answers"),
         Turn::BreaksOff(_) => {
             return (
                 500,
@@ -142,39 +146,44 @@ impl ChatProvider {
         let turns: Arc<Mutex<VecDeque<Turn>>> = Arc::default();
         let requests: Arc<Mutex<Vec<(String, Value)>>> = Arc::default();
         let (script, log) = (turns.clone(), requests.clone());
-        let app = axum::Router::new().route(
-            "/v1/chat/completions",
-            axum::routing::post(
-                move |headers: axum::http::HeaderMap, body: axum::body::Bytes| {
-                    let (script, log) = (script.clone(), log.clone());
-                    async move {
-                        let auth = headers
-                            .get("authorization")
-                            .and_then(|v| v.to_str().ok())
-                            .unwrap_or("")
-                            .to_string();
-                        let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-                        let stream = body["stream"] == true;
-                        log.lock().unwrap().push((auth, body));
-                        let turn = script.lock().unwrap().pop_front();
-                        let (status, ct, text) = match turn {
-                            Some(t) if stream => streamed(&t, dialect),
-                            Some(t) => whole(&t),
-                            None => (
-                                500,
-                                "application/json",
-                                r#"{"error":{"message":"nothing scripted"}}"#.to_string(),
-                            ),
-                        };
-                        (
-                            StatusCode::from_u16(status).unwrap(),
-                            [("content-type", ct)],
-                            text,
-                        )
-                    }
-                },
-            ),
-        );
+        let app = axum::Router::new()
+            .route(
+                "/v1/chat/completions",
+                axum::routing::post(
+                    move |headers: axum::http::HeaderMap, body: axum::body::Bytes| {
+                        let (script, log) = (script.clone(), log.clone());
+                        async move {
+                            let auth = headers
+                                .get("authorization")
+                                .and_then(|v| v.to_str().ok())
+                                .unwrap_or("")
+                                .to_string();
+                            let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+                            let stream = body["stream"] == true;
+                            log.lock().unwrap().push((auth, body));
+                            let turn = script.lock().unwrap().pop_front();
+                            if matches!(turn, Some(Turn::Hang)) {
+                                std::future::pending::<()>().await;
+                            }
+                            let (status, ct, text) = match turn {
+                                Some(t) if stream => streamed(&t, dialect),
+                                Some(t) => whole(&t),
+                                None => (
+                                    500,
+                                    "application/json",
+                                    r#"{"error":{"message":"nothing scripted"}}"#.to_string(),
+                                ),
+                            };
+                            (
+                                StatusCode::from_u16(status).unwrap(),
+                                [("content-type", ct)],
+                                text,
+                            )
+                        }
+                    },
+                ),
+            )
+            .layer(axum::extract::DefaultBodyLimit::disable());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });

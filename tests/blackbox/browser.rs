@@ -672,12 +672,12 @@ async fn a_person_scans_a_receipt_into_the_one_time_expense_form_and_keeps_the_p
     let Some(browser) = start(1280, 1000).await else {
         return;
     };
-    let provider = crate::receipts::Provider::start().await;
+    let provider = crate::receipts::Provider::start(crate::assistant::Dialect::OpenAi).await;
     let app = crate::receipts::app_with_ai(&provider.base_url).await;
     let user = app.new_user().await;
     app.account(&user, "Girokonto", "EUR").await;
     let today = app.state.clock.today().to_string();
-    provider.then(crate::receipts::Reply::Answer(
+    provider.then(crate::receipts::Reply::Text(
         serde_json::json!({
             "merchant": "Bäckerei Schmidt",
             "date": today,
@@ -755,165 +755,26 @@ async fn a_person_scans_a_receipt_into_the_one_time_expense_form_and_keeps_the_p
     browser.client.clone().close().await.unwrap();
 }
 
-/// One answer of [`ChatProvider`].
-enum Turn {
-    /// The model answers this text.
-    Text(&'static str),
-    /// The model calls this tool with these arguments.
-    ToolCall(&'static str, serde_json::Value),
-}
-
-/// An OpenAI-compatible provider for the assistant on loopback: each
-/// request to `/v1/chat/completions` gets the next scripted turn, streamed
-/// in pieces (server-sent events, as OpenAI does) when the request asks for
-/// a stream, whole otherwise. It keeps each request's body.
-struct ChatProvider {
-    base_url: String,
-    turns: std::sync::Arc<std::sync::Mutex<std::collections::VecDeque<Turn>>>,
-    requests: std::sync::Arc<std::sync::Mutex<Vec<serde_json::Value>>>,
-}
-
-impl ChatProvider {
-    async fn start() -> ChatProvider {
-        let turns: std::sync::Arc<std::sync::Mutex<std::collections::VecDeque<Turn>>> =
-            Default::default();
-        let requests: std::sync::Arc<std::sync::Mutex<Vec<serde_json::Value>>> = Default::default();
-        let (script, log) = (turns.clone(), requests.clone());
-        let app = axum::Router::new().route(
-            "/v1/chat/completions",
-            axum::routing::post(move |body: axum::body::Bytes| {
-                let (script, log) = (script.clone(), log.clone());
-                async move {
-                    let body: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
-                    let stream = body["stream"] == true;
-                    log.lock().unwrap().push(body);
-                    let turn = script.lock().unwrap().pop_front();
-                    let Some(turn) = turn else {
-                        return (
-                            axum::http::StatusCode::INTERNAL_SERVER_ERROR,
-                            [("content-type", "application/json")],
-                            r#"{"error":{"message":"nothing scripted"}}"#.to_string(),
-                        );
-                    };
-                    if stream {
-                        (
-                            axum::http::StatusCode::OK,
-                            [("content-type", "text/event-stream")],
-                            streamed(&turn),
-                        )
-                    } else {
-                        (
-                            axum::http::StatusCode::OK,
-                            [("content-type", "application/json")],
-                            whole(&turn),
-                        )
-                    }
-                }
-            }),
-        );
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-        ChatProvider {
-            base_url: format!("http://{addr}/v1"),
-            turns,
-            requests,
-        }
-    }
-
-    fn then(&self, turn: Turn) -> &ChatProvider {
-        self.turns.lock().unwrap().push_back(turn);
-        self
-    }
-
-    fn requests(&self) -> Vec<serde_json::Value> {
-        self.requests.lock().unwrap().clone()
-    }
-}
-
-/// A turn as one chat completion.
-fn whole(turn: &Turn) -> String {
-    let (message, finish) = match turn {
-        Turn::Text(text) => (
-            serde_json::json!({"role": "assistant", "content": text}),
-            "stop",
-        ),
-        Turn::ToolCall(name, arguments) => (
-            serde_json::json!({"role": "assistant", "content": null, "tool_calls": [{
-                "id": "call_1", "type": "function",
-                "function": {"name": name, "arguments": arguments.to_string()},
-            }]}),
-            "tool_calls",
-        ),
-    };
-    serde_json::json!({
-        "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "test-text",
-        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-        "usage": {"prompt_tokens": 500, "completion_tokens": 20, "total_tokens": 520},
-    })
-    .to_string()
-}
-
-/// A turn as a stream of chunks: the text a few words at a time, a tool
-/// call's arguments in two pieces.
-fn streamed(turn: &Turn) -> String {
-    let chunk = |delta: serde_json::Value, finish: Option<&str>| {
-        let c = serde_json::json!({
-            "id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "test-text",
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
-        });
-        format!("data: {c}\n\n")
-    };
-    let mut out = chunk(
-        serde_json::json!({"role": "assistant", "content": ""}),
-        None,
-    );
-    match turn {
-        Turn::Text(text) => {
-            let words: Vec<&str> = text.split_inclusive(' ').collect();
-            for piece in words.chunks(3) {
-                out.push_str(&chunk(serde_json::json!({"content": piece.concat()}), None));
-            }
-            out.push_str(&chunk(serde_json::json!({}), Some("stop")));
-        }
-        Turn::ToolCall(name, arguments) => {
-            let arguments = arguments.to_string();
-            let (a, b) = arguments.split_at(arguments.len() / 2);
-            out.push_str(&chunk(
-                serde_json::json!({"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
-                    "function": {"name": name, "arguments": a}}]}),
-                None,
-            ));
-            out.push_str(&chunk(
-                serde_json::json!({"tool_calls": [{"index": 0, "function": {"arguments": b}}]}),
-                None,
-            ));
-            out.push_str(&chunk(serde_json::json!({}), Some("tool_calls")));
-        }
-    }
-    out.push_str("data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"choices\":[],\"usage\":{\"prompt_tokens\":500,\"completion_tokens\":20,\"total_tokens\":520}}\n\n");
-    out.push_str("data: [DONE]\n\n");
-    out
-}
-
-/// Needs the assistant's backend (`POST /api/chat`, the conversation
-/// actions and `previewTool`).
 #[tokio::test]
 async fn a_person_asks_the_assistant_to_add_an_expense_confirms_the_proposal_and_finds_it() {
     let Some(browser) = start(1280, 1000).await else {
         return;
     };
-    let provider = ChatProvider::start().await;
-    let app = crate::receipts::app_with_ai(&provider.base_url).await;
+    use crate::assistant::{app_with_chat, ChatProvider, Dialect, Turn};
+    let provider = ChatProvider::start(Dialect::OpenAi).await;
+    let app = app_with_chat(&provider.base_url).await;
     let user = app.new_user().await;
     let account = app.account(&user, "Girokonto", "EUR").await;
     let today = app.state.clock.today().to_string();
     provider
-        .then(Turn::ToolCall(
-            "create_daily_expense",
-            serde_json::json!({"name": "Bäckerei", "amount": "12.40", "date": today, "accountId": account}),
-        ))
-        .then(Turn::Text("I have prepared the expense; please confirm."));
+        .then(Turn::Calls(vec![(
+            "create_daily_expense".into(),
+            serde_json::json!({"name": "Bäckerei", "amount": "12.40", "date": today, "accountId": account})
+                .to_string(),
+        )]))
+        .then(Turn::Text(
+            "I have prepared the expense; please confirm.".into(),
+        ));
     let c = &browser.client;
     sign_in(c, &app, &user).await;
     c.goto(&app.url("/assistant")).await.unwrap();
@@ -993,13 +854,13 @@ async fn a_person_asks_the_assistant_to_add_an_expense_confirms_the_proposal_and
     let requests = provider.requests();
     assert_eq!(requests.len(), 2, "the tool round and the answer");
     assert!(
-        requests[1]["messages"]
+        requests[1].1["messages"]
             .as_array()
             .unwrap()
             .iter()
             .any(|m| m["role"] == "tool"),
         "the proposal went back to the model: {}",
-        requests[1]
+        requests[1].1
     );
 
     // Reopened, the conversation shows its question and answer.

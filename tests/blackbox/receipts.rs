@@ -5,10 +5,7 @@
 use crate::helpers::*;
 use base64::Engine;
 use cashkeeper::config::Secret;
-use reqwest::StatusCode;
 use serde_json::{json, Value};
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
 
 /// A PNG by its first bytes (the service never decodes the image; the
 /// vision model does).
@@ -18,93 +15,9 @@ const JPEG: &[u8] = b"\xff\xd8\xff\xe0\0\x10JFIF\0\x01\x01\0\0\x01\0\x01\0\0";
 const GIF: &[u8] = b"GIF89a\x01\0\x01\0\x80\0\0\0\0\0\xff\xff\xff!\xf9\x04";
 const SVG: &[u8] = b"<svg xmlns=\"http://www.w3.org/2000/svg\"><text>12.50</text></svg>";
 
-/// What the fake provider does with one request.
-pub enum Reply {
-    /// 200 with this text as the model's answer.
-    Answer(String),
-    /// This status and body.
-    Status(u16, String),
-    /// Never answers.
-    Hang,
-}
-
-/// An OpenAI-compatible provider on loopback: `POST /v1/chat/completions`
-/// answers the scripted replies in turn and records each request (its
-/// `Authorization` header and JSON body).
-pub struct Provider {
-    pub base_url: String,
-    replies: Arc<Mutex<VecDeque<Reply>>>,
-    requests: Arc<Mutex<Vec<(String, Value)>>>,
-}
-
-impl Provider {
-    pub async fn start() -> Provider {
-        let replies: Arc<Mutex<VecDeque<Reply>>> = Arc::default();
-        let requests: Arc<Mutex<Vec<(String, Value)>>> = Arc::default();
-        let (script, log) = (replies.clone(), requests.clone());
-        let app = axum::Router::new()
-            .route(
-                "/v1/chat/completions",
-                axum::routing::post(
-                    move |headers: axum::http::HeaderMap, body: axum::body::Bytes| {
-                        let (script, log) = (script.clone(), log.clone());
-                        async move {
-                            let auth = headers
-                                .get("authorization")
-                                .and_then(|v| v.to_str().ok())
-                                .unwrap_or("")
-                                .to_string();
-                            let body = serde_json::from_slice(&body).unwrap_or(Value::Null);
-                            log.lock().unwrap().push((auth, body));
-                            let next = script.lock().unwrap().pop_front();
-                            let (status, body) = match next {
-                                Some(Reply::Answer(text)) => (200, completion(&text)),
-                                Some(Reply::Status(status, body)) => (status, body),
-                                Some(Reply::Hang) => std::future::pending().await,
-                                None => (500, r#"{"error":{"message":"nothing scripted"}}"#.into()),
-                            };
-                            (
-                                StatusCode::from_u16(status).unwrap(),
-                                [("content-type", "application/json")],
-                                body,
-                            )
-                        }
-                    },
-                ),
-            )
-            .layer(axum::extract::DefaultBodyLimit::disable());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-        Provider {
-            base_url: format!("http://{addr}/v1"),
-            replies,
-            requests,
-        }
-    }
-
-    pub fn then(&self, reply: Reply) -> &Provider {
-        self.replies.lock().unwrap().push_back(reply);
-        self
-    }
-
-    fn requests(&self) -> Vec<(String, Value)> {
-        self.requests.lock().unwrap().clone()
-    }
-}
-
-/// A non-streamed chat completion whose answer is `text`.
-fn completion(text: &str) -> String {
-    json!({
-        "id": "chatcmpl-1",
-        "object": "chat.completion",
-        "created": 1,
-        "model": "test-vision",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 900, "completion_tokens": 80, "total_tokens": 980},
-    })
-    .to_string()
-}
+// The provider on loopback is the assistant tests' one: it answers a
+// request without `stream` with one JSON completion of the scripted turn.
+pub use crate::assistant::{ChatProvider as Provider, Turn as Reply};
 
 /// The app with AI pointed at `base_url`, with a vision model of its own.
 pub async fn app_with_ai(base_url: &str) -> TestApp {
@@ -196,11 +109,11 @@ async fn category_id(app: &TestApp, user: &TestUser, index: usize) -> String {
 
 #[tokio::test]
 async fn a_receipt_goes_to_the_vision_model_as_a_png_data_uri_and_comes_back_checked() {
-    let provider = Provider::start().await;
+    let provider = Provider::start(crate::assistant::Dialect::OpenAi).await;
     let app = app_with_ai(&provider.base_url).await;
     let user = app.new_user().await;
     let groceries = category_id(&app, &user, 0).await;
-    provider.then(Reply::Answer(
+    provider.then(Reply::Text(
         json!({
             "merchant": "Bäckerei Schmidt",
             "date": "2026-03-14",
@@ -276,7 +189,7 @@ async fn a_receipt_goes_to_the_vision_model_as_a_png_data_uri_and_comes_back_che
 
 #[tokio::test]
 async fn json_fenced_garbage_and_a_failing_provider_in_turn() {
-    let provider = Provider::start().await;
+    let provider = Provider::start(crate::assistant::Dialect::OpenAi).await;
     let app = app_with_ai(&provider.base_url).await;
     let user = app.new_user().await;
     let (learned, guessed) = (
@@ -290,14 +203,12 @@ async fn json_fenced_garbage_and_a_failing_provider_in_turn() {
     )
     .await;
     provider
-        .then(Reply::Answer(format!(
+        .then(Reply::Text(format!(
             "Here is the receipt as JSON:\n```json\n{}\n```\nLet me know if you need more.",
             json!({"merchant": "REWE Markt", "date": "14.03.2026", "total": "7,99",
                    "currency": null, "items": [], "categoryId": guessed})
         )))
-        .then(Reply::Answer(
-            "I am sorry, I cannot read this image.".into(),
-        ))
+        .then(Reply::Text("I am sorry, I cannot read this image.".into()))
         .then(Reply::Status(
             500,
             r#"{"error":{"message":"CUDA out of memory","type":"server_error"}}"#.into(),
@@ -336,15 +247,15 @@ async fn json_fenced_garbage_and_a_failing_provider_in_turn() {
 
 #[tokio::test]
 async fn an_answer_that_does_not_hold_up_is_422_and_no_amount_is_a_float() {
-    let provider = Provider::start().await;
+    let provider = Provider::start(crate::assistant::Dialect::OpenAi).await;
     let app = app_with_ai(&provider.base_url).await;
     let user = app.new_user().await;
     provider
-        .then(Reply::Answer(
+        .then(Reply::Text(
             r#"{"merchant": "Kiosk", "total": "a lot"}"#.into(),
         ))
-        .then(Reply::Answer(r#"["not", "an", "object"]"#.into()))
-        .then(Reply::Answer(
+        .then(Reply::Text(r#"["not", "an", "object"]"#.into()))
+        .then(Reply::Text(
             r#"{"merchant": "  ", "date": "03/04/2026", "total": 0.1, "currency": "DOGE",
                 "items": [{"name": "x"}], "categoryId": "someone-elses"}"#
                 .into(),
@@ -363,7 +274,7 @@ async fn an_answer_that_does_not_hold_up_is_422_and_no_amount_is_a_float() {
 
 #[tokio::test]
 async fn a_server_refusing_response_format_is_asked_again_without_it() {
-    let provider = Provider::start().await;
+    let provider = Provider::start(crate::assistant::Dialect::OpenAi).await;
     let app = app_with_ai(&provider.base_url).await;
     let user = app.new_user().await;
     provider
@@ -372,7 +283,7 @@ async fn a_server_refusing_response_format_is_asked_again_without_it() {
             r#"{"error":{"message":"response_format type must be one of \"text\" or \"json_object\""}}"#
                 .into(),
         ))
-        .then(Reply::Answer(r#"{"total": "5.00"}"#.into()));
+        .then(Reply::Text(r#"{"total": "5.00"}"#.into()));
     let reply = app.scan(Some(&user.cookie), &[file(PNG)]).await;
     assert_eq!(reply.status, 200, "{}", reply.body);
     assert_eq!(reply.body["data"]["total"], json!(5.0));
@@ -392,7 +303,7 @@ async fn an_unreachable_or_silent_provider_is_a_bad_gateway() {
     let error = refused(&app.scan(Some(&user.cookie), &[file(PNG)]).await, 502);
     assert!(error.contains("could not be reached"), "{error}");
 
-    let provider = Provider::start().await;
+    let provider = Provider::start(crate::assistant::Dialect::OpenAi).await;
     provider.then(Reply::Hang);
     let base_url = provider.base_url.clone();
     let app = spawn_app_with(move |c| {
@@ -408,7 +319,7 @@ async fn an_unreachable_or_silent_provider_is_a_bad_gateway() {
 
 #[tokio::test]
 async fn without_a_session_it_is_401_and_without_an_ai_key_400_whatever_the_body() {
-    let provider = Provider::start().await;
+    let provider = Provider::start(crate::assistant::Dialect::OpenAi).await;
     let app = app_with_ai(&provider.base_url).await;
     let error = refused(&app.scan(None, &[file(PNG)]).await, 401);
     assert_eq!(error, "unauthorized");
@@ -436,7 +347,7 @@ async fn without_a_session_it_is_401_and_without_an_ai_key_400_whatever_the_body
 
 #[tokio::test]
 async fn the_sixth_scan_in_a_minute_is_429_with_retry_after() {
-    let provider = Provider::start().await;
+    let provider = Provider::start(crate::assistant::Dialect::OpenAi).await;
     let app = app_with_ai(&provider.base_url).await;
     let (alice, bob) = (app.new_user().await, app.new_user().await);
     // Refused files count too: the limit is on requests.
@@ -462,10 +373,10 @@ async fn the_sixth_scan_in_a_minute_is_429_with_retry_after() {
 
 #[tokio::test]
 async fn five_mebibytes_are_accepted_one_byte_more_is_400_and_a_larger_body_413() {
-    let provider = Provider::start().await;
+    let provider = Provider::start(crate::assistant::Dialect::OpenAi).await;
     let app = app_with_ai(&provider.base_url).await;
     let user = app.new_user().await;
-    provider.then(Reply::Answer(r#"{"total": "1.00"}"#.into()));
+    provider.then(Reply::Text(r#"{"total": "1.00"}"#.into()));
 
     let mut image = PNG.to_vec();
     image.resize(5 * 1024 * 1024, 0);
@@ -509,7 +420,7 @@ async fn five_mebibytes_are_accepted_one_byte_more_is_400_and_a_larger_body_413(
 
 #[tokio::test]
 async fn the_file_kind_is_read_from_its_bytes_never_from_its_name_or_type() {
-    let provider = Provider::start().await;
+    let provider = Provider::start(crate::assistant::Dialect::OpenAi).await;
     let app = app_with_ai(&provider.base_url).await;
     let user = app.new_user().await;
     for (bytes, name, kind) in [
@@ -531,7 +442,7 @@ async fn the_file_kind_is_read_from_its_bytes_never_from_its_name_or_type() {
 
     // A PNG called .pdf and declared application/pdf is a PNG.
     let user = app.new_user().await;
-    provider.then(Reply::Answer(r#"{"total": "2.50"}"#.into()));
+    provider.then(Reply::Text(r#"{"total": "2.50"}"#.into()));
     let part = Part {
         name: "file",
         file_name: Some("scan.pdf"),
