@@ -46,7 +46,8 @@ pub enum Command {
         #[command(subcommand)]
         command: TokenCommand,
     },
-    /// Write a consistent copy of the database to FILE, also while serving.
+    /// Write a consistent copy of the database to FILE, also while serving,
+    /// and copy the documents beside it (`copy.db` → `copy.documents/`).
     Backup {
         /// Where to write the copy (replaced if it exists).
         file: PathBuf,
