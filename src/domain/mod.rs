@@ -6,6 +6,7 @@ pub mod currency;
 pub mod documents;
 pub mod email;
 pub mod forecast;
+pub mod import;
 pub mod insights;
 pub mod locale;
 pub mod merchant;

@@ -1,0 +1,1 @@
+//! What each staged row is to the user's records. See `docs/import.md`.
