@@ -23,6 +23,8 @@ pub mod documents;
 pub mod entries;
 pub mod expenses;
 pub mod forecasts;
+pub mod imports;
+mod imports_ai;
 pub mod incomes;
 pub mod input;
 pub mod insights;
@@ -230,6 +232,7 @@ fn registry() -> Registry {
     reserves::register(&mut r);
     insights::register(&mut r);
     assistant::register(&mut r);
+    imports::register(&mut r);
     r
 }
 

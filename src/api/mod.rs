@@ -8,6 +8,7 @@ pub mod chat;
 pub mod cron;
 pub mod documents;
 pub mod exchange_rates;
+pub mod imports;
 pub mod push;
 pub mod receipts;
 pub mod v1;
@@ -89,6 +90,11 @@ pub fn router(state: AppState, panic_routes: bool) -> Router<AppState> {
         .route(
             "/documents/{id}",
             get(documents::get).delete(documents::delete),
+        )
+        .route(
+            "/imports",
+            axum::routing::post(imports::upload)
+                .layer(axum::extract::DefaultBodyLimit::max(imports::BODY_LIMIT)),
         )
         .route("/chat", axum::routing::post(chat::chat))
         .route(

@@ -13,6 +13,7 @@ pub mod daily_expenses;
 pub mod documents;
 pub mod exchange_rates;
 pub mod expenses;
+pub mod imports;
 pub mod incomes;
 pub mod insights;
 pub mod merchants;
@@ -347,7 +348,12 @@ impl Cap {
     /// Called inside the inserting (immediate) transaction, so concurrent
     /// inserts cannot pass it together.
     pub fn check(self, c: &Connection, user_id: &UserId) -> Result<()> {
-        if self.count(c, user_id)? >= self.max() {
+        self.check_room(c, user_id, 1)
+    }
+
+    /// Refuses `more` records when they would pass the limit.
+    pub fn check_room(self, c: &Connection, user_id: &UserId, more: i64) -> Result<()> {
+        if more > 0 && self.count(c, user_id)? + more > self.max() {
             return Err(Error::refused(format!(
                 "you have reached the limit of {} {}; delete some before adding more",
                 self.max(),

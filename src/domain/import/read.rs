@@ -118,9 +118,14 @@ pub enum ReadError {
     Binary,
     TooManyRows,
     /// Neither a known layout nor a mapping: the columns found.
-    UnknownLayout { columns: Vec<String> },
+    UnknownLayout {
+        columns: Vec<String>,
+    },
     /// The mapping does not fit the file; `field` is the mapping's field.
-    Mapping { field: String, message: String },
+    Mapping {
+        field: String,
+        message: String,
+    },
 }
 
 /// Reads `bytes` with `mapping`, or detects the layout without one.

@@ -1,1 +1,627 @@
-//! What each staged row is to the user's records. See `docs/import.md`.
+//! What each staged row is to the user's records (`docs/import.md`):
+//!
+//! - `duplicate`: the same money movement is already in the account: a
+//!   record an earlier import wrote from an equal row (its import key), or a
+//!   one-time expense or income with the same date, amount and payee key.
+//!   Occurrence-aware: each record answers for one row only, so two equal
+//!   coffees on one day import as two, and the same file twice adds nothing.
+//! - `matched`: the payment of a recurring expense or income, or one side of
+//!   a transfer, due within [`WINDOW_DAYS`] with the same amount: already
+//!   counted by that item.
+//! - `conflict`: a near match a person must decide: a one-time record within
+//!   [`WINDOW_DAYS`], the same amount, and payee keys that are equal or one
+//!   contains the other.
+//! - `new`: everything else.
+//!
+//! Rows that could not be read, and rows of no amount, are `error` from
+//! staging on and never reach this module.
+
+use super::read::Problem;
+use crate::domain::locale::Locale;
+use crate::domain::merchant;
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+
+/// How far apart a bank's booking day and the day a record says may be.
+pub const WINDOW_DAYS: i64 = 3;
+
+/// The kind of record a row matched (`match.kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    DailyExpense,
+    Income,
+    Expense,
+    Transfer,
+}
+
+impl Kind {
+    pub fn code(self) -> &'static str {
+        match self {
+            Kind::DailyExpense => "daily_expense",
+            Kind::Income => "income",
+            Kind::Expense => "expense",
+            Kind::Transfer => "transfer",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<Kind> {
+        [
+            Kind::DailyExpense,
+            Kind::Income,
+            Kind::Expense,
+            Kind::Transfer,
+        ]
+        .into_iter()
+        .find(|k| k.code() == code)
+    }
+}
+
+/// A row's reconciliation status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    New,
+    Duplicate,
+    Matched,
+    Conflict,
+    Error,
+}
+
+impl Status {
+    pub const ALL: [Status; 5] = [
+        Status::New,
+        Status::Duplicate,
+        Status::Matched,
+        Status::Conflict,
+        Status::Error,
+    ];
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Status::New => "new",
+            Status::Duplicate => "duplicate",
+            Status::Matched => "matched",
+            Status::Conflict => "conflict",
+            Status::Error => "error",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|s| s.code() == code)
+    }
+}
+
+/// Why a row has its status. Stored as JSON with the row and rendered in
+/// the reader's language, with the names as they were when it was decided.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "reason", rename_all = "camelCase")]
+pub enum Reason {
+    /// The bank file's row could not be read.
+    Unreadable { problem: Problem },
+    /// An amount of zero: an information line, nothing to book.
+    ZeroAmount,
+    /// An earlier import wrote this movement.
+    ImportedBefore { name: String, date: NaiveDate },
+    /// A one-time record with the same date, amount and payee.
+    SameEntry { name: String, date: NaiveDate },
+    /// The payment of a recurring expense or income.
+    Recurring { name: String, due: NaiveDate },
+    /// One side of a transfer between the user's accounts.
+    Transfer { name: String, due: NaiveDate },
+    /// A record a few days apart with the same amount and a similar payee.
+    NearMatch { name: String, date: NaiveDate },
+    /// The AI provider's suggestion for an uncategorised row.
+    AiCategory { category: String },
+    /// The AI provider thinks this may be a record already there.
+    AiDuplicate { name: String, date: NaiveDate },
+}
+
+impl Reason {
+    pub fn text(&self, locale: Locale) -> String {
+        let de = locale == Locale::De;
+        let day = |d: &NaiveDate| crate::i18n::format::date(*d, locale);
+        match self {
+            Reason::Unreadable { problem } => problem.text(locale),
+            Reason::ZeroAmount if de => "Betrag 0: ein Hinweis der Bank, nichts zu buchen".into(),
+            Reason::ZeroAmount => "Amount 0: a notice from the bank, nothing to book".into(),
+            Reason::ImportedBefore { name, date } if de => {
+                format!("Schon importiert: „{name}“ am {}", day(date))
+            }
+            Reason::ImportedBefore { name, date } => {
+                format!("Already imported: \"{name}\" on {}", day(date))
+            }
+            Reason::SameEntry { name, date } if de => {
+                format!("Schon erfasst: „{name}“ am {}", day(date))
+            }
+            Reason::SameEntry { name, date } => {
+                format!("Already recorded: \"{name}\" on {}", day(date))
+            }
+            Reason::Recurring { name, due } if de => {
+                format!("Zahlung von „{name}“, fällig am {}", day(due))
+            }
+            Reason::Recurring { name, due } => {
+                format!("Payment of \"{name}\", due on {}", day(due))
+            }
+            Reason::Transfer { name, due } if de => {
+                format!("Umbuchung „{name}“ am {}", day(due))
+            }
+            Reason::Transfer { name, due } => format!("Transfer \"{name}\" on {}", day(due)),
+            Reason::NearMatch { name, date } if de => format!(
+                "Ähnlich wie „{name}“ am {}: gleicher Betrag, ähnlicher Empfänger",
+                day(date)
+            ),
+            Reason::NearMatch { name, date } => format!(
+                "Like \"{name}\" on {}: same amount, similar payee",
+                day(date)
+            ),
+            Reason::AiCategory { category } if de => {
+                format!("KI-Vorschlag: Kategorie „{category}“")
+            }
+            Reason::AiCategory { category } => format!("AI suggestion: category \"{category}\""),
+            Reason::AiDuplicate { name, date } if de => format!(
+                "KI-Hinweis: vielleicht dasselbe wie „{name}“ am {}",
+                day(date)
+            ),
+            Reason::AiDuplicate { name, date } => {
+                format!("AI hint: may be the same as \"{name}\" on {}", day(date))
+            }
+        }
+    }
+}
+
+/// The key that says two payees are the same: the payee's merchant key,
+/// or the memo's when the row has no payee (the merchant memory's key,
+/// [`merchant::normalize`]). A record's is that of its merchant, or its name.
+pub fn payee_key(payee: &str, memo: &str) -> String {
+    let key = merchant::normalize(payee);
+    if key.is_empty() {
+        merchant::normalize(memo)
+    } else {
+        key
+    }
+}
+
+/// Each row's import key: its date, amount and payee key, and how many
+/// equal rows came before it in the file. The same movement in a later
+/// file of the same account gets the same key. `None` rows (unreadable)
+/// get an empty key.
+pub fn import_keys(rows: &[Option<(NaiveDate, i64, String)>]) -> Vec<String> {
+    let mut seen: HashMap<(NaiveDate, i64, &str), u32> = HashMap::with_capacity(rows.len());
+    rows.iter()
+        .map(|row| {
+            let Some((date, cents, key)) = row else {
+                return String::new();
+            };
+            let n = seen.entry((*date, *cents, key.as_str())).or_insert(0);
+            let mut h = Sha256::new();
+            h.update(format!("{date}|{cents}|{key}|{n}").as_bytes());
+            *n += 1;
+            hex::encode(&h.finalize()[..16])
+        })
+        .collect()
+}
+
+/// A staged row that could be read.
+#[derive(Clone, Debug)]
+pub struct Staged {
+    pub date: NaiveDate,
+    /// Signed: negative is money out.
+    pub cents: i64,
+    pub key: String,
+    pub import_key: String,
+}
+
+/// A one-time expense (negative) or income (positive) of the account.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub kind: Kind,
+    pub id: String,
+    pub date: NaiveDate,
+    pub cents: i64,
+    pub name: String,
+    pub key: String,
+    pub import_key: Option<String>,
+}
+
+/// A payment a recurring expense or income, or a transfer, has due in the
+/// account: negative when money leaves it.
+#[derive(Clone, Debug)]
+pub struct Due {
+    pub kind: Kind,
+    pub id: String,
+    pub date: NaiveDate,
+    pub cents: i64,
+    pub name: String,
+}
+
+/// The record a row was found to be (`match`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Found {
+    pub kind: Kind,
+    pub id: String,
+    pub date: NaiveDate,
+    pub cents: i64,
+    pub name: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    pub status: Status,
+    pub reason: Option<Reason>,
+    pub found: Option<Found>,
+    /// From the merchant memory, for rows that may be written.
+    pub category_id: Option<String>,
+}
+
+/// Reconciles `rows` (in file order) against the account's one-time
+/// `entries` and the `dues` of its recurring items and transfers; `memory`
+/// is the merchant memory (payee key → category id).
+pub fn reconcile(
+    rows: &[Staged],
+    entries: &[Entry],
+    dues: &[Due],
+    memory: &HashMap<String, String>,
+) -> Vec<Outcome> {
+    let mut out: Vec<Option<Outcome>> = vec![None; rows.len()];
+    let mut used = vec![false; entries.len()];
+
+    // 1. Rows an earlier import wrote.
+    let by_import_key: HashMap<&str, usize> = entries
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| e.import_key.as_deref().map(|k| (k, i)))
+        .collect();
+    for (row, slot) in rows.iter().zip(out.iter_mut()) {
+        if let Some(&i) = by_import_key.get(row.import_key.as_str()) {
+            if !used[i] {
+                used[i] = true;
+                let e = &entries[i];
+                *slot = Some(found(Status::Duplicate, entry_found(e), |f| {
+                    Reason::ImportedBefore {
+                        name: f.name.clone(),
+                        date: f.date,
+                    }
+                }));
+            }
+        }
+    }
+
+    // 2. The same date, amount and payee, one record per row.
+    let mut exact: HashMap<(NaiveDate, i64, &str), Vec<usize>> = HashMap::new();
+    for (i, e) in entries.iter().enumerate().rev() {
+        if !used[i] {
+            exact
+                .entry((e.date, e.cents, e.key.as_str()))
+                .or_default()
+                .push(i);
+        }
+    }
+    for (row, slot) in rows.iter().zip(out.iter_mut()) {
+        if slot.is_some() {
+            continue;
+        }
+        let Some(i) = exact
+            .get_mut(&(row.date, row.cents, row.key.as_str()))
+            .and_then(Vec::pop)
+        else {
+            continue;
+        };
+        used[i] = true;
+        *slot = Some(found(Status::Duplicate, entry_found(&entries[i]), |f| {
+            Reason::SameEntry {
+                name: f.name.clone(),
+                date: f.date,
+            }
+        }));
+    }
+
+    // 3. Payments recurring items and transfers already count.
+    let dues_by_cents = by_cents(dues.iter().map(|d| (d.cents, d.date)));
+    let mut due_used = vec![false; dues.len()];
+    for (row, slot) in rows.iter().zip(out.iter_mut()) {
+        if slot.is_some() {
+            continue;
+        }
+        let Some(i) = nearest(&dues_by_cents, row, &due_used, |_| true, |i| dues[i].date) else {
+            continue;
+        };
+        due_used[i] = true;
+        let d = &dues[i];
+        let f = Found {
+            kind: d.kind,
+            id: d.id.clone(),
+            date: d.date,
+            cents: d.cents,
+            name: d.name.clone(),
+        };
+        *slot = Some(found(Status::Matched, f, |f| match f.kind {
+            Kind::Transfer => Reason::Transfer {
+                name: f.name.clone(),
+                due: f.date,
+            },
+            _ => Reason::Recurring {
+                name: f.name.clone(),
+                due: f.date,
+            },
+        }));
+    }
+
+    // 4. Near matches a person decides.
+    let entries_by_cents = by_cents(entries.iter().map(|e| (e.cents, e.date)));
+    for (row, slot) in rows.iter().zip(out.iter_mut()) {
+        if slot.is_some() {
+            continue;
+        }
+        let similar = |i: usize| related(&row.key, &entries[i].key);
+        let Some(i) = nearest(&entries_by_cents, row, &used, similar, |i| entries[i].date) else {
+            continue;
+        };
+        used[i] = true;
+        *slot = Some(found(Status::Conflict, entry_found(&entries[i]), |f| {
+            Reason::NearMatch {
+                name: f.name.clone(),
+                date: f.date,
+            }
+        }));
+    }
+
+    rows.iter()
+        .zip(out)
+        .map(|(row, o)| {
+            let mut o = o.unwrap_or(Outcome {
+                status: Status::New,
+                reason: None,
+                found: None,
+                category_id: None,
+            });
+            if matches!(o.status, Status::New | Status::Conflict) {
+                o.category_id = memory.get(&row.key).cloned();
+            }
+            o
+        })
+        .collect()
+}
+
+fn entry_found(e: &Entry) -> Found {
+    Found {
+        kind: e.kind,
+        id: e.id.clone(),
+        date: e.date,
+        cents: e.cents,
+        name: e.name.clone(),
+    }
+}
+
+fn found(status: Status, f: Found, reason: impl FnOnce(&Found) -> Reason) -> Outcome {
+    Outcome {
+        status,
+        reason: Some(reason(&f)),
+        found: Some(f),
+        category_id: None,
+    }
+}
+
+/// Indices by amount, each list sorted by date.
+fn by_cents(
+    items: impl Iterator<Item = (i64, NaiveDate)>,
+) -> HashMap<i64, Vec<(NaiveDate, usize)>> {
+    let mut map: HashMap<i64, Vec<(NaiveDate, usize)>> = HashMap::new();
+    for (i, (cents, date)) in items.enumerate() {
+        map.entry(cents).or_default().push((date, i));
+    }
+    for list in map.values_mut() {
+        list.sort();
+    }
+    map
+}
+
+/// The unused candidate of the row's amount nearest to its date within the
+/// window (the earlier one on a tie) that `accept` allows.
+fn nearest(
+    index: &HashMap<i64, Vec<(NaiveDate, usize)>>,
+    row: &Staged,
+    used: &[bool],
+    accept: impl Fn(usize) -> bool,
+    date_of: impl Fn(usize) -> NaiveDate,
+) -> Option<usize> {
+    let list = index.get(&row.cents)?;
+    let from = row.date - chrono::Duration::days(WINDOW_DAYS);
+    let to = row.date + chrono::Duration::days(WINDOW_DAYS);
+    let start = list.partition_point(|(d, _)| *d < from);
+    list[start..]
+        .iter()
+        .take_while(|(d, _)| *d <= to)
+        .filter(|(_, i)| !used[*i] && accept(*i))
+        .min_by_key(|(_, i)| ((date_of(*i) - row.date).num_days().abs(), date_of(*i)))
+        .map(|(_, i)| *i)
+}
+
+/// Payee keys that name the same payee: equal, or one contains the other.
+fn related(a: &str, b: &str) -> bool {
+    !a.is_empty() && !b.is_empty() && (a == b || a.contains(b) || b.contains(a))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day(s: &str) -> NaiveDate {
+        s.parse().unwrap()
+    }
+
+    fn rows(list: &[(&str, i64, &str)]) -> Vec<Staged> {
+        let keyed: Vec<_> = list
+            .iter()
+            .map(|(d, c, p)| Some((day(d), *c, payee_key(p, ""))))
+            .collect();
+        let keys = import_keys(&keyed);
+        list.iter()
+            .zip(keys)
+            .map(|((d, c, p), k)| Staged {
+                date: day(d),
+                cents: *c,
+                key: payee_key(p, ""),
+                import_key: k,
+            })
+            .collect()
+    }
+
+    fn entry(id: &str, d: &str, cents: i64, name: &str) -> Entry {
+        Entry {
+            kind: if cents < 0 {
+                Kind::DailyExpense
+            } else {
+                Kind::Income
+            },
+            id: id.into(),
+            date: day(d),
+            cents,
+            name: name.into(),
+            key: payee_key(name, ""),
+            import_key: None,
+        }
+    }
+
+    fn statuses(o: &[Outcome]) -> Vec<&'static str> {
+        o.iter().map(|o| o.status.code()).collect()
+    }
+
+    #[test]
+    fn two_equal_payments_on_one_day_are_two_rows_and_one_record_answers_for_one() {
+        let r = rows(&[
+            ("2026-03-02", -350, "Cafe Kranz"),
+            ("2026-03-02", -350, "Cafe Kranz"),
+        ]);
+        let none = reconcile(&r, &[], &[], &HashMap::new());
+        assert_eq!(statuses(&none), ["new", "new"]);
+        let one = [entry("a", "2026-03-02", -350, "CAFE KRANZ 0042")];
+        let o = reconcile(&r, &one, &[], &HashMap::new());
+        assert_eq!(statuses(&o), ["duplicate", "new"]);
+        assert_eq!(o[0].found.as_ref().unwrap().id, "a");
+    }
+
+    #[test]
+    fn records_an_import_wrote_are_known_by_their_key_even_when_renamed() {
+        let r = rows(&[
+            ("2026-03-02", -350, "Cafe Kranz"),
+            ("2026-03-02", -350, "Cafe Kranz"),
+        ]);
+        let mut written: Vec<Entry> = r
+            .iter()
+            .enumerate()
+            .map(|(i, row)| Entry {
+                import_key: Some(row.import_key.clone()),
+                ..entry(&format!("w{i}"), "2026-03-02", -350, "Coffee with Anna")
+            })
+            .collect();
+        let o = reconcile(&r, &written, &[], &HashMap::new());
+        assert_eq!(statuses(&o), ["duplicate", "duplicate"]);
+        assert!(matches!(o[1].reason, Some(Reason::ImportedBefore { .. })));
+        // A later file with a third coffee that day adds only that one.
+        let r3 = rows(&[
+            ("2026-03-02", -350, "Cafe Kranz"),
+            ("2026-03-02", -350, "Cafe Kranz"),
+            ("2026-03-02", -350, "Cafe Kranz"),
+        ]);
+        assert_eq!(
+            statuses(&reconcile(&r3, &written, &[], &HashMap::new())),
+            ["duplicate", "duplicate", "new"]
+        );
+        written.pop();
+        assert_eq!(
+            statuses(&reconcile(&r3, &written, &[], &HashMap::new())),
+            ["duplicate", "new", "new"]
+        );
+    }
+
+    #[test]
+    fn recurring_payments_and_transfers_within_three_days_are_matched_once() {
+        let r = rows(&[
+            ("2026-03-03", -1299, "Netflix International"),
+            ("2026-03-04", -1299, "Netflix International"),
+            ("2026-03-10", -50000, "Max Mustermann"),
+            ("2026-03-20", -50000, "Max Mustermann"),
+        ]);
+        let dues = [
+            Due {
+                kind: Kind::Expense,
+                id: "netflix".into(),
+                date: day("2026-03-01"),
+                cents: -1299,
+                name: "Netflix".into(),
+            },
+            Due {
+                kind: Kind::Transfer,
+                id: "save".into(),
+                date: day("2026-03-07"),
+                cents: -50000,
+                name: "Tagesgeld".into(),
+            },
+        ];
+        let o = reconcile(&r, &[], &dues, &HashMap::new());
+        assert_eq!(statuses(&o), ["matched", "new", "matched", "new"]);
+        assert_eq!(o[2].found.as_ref().unwrap().kind, Kind::Transfer);
+        assert!(matches!(o[0].reason, Some(Reason::Recurring { .. })));
+    }
+
+    #[test]
+    fn near_matches_are_conflicts_and_unrelated_payees_are_new() {
+        let r = rows(&[
+            ("2026-03-05", -2399, "REWE Markt 1234 Berlin"),
+            ("2026-03-05", -2399, "Edeka"),
+            ("2026-03-05", -999, "Rewe"),
+        ]);
+        let e = [
+            entry("rewe", "2026-03-03", -2399, "Rewe Markt"),
+            entry("old", "2026-02-20", -999, "Rewe"),
+        ];
+        let o = reconcile(&r, &e, &[], &HashMap::new());
+        assert_eq!(statuses(&o), ["conflict", "new", "new"]);
+        assert_eq!(o[0].found.as_ref().unwrap().id, "rewe");
+    }
+
+    #[test]
+    fn the_merchant_memory_gives_new_rows_their_category() {
+        let r = rows(&[("2026-03-05", -2399, "REWE Markt 1234")]);
+        let memory = HashMap::from([("rewe markt".to_string(), "groceries".to_string())]);
+        let o = reconcile(&r, &[], &[], &memory);
+        assert_eq!(o[0].category_id.as_deref(), Some("groceries"));
+    }
+
+    #[test]
+    fn running_it_again_gives_the_same_result() {
+        let r = rows(&[
+            ("2026-03-05", -2399, "Rewe"),
+            ("2026-03-05", -2399, "Rewe"),
+            ("2026-03-06", 250000, "Arbeitgeber GmbH"),
+        ]);
+        let e = [entry("a", "2026-03-05", -2399, "Rewe")];
+        let first = reconcile(&r, &e, &[], &HashMap::new());
+        assert_eq!(first, reconcile(&r, &e, &[], &HashMap::new()));
+    }
+
+    #[test]
+    fn reasons_read_in_both_languages() {
+        let r = Reason::Recurring {
+            name: "Netflix".into(),
+            due: day("2026-03-01"),
+        };
+        assert_eq!(
+            r.text(Locale::De),
+            "Zahlung von „Netflix“, fällig am 01.03.2026"
+        );
+        assert!(r
+            .text(Locale::En)
+            .starts_with("Payment of \"Netflix\", due on"));
+        let json = serde_json::to_string(&Reason::Unreadable {
+            problem: Problem::Date {
+                value: "31.02.2025".into(),
+            },
+        })
+        .unwrap();
+        let back: Reason = serde_json::from_str(&json).unwrap();
+        assert!(back.text(Locale::De).contains("31.02.2025"));
+    }
+}

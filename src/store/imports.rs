@@ -1,0 +1,578 @@
+//! Staged CSV imports: batches, their rows, what reconciliation needs to
+//! read, and the records a confirm writes. Nothing here touches
+//! `daily_expenses` or `incomes` except [`confirm`] and [`undo`].
+//! See `docs/import.md`.
+
+use super::users::UserId;
+use crate::domain::import::read::Format;
+use crate::domain::import::reconcile::{self, Due, Entry, Kind, Outcome, Reason, Status};
+use crate::domain::money;
+use crate::domain::recurrence::Schedule;
+use crate::error::Result;
+use chrono::NaiveDate;
+use rusqlite::{params, Connection, OptionalExtension, Row};
+use std::collections::HashMap;
+
+/// How many batches a user may have staged and not yet confirmed or
+/// cancelled: each holds up to 200,000 rows.
+pub const OPEN_BATCHES_MAX: i64 = 10;
+
+/// A batch as the store keeps it.
+#[derive(Clone, Debug)]
+pub struct Batch {
+    pub id: String,
+    pub account_id: String,
+    pub file_name: String,
+    pub status: String,
+    pub format: Format,
+    pub row_count: i64,
+    pub created_at: String,
+    pub confirmed_at: Option<String>,
+}
+
+const BATCH_COLUMNS: &str =
+    "id, account_id, file_name, status, format, row_count, created_at, confirmed_at";
+
+fn batch_from_row(r: &Row<'_>) -> rusqlite::Result<Batch> {
+    let format: String = r.get(4)?;
+    Ok(Batch {
+        id: r.get(0)?,
+        account_id: r.get(1)?,
+        file_name: r.get(2)?,
+        status: r.get(3)?,
+        format: serde_json::from_str(&format).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(4, rusqlite::types::Type::Text, e.into())
+        })?,
+        row_count: r.get(5)?,
+        created_at: r.get(6)?,
+        confirmed_at: r.get(7)?,
+    })
+}
+
+/// A row to stage.
+pub struct NewRow {
+    pub line: usize,
+    pub date: Option<NaiveDate>,
+    pub cents: Option<i64>,
+    pub currency: String,
+    pub payee: String,
+    pub memo: String,
+    /// `Error` with its reason, or `New`.
+    pub status: Status,
+    pub reason: Option<Reason>,
+    pub import_key: String,
+}
+
+/// A staged row as the store keeps it.
+#[derive(Clone, Debug)]
+pub struct StagedRow {
+    pub id: String,
+    pub line: i64,
+    pub date: Option<NaiveDate>,
+    pub cents: Option<i64>,
+    pub currency: String,
+    pub payee: String,
+    pub memo: String,
+    pub category_id: Option<String>,
+    pub status: Status,
+    pub reason: Option<Reason>,
+    pub found: Option<reconcile::Found>,
+    pub decision: Option<String>,
+    pub import_key: String,
+}
+
+const ROW_COLUMNS: &str = "id, line_no, date, amount_cents, currency, payee, memo, category_id, \
+     status, reason, match_kind, match_id, match_date, match_cents, match_name, decision, import_key";
+
+fn staged_from_row(r: &Row<'_>) -> rusqlite::Result<StagedRow> {
+    let status: String = r.get(8)?;
+    let reason: Option<String> = r.get(9)?;
+    let kind: Option<String> = r.get(10)?;
+    let found = match (
+        kind.as_deref().and_then(Kind::from_code),
+        r.get(11)?,
+        r.get(12)?,
+    ) {
+        (Some(kind), Some(id), Some(date)) => Some(reconcile::Found {
+            kind,
+            id,
+            date,
+            cents: r.get::<_, Option<i64>>(13)?.unwrap_or(0),
+            name: r.get::<_, Option<String>>(14)?.unwrap_or_default(),
+        }),
+        _ => None,
+    };
+    Ok(StagedRow {
+        id: r.get(0)?,
+        line: r.get(1)?,
+        date: r.get(2)?,
+        cents: r.get(3)?,
+        currency: r.get(4)?,
+        payee: r.get(5)?,
+        memo: r.get(6)?,
+        category_id: r.get(7)?,
+        status: Status::from_code(&status).unwrap_or(Status::Error),
+        // A reason this binary cannot read is shown as none rather than failing the batch.
+        reason: reason.and_then(|s| serde_json::from_str(&s).ok()),
+        found,
+        decision: r.get(15)?,
+        import_key: r.get(16)?,
+    })
+}
+
+/// Stages a batch and its rows; `tx` is a write transaction.
+#[allow(clippy::too_many_arguments)]
+pub fn insert_batch(
+    tx: &Connection,
+    user_id: &UserId,
+    account_id: &str,
+    file_name: &str,
+    format: &Format,
+    mapping: Option<&str>,
+    rows: &[NewRow],
+    now: &str,
+) -> Result<Batch> {
+    let id = super::new_id();
+    let format_json = serde_json::to_string(format).map_err(anyhow::Error::from)?;
+    tx.execute(
+        "INSERT INTO import_batches
+            (id, user_id, account_id, file_name, status, mapping, format, row_count, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, 'staged', ?5, ?6, ?7, ?8, ?8)",
+        params![id, user_id, account_id, file_name, mapping, format_json, rows.len() as i64, now],
+    )?;
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO import_rows
+            (id, batch_id, user_id, position, line_no, date, amount_cents, currency, payee, memo,
+             status, reason, import_key)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+    )?;
+    for (i, row) in rows.iter().enumerate() {
+        let reason = row.reason.as_ref().map(reason_json).transpose()?;
+        insert.execute(params![
+            super::new_id(),
+            id,
+            user_id,
+            i as i64,
+            row.line as i64,
+            row.date,
+            row.cents,
+            row.currency,
+            row.payee,
+            row.memo,
+            row.status.code(),
+            reason,
+            row.import_key,
+        ])?;
+    }
+    Ok(find(tx, user_id, &id)?.expect("the batch was just inserted"))
+}
+
+fn reason_json(r: &Reason) -> Result<String> {
+    Ok(serde_json::to_string(r).map_err(anyhow::Error::from)?)
+}
+
+/// How many of the user's batches are neither confirmed nor cancelled.
+pub fn open_count(c: &Connection, user_id: &UserId) -> Result<i64> {
+    Ok(c.query_row(
+        "SELECT COUNT(*) FROM import_batches
+         WHERE user_id = ?1 AND status IN ('staged', 'reconciled')",
+        params![user_id],
+        |r| r.get(0),
+    )?)
+}
+
+/// The user's batch with this id.
+pub fn find(c: &Connection, user_id: &UserId, id: &str) -> Result<Option<Batch>> {
+    let sql = format!("SELECT {BATCH_COLUMNS} FROM import_batches WHERE id = ?1 AND user_id = ?2");
+    Ok(c.prepare_cached(&sql)?
+        .query_row(params![id, user_id], batch_from_row)
+        .optional()?)
+}
+
+/// The user's batches, newest first.
+pub fn list(c: &Connection, user_id: &UserId) -> Result<Vec<Batch>> {
+    let sql = format!(
+        "SELECT {BATCH_COLUMNS} FROM import_batches WHERE user_id = ?1
+         ORDER BY created_at DESC, rowid DESC"
+    );
+    let mut s = c.prepare_cached(&sql)?;
+    let rows = s
+        .query_map(params![user_id], batch_from_row)?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+/// Rows per status of a batch.
+pub fn counts(c: &Connection, batch_id: &str) -> Result<HashMap<Status, i64>> {
+    let mut s = c.prepare_cached(
+        "SELECT status, COUNT(*) FROM import_rows WHERE batch_id = ?1 GROUP BY status",
+    )?;
+    let mut out = HashMap::new();
+    for row in s.query_map(params![batch_id], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
+    })? {
+        let (status, n) = row?;
+        if let Some(status) = Status::from_code(&status) {
+            out.insert(status, n);
+        }
+    }
+    Ok(out)
+}
+
+/// A page of a batch's rows in file order, optionally of one status.
+pub fn rows(
+    c: &Connection,
+    batch_id: &str,
+    status: Option<Status>,
+    offset: i64,
+    limit: i64,
+) -> Result<Vec<StagedRow>> {
+    let sql = format!(
+        "SELECT {ROW_COLUMNS} FROM import_rows
+         WHERE batch_id = ?1 AND (?2 IS NULL OR status = ?2)
+         ORDER BY position LIMIT ?3 OFFSET ?4"
+    );
+    let mut s = c.prepare_cached(&sql)?;
+    let rows = s
+        .query_map(
+            params![batch_id, status.map(Status::code), limit, offset],
+            staged_from_row,
+        )?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+/// All rows of a batch in file order.
+pub fn all_rows(c: &Connection, batch_id: &str) -> Result<Vec<StagedRow>> {
+    rows(c, batch_id, None, 0, i64::MAX)
+}
+
+/// One row of the user's batch.
+pub fn find_row(
+    c: &Connection,
+    user_id: &UserId,
+    batch_id: &str,
+    row_id: &str,
+) -> Result<Option<StagedRow>> {
+    let sql = format!(
+        "SELECT {ROW_COLUMNS} FROM import_rows WHERE id = ?1 AND batch_id = ?2 AND user_id = ?3"
+    );
+    Ok(c.prepare_cached(&sql)?
+        .query_row(params![row_id, batch_id, user_id], staged_from_row)
+        .optional()?)
+}
+
+pub fn set_status(c: &Connection, batch_id: &str, status: &str, now: &str) -> Result<()> {
+    c.execute(
+        "UPDATE import_batches SET status = ?2, updated_at = ?3 WHERE id = ?1",
+        params![batch_id, status, now],
+    )?;
+    Ok(())
+}
+
+pub fn set_decision(c: &Connection, row_id: &str, decision: Option<&str>) -> Result<()> {
+    c.execute(
+        "UPDATE import_rows SET decision = ?2 WHERE id = ?1",
+        params![row_id, decision],
+    )?;
+    Ok(())
+}
+
+/// Sets every decision of a batch's rows of `status` (`None`: all rows
+/// that are not `error`); answers how many rows changed.
+pub fn set_decisions(
+    c: &Connection,
+    batch_id: &str,
+    status: Option<Status>,
+    decision: &str,
+) -> Result<usize> {
+    Ok(c.execute(
+        "UPDATE import_rows SET decision = ?3
+         WHERE batch_id = ?1 AND status <> 'error' AND (?2 IS NULL OR status = ?2)",
+        params![batch_id, status.map(Status::code), decision],
+    )?)
+}
+
+/// What reconciliation compares a batch with: the account's one-time
+/// expenses and incomes, and the payments its recurring expenses and
+/// incomes and its transfers have due, between `from` and `to`; and the
+/// user's merchant memory.
+pub struct Existing {
+    pub entries: Vec<Entry>,
+    pub dues: Vec<Due>,
+    pub memory: HashMap<String, String>,
+}
+
+pub fn existing(
+    c: &Connection,
+    user_id: &UserId,
+    account_id: &str,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> Result<Existing> {
+    let mut entries = Vec::new();
+    let mut s = c.prepare_cached(
+        "SELECT id, date, amount_cents, name, merchant, import_key FROM daily_expenses
+         WHERE user_id = ?1 AND account_id = ?2 AND date BETWEEN ?3 AND ?4
+         ORDER BY date, created_at, id",
+    )?;
+    let rows = s.query_map(params![user_id, account_id, from, to], |r| {
+        let name: String = r.get(3)?;
+        let merchant: String = r.get(4)?;
+        Ok(Entry {
+            kind: Kind::DailyExpense,
+            id: r.get(0)?,
+            date: r.get(1)?,
+            cents: -r.get::<_, i64>(2)?,
+            key: reconcile::payee_key(&merchant, &name),
+            name,
+            import_key: r.get(5)?,
+        })
+    })?;
+    for row in rows {
+        entries.push(row?);
+    }
+    let mut s = c.prepare_cached(
+        "SELECT id, start_date, amount_cents, name, import_key FROM incomes
+         WHERE user_id = ?1 AND account_id = ?2 AND frequency = 'once'
+           AND start_date BETWEEN ?3 AND ?4
+         ORDER BY start_date, created_at, id",
+    )?;
+    let rows = s.query_map(params![user_id, account_id, from, to], |r| {
+        let name: String = r.get(3)?;
+        Ok(Entry {
+            kind: Kind::Income,
+            id: r.get(0)?,
+            date: r.get(1)?,
+            cents: r.get(2)?,
+            key: reconcile::payee_key("", &name),
+            name,
+            import_key: r.get(4)?,
+        })
+    })?;
+    for row in rows {
+        entries.push(row?);
+    }
+
+    let mut dues = Vec::new();
+    let mut due = |kind: Kind,
+                   id: &str,
+                   schedule: &Schedule,
+                   cents: &dyn Fn(NaiveDate) -> i64,
+                   name: &str| {
+        for date in schedule.due_dates(from, to) {
+            dues.push(Due {
+                kind,
+                id: id.to_string(),
+                date,
+                cents: cents(date),
+                name: name.to_string(),
+            });
+        }
+    };
+    for e in super::expenses::list(c, user_id, false)? {
+        if e.account_id != account_id {
+            continue;
+        }
+        let now = money::to_cents(e.amount);
+        // Payments before the last price change were of the old amount.
+        let changed = e
+            .amount_changed_at
+            .as_deref()
+            .and_then(|t| t.get(..10))
+            .and_then(|d| d.parse::<NaiveDate>().ok());
+        let before = e.previous_amount.map(money::to_cents);
+        let cents = |d: NaiveDate| match (changed, before) {
+            (Some(c), Some(b)) if d < c => -b,
+            _ => -now,
+        };
+        due(Kind::Expense, &e.id, &e.schedule(), &cents, &e.name);
+    }
+    for i in super::table::all::<super::incomes::Income>(c, user_id)? {
+        if i.account_id != account_id || i.frequency == crate::domain::recurrence::Frequency::Once {
+            continue;
+        }
+        let cents = money::to_cents(i.amount);
+        due(Kind::Income, &i.id, &i.schedule(), &|_| cents, &i.name);
+    }
+    let names: HashMap<String, String> = super::table::all::<super::accounts::Account>(c, user_id)?
+        .into_iter()
+        .map(|a| (a.id, a.name))
+        .collect();
+    for t in super::table::all::<super::transfers::Transfer>(c, user_id)? {
+        let cents = money::to_cents(t.amount);
+        let (signed, other) = if t.from_account_id == account_id {
+            (-cents, &t.to_account_id)
+        } else if t.to_account_id == account_id {
+            (cents, &t.from_account_id)
+        } else {
+            continue;
+        };
+        let name = names.get(other).cloned().unwrap_or_default();
+        due(Kind::Transfer, &t.id, &t.schedule(), &|_| signed, &name);
+    }
+
+    let mut memory = HashMap::new();
+    let mut s = c.prepare_cached(
+        "SELECT merchant, category_id FROM merchant_categories WHERE user_id = ?1",
+    )?;
+    for row in s.query_map(params![user_id], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+    })? {
+        let (k, v) = row?;
+        memory.insert(k, v);
+    }
+    Ok(Existing {
+        entries,
+        dues,
+        memory,
+    })
+}
+
+/// Writes reconciliation's outcomes for the rows with these ids (in the
+/// same order), only where something changed; decisions stay.
+pub fn save_outcomes(tx: &Connection, rows: &[&StagedRow], outcomes: &[Outcome]) -> Result<()> {
+    let mut update = tx.prepare_cached(
+        "UPDATE import_rows SET status = ?2, reason = ?3, category_id = ?4, match_kind = ?5,
+            match_id = ?6, match_date = ?7, match_cents = ?8, match_name = ?9
+         WHERE id = ?1",
+    )?;
+    for (row, o) in rows.iter().zip(outcomes) {
+        let same = row.status == o.status
+            && row.reason == o.reason
+            && row.category_id == o.category_id
+            && row.found == o.found;
+        if same {
+            continue;
+        }
+        let reason = o.reason.as_ref().map(reason_json).transpose()?;
+        let f = o.found.as_ref();
+        update.execute(params![
+            row.id,
+            o.status.code(),
+            reason,
+            o.category_id,
+            f.map(|f| f.kind.code()),
+            f.map(|f| f.id.as_str()),
+            f.map(|f| f.date),
+            f.map(|f| f.cents),
+            f.map(|f| f.name.as_str()),
+        ])?;
+    }
+    Ok(())
+}
+
+/// Sets only the reason of a row (the AI's suggestions).
+pub fn set_reason(tx: &Connection, row_id: &str, reason: &Reason) -> Result<()> {
+    tx.execute(
+        "UPDATE import_rows SET reason = ?2 WHERE id = ?1",
+        params![row_id, reason_json(reason)?],
+    )?;
+    Ok(())
+}
+
+/// A record a confirm writes.
+pub struct Write<'a> {
+    pub row: &'a StagedRow,
+    pub date: NaiveDate,
+    pub cents: i64,
+    pub name: &'a str,
+    pub merchant: &'a str,
+    pub notes: &'a str,
+}
+
+/// Writes the records of a batch: money out as one-time expenses, money in
+/// as one-time incomes, each carrying the batch and the row's import key.
+pub fn confirm(
+    tx: &Connection,
+    user_id: &UserId,
+    batch: &Batch,
+    writes: &[Write<'_>],
+    now: &str,
+) -> Result<()> {
+    let mut expense = tx.prepare_cached(
+        "INSERT INTO daily_expenses
+            (id, user_id, name, amount_cents, currency, date, account_id, category_id, merchant,
+             notes, import_id, import_key, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13)",
+    )?;
+    let mut income = tx.prepare_cached(
+        "INSERT INTO incomes
+            (id, user_id, name, amount_cents, currency, frequency, start_date, account_id, notes,
+             import_id, import_key, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, 'once', ?6, ?7, ?8, ?9, ?10, ?11, ?11)",
+    )?;
+    for w in writes {
+        if w.cents < 0 {
+            expense.execute(params![
+                super::new_id(),
+                user_id,
+                w.name,
+                -w.cents,
+                w.row.currency,
+                w.date,
+                batch.account_id,
+                w.row.category_id,
+                w.merchant,
+                w.notes,
+                batch.id,
+                w.row.import_key,
+                now,
+            ])?;
+        } else {
+            income.execute(params![
+                super::new_id(),
+                user_id,
+                w.name,
+                w.cents,
+                w.row.currency,
+                w.date,
+                batch.account_id,
+                w.notes,
+                batch.id,
+                w.row.import_key,
+                now,
+            ])?;
+        }
+    }
+    tx.execute(
+        "UPDATE import_batches SET status = 'confirmed', confirmed_at = ?2, updated_at = ?2
+         WHERE id = ?1",
+        params![batch.id, now],
+    )?;
+    Ok(())
+}
+
+/// Removes what a confirmed batch wrote and the batch's staged rows, and
+/// marks it cancelled. Answers how many records were removed.
+pub fn undo(tx: &Connection, user_id: &UserId, batch_id: &str, now: &str) -> Result<usize> {
+    let mut removed = tx.execute(
+        "DELETE FROM daily_expenses WHERE user_id = ?1 AND import_id = ?2",
+        params![user_id, batch_id],
+    )?;
+    removed += tx.execute(
+        "DELETE FROM incomes WHERE user_id = ?1 AND import_id = ?2",
+        params![user_id, batch_id],
+    )?;
+    cancel(tx, batch_id, now)?;
+    Ok(removed)
+}
+
+/// Marks a batch cancelled and deletes its staged rows.
+pub fn cancel(tx: &Connection, batch_id: &str, now: &str) -> Result<()> {
+    tx.execute(
+        "DELETE FROM import_rows WHERE batch_id = ?1",
+        params![batch_id],
+    )?;
+    set_status(tx, batch_id, "cancelled", now)
+}
+
+/// How many records a confirmed batch wrote.
+pub fn written(c: &Connection, user_id: &UserId, batch_id: &str) -> Result<i64> {
+    Ok(c.query_row(
+        "SELECT (SELECT COUNT(*) FROM daily_expenses WHERE user_id = ?1 AND import_id = ?2)
+              + (SELECT COUNT(*) FROM incomes WHERE user_id = ?1 AND import_id = ?2)",
+        params![user_id, batch_id],
+        |r| r.get(0),
+    )?)
+}
