@@ -80,7 +80,8 @@ pub fn usage(c: &Connection, user_id: &UserId, id: &str) -> Result<[(&'static st
 /// Moves every entry of account `from` to account `to` (both the user's).
 /// Transfers that would then run from an account to itself are deleted.
 pub fn move_entries(c: &Connection, user_id: &UserId, from: &str, to: &str) -> Result<()> {
-    for table in ["expenses", "daily_expenses", "incomes"] {
+    // Import batches follow the records they wrote, so an undo still finds them.
+    for table in ["expenses", "daily_expenses", "incomes", "import_batches"] {
         c.execute(
             &format!("UPDATE {table} SET account_id = ?1 WHERE account_id = ?2 AND user_id = ?3"),
             params![to, from, user_id],
