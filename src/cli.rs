@@ -52,6 +52,10 @@ pub enum Command {
         /// Where to write the copy (replaced if it exists).
         file: PathBuf,
     },
+    /// Exit 0 when the instance of this configuration answers
+    /// /api/v1/health on its CASHKEEPER_BIND address, 1 otherwise (for a
+    /// container's HEALTHCHECK: the image needs no curl).
+    Healthcheck,
     /// Print a new VAPID key pair for web push, as VAPID_PUBLIC_KEY=… and VAPID_PRIVATE_KEY=….
     VapidKeys,
     /// Create (or refill) a user with a year of realistic demo data.
@@ -120,6 +124,33 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// `cashkeeper healthcheck`: one GET of `/api/v1/health` on the local
+/// address the service binds (a wildcard address is reached on loopback).
+async fn healthcheck(config: &Config) -> anyhow::Result<()> {
+    let mut addr = config.bind;
+    if addr.ip().is_unspecified() {
+        addr.set_ip(match addr {
+            std::net::SocketAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
+            std::net::SocketAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
+        });
+    }
+    let url = format!("http://{addr}/api/v1/health");
+    let client = reqwest::Client::builder()
+        .timeout(std::time::Duration::from_secs(3))
+        .no_proxy()
+        .build()?;
+    let res = client
+        .get(&url)
+        .send()
+        .await
+        .with_context(|| format!("no answer from {url}"))?;
+    if !res.status().is_success() {
+        bail!("{url} answered {}", res.status());
+    }
+    println!("healthy: {url}");
+    Ok(())
+}
+
 fn one_line(e: &anyhow::Error) -> String {
     e.chain()
         .map(|c| c.to_string())
@@ -152,6 +183,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         .context("starting the runtime")?;
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => runtime.block_on(crate::server::run(config)),
+        Command::Healthcheck => runtime.block_on(healthcheck(&config)),
         Command::Migrate => {
             config.check_data_dir().map_err(|e| anyhow::anyhow!(e))?;
             let path = config.data_dir.join(store::DB_FILE);

@@ -27,7 +27,14 @@ fn version_prints_the_same_string_as_health() {
 fn help_lists_the_commands() {
     let out = cashkeeper().arg("--help").output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    for cmd in ["serve", "migrate", "user", "backup", "vapid-keys"] {
+    for cmd in [
+        "serve",
+        "migrate",
+        "user",
+        "backup",
+        "healthcheck",
+        "vapid-keys",
+    ] {
         assert!(text.contains(cmd), "{cmd} missing in {text}");
     }
     let out = cashkeeper()
@@ -577,4 +584,35 @@ async fn token_create_prints_a_working_token_once() {
         .output()
         .unwrap();
     assert!(!bad.status.success());
+}
+
+#[tokio::test]
+async fn healthcheck_exits_0_while_the_instance_answers_and_1_when_it_does_not() {
+    let app = spawn_app().await;
+    let addr = app.base.trim_start_matches("http://").to_string();
+    let run = |bind: String| {
+        tokio::task::spawn_blocking(move || {
+            cashkeeper()
+                .arg("healthcheck")
+                .env("CASHKEEPER_BIND", bind)
+                .output()
+                .unwrap()
+        })
+    };
+    let out = run(addr.clone()).await.unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A wildcard bind is checked on loopback.
+    let port = addr.rsplit(':').next().unwrap().to_string();
+    let out = run(format!("0.0.0.0:{port}")).await.unwrap();
+    assert!(out.status.success());
+
+    let dir = app.stop().await;
+    let out = run(addr).await.unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/api/v1/health"));
+    drop(dir);
 }
