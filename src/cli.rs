@@ -56,6 +56,12 @@ pub enum Command {
     /// /api/v1/health on its CASHKEEPER_BIND address, 1 otherwise (for a
     /// container's HEALTHCHECK: the image needs no curl).
     Healthcheck,
+    /// Restore a backup FILE (and FILE's documents folder beside it) into the
+    /// data directory of a stopped instance, after checking the file.
+    Restore {
+        /// A copy written by `cashkeeper backup` or a scheduled backup.
+        file: PathBuf,
+    },
     /// Print a new VAPID key pair for web push, as VAPID_PUBLIC_KEY=… and VAPID_PRIVATE_KEY=….
     VapidKeys,
     /// Create (or refill) a user with a year of realistic demo data.
@@ -193,16 +199,32 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Backup { file } => {
-            let source = config.data_dir.join(store::DB_FILE);
-            if !source.exists() {
-                bail!("no database at {} (CASHKEEPER_DATA_DIR)", source.display());
-            }
-            store::backup(&source, &file)?;
-            println!("backup written to {}", file.display());
-            let files = store::documents::Files::new(&config.data_dir);
+            let written = store::backups::write(&config.data_dir, &file)?;
+            println!("backup written to {}", written.file.display());
             let folder = store::documents::backup_folder(&file);
-            let copied = files.backup(&folder)?;
-            println!("{copied} documents copied to {}", folder.display());
+            println!(
+                "{} documents copied to {}",
+                written.documents,
+                folder.display()
+            );
+            Ok(())
+        }
+        Command::Restore { file } => {
+            let restored = store::backups::restore(&config.data_dir, &file)?;
+            println!(
+                "restored {} (schema version {}) into {}",
+                file.display(),
+                restored.version,
+                config.data_dir.display()
+            );
+            match restored.documents {
+                Some(n) => println!("{n} documents restored"),
+                None => println!(
+                    "no {} beside the backup: the documents were left as they are",
+                    store::documents::backup_folder(&file).display()
+                ),
+            }
+            println!("start the service to apply any newer migrations");
             Ok(())
         }
         Command::User {

@@ -130,6 +130,10 @@ pub struct Config {
     pub notification_schedule: Schedule,
     /// `INSIGHTS_SCHEDULE`.
     pub insights_schedule: Schedule,
+    /// `CASHKEEPER_BACKUP_SCHEDULE`: backups into `<data dir>/backups/`.
+    pub backup_schedule: Schedule,
+    /// `CASHKEEPER_BACKUP_KEEP`: how many scheduled backups are kept.
+    pub backup_keep: usize,
     /// `VAPID_PUBLIC_KEY`, `VAPID_PRIVATE_KEY`, `VAPID_SUBJECT`.
     pub vapid: Option<Vapid>,
     /// `CASHKEEPER_PUSH_ALLOW_LOOPBACK_HTTP`.
@@ -243,6 +247,27 @@ impl Config {
             "INSIGHTS_SCHEDULE",
             &get("INSIGHTS_SCHEDULE").unwrap_or_else(|| "0 6 * * *".into()),
         )?;
+
+        let backup_schedule = Schedule::parse(
+            "CASHKEEPER_BACKUP_SCHEDULE",
+            &get("CASHKEEPER_BACKUP_SCHEDULE").unwrap_or_else(|| "off".into()),
+        )?;
+        let backup_keep = match get("CASHKEEPER_BACKUP_KEEP") {
+            None => 7,
+            Some(raw) => raw
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=1000).contains(n))
+                .ok_or_else(|| {
+                    ConfigError::new(
+                        "CASHKEEPER_BACKUP_KEEP",
+                        "how many backups to keep, from 1 to 1000",
+                        &raw,
+                        None,
+                    )
+                })?,
+        };
 
         let vapid = match (
             get("VAPID_PUBLIC_KEY"),
@@ -373,6 +398,8 @@ impl Config {
             cron_secret: get("CRON_SECRET").map(Secret::new),
             notification_schedule,
             insights_schedule,
+            backup_schedule,
+            backup_keep,
             vapid,
             push_allow_loopback_http,
             api_rate_limit,
@@ -399,6 +426,7 @@ impl Config {
         c.rates_refresh = false;
         c.notification_schedule = Schedule::Off;
         c.insights_schedule = Schedule::Off;
+        c.backup_schedule = Schedule::Off;
         c
     }
 
@@ -727,6 +755,28 @@ mod tests {
         assert_eq!(c.base_url, "https://money.example.org");
         assert!(c.secure_cookies());
         assert_eq!(c.notification_schedule, Schedule::Off);
+    }
+
+    #[test]
+    fn backups_are_off_by_default_and_keep_seven() {
+        let c = with(&[]).unwrap();
+        assert_eq!(c.backup_schedule, Schedule::Off);
+        assert_eq!(c.backup_keep, 7);
+        let c = with(&[
+            ("CASHKEEPER_BACKUP_SCHEDULE", "30 3 * * *"),
+            ("CASHKEEPER_BACKUP_KEEP", "14"),
+        ])
+        .unwrap();
+        assert_eq!(c.backup_schedule, Schedule::Cron("30 3 * * *".into()));
+        assert_eq!(c.backup_keep, 14);
+        for (var, bad) in [
+            ("CASHKEEPER_BACKUP_SCHEDULE", "nightly"),
+            ("CASHKEEPER_BACKUP_KEEP", "0"),
+            ("CASHKEEPER_BACKUP_KEEP", "many"),
+        ] {
+            let err = with(&[(var, bad)]).unwrap_err();
+            assert!(err.0.contains(var), "{}", err.0);
+        }
     }
 
     #[test]

@@ -26,6 +26,8 @@ use tokio::net::TcpListener;
 /// binds and serves until a shutdown signal.
 pub async fn run(config: Config) -> anyhow::Result<()> {
     config.check_data_dir().map_err(|e| anyhow::anyhow!(e))?;
+    // One instance per data directory; a restore waits for it to stop.
+    let _lock = crate::store::backups::InstanceLock::take(&config.data_dir)?;
     let state = AppState::new(config.clone()).context("opening the database")?;
     let listener = TcpListener::bind(config.bind)
         .await

@@ -96,4 +96,5 @@ impl AppState {
 pub struct JobLocks {
     pub insights: Mutex<()>,
     pub upcoming: Mutex<()>,
+    pub backup: Mutex<()>,
 }

@@ -1,8 +1,10 @@
 //! The two recurring jobs, insight generation and upcoming-payment
-//! reminders, and the daily exchange-rate refresh. The cron routes and the
-//! bundled scheduler both run the two jobs, and each holds a lock
-//! (`state::JobLocks`) while it runs, so it never runs twice at once.
+//! reminders, the scheduled backup, and the daily exchange-rate refresh.
+//! The cron routes and the bundled scheduler both run the two jobs, and
+//! each job holds a lock (`state::JobLocks`) while it runs, so it never
+//! runs twice at once.
 
+pub mod backups;
 pub mod insights;
 pub mod rates;
 pub mod scheduler;

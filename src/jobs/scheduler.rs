@@ -1,5 +1,6 @@
-//! The bundled scheduler: runs the two jobs in-process on
-//! `NOTIFICATION_SCHEDULE` and `INSIGHTS_SCHEDULE` (five-field cron, UTC).
+//! The bundled scheduler: runs the jobs in-process on
+//! `NOTIFICATION_SCHEDULE`, `INSIGHTS_SCHEDULE` and
+//! `CASHKEEPER_BACKUP_SCHEDULE` (five-field cron, UTC).
 //! Each job takes its lock, so a run never overlaps another run of the same
 //! job (nor one started by the cron route).
 
@@ -24,6 +25,7 @@ pub async fn start(state: AppState) -> anyhow::Result<Scheduler> {
             state.config.notification_schedule.clone(),
         ),
         ("insights", state.config.insights_schedule.clone()),
+        ("backup", state.config.backup_schedule.clone()),
     ];
     if jobs.iter().all(|(_, s)| *s == Schedule::Off) {
         return Ok(Scheduler(None));
@@ -43,6 +45,9 @@ pub async fn start(state: AppState) -> anyhow::Result<Scheduler> {
                 match name {
                     "insights" => {
                         super::insights::run(&st).await;
+                    }
+                    "backup" => {
+                        super::backups::run(&st).await;
                     }
                     _ => {
                         super::upcoming::run(&st).await;

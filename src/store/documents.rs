@@ -428,8 +428,14 @@ impl Files {
     }
 
     fn copy_to(&self, target: &Path) -> Result<usize> {
+        Files::copy_tree(&self.dir, target)
+    }
+
+    /// Copies a documents folder (one folder per user) from `from` into
+    /// `target`, leaving out partial files; answers how many files.
+    pub fn copy_tree(from: &Path, target: &Path) -> Result<usize> {
         let mut copied = 0;
-        let Ok(users) = std::fs::read_dir(&self.dir) else {
+        let Ok(users) = std::fs::read_dir(from) else {
             return Ok(0);
         };
         for user in users.flatten() {
