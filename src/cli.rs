@@ -110,6 +110,33 @@ pub enum UserCommand {
         #[arg(long)]
         name: Option<String>,
     },
+    /// List the users: email, name, state, records, created.
+    List,
+    /// Set a user's password (read from standard input) and sign them out
+    /// everywhere.
+    SetPassword {
+        #[arg(long)]
+        email: String,
+        /// Read the password from standard input (first line).
+        #[arg(long, required = true)]
+        password_stdin: bool,
+    },
+    /// Stop a user from signing in: their sessions end and their API tokens
+    /// are revoked; their data stays.
+    Disable {
+        #[arg(long)]
+        email: String,
+    },
+    /// Let a disabled user sign in again.
+    Enable {
+        #[arg(long)]
+        email: String,
+    },
+    /// Delete a user and everything of theirs, documents included.
+    Delete {
+        #[arg(long)]
+        email: String,
+    },
 }
 
 /// Parses the command line, runs the command, and turns any error into one
@@ -235,6 +262,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     name,
                 },
         } => runtime.block_on(create_user(config, email, name)),
+        Command::User { command } => runtime.block_on(user_command(config, command)),
         Command::Token {
             command:
                 TokenCommand::Create {
@@ -361,6 +389,80 @@ fn read_password() -> anyhow::Result<String> {
         .read_to_string(&mut input)
         .context("reading the password from standard input")?;
     Ok(input.lines().next().unwrap_or("").to_string())
+}
+
+/// The administrator's user commands other than `create`.
+async fn user_command(config: Config, command: UserCommand) -> anyhow::Result<()> {
+    config.check_data_dir().map_err(|e| anyhow::anyhow!(e))?;
+    let db = Db::open(&config.data_dir)?;
+    let now = timestamp(Clock::default().now());
+    let find = |email: String| {
+        let db = db.clone();
+        async move {
+            let email = Email::parse("--email", &email)?;
+            let key = email.key();
+            db.run(move |c| users::find_by_email(c, &key))
+                .await?
+                .ok_or_else(|| anyhow::anyhow!("--email: no user {}", email.as_str()))
+        }
+    };
+    match command {
+        UserCommand::Create { .. } => unreachable!("handled by create_user"),
+        UserCommand::List => {
+            let list = db.run(|c| users::list_for_admin(c)).await?;
+            println!(
+                "{:<36}  {:<24}  {:<8}  {:>7}  created",
+                "email", "name", "state", "records"
+            );
+            for l in list {
+                let state = if l.disabled_at.is_some() {
+                    "disabled"
+                } else {
+                    "active"
+                };
+                println!(
+                    "{:<36}  {:<24}  {:<8}  {:>7}  {}",
+                    l.user.email, l.user.name, state, l.records, l.user.created_at
+                );
+            }
+        }
+        UserCommand::SetPassword { email, .. } => {
+            let user = find(email).await?;
+            let pw = read_password()?;
+            password::check_rule("password", &pw)?;
+            let hash = password::hash(pw).await?;
+            let id = user.id.clone();
+            db.transaction(move |tx| {
+                users::set_password(tx, &id, &hash, &now)?;
+                store::sessions::delete_all_for_user(tx, &id, None)
+            })
+            .await?;
+            println!("password of {} set; their sessions ended", user.email);
+        }
+        UserCommand::Disable { email } => {
+            let user = find(email).await?;
+            let id = user.id.clone();
+            db.transaction(move |tx| users::set_disabled(tx, &id, Some(&now), &now))
+                .await?;
+            println!("{} disabled: signed out, API tokens revoked", user.email);
+        }
+        UserCommand::Enable { email } => {
+            let user = find(email).await?;
+            let id = user.id.clone();
+            db.transaction(move |tx| users::set_disabled(tx, &id, None, &now))
+                .await?;
+            println!("{} enabled", user.email);
+        }
+        UserCommand::Delete { email } => {
+            let user = find(email).await?;
+            let id = user.id.clone();
+            let files = store::documents::Files::new(&config.data_dir);
+            db.run(move |c| users::delete_everything(c, &files, &id))
+                .await?;
+            println!("{} deleted with all their data", user.email);
+        }
+    }
+    Ok(())
 }
 
 async fn create_user(config: Config, email: String, name: Option<String>) -> anyhow::Result<()> {

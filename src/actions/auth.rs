@@ -109,6 +109,13 @@ async fn login(ctx: Ctx, input: LoginInput) -> Result<Reply> {
         // The attempt stays counted.
         _ => return Err(Error::refused("invalid email or password")),
     };
+    let id = user.id.clone();
+    if state.db.run(move |c| users::is_disabled(c, &id)).await? {
+        // Only the right password learns this; the attempt stays counted.
+        return Err(Error::refused(
+            "this account is disabled; ask the administrator of this cashkeeper",
+        ));
+    }
     attempt.succeeded();
     let token = session::start(&state.db, &state.clock, user.id.clone()).await?;
     Ok(Reply::data(&user)?.with_cookie(session::set_cookie(&state.config, &token)))

@@ -1,4 +1,5 @@
-//! User settings: `getSettings`, `updateSettings`, `changePassword`.
+//! User settings: `getSettings`, `updateSettings`, `changePassword`, and
+//! `deleteUser`, which removes the signed-in user and everything of theirs.
 
 use super::{Ctx, NoInput, Registry, Reply};
 use crate::actions::auth::parse_name;
@@ -14,6 +15,7 @@ pub fn register(r: &mut Registry) {
     r.session("getSettings", get_settings);
     r.session("updateSettings", update_settings);
     r.session("changePassword", change_password);
+    r.session("deleteUser", delete_user);
 }
 
 async fn get_settings(ctx: Ctx, _: NoInput) -> Result<Reply> {
@@ -92,4 +94,29 @@ async fn change_password(ctx: Ctx, input: ChangePasswordInput) -> Result<Reply> 
         .await?;
     state.token_cache.clear();
     Reply::data(())
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct DeleteUserInput {
+    password: String,
+}
+
+/// `deleteUser {password}`: the user, every record, document file,
+/// session and token of theirs, in one transaction (the files after it);
+/// the session cookie is cleared.
+async fn delete_user(ctx: Ctx, input: DeleteUserInput) -> Result<Reply> {
+    if input.password.is_empty() {
+        return Err(Error::invalid("password", "is required"));
+    }
+    super::auth::confirm_password(&ctx, "password", input.password).await?;
+    let user_id = ctx.user_id()?;
+    let state = &ctx.state;
+    let files = state.files.clone();
+    state
+        .db
+        .run(move |c| users::delete_everything(c, &files, &user_id))
+        .await?;
+    state.token_cache.clear();
+    Ok(Reply::data(())?.with_cookie(crate::auth::session::clear_cookie(&state.config)))
 }

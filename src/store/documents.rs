@@ -431,6 +431,16 @@ impl Files {
         Files::copy_tree(&self.dir, target)
     }
 
+    /// Removes every file of a user (whose rows are gone).
+    pub fn remove_user(&self, user_id: &UserId) -> Result<()> {
+        match std::fs::remove_dir_all(self.dir.join(user_id.as_str())) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(anyhow::Error::from(e)
+                .context("removing the user's documents")
+                .into()),
+            _ => Ok(()),
+        }
+    }
+
     /// Copies a documents folder (one folder per user) from `from` into
     /// `target`, leaving out partial files; answers how many files.
     pub fn copy_tree(from: &Path, target: &Path) -> Result<usize> {

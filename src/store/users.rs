@@ -191,6 +191,73 @@ pub fn update_settings(
     find(c, user_id)?.ok_or(Error::NotFound)
 }
 
+/// Whether an administrator disabled the user.
+pub fn is_disabled(c: &Connection, user_id: &UserId) -> Result<bool> {
+    Ok(c.query_row(
+        "SELECT disabled_at IS NOT NULL FROM users WHERE id = ?1",
+        [user_id],
+        |r| r.get(0),
+    )
+    .optional()?
+    .unwrap_or(false))
+}
+
+/// Disables (`Some(now)`) or enables (`None`) a user. Disabling also ends
+/// their sessions and revokes their API tokens.
+pub fn set_disabled(c: &Connection, user_id: &UserId, at: Option<&str>, now: &str) -> Result<()> {
+    c.execute(
+        "UPDATE users SET disabled_at = ?1, updated_at = ?2 WHERE id = ?3",
+        params![at, now, user_id],
+    )?;
+    if at.is_some() {
+        super::sessions::delete_all_for_user(c, user_id, None)?;
+        super::api_tokens::revoke_all_for_user(c, user_id, now)?;
+    }
+    Ok(())
+}
+
+/// A user as the administrator's list shows them.
+pub struct Listed {
+    pub user: User,
+    pub disabled_at: Option<String>,
+    pub records: i64,
+}
+
+/// Every user with their state and how many money records they keep.
+pub fn list_for_admin(c: &Connection) -> Result<Vec<Listed>> {
+    let mut s = c.prepare(&format!(
+        "SELECT {COLUMNS}, disabled_at,
+            (SELECT COUNT(*) FROM daily_expenses d WHERE d.user_id = users.id)
+          + (SELECT COUNT(*) FROM expenses e WHERE e.user_id = users.id)
+          + (SELECT COUNT(*) FROM incomes i WHERE i.user_id = users.id)
+          + (SELECT COUNT(*) FROM transfers t WHERE t.user_id = users.id)
+         FROM users ORDER BY created_at, id"
+    ))?;
+    let rows = s
+        .query_map([], |r| {
+            Ok(Listed {
+                user: from_row(r)?,
+                disabled_at: r.get(6)?,
+                records: r.get(7)?,
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+/// Removes the user and, through the schema's cascades, every row of
+/// theirs; then their documents' files. Everything is gone or nothing.
+pub fn delete_everything(
+    c: &mut Connection,
+    files: &super::documents::Files,
+    user_id: &UserId,
+) -> Result<()> {
+    let tx = super::write_transaction(c)?;
+    tx.execute("DELETE FROM users WHERE id = ?1", [user_id])?;
+    tx.commit()?;
+    files.remove_user(user_id)
+}
+
 /// Every user (for the jobs).
 pub fn all(c: &Connection) -> Result<Vec<User>> {
     let mut s = c.prepare_cached(&format!(

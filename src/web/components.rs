@@ -15,6 +15,8 @@ pub struct Field<'a> {
     /// Sent as `null` when left empty (optional fields of updates).
     pub nullable: bool,
     pub inputmode: Option<&'a str>,
+    /// The element id, when `f-{name}` is taken by another form of the page.
+    pub id: Option<&'a str>,
 }
 
 impl<'a> Field<'a> {
@@ -29,7 +31,12 @@ impl<'a> Field<'a> {
             hint: None,
             nullable: false,
             inputmode: None,
+            id: None,
         }
+    }
+    pub fn id(mut self, id: &'a str) -> Self {
+        self.id = Some(id);
+        self
     }
     pub fn nullable(mut self) -> Self {
         self.nullable = true;
@@ -58,7 +65,10 @@ impl<'a> Field<'a> {
     }
 
     pub fn render(&self) -> Markup {
-        let id = format!("f-{}", self.name);
+        let id = match self.id {
+            Some(id) => id.to_string(),
+            None => format!("f-{}", self.name),
+        };
         let err_id = format!("{id}-error");
         let hint_id = format!("{id}-hint");
         let described = match self.hint {

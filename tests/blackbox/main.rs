@@ -18,6 +18,7 @@ mod hardening;
 mod helpers;
 mod import_corpus;
 mod jobs;
+mod lifecycle;
 mod money;
 mod pages;
 mod planning;

@@ -124,6 +124,17 @@ pub async fn show(
                     }
                 }
             }
+            section.panel #delete-account {
+                h2 { (t.delete_my_account) }
+                p.hint { (t.delete_my_account_intro) }
+                form.stack data-action="deleteUser" data-redirect="/login"
+                    data-confirm=(t.delete_my_account_confirm) novalidate {
+                    (Field::new(t.current_password, "password", "password").id("f-delete-password")
+                        .autocomplete("current-password").required().render())
+                    (form_error())
+                    button.danger type="submit" { (t.delete_my_account) }
+                }
+            }
         },
     )
     .into_response())
