@@ -27,3 +27,4 @@ mod push;
 mod rates;
 mod receipts;
 mod smtp;
+mod upgrade;

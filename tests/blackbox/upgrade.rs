@@ -1,0 +1,130 @@
+//! Upgrades: `tests/fixtures/release.db` is a database written by this
+//! release (the demo household, a document, an API token), and
+//! `release.json` what its actions answered then. A later binary must open
+//! it, apply every migration it brings, and answer the same for every
+//! record. `CASHKEEPER_WRITE_FIXTURE=1` writes both files anew (when a
+//! release changes the schema; commit them with it).
+
+use crate::helpers::*;
+use serde_json::{json, Map, Value};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+const EMAIL: &str = "fixture@example.org";
+const PASSWORD: &str = "fixture password";
+/// What a person keeps, as the actions list it; nothing that depends on today.
+const LISTS: &[&str] = &[
+    "getSettings",
+    "listAccounts",
+    "listCategories",
+    "listExpenses",
+    "listDailyExpenses",
+    "listIncomes",
+    "listTransfers",
+    "listDocuments",
+    "listApiTokens",
+    "listImports",
+];
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+async fn snapshot(app: &TestApp, cookie: &str) -> Value {
+    let mut out = Map::new();
+    for name in LISTS {
+        let r = app.action(name, json!({}), Some(cookie)).await;
+        out.insert(name.to_string(), r.data().clone());
+    }
+    Value::Object(out)
+}
+
+async fn write_fixture() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cashkeeper"))
+        .env_clear()
+        .env("RUST_LOG", "warn")
+        .env("CASHKEEPER_DATA_DIR", dir.path())
+        .args(["demo", "--email", EMAIL, "--password-stdin"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("{PASSWORD}\n").as_bytes())
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    let app = spawn_app_in(dir, |_| {}).await;
+    let cookie = app.login(EMAIL, PASSWORD).await.session_cookie().unwrap();
+    app.action(
+        "uploadDocument",
+        json!({"fileName": "Mietvertrag.pdf", "dataBase64": "JVBERi0xLjcKJeLjz9M="}),
+        Some(&cookie),
+    )
+    .await
+    .data();
+    app.action(
+        "createApiToken",
+        json!({"name": "Home Assistant", "expiresInDays": null, "password": PASSWORD}),
+        Some(&cookie),
+    )
+    .await
+    .data();
+    let snap = snapshot(&app, &cookie).await;
+    cashkeeper::store::backups::write(app.data_dir(), &fixtures().join("release.db")).unwrap();
+    let _ = std::fs::remove_dir_all(fixtures().join("release.documents"));
+    std::fs::write(
+        fixtures().join("release.json"),
+        serde_json::to_string_pretty(&snap).unwrap() + "\n",
+    )
+    .unwrap();
+    eprintln!("wrote tests/fixtures/release.db and release.json");
+}
+
+#[tokio::test]
+async fn a_database_of_this_release_opens_migrated_with_every_record() {
+    if std::env::var_os("CASHKEEPER_WRITE_FIXTURE").is_some() {
+        write_fixture().await;
+    }
+    let expected: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixtures().join("release.json")).unwrap())
+            .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        fixtures().join("release.db"),
+        dir.path().join("cashkeeper.db"),
+    )
+    .unwrap();
+    let app = spawn_app_in(dir, |_| {}).await;
+
+    // Every migration of this binary is applied.
+    let db = app.data_dir().join("cashkeeper.db");
+    let applied: i64 = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row(
+            "SELECT MAX(version) FROM refinery_schema_history",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(applied, cashkeeper::store::backups::newest_version());
+
+    let r = app.login(EMAIL, PASSWORD).await;
+    assert!(r.ok(), "the fixture's user signs in: {}", r.body);
+    let now = snapshot(&app, &r.session_cookie().unwrap()).await;
+    for name in LISTS {
+        assert_eq!(
+            now[name], expected[name],
+            "{name} changed across the upgrade"
+        );
+    }
+    let daily = now["listDailyExpenses"].as_array().unwrap().len();
+    assert!(
+        daily > 100,
+        "the fixture holds the demo year: {daily} one-time expenses"
+    );
+}
