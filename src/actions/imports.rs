@@ -7,7 +7,7 @@ use super::input::{optional_id, NAME_MAX, NOTES_MAX};
 use super::{Ctx, Registry, Reply};
 use crate::domain::documents::clean_name;
 use crate::domain::import::read::{self, Format, Mapping, ReadError, MAX_ROWS};
-use crate::domain::import::reconcile::{self, Reason, Staged, Status, WINDOW_DAYS};
+use crate::domain::import::reconcile::{self, Reason, Staged, Status};
 use crate::domain::locale::Locale;
 use crate::domain::money;
 use crate::error::{Error, Result};
@@ -444,18 +444,10 @@ fn reconcile_batch(
         .filter(|(_, r)| r.status != Status::Error && r.date.is_some() && r.cents.is_some())
         .map(|(i, _)| i)
         .collect();
-    let dates = readable.iter().filter_map(|&i| rows[i].date);
-    let (from, to) = match (dates.clone().min(), dates.max()) {
-        (Some(a), Some(b)) => (
-            a - chrono::Duration::days(WINDOW_DAYS),
-            b + chrono::Duration::days(WINDOW_DAYS),
-        ),
-        _ => {
-            let today = chrono::NaiveDate::MIN;
-            (today, today)
-        }
-    };
-    let existing = imports::existing(tx, user, &batch.account_id, from, to)?;
+    let mut dates: Vec<NaiveDate> = readable.iter().filter_map(|&i| rows[i].date).collect();
+    dates.sort_unstable();
+    dates.dedup();
+    let existing = imports::existing(tx, user, &batch.account_id, &dates)?;
     let staged: Vec<Staged> = readable
         .iter()
         .map(|&i| {

@@ -295,8 +295,8 @@ pub fn set_decisions(
 
 /// What reconciliation compares a batch with: the account's one-time
 /// expenses and incomes, and the payments its recurring expenses and
-/// incomes and its transfers have due, between `from` and `to`; and the
-/// user's merchant memory.
+/// incomes and its transfers have due, near the rows' dates (`row_dates`,
+/// sorted); and the user's merchant memory.
 pub struct Existing {
     pub entries: Vec<Entry>,
     pub dues: Vec<Due>,
@@ -307,9 +307,23 @@ pub fn existing(
     c: &Connection,
     user_id: &UserId,
     account_id: &str,
-    from: NaiveDate,
-    to: NaiveDate,
+    row_dates: &[NaiveDate],
 ) -> Result<Existing> {
+    let window = chrono::Duration::days(reconcile::WINDOW_DAYS);
+    let (Some(first), Some(last)) = (row_dates.first(), row_dates.last()) else {
+        return Ok(Existing {
+            entries: Vec::new(),
+            dues: Vec::new(),
+            memory: HashMap::new(),
+        });
+    };
+    let (from, to) = (*first - window, *last + window);
+    // Only payments due near a row's date matter: a file's dates may lie
+    // years apart, and a weekly item has thousands of due dates between.
+    let near_a_row = |d: NaiveDate| {
+        let i = row_dates.partition_point(|r| *r < d - window);
+        row_dates.get(i).is_some_and(|r| *r <= d + window)
+    };
     let mut entries = Vec::new();
     let mut s = c.prepare_cached(
         "SELECT id, date, amount_cents, name, merchant, import_key FROM daily_expenses
@@ -330,7 +344,10 @@ pub fn existing(
         })
     })?;
     for row in rows {
-        entries.push(row?);
+        let e = row?;
+        if near_a_row(e.date) {
+            entries.push(e);
+        }
     }
     let mut s = c.prepare_cached(
         "SELECT id, start_date, amount_cents, name, import_key FROM incomes
@@ -351,7 +368,10 @@ pub fn existing(
         })
     })?;
     for row in rows {
-        entries.push(row?);
+        let e = row?;
+        if near_a_row(e.date) {
+            entries.push(e);
+        }
     }
 
     let mut dues = Vec::new();
@@ -360,7 +380,11 @@ pub fn existing(
                    schedule: &Schedule,
                    cents: &dyn Fn(NaiveDate) -> i64,
                    name: &str| {
-        for date in schedule.due_dates(from, to) {
+        for date in schedule
+            .due_dates(from, to)
+            .into_iter()
+            .filter(|d| near_a_row(*d))
+        {
             dues.push(Due {
                 kind,
                 id: id.to_string(),
