@@ -71,6 +71,8 @@ pub enum Problem {
     Date { value: String },
     /// The amount column holds something that is not an amount.
     Amount { value: String },
+    /// A booking the bank has not dated yet (comdirect's `offen`).
+    Pending { value: String },
 }
 
 impl Problem {
@@ -80,6 +82,12 @@ impl Problem {
             (Problem::Date { value }, Locale::En) => format!("Not a valid date: \"{value}\""),
             (Problem::Amount { value }, Locale::De) => format!("Kein gültiger Betrag: „{value}“"),
             (Problem::Amount { value }, Locale::En) => format!("Not a valid amount: \"{value}\""),
+            (Problem::Pending { value }, Locale::De) => {
+                format!("Vorgemerkt, noch ohne Buchungstag („{value}“)")
+            }
+            (Problem::Pending { value }, Locale::En) => {
+                format!("Pending, not booked yet (\"{value}\")")
+            }
         }
     }
 }
@@ -130,9 +138,1416 @@ pub enum ReadError {
 
 /// Reads `bytes` with `mapping`, or detects the layout without one.
 pub fn read(bytes: &[u8], mapping: Option<&Mapping>) -> Result<Statement, ReadError> {
-    let _ = mapping;
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(ReadError::Empty);
     }
-    Err(ReadError::UnknownLayout { columns: vec![] })
+    if looks_binary(bytes) {
+        return Err(ReadError::Binary);
+    }
+    let (text, encoding) = decode(bytes);
+    let delimiter = detect_delimiter(&text);
+    let records = parse_records(&text, delimiter);
+    let layout = match mapping {
+        Some(m) => layout_from_mapping(m, &records)?,
+        None => detect_layout(&records).ok_or_else(|| ReadError::UnknownLayout {
+            columns: likely_header(&records),
+        })?,
+    };
+    let data = &records[layout.first_row..];
+    let decimal = match mapping.and_then(|m| m.decimal_separator.as_deref()) {
+        Some(d) => d.chars().next().unwrap_or(','),
+        None => detect_decimal(&layout, data, delimiter),
+    };
+    let dates = match mapping.and_then(|m| m.date_format.as_deref()) {
+        Some(f) => DateFormat::Custom(f.to_string()),
+        None => detect_date_format(&layout, data),
+    };
+    let mut rows = Vec::new();
+    for rec in data {
+        if is_note(&rec.fields) {
+            continue;
+        }
+        if rows.len() == MAX_ROWS {
+            return Err(ReadError::TooManyRows);
+        }
+        rows.push(layout.row(rec, decimal, &dates));
+    }
+    if rows.is_empty() {
+        return Err(ReadError::Empty);
+    }
+    Ok(Statement {
+        format: Format {
+            bank: layout.bank.map(str::to_string),
+            encoding: encoding.to_string(),
+            delimiter: (delimiter as char).to_string(),
+            decimal_separator: decimal.to_string(),
+            date_format: dates.pattern(),
+            header_line: layout.header.map(|i| records[i].line),
+        },
+        columns: layout.columns,
+        rows,
+    })
+}
+
+// ------------------------------------------------------------ bytes, text
+
+/// Files that are not text: NUL bytes, or the start of a common binary
+/// format, or many control characters.
+fn looks_binary(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(8192)];
+    const MAGIC: &[&[u8]] = &[
+        b"%PDF",
+        b"\x89PNG",
+        b"\xff\xd8\xff",
+        b"PK\x03\x04",
+        b"GIF8",
+        b"RIFF",
+    ];
+    if MAGIC.iter().any(|m| head.starts_with(m)) || head.contains(&0) {
+        return true;
+    }
+    let controls = head
+        .iter()
+        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c))
+        .count();
+    controls * 100 > head.len()
+}
+
+/// UTF-8 (a BOM is dropped), or else Windows-1252, the superset of
+/// ISO-8859-1 that German banks write.
+fn decode(bytes: &[u8]) -> (std::borrow::Cow<'_, str>, &'static str) {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(text) => (text.into(), "utf-8"),
+        Err(_) => (
+            encoding_rs::WINDOWS_1252
+                .decode_without_bom_handling(bytes)
+                .0,
+            "windows-1252",
+        ),
+    }
+}
+
+/// The delimiter that occurs most often outside quotes in the first lines.
+fn detect_delimiter(text: &str) -> u8 {
+    let mut best = (0usize, b',');
+    for candidate in [b';', b',', b'\t', b'|'] {
+        let mut count = 0;
+        for line in text.lines().take(60) {
+            let mut quoted = false;
+            for b in line.bytes() {
+                match b {
+                    b'"' => quoted = !quoted,
+                    b if b == candidate && !quoted => count += 1,
+                    _ => {}
+                }
+            }
+        }
+        if count > best.0 {
+            best = (count, candidate);
+        }
+    }
+    best.1
+}
+
+/// A record of the file and the 1-based line it starts on.
+struct Record {
+    line: usize,
+    fields: csv::StringRecord,
+}
+
+fn parse_records(text: &str, delimiter: u8) -> Vec<Record> {
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes());
+    let mut out = Vec::new();
+    let mut record = csv::StringRecord::new();
+    loop {
+        match reader.read_record(&mut record) {
+            Ok(true) => {
+                let line = record.position().map_or(0, |p| p.line() as usize);
+                out.push(Record {
+                    line,
+                    fields: std::mem::take(&mut record),
+                });
+            }
+            Ok(false) => break,
+            // The text is valid UTF-8 and the reader is flexible: nothing
+            // else can fail; stop at what was read.
+            Err(_) => break,
+        }
+    }
+    out
+}
+
+/// A line that is not a booking: no cell, or a single one (a title, a
+/// note or a footnote such as "* noch nicht ausgeführte Umsätze").
+fn is_note(fields: &csv::StringRecord) -> bool {
+    fields.iter().filter(|f| !f.trim().is_empty()).count() < 2
+}
+
+/// A header name as compared: trimmed, without quotes, lower case.
+fn norm(name: &str) -> String {
+    name.trim()
+        .trim_start_matches('\u{feff}')
+        .trim_matches('"')
+        .trim()
+        .to_lowercase()
+}
+
+/// The header's names without the empty ones a trailing delimiter adds.
+fn header_names(fields: &csv::StringRecord) -> Vec<String> {
+    let mut names: Vec<String> = fields.iter().map(norm).collect();
+    while names.last().is_some_and(|n| n.is_empty()) {
+        names.pop();
+    }
+    names
+}
+
+/// What to show when no layout is recognised: the most header-like line.
+fn likely_header(records: &[Record]) -> Vec<String> {
+    records
+        .iter()
+        .take(40)
+        .filter(|r| !is_note(&r.fields))
+        .find(|r| r.fields.iter().all(|f| !looks_numeric(f)))
+        .or_else(|| records.first())
+        .map(|r| r.fields.iter().map(|f| f.trim().to_string()).collect())
+        .unwrap_or_default()
+}
+
+fn looks_numeric(s: &str) -> bool {
+    let s = s.trim();
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_digit() || "+-.,'/ :€$£".contains(c))
+}
+
+// ----------------------------------------------------------------- layout
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum AmountCols {
+    Signed(usize),
+    /// Money out and money in, in two columns (the out column may carry
+    /// its own minus sign).
+    DebitCredit(usize, usize),
+    /// An unsigned amount and a column whose value says it is money out.
+    Flag(usize, usize),
+    /// An amount less a fee in its own column.
+    LessFee(usize, usize),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum PayeeCol {
+    None,
+    Col(usize),
+    /// The counterparty of money out, and of money in.
+    BySign(usize, usize),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum MemoCol {
+    None,
+    Col(usize),
+    /// This field and all that follow it (text that spills over the delimiter).
+    Rest(usize),
+    /// A field wrapped in single quotes.
+    SingleQuoted(usize),
+}
+
+struct Layout {
+    bank: Option<&'static str>,
+    /// The header's record, if any.
+    header: Option<usize>,
+    first_row: usize,
+    columns: Vec<String>,
+    header_len: usize,
+    date: usize,
+    amount: AmountCols,
+    payee: PayeeCol,
+    memo: MemoCol,
+    currency: Option<usize>,
+    /// Rows shorter than the header: columns from here on are read from
+    /// the row's end (a bank left out a field in the middle).
+    right_from: Option<usize>,
+    /// US layouts write the month first.
+    month_first: bool,
+}
+
+enum A {
+    Signed(&'static str),
+    DebitCredit(&'static str, &'static str),
+    Flag(&'static str, &'static str),
+    LessFee(&'static str, &'static str),
+}
+enum P {
+    None,
+    Col(&'static str),
+    BySign(&'static str, &'static str),
+}
+enum M {
+    None,
+    Col(&'static str),
+    Rest(&'static str),
+}
+
+/// A bank's layout with a header: the names that identify it and the
+/// columns taken. German banks first.
+struct Known {
+    bank: &'static str,
+    signature: &'static [&'static str],
+    date: &'static str,
+    amount: A,
+    payee: P,
+    memo: M,
+    currency: Option<&'static str>,
+}
+
+const KNOWN: &[Known] = &[
+    Known {
+        bank: "sparkasse-camt",
+        signature: &[
+            "auftragskonto",
+            "buchungstag",
+            "glaeubiger id",
+            "beguenstigter/zahlungspflichtiger",
+            "betrag",
+        ],
+        date: "buchungstag",
+        amount: A::Signed("betrag"),
+        payee: P::Col("beguenstigter/zahlungspflichtiger"),
+        memo: M::Col("verwendungszweck"),
+        currency: Some("waehrung"),
+    },
+    Known {
+        bank: "sparkasse-mt940",
+        signature: &[
+            "auftragskonto",
+            "buchungstag",
+            "beguenstigter/zahlungspflichtiger",
+            "blz",
+            "betrag",
+        ],
+        date: "buchungstag",
+        amount: A::Signed("betrag"),
+        payee: P::Col("beguenstigter/zahlungspflichtiger"),
+        memo: M::Col("verwendungszweck"),
+        currency: Some("waehrung"),
+    },
+    Known {
+        bank: "sparkasse-creditcard",
+        signature: &[
+            "umsatz getätigt von",
+            "buchungsdatum",
+            "buchungsbetrag",
+            "transaktionsbeschreibung",
+        ],
+        date: "buchungsdatum",
+        amount: A::Signed("buchungsbetrag"),
+        payee: P::Col("transaktionsbeschreibung"),
+        memo: M::Col("transaktionsbeschreibung zusatz"),
+        currency: Some("buchungswährung"),
+    },
+    Known {
+        bank: "dkb",
+        signature: &[
+            "buchungsdatum",
+            "zahlungspflichtige*r",
+            "zahlungsempfänger*in",
+            "betrag (€)",
+        ],
+        date: "buchungsdatum",
+        amount: A::Signed("betrag (€)"),
+        payee: P::BySign("zahlungsempfänger*in", "zahlungspflichtige*r"),
+        memo: M::Col("verwendungszweck"),
+        currency: None,
+    },
+    Known {
+        bank: "dkb-legacy",
+        signature: &[
+            "buchungstag",
+            "auftraggeber / begünstigter",
+            "verwendungszweck",
+            "betrag (eur)",
+        ],
+        date: "buchungstag",
+        amount: A::Signed("betrag (eur)"),
+        payee: P::Col("auftraggeber / begünstigter"),
+        memo: M::Col("verwendungszweck"),
+        currency: None,
+    },
+    Known {
+        bank: "ing",
+        signature: &[
+            "buchung",
+            "auftraggeber/empfänger",
+            "verwendungszweck",
+            "betrag",
+        ],
+        date: "buchung",
+        amount: A::Signed("betrag"),
+        payee: P::Col("auftraggeber/empfänger"),
+        memo: M::Col("verwendungszweck"),
+        currency: None,
+    },
+    Known {
+        bank: "comdirect",
+        signature: &[
+            "buchungstag",
+            "wertstellung (valuta)",
+            "vorgang",
+            "buchungstext",
+            "umsatz in eur",
+        ],
+        date: "buchungstag",
+        amount: A::Signed("umsatz in eur"),
+        payee: P::None,
+        memo: M::Col("buchungstext"),
+        currency: None,
+    },
+    Known {
+        bank: "commerzbank",
+        signature: &[
+            "buchungstag",
+            "wertstellung",
+            "umsatzart",
+            "buchungstext",
+            "betrag",
+            "iban kontoinhaber",
+        ],
+        date: "buchungstag",
+        amount: A::Signed("betrag"),
+        payee: P::None,
+        memo: M::Col("buchungstext"),
+        currency: Some("währung"),
+    },
+    Known {
+        bank: "volksbank-atruvia",
+        signature: &[
+            "bezeichnung auftragskonto",
+            "iban auftragskonto",
+            "buchungstag",
+            "name zahlungsbeteiligter",
+            "betrag",
+        ],
+        date: "buchungstag",
+        amount: A::Signed("betrag"),
+        payee: P::Col("name zahlungsbeteiligter"),
+        memo: M::Col("verwendungszweck"),
+        currency: Some("waehrung"),
+    },
+    Known {
+        bank: "n26",
+        signature: &["booking date", "partner name", "amount (eur)"],
+        date: "booking date",
+        amount: A::Signed("amount (eur)"),
+        payee: P::Col("partner name"),
+        memo: M::Col("payment reference"),
+        currency: None,
+    },
+    Known {
+        bank: "paypal",
+        signature: &["datum", "uhrzeit", "zeitzone", "name", "typ", "netto"],
+        date: "datum",
+        amount: A::Signed("netto"),
+        payee: P::Col("name"),
+        memo: M::Col("typ"),
+        currency: Some("währung"),
+    },
+    Known {
+        bank: "sparda",
+        signature: &[
+            "buchungstag",
+            "wertstellungstag",
+            "verwendungszweck",
+            "umsatz",
+        ],
+        date: "buchungstag",
+        amount: A::Signed("umsatz"),
+        payee: P::None,
+        memo: M::Col("verwendungszweck"),
+        currency: Some("währung"),
+    },
+    Known {
+        bank: "revolut",
+        signature: &[
+            "type",
+            "product",
+            "started date",
+            "description",
+            "amount",
+            "fee",
+            "currency",
+            "state",
+        ],
+        date: "started date",
+        amount: A::LessFee("amount", "fee"),
+        payee: P::Col("description"),
+        memo: M::None,
+        currency: Some("currency"),
+    },
+    Known {
+        bank: "wise",
+        signature: &[
+            "transferwise id",
+            "date",
+            "amount",
+            "currency",
+            "description",
+            "payer name",
+            "payee name",
+        ],
+        date: "date",
+        amount: A::Signed("amount"),
+        payee: P::BySign("payee name", "payer name"),
+        memo: M::Col("description"),
+        currency: Some("currency"),
+    },
+    Known {
+        bank: "lloyds",
+        signature: &[
+            "transaction date",
+            "transaction type",
+            "sort code",
+            "transaction description",
+            "debit amount",
+            "credit amount",
+        ],
+        date: "transaction date",
+        amount: A::DebitCredit("debit amount", "credit amount"),
+        payee: P::Col("transaction description"),
+        memo: M::None,
+        currency: None,
+    },
+    Known {
+        bank: "monzo",
+        signature: &[
+            "id",
+            "created",
+            "amount",
+            "currency",
+            "description",
+            "notes",
+        ],
+        date: "created",
+        amount: A::Signed("amount"),
+        payee: P::Col("description"),
+        memo: M::Col("notes"),
+        currency: Some("currency"),
+    },
+    Known {
+        bank: "schwab",
+        signature: &[
+            "date",
+            "status",
+            "type",
+            "checknumber",
+            "description",
+            "withdrawal",
+            "deposit",
+        ],
+        date: "date",
+        amount: A::DebitCredit("withdrawal", "deposit"),
+        payee: P::Col("description"),
+        memo: M::None,
+        currency: None,
+    },
+    Known {
+        bank: "ing-nl",
+        signature: &[
+            "datum",
+            "naam / omschrijving",
+            "af bij",
+            "bedrag (eur)",
+            "mededelingen",
+        ],
+        date: "datum",
+        amount: A::Flag("bedrag (eur)", "af bij"),
+        payee: P::Col("naam / omschrijving"),
+        memo: M::Col("mededelingen"),
+        currency: None,
+    },
+    Known {
+        bank: "kbc",
+        signature: &[
+            "rekeningnummer",
+            "rubrieknaam",
+            "datum",
+            "omschrijving",
+            "bedrag",
+            "naam tegenpartij",
+        ],
+        date: "datum",
+        amount: A::Signed("bedrag"),
+        payee: P::Col("naam tegenpartij"),
+        memo: M::Col("omschrijving"),
+        currency: Some("munt"),
+    },
+    Known {
+        bank: "neon",
+        signature: &[
+            "date",
+            "amount",
+            "original amount",
+            "description",
+            "subject",
+        ],
+        date: "date",
+        amount: A::Signed("amount"),
+        payee: P::Col("description"),
+        memo: M::Col("subject"),
+        currency: None,
+    },
+    Known {
+        bank: "ubs",
+        signature: &[
+            "produit",
+            "date de valeur",
+            "description 1",
+            "description 2",
+            "description 3",
+            "débit",
+            "crédit",
+        ],
+        date: "date de valeur",
+        amount: A::DebitCredit("débit", "crédit"),
+        payee: P::BySign("description 3", "description 2"),
+        memo: M::Col("description 1"),
+        currency: Some("monn."),
+    },
+    Known {
+        bank: "zkb",
+        signature: &["date", "booking text", "debit chf", "credit chf"],
+        date: "date",
+        amount: A::DebitCredit("debit chf", "credit chf"),
+        payee: P::None,
+        memo: M::Col("booking text"),
+        currency: None,
+    },
+    Known {
+        bank: "livebank",
+        signature: &[
+            "kontonummer",
+            "auszugsnummer",
+            "buchungsdatum",
+            "betrag",
+            "umsatztext",
+        ],
+        date: "buchungsdatum",
+        amount: A::Signed("betrag"),
+        payee: P::None,
+        memo: M::Rest("umsatztext"),
+        currency: Some("waehrung"),
+    },
+];
+
+/// Names of the generic detection, for banks not in [`KNOWN`].
+const DATE_NAMES: &[&str] = &[
+    "buchungstag",
+    "buchungsdatum",
+    "buchung",
+    "booking date",
+    "transaction date",
+    "date",
+    "datum",
+    "valutadatum",
+    "wertstellung",
+    "value date",
+    "date de valeur",
+    "fecha",
+    "data",
+];
+const AMOUNT_NAMES: &[&str] = &[
+    "betrag",
+    "betrag (eur)",
+    "betrag (€)",
+    "umsatz",
+    "umsatz in eur",
+    "amount",
+    "amount (eur)",
+    "bedrag",
+    "bedrag (eur)",
+    "montant",
+    "importe",
+    "importo",
+    "summe",
+];
+const DEBIT_NAMES: &[&str] = &[
+    "soll",
+    "debit",
+    "debit amount",
+    "withdrawal",
+    "ausgang",
+    "débit",
+    "belastung",
+];
+const CREDIT_NAMES: &[&str] = &[
+    "haben",
+    "credit",
+    "credit amount",
+    "deposit",
+    "eingang",
+    "crédit",
+    "gutschrift",
+];
+const PAYEE_NAMES: &[&str] = &[
+    "beguenstigter/zahlungspflichtiger",
+    "begünstigter/zahlungspflichtiger",
+    "auftraggeber/empfänger",
+    "empfänger",
+    "auftraggeber",
+    "zahlungsbeteiligter",
+    "name zahlungsbeteiligter",
+    "payee",
+    "payee name",
+    "counterparty",
+    "partner name",
+    "merchant",
+    "name",
+];
+const MEMO_NAMES: &[&str] = &[
+    "verwendungszweck",
+    "memo",
+    "purpose",
+    "reference",
+    "payment reference",
+    "description",
+    "buchungstext",
+    "beschreibung",
+    "notes",
+    "details",
+];
+const CURRENCY_NAMES: &[&str] = &[
+    "währung", "waehrung", "currency", "curr", "devise", "monnaie",
+];
+
+fn find(names: &[String], wanted: &str) -> Option<usize> {
+    names.iter().position(|n| n == wanted)
+}
+
+fn find_any(names: &[String], wanted: &[&str]) -> Option<usize> {
+    wanted.iter().find_map(|w| find(names, w))
+}
+
+fn detect_layout(records: &[Record]) -> Option<Layout> {
+    let head = records.len().min(60);
+    // A known bank's header.
+    for (i, rec) in records[..head].iter().enumerate() {
+        let names = header_names(&rec.fields);
+        if names.len() < 2 {
+            continue;
+        }
+        for k in KNOWN {
+            if k.signature.iter().all(|s| names.iter().any(|n| n == s)) {
+                return known_layout(k, i, names);
+            }
+        }
+    }
+    // A known bank's layout without a header.
+    if let Some(layout) = headerless(records) {
+        return Some(layout);
+    }
+    // Any header with a date and an amount (or debit and credit).
+    for (i, rec) in records[..head].iter().enumerate() {
+        let names = header_names(&rec.fields);
+        if names.len() < 2 || rec.fields.iter().any(looks_numeric) {
+            continue;
+        }
+        let Some(date) = find_any(&names, DATE_NAMES) else {
+            continue;
+        };
+        let amount = match (
+            find_any(&names, AMOUNT_NAMES),
+            find_any(&names, DEBIT_NAMES),
+            find_any(&names, CREDIT_NAMES),
+        ) {
+            (Some(a), _, _) => AmountCols::Signed(a),
+            (None, Some(d), Some(c)) => AmountCols::DebitCredit(d, c),
+            _ => continue,
+        };
+        let payee = find_any(&names, PAYEE_NAMES).map_or(PayeeCol::None, PayeeCol::Col);
+        let memo = find_any(&names, MEMO_NAMES)
+            .filter(|m| PayeeCol::Col(*m) != payee)
+            .map_or(MemoCol::None, MemoCol::Col);
+        let currency = find_any(&names, CURRENCY_NAMES);
+        return Some(with_header(
+            None, i, names, date, amount, payee, memo, currency,
+        ));
+    }
+    None
+}
+
+#[allow(clippy::too_many_arguments)]
+fn with_header(
+    bank: Option<&'static str>,
+    header: usize,
+    names: Vec<String>,
+    date: usize,
+    amount: AmountCols,
+    payee: PayeeCol,
+    memo: MemoCol,
+    currency: Option<usize>,
+) -> Layout {
+    // A row that lacks a field in the middle: the memo and what follows it
+    // are read from its end, when the memo follows the date and payee.
+    let right_from = match memo {
+        MemoCol::Col(m) if m > date && !matches!(payee, PayeeCol::Col(p) if p > m) => Some(m),
+        _ => None,
+    };
+    Layout {
+        bank,
+        header: Some(header),
+        first_row: header + 1,
+        header_len: names.len(),
+        columns: names,
+        date,
+        amount,
+        payee,
+        memo,
+        currency,
+        right_from,
+        month_first: bank == Some("schwab"),
+    }
+}
+
+fn known_layout(k: &Known, header: usize, names: Vec<String>) -> Option<Layout> {
+    let col = |n: &str| find(&names, n);
+    let amount = match k.amount {
+        A::Signed(a) => AmountCols::Signed(col(a)?),
+        A::DebitCredit(d, c) => AmountCols::DebitCredit(col(d)?, col(c)?),
+        A::Flag(a, f) => AmountCols::Flag(col(a)?, col(f)?),
+        A::LessFee(a, f) => AmountCols::LessFee(col(a)?, col(f)?),
+    };
+    let payee = match k.payee {
+        P::None => PayeeCol::None,
+        P::Col(p) => PayeeCol::Col(col(p)?),
+        P::BySign(o, i) => PayeeCol::BySign(col(o)?, col(i)?),
+    };
+    let memo = match k.memo {
+        M::None => MemoCol::None,
+        M::Col(m) => col(m).map_or(MemoCol::None, MemoCol::Col),
+        M::Rest(m) => MemoCol::Rest(col(m)?),
+    };
+    let date = col(k.date)?;
+    let currency = k.currency.and_then(col);
+    Some(with_header(
+        Some(k.bank),
+        header,
+        names,
+        date,
+        amount,
+        payee,
+        memo,
+        currency,
+    ))
+}
+
+/// Layouts without a header, recognised by the shape of their first rows.
+fn headerless(records: &[Record]) -> Option<Layout> {
+    let sample: Vec<&Record> = records
+        .iter()
+        .filter(|r| !is_note(&r.fields))
+        .take(5)
+        .collect();
+    let first = sample.first()?;
+    let all = |f: &dyn Fn(&csv::StringRecord) -> bool| sample.iter().all(|r| f(&r.fields));
+    let cell = |r: &csv::StringRecord, i: usize| r.get(i).unwrap_or("").trim().to_string();
+    let is_date = |s: &str| DateFormat::DETECTED.iter().any(|f| f.parse(s).is_some());
+    let is_amount = |s: &str| !s.is_empty() && parse_amount(s, ',').is_some();
+    let iban = |s: &str| {
+        let s = s.trim_matches('\'');
+        s.len() >= 15
+            && s[..2].chars().all(|c| c.is_ascii_uppercase())
+            && s[2..4].chars().all(|c| c.is_ascii_digit())
+    };
+    let n = first.fields.len();
+    let names = |n: usize| (1..=n).map(|i| format!("column {i}")).collect::<Vec<_>>();
+    let layout = |bank, date, amount, payee, memo, currency| Layout {
+        bank: Some(bank),
+        header: None,
+        first_row: 0,
+        columns: names(n),
+        header_len: n,
+        date,
+        amount,
+        payee,
+        memo,
+        currency,
+        right_from: None,
+        month_first: false,
+    };
+    // Targobank: date; text; money out (negative); money in; …; 'own IBAN'.
+    if n >= 7
+        && all(&|r| {
+            is_date(&cell(r, 0))
+                && cell(r, 6).starts_with('\'')
+                && (is_amount(&cell(r, 2)) || is_amount(&cell(r, 3)))
+        })
+    {
+        return Some(layout(
+            "targobank",
+            0,
+            AmountCols::DebitCredit(2, 3),
+            PayeeCol::None,
+            MemoCol::Col(1),
+            None,
+        ));
+    }
+    // easybank (AT): IBAN; text; booking day; value day; signed amount; currency.
+    if n == 6
+        && all(&|r| {
+            iban(&cell(r, 0))
+                && is_date(&cell(r, 2))
+                && is_amount(&cell(r, 4))
+                && cell(r, 5).len() == 3
+        })
+    {
+        return Some(layout(
+            "easybank",
+            2,
+            AmountCols::Signed(4),
+            PayeeCol::None,
+            MemoCol::Col(1),
+            Some(5),
+        ));
+    }
+    // Raiffeisen (AT) ELBA: booking day; text; value day; amount; currency; timestamp.
+    if n >= 6
+        && all(&|r| {
+            is_date(&cell(r, 0))
+                && is_date(&cell(r, 2))
+                && is_amount(&cell(r, 3))
+                && cell(r, 4).len() == 3
+        })
+    {
+        return Some(layout(
+            "raiffeisen-at",
+            0,
+            AmountCols::Signed(3),
+            PayeeCol::None,
+            MemoCol::Col(1),
+            Some(4),
+        ));
+    }
+    // ASN Bank (NL): 19 fields, booking day, own IBAN, counter IBAN, name, …
+    if n == 19
+        && all(&|r| {
+            is_date(&cell(r, 0))
+                && iban(&cell(r, 1))
+                && cell(r, 7).len() == 3
+                && is_amount(&cell(r, 10))
+        })
+    {
+        return Some(layout(
+            "asn",
+            0,
+            AmountCols::Signed(10),
+            PayeeCol::Col(3),
+            MemoCol::SingleQuoted(17),
+            Some(7),
+        ));
+    }
+    None
+}
+
+fn layout_from_mapping(m: &Mapping, records: &[Record]) -> Result<Layout, ReadError> {
+    let bad = |field: &str, message: String| ReadError::Mapping {
+        field: format!("mapping.{field}"),
+        message,
+    };
+    if let Some(d) = m.decimal_separator.as_deref() {
+        if d != "," && d != "." {
+            return Err(bad("decimalSeparator", "must be \",\" or \".\"".into()));
+        }
+    }
+    if let Some(f) = m.date_format.as_deref() {
+        if !f.contains('%') {
+            return Err(bad(
+                "dateFormat",
+                "must be a pattern such as %d.%m.%Y".into(),
+            ));
+        }
+    }
+    let named = [
+        &m.date,
+        &m.amount,
+        &m.debit,
+        &m.credit,
+        &m.payee,
+        &m.memo,
+        &m.currency,
+    ]
+    .into_iter()
+    .flatten()
+    .filter_map(|c| match c {
+        Column::Name(n) => Some(norm(n)),
+        Column::Index(_) => None,
+    })
+    .collect::<Vec<_>>();
+    let header = match m.header_line {
+        Some(None) => None,
+        Some(Some(line)) => Some(records.iter().position(|r| r.line == line).ok_or_else(|| {
+            bad(
+                "headerLine",
+                format!("line {line} holds no row of the file"),
+            )
+        })?),
+        None if named.is_empty() => detect_layout(records).and_then(|l| l.header),
+        // When no line holds them all, the first missing one is named below.
+        None => records.iter().take(60).position(|r| {
+            let names = header_names(&r.fields);
+            named.iter().all(|n| names.contains(n))
+        }),
+    };
+    let names: Vec<String> = match header {
+        Some(i) => header_names(&records[i].fields),
+        None => {
+            let n = records.iter().map(|r| r.fields.len()).max().unwrap_or(0);
+            (1..=n).map(|i| format!("column {i}")).collect()
+        }
+    };
+    let shown = || {
+        if header.is_some() {
+            names.join(", ")
+        } else {
+            likely_header(records).join(", ")
+        }
+    };
+    let column = |field: &str, c: &Column| -> Result<usize, ReadError> {
+        match c {
+            Column::Index(i) if *i < names.len() => Ok(*i),
+            Column::Index(i) => Err(bad(
+                field,
+                format!(
+                    "no column {i}: the file has {} (0 to {})",
+                    names.len(),
+                    names.len().saturating_sub(1)
+                ),
+            )),
+            Column::Name(n) => find(&names, &norm(n))
+                .filter(|_| header.is_some())
+                .ok_or_else(|| {
+                    bad(
+                        field,
+                        format!("no column \"{n}\"; the file has: {}", shown()),
+                    )
+                }),
+        }
+    };
+    let opt = |field: &str, c: &Option<Column>| c.as_ref().map(|c| column(field, c)).transpose();
+    let date = match &m.date {
+        Some(c) => column("date", c)?,
+        None => return Err(bad("date", "is required".into())),
+    };
+    let amount = match (&m.amount, &m.debit, &m.credit) {
+        (Some(a), _, _) => AmountCols::Signed(column("amount", a)?),
+        (None, Some(d), Some(c)) => {
+            AmountCols::DebitCredit(column("debit", d)?, column("credit", c)?)
+        }
+        (None, Some(_), None) => return Err(bad("credit", "is required with debit".into())),
+        (None, None, Some(_)) => return Err(bad("debit", "is required with credit".into())),
+        (None, None, None) => {
+            return Err(bad("amount", "is required (or debit and credit)".into()))
+        }
+    };
+    let payee = opt("payee", &m.payee)?.map_or(PayeeCol::None, PayeeCol::Col);
+    let memo = opt("memo", &m.memo)?.map_or(MemoCol::None, MemoCol::Col);
+    let currency = opt("currency", &m.currency)?;
+    let first_row = header.map_or(0, |h| h + 1);
+    let mut layout = with_header(
+        None,
+        first_row.saturating_sub(1),
+        names,
+        date,
+        amount,
+        payee,
+        memo,
+        currency,
+    );
+    layout.header = header;
+    layout.first_row = first_row;
+    Ok(layout)
+}
+
+// ------------------------------------------------------------------- rows
+
+impl Layout {
+    /// The cell of header column `col` in `rec`.
+    fn cell<'r>(&self, rec: &'r csv::StringRecord, col: usize) -> &'r str {
+        let missing = self.header_len.saturating_sub(rec.len());
+        let col = match self.right_from {
+            Some(from) if missing > 0 && col >= from => col.checked_sub(missing),
+            _ => Some(col),
+        };
+        col.and_then(|c| rec.get(c)).unwrap_or("")
+    }
+
+    fn row(&self, rec: &Record, decimal: char, dates: &DateFormat) -> Row {
+        let f = &rec.fields;
+        let mut problem = None;
+        let raw_date = self.cell(f, self.date).trim();
+        let date = dates.parse(raw_date);
+        if date.is_none() {
+            problem = Some(if is_pending(raw_date) {
+                Problem::Pending {
+                    value: raw_date.to_string(),
+                }
+            } else {
+                Problem::Date {
+                    value: raw_date.to_string(),
+                }
+            });
+        }
+        let amount = self.amount(f, decimal);
+        if amount.is_none() && problem.is_none() {
+            problem = Some(Problem::Amount {
+                value: self.amount_text(f),
+            });
+        }
+        let out = amount.is_some_and(|a| a < Decimal::ZERO);
+        let payee = match self.payee {
+            PayeeCol::None => "",
+            PayeeCol::Col(c) => self.cell(f, c),
+            PayeeCol::BySign(o, _) if out => self.cell(f, o),
+            PayeeCol::BySign(_, i) => self.cell(f, i),
+        };
+        let memo = match self.memo {
+            MemoCol::None => String::new(),
+            MemoCol::Col(c) => self.cell(f, c).trim().to_string(),
+            MemoCol::SingleQuoted(c) => {
+                let m = self.cell(f, c).trim();
+                m.strip_prefix('\'')
+                    .and_then(|m| m.strip_suffix('\''))
+                    .unwrap_or(m)
+                    .trim()
+                    .to_string()
+            }
+            MemoCol::Rest(c) => f
+                .iter()
+                .skip(c)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join(" "),
+        };
+        let currency = self
+            .currency
+            .map(|c| self.cell(f, c).trim().to_uppercase())
+            .filter(|c| c.len() == 3 && c.bytes().all(|b| b.is_ascii_uppercase()));
+        Row {
+            line: rec.line,
+            date,
+            amount,
+            currency,
+            payee: payee.trim().to_string(),
+            memo,
+            problem,
+        }
+    }
+
+    fn amount(&self, f: &csv::StringRecord, decimal: char) -> Option<Decimal> {
+        let num = |c: usize| {
+            let s = self.cell(f, c).trim();
+            if s.is_empty() {
+                Some(None)
+            } else {
+                parse_amount(s, decimal).map(Some)
+            }
+        };
+        match self.amount {
+            AmountCols::Signed(c) => num(c)?,
+            AmountCols::DebitCredit(d, c) => match (num(d)?, num(c)?) {
+                (None, None) => None,
+                (d, c) => {
+                    let out = d.unwrap_or_default();
+                    let out = if out > Decimal::ZERO { -out } else { out };
+                    Some(out + c.unwrap_or_default())
+                }
+            },
+            AmountCols::Flag(a, flag) => {
+                let a = num(a)??.abs();
+                let flag = self.cell(f, flag).trim().to_lowercase();
+                let out = matches!(
+                    flag.as_str(),
+                    "af" | "d" | "debit" | "dr" | "s" | "soll" | "-"
+                );
+                Some(if out { -a } else { a })
+            }
+            AmountCols::LessFee(a, fee) => Some(num(a)?? - num(fee)?.unwrap_or_default()),
+        }
+    }
+
+    fn amount_text(&self, f: &csv::StringRecord) -> String {
+        match self.amount {
+            AmountCols::Signed(c) | AmountCols::Flag(c, _) | AmountCols::LessFee(c, _) => {
+                self.cell(f, c).trim().to_string()
+            }
+            AmountCols::DebitCredit(d, c) => {
+                format!("{} {}", self.cell(f, d).trim(), self.cell(f, c).trim())
+                    .trim()
+                    .to_string()
+            }
+        }
+    }
+
+    /// Every amount cell of the rows, for the decimal separator.
+    fn amount_cells<'r>(&self, f: &'r csv::StringRecord) -> Vec<&'r str> {
+        let cols = match self.amount {
+            AmountCols::Signed(c) | AmountCols::Flag(c, _) => vec![c],
+            AmountCols::DebitCredit(a, b) | AmountCols::LessFee(a, b) => vec![a, b],
+        };
+        cols.into_iter().map(|c| self.cell(f, c).trim()).collect()
+    }
+}
+
+fn is_pending(s: &str) -> bool {
+    matches!(
+        s.to_lowercase().as_str(),
+        "offen" | "vorgemerkt" | "pending" | "ausstehend" | "in bearbeitung" | "--" | "-"
+    )
+}
+
+// ---------------------------------------------------------------- numbers
+
+/// The decimal separator of the amount columns: the later of `.` and `,`
+/// where both occur, else one followed by one or two digits at the end;
+/// amounts like `1.000` say nothing, and a `;`-separated file is German.
+fn detect_decimal(layout: &Layout, data: &[Record], delimiter: u8) -> char {
+    let mut comma = 0;
+    let mut point = 0;
+    for rec in data.iter().filter(|r| !is_note(&r.fields)).take(2000) {
+        for cell in layout.amount_cells(&rec.fields) {
+            let digits: String = cell
+                .chars()
+                .filter(|c| c.is_ascii_digit() || *c == ',' || *c == '.')
+                .collect();
+            match (digits.rfind(','), digits.rfind('.')) {
+                (Some(c), Some(p)) if c > p => comma += 1,
+                (Some(_), Some(_)) => point += 1,
+                (Some(c), None) if (1..=2).contains(&(digits.len() - c - 1)) => comma += 1,
+                (None, Some(p)) if (1..=2).contains(&(digits.len() - p - 1)) => point += 1,
+                _ => {}
+            }
+        }
+    }
+    match comma.cmp(&point) {
+        std::cmp::Ordering::Greater => ',',
+        std::cmp::Ordering::Less => '.',
+        std::cmp::Ordering::Equal if delimiter == b';' => ',',
+        std::cmp::Ordering::Equal => '.',
+    }
+}
+
+/// An amount as banks write it: a sign before or after (`-12,50`,
+/// `12,50-`, `+1,23`), thousands separators (`1.234,56`, `1,234.56`,
+/// `11'373.94`), currency signs and codes around it (`-$7,971.39`,
+/// `3.600,00 €`). `decimal` is the file's decimal separator.
+pub fn parse_amount(raw: &str, decimal: char) -> Option<Decimal> {
+    let s = raw.trim();
+    let mut negative = false;
+    let mut number = String::with_capacity(s.len());
+    let mut seen_digit = false;
+    for c in s.chars() {
+        match c {
+            '0'..='9' => {
+                number.push(c);
+                seen_digit = true;
+            }
+            '-' | '−' => negative = true,
+            '+' => {}
+            '(' | ')' if !seen_digit || c == ')' => negative = true,
+            c if c == decimal => number.push('.'),
+            '.' | ',' | '\'' | '’' | ' ' | '\u{a0}' | '\u{202f}' => {}
+            c if c.is_alphabetic() || "€$£¥".contains(c) => {}
+            _ => return None,
+        }
+    }
+    if !seen_digit || number.matches('.').count() > 1 {
+        return None;
+    }
+    let value: Decimal = number.parse().ok()?;
+    Some(if negative { -value } else { value })
+}
+
+// ------------------------------------------------------------------ dates
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Order {
+    Dmy,
+    Mdy,
+    Ymd,
+}
+
+/// A date format: detected (order, separator, digits of the year) or the
+/// mapping's chrono pattern.
+#[derive(Clone, Debug, PartialEq)]
+enum DateFormat {
+    Fixed {
+        order: Order,
+        sep: Option<char>,
+        long_year: bool,
+    },
+    Custom(String),
+}
+
+impl DateFormat {
+    const DETECTED: [DateFormat; 9] = [
+        DateFormat::Fixed {
+            order: Order::Dmy,
+            sep: Some('.'),
+            long_year: true,
+        },
+        DateFormat::Fixed {
+            order: Order::Dmy,
+            sep: Some('.'),
+            long_year: false,
+        },
+        DateFormat::Fixed {
+            order: Order::Ymd,
+            sep: Some('-'),
+            long_year: true,
+        },
+        DateFormat::Fixed {
+            order: Order::Dmy,
+            sep: Some('/'),
+            long_year: true,
+        },
+        DateFormat::Fixed {
+            order: Order::Mdy,
+            sep: Some('/'),
+            long_year: true,
+        },
+        DateFormat::Fixed {
+            order: Order::Dmy,
+            sep: Some('-'),
+            long_year: true,
+        },
+        DateFormat::Fixed {
+            order: Order::Ymd,
+            sep: None,
+            long_year: true,
+        },
+        DateFormat::Fixed {
+            order: Order::Dmy,
+            sep: Some('/'),
+            long_year: false,
+        },
+        DateFormat::Fixed {
+            order: Order::Ymd,
+            sep: Some('/'),
+            long_year: true,
+        },
+    ];
+
+    /// The chrono pattern, as the batch's `format.dateFormat` says it.
+    fn pattern(&self) -> String {
+        match self {
+            DateFormat::Custom(p) => p.clone(),
+            DateFormat::Fixed {
+                order,
+                sep,
+                long_year,
+            } => {
+                let y = if *long_year { "%Y" } else { "%y" };
+                let parts = match order {
+                    Order::Dmy => ["%d", "%m", y],
+                    Order::Mdy => ["%m", "%d", y],
+                    Order::Ymd => [y, "%m", "%d"],
+                };
+                parts.join(&sep.map(String::from).unwrap_or_default())
+            }
+        }
+    }
+
+    /// The calendar day of a cell; a time after the day is ignored.
+    fn parse(&self, raw: &str) -> Option<NaiveDate> {
+        let s = raw.trim();
+        match self {
+            DateFormat::Custom(p) => NaiveDate::parse_from_str(s, p)
+                .ok()
+                .or_else(|| NaiveDate::parse_from_str(day_part(s), p).ok()),
+            DateFormat::Fixed {
+                order,
+                sep,
+                long_year,
+            } => {
+                let s = day_part(s);
+                let (a, b, c) = match sep {
+                    Some(sep) => {
+                        let mut it = s.split(*sep);
+                        let parts = (it.next()?, it.next()?, it.next()?);
+                        if it.next().is_some() {
+                            return None;
+                        }
+                        parts
+                    }
+                    None if s.len() == 8 && s.is_ascii() => (&s[..4], &s[4..6], &s[6..]),
+                    None => return None,
+                };
+                let (y, m, d) = match order {
+                    Order::Dmy => (c, b, a),
+                    Order::Mdy => (c, a, b),
+                    Order::Ymd => (a, b, c),
+                };
+                let digits = |t: &str, n: std::ops::RangeInclusive<usize>| {
+                    n.contains(&t.len()) && t.bytes().all(|b| b.is_ascii_digit())
+                };
+                let year_len = if *long_year { 4..=4 } else { 2..=2 };
+                if !digits(y, year_len) || !digits(m, 1..=2) || !digits(d, 1..=2) {
+                    return None;
+                }
+                let mut year: i32 = y.parse().ok()?;
+                if !long_year {
+                    year += 2000;
+                }
+                NaiveDate::from_ymd_opt(year, m.parse().ok()?, d.parse().ok()?)
+            }
+        }
+    }
+}
+
+/// `2021-09-05 11:32:41` and `2023-10-05T18:54:23` are days with a time.
+fn day_part(s: &str) -> &str {
+    let s = s.split_whitespace().next().unwrap_or(s);
+    match s.find('T') {
+        Some(i) if i >= 8 => &s[..i],
+        _ => s,
+    }
+}
+
+/// The first format that reads every date cell of the sample that looks
+/// like a date (pending markers aside); a US layout tries month first.
+fn detect_date_format(layout: &Layout, data: &[Record]) -> DateFormat {
+    let cells: Vec<&str> = data
+        .iter()
+        .filter(|r| !is_note(&r.fields))
+        .take(500)
+        .map(|r| layout.cell(&r.fields, layout.date).trim())
+        .filter(|c| !c.is_empty() && !is_pending(c))
+        .collect();
+    let mut candidates = DateFormat::DETECTED.to_vec();
+    if layout.month_first {
+        candidates.retain(|f| {
+            matches!(
+                f,
+                DateFormat::Fixed {
+                    order: Order::Mdy,
+                    ..
+                }
+            )
+        });
+    }
+    let best = candidates
+        .iter()
+        .map(|f| (cells.iter().filter(|c| f.parse(c).is_some()).count(), f))
+        .max_by_key(|(n, f)| {
+            (
+                *n,
+                std::cmp::Reverse(DateFormat::DETECTED.iter().position(|d| d == *f)),
+            )
+        })
+        .map(|(_, f)| f.clone());
+    best.unwrap_or_else(|| DateFormat::DETECTED[0].clone())
 }
