@@ -10,14 +10,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// A running `cashkeeper serve` on a free loopback port.
-struct Service {
-    child: Child,
-    base: String,
-    client: reqwest::Client,
+pub(crate) struct Service {
+    pub(crate) child: Child,
+    pub(crate) base: String,
+    pub(crate) client: reqwest::Client,
 }
 
 impl Service {
-    fn start(data_dir: &Path, env: &[(&str, &str)]) -> Service {
+    pub(crate) fn start(data_dir: &Path, env: &[(&str, &str)]) -> Service {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_cashkeeper"));
         cmd.env_clear()
             .env("RUST_LOG", "warn")
@@ -47,7 +47,12 @@ impl Service {
         }
     }
 
-    async fn action(&self, name: &str, body: Value, cookie: Option<&str>) -> Option<Value> {
+    pub(crate) async fn action(
+        &self,
+        name: &str,
+        body: Value,
+        cookie: Option<&str>,
+    ) -> Option<Value> {
         let mut req = self
             .client
             .post(format!("{}/actions/{name}", self.base))
