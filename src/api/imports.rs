@@ -91,6 +91,12 @@ pub async fn upload(
     let Some((file_name, bytes)) = file else {
         return error(StatusCode::BAD_REQUEST, "file: is required");
     };
+    if bytes.len() > FILE_MAX {
+        return error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "file: must be at most 64 MiB",
+        );
+    }
     let upload = Upload {
         account_id,
         file_name,

@@ -1095,11 +1095,19 @@ fn layout_from_mapping(m: &Mapping, records: &[Record]) -> Result<Layout, ReadEr
             )
         })?),
         None if named.is_empty() => detect_layout(records).and_then(|l| l.header),
-        // When no line holds them all, the first missing one is named below.
-        None => records.iter().take(60).position(|r| {
-            let names = header_names(&r.fields);
-            named.iter().all(|n| names.contains(n))
-        }),
+        // The line holding the most of the named columns; one it lacks is
+        // named below.
+        None => records
+            .iter()
+            .take(60)
+            .enumerate()
+            .map(|(i, r)| {
+                let names = header_names(&r.fields);
+                (named.iter().filter(|n| names.contains(n)).count(), i)
+            })
+            .filter(|(found, _)| *found > 0)
+            .max_by_key(|(found, i)| (*found, std::cmp::Reverse(*i)))
+            .map(|(_, i)| i),
     };
     let names: Vec<String> = match header {
         Some(i) => header_names(&records[i].fields),
