@@ -264,10 +264,23 @@ fn parse_records(text: &str, delimiter: u8) -> Vec<Record> {
         .from_reader(text.as_bytes());
     let mut out = Vec::new();
     let mut record = csv::StringRecord::new();
+    let bytes = text.as_bytes();
+    // Lines are counted here: the reader's position of a record may lie on
+    // the line terminator before it.
+    let (mut counted_to, mut line) = (0usize, 1usize);
     loop {
         match reader.read_record(&mut record) {
             Ok(true) => {
-                let line = record.position().map_or(0, |p| p.line() as usize);
+                let mut start = record.position().map_or(0, |p| p.byte() as usize);
+                while start < bytes.len() && matches!(bytes[start], b'\r' | b'\n') {
+                    start += 1;
+                }
+                let start = start.max(counted_to);
+                line += bytes[counted_to..start]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count();
+                counted_to = start;
                 out.push(Record {
                     line,
                     fields: std::mem::take(&mut record),
@@ -955,7 +968,9 @@ fn headerless(records: &[Record]) -> Option<Layout> {
     let all = |f: &dyn Fn(&csv::StringRecord) -> bool| sample.iter().all(|r| f(&r.fields));
     let cell = |r: &csv::StringRecord, i: usize| r.get(i).unwrap_or("").trim().to_string();
     let is_date = |s: &str| DateFormat::DETECTED.iter().any(|f| f.parse(s).is_some());
-    let is_amount = |s: &str| !s.is_empty() && parse_amount(s, ',').is_some();
+    let is_amount = |s: &str| {
+        !s.is_empty() && (parse_amount(s, ',').is_some() || parse_amount(s, '.').is_some())
+    };
     let iban = |s: &str| {
         let s = s.trim_matches('\'');
         s.len() >= 15
@@ -1357,17 +1372,30 @@ pub fn parse_amount(raw: &str, decimal: char) -> Option<Decimal> {
     let mut negative = false;
     let mut number = String::with_capacity(s.len());
     let mut seen_digit = false;
-    for c in s.chars() {
+    let chars: Vec<char> = s.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
         match c {
             '0'..='9' => {
                 number.push(c);
                 seen_digit = true;
             }
+            '.' | ',' | '\'' | '’' if c != decimal => {
+                // A thousands separator stands before a group of three digits.
+                let group = chars.get(i + 1..i + 4).unwrap_or(&[]);
+                let next = chars.get(i + 4);
+                if !seen_digit
+                    || group.len() < 3
+                    || !group.iter().all(char::is_ascii_digit)
+                    || next.is_some_and(char::is_ascii_digit)
+                {
+                    return None;
+                }
+            }
             '-' | '−' => negative = true,
             '+' => {}
             '(' | ')' if !seen_digit || c == ')' => negative = true,
             c if c == decimal => number.push('.'),
-            '.' | ',' | '\'' | '’' | ' ' | '\u{a0}' | '\u{202f}' => {}
+            ' ' | '\u{a0}' | '\u{202f}' => {}
             c if c.is_alphabetic() || "€$£¥".contains(c) => {}
             _ => return None,
         }
@@ -1558,4 +1586,320 @@ fn detect_date_format(layout: &Layout, data: &[Record]) -> DateFormat {
         })
         .map(|(_, f)| f.clone());
     best.unwrap_or_else(|| DateFormat::DETECTED[0].clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_ok(bytes: &[u8]) -> Statement {
+        read(bytes, None).unwrap_or_else(|e| panic!("{e:?}"))
+    }
+
+    fn amounts(s: &Statement) -> Vec<String> {
+        s.rows
+            .iter()
+            .map(|r| r.amount.map_or("-".into(), |a| format!("{a:.2}")))
+            .collect()
+    }
+
+    fn day(s: &str) -> NaiveDate {
+        s.parse().unwrap()
+    }
+
+    const CAMT_HEAD: &str = "\"Auftragskonto\";\"Buchungstag\";\"Valutadatum\";\"Buchungstext\";\"Verwendungszweck\";\"Glaeubiger ID\";\"Mandatsreferenz\";\"Kundenreferenz (End-to-End)\";\"Sammlerreferenz\";\"Lastschrift Ursprungsbetrag\";\"Auslagenersatz Ruecklastschrift\";\"Beguenstigter/Zahlungspflichtiger\";\"Kontonummer/IBAN\";\"BIC (SWIFT-Code)\";\"Betrag\";\"Waehrung\";\"Info\"";
+
+    fn camt_line(day: &str, amount: &str, payee: &str, memo: &str) -> String {
+        format!("\"DE1\";\"{day}\";\"{day}\";\"KARTENZAHLUNG\";\"{memo}\";;;;;;;\"{payee}\";\"DE2\";\"BIC\";\"{amount}\";\"EUR\";\"Umsatz gebucht\"")
+    }
+
+    #[test]
+    fn a_sparkasse_file_in_windows_1252_with_two_digit_years() {
+        let text = format!(
+            "{CAMT_HEAD}\r\n{}\r\n{}\r\n",
+            camt_line("03.04.18", "-62,59", "EDEKA DÜBEL", "Karte1 "),
+            camt_line("04.04.18", "1.234,56", "Arbeitgeber", "Lohn"),
+        );
+        let (bytes, _, _) = encoding_rs::WINDOWS_1252.encode(&text);
+        let s = read_ok(&bytes);
+        assert_eq!(s.format.bank.as_deref(), Some("sparkasse-camt"));
+        assert_eq!(s.format.encoding, "windows-1252");
+        assert_eq!(s.format.delimiter, ";");
+        assert_eq!(s.format.decimal_separator, ",");
+        assert_eq!(s.format.date_format, "%d.%m.%y");
+        assert_eq!(s.format.header_line, Some(1));
+        assert_eq!(amounts(&s), ["-62.59", "1234.56"]);
+        assert_eq!(s.rows[0].date, Some(day("2018-04-03")));
+        assert_eq!(s.rows[0].payee, "EDEKA DÜBEL");
+        assert_eq!(s.rows[0].memo, "Karte1", "outer spaces are trimmed");
+        assert_eq!(s.rows[0].currency.as_deref(), Some("EUR"));
+        assert_eq!((s.rows[0].line, s.rows[1].line), (2, 3));
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_a_preamble_come_before_the_header() {
+        let file = "\u{feff}\"Girokonto\";\"DE12345678901234567890\"\n\n\"Kontostand vom 30.12.2024:\";\"3.600,00 €\"\n\"\"\n\"Buchungsdatum\";\"Wertstellung\";\"Status\";\"Zahlungspflichtige*r\";\"Zahlungsempfänger*in\";\"Verwendungszweck\";\"Umsatztyp\";\"IBAN\";\"Betrag (€)\"\n\"10.12.24\";\"11.12.24\";\"Gebucht\";\"Anna\";\"Ich\";\"Geschenk\";\"Eingang\";\"DE1\";\"1.000\"\n\"30.09.24\";\"30.09.24\";\"Gebucht\";\"Ich\";\"Vermieter\";\"Miete\";\"Ausgang\";\"DE1\";\"-2.000\"\n";
+        let s = read_ok(file.as_bytes());
+        assert_eq!(s.format.bank.as_deref(), Some("dkb"));
+        assert_eq!(s.format.encoding, "utf-8");
+        assert_eq!(s.format.header_line, Some(5));
+        // `.` as a thousands separator without decimals is not a decimal point.
+        assert_eq!(amounts(&s), ["1000.00", "-2000.00"]);
+        // The counterparty is the side that is not the account holder.
+        assert_eq!(
+            (s.rows[0].payee.as_str(), s.rows[1].payee.as_str()),
+            ("Anna", "Vermieter")
+        );
+    }
+
+    #[test]
+    fn files_without_a_header_are_known_by_their_rows() {
+        let targo = "03.11.2025;Lastschrift   BANK AG   DE35;-24,00;;;;'DE67000000000000000000'\r\n04.11.2025;Gutschrift;;1.200,00;;;'DE67000000000000000000'\r\n\r\n";
+        let s = read_ok(targo.as_bytes());
+        assert_eq!(s.format.bank.as_deref(), Some("targobank"));
+        assert_eq!(s.format.header_line, None);
+        assert_eq!(amounts(&s), ["-24.00", "1200.00"]);
+        assert_eq!(s.rows[0].memo, "Lastschrift   BANK AG   DE35");
+
+        let easy = "AT123456789012345678;Zinsen HABEN      BG/000000002     ;01.01.2014;31.12.2013;+1,23;EUR\r\nAT123456789012345678;Miete ;19.01.2014;19.01.2014;-1.001,00;EUR\r\n";
+        let s = read_ok(easy.as_bytes());
+        assert_eq!(s.format.bank.as_deref(), Some("easybank"));
+        assert_eq!(amounts(&s), ["1.23", "-1001.00"]);
+    }
+
+    #[test]
+    fn ragged_rows_are_read_by_their_meaning() {
+        // Longer than the header: the text spills over the delimiter.
+        let live = "Kontonummer;Auszugsnummer;Buchungsdatum;Valutadatum;Umsatzzeit;Zahlungsreferenz;Waehrung;Betrag;Buchungstext;Umsatztext\n1;1;2013-07-03;2013-07-03;x;\"\";EUR;150,00;\"Gutschrift\";A name;\"A text\";\"REF: 1\"\n";
+        let s = read_ok(live.as_bytes());
+        assert_eq!(s.rows[0].memo, "A name A text REF: 1");
+        // Shorter: a field in the middle is missing, the amount is still last but one.
+        let ing = "Buchung;Wertstellungsdatum;Auftraggeber/Empfänger;Buchungstext;Verwendungszweck;Betrag;Währung\n28.11.2025;28.11.2025;Rentenservice;Gutschrift;RV-RENTE;2.647,74;EUR\n27.11.2025;27.11.2025;Rentenservice;RV-RENTE 11.2025;2.647,74;EUR\n";
+        let s = read_ok(ing.as_bytes());
+        assert_eq!(s.format.bank.as_deref(), Some("ing"));
+        assert_eq!(amounts(&s), ["2647.74", "2647.74"]);
+        assert_eq!(s.rows[1].memo, "RV-RENTE 11.2025");
+        // A header ending in a delimiter has no extra column.
+        let lloyds = "Transaction Date,Transaction Type,Sort Code,Account Number,Transaction Description,Debit Amount,Credit Amount,Balance,\n25/05/2017,BGC,'12-34-56,9,EMPLOYER INC,,903.52,4058.83\n15/05/2017,BP,'12-34-56,9,OASIS COFFEE ,2.76,,3155.31\n";
+        let s = read_ok(lloyds.as_bytes());
+        assert_eq!(amounts(&s), ["903.52", "-2.76"]);
+        assert_eq!(s.rows[1].payee, "OASIS COFFEE");
+    }
+
+    #[test]
+    fn a_header_with_a_name_twice_takes_the_amount_by_its_own_name() {
+        let ing = "Buchung;Wertstellungsdatum;Auftraggeber/Empfänger;Buchungstext;Verwendungszweck;Saldo;Währung;Betrag;Währung\n28.12.2018;28.12.2018;PayDude;Lastschrift;Blumen;150,00;EUR;-5,50;EUR\n";
+        assert_eq!(amounts(&read_ok(ing.as_bytes())), ["-5.50"]);
+    }
+
+    #[test]
+    fn amounts_in_every_notation() {
+        for (raw, decimal, want) in [
+            ("1.234,56-", ',', "-1234.56"),
+            ("+1,23", ',', "1.23"),
+            ("-$7,971.39", '.', "-7971.39"),
+            ("11'373.94", '.', "11373.94"),
+            ("3.600,00 €", ',', "3600.00"),
+            ("£12.50", '.', "12.50"),
+            ("1.000", ',', "1000.00"),
+            ("-10,7", ',', "-10.70"),
+            ("100", '.', "100.00"),
+            ("(12.00)", '.', "-12.00"),
+        ] {
+            let got = parse_amount(raw, decimal).map(|d| format!("{d:.2}"));
+            assert_eq!(got.as_deref(), Some(want), "{raw}");
+        }
+        for raw in ["", "EUR", "1,2,3", "12.50.1", "zwölf"] {
+            assert_eq!(parse_amount(raw, ','), None, "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn a_decimal_comma_inside_a_comma_separated_file_and_a_direction_flag() {
+        let file = "\"Datum\",\"Naam / Omschrijving\",\"Rekening\",\"Tegenrekening\",\"Code\",\"Af Bij\",\"Bedrag (EUR)\",\"MutatieSoort\",\"Mededelingen\"\n\"20200213\",\"Kosten\",\"NL99\",\"\",\"DV\",\"Af\",\"1,25\",\"Diversen\",\"jan\"\n\"20200214\",\"Terug\",\"NL99\",\"\",\"VZ\",\"Bij\",\"1.001,25\",\"Diversen\",\"\"\n";
+        let s = read_ok(file.as_bytes());
+        assert_eq!(s.format.delimiter, ",");
+        assert_eq!(s.format.decimal_separator, ",");
+        assert_eq!(s.format.date_format, "%Y%m%d");
+        assert_eq!(amounts(&s), ["-1.25", "1001.25"]);
+    }
+
+    #[test]
+    fn date_formats_are_found_from_all_their_cells() {
+        for (cells, pattern, first) in [
+            (["31.12.2024", "01.01.2025"], "%d.%m.%Y", "2024-12-31"),
+            (["31.12.24", "01.01.25"], "%d.%m.%y", "2024-12-31"),
+            (["2024-12-31", "2025-01-01"], "%Y-%m-%d", "2024-12-31"),
+            (["31/12/2024", "01/01/2025"], "%d/%m/%Y", "2024-12-31"),
+            (["12/31/2024", "01/02/2025"], "%m/%d/%Y", "2024-12-31"),
+            (["31-12-2024", "01-01-2025"], "%d-%m-%Y", "2024-12-31"),
+            (["20241231", "20250101"], "%Y%m%d", "2024-12-31"),
+            (
+                ["2024-12-31 6:11:59", "2025-01-01 18:00:00"],
+                "%Y-%m-%d",
+                "2024-12-31",
+            ),
+            (
+                ["2024-12-31T17:43:43", "2025-01-01T08:00:00"],
+                "%Y-%m-%d",
+                "2024-12-31",
+            ),
+        ] {
+            let file = format!("Datum;Betrag\n{};-1,00\n{};2,00\n", cells[0], cells[1]);
+            let s = read_ok(file.as_bytes());
+            assert_eq!(s.format.date_format, pattern, "{cells:?}");
+            assert_eq!(s.rows[0].date, Some(day(first)), "{cells:?}");
+        }
+    }
+
+    #[test]
+    fn unreadable_and_pending_rows_stay_rows_with_their_problem() {
+        let file = "\n\"Umsätze Girokonto\";\"Zeitraum: 01.09.2023 - 06.10.2023\";\n\n\"Buchungstag\";\"Wertstellung (Valuta)\";\"Vorgang\";\"Buchungstext\";\"Umsatz in EUR\";\n\"offen\";\"--\";\"Karte\";\"Text\";\"-23,86\";\n\"31.02.2023\";\"06.10.2023\";\"Lastschrift\";\"Text\";\"-40,01\";\n\"06.10.2023\";\"06.10.2023\";\"Lastschrift\";\"Text\";\"zwölf\";\n\"06.10.2023\";\"06.10.2023\";\"Lastschrift\";\"Text\";\"0,00\";\n\n\n";
+        let s = read_ok(file.as_bytes());
+        assert_eq!(s.format.bank.as_deref(), Some("comdirect"));
+        let problems: Vec<_> = s.rows.iter().map(|r| r.problem.clone()).collect();
+        assert_eq!(
+            problems,
+            [
+                Some(Problem::Pending {
+                    value: "offen".into()
+                }),
+                Some(Problem::Date {
+                    value: "31.02.2023".into()
+                }),
+                Some(Problem::Amount {
+                    value: "zwölf".into()
+                }),
+                None,
+            ]
+        );
+        // A zero amount is read; whether to book it is not the reader's call.
+        assert_eq!(s.rows[3].amount, Some(Decimal::ZERO));
+        assert_eq!(
+            s.rows[0].amount.map(|a| a.to_string()).as_deref(),
+            Some("-23.86")
+        );
+        assert!(Problem::Pending {
+            value: "offen".into()
+        }
+        .text(Locale::De)
+        .contains("Vorgemerkt"));
+    }
+
+    #[test]
+    fn footnotes_and_a_header_like_preamble_are_not_bookings() {
+        let file = "\"Kontoumsätze SpardaGiro Online\"\n\n\"Umsätze ab\";\"Enddatum\";\"Kontonummer\";\"Saldo\";\"Währung\"\n\"01.01.2024\";\"15.02.2024\";\"1234567\";\"12.345,67\";\"EUR\"\n\n\"Buchungstag\";\"Wertstellungstag\";\"Verwendungszweck\";\"Umsatz\";\"Währung\"\n\"20.01.2024\";\"20.01.2024\";\"MCDONALDS\";\"-11,99\";\"EUR\";\"\"\n\"* noch nicht ausgeführte Umsätze\"\n";
+        let s = read_ok(file.as_bytes());
+        assert_eq!(s.format.bank.as_deref(), Some("sparda"));
+        assert_eq!(s.format.header_line, Some(6));
+        assert_eq!(amounts(&s), ["-11.99"]);
+    }
+
+    #[test]
+    fn fees_are_taken_off_and_payees_follow_the_direction() {
+        let revolut = "Type,Product,Started Date,Completed Date,Description,Amount,Fee,Currency,State,Balance\nCARD_PAYMENT,Current,2021-09-03 6:13:48,2021-09-05 18:22:20,company äöå,-9.5,0.5,EUR,COMPLETED,156.02\n";
+        let s = read_ok(revolut.as_bytes());
+        assert_eq!(amounts(&s), ["-10.00"]);
+        assert_eq!(s.rows[0].date, Some(day("2021-09-03")));
+        assert_eq!(s.rows[0].payee, "company äöå");
+    }
+
+    #[test]
+    fn empty_binary_and_unknown_files_are_refused() {
+        assert_eq!(read(b"", None).unwrap_err(), ReadError::Empty);
+        assert_eq!(read(b" \r\n\n", None).unwrap_err(), ReadError::Empty);
+        assert_eq!(
+            read(format!("{CAMT_HEAD}\n").as_bytes(), None).unwrap_err(),
+            ReadError::Empty
+        );
+        assert_eq!(
+            read(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", None).unwrap_err(),
+            ReadError::Binary
+        );
+        assert_eq!(read(b"a;b\0;c\n", None).unwrap_err(), ReadError::Binary);
+        match read(b"Wann;Wieviel;Wer\nheute;12;Anna\n", None).unwrap_err() {
+            ReadError::UnknownLayout { columns } => assert_eq!(columns, ["Wann", "Wieviel", "Wer"]),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_mapping_reads_what_detection_cannot_and_names_its_mistakes() {
+        let file = "Wann;Wieviel;Wer\n24.12.2025;-12,50;Anna\n";
+        let m = |v: serde_json::Value| serde_json::from_value::<Mapping>(v).unwrap();
+        let s = read(
+            file.as_bytes(),
+            Some(&m(
+                serde_json::json!({"date": "Wann", "amount": "Wieviel", "payee": "wer"}),
+            )),
+        )
+        .unwrap();
+        assert_eq!(s.format.header_line, Some(1));
+        assert_eq!(
+            (amounts(&s)[0].as_str(), s.rows[0].payee.as_str()),
+            ("-12.50", "Anna")
+        );
+
+        let headerless = "24.12.2025;-12,50;Anna\n25.12.2025;3,00;Ben\n";
+        let s = read(
+            headerless.as_bytes(),
+            Some(&m(
+                serde_json::json!({"date": 0, "amount": 1, "memo": 2, "headerLine": null}),
+            )),
+        )
+        .unwrap();
+        assert_eq!(s.format.header_line, None);
+        assert_eq!(amounts(&s), ["-12.50", "3.00"]);
+
+        let err = read(
+            file.as_bytes(),
+            Some(&m(
+                serde_json::json!({"date": "Wann", "amount": "Betrag X"}),
+            )),
+        )
+        .unwrap_err();
+        assert_eq!(
+            err,
+            ReadError::Mapping {
+                field: "mapping.amount".into(),
+                message: "no column \"Betrag X\"; the file has: wann, wieviel, wer".into()
+            }
+        );
+        let err = read(
+            file.as_bytes(),
+            Some(&m(serde_json::json!({"date": 0, "amount": 7}))),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(err, ReadError::Mapping { ref field, .. } if field == "mapping.amount"),
+            "{err:?}"
+        );
+        let err = read(file.as_bytes(), Some(&m(serde_json::json!({"amount": 1})))).unwrap_err();
+        assert!(
+            matches!(err, ReadError::Mapping { ref field, .. } if field == "mapping.date"),
+            "{err:?}"
+        );
+        let err = read(
+            file.as_bytes(),
+            Some(&m(serde_json::json!({"date": 0, "debit": 1}))),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(err, ReadError::Mapping { ref field, .. } if field == "mapping.credit"),
+            "{err:?}"
+        );
+        assert!(serde_json::from_value::<Mapping>(serde_json::json!({"datum": 0})).is_err());
+    }
+
+    #[test]
+    fn more_than_the_most_rows_is_refused() {
+        let mut file = String::from("Datum;Betrag\n");
+        for _ in 0..=MAX_ROWS {
+            file.push_str("01.01.2025;1,00\n");
+        }
+        assert_eq!(
+            read(file.as_bytes(), None).unwrap_err(),
+            ReadError::TooManyRows
+        );
+    }
 }
