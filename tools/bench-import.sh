@@ -65,10 +65,13 @@ echo "memory before: $(grep VmHWM /proc/$pid/status | awk '{print $2/1024 " MB"}
 t=$(curl -s -o "$work/out.json" -w '%{time_total}' "$base/api/imports" -H "origin: $base" \
     -H "cookie: cashkeeper_session=$cookie" -F "accountId=$account" -F "file=@$work/umsaetze.csv")
 batch=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$work/out.json")
-echo "stage:     ${t} s"
+hwm() { grep VmHWM /proc/$pid/status | awk '{printf "%.0f MB", $2/1024}'; }
+echo "stage:     ${t} s   (peak so far $(hwm))"
 exec 3>&1
 printf 'reconcile: '; act reconcileImport "{\"id\":\"$batch\"}" | python3 -c \
-  'import json,sys; print("  ", json.load(sys.stdin)["data"]["counts"])'
+  'import json,sys; print("  ", json.load(sys.stdin)["data"]["counts"], end="")'; echo "   (peak so far $(hwm))"
+printf 'decide:    '; act decideImportConflict "{\"id\":\"$batch\",\"all\":\"conflict\",\"decision\":\"import\"}" | python3 -c \
+  'import json,sys; print("  ", json.load(sys.stdin)["data"]["decided"], "conflicts imported")'
 printf 'confirm:   '; act confirmImport "{\"id\":\"$batch\"}" | python3 -c \
   'import json,sys; d=json.load(sys.stdin)["data"]; print("  ", d["imported"], "written")'
 echo "peak memory: $(grep VmHWM /proc/$pid/status | awk '{print $2/1024 " MB"}')"

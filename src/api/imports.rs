@@ -52,7 +52,7 @@ pub async fn upload(
             "file" => {
                 let name = field.file_name().unwrap_or_default().to_string();
                 match field.bytes().await {
-                    Ok(b) => file = Some((name, b.to_vec())),
+                    Ok(b) => file = Some((name, Vec::from(b))),
                     Err(e) => return multipart_failure(e),
                 }
             }

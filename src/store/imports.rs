@@ -149,7 +149,7 @@ pub fn insert_batch(
     for (i, row) in rows.iter().enumerate() {
         let reason = row.reason.as_ref().map(reason_json).transpose()?;
         insert.execute(params![
-            super::new_id(),
+            super::new_sequential_id(),
             id,
             user_id,
             i as i64,
@@ -529,7 +529,7 @@ pub fn confirm(
     for w in writes {
         if w.cents < 0 {
             expense.execute(params![
-                super::new_id(),
+                super::new_sequential_id(),
                 user_id,
                 w.name,
                 -w.cents,
@@ -545,7 +545,7 @@ pub fn confirm(
             ])?;
         } else {
             income.execute(params![
-                super::new_id(),
+                super::new_sequential_id(),
                 user_id,
                 w.name,
                 w.cents,

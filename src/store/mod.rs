@@ -397,6 +397,14 @@ pub fn new_id() -> String {
     uuid::Uuid::new_v4().to_string()
 }
 
+/// A new record id that sorts after the ones made before it (UUID v7),
+/// for bulk inserts: each lands at the end of the primary key's B-tree
+/// instead of on a random page, so a write of 100,000 rows stays in the
+/// page cache.
+pub fn new_sequential_id() -> String {
+    uuid::Uuid::now_v7().to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use crate::domain::locale::Locale;

@@ -146,14 +146,17 @@ pub fn read(bytes: &[u8], mapping: Option<&Mapping>) -> Result<Statement, ReadEr
     }
     let (text, encoding) = decode(bytes);
     let delimiter = detect_delimiter(&text);
-    let records = parse_records(&text, delimiter);
+    // The first records decide the layout; the rest are read one by one,
+    // so a large file is never held twice.
+    let mut records = Records::new(&text, delimiter);
+    let head: Vec<Record> = records.by_ref().take(HEAD_RECORDS).collect();
     let layout = match mapping {
-        Some(m) => layout_from_mapping(m, &records)?,
-        None => detect_layout(&records).ok_or_else(|| ReadError::UnknownLayout {
-            columns: likely_header(&records),
+        Some(m) => layout_from_mapping(m, &head)?,
+        None => detect_layout(&head).ok_or_else(|| ReadError::UnknownLayout {
+            columns: likely_header(&head),
         })?,
     };
-    let data = &records[layout.first_row..];
+    let data = head.get(layout.first_row..).unwrap_or(&[]);
     let decimal = match mapping.and_then(|m| m.decimal_separator.as_deref()) {
         Some(d) => d.chars().next().unwrap_or(','),
         None => detect_decimal(&layout, data, delimiter),
@@ -162,15 +165,17 @@ pub fn read(bytes: &[u8], mapping: Option<&Mapping>) -> Result<Statement, ReadEr
         Some(f) => DateFormat::Custom(f.to_string()),
         None => detect_date_format(&layout, data),
     };
+    let header_line = layout.header.map(|i| head[i].line);
     let mut rows = Vec::new();
-    for rec in data {
+    let rest = head.into_iter().skip(layout.first_row).chain(records);
+    for rec in rest {
         if is_note(&rec.fields) {
             continue;
         }
         if rows.len() == MAX_ROWS {
             return Err(ReadError::TooManyRows);
         }
-        rows.push(layout.row(rec, decimal, &dates));
+        rows.push(layout.row(&rec, decimal, &dates));
     }
     if rows.is_empty() {
         return Err(ReadError::Empty);
@@ -182,7 +187,7 @@ pub fn read(bytes: &[u8], mapping: Option<&Mapping>) -> Result<Statement, ReadEr
             delimiter: (delimiter as char).to_string(),
             decimal_separator: decimal.to_string(),
             date_format: dates.pattern(),
-            header_line: layout.header.map(|i| records[i].line),
+            header_line,
         },
         columns: layout.columns,
         rows,
@@ -256,44 +261,62 @@ struct Record {
     fields: csv::StringRecord,
 }
 
-fn parse_records(text: &str, delimiter: u8) -> Vec<Record> {
-    let mut reader = csv::ReaderBuilder::new()
-        .delimiter(delimiter)
-        .has_headers(false)
-        .flexible(true)
-        .from_reader(text.as_bytes());
-    let mut out = Vec::new();
-    let mut record = csv::StringRecord::new();
-    let bytes = text.as_bytes();
-    // Lines are counted here: the reader's position of a record may lie on
-    // the line terminator before it.
-    let (mut counted_to, mut line) = (0usize, 1usize);
-    loop {
-        match reader.read_record(&mut record) {
-            Ok(true) => {
-                let mut start = record.position().map_or(0, |p| p.byte() as usize);
-                while start < bytes.len() && matches!(bytes[start], b'\r' | b'\n') {
-                    start += 1;
-                }
-                let start = start.max(counted_to);
-                line += bytes[counted_to..start]
-                    .iter()
-                    .filter(|&&b| b == b'\n')
-                    .count();
-                counted_to = start;
-                out.push(Record {
-                    line,
-                    fields: std::mem::take(&mut record),
-                });
-            }
-            Ok(false) => break,
-            // The text is valid UTF-8 and the reader is flexible: nothing
-            // else can fail; stop at what was read.
-            Err(_) => break,
+/// The records of a file in order, each with the line it starts on.
+struct Records<'t> {
+    reader: csv::Reader<&'t [u8]>,
+    bytes: &'t [u8],
+    counted_to: usize,
+    line: usize,
+}
+
+impl<'t> Records<'t> {
+    fn new(text: &'t str, delimiter: u8) -> Records<'t> {
+        Records {
+            reader: csv::ReaderBuilder::new()
+                .delimiter(delimiter)
+                .has_headers(false)
+                .flexible(true)
+                .from_reader(text.as_bytes()),
+            bytes: text.as_bytes(),
+            counted_to: 0,
+            line: 1,
         }
     }
-    out
 }
+
+impl Iterator for Records<'_> {
+    type Item = Record;
+
+    fn next(&mut self) -> Option<Record> {
+        let mut fields = csv::StringRecord::new();
+        // The text is valid UTF-8 and the reader is flexible: nothing can
+        // fail but the end.
+        if !self.reader.read_record(&mut fields).ok()? {
+            return None;
+        }
+        // Lines are counted here: the reader's position of a record may lie
+        // on the line terminator before it.
+        let mut start = fields.position().map_or(0, |p| p.byte() as usize);
+        while start < self.bytes.len() && matches!(self.bytes[start], b'\r' | b'\n') {
+            start += 1;
+        }
+        let start = start.max(self.counted_to);
+        self.line += self.bytes[self.counted_to..start]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        self.counted_to = start;
+        Some(Record {
+            line: self.line,
+            fields,
+        })
+    }
+}
+
+/// How many records are read before the layout is decided: the header
+/// must be among the first 60 lines, and the separators and the date
+/// format are decided from the rows that follow.
+const HEAD_RECORDS: usize = 2_100;
 
 /// A line that is not a booking: no cell, or a single one (a title, a
 /// note or a footnote such as "* noch nicht ausgeführte Umsätze").
