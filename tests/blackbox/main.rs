@@ -15,6 +15,7 @@ mod crash;
 mod documents;
 mod hardening;
 mod helpers;
+mod import_page;
 mod jobs;
 mod money;
 mod pages;
