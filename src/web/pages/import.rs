@@ -541,8 +541,9 @@ impl View<'_> {
         };
         html! {
             span.found {
-                (t.import_matches) " " (kind) ": "
+                (t.import_matches) ": "
                 a href=(href) { (f.name) }
+                " · " (kind)
                 " · " span.nowrap { (format::date(f.date, self.locale)) }
                 " · " span.amount.nowrap { (format::money(f.amount, currency, self.locale)) }
             }
