@@ -666,3 +666,82 @@ async fn a_person_imports_a_sparkasse_file_decides_a_conflict_confirms_and_undoe
         .is_empty());
     browser.client.clone().close().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_refused_file_says_why_next_to_the_form() {
+    use crate::browser::start;
+    use fantoccini::Locator;
+    let Some(browser) = start(1280, 1000).await else {
+        return;
+    };
+    let c = &browser.client;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    app.account(&user, "Girokonto", "EUR").await;
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url("/import")).await.unwrap();
+
+    // Nothing chosen yet.
+    c.find(Locator::Css("#import-form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_shown(c, "#import-file-error", "choose a file first").await;
+
+    let upload = |bytes: &'static [u8]| {
+        let file = tempfile::Builder::new().suffix(".csv").tempfile().unwrap();
+        std::fs::write(file.path(), bytes).unwrap();
+        file
+    };
+    // An empty file: the refusal names the file, so it stands beside it.
+    let empty = upload(b"");
+    c.find(Locator::Css("#import-form input[type=file]"))
+        .await
+        .unwrap()
+        .send_keys(empty.path().to_str().unwrap())
+        .await
+        .unwrap();
+    c.find(Locator::Css("#import-form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_shown(c, "#import-file-error", "is empty").await;
+    let input = c.find(Locator::Css("#import-file")).await.unwrap();
+    assert_eq!(
+        input.attr("aria-invalid").await.unwrap().as_deref(),
+        Some("true")
+    );
+
+    // A layout no bank writes: the refusal stands above the button.
+    let unknown = upload(b"Wann;Was;Wieviel\n1;2;3\n");
+    c.find(Locator::Css("#import-form input[type=file]"))
+        .await
+        .unwrap()
+        .send_keys(unknown.path().to_str().unwrap())
+        .await
+        .unwrap();
+    c.find(Locator::Css("#import-form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_shown(c, "#import-form .form-error", "not recognised").await;
+    assert!(
+        c.find(Locator::Css("#import-form button[type=submit]"))
+            .await
+            .unwrap()
+            .is_enabled()
+            .await
+            .unwrap(),
+        "the form can be sent again"
+    );
+    assert_eq!(c.current_url().await.unwrap().path(), "/import");
+    let listed = app.ok(&user, "listImports", json!({})).await;
+    assert!(listed.as_array().unwrap().is_empty(), "{listed}");
+    browser.client.clone().close().await.unwrap();
+}
