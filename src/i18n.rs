@@ -1100,7 +1100,7 @@ pub static DE: Texts = Texts {
     import_confirm: "Import bestätigen",
     import_cancel: "Import verwerfen",
     import_filter: "Zeilen nach Status",
-    import_payee: "Empfänger/Auftraggeber",
+    import_payee: "Empfänger / Auftraggeber",
     import_memo: "Verwendungszweck",
     import_status: "Status",
     import_decision: "Entscheidung",

@@ -222,12 +222,16 @@ async fn import_screenshots() {
     let user = app.new_user().await;
     let giro = app.account(&user, "Girokonto", "EUR").await;
     let id = seed(&app, &user, &giro, 12).await;
-    for (name, width, dark) in [
-        ("desktop", 1280, false),
-        ("dark", 1280, true),
-        ("phone", 390, false),
-        ("phone-dark", 390, true),
+    for (name, width, dark, lang) in [
+        ("desktop", 1280, false, "en"),
+        ("dark", 1280, true, "en"),
+        ("phone", 390, false, "en"),
+        ("phone-dark", 390, true, "en"),
+        ("de", 1280, false, "de"),
+        ("phone-de", 390, false, "de"),
     ] {
+        app.ok(&user, "updateSettings", json!({ "locale": lang }))
+            .await;
         let Some(browser) = start_with(width.max(500), 900, dark).await else {
             return;
         };

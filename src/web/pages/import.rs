@@ -467,7 +467,7 @@ impl View<'_> {
             table.records.import-rows {
                 thead { tr {
                     th { (t.date) }
-                    th { (t.import_payee) " / " (t.import_memo) }
+                    th { (t.import_payee) }
                     th.num { (t.amount) }
                     th { (t.category) }
                     th { (t.import_status) }
@@ -490,7 +490,7 @@ impl View<'_> {
                         Some(d) => span.nowrap { (format::date(d, self.locale)) },
                         None => span.muted { "–" },
                     }
-                    br; small.muted { (t.import_line.replace("{n}", &r.line.to_string())) }
+                    small.muted.line { (t.import_line.replace("{n}", &r.line.to_string())) }
                 }
                 td.payee data-label=(t.import_payee) {
                     @if r.payee.is_empty() && r.memo.is_empty() { span.muted { "–" } }
