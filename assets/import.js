@@ -4,6 +4,8 @@
 // progress fetch cannot report; the batch it answers is reconciled at once
 // (reconcileImport, with ai when the box is ticked), and the page opens it
 // (/import?batch=<id>), which the server renders: counts, format, rows.
+// A layout the server does not know is refused with the file's columns;
+// the form then asks which column holds what and sends that as `mapping`.
 // Here: each row's Import / Skip and all conflicts at once
 // (decideImportConflict), AI suggestions, confirm with its progress, cancel
 // and undo. A message that must outlive the reload that follows an action
@@ -116,18 +118,69 @@
     const progress = progressOf(form);
 
     const clear = function () {
-      for (const slot of [fileError, accountError]) if (slot) slot.textContent = '';
+      for (const slot of form.querySelectorAll('[data-error-for]')) slot.textContent = '';
       for (const el of form.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
       general.textContent = '';
       general.hidden = true;
     };
+    const mapping = form.querySelector('.import-mapping');
+    const columnSelects = mapping ? Array.from(mapping.querySelectorAll('select[data-map]'))
+      .filter(function (s) { return !['dateFormat', 'decimalSeparator'].includes(s.dataset.map); }) : [];
+    // What a column's name suggests it holds.
+    const guesses = {
+      date: /^(buchungs?tag|buchungsdatum|datum|date|booking date|transaction date)$/i,
+      amount: /^(betrag|umsatz|amount|value|betrag \(eur\)|amount \(eur\))$/i,
+      payee: /(empf|zahlungspflichtig|auftraggeber|beg(ue|ü)nstigt|payee|counterparty|name)/i,
+      memo: /(verwendungszweck|zweck|memo|description|reference|buchungstext|text)/i,
+    };
+
+    // The server could not read the layout: offer the file's columns.
+    const showMapping = function (columns) {
+      for (const select of columnSelects) {
+        const none = select.options[0];
+        select.replaceChildren(none);
+        columns.forEach(function (name, i) {
+          const option = document.createElement('option');
+          option.value = String(i);
+          option.textContent = name || String(i + 1);
+          select.append(option);
+        });
+        const guess = guesses[select.dataset.map];
+        const hit = guess ? columns.findIndex(function (name) { return guess.test(name.trim()); }) : -1;
+        select.value = hit >= 0 ? String(hit) : '';
+      }
+      mapping.hidden = false;
+    };
+    const chosenMapping = function () {
+      if (!mapping || mapping.hidden) return null;
+      const out = {};
+      for (const select of mapping.querySelectorAll('select[data-map]')) {
+        if (select.value === '') continue;
+        out[select.dataset.map] = columnSelects.includes(select) ? Number(select.value) : select.value;
+      }
+      return out;
+    };
+
     // A refusal naming the file or the account goes next to it, others above the button.
     const refuse = function (message) {
       progress.hide();
       busy(form, false);
       const m = /^([A-Za-z_][\w.]*): ([\s\S]*)$/.exec(message || '');
       const field = m && m[1];
-      if (field === 'file' || field === 'csv' || field === 'csvBase64') {
+      const found = m && field === 'mapping' ? /columns found: (.+)$/.exec(m[2]) : null;
+      const slot = field && field.indexOf('mapping.') === 0 && mapping && !mapping.hidden
+        ? form.querySelector('[data-error-for="' + field + '"]') : null;
+      if (found && mapping) {
+        showMapping(found[1].split(', '));
+        general.textContent = T.mappingNeeded;
+        general.hidden = false;
+        const first = mapping.querySelector('select');
+        if (first) first.focus();
+      } else if (slot) {
+        slot.textContent = m[2];
+        const select = form.querySelector('[data-map="' + field.slice(8) + '"]');
+        if (select) { select.setAttribute('aria-invalid', 'true'); select.focus(); }
+      } else if (field === 'file' || field === 'csv' || field === 'csvBase64') {
         fileError.textContent = m[2];
         fileInput.setAttribute('aria-invalid', 'true');
         fileInput.focus();
@@ -140,7 +193,11 @@
       }
     };
 
-    fileInput.addEventListener('change', clear);
+    // Another file may well be one the server knows.
+    fileInput.addEventListener('change', function () {
+      clear();
+      if (mapping) mapping.hidden = true;
+    });
 
     form.addEventListener('submit', function (ev) {
       ev.preventDefault();
@@ -151,6 +208,8 @@
       const wantAi = !!(ai && ai.checked);
       const data = new FormData();
       data.append('accountId', form.elements.namedItem('accountId').value);
+      const chosen = chosenMapping();
+      if (chosen) data.append('mapping', JSON.stringify(chosen));
       data.append('file', file, file.name);
       busy(form, true);
       progress.show(T.uploading.replace('{p}', '0'), 0);

@@ -452,6 +452,15 @@ pub struct Texts {
     pub import_cancelled_flash: &'static str,
     pub import_network: &'static str,
     pub import_show_conflicts: &'static str,
+    pub import_map_title: &'static str,
+    pub import_map_intro: &'static str,
+    pub import_map_none: &'static str,
+    pub import_map_date: &'static str,
+    pub import_map_amount: &'static str,
+    pub import_map_split: &'static str,
+    pub import_map_debit: &'static str,
+    pub import_map_credit: &'static str,
+    pub import_map_needed: &'static str,
 }
 
 pub static EN: Texts = Texts {
@@ -749,7 +758,7 @@ pub static EN: Texts = Texts {
     import_import_all: "Import all",
     import_skip_all: "Skip all",
     import_ai_button: "Ask the AI for suggestions",
-    import_confirming: "Writing {n} rows … a large file takes a moment.",
+    import_confirming: "Confirming: {n} rows are checked once more and written … a large file takes a moment.",
     import_confirm: "Confirm import",
     import_cancel: "Discard import",
     import_filter: "Rows by status",
@@ -801,6 +810,15 @@ pub static EN: Texts = Texts {
     import_cancelled_flash: "Import discarded.",
     import_network: "No connection to the server; try again.",
     import_show_conflicts: "Show the conflicts",
+    import_map_title: "Which column holds what?",
+    import_map_intro: "This layout is not known yet. Choose the columns of the file and upload it again; the preview shows whether it reads right.",
+    import_map_none: "—",
+    import_map_date: "Date",
+    import_map_amount: "Amount (negative: money out)",
+    import_map_split: "Or, when the file has separate columns for money out and money in:",
+    import_map_debit: "Money out",
+    import_map_credit: "Money in",
+    import_map_needed: "Your bank's layout is not recognised. Say below which column holds what, then upload the file again.",
 };
 
 pub static DE: Texts = Texts {
@@ -1096,7 +1114,7 @@ pub static DE: Texts = Texts {
     import_import_all: "Alle importieren",
     import_skip_all: "Alle überspringen",
     import_ai_button: "KI-Vorschläge holen",
-    import_confirming: "Übernehme {n} Zeilen … eine große Datei braucht einen Moment.",
+    import_confirming: "Bestätige: {n} Zeilen werden noch einmal geprüft und übernommen … eine große Datei braucht einen Moment.",
     import_confirm: "Import bestätigen",
     import_cancel: "Import verwerfen",
     import_filter: "Zeilen nach Status",
@@ -1148,6 +1166,15 @@ pub static DE: Texts = Texts {
     import_cancelled_flash: "Import verworfen.",
     import_network: "Keine Verbindung zum Server; versuch es noch einmal.",
     import_show_conflicts: "Konflikte zeigen",
+    import_map_title: "Welche Spalte enthält was?",
+    import_map_intro: "Dieses Format ist noch nicht bekannt. Wähl die Spalten der Datei aus und lade sie noch einmal hoch; die Vorschau zeigt, ob sie richtig gelesen wird.",
+    import_map_none: "—",
+    import_map_date: "Datum",
+    import_map_amount: "Betrag (negativ: Ausgabe)",
+    import_map_split: "Oder, wenn die Datei getrennte Spalten für Ausgänge und Eingänge hat:",
+    import_map_debit: "Ausgang (Soll)",
+    import_map_credit: "Eingang (Haben)",
+    import_map_needed: "Das Format deiner Bank wird nicht erkannt. Gib unten an, welche Spalte was enthält, und lade die Datei noch einmal hoch.",
 };
 
 #[cfg(test)]

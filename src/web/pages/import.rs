@@ -34,6 +34,11 @@ const PAGE: i64 = 200;
 /// What the file picker offers; the server reads whatever it gets.
 const ACCEPT: &str = ".csv,.txt,.tsv,text/csv,text/plain,text/tab-separated-values";
 
+/// The date formats a mapping offers.
+const DATE_FORMATS: [&str; 6] = [
+    "%d.%m.%Y", "%d.%m.%y", "%Y-%m-%d", "%d/%m/%Y", "%m/%d/%Y", "%d-%m-%Y",
+];
+
 /// The statuses a row can have, in the order the filters show them.
 const STATUSES: [&str; 5] = ["new", "duplicate", "matched", "conflict", "error"];
 
@@ -296,6 +301,7 @@ impl View<'_> {
                             small #import-file-hint .hint { (t.import_file_hint) }
                             span #import-file-error .field-error data-error-for="file" aria-live="polite" {}
                         }
+                        (self.mapping())
                         @if self.ai {
                             div.field.check {
                                 input #import-ai type="checkbox" name="ai" aria-describedby="import-ai-hint";
@@ -310,6 +316,65 @@ impl View<'_> {
                             button.primary type="submit" disabled { (t.import_upload) }
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /// Partial: which column holds what, for a layout the reader does not
+    /// know. Hidden until the server refuses a file for it; the script then
+    /// offers the file's columns (the refusal names them) in each select
+    /// and sends the choice as the upload's `mapping`.
+    fn mapping(&self) -> Markup {
+        let t = self.t;
+        let column = |key: &str, label: &str, required: bool| {
+            let id = format!("import-map-{key}");
+            html! {
+                div.field {
+                    label for=(id) { (label) }
+                    select id=(id) data-map=(key) required[required] {
+                        option value="" { (t.import_map_none) }
+                    }
+                    span.field-error data-error-for={ "mapping." (key) } aria-live="polite" {}
+                }
+            }
+        };
+        html! {
+            fieldset.import-mapping hidden {
+                legend { (t.import_map_title) }
+                p.hint { (t.import_map_intro) }
+                div.row {
+                    (column("date", t.import_map_date, true))
+                    div.field {
+                        label for="import-map-dateFormat" { (t.import_date_format) }
+                        select #import-map-dateFormat data-map="dateFormat" {
+                            @for p in DATE_FORMATS {
+                                option value=(p) { (date_pattern(t, p)) }
+                            }
+                        }
+                        span.field-error data-error-for="mapping.dateFormat" aria-live="polite" {}
+                    }
+                }
+                div.row {
+                    (column("amount", t.import_map_amount, false))
+                    div.field {
+                        label for="import-map-decimalSeparator" { (t.import_decimal) }
+                        select #import-map-decimalSeparator data-map="decimalSeparator" {
+                            @for sep in [",", "."] {
+                                option value=(sep) { (separator_name(t, sep)) }
+                            }
+                        }
+                        span.field-error data-error-for="mapping.decimalSeparator" aria-live="polite" {}
+                    }
+                }
+                p.hint { (t.import_map_split) }
+                div.row {
+                    (column("debit", t.import_map_debit, false))
+                    (column("credit", t.import_map_credit, false))
+                }
+                div.row {
+                    (column("payee", t.import_payee, false))
+                    (column("memo", t.import_memo, false))
                 }
             }
         }
@@ -829,6 +894,7 @@ fn script_texts(t: &Texts) -> String {
         "cancelled": t.import_cancelled_flash,
         "network": t.import_network,
         "showConflicts": t.import_show_conflicts,
+        "mappingNeeded": t.import_map_needed,
     })
     .to_string()
 }
