@@ -204,6 +204,8 @@
       clear();
       const file = fileInput.files && fileInput.files[0];
       if (!file) { refuse('file: ' + T.noFile); return; }
+      // The server takes at most 64 MiB: say so before sending more.
+      if (file.size > 64 * 1024 * 1024) { refuse('file: ' + T.tooLarge); return; }
       const ai = form.elements.namedItem('ai');
       const wantAi = !!(ai && ai.checked);
       const data = new FormData();
@@ -230,7 +232,7 @@
         let body = null;
         try { body = JSON.parse(xhr.responseText); } catch (_) { /* not JSON */ }
         if (xhr.status !== 201 || !body || !body.id) {
-          refuse((body && body.error) || (xhr.status === 413 ? 'file: 64 MiB' : 'HTTP ' + xhr.status));
+          refuse((body && body.error) || (xhr.status === 413 ? 'file: ' + T.tooLarge : 'HTTP ' + xhr.status));
           return;
         }
         progress.show(wantAi ? T.askingAi : T.reconciling);

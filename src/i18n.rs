@@ -461,6 +461,7 @@ pub struct Texts {
     pub import_map_debit: &'static str,
     pub import_map_credit: &'static str,
     pub import_map_needed: &'static str,
+    pub import_too_large: &'static str,
 }
 
 pub static EN: Texts = Texts {
@@ -819,6 +820,7 @@ pub static EN: Texts = Texts {
     import_map_debit: "Money out",
     import_map_credit: "Money in",
     import_map_needed: "Your bank's layout is not recognised. Say below which column holds what, then upload the file again.",
+    import_too_large: "is larger than 64 MB, the most one import takes; split it into shorter periods",
 };
 
 pub static DE: Texts = Texts {
@@ -1175,6 +1177,7 @@ pub static DE: Texts = Texts {
     import_map_debit: "Ausgang (Soll)",
     import_map_credit: "Eingang (Haben)",
     import_map_needed: "Das Format deiner Bank wird nicht erkannt. Gib unten an, welche Spalte was enthält, und lade die Datei noch einmal hoch.",
+    import_too_large: "ist größer als 64 MB, mehr nimmt ein Import nicht; teil sie in kürzere Zeiträume auf",
 };
 
 #[cfg(test)]

@@ -895,6 +895,7 @@ fn script_texts(t: &Texts) -> String {
         "network": t.import_network,
         "showConflicts": t.import_show_conflicts,
         "mappingNeeded": t.import_map_needed,
+        "tooLarge": t.import_too_large,
     })
     .to_string()
 }
