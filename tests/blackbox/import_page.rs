@@ -614,7 +614,7 @@ async fn a_person_imports_a_sparkasse_file_decides_a_conflict_confirms_and_undoe
         .click()
         .await
         .unwrap();
-    wait_for_shown(c, ".import-done", "4 entries written to Girokonto").await;
+    wait_for_shown(c, ".import-done", "Entries written to Girokonto: 4.").await;
     screenshot(c, "import-confirmed").await;
 
     // The one-time expenses page shows them.
@@ -644,7 +644,7 @@ async fn a_person_imports_a_sparkasse_file_decides_a_conflict_confirms_and_undoe
     let prompt = c.get_alert_text().await.unwrap();
     assert!(prompt.contains("Undo this import?"), "{prompt}");
     c.accept_alert().await.unwrap();
-    wait_for_shown(c, "#import-flash", "Import undone: 4 entries removed.").await;
+    wait_for_shown(c, "#import-flash", "Import undone. Entries removed: 4.").await;
     let status = c
         .find(Locator::Css(&format!(
             ".import-history tr[data-batch='{batch}'] .batch-status"
