@@ -89,6 +89,7 @@ pub fn router(panic_routes: bool) -> Router<AppState> {
         .route("/forecasts", get(pages::forecasts::show))
         .route("/reserves", get(pages::reserves::show))
         .route("/insights", get(pages::insights::show))
+        .route("/import", get(pages::import::show))
         .route("/assistant", get(pages::assistant::show))
         .route("/assets/{*path}", get(assets::serve))
         .route("/sw.js", get(assets::service_worker))

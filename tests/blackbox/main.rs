@@ -17,6 +17,7 @@ mod documents;
 mod hardening;
 mod helpers;
 mod import_corpus;
+mod import_page;
 mod imports;
 mod jobs;
 mod lifecycle;

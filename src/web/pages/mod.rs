@@ -12,6 +12,7 @@ pub mod documents;
 pub mod errors;
 pub mod expenses;
 pub mod forecasts;
+pub mod import;
 pub mod incomes;
 pub mod insights;
 pub mod record_page;

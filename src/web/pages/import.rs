@@ -1,0 +1,934 @@
+//! `/import`: a bank's CSV export, staged, reconciled, decided and
+//! confirmed (`docs/import.md`).
+//!
+//! The page shows the upload form, the batch `?batch=<id>` opens (its
+//! detected format, its counts and its rows, filtered by `?status=` and
+//! paged by `?offset=`), and the history. Batch and history are read
+//! through the actions `getImport` and `listImports`, so the page relies
+//! on their contract only; amounts and dates are formatted here, in the
+//! user's language. The upload (`POST /api/imports` with its progress),
+//! the reconcile that follows it, the decisions, the confirm, cancel and
+//! undo are `assets/import.js`.
+
+use super::common::{category_chip, PageResult, Refs};
+use crate::actions::{catalogue, Ctx};
+use crate::error::{Error, Result};
+use crate::i18n::{format, Locale, Texts};
+use crate::state::AppState;
+use crate::store::categories::Category;
+use crate::web::components::{form_error, select};
+use crate::web::layout::page_with_scripts;
+use crate::web::SignedIn;
+use axum::extract::{Query, State};
+use axum::response::IntoResponse;
+use chrono::NaiveDate;
+use maud::{html, Markup};
+use rust_decimal::Decimal;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+
+/// Rows per page of the preview.
+const PAGE: i64 = 200;
+
+/// What the file picker offers; the server reads whatever it gets.
+const ACCEPT: &str = ".csv,.txt,.tsv,text/csv,text/plain,text/tab-separated-values";
+
+/// The date formats a mapping offers.
+const DATE_FORMATS: [&str; 6] = [
+    "%d.%m.%Y", "%d.%m.%y", "%Y-%m-%d", "%d/%m/%Y", "%m/%d/%Y", "%d-%m-%Y",
+];
+
+/// The statuses a row can have, in the order the filters show them.
+const STATUSES: [&str; 5] = ["new", "duplicate", "matched", "conflict", "error"];
+
+#[derive(Deserialize, Default)]
+pub struct ImportQuery {
+    /// The batch to open.
+    batch: Option<String>,
+    /// Only rows of this status.
+    status: Option<String>,
+    /// The first row shown (0-based, within the filter).
+    offset: Option<i64>,
+}
+
+/// A batch as `getImport` and `listImports` answer it.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Batch {
+    id: String,
+    status: String,
+    file_name: String,
+    account_id: String,
+    created_at: String,
+    confirmed_at: Option<String>,
+    format: FileFormat,
+    row_count: i64,
+    counts: Counts,
+    #[serde(default)]
+    rows: Vec<Row>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct FileFormat {
+    bank: Option<String>,
+    #[serde(default)]
+    encoding: String,
+    #[serde(default)]
+    delimiter: String,
+    #[serde(default)]
+    decimal_separator: String,
+    #[serde(default)]
+    date_format: String,
+    header_line: Option<i64>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Counts {
+    new: i64,
+    duplicate: i64,
+    matched: i64,
+    conflict: i64,
+    error: i64,
+}
+
+impl Counts {
+    fn of(&self, status: &str) -> i64 {
+        match status {
+            "new" => self.new,
+            "duplicate" => self.duplicate,
+            "matched" => self.matched,
+            "conflict" => self.conflict,
+            "error" => self.error,
+            _ => 0,
+        }
+    }
+
+    fn total(&self) -> i64 {
+        self.new + self.duplicate + self.matched + self.conflict + self.error
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Row {
+    id: String,
+    line: i64,
+    date: Option<NaiveDate>,
+    amount: Option<Decimal>,
+    currency: String,
+    #[serde(default)]
+    payee: String,
+    #[serde(default)]
+    memo: String,
+    category_id: Option<String>,
+    status: String,
+    reason: Option<String>,
+    #[serde(rename = "match")]
+    found: Option<Found>,
+    decision: Option<String>,
+}
+
+/// The record a row matches.
+#[derive(Deserialize)]
+struct Found {
+    kind: String,
+    id: String,
+    date: NaiveDate,
+    amount: Decimal,
+    name: String,
+}
+
+impl Batch {
+    /// Rows can still be decided, and the batch confirmed or cancelled.
+    fn is_open(&self) -> bool {
+        matches!(self.status.as_str(), "staged" | "reconciled")
+    }
+
+    /// Cancelled after a confirm: undone.
+    fn is_undone(&self) -> bool {
+        self.status == "cancelled" && self.confirmed_at.is_some()
+    }
+}
+
+pub async fn show(
+    State(state): State<AppState>,
+    SignedIn { viewer, session }: SignedIn,
+    Query(q): Query<ImportQuery>,
+) -> PageResult {
+    let (t, locale) = (viewer.t(), viewer.locale);
+    let refs = Refs::load(&state, &session.user.id).await?;
+    let ctx = Ctx {
+        state: state.clone(),
+        session: Some(session.clone()),
+        accept_locale: locale,
+        client: None,
+    };
+    let history: Vec<Batch> = read(&ctx, "listImports", json!({}))
+        .await?
+        .unwrap_or_default();
+    let status = q
+        .status
+        .as_deref()
+        .filter(|s| STATUSES.contains(s))
+        .map(str::to_string);
+    let offset = q.offset.unwrap_or(0).max(0);
+    let wanted = q.batch.filter(|b| !b.trim().is_empty());
+    let opened: Option<Batch> = match &wanted {
+        Some(id) => {
+            read(
+                &ctx,
+                "getImport",
+                json!({ "id": id, "status": status, "offset": offset, "limit": PAGE }),
+            )
+            .await?
+        }
+        None => None,
+    };
+    let written = match opened.as_ref().filter(|b| b.status == "confirmed") {
+        Some(b) => {
+            let (uid, id) = (session.user.id.clone(), b.id.clone());
+            Some(
+                state
+                    .db
+                    .run(move |c| crate::store::imports::written(c, &uid, &id))
+                    .await?,
+            )
+        }
+        None => None,
+    };
+    let ai = state.ai.is_some();
+    let view = View {
+        t,
+        locale,
+        refs: &refs,
+        categories: refs.categories_by_id(),
+        ai,
+    };
+    let show_upload = opened.as_ref().is_none_or(|b| b.status == "cancelled");
+    Ok(page_with_scripts(
+        &viewer,
+        "/import",
+        t.nav_import,
+        &["import.js"],
+        html! {
+            div.import data-import="" data-batch=[opened.as_ref().map(|b| b.id.as_str())]
+                data-texts=(script_texts(t)) {
+                div.page-head {
+                    h1 { (t.nav_import) }
+                    @if opened.is_some() { a.button href="/import" { (t.import_new) } }
+                }
+                noscript { p.notice { (t.import_noscript) } }
+                p #import-flash .notice role="status" hidden {}
+                @if wanted.is_some() && opened.is_none() {
+                    p.notice role="status" { (t.import_not_found) }
+                }
+                @if let Some(b) = &opened {
+                    (view.batch(b, status.as_deref(), offset, written))
+                }
+                @if show_upload { (view.upload()) }
+                (view.history(&history))
+            }
+        },
+    )
+    .into_response())
+}
+
+/// Runs a read action for the page. `None` when the action refuses (an
+/// unknown or another user's batch) or answers a shape the page cannot
+/// read; an internal error is the page's error.
+async fn read<T: serde::de::DeserializeOwned>(
+    ctx: &Ctx,
+    name: &str,
+    input: Value,
+) -> Result<Option<T>> {
+    let Some(action) = catalogue().get(name) else {
+        return Ok(None);
+    };
+    match action.call(ctx.clone(), input).await {
+        Ok(data) => match serde_json::from_value(data) {
+            Ok(v) => Ok(Some(v)),
+            Err(e) => {
+                tracing::warn!(action = name, error = %e, "the import page cannot read the reply");
+                Ok(None)
+            }
+        },
+        Err(e @ Error::Internal(_)) => Err(e),
+        Err(_) => Ok(None),
+    }
+}
+
+/// What every part of the page needs.
+struct View<'a> {
+    t: &'static Texts,
+    locale: Locale,
+    refs: &'a Refs,
+    categories: HashMap<&'a str, &'a Category>,
+    ai: bool,
+}
+
+impl View<'_> {
+    fn count(&self, n: i64) -> String {
+        format::number(Decimal::from(n), 0, self.locale)
+    }
+
+    /// Partial: the upload form.
+    fn upload(&self) -> Markup {
+        let t = self.t;
+        let accounts = &self.refs.accounts;
+        let default = accounts
+            .iter()
+            .find(|a| a.kind == "checking")
+            .or(accounts.first())
+            .map(|a| a.id.as_str());
+        html! {
+            section.panel.import-upload aria-labelledby="import-upload-title" {
+                h2 #import-upload-title { (t.import_upload_title) }
+                p.muted { (t.import_intro) }
+                @if accounts.is_empty() {
+                    p.notice { (t.import_need_account) " " a href="/accounts" { (t.nav_accounts) } }
+                } @else {
+                    form #import-form .stack.import-form novalidate {
+                        (select(t.account, "accountId", &self.refs.account_options(), default, None))
+                        div.field {
+                            label.dropzone {
+                                span { (t.import_choose) }
+                                input #import-file type="file" name="file" accept=(ACCEPT) required
+                                    aria-describedby="import-file-hint import-file-error";
+                            }
+                            small #import-file-hint .hint { (t.import_file_hint) }
+                            span #import-file-error .field-error data-error-for="file" aria-live="polite" {}
+                        }
+                        (self.mapping())
+                        @if self.ai {
+                            div.field.check {
+                                input #import-ai type="checkbox" name="ai" aria-describedby="import-ai-hint";
+                                label for="import-ai" { (t.import_ai) }
+                            }
+                            small #import-ai-hint .hint { (t.import_ai_hint) }
+                        }
+                        (progress())
+                        (form_error())
+                        div.buttons {
+                            // Enabled by the script: without it the upload cannot run.
+                            button.primary type="submit" disabled { (t.import_upload) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Partial: which column holds what, for a layout the reader does not
+    /// know. Hidden until the server refuses a file for it; the script then
+    /// offers the file's columns (the refusal names them) in each select
+    /// and sends the choice as the upload's `mapping`.
+    fn mapping(&self) -> Markup {
+        let t = self.t;
+        let column = |key: &str, label: &str, required: bool| {
+            let id = format!("import-map-{key}");
+            html! {
+                div.field {
+                    label for=(id) { (label) }
+                    select id=(id) data-map=(key) required[required] {
+                        option value="" { (t.import_map_none) }
+                    }
+                    span.field-error data-error-for={ "mapping." (key) } aria-live="polite" {}
+                }
+            }
+        };
+        html! {
+            fieldset.import-mapping hidden {
+                legend { (t.import_map_title) }
+                p.hint { (t.import_map_intro) }
+                div.row {
+                    (column("date", t.import_map_date, true))
+                    div.field {
+                        label for="import-map-dateFormat" { (t.import_date_format) }
+                        select #import-map-dateFormat data-map="dateFormat" {
+                            @for p in DATE_FORMATS {
+                                option value=(p) { (date_pattern(t, p)) }
+                            }
+                        }
+                        span.field-error data-error-for="mapping.dateFormat" aria-live="polite" {}
+                    }
+                }
+                div.row {
+                    (column("amount", t.import_map_amount, false))
+                    div.field {
+                        label for="import-map-decimalSeparator" { (t.import_decimal) }
+                        select #import-map-decimalSeparator data-map="decimalSeparator" {
+                            @for sep in [",", "."] {
+                                option value=(sep) { (separator_name(t, sep)) }
+                            }
+                        }
+                        span.field-error data-error-for="mapping.decimalSeparator" aria-live="polite" {}
+                    }
+                }
+                p.hint { (t.import_map_split) }
+                div.row {
+                    (column("debit", t.import_map_debit, false))
+                    (column("credit", t.import_map_credit, false))
+                }
+                div.row {
+                    (column("payee", t.import_payee, false))
+                    (column("memo", t.import_memo, false))
+                }
+            }
+        }
+    }
+
+    /// Partial: an opened batch: what was detected, the counts as filters,
+    /// what can be done with it, and its rows.
+    fn batch(&self, b: &Batch, status: Option<&str>, offset: i64, written: Option<i64>) -> Markup {
+        let t = self.t;
+        let account = self.refs.account_name(&b.account_id);
+        let rows_total = b.counts.total();
+        let shown_total = status.map_or(rows_total, |s| b.counts.of(s));
+        html! {
+            section.panel.import-batch aria-labelledby="import-batch-title" data-status=(b.status) {
+                div.batch-head {
+                    h2 #import-batch-title { (b.file_name) }
+                    (self.batch_badge(b))
+                }
+                p.muted.batch-meta {
+                    (account) " · " (t.doc_uploaded) " " (self.day(&b.created_at))
+                }
+                (self.format(b))
+                @if b.status == "confirmed" {
+                    p.notice.import-done {
+                        (t.import_confirmed_notice
+                            .replace("{date}", &self.day(b.confirmed_at.as_deref().unwrap_or(&b.created_at)))
+                            .replace("{n}", &self.count(written.unwrap_or(0)))
+                            .replace("{account}", &account))
+                        " "
+                        button.link.danger type="button" data-undo=(b.id) { (t.import_undo) }
+                    }
+                    p.form-error.import-error role="alert" hidden {}
+                } @else if b.is_undone() {
+                    p.notice { (t.import_undone_notice) }
+                } @else if b.status == "cancelled" {
+                    p.notice { (t.import_cancelled_notice) }
+                }
+                @if b.is_open() { (self.batch_actions(b, rows_total)) }
+            }
+            @if b.status != "cancelled" {
+                section.panel.import-preview aria-labelledby="import-rows-title" {
+                    h2 #import-rows-title { (t.import_rows) }
+                    (self.filters(b, status))
+                    @if b.rows.is_empty() {
+                        p.muted { (t.import_no_rows) }
+                    } @else {
+                        (self.rows(b))
+                        (self.pager(b, status, offset, shown_total))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The batch's status as a badge.
+    fn batch_badge(&self, b: &Batch) -> Markup {
+        let t = self.t;
+        let (class, label) = match b.status.as_str() {
+            "staged" => ("staged", t.import_batch_staged),
+            "reconciled" => ("reconciled", t.import_batch_reconciled),
+            "confirmed" => ("confirmed", t.import_batch_confirmed),
+            _ if b.is_undone() => ("cancelled", t.import_batch_undone),
+            _ => ("cancelled", t.import_batch_cancelled),
+        };
+        html! { span class={ "badge batch-status " (class) } { (label) } }
+    }
+
+    /// Partial: how the file was read.
+    fn format(&self, b: &Batch) -> Markup {
+        let (t, f) = (self.t, &b.format);
+        html! {
+            dl.import-format {
+                div { dt { (t.import_bank) } dd { @match &f.bank {
+                    Some(id) => strong { (bank_name(id)) },
+                    None => span.muted { (t.import_bank_unknown) },
+                } } }
+                div { dt { (t.import_encoding) } dd { (encoding_name(&f.encoding)) } }
+                div { dt { (t.import_delimiter) } dd { (separator_name(t, &f.delimiter)) } }
+                div { dt { (t.import_decimal) } dd { (separator_name(t, &f.decimal_separator)) } }
+                div { dt { (t.import_date_format) } dd { (date_pattern(t, &f.date_format)) } }
+                div { dt { (t.import_header) } dd { @match f.header_line {
+                    Some(n) => (t.import_line.replace("{n}", &n.to_string())),
+                    None => (t.import_no_header),
+                } } }
+                div { dt { (t.import_rows) } dd { (self.count(b.row_count)) } }
+            }
+        }
+    }
+
+    /// Partial: decide every conflict, AI suggestions, confirm, cancel.
+    fn batch_actions(&self, b: &Batch, rows_total: i64) -> Markup {
+        let t = self.t;
+        html! {
+            div.import-actions {
+                @if b.status == "staged" {
+                    p.notice {
+                        (t.import_staged_hint) " "
+                        button.link type="button" data-reconcile="" { (t.import_reconcile) }
+                    }
+                }
+                @if b.counts.conflict > 0 {
+                    div.decide-all role="group" aria-labelledby="decide-all-label" {
+                        span #decide-all-label {
+                            (t.import_decide_all.replace("{n}", &self.count(b.counts.conflict)))
+                        }
+                        button type="button" data-decide-all="import" { (t.import_import_all) }
+                        button type="button" data-decide-all="skip" { (t.import_skip_all) }
+                    }
+                }
+                @if self.ai {
+                    div.ai-suggest {
+                        button type="button" data-ai="" aria-describedby="import-ai-batch-hint" { (t.import_ai_button) }
+                        small #import-ai-batch-hint .hint { (t.import_ai_hint) }
+                    }
+                }
+                div.buttons {
+                    button.primary type="button" data-confirm-import=""
+                        data-busy=(t.import_confirming.replace("{n}", &self.count(rows_total))) {
+                        (t.import_confirm)
+                    }
+                    button.danger type="button" data-cancel-import="" { (t.import_cancel) }
+                }
+                (progress())
+                p.form-error.import-error role="alert" hidden {}
+                p.form-success.import-status role="status" hidden {}
+            }
+        }
+    }
+
+    /// Partial: one link per status with its count; the current one marked.
+    fn filters(&self, b: &Batch, current: Option<&str>) -> Markup {
+        let t = self.t;
+        let href = |status: Option<&str>| match status {
+            Some(s) => format!("/import?batch={}&status={s}", b.id),
+            None => format!("/import?batch={}", b.id),
+        };
+        html! {
+            nav.status-filters aria-label=(t.import_filter) {
+                a href=(href(None)) aria-current=[current.is_none().then_some("page")] {
+                    (t.all) " " span.count { (self.count(b.counts.total())) }
+                }
+                @for s in STATUSES {
+                    a href=(href(Some(s))) data-status=(s) aria-current=[(current == Some(s)).then_some("page")] {
+                        (status_label(t, s)) " " span.count { (self.count(b.counts.of(s))) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Partial: the table of rows.
+    fn rows(&self, b: &Batch) -> Markup {
+        let t = self.t;
+        html! {
+            table.records.import-rows {
+                thead { tr {
+                    th { (t.date) }
+                    th { (t.import_payee) }
+                    th.num { (t.amount) }
+                    th { (t.category) }
+                    th { (t.import_status) }
+                    th { (t.import_decision) }
+                } }
+                tbody {
+                    @for r in &b.rows { (self.row(b, r)) }
+                }
+            }
+        }
+    }
+
+    fn row(&self, b: &Batch, r: &Row) -> Markup {
+        let t = self.t;
+        let undecided = b.is_open() && r.status == "conflict" && r.decision.is_none();
+        html! {
+            tr data-row=(r.id) data-status=(r.status) class=[undecided.then_some("undecided")] {
+                td data-label=(t.date) {
+                    @match r.date {
+                        Some(d) => span.nowrap { (format::date(d, self.locale)) },
+                        None => span.muted { "–" },
+                    }
+                    small.muted.line { (t.import_line.replace("{n}", &r.line.to_string())) }
+                }
+                td.payee data-label=(t.import_payee) {
+                    @if r.payee.is_empty() && r.memo.is_empty() { span.muted { "–" } }
+                    @if !r.payee.is_empty() { span.payee-name { (r.payee) } }
+                    @if !r.memo.is_empty() {
+                        span.memo title=(r.memo) {
+                            span.sr-only { (t.import_memo) ": " }
+                            (r.memo)
+                        }
+                    }
+                }
+                td.num data-label=(t.amount) {
+                    @match r.amount {
+                        Some(a) => span.amount.negative[a.is_sign_negative()] {
+                            (format::money(a, &r.currency, self.locale))
+                        },
+                        None => span.muted { "–" },
+                    }
+                }
+                td data-label=(t.category) {
+                    @match r.category_id.as_deref() {
+                        Some(id) => (category_chip(self.categories.get(id).copied(), self.locale)),
+                        None => span.muted { "–" },
+                    }
+                }
+                td.why data-label=(t.import_status) {
+                    (status_badge(t, &r.status))
+                    @if let Some(reason) = &r.reason { span.reason { (reason) } }
+                    @if let Some(f) = &r.found { (self.found(f, &r.currency)) }
+                }
+                td.decision data-label=(t.import_decision) { (self.decision(b, r)) }
+            }
+        }
+    }
+
+    /// Partial: the record a row matches, linked to its page (its amount
+    /// in the row's currency, as reconciliation compared them).
+    fn found(&self, f: &Found, currency: &str) -> Markup {
+        let t = self.t;
+        let (kind, href) = match f.kind.as_str() {
+            "income" => (t.kind_income, format!("/incomes?edit={}", f.id)),
+            "expense" => (t.kind_expense, format!("/expenses?edit={}", f.id)),
+            "transfer" => (t.kind_transfer, format!("/transfers?edit={}", f.id)),
+            _ => (
+                t.kind_daily_expense,
+                format!("/daily-expenses?edit={}", f.id),
+            ),
+        };
+        html! {
+            span.found {
+                (t.import_matches) ": "
+                a href=(href) { (f.name) }
+                " · " (kind)
+                " · " span.nowrap { (format::date(f.date, self.locale)) }
+                " · " span.amount.nowrap { (format::money(f.amount, currency, self.locale)) }
+            }
+        }
+    }
+
+    /// Partial: a row's decision: Import / Skip while the batch is open,
+    /// what happened to it after.
+    fn decision(&self, b: &Batch, r: &Row) -> Markup {
+        let t = self.t;
+        if r.status == "error" {
+            return html! { span.muted { (t.import_never) } };
+        }
+        let imports = match r.decision.as_deref() {
+            Some(d) => d == "import",
+            None => r.status == "new",
+        };
+        if !b.is_open() {
+            let done = if b.status == "confirmed" {
+                if imports {
+                    t.import_was_imported
+                } else {
+                    t.import_was_skipped
+                }
+            } else {
+                "–"
+            };
+            return html! { span.muted { (done) } };
+        }
+        let pressed = |d: &str| {
+            if r.decision.as_deref() == Some(d) {
+                "true"
+            } else {
+                "false"
+            }
+        };
+        let note = match (r.decision.as_deref(), r.status.as_str()) {
+            (Some(_), _) => None,
+            (None, "conflict") => Some(t.import_undecided),
+            (None, "new") => Some(t.import_default_import),
+            (None, _) => Some(t.import_default_skip),
+        };
+        let label = format!(
+            "{} · {}",
+            t.import_decision,
+            t.import_line.replace("{n}", &r.line.to_string())
+        );
+        html! {
+            div.decide role="group" aria-label=(label) {
+                button type="button" data-decide="import" aria-pressed=(pressed("import")) { (t.import_do_import) }
+                button type="button" data-decide="skip" aria-pressed=(pressed("skip")) { (t.import_do_skip) }
+            }
+            @if let Some(note) = note { small.decision-note { (note) } }
+        }
+    }
+
+    /// Partial: which rows are shown, and the links to the pages around.
+    fn pager(&self, b: &Batch, status: Option<&str>, offset: i64, total: i64) -> Markup {
+        let t = self.t;
+        let shown = b.rows.len() as i64;
+        if offset == 0 && shown >= total {
+            return html! {};
+        }
+        let href = |at: i64| {
+            let mut h = format!("/import?batch={}", b.id);
+            if let Some(s) = status {
+                h.push_str("&status=");
+                h.push_str(s);
+            }
+            if at > 0 {
+                h.push_str(&format!("&offset={at}"));
+            }
+            h
+        };
+        let text = t
+            .import_rows_of
+            .replace("{from}", &self.count(offset + 1))
+            .replace("{to}", &self.count(offset + shown))
+            .replace("{n}", &self.count(total));
+        html! {
+            nav.pager aria-label=(t.import_pages) {
+                @if offset > 0 {
+                    a.button href=(href((offset - PAGE).max(0))) rel="prev" { "← " (t.import_prev) }
+                }
+                span.muted { (text) }
+                @if offset + shown < total {
+                    a.button href=(href(offset + shown)) rel="next" { (t.import_next) " →" }
+                }
+            }
+        }
+    }
+
+    /// Partial: every import so far, newest first.
+    fn history(&self, history: &[Batch]) -> Markup {
+        let t = self.t;
+        html! {
+            section.panel.import-history aria-labelledby="import-history-title" {
+                h2 #import-history-title { (t.import_history) }
+                @if history.is_empty() {
+                    p.muted { (t.import_history_empty) }
+                } @else {
+                    table.records.import-history-table {
+                        thead { tr {
+                            th { (t.date) } th { (t.import_file) } th { (t.account) }
+                            th { (t.import_status) } th { (t.import_rows) }
+                            th { span.sr-only { (t.actions) } }
+                        } }
+                        tbody {
+                            @for b in history {
+                                tr data-batch=(b.id) {
+                                    td data-label=(t.date) { span.nowrap { (self.day(&b.created_at)) } }
+                                    td data-label=(t.import_file) {
+                                        a href={ "/import?batch=" (b.id) } { (b.file_name) }
+                                    }
+                                    td data-label=(t.account) { (self.refs.account_name(&b.account_id)) }
+                                    td data-label=(t.import_status) { (self.batch_badge(b)) }
+                                    td data-label=(t.import_rows) { (self.history_counts(b)) }
+                                    td.row-actions {
+                                        @if b.status == "confirmed" {
+                                            button.link.danger type="button" data-undo=(b.id) { (t.import_undo) }
+                                        } @else if b.is_open() {
+                                            a href={ "/import?batch=" (b.id) } { (t.import_open) }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    p.form-error.import-error role="alert" hidden {}
+                }
+            }
+        }
+    }
+
+    /// The counts of a batch in the history: the statuses it has, or
+    /// only its size once its rows are gone.
+    fn history_counts(&self, b: &Batch) -> Markup {
+        let t = self.t;
+        let n = self.count(b.row_count);
+        html! {
+            span.nowrap { (n) } " "
+            @if b.counts.total() > 0 {
+                span.counts {
+                    @for s in STATUSES {
+                        @let c = b.counts.of(s);
+                        @if c > 0 {
+                            span.count-item data-status=(s) { (self.count(c)) " " (status_label(t, s)) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The day of a stored timestamp.
+    fn day(&self, stamp: &str) -> String {
+        chrono::DateTime::parse_from_rfc3339(stamp)
+            .map(|d| format::date(d.date_naive(), self.locale))
+            .unwrap_or_else(|_| stamp.to_string())
+    }
+}
+
+/// Partial: where the script shows how far an upload or a confirm is.
+fn progress() -> Markup {
+    html! {
+        div.import-progress hidden {
+            progress max="100" {}
+            span.progress-text aria-live="polite" {}
+        }
+    }
+}
+
+/// A row status for people.
+fn status_label(t: &Texts, status: &str) -> &'static str {
+    match status {
+        "new" => t.import_status_new,
+        "duplicate" => t.import_status_duplicate,
+        "matched" => t.import_status_matched,
+        "conflict" => t.import_status_conflict,
+        _ => t.import_status_error,
+    }
+}
+
+/// Partial: a row's status as a coloured badge.
+fn status_badge(t: &Texts, status: &str) -> Markup {
+    html! { span class={ "badge row-status " (status) } { (status_label(t, status)) } }
+}
+
+/// A recognised layout's id for people: `sparkasse-camt` → "Sparkasse
+/// CSV-CAMT", `dkb` → "DKB", `ing-de` → "ING DE".
+fn bank_name(id: &str) -> String {
+    id.split(['-', '_', ' '])
+        .filter(|w| !w.is_empty())
+        .map(|w| match w.to_ascii_lowercase().as_str() {
+            "camt" => "CSV-CAMT".to_string(),
+            "mt940" => "CSV-MT940".to_string(),
+            "paypal" => "PayPal".to_string(),
+            "comdirect" | "easybank" | "neon" | "bunq" => w.to_ascii_lowercase(),
+            short if short.chars().count() <= 3 => short.to_uppercase(),
+            word => {
+                let mut c = word.chars();
+                c.next()
+                    .map(|f| f.to_uppercase().chain(c).collect())
+                    .unwrap_or_default()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// An encoding's usual spelling: `utf-8` → "UTF-8", `windows-1252` →
+/// "Windows-1252".
+fn encoding_name(encoding: &str) -> String {
+    match encoding.strip_prefix("windows") {
+        Some(rest) => format!("Windows{rest}"),
+        None => encoding.to_uppercase(),
+    }
+}
+
+/// A delimiter or decimal separator, named and shown.
+fn separator_name(t: &Texts, sep: &str) -> String {
+    let name = match sep {
+        ";" => t.import_sep_semicolon,
+        "," => t.import_sep_comma,
+        "." => t.import_sep_point,
+        "\t" => return t.import_sep_tab.to_string(),
+        "|" => t.import_sep_bar,
+        " " => return t.import_sep_space.to_string(),
+        "" => return "–".to_string(),
+        other => return format!("„{other}“"),
+    };
+    format!("{name} ({sep})")
+}
+
+/// A chrono date pattern as people write it: `%d.%m.%y` → "DD.MM.YY"
+/// (German "TT.MM.JJ").
+fn date_pattern(t: &Texts, pattern: &str) -> String {
+    let (day, year) = (t.import_day_letter, t.import_year_letter);
+    let mut out = String::new();
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        let mut spec = chars.next();
+        let padded = spec != Some('-');
+        if !padded {
+            spec = chars.next();
+        }
+        let piece = match (spec, padded) {
+            (Some('d'), true) => day.repeat(2),
+            (Some('d' | 'e'), _) => day.to_string(),
+            (Some('m'), true) => "MM".to_string(),
+            (Some('m'), false) => "M".to_string(),
+            (Some('Y'), _) => year.repeat(4),
+            (Some('y'), _) => year.repeat(2),
+            (Some('b'), _) => "MMM".to_string(),
+            (Some('F'), _) => format!("{}-MM-{}", year.repeat(4), day.repeat(2)),
+            (Some(other), _) => format!("%{other}"),
+            (None, _) => "%".to_string(),
+        };
+        out.push_str(&piece);
+    }
+    out
+}
+
+/// The texts `import.js` shows, as JSON for `data-texts`.
+fn script_texts(t: &Texts) -> String {
+    json!({
+        "noFile": t.import_no_file,
+        "uploading": t.import_uploading,
+        "reading": t.import_reading,
+        "reconciling": t.import_reconciling,
+        "askingAi": t.import_asking_ai,
+        "aiDone": t.import_ai_done,
+        "aiFailed": t.import_ai_failed,
+        "decidedAll": t.import_decided_all,
+        "undecided": t.import_undecided,
+        "cancelConfirm": t.import_cancel_confirm,
+        "undoConfirm": t.import_undo_confirm,
+        "undone": t.import_undone_flash,
+        "cancelled": t.import_cancelled_flash,
+        "network": t.import_network,
+        "showConflicts": t.import_show_conflicts,
+        "mappingNeeded": t.import_map_needed,
+        "tooLarge": t.import_too_large,
+    })
+    .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::{DE, EN};
+
+    #[test]
+    fn bank_ids_read_like_bank_names() {
+        assert_eq!(bank_name("sparkasse-camt"), "Sparkasse CSV-CAMT");
+        assert_eq!(bank_name("dkb"), "DKB");
+        assert_eq!(bank_name("ing-de"), "ING DE");
+        assert_eq!(bank_name("paypal"), "PayPal");
+        assert_eq!(bank_name("volksbank-atruvia"), "Volksbank Atruvia");
+    }
+
+    #[test]
+    fn date_patterns_read_like_dates() {
+        assert_eq!(date_pattern(&EN, "%d.%m.%y"), "DD.MM.YY");
+        assert_eq!(date_pattern(&DE, "%d.%m.%Y"), "TT.MM.JJJJ");
+        assert_eq!(date_pattern(&EN, "%Y-%m-%d"), "YYYY-MM-DD");
+        assert_eq!(date_pattern(&EN, "%-m/%-d/%Y"), "M/D/YYYY");
+        assert_eq!(date_pattern(&EN, "%d %b %Y"), "DD MMM YYYY");
+    }
+
+    #[test]
+    fn separators_and_encodings_are_named() {
+        assert_eq!(separator_name(&EN, ";"), "semicolon (;)");
+        assert_eq!(separator_name(&DE, ","), "Komma (,)");
+        assert_eq!(separator_name(&EN, "\t"), "tab");
+        assert_eq!(encoding_name("windows-1252"), "Windows-1252");
+        assert_eq!(encoding_name("utf-8"), "UTF-8");
+    }
+}

@@ -1,0 +1,751 @@
+//! The Import page (`/import`): the form, the opened batch and the history
+//! as the server renders them, and the whole flow in a browser: upload,
+//! preview, a decided conflict, confirm and undo.
+
+use crate::helpers::*;
+use serde_json::json;
+
+#[tokio::test]
+async fn the_import_page_needs_a_session() {
+    let app = spawn_app().await;
+    let res = app.get("/import", None).await;
+    assert_eq!(res.status(), 303);
+    assert_eq!(res.headers()["location"], "/login");
+}
+
+#[tokio::test]
+async fn the_import_page_shows_the_upload_form_in_english_and_german() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    app.ok(
+        &user,
+        "createAccount",
+        json!({"name": "Tagesgeld", "type": "savings", "currency": "EUR", "balance": "0"}),
+    )
+    .await;
+    let giro = app.account(&user, "Girokonto", "EUR").await;
+
+    let res = app.get("/import", Some(&user.cookie)).await;
+    assert_eq!(res.status(), 200);
+    let en = res.text().await.unwrap();
+    assert!(en.contains("<h1>Import</h1>"), "{en}");
+    assert!(en.contains("id=\"import-form\""));
+    assert!(en.contains("type=\"file\" name=\"file\""));
+    assert!(en.contains("Choose a CSV file or drop it here"));
+    // The first checking account is chosen, not the first account.
+    assert!(
+        en.contains(&format!(
+            "<option value=\"{giro}\" selected>Girokonto (EUR)"
+        )),
+        "{en}"
+    );
+    assert!(en.contains("<noscript>") && en.contains("turn on JavaScript"));
+    assert!(en.contains("/assets/import.js?v="));
+    assert!(en.contains("No imports yet."));
+    // No AI provider configured: no AI suggestions.
+    assert!(!en.contains("id=\"import-ai\""));
+    // The navigation marks the page.
+    assert!(en.contains("href=\"/import\" aria-current=\"page\""));
+
+    app.ok(&user, "updateSettings", json!({"locale": "de"}))
+        .await;
+    let de = app
+        .get("/import", Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(de.contains("lang=\"de\""));
+    assert!(de.contains("CSV-Datei auswählen oder hierher ziehen"));
+    assert!(de.contains("Hochladen und prüfen"));
+    assert!(de.contains("Noch keine Importe."));
+}
+
+#[tokio::test]
+async fn without_an_account_the_import_page_asks_for_one_first() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let html = app
+        .get("/import", Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("Create an account first"));
+    assert!(!html.contains("id=\"import-form\""));
+}
+
+#[tokio::test]
+async fn an_unknown_or_another_users_batch_is_not_found_on_the_page() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    app.account(&user, "Girokonto", "EUR").await;
+    let res = app
+        .get(
+            "/import?batch=no-such-batch&status=bogus&offset=-3",
+            Some(&user.cookie),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    let html = res.text().await.unwrap();
+    assert!(html.contains("This import does not exist (any more)."));
+    assert!(
+        html.contains("id=\"import-form\""),
+        "the form is still there"
+    );
+}
+
+#[tokio::test]
+async fn with_an_ai_provider_the_upload_offers_ai_suggestions() {
+    // Rendering the page asks the provider nothing.
+    let app = crate::receipts::app_with_ai("http://127.0.0.1:9/v1").await;
+    let user = app.new_user().await;
+    app.account(&user, "Girokonto", "EUR").await;
+    let html = app
+        .get("/import", Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        html.contains("id=\"import-ai\" type=\"checkbox\""),
+        "{html}"
+    );
+    assert!(html.contains(">AI suggestions</label>"));
+}
+
+/// Stages a batch straight through the store (a stand-in while the reader
+/// refuses every file): new rows, one like an existing expense, one
+/// unreadable.
+async fn seed(app: &TestApp, user: &TestUser, account: &str, n: usize) -> String {
+    use cashkeeper::domain::import::read::{Format, Problem};
+    use cashkeeper::domain::import::reconcile::{self, Reason, Status};
+    use cashkeeper::store::imports::{self, NewRow};
+    let today = app.state.clock.today();
+    let day = |d: i64| today - chrono::Duration::days(d);
+    app.ok(user, "createDailyExpense", json!({"name": "Rewe", "merchant": "REWE Markt", "amount": "23.99", "currency": "EUR", "date": day(3).to_string(), "accountId": account})).await;
+    let payees = [
+        "REWE Markt GmbH",
+        "Stadtwerke Freiburg",
+        "Amazon EU S.a.r.l.",
+        "Bäckerei Pfeifer",
+        "Arbeitgeber GmbH",
+        "DB Vertrieb GmbH",
+    ];
+    let mut rows: Vec<NewRow> = (0..n)
+        .map(|i| NewRow {
+            line: i + 2,
+            date: Some(day((i % 25) as i64 + 5)),
+            cents: Some(if i % 7 == 4 { 250_000 } else { -((i as i64 * 137) % 9000 + 150) }),
+            currency: "EUR".into(),
+            payee: payees[i % payees.len()].into(),
+            memo: format!("SVWZ+ Kartenzahlung {i} EREF+ 2026-11-0{} 12.34 Debitk.{} girocard Folgenr. {} Verfalld. 1228", i % 9, i, i * 3),
+            status: Status::New,
+            reason: None,
+            import_key: String::new(),
+        })
+        .collect();
+    rows.push(NewRow {
+        line: n + 2,
+        date: Some(day(2)),
+        cents: Some(-2399),
+        currency: "EUR".into(),
+        payee: "REWE Markt 1234 Berlin".into(),
+        memo: "Kartenzahlung".into(),
+        status: Status::New,
+        reason: None,
+        import_key: String::new(),
+    });
+    rows.push(NewRow {
+        line: n + 3,
+        date: None,
+        cents: Some(-500),
+        currency: "EUR".into(),
+        payee: "Unbekannt".into(),
+        memo: String::new(),
+        status: Status::Error,
+        reason: Some(Reason::Unreadable {
+            problem: Problem::Date {
+                value: "31.02.26".into(),
+            },
+        }),
+        import_key: String::new(),
+    });
+    let keyed: Vec<_> = rows
+        .iter()
+        .map(|r| match (r.status, r.date, r.cents) {
+            (Status::New, Some(d), Some(c)) => {
+                Some((d, c, reconcile::payee_key(&r.payee, &r.memo)))
+            }
+            _ => None,
+        })
+        .collect();
+    for (row, key) in rows.iter_mut().zip(reconcile::import_keys(&keyed)) {
+        row.import_key = key;
+    }
+    let format = Format {
+        bank: Some("sparkasse-camt".into()),
+        encoding: "windows-1252".into(),
+        delimiter: ";".into(),
+        decimal_separator: ",".into(),
+        date_format: "%d.%m.%y".into(),
+        header_line: Some(1),
+    };
+    let (uid, account) = (app.user_id(user).await, account.to_string());
+    let batch = app
+        .state
+        .db
+        .transaction(move |tx| {
+            imports::insert_batch(
+                tx,
+                &uid,
+                &account,
+                "20261123-12345678-umsatz.CSV",
+                &format,
+                None,
+                &rows,
+                "2026-11-23T10:00:00Z",
+            )
+        })
+        .await
+        .unwrap();
+    app.ok(user, "reconcileImport", json!({"id": batch.id}))
+        .await;
+    batch.id
+}
+
+#[tokio::test]
+#[ignore]
+async fn import_screenshots() {
+    use crate::browser::start_with;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let giro = app.account(&user, "Girokonto", "EUR").await;
+    let id = seed(&app, &user, &giro, 12).await;
+    for (name, width, dark, lang) in [
+        ("desktop", 1280, false, "en"),
+        ("dark", 1280, true, "en"),
+        ("phone", 390, false, "en"),
+        ("phone-dark", 390, true, "en"),
+        ("de", 1280, false, "de"),
+        ("phone-de", 390, false, "de"),
+    ] {
+        app.ok(&user, "updateSettings", json!({ "locale": lang }))
+            .await;
+        let Some(browser) = start_with(width.max(500), 900, dark).await else {
+            return;
+        };
+        let c = &browser.client;
+        resize(c, width, 900).await;
+        sign_in(c, &app, &user).await;
+        for (page, path) in [
+            ("form", "/import".to_string()),
+            ("batch", format!("/import?batch={id}")),
+            ("conflicts", format!("/import?batch={id}&status=conflict")),
+            ("errors", format!("/import?batch={id}&status=error")),
+        ] {
+            full_shot(c, &app, &path, width, &format!("import-{page}-{name}")).await;
+        }
+        browser.client.clone().close().await.unwrap();
+    }
+}
+
+/// A screenshot of the whole page, as tall as its content.
+async fn full_shot(c: &fantoccini::Client, app: &TestApp, path: &str, width: u32, name: &str) {
+    c.goto(&app.url(path)).await.unwrap();
+    let h = c
+        .execute("return document.documentElement.scrollHeight", vec![])
+        .await
+        .unwrap()
+        .as_u64()
+        .unwrap() as u32;
+    resize(c, width, h).await;
+    crate::browser::screenshot(c, name).await;
+    resize(c, width, 900).await;
+}
+
+/// Sets the viewport: through the DevTools protocol, since headless
+/// Chromium's window is at least 500 pixels wide.
+async fn resize(c: &fantoccini::Client, width: u32, height: u32) {
+    c.issue_cmd(Cdp(
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500}),
+    ))
+    .await
+    .unwrap();
+}
+
+/// A DevTools command through chromedriver.
+#[derive(Debug)]
+struct Cdp(&'static str, serde_json::Value);
+
+impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
+    fn endpoint(
+        &self,
+        base: &reqwest::Url,
+        session: Option<&str>,
+    ) -> Result<reqwest::Url, <reqwest::Url as std::str::FromStr>::Err> {
+        base.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &reqwest::Url) -> (reqwest::Method, Option<String>) {
+        let body = json!({"cmd": self.0, "params": self.1});
+        (reqwest::Method::POST, Some(body.to_string()))
+    }
+}
+
+/// Signs `user` in through the sign-in page.
+async fn sign_in(c: &fantoccini::Client, app: &TestApp, user: &TestUser) {
+    use fantoccini::Locator;
+    c.goto(&app.url("/login")).await.unwrap();
+    let form = c
+        .find(Locator::Css("form[data-action=login]"))
+        .await
+        .unwrap();
+    form.find(Locator::Css("[name=email]"))
+        .await
+        .unwrap()
+        .send_keys(&user.email)
+        .await
+        .unwrap();
+    form.find(Locator::Css("[name=password]"))
+        .await
+        .unwrap()
+        .send_keys(&user.password)
+        .await
+        .unwrap();
+    form.find(Locator::Css("button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    crate::browser::wait_for_path(c, "/").await;
+}
+
+/// A Sparkasse CSV-CAMT export as the bank writes it: semicolons, quoted
+/// fields, Windows-1252 bytes, two-digit years, decimal commas.
+fn sparkasse_csv(rows: &[(chrono::NaiveDate, &str, &str, &str, &str)]) -> Vec<u8> {
+    let mut text = String::from(
+        "\"Auftragskonto\";\"Buchungstag\";\"Valutadatum\";\"Buchungstext\";\"Verwendungszweck\";\
+         \"Glaeubiger ID\";\"Mandatsreferenz\";\"Kundenreferenz (End-to-End)\";\"Sammlerreferenz\";\
+         \"Lastschrift Ursprungsbetrag\";\"Auslagenersatz Ruecklastschrift\";\
+         \"Beguenstigter/Zahlungspflichtiger\";\"Kontonummer/IBAN\";\"BIC (SWIFT-Code)\";\"Betrag\";\
+         \"Waehrung\";\"Info\"\n",
+    );
+    for (date, kind, memo, payee, amount) in rows {
+        let d = date.format("%d.%m.%y");
+        text.push_str(&format!(
+            "\"12345678\";\"{d}\";\"{d}\";\"{kind}\";\"{memo}\";;;;;;;\"{payee}\";\
+             \"DE12341234123412341234\";\"ABCDABCD\";\"{amount}\";\"EUR\";\"Umsatz gebucht\"\n"
+        ));
+    }
+    // Windows-1252 agrees with Latin-1 on every character used here.
+    text.chars()
+        .map(|c| u8::try_from(u32::from(c)).expect("a Latin-1 character"))
+        .collect()
+}
+
+/// Calls an action as the browser's signed-in person.
+async fn call(
+    app: &TestApp,
+    cookie: &str,
+    name: &str,
+    body: serde_json::Value,
+) -> serde_json::Value {
+    let reply = app.action(name, body.clone(), Some(cookie)).await;
+    assert!(reply.ok(), "{name} {body} → {}", reply.body);
+    reply.body["data"].clone()
+}
+
+/// Waits until `css` matches a shown element whose text contains `text`.
+async fn wait_for_shown(c: &fantoccini::Client, css: &str, text: &str) {
+    let mut seen = String::new();
+    for _ in 0..100 {
+        if let Ok(el) = c.find(fantoccini::Locator::Css(css)).await {
+            if el.is_displayed().await.unwrap_or(false) {
+                seen = el.text().await.unwrap_or_default();
+                if seen.contains(text) {
+                    return;
+                }
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("{css} never showed {text:?} (last: {seen:?})");
+}
+
+/// Waits until `css` matches an element whose attribute `attr` is `value`.
+async fn wait_for_attr(c: &fantoccini::Client, css: &str, attr: &str, value: &str) {
+    for _ in 0..100 {
+        if let Ok(el) = c.find(fantoccini::Locator::Css(css)).await {
+            if el.attr(attr).await.unwrap().as_deref() == Some(value) {
+                return;
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("{css} never had {attr}={value:?}");
+}
+
+#[tokio::test]
+async fn a_person_imports_a_sparkasse_file_decides_a_conflict_confirms_and_undoes_it() {
+    use crate::browser::{screenshot, start, wait_for_path, wait_for_text};
+    use fantoccini::Locator;
+    let Some(browser) = start(1280, 1000).await else {
+        return;
+    };
+    let c = &browser.client;
+    let app = spawn_app().await;
+
+    // Sign up.
+    c.goto(&app.url("/register")).await.unwrap();
+    for (field, value) in [
+        ("#f-name", "Ann"),
+        ("#f-email", "ann@example.org"),
+        ("#f-password", "correct horse battery"),
+    ] {
+        c.find(Locator::Css(field))
+            .await
+            .unwrap()
+            .send_keys(value)
+            .await
+            .unwrap();
+    }
+    c.find(Locator::Css("button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_path(c, "/").await;
+    let cookie = c
+        .get_named_cookie("cashkeeper_session")
+        .await
+        .unwrap()
+        .value()
+        .to_string();
+
+    // A checking account, through its page.
+    c.goto(&app.url("/accounts")).await.unwrap();
+    let name = c
+        .find(Locator::Css("form.stack [name=name]"))
+        .await
+        .unwrap();
+    name.send_keys("Girokonto").await.unwrap();
+    c.find(Locator::Css("form.stack button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(c, ">Girokonto<").await;
+    let accounts = call(&app, &cookie, "listAccounts", json!({})).await;
+    let account = accounts[0]["id"].as_str().unwrap().to_string();
+    assert_eq!(accounts[0]["type"], "checking");
+
+    // The bookings are from last month; one of them is already recorded,
+    // by hand, a day earlier.
+    let today = app.state.clock.today();
+    let first = today - chrono::Duration::days(i64::from(chrono::Datelike::day(&today)) - 1);
+    let day = |n: i64| first - chrono::Duration::days(30) + chrono::Duration::days(n);
+    let month = day(0).format("%Y-%m").to_string();
+    call(
+        &app,
+        &cookie,
+        "createDailyExpense",
+        json!({"name": "Edeka", "merchant": "EDEKA Dübel", "amount": "62.59", "currency": "EUR",
+               "date": day(2).to_string(), "accountId": account}),
+    )
+    .await;
+    let csv = sparkasse_csv(&[
+        (
+            day(3),
+            "KARTENZAHLUNG",
+            "2018-03-30T17:47:21 Karte1",
+            "EDEKA Dübel",
+            "-62,59",
+        ),
+        (
+            day(4),
+            "ONLINE-UEBERWEISUNG",
+            "Geschenk für Thomas",
+            "Harald Schmidt",
+            "-100,00",
+        ),
+        (
+            day(5),
+            "KARTENZAHLUNG",
+            "Brötchen",
+            "Bäckerei Pfeifer",
+            "-4,80",
+        ),
+        (
+            day(6),
+            "GUTSCHRIFT",
+            "Lohn/Gehalt",
+            "Arbeitgeber GmbH",
+            "2450,00",
+        ),
+    ]);
+    let file = tempfile::Builder::new()
+        .prefix("umsatz-")
+        .suffix(".CSV")
+        .tempfile()
+        .unwrap();
+    std::fs::write(file.path(), csv).unwrap();
+
+    // Upload: the account is chosen already.
+    c.goto(&app.url("/import")).await.unwrap();
+    let chosen = c
+        .find(Locator::Css("#f-accountId option:checked"))
+        .await
+        .unwrap();
+    assert_eq!(
+        chosen.attr("value").await.unwrap().as_deref(),
+        Some(account.as_str())
+    );
+    c.find(Locator::Css("#import-form input[type=file]"))
+        .await
+        .unwrap()
+        .send_keys(file.path().to_str().unwrap())
+        .await
+        .unwrap();
+    c.find(Locator::Css("#import-form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+
+    // The preview: the bank and format detected, the counts, the rows.
+    wait_for_text(c, "Sparkasse CSV-CAMT").await;
+    let url = c.current_url().await.unwrap();
+    let batch = url
+        .query_pairs()
+        .find(|(k, _)| k == "batch")
+        .map(|(_, v)| v.into_owned())
+        .expect("the address names the batch");
+    let format = c
+        .find(Locator::Css("dl.import-format"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    for part in [
+        "Windows-1252",
+        "semicolon (;)",
+        "comma (,)",
+        "DD.MM.YY",
+        "line 1",
+    ] {
+        assert!(format.contains(part), "{part} in {format}");
+    }
+    let filters = c
+        .find(Locator::Css("nav.status-filters"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        filters.contains("New 3") && filters.contains("Conflict 1"),
+        "{filters}"
+    );
+    let html = c.source().await.unwrap();
+    assert!(html.contains("Bäckerei Pfeifer"), "read as Windows-1252");
+    assert!(html.contains("-€4.80") && html.contains("€2,450.00"));
+    let conflict = c
+        .find(Locator::Css("tr[data-status=conflict]"))
+        .await
+        .unwrap();
+    let text = conflict.text().await.unwrap();
+    assert!(
+        text.contains("EDEKA Dübel") && text.contains("Edeka"),
+        "{text}"
+    );
+    screenshot(c, "import-preview").await;
+
+    // Confirming is refused while the conflict waits for a decision.
+    c.find(Locator::Css("button[data-confirm-import]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_shown(
+        c,
+        ".import-actions .import-error",
+        "1 conflict still needs a decision",
+    )
+    .await;
+
+    // Import it after all.
+    conflict
+        .find(Locator::Css("button[data-decide=import]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_attr(
+        c,
+        "tr[data-status=conflict] button[data-decide=import]",
+        "aria-pressed",
+        "true",
+    )
+    .await;
+    let got = call(
+        &app,
+        &cookie,
+        "getImport",
+        json!({"id": batch, "status": "conflict"}),
+    )
+    .await;
+    assert_eq!(got["rows"][0]["decision"], "import");
+
+    c.find(Locator::Css("button[data-confirm-import]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_shown(c, ".import-done", "Entries written to Girokonto: 4.").await;
+    screenshot(c, "import-confirmed").await;
+
+    // The one-time expenses page shows them.
+    c.goto(&app.url(&format!("/daily-expenses?month={month}")))
+        .await
+        .unwrap();
+    let html = c.source().await.unwrap();
+    assert!(html.contains("Harald Schmidt") && html.contains("Bäckerei Pfeifer"));
+    assert_eq!(
+        html.matches("€62.59").count(),
+        2,
+        "the hand-made and the imported"
+    );
+    let incomes = call(&app, &cookie, "listIncomes", json!({})).await;
+    assert_eq!(incomes[0]["name"], "Arbeitgeber GmbH");
+
+    // Undo from the history.
+    c.goto(&app.url("/import")).await.unwrap();
+    c.find(Locator::Css(&format!(
+        ".import-history tr[data-batch='{batch}'] button[data-undo]"
+    )))
+    .await
+    .unwrap()
+    .click()
+    .await
+    .unwrap();
+    let prompt = c.get_alert_text().await.unwrap();
+    assert!(prompt.contains("Undo this import?"), "{prompt}");
+    c.accept_alert().await.unwrap();
+    wait_for_shown(c, "#import-flash", "Import undone. Entries removed: 4.").await;
+    let status = c
+        .find(Locator::Css(&format!(
+            ".import-history tr[data-batch='{batch}'] .batch-status"
+        )))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(status, "Undone");
+    screenshot(c, "import-undone").await;
+
+    c.goto(&app.url(&format!("/daily-expenses?month={month}")))
+        .await
+        .unwrap();
+    let html = c.source().await.unwrap();
+    assert!(!html.contains("Harald Schmidt") && !html.contains("Bäckerei Pfeifer"));
+    assert_eq!(html.matches("€62.59").count(), 1, "the hand-made one stays");
+    assert!(call(&app, &cookie, "listIncomes", json!({}))
+        .await
+        .as_array()
+        .unwrap()
+        .is_empty());
+    browser.client.clone().close().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_refused_file_says_why_next_to_the_form() {
+    use crate::browser::start;
+    use fantoccini::Locator;
+    let Some(browser) = start(1280, 1000).await else {
+        return;
+    };
+    let c = &browser.client;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    app.account(&user, "Girokonto", "EUR").await;
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url("/import")).await.unwrap();
+
+    // Nothing chosen yet.
+    c.find(Locator::Css("#import-form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_shown(c, "#import-file-error", "choose a file first").await;
+
+    let upload = |bytes: &'static [u8]| {
+        let file = tempfile::Builder::new().suffix(".csv").tempfile().unwrap();
+        std::fs::write(file.path(), bytes).unwrap();
+        file
+    };
+    // An empty file: the refusal names the file, so it stands beside it.
+    let empty = upload(b"");
+    c.find(Locator::Css("#import-form input[type=file]"))
+        .await
+        .unwrap()
+        .send_keys(empty.path().to_str().unwrap())
+        .await
+        .unwrap();
+    c.find(Locator::Css("#import-form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_shown(c, "#import-file-error", "is empty").await;
+    let input = c.find(Locator::Css("#import-file")).await.unwrap();
+    assert_eq!(
+        input.attr("aria-invalid").await.unwrap().as_deref(),
+        Some("true")
+    );
+
+    // A layout no bank writes: the refusal stands above the button.
+    let unknown = upload(b"Wann;Was;Wieviel\n1;2;3\n");
+    c.find(Locator::Css("#import-form input[type=file]"))
+        .await
+        .unwrap()
+        .send_keys(unknown.path().to_str().unwrap())
+        .await
+        .unwrap();
+    c.find(Locator::Css("#import-form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_shown(c, "#import-form .form-error", "not recognised").await;
+    assert!(
+        c.find(Locator::Css("#import-form button[type=submit]"))
+            .await
+            .unwrap()
+            .is_enabled()
+            .await
+            .unwrap(),
+        "the form can be sent again"
+    );
+    assert_eq!(c.current_url().await.unwrap().path(), "/import");
+    let listed = app.ok(&user, "listImports", json!({})).await;
+    assert!(listed.as_array().unwrap().is_empty(), "{listed}");
+    browser.client.clone().close().await.unwrap();
+}
