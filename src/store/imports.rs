@@ -559,6 +559,28 @@ pub fn confirm(
             ])?;
         }
     }
+    // What the insert triggers do row by row for other entries, once for
+    // the batch (migrations/V9__bulk_import_upkeep.sql).
+    tx.execute(
+        "INSERT INTO daily_expenses_fts(rowid, name, merchant, notes)
+         SELECT rowid, name, merchant, notes FROM daily_expenses WHERE import_id = ?1",
+        params![batch.id],
+    )?;
+    tx.execute(
+        "INSERT INTO daily_expense_months (user_id, month, currency, category_id, amount_cents, entries)
+         SELECT user_id, substr(date, 1, 7), currency, COALESCE(category_id, ''),
+                SUM(amount_cents), COUNT(*)
+         FROM daily_expenses WHERE import_id = ?1
+         GROUP BY 1, 2, 3, 4
+         ON CONFLICT (user_id, month, currency, category_id) DO UPDATE SET
+             amount_cents = amount_cents + excluded.amount_cents,
+             entries = entries + excluded.entries",
+        params![batch.id],
+    )?;
+    tx.execute(
+        "UPDATE user_data_versions SET version = version + 1 WHERE user_id = ?1",
+        params![user_id],
+    )?;
     tx.execute(
         "UPDATE import_batches SET status = 'confirmed', confirmed_at = ?2, updated_at = ?2
          WHERE id = ?1",

@@ -2202,3 +2202,84 @@ async fn a_kill_during_a_confirm_leaves_the_whole_batch_or_none_of_it() {
     let (count, status) = crash_state(&service, &cookie, &batch).await;
     assert_eq!((count, status.as_str()), (CRASH_ROWS, "confirmed"));
 }
+
+/// The month sums a month view reads, as the entries themselves give them.
+fn month_sums_agree(app: &TestApp) -> (i64, i64) {
+    let c = rusqlite::Connection::open(app.data_dir().join("cashkeeper.db")).unwrap();
+    let kept: i64 = c
+        .query_row(
+            "SELECT COALESCE(SUM(amount_cents), 0) FROM daily_expense_months",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let mismatches: i64 = c
+        .query_row(
+            "SELECT COUNT(*) FROM (
+                SELECT user_id, substr(date, 1, 7) AS month, currency,
+                       COALESCE(category_id, '') AS category, SUM(amount_cents) AS cents
+                FROM daily_expenses GROUP BY 1, 2, 3, 4
+             ) AS e
+             FULL OUTER JOIN (SELECT * FROM daily_expense_months WHERE entries > 0) AS m
+               ON m.user_id = e.user_id AND m.month = e.month
+              AND m.currency = e.currency AND m.category_id = e.category
+             WHERE e.cents IS NOT m.amount_cents",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    (kept, mismatches)
+}
+
+#[tokio::test]
+async fn a_confirmed_import_is_searchable_and_in_the_month_sums_and_an_undo_takes_both_back() {
+    let Setup { app, user, account } = setup().await;
+    app.ok(
+        &user,
+        "createDailyExpense",
+        json!({"name": "Bäcker", "amount": "3.20", "date": "2026-10-01", "accountId": account}),
+    )
+    .await;
+    let csv = sparkasse(&[
+        ("2026-10-02", "-23,99", "Zauberladen Quendel", "Einkauf"),
+        ("2026-10-03", "-5,00", "Zauberladen Quendel", "Nachkauf"),
+        ("2026-11-04", "-7,50", "Kiosk Morgenrot", "Zeitung"),
+    ]);
+    let (batch, _) = staged_and_reconciled(&app, &user, &account, &csv).await;
+    let search = |q: &'static str| {
+        let (app, user) = (&app, &user);
+        async move {
+            app.ok(user, "search", json!({"query": q}))
+                .await
+                .as_array()
+                .unwrap()
+                .len()
+        }
+    };
+    assert_eq!(search("Quendel").await, 0, "nothing before the confirm");
+    app.ok(&user, "confirmImport", json!({"id": batch})).await;
+
+    assert_eq!(search("Quendel").await, 2);
+    assert_eq!(search("Morgenrot").await, 1);
+    assert_eq!(month_sums_agree(&app), (320 + 2399 + 500 + 750, 0));
+
+    // An imported entry edited later moves in the sums and the search.
+    let kiosk = one_time_expenses(&app, &user)
+        .await
+        .into_iter()
+        .find(|e| e["merchant"] == "Kiosk Morgenrot")
+        .unwrap();
+    app.ok(
+        &user,
+        "updateDailyExpense",
+        json!({"id": kiosk["id"], "name": "Zeitungskiosk Abendrot", "amount": "8.00"}),
+    )
+    .await;
+    assert_eq!(search("Abendrot").await, 1);
+    assert_eq!(month_sums_agree(&app), (320 + 2399 + 500 + 800, 0));
+
+    app.ok(&user, "undoImport", json!({"id": batch})).await;
+    assert_eq!(search("Quendel").await, 0);
+    assert_eq!(search("Abendrot").await, 0);
+    assert_eq!(month_sums_agree(&app), (320, 0));
+}
