@@ -27,6 +27,7 @@ pub mod domain;
 pub mod error;
 pub mod i18n;
 pub mod jobs;
+pub mod memory;
 pub mod reports;
 pub mod server;
 pub mod services;

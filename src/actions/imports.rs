@@ -250,7 +250,7 @@ pub async fn stage(state: &AppState, user: &User, upload: Upload) -> Result<Batc
 
     let user_id = user.id.clone();
     let now = crate::clock::timestamp(state.clock.now());
-    state
+    let view = state
         .db
         .transaction(move |tx| {
             if imports::open_count(tx, &user_id)? >= imports::OPEN_BATCHES_MAX {
@@ -271,7 +271,9 @@ pub async fn stage(state: &AppState, user: &User, upload: Upload) -> Result<Batc
             )?;
             batch_view(tx, b)
         })
-        .await
+        .await;
+    crate::memory::release_free();
+    view
 }
 
 /// A file-level refusal, naming the field.
@@ -515,6 +517,7 @@ async fn reconcile_action(ctx: Ctx, input: ReconcileInput) -> Result<Reply> {
             Ok((b, work))
         })
         .await?;
+    crate::memory::release_free();
     let ai = match ai_work {
         Some(work) => Some(super::imports_ai::suggest(&ctx.state, &user, &batch.id, work).await?),
         None => None,
@@ -677,8 +680,9 @@ async fn confirm(ctx: Ctx, input: IdOnly) -> Result<Reply> {
                 batch: batch_view(tx, b)?,
             })))
         })
-        .await?;
-    match outcome {
+        .await;
+    crate::memory::release_free();
+    match outcome? {
         Confirm::Done(done) => Reply::data(*done),
         Confirm::Undecided(n) => Err(Error::refused(format!(
             "{n} {} still need{} a decision: import or skip",
