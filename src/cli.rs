@@ -56,6 +56,15 @@ pub enum Command {
     /// /api/v1/health on its CASHKEEPER_BIND address, 1 otherwise (for a
     /// container's HEALTHCHECK: the image needs no curl).
     Healthcheck,
+    /// Write one user's data (records, documents, settings) as a zip
+    /// archive to FILE, as "Export my data" in Settings does.
+    Export {
+        #[arg(long)]
+        email: String,
+        /// Where to write the archive (replaced if it exists).
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Restore a backup FILE (and FILE's documents folder beside it) into the
     /// data directory of a stopped instance, after checking the file.
     Restore {
@@ -236,6 +245,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             );
             Ok(())
         }
+        Command::Export { email, out } => runtime.block_on(export(config, email, out)),
         Command::Restore { file } => {
             let restored = store::backups::restore(&config.data_dir, &file)?;
             println!(
@@ -389,6 +399,54 @@ fn read_password() -> anyhow::Result<String> {
         .read_to_string(&mut input)
         .context("reading the password from standard input")?;
     Ok(input.lines().next().unwrap_or("").to_string())
+}
+
+/// `cashkeeper export --email E --out FILE`.
+async fn export(config: Config, email: String, out: PathBuf) -> anyhow::Result<()> {
+    let email = Email::parse("--email", &email)?;
+    let source = config.data_dir.join(store::DB_FILE);
+    if !source.exists() {
+        bail!("no database at {} (CASHKEEPER_DATA_DIR)", source.display());
+    }
+    let db = Db::open(&config.data_dir)?;
+    let key = email.key();
+    let user = db
+        .run(move |c| users::find_by_email(c, &key))
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("--email: no user {}", email.as_str()))?;
+    let name = out
+        .file_name()
+        .ok_or_else(|| anyhow::anyhow!("--out: must name a file"))?
+        .to_string_lossy()
+        .into_owned();
+    let tmp = out.with_file_name(format!(".{name}.partial"));
+    let files = store::documents::Files::new(&config.data_dir);
+    let now = timestamp(Clock::default().now());
+    let (t, u) = (tmp.clone(), user.clone());
+    let summary = db
+        .run(move |c| {
+            let file = std::fs::File::create(&t)
+                .with_context(|| format!("--out: cannot write {}", t.display()))?;
+            Ok(store::export::write(c, &files, &u, &now, file)?)
+        })
+        .await;
+    let summary = match summary {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e.into());
+        }
+    };
+    std::fs::rename(&tmp, &out)
+        .with_context(|| format!("--out: cannot write {}", out.display()))?;
+    println!(
+        "exported {} records and {} documents of {} to {}",
+        summary.records,
+        summary.documents,
+        user.email,
+        out.display()
+    );
+    Ok(())
 }
 
 /// The administrator's user commands other than `create`.

@@ -16,6 +16,14 @@ pub fn register(r: &mut Registry) {
     r.session("updateSettings", update_settings);
     r.session("changePassword", change_password);
     r.session("deleteUser", delete_user);
+    r.session("exportData", export_data);
+}
+
+/// `exportData {}`: where the signed-in user's archive is downloaded
+/// (`GET /api/export`, for the session's owner only).
+async fn export_data(ctx: Ctx, _: NoInput) -> Result<Reply> {
+    ctx.user()?;
+    Reply::data(serde_json::json!({ "downloadUrl": "/api/export" }))
 }
 
 async fn get_settings(ctx: Ctx, _: NoInput) -> Result<Reply> {

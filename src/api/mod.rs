@@ -8,6 +8,7 @@ pub mod chat;
 pub mod cron;
 pub mod documents;
 pub mod exchange_rates;
+pub mod export;
 pub mod imports;
 pub mod push;
 pub mod receipts;
@@ -96,6 +97,7 @@ pub fn router(state: AppState, panic_routes: bool) -> Router<AppState> {
             axum::routing::post(imports::upload)
                 .layer(axum::extract::DefaultBodyLimit::max(imports::BODY_LIMIT)),
         )
+        .route("/export", get(export::download))
         .route("/chat", axum::routing::post(chat::chat))
         .route(
             "/receipt-scan",

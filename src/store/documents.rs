@@ -343,7 +343,7 @@ impl Files {
 
     /// The file of a document. Both parts are ids this service made (a
     /// user's id and a UUID), never input.
-    fn path(&self, user_id: &UserId, id: &str) -> PathBuf {
+    pub fn path(&self, user_id: &UserId, id: &str) -> PathBuf {
         self.dir.join(user_id.as_str()).join(id)
     }
 

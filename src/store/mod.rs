@@ -14,6 +14,7 @@ pub mod daily_expenses;
 pub mod documents;
 pub mod exchange_rates;
 pub mod expenses;
+pub mod export;
 pub mod imports;
 pub mod incomes;
 pub mod insights;

@@ -14,6 +14,7 @@ mod browser;
 mod cli;
 mod crash;
 mod documents;
+mod export;
 mod hardening;
 mod helpers;
 mod import_corpus;

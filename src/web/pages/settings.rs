@@ -124,6 +124,11 @@ pub async fn show(
                     }
                 }
             }
+            section.panel #export {
+                h2 { (t.export_my_data) }
+                p.hint { (t.export_my_data_intro) }
+                p { a.button href="/api/export" download { (t.export_my_data) } }
+            }
             section.panel #delete-account {
                 h2 { (t.delete_my_account) }
                 p.hint { (t.delete_my_account_intro) }

@@ -1,0 +1,73 @@
+//! `GET /api/export`: the signed-in user's data as one zip archive
+//! (`store::export`), built in a temporary file of the data directory and
+//! streamed; only its owner's session gets it. See `docs/operations.md`.
+
+use super::{error, SessionUser};
+use crate::state::AppState;
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use tokio::io::AsyncReadExt;
+
+pub async fn download(
+    State(state): State<AppState>,
+    SessionUser(session): SessionUser,
+) -> Response {
+    let user = session.user.clone();
+    let now = state.clock.now();
+    let files = state.files.clone();
+    let path = state
+        .config
+        .data_dir
+        .join(format!(".export-{}.zip", crate::store::new_id()));
+    let tmp = path.clone();
+    let written = state
+        .db
+        .run(move |c| {
+            let file = std::fs::File::create(&tmp).map_err(anyhow::Error::from)?;
+            let stamp = crate::clock::timestamp(now);
+            crate::store::export::write(c, &files, &user, &stamp, file)
+                .map_err(crate::Error::Internal)
+        })
+        .await;
+    let opened = match written {
+        Ok(_) => tokio::fs::File::open(&path).await,
+        Err(e) => {
+            let _ = std::fs::remove_file(&path);
+            e.log();
+            return error(StatusCode::INTERNAL_SERVER_ERROR, "internal error");
+        }
+    };
+    // The open file stays readable; its name goes at once.
+    let _ = std::fs::remove_file(&path);
+    let Ok(file) = opened else {
+        return error(StatusCode::INTERNAL_SERVER_ERROR, "internal error");
+    };
+    let chunks = futures_util::stream::unfold(file, |mut file| async move {
+        let mut buf = vec![0u8; 64 * 1024];
+        match file.read(&mut buf).await {
+            Ok(0) => None,
+            Ok(n) => {
+                buf.truncate(n);
+                Some((Ok::<_, std::io::Error>(Bytes::from(buf)), file))
+            }
+            Err(e) => Some((Err(e), file)),
+        }
+    });
+    let mut res = Body::from_stream(chunks).into_response();
+    let h = res.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/zip"),
+    );
+    let name = format!(
+        "attachment; filename=\"cashkeeper-export-{}.zip\"",
+        now.format("%Y-%m-%d")
+    );
+    if let Ok(v) = HeaderValue::from_str(&name) {
+        h.insert(header::CONTENT_DISPOSITION, v);
+    }
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    res
+}

@@ -1,0 +1,188 @@
+//! "Export my data": `exportData`, `GET /api/export` and `cashkeeper
+//! export`: one zip with every record of the user as JSON and CSV and the
+//! documents' files; nothing of another user, no password or token hash.
+
+use crate::helpers::*;
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
+use serde_json::{json, Value};
+use std::io::{Cursor, Read};
+
+const PDF: &str = "JVBERi0xLjcKJeLjz9M=";
+
+fn unzip(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
+    let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).unwrap();
+    (0..zip.len())
+        .map(|i| {
+            let mut f = zip.by_index(i).unwrap();
+            let mut data = Vec::new();
+            f.read_to_end(&mut data).unwrap();
+            (f.name().unwrap().to_string(), data)
+        })
+        .collect()
+}
+
+fn data_json(files: &[(String, Vec<u8>)]) -> Value {
+    let (_, bytes) = files.iter().find(|(n, _)| n == "data.json").unwrap();
+    serde_json::from_slice(bytes).unwrap()
+}
+
+async fn household(app: &TestApp, user: &TestUser, name: &str) -> String {
+    let account = app
+        .ok(
+            user,
+            "createAccount",
+            json!({"name": format!("{name}konto"), "type": "checking", "currency": "EUR"}),
+        )
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    app.ok(
+        user,
+        "createDailyExpense",
+        json!({"name": format!("{name} Bäcker"), "amount": "3.20", "date": "2026-11-02",
+               "accountId": account, "merchant": format!("{name} Backstube")}),
+    )
+    .await;
+    app.ok(
+        user,
+        "createExpense",
+        json!({"name": format!("{name} Miete"), "amount": 900, "frequency": "monthly",
+               "startDate": "2026-01-01", "accountId": account}),
+    )
+    .await;
+    app.ok(
+        user,
+        "uploadDocument",
+        json!({"fileName": format!("{name}-Vertrag.pdf"), "dataBase64": PDF}),
+    )
+    .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[tokio::test]
+async fn the_archive_holds_every_record_and_document_of_its_owner_only() {
+    let app = spawn_app().await;
+    let anna = app.new_user().await;
+    let ben = app.new_user().await;
+    let doc = household(&app, &anna, "Anna").await;
+    household(&app, &ben, "Ben").await;
+    app.token(&anna, json!(null)).await;
+
+    let r = app.ok(&anna, "exportData", json!({})).await;
+    assert_eq!(r["downloadUrl"], "/api/export");
+    assert_eq!(app.get("/api/export", None).await.status(), 401);
+
+    let res = app.get("/api/export", Some(&anna.cookie)).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()["content-type"], "application/zip");
+    let disposition = res.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        disposition.starts_with("attachment; filename=\"cashkeeper-export-"),
+        "{disposition}"
+    );
+    assert_eq!(res.headers()["cache-control"], "no-store");
+    let files = unzip(&res.bytes().await.unwrap());
+
+    let data = data_json(&files);
+    assert_eq!(data["format"], "cashkeeper-export");
+    assert_eq!(data["version"], 1);
+    assert_eq!(data["user"]["email"], anna.email);
+    let tables = &data["tables"];
+    assert_eq!(tables["accounts"][0]["name"], "Annakonto");
+    assert_eq!(tables["daily_expenses"][0]["amount_cents"], 320);
+    assert_eq!(tables["expenses"][0]["name"], "Anna Miete");
+    assert_eq!(tables["documents"][0]["id"], doc.as_str());
+    assert!(
+        tables["categories"].as_array().unwrap().len() > 3,
+        "the default categories"
+    );
+
+    // The CSV files read in a spreadsheet: a header, amounts as decimals.
+    let (_, csv) = files
+        .iter()
+        .find(|(n, _)| n == "csv/daily_expenses.csv")
+        .unwrap();
+    let csv = String::from_utf8(csv.clone()).unwrap();
+    let header = csv.lines().next().unwrap();
+    assert!(
+        header.contains(",amount,") && !header.contains("user_id"),
+        "{header}"
+    );
+    assert!(
+        csv.contains(",3.20,") && csv.contains("Anna Bäcker"),
+        "{csv}"
+    );
+
+    // The document's bytes, under its id and name.
+    let (_, pdf) = files
+        .iter()
+        .find(|(n, _)| n == &format!("documents/{doc}/Anna-Vertrag.pdf"))
+        .expect("the document is in the archive");
+    assert_eq!(pdf, &STANDARD.decode(PDF).unwrap());
+
+    // Nothing of Ben, no credential of Anna.
+    let ben_id = app.user_id(&ben).await.as_str().to_string();
+    for (name, bytes) in &files {
+        let text = String::from_utf8_lossy(bytes);
+        for secret in [
+            "Ben",
+            &ben_id,
+            "$argon2",
+            "password_hash",
+            "token_hash",
+            "csk_",
+        ] {
+            assert!(!text.contains(secret), "{secret} in {name}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_command_writes_the_same_archive_and_names_an_unknown_email() {
+    let app = spawn_app().await;
+    let anna = app.new_user().await;
+    household(&app, &anna, "Anna").await;
+    let out_dir = tempfile::tempdir().unwrap();
+    let out = out_dir.path().join("anna.zip");
+    let data_dir = app.data_dir().to_path_buf();
+    let (email, o) = (anna.email.clone(), out.clone());
+    let run = move |email: String| {
+        let (d, o) = (data_dir.clone(), o.clone());
+        std::process::Command::new(env!("CARGO_BIN_EXE_cashkeeper"))
+            .env_clear()
+            .env("RUST_LOG", "warn")
+            .env("CASHKEEPER_DATA_DIR", d)
+            .args(["export", "--email", &email, "--out", o.to_str().unwrap()])
+            .output()
+            .unwrap()
+    };
+    let r2 = run.clone();
+    let output = tokio::task::spawn_blocking(move || r2(email))
+        .await
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(String::from_utf8_lossy(&output.stdout).contains("1 documents"));
+
+    let from_cli = data_json(&unzip(&std::fs::read(&out).unwrap()));
+    let res = app.get("/api/export", Some(&anna.cookie)).await;
+    let from_page = data_json(&unzip(&res.bytes().await.unwrap()));
+    assert_eq!(from_cli["tables"], from_page["tables"]);
+    assert_eq!(from_cli["user"], from_page["user"]);
+
+    let output = tokio::task::spawn_blocking(move || run("nobody@example.org".into()))
+        .await
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--email: no user nobody@example.org"));
+}
