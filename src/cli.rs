@@ -65,6 +65,15 @@ pub enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Load an archive of `cashkeeper export` (or "Export my data") as the
+    /// data of user E: created if missing (then set a password with `user
+    /// set-password`), otherwise a user with no records yet.
+    ImportUser {
+        #[arg(long)]
+        email: String,
+        /// The zip archive.
+        file: PathBuf,
+    },
     /// Restore a backup FILE (and FILE's documents folder beside it) into the
     /// data directory of a stopped instance, after checking the file.
     Restore {
@@ -246,6 +255,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Export { email, out } => runtime.block_on(export(config, email, out)),
+        Command::ImportUser { email, file } => runtime.block_on(import_user(config, email, file)),
         Command::Restore { file } => {
             let restored = store::backups::restore(&config.data_dir, &file)?;
             println!(
@@ -447,6 +457,96 @@ async fn export(config: Config, email: String, out: PathBuf) -> anyhow::Result<(
         out.display()
     );
     Ok(())
+}
+
+/// `cashkeeper import-user --email E FILE`.
+async fn import_user(config: Config, email: String, file: PathBuf) -> anyhow::Result<()> {
+    let email = Email::parse("--email", &email)?;
+    let archive = std::fs::File::open(&file)
+        .with_context(|| format!("{} cannot be opened", file.display()))?;
+    config.check_data_dir().map_err(|e| anyhow::anyhow!(e))?;
+    let db = Db::open(&config.data_dir)?;
+    let key = email.key();
+    let existing = db.run(move |c| users::find_by_email(c, &key)).await?;
+    let (user, created) = match existing {
+        Some(user) => (user, false),
+        None => {
+            // A password nobody knows until the administrator sets one.
+            let secret = hex::encode(rand::random::<[u8; 24]>());
+            let hash = password::hash(secret).await?;
+            let now = timestamp(Clock::default().now());
+            let e = email.clone();
+            let user = db
+                .transaction(move |tx| {
+                    users::create(
+                        tx,
+                        &users::NewUser {
+                            email: e.as_str(),
+                            name: "",
+                            password_hash: &hash,
+                            locale: Locale::En,
+                            now: &now,
+                        },
+                    )
+                })
+                .await?;
+            (user, true)
+        }
+    };
+    let files = store::documents::Files::new(&config.data_dir);
+    let id = user.id.clone();
+    let f = files.clone();
+    let result = db
+        .run(move |c| Ok(store::export::import(c, &f, &id, archive)?))
+        .await;
+    let imported = match result {
+        Ok(i) => i,
+        Err(e) => {
+            if created {
+                let id = user.id.clone();
+                let _ = db
+                    .run(move |c| users::delete_everything(c, &files, &id))
+                    .await;
+            }
+            let cause = match e {
+                crate::Error::Internal(cause) => cause,
+                other => anyhow::anyhow!(other),
+            };
+            return Err(cause.context(file.display().to_string()));
+        }
+    };
+    // The archive's settings: name, language, base currency.
+    let data = read_export_user(&file)?;
+    let id = user.id.clone();
+    let now = timestamp(Clock::default().now());
+    db.transaction(move |tx| {
+        users::update_settings(tx, &id, &data, &now)?;
+        Ok(())
+    })
+    .await?;
+    println!(
+        "imported {} records and {} documents into {}",
+        imported.records, imported.documents, user.email
+    );
+    if created {
+        println!(
+            "created {}; set a password: cashkeeper user set-password --email {} --password-stdin",
+            user.email, user.email
+        );
+    }
+    Ok(())
+}
+
+/// The settings in an archive's `data.json` (`user`).
+fn read_export_user(file: &std::path::Path) -> anyhow::Result<users::SettingsChange> {
+    let mut zip = zip::ZipArchive::new(std::fs::File::open(file)?)?;
+    let data: serde_json::Value = serde_json::from_reader(zip.by_name("data.json")?)?;
+    let text = |k: &str| data["user"][k].as_str().map(str::to_string);
+    Ok(users::SettingsChange {
+        name: text("name"),
+        base_currency: text("baseCurrency"),
+        locale: text("locale").and_then(|l| Locale::from_code(&l)),
+    })
 }
 
 /// The administrator's user commands other than `create`.

@@ -349,7 +349,7 @@ impl Files {
 
     /// Writes `bytes` to a temporary name beside `path`, syncs it and
     /// renames it into place, so `path` is never half a file.
-    fn write(&self, path: &Path, bytes: &[u8]) -> Result<()> {
+    pub fn write(&self, path: &Path, bytes: &[u8]) -> Result<()> {
         let dir = path.parent().expect("a document path has a folder");
         std::fs::create_dir_all(dir).context("creating the documents folder")?;
         let name = path.file_name().expect("a document path has a name");
@@ -368,7 +368,7 @@ impl Files {
         Ok(result.context("writing a document")?)
     }
 
-    fn remove(&self, path: &Path) {
+    pub fn remove(&self, path: &Path) {
         if let Err(e) = std::fs::remove_file(path) {
             if e.kind() != std::io::ErrorKind::NotFound {
                 tracing::warn!(error = %e, path = %path.display(), "cannot remove a document file");

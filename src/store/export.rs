@@ -14,7 +14,7 @@ use anyhow::{Context, Result};
 use rusqlite::types::ValueRef;
 use rusqlite::Connection;
 use serde_json::{json, Map, Value};
-use std::io::{Seek, Write};
+use std::io::{Read, Seek, Write};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipWriter};
 
@@ -181,4 +181,205 @@ fn write_csv<W: Write>(out: &mut W, columns: &[String], rows: &[Vec<Value>]) -> 
     }
     w.flush()?;
     Ok(())
+}
+
+/// What an import of an archive wrote.
+#[derive(Debug, Default, PartialEq)]
+pub struct Imported {
+    pub records: usize,
+    pub documents: usize,
+}
+
+/// Why an archive is refused. Nothing is written then.
+fn refuse(message: impl Into<String>) -> anyhow::Error {
+    anyhow::anyhow!(message.into())
+}
+
+/// Loads an archive written by [`write`] into the data of `user`, who must
+/// have nothing of their own yet but the default categories (which the
+/// archive's replace). Every row keeps its id, so the archive of the new
+/// instance holds the same data; an archive whose records are in this
+/// instance already is refused. All rows land in one transaction, the
+/// documents' files before it commits (and are removed if it does not).
+pub fn import<R: Read + Seek>(
+    c: &mut Connection,
+    files: &Files,
+    user: &super::users::UserId,
+    archive: R,
+) -> Result<Imported> {
+    let mut zip = zip::ZipArchive::new(archive).map_err(|e| {
+        refuse(format!(
+            "not a cashkeeper export: not a readable zip archive ({e})"
+        ))
+    })?;
+    let data: Value = {
+        let entry = zip
+            .by_name("data.json")
+            .map_err(|_| refuse("not a cashkeeper export: it has no data.json"))?;
+        serde_json::from_reader(entry).map_err(|e| {
+            refuse(format!(
+                "not a cashkeeper export: data.json is damaged ({e})"
+            ))
+        })?
+    };
+    if data["format"] != FORMAT {
+        return Err(refuse(
+            "not a cashkeeper export: data.json has another format",
+        ));
+    }
+    match data["version"].as_u64() {
+        Some(v) if v <= u64::from(VERSION) => {}
+        _ => {
+            return Err(refuse(format!(
+                "the archive is of a newer export version ({}); use a newer cashkeeper",
+                data["version"]
+            )))
+        }
+    }
+    let tables = data["tables"]
+        .as_object()
+        .ok_or_else(|| refuse("not a cashkeeper export: data.json has no tables"))?;
+
+    // The documents' files, read and checked before anything is written.
+    let mut docs: Vec<(String, Vec<u8>)> = Vec::new();
+    for row in tables
+        .get("documents")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let id = row["id"].as_str().unwrap_or_default();
+        if uuid::Uuid::parse_str(id).is_err() {
+            return Err(refuse("data.json: a document has no valid id"));
+        }
+        let prefix = format!("documents/{id}/");
+        let name = zip
+            .file_names()
+            .filter_map(|n| n.ok())
+            .find(|n| n.starts_with(&prefix))
+            .map(|n| n.into_owned());
+        let Some(name) = name else { continue };
+        let mut bytes = Vec::new();
+        zip.by_name(&name)?
+            .read_to_end(&mut bytes)
+            .map_err(|e| refuse(format!("{name} cannot be read from the archive ({e})")))?;
+        let sha = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&bytes));
+        if Some(sha.as_str()) != row["sha256"].as_str() {
+            return Err(refuse(format!(
+                "{name} does not match its checksum: the archive is damaged"
+            )));
+        }
+        docs.push((id.to_string(), bytes));
+    }
+
+    let tx = super::write_transaction(c)?;
+    let others: i64 = tx.query_row(
+        "SELECT (SELECT COUNT(*) FROM accounts WHERE user_id = ?1)
+              + (SELECT COUNT(*) FROM expenses WHERE user_id = ?1)
+              + (SELECT COUNT(*) FROM daily_expenses WHERE user_id = ?1)
+              + (SELECT COUNT(*) FROM incomes WHERE user_id = ?1)
+              + (SELECT COUNT(*) FROM documents WHERE user_id = ?1)",
+        [user],
+        |r| r.get(0),
+    )?;
+    if others > 0 {
+        return Err(refuse(
+            "the user has records already; import into a user who has none",
+        ));
+    }
+    tx.execute("DELETE FROM categories WHERE user_id = ?1", [user])?;
+    let mut imported = Imported::default();
+    for (table, _) in TABLES {
+        let Some(rows) = tables.get(*table).and_then(Value::as_array) else {
+            continue;
+        };
+        let known: Vec<String> = tx
+            .prepare(&format!("SELECT name FROM pragma_table_info('{table}')"))?
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        for row in rows {
+            let row = row
+                .as_object()
+                .ok_or_else(|| refuse(format!("data.json: a row of {table} is not an object")))?;
+            let columns: Vec<&String> = row
+                .keys()
+                .filter(|k| known.contains(k) && *k != "user_id")
+                .collect();
+            let sql = format!(
+                "INSERT INTO {table} (user_id, {}) VALUES (?1, {})",
+                columns
+                    .iter()
+                    .map(|c| format!("\"{c}\""))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                (2..columns.len() + 2)
+                    .map(|i| format!("?{i}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            let values: Vec<rusqlite::types::Value> = columns
+                .iter()
+                .map(|c| match &row[c.as_str()] {
+                    Value::Null => rusqlite::types::Value::Null,
+                    Value::Bool(b) => rusqlite::types::Value::Integer(i64::from(*b)),
+                    Value::Number(n) => match n.as_i64() {
+                        Some(i) => rusqlite::types::Value::Integer(i),
+                        None => rusqlite::types::Value::Real(n.as_f64().unwrap_or(0.0)),
+                    },
+                    Value::String(s) => rusqlite::types::Value::Text(s.clone()),
+                    other => rusqlite::types::Value::Text(other.to_string()),
+                })
+                .collect();
+            let mut params: Vec<&dyn rusqlite::ToSql> = vec![user];
+            params.extend(values.iter().map(|v| v as &dyn rusqlite::ToSql));
+            tx.execute(&sql, params.as_slice()).map_err(|e| match e {
+                rusqlite::Error::SqliteFailure(f, _)
+                    if f.code == rusqlite::ErrorCode::ConstraintViolation =>
+                {
+                    refuse(format!(
+                        "a record of {table} cannot be loaded ({e}); are this archive's records in this instance already?"
+                    ))
+                }
+                e => e.into(),
+            })?;
+            imported.records += 1;
+        }
+    }
+    // What the insert triggers leave to a confirm for imported entries
+    // (migrations/V9__bulk_import_upkeep.sql).
+    tx.execute(
+        "INSERT INTO daily_expenses_fts(rowid, name, merchant, notes)
+         SELECT rowid, name, merchant, notes FROM daily_expenses
+         WHERE user_id = ?1 AND import_id IS NOT NULL",
+        [user],
+    )?;
+    tx.execute(
+        "DELETE FROM daily_expense_months WHERE user_id = ?1",
+        [user],
+    )?;
+    tx.execute(
+        "INSERT INTO daily_expense_months (user_id, month, currency, category_id, amount_cents, entries)
+         SELECT user_id, substr(date, 1, 7), currency, COALESCE(category_id, ''), SUM(amount_cents), COUNT(*)
+         FROM daily_expenses WHERE user_id = ?1 GROUP BY 1, 2, 3, 4",
+        [user],
+    )?;
+    let mut written: Vec<std::path::PathBuf> = Vec::new();
+    for (id, bytes) in &docs {
+        let path = files.path(user, id);
+        if let Err(e) = files.write(&path, bytes) {
+            for p in &written {
+                files.remove(p);
+            }
+            return Err(e.into());
+        }
+        written.push(path);
+    }
+    if let Err(e) = tx.commit() {
+        for p in &written {
+            files.remove(p);
+        }
+        return Err(e.into());
+    }
+    imported.documents = docs.len();
+    Ok(imported)
 }

@@ -186,3 +186,239 @@ async fn the_command_writes_the_same_archive_and_names_an_unknown_email() {
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("--email: no user nobody@example.org"));
 }
+
+fn cli(data_dir: &std::path::Path, args: &[&str], stdin: Option<&str>) -> std::process::Output {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cashkeeper"))
+        .env_clear()
+        .env("RUST_LOG", "warn")
+        .env("CASHKEEPER_DATA_DIR", data_dir)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    if let Some(s) = stdin {
+        input.write_all(s.as_bytes()).unwrap();
+    }
+    drop(input);
+    child.wait_with_output().unwrap()
+}
+
+#[tokio::test]
+async fn an_archive_imported_into_a_fresh_instance_exports_the_same_data() {
+    let app = spawn_app().await;
+    let anna = app.new_user().await;
+    let doc = household(&app, &anna, "Anna").await;
+    let accounts = app.ok(&anna, "listAccounts", json!({})).await;
+    let giro = accounts[0]["id"].as_str().unwrap().to_string();
+    let savings = app
+        .ok(
+            &anna,
+            "createAccount",
+            json!({"name": "Tagesgeld", "type": "savings", "currency": "EUR"}),
+        )
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    app.ok(
+        &anna,
+        "createTransfer",
+        json!({"fromAccountId": giro, "toAccountId": savings, "amount": 200,
+               "frequency": "monthly", "startDate": "2026-01-01"}),
+    )
+    .await;
+    app.ok(
+        &anna,
+        "createIncome",
+        json!({"name": "Gehalt", "amount": 2500, "frequency": "monthly",
+               "startDate": "2026-01-01", "accountId": giro}),
+    )
+    .await;
+    // An import, confirmed: its entries skip the insert triggers.
+    let csv = "Datum;Betrag;Empfänger\n03.11.2026;-12,50;Kiosk Morgenrot\n";
+    let batch = app
+        .ok(
+            &anna,
+            "stageImport",
+            json!({"accountId": giro, "fileName": "k.csv", "csv": csv,
+                   "mapping": {"date": "Datum", "amount": "Betrag", "payee": "Empfänger"}}),
+        )
+        .await["id"]
+        .clone();
+    app.ok(&anna, "confirmImport", json!({"id": batch})).await;
+    let first = app
+        .get("/api/export", Some(&anna.cookie))
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    let archive_dir = tempfile::tempdir().unwrap();
+    let archive = archive_dir.path().join("anna.zip");
+    std::fs::write(&archive, &first).unwrap();
+
+    // A fresh instance.
+    let fresh = tempfile::tempdir().unwrap();
+    let (d, a, e) = (
+        fresh.path().to_path_buf(),
+        archive.clone(),
+        anna.email.clone(),
+    );
+    let out = tokio::task::spawn_blocking(move || {
+        cli(
+            &d,
+            &["import-user", "--email", &e, a.to_str().unwrap()],
+            None,
+        )
+    })
+    .await
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("set-password"));
+    let (d, e) = (fresh.path().to_path_buf(), anna.email.clone());
+    let out = tokio::task::spawn_blocking(move || {
+        cli(
+            &d,
+            &["user", "set-password", "--email", &e, "--password-stdin"],
+            Some("new instance pw\n"),
+        )
+    })
+    .await
+    .unwrap();
+    assert!(out.status.success());
+
+    let app2 = spawn_app_in(fresh, |_| {}).await;
+    let cookie = app2
+        .login(&anna.email, "new instance pw")
+        .await
+        .session_cookie()
+        .unwrap();
+    let second = app2
+        .get("/api/export", Some(&cookie))
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    let (a, b) = (unzip(&first), unzip(&second));
+    assert_eq!(data_json(&a)["tables"], data_json(&b)["tables"]);
+    for k in ["email", "name", "locale", "baseCurrency"] {
+        assert_eq!(data_json(&a)["user"][k], data_json(&b)["user"][k], "{k}");
+    }
+    let names = |f: &[(String, Vec<u8>)]| {
+        f.iter()
+            .map(|(n, d)| (n.clone(), d.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        names(&a)
+            .into_iter()
+            .filter(|(n, _)| n != "data.json")
+            .collect::<Vec<_>>(),
+        names(&b)
+            .into_iter()
+            .filter(|(n, _)| n != "data.json")
+            .collect::<Vec<_>>(),
+        "the CSV files and the documents are the same"
+    );
+    // Search and month views work on what was loaded.
+    let hits = app2
+        .action("search", json!({"query": "Morgenrot"}), Some(&cookie))
+        .await;
+    assert_eq!(hits.data().as_array().unwrap().len(), 1);
+    let file = app2
+        .get(&format!("/api/documents/{doc}"), Some(&cookie))
+        .await;
+    assert_eq!(file.status(), 200);
+}
+
+#[tokio::test]
+async fn damaged_foreign_and_clashing_archives_are_refused_and_leave_nothing() {
+    let app = spawn_app().await;
+    let anna = app.new_user().await;
+    household(&app, &anna, "Anna").await;
+    let bytes = app
+        .get("/api/export", Some(&anna.cookie))
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.zip");
+    std::fs::write(&good, &bytes).unwrap();
+    let truncated = dir.path().join("truncated.zip");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    let foreign = dir.path().join("foreign.zip");
+    {
+        let mut z = zip::ZipWriter::new(std::fs::File::create(&foreign).unwrap());
+        z.start_file("notes.txt", zip::write::SimpleFileOptions::default())
+            .unwrap();
+        std::io::Write::write_all(&mut z, b"hello").unwrap();
+        z.finish().unwrap();
+    }
+    let data_dir = app.data_dir().to_path_buf();
+    let db = data_dir.join("cashkeeper.db");
+    let count = |email: &str| -> i64 {
+        rusqlite::Connection::open(&db)
+            .unwrap()
+            .query_row(
+                "SELECT COUNT(*) FROM users WHERE email = ?1",
+                [email],
+                |r| r.get(0),
+            )
+            .unwrap()
+    };
+    for (file, says) in [
+        (&truncated, "not a cashkeeper export"),
+        (&foreign, "has no data.json"),
+        // The same records are in this instance already (Anna's).
+        (&good, "in this instance already"),
+    ] {
+        let (d, f) = (data_dir.clone(), file.clone());
+        let out = tokio::task::spawn_blocking(move || {
+            cli(
+                &d,
+                &[
+                    "import-user",
+                    "--email",
+                    "copy@example.org",
+                    f.to_str().unwrap(),
+                ],
+                None,
+            )
+        })
+        .await
+        .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains(says), "{}: {err}", file.display());
+        assert_eq!(count("copy@example.org"), 0, "nothing half-imported");
+    }
+    // A user who has records already is not overwritten.
+    let (d, f, e) = (data_dir.clone(), good.clone(), anna.email.clone());
+    let out = tokio::task::spawn_blocking(move || {
+        cli(
+            &d,
+            &["import-user", "--email", &e, f.to_str().unwrap()],
+            None,
+        )
+    })
+    .await
+    .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("has records already"));
+    assert_eq!(
+        app.ok(&anna, "listAccounts", json!({}))
+            .await
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+}
