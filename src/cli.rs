@@ -496,8 +496,9 @@ async fn import_user(config: Config, email: String, file: PathBuf) -> anyhow::Re
     let files = store::documents::Files::new(&config.data_dir);
     let id = user.id.clone();
     let f = files.clone();
+    let now = timestamp(Clock::default().now());
     let result = db
-        .run(move |c| Ok(store::export::import(c, &f, &id, archive)?))
+        .run(move |c| Ok(store::export::import(c, &f, &id, archive, &now)?))
         .await;
     let imported = match result {
         Ok(i) => i,
@@ -515,15 +516,6 @@ async fn import_user(config: Config, email: String, file: PathBuf) -> anyhow::Re
             return Err(cause.context(file.display().to_string()));
         }
     };
-    // The archive's settings: name, language, base currency.
-    let data = read_export_user(&file)?;
-    let id = user.id.clone();
-    let now = timestamp(Clock::default().now());
-    db.transaction(move |tx| {
-        users::update_settings(tx, &id, &data, &now)?;
-        Ok(())
-    })
-    .await?;
     println!(
         "imported {} records and {} documents into {}",
         imported.records, imported.documents, user.email
@@ -535,18 +527,6 @@ async fn import_user(config: Config, email: String, file: PathBuf) -> anyhow::Re
         );
     }
     Ok(())
-}
-
-/// The settings in an archive's `data.json` (`user`).
-fn read_export_user(file: &std::path::Path) -> anyhow::Result<users::SettingsChange> {
-    let mut zip = zip::ZipArchive::new(std::fs::File::open(file)?)?;
-    let data: serde_json::Value = serde_json::from_reader(zip.by_name("data.json")?)?;
-    let text = |k: &str| data["user"][k].as_str().map(str::to_string);
-    Ok(users::SettingsChange {
-        name: text("name"),
-        base_currency: text("baseCurrency"),
-        locale: text("locale").and_then(|l| Locale::from_code(&l)),
-    })
 }
 
 /// The administrator's user commands other than `create`.

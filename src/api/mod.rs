@@ -9,6 +9,7 @@ pub mod cron;
 pub mod documents;
 pub mod exchange_rates;
 pub mod export;
+pub mod import_data;
 pub mod imports;
 pub mod push;
 pub mod receipts;
@@ -98,6 +99,12 @@ pub fn router(state: AppState, panic_routes: bool) -> Router<AppState> {
                 .layer(axum::extract::DefaultBodyLimit::max(imports::BODY_LIMIT)),
         )
         .route("/export", get(export::download))
+        .route(
+            "/import-data",
+            axum::routing::post(import_data::upload).layer(axum::extract::DefaultBodyLimit::max(
+                import_data::body_limit(state.config.document_quota),
+            )),
+        )
         .route("/chat", axum::routing::post(chat::chat))
         .route(
             "/receipt-scan",

@@ -201,11 +201,13 @@ fn refuse(message: impl Into<String>) -> anyhow::Error {
 /// instance holds the same data; an archive whose records are in this
 /// instance already is refused. All rows land in one transaction, the
 /// documents' files before it commits (and are removed if it does not).
+/// The archive's settings (name, language, base currency) come along.
 pub fn import<R: Read + Seek>(
     c: &mut Connection,
     files: &Files,
     user: &super::users::UserId,
     archive: R,
+    now: &str,
 ) -> Result<Imported> {
     let mut zip = zip::ZipArchive::new(archive).map_err(|e| {
         refuse(format!(
@@ -363,6 +365,14 @@ pub fn import<R: Read + Seek>(
          FROM daily_expenses WHERE user_id = ?1 GROUP BY 1, 2, 3, 4",
         [user],
     )?;
+    let text = |k: &str| data["user"][k].as_str().map(str::to_string);
+    let settings = super::users::SettingsChange {
+        name: text("name"),
+        base_currency: text("baseCurrency")
+            .filter(|c| crate::domain::currency::Currency::parse("baseCurrency", c).is_ok()),
+        locale: text("locale").and_then(|l| crate::domain::locale::Locale::from_code(&l)),
+    };
+    super::users::update_settings(&tx, user, &settings, now)?;
     let mut written: Vec<std::path::PathBuf> = Vec::new();
     for (id, bytes) in &docs {
         let path = files.path(user, id);

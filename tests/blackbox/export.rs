@@ -422,3 +422,84 @@ async fn damaged_foreign_and_clashing_archives_are_refused_and_leave_nothing() {
         1
     );
 }
+
+async fn load(app: &TestApp, cookie: Option<&str>, bytes: Vec<u8>) -> (u16, Value) {
+    let boundary = "cashkeeperboundary7d3f";
+    let mut body = format!(
+        "--{boundary}\r\ncontent-disposition: form-data; name=\"file\"; filename=\"export.zip\"\r\ncontent-type: application/zip\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(&bytes);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    let mut req = app
+        .client
+        .post(app.url("/api/import-data"))
+        .header("origin", &app.base)
+        .header(
+            "content-type",
+            format!("multipart/form-data; boundary={boundary}"),
+        )
+        .body(body);
+    if let Some(c) = cookie {
+        req = req.header("cookie", format!("cashkeeper_session={c}"));
+    }
+    let res = req.send().await.unwrap();
+    let status = res.status().as_u16();
+    (status, res.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test]
+async fn settings_load_an_export_into_an_account_without_records() {
+    let old = spawn_app().await;
+    let anna = old.new_user().await;
+    household(&old, &anna, "Anna").await;
+    old.ok(
+        &anna,
+        "updateSettings",
+        json!({"locale": "de", "name": "Anna A."}),
+    )
+    .await;
+    let bytes = old
+        .get("/api/export", Some(&anna.cookie))
+        .await
+        .bytes()
+        .await
+        .unwrap()
+        .to_vec();
+
+    let new = spawn_app().await;
+    let moved = new.new_user().await;
+    assert_eq!(load(&new, None, bytes.clone()).await.0, 401);
+    let (status, body) = load(&new, Some(&moved.cookie), b"not a zip at all".to_vec()).await;
+    assert_eq!(status, 400);
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("file: not a cashkeeper export"),
+        "{body}"
+    );
+
+    let (status, body) = load(&new, Some(&moved.cookie), bytes.clone()).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["documents"], 1);
+    let accounts = new.ok(&moved, "listAccounts", json!({})).await;
+    assert_eq!(accounts[0]["name"], "Annakonto");
+    let settings = new.ok(&moved, "getSettings", json!({})).await;
+    assert_eq!(
+        (settings["locale"].as_str(), settings["name"].as_str()),
+        (Some("de"), Some("Anna A."))
+    );
+    assert_eq!(settings["email"], moved.email.as_str(), "the sign-in stays");
+
+    // Not a second time: the account has records now.
+    let (status, body) = load(&new, Some(&moved.cookie), bytes).await;
+    assert_eq!(status, 400);
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("has records already"),
+        "{body}"
+    );
+}

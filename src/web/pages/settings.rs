@@ -128,6 +128,15 @@ pub async fn show(
                 h2 { (t.export_my_data) }
                 p.hint { (t.export_my_data_intro) }
                 p { a.button href="/api/export" download { (t.export_my_data) } }
+                h3 { (t.load_export) }
+                p.hint { (t.load_export_intro) }
+                form.stack.upload data-upload="/api/import-data" {
+                    input #f-import-data type="file" name="file" accept=".zip,application/zip" required
+                        aria-label=(t.load_export);
+                    span.field-error data-error-for="file" aria-live="polite" {}
+                    (form_error())
+                    div.buttons { button type="submit" { (t.load_export) } }
+                }
             }
             section.panel #delete-account {
                 h2 { (t.delete_my_account) }
