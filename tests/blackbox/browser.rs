@@ -118,6 +118,19 @@ pub async fn wait_for_path(c: &Client, path: &str) {
 }
 
 /// Waits until the page's source contains `text`.
+/// Waits until an element matching `css` is in the page and returns it.
+/// Unlike [`wait_for_text`], this cannot be satisfied by the page's
+/// translation table, which holds every message the script may show.
+pub async fn wait_for_css(c: &Client, css: &str) -> fantoccini::elements::Element {
+    for _ in 0..100 {
+        if let Ok(found) = c.find(Locator::Css(css)).await {
+            return found;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{css:?} never appeared");
+}
+
 pub async fn wait_for_text(c: &Client, text: &str) {
     for _ in 0..100 {
         if c.source().await.unwrap().contains(text) {
@@ -522,12 +535,15 @@ async fn the_reminder_toggle_finds_the_service_worker_and_shows_its_state() {
     sign_in(c, &app, &user).await;
     c.goto(&app.url("/settings")).await.unwrap();
     // The service worker registered and the browser's push manager answered.
-    wait_for_text(c, "Reminders are off for this device.").await;
-    let button = c
-        .find(Locator::Css("[data-push-toggle] button"))
-        .await
-        .unwrap();
+    // The state text is in the page from the start; the button shows
+    // only once the script has asked the browser.
+    let button = wait_for_css(c, "[data-push-toggle] button:not([hidden])").await;
     assert!(button.is_displayed().await.unwrap());
+    let state = c.find(Locator::Css(".push-state")).await.unwrap();
+    assert_eq!(
+        state.text().await.unwrap(),
+        "Reminders are off for this device."
+    );
     assert_eq!(button.text().await.unwrap(), "Turn on");
     browser.client.clone().close().await.unwrap();
 }
@@ -832,11 +848,9 @@ async fn a_person_asks_the_assistant_to_add_an_expense_confirms_the_proposal_and
         .click()
         .await
         .unwrap();
-    wait_for_text(c, "Saved.").await;
-    let link = c
-        .find(Locator::Css("article.proposal.saved a"))
-        .await
-        .unwrap();
+    // "Saved." is in the page's translation table from the start, so
+    // wait for the card itself to turn saved.
+    let link = wait_for_css(c, "article.proposal.saved a").await;
     assert!(link
         .attr("href")
         .await
