@@ -203,6 +203,22 @@ async fn data_survives_a_restart_and_migrations_are_not_applied_twice() {
     assert_eq!(again.data()["name"], "Kept");
 }
 
+#[test]
+fn logs_to_a_pipe_or_file_are_plain_text() {
+    // What `docker logs` and the journal keep: no colour escape codes.
+    let dir = tempfile::tempdir().unwrap();
+    let out = cashkeeper()
+        .arg("migrate")
+        .env("CASHKEEPER_DATA_DIR", dir.path())
+        .env("RUST_LOG", "info")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("INFO"), "the migration is logged: {stderr:?}");
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
+}
+
 #[tokio::test]
 async fn migrate_creates_a_fresh_database() {
     let dir = tempfile::tempdir().unwrap();
