@@ -198,6 +198,9 @@ pub fn backup(source: &Path, target: &Path) -> Result<()> {
     let file_name = target
         .file_name()
         .ok_or_else(|| Error::invalid("FILE", "must name a file"))?;
+    if let Some(parent) = target.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).context("backup: cannot create the target's folder")?;
+    }
     let tmp = target.with_file_name(format!(".{}.partial", file_name.to_string_lossy()));
     let _ = std::fs::remove_file(&tmp);
     {

@@ -215,7 +215,10 @@ fn logs_to_a_pipe_or_file_are_plain_text() {
         .unwrap();
     assert!(out.status.success());
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.contains("INFO"), "the migration is logged: {stderr:?}");
+    assert!(
+        stderr.contains("INFO"),
+        "the migration is logged: {stderr:?}"
+    );
     assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
 }
 
@@ -277,7 +280,8 @@ async fn backup_while_serving_gives_a_copy_that_opens_and_holds_the_data() {
         })
     };
     let target = tempfile::tempdir().unwrap();
-    let file = target.path().join("copy.db");
+    // Into a folder that does not exist yet: it is made.
+    let file = target.path().join("nested/copy.db");
     let data_dir = app.data_dir().to_path_buf();
     let file2 = file.clone();
     let out = tokio::task::spawn_blocking(move || {
@@ -324,7 +328,7 @@ async fn backup_while_serving_gives_a_copy_that_opens_and_holds_the_data() {
         .unwrap();
     let copied = target
         .path()
-        .join("copy.documents")
+        .join("nested/copy.documents")
         .join(user_id)
         .join(&doc_id);
     assert_eq!(
