@@ -150,6 +150,13 @@ pub enum UserCommand {
         #[arg(long)]
         email: String,
     },
+    /// Turn a user's two-factor sign-in off (lost phone and recovery
+    /// codes): they sign in with the password alone and can set it up again.
+    #[command(name = "reset-2fa")]
+    ResetTwoFactor {
+        #[arg(long)]
+        email: String,
+    },
     /// Delete a user and everything of theirs, documents included.
     Delete {
         #[arg(long)]
@@ -594,6 +601,21 @@ async fn user_command(config: Config, command: UserCommand) -> anyhow::Result<()
             db.transaction(move |tx| users::set_disabled(tx, &id, None, &now))
                 .await?;
             println!("{} enabled", user.email);
+        }
+        UserCommand::ResetTwoFactor { email } => {
+            let user = find(email).await?;
+            let id = user.id.clone();
+            let was_on = db
+                .transaction(move |tx| store::two_factor::disable(tx, &id))
+                .await?;
+            if was_on {
+                println!(
+                    "two-factor sign-in of {} is off; they sign in with the password alone",
+                    user.email
+                );
+            } else {
+                println!("{} had no two-factor sign-in; nothing changed", user.email);
+            }
         }
         UserCommand::Delete { email } => {
             let user = find(email).await?;

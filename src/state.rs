@@ -47,6 +47,8 @@ pub struct Inner {
     pub receipt_scans: SlidingWindow,
     /// Assistant requests per user in the last minute.
     pub chat_requests: SlidingWindow,
+    /// Seals the two-factor secrets with the data directory's key.
+    pub sealer: crate::auth::sealed::Sealer,
 }
 
 impl Deref for AppState {
@@ -70,6 +72,7 @@ impl AppState {
         let files = crate::store::documents::Files::new(&config.data_dir);
         files.sweep(&crate::store::open_connection(db.path())?)?;
         let ai = AiClient::from_config(&config.ai)?;
+        let sealer = crate::auth::sealed::Sealer::load_or_create(&config.data_dir)?;
         Ok(AppState(Arc::new(Inner {
             config,
             db,
@@ -86,6 +89,7 @@ impl AppState {
             ai,
             receipt_scans: Default::default(),
             chat_requests: Default::default(),
+            sealer,
         })))
     }
 }

@@ -1,5 +1,6 @@
 //! Sign-in actions: `register`, `login`, `logout`, `forgotPassword`,
-//! `resetPassword`.
+//! `resetPassword`. The second step of `login` for users with two-factor
+//! sign-in is in `two_factor`.
 
 use super::{Ctx, NoInput, Registry, Reply};
 use crate::auth::{password, secrets, session};
@@ -8,7 +9,7 @@ use crate::config::Registration;
 use crate::domain::email::Email;
 use crate::error::{Error, Result};
 use crate::store::users::UserId;
-use crate::store::{api_tokens, password_resets, sessions, users};
+use crate::store::{api_tokens, password_resets, sessions, two_factor, users};
 use chrono::Duration;
 use serde::Deserialize;
 
@@ -77,7 +78,7 @@ async fn register_user(ctx: Ctx, input: RegisterInput) -> Result<Reply> {
         })
         .await?;
     tracing::info!(user_id = %user.id, "user registered");
-    let token = session::start(&state.db, &state.clock, user.id.clone()).await?;
+    let token = session::start(&state.db, &state.clock, user.id.clone(), &ctx.user_agent).await?;
     Ok(Reply::data(&user)?.with_cookie(session::set_cookie(&state.config, &token)))
 }
 
@@ -116,8 +117,15 @@ async fn login(ctx: Ctx, input: LoginInput) -> Result<Reply> {
             "this account is disabled; ask the administrator of this cashkeeper",
         ));
     }
+    let id = user.id.clone();
+    if state.db.run(move |c| two_factor::is_on(c, &id)).await? {
+        // No session before the second factor. The attempt stays counted
+        // until `loginTotp` succeeds, so guessing codes is limited too.
+        drop(attempt);
+        return super::two_factor::challenge(&ctx, &user.id).await;
+    }
     attempt.succeeded();
-    let token = session::start(&state.db, &state.clock, user.id.clone()).await?;
+    let token = session::start(&state.db, &state.clock, user.id.clone(), &ctx.user_agent).await?;
     Ok(Reply::data(&user)?.with_cookie(session::set_cookie(&state.config, &token)))
 }
 

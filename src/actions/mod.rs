@@ -31,8 +31,10 @@ pub mod insights;
 pub mod merchants;
 pub mod reserves;
 pub mod search;
+pub mod sessions;
 pub mod settings;
 pub mod transfers;
+pub mod two_factor;
 
 use crate::auth::origin::{self, write_refusal};
 use crate::auth::session::Session;
@@ -69,6 +71,8 @@ pub struct Ctx {
     pub accept_locale: Locale,
     /// The client's address, for the per-client sign-in limit.
     pub client: Option<std::net::IpAddr>,
+    /// The browser's `User-Agent`, kept with a new session.
+    pub user_agent: String,
 }
 
 impl Ctx {
@@ -216,6 +220,8 @@ pub fn catalogue() -> &'static Registry {
 fn registry() -> Registry {
     let mut r = Registry::default();
     auth::register(&mut r);
+    two_factor::register(&mut r);
+    sessions::register(&mut r);
     settings::register(&mut r);
     accounts::register(&mut r);
     documents::register(&mut r);
@@ -335,6 +341,12 @@ async fn dispatch(
         .map(|c| c.0.ip());
     let ctx = Ctx {
         client: crate::auth::client::address(peer, &parts.headers, &state.config.trusted_proxies),
+        user_agent: parts
+            .headers
+            .get(header::USER_AGENT)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string(),
         accept_locale: Locale::from_accept_language(
             parts
                 .headers

@@ -26,8 +26,18 @@ async fn export_data(ctx: Ctx, _: NoInput) -> Result<Reply> {
     Reply::data(serde_json::json!({ "downloadUrl": "/api/export" }))
 }
 
+/// The user's settings, with the state of their two-factor sign-in.
 async fn get_settings(ctx: Ctx, _: NoInput) -> Result<Reply> {
-    Reply::data(ctx.user()?)
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct View<'a> {
+        #[serde(flatten)]
+        user: &'a crate::store::users::User,
+        two_factor: super::two_factor::Status,
+    }
+    let user = ctx.user()?;
+    let two_factor = super::two_factor::status(&ctx.state, &user.id).await?;
+    Reply::data(View { user, two_factor })
 }
 
 #[derive(Deserialize)]

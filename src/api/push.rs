@@ -100,9 +100,12 @@ pub async fn subscribe(
         Err(why) => return unprocessable(&why),
     };
     let (user, now) = (session.user.id.clone(), timestamp(state.clock.now()));
+    let session_id = session.id.clone();
     let saved = state
         .db
-        .run(move |c| push_subscriptions::save(c, &user, &endpoint, &p256dh, &auth, &now))
+        .run(move |c| {
+            push_subscriptions::save(c, &user, &session_id, &endpoint, &p256dh, &auth, &now)
+        })
         .await;
     match saved {
         Ok(Saved::Created) => (StatusCode::CREATED, Json(json!({ "ok": true }))).into_response(),

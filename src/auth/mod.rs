@@ -6,5 +6,7 @@ pub mod login_limit;
 pub mod origin;
 pub mod password;
 pub mod rate_limit;
+pub mod sealed;
 pub mod secrets;
 pub mod session;
+pub mod totp;

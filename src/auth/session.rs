@@ -22,6 +22,8 @@ const TOUCH_EVERY: Duration = Duration::hours(1);
 /// The signed-in user of this request.
 #[derive(Clone, Debug)]
 pub struct Session {
+    /// The session's public id (`listSessions`).
+    pub id: String,
     pub user: User,
     /// SHA-256 of the cookie value, the session's key in the database.
     pub token_hash: String,
@@ -65,14 +67,32 @@ pub fn clear_cookie(config: &Config) -> String {
     )
 }
 
-/// Starts a session for `user_id`; returns the cookie value to send.
-pub async fn start(db: &Db, clock: &Clock, user_id: crate::store::users::UserId) -> Result<String> {
+/// Starts a session for `user_id` in the browser that sent `user_agent`;
+/// returns the cookie value to send.
+pub async fn start(
+    db: &Db,
+    clock: &Clock,
+    user_id: crate::store::users::UserId,
+    user_agent: &str,
+) -> Result<String> {
     let token = crate::auth::secrets::random_hex(32);
     let hash = crate::auth::secrets::sha256_hex(&token);
     let now = clock.now();
     let (now_s, exp) = (timestamp(now), timestamp(now + LIFETIME));
-    db.run(move |c| sessions::insert(c, &hash, &user_id, &now_s, &exp))
-        .await?;
+    let agent = user_agent.to_string();
+    db.run(move |c| {
+        sessions::insert(
+            c,
+            &sessions::NewSession {
+                token_hash: &hash,
+                user_id: &user_id,
+                now: &now_s,
+                expires_at: &exp,
+                user_agent: &agent,
+            },
+        )
+    })
+    .await?;
     Ok(token)
 }
 
@@ -92,6 +112,7 @@ pub async fn resolve(db: &Db, clock: &Clock, token: &str) -> Result<Option<(Sess
         }
         Ok(Some((
             Session {
+                id: live.id,
                 user: live.user,
                 token_hash: hash,
             },

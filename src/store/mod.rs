@@ -26,6 +26,7 @@ pub mod search;
 pub mod sessions;
 pub mod table;
 pub mod transfers;
+pub mod two_factor;
 pub mod users;
 
 use crate::error::{Error, Result};

@@ -37,6 +37,7 @@ pub const MAX_PER_USER: i64 = 10;
 pub fn save(
     c: &mut Connection,
     user_id: &UserId,
+    session_id: &str,
     endpoint: &str,
     p256dh: &str,
     auth: &str,
@@ -52,8 +53,9 @@ pub fn save(
         .optional()?;
     let update = |tx: &rusqlite::Transaction| -> Result<Saved> {
         tx.execute(
-            "UPDATE push_subscriptions SET user_id = ?2, p256dh = ?3, auth = ?4, updated_at = ?5 WHERE endpoint = ?1",
-            params![endpoint, user_id, p256dh, auth, now],
+            "UPDATE push_subscriptions SET user_id = ?2, p256dh = ?3, auth = ?4, updated_at = ?5, session_id = ?6
+             WHERE endpoint = ?1",
+            params![endpoint, user_id, p256dh, auth, now, session_id],
         )?;
         Ok(Saved::Updated)
     };
@@ -63,9 +65,9 @@ pub fn save(
         Some(_) => update(&tx)?,
         None => {
             tx.execute(
-                "INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
-                params![super::new_id(), user_id, endpoint, p256dh, auth, now],
+                "INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, created_at, updated_at, session_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7)",
+                params![super::new_id(), user_id, endpoint, p256dh, auth, now, session_id],
             )?;
             Saved::Created
         }

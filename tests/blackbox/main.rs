@@ -29,5 +29,7 @@ mod properties;
 mod push;
 mod rates;
 mod receipts;
+mod sessions;
 mod smtp;
+mod two_factor;
 mod upgrade;

@@ -10,13 +10,13 @@ use std::sync::{Arc, Mutex};
 use web_push_native::jwt_simple::prelude::*;
 
 /// A browser's side of a subscription: its key pair and auth secret.
-struct BrowserKeys {
+pub struct BrowserKeys {
     secret: web_push_native::p256::SecretKey,
     auth: [u8; 16],
 }
 
 impl BrowserKeys {
-    fn new() -> BrowserKeys {
+    pub fn new() -> BrowserKeys {
         use rand::RngCore;
         let mut rng = rand::rng();
         let secret = loop {
@@ -31,7 +31,7 @@ impl BrowserKeys {
         BrowserKeys { secret, auth }
     }
 
-    fn json(&self, endpoint: &str) -> Value {
+    pub fn json(&self, endpoint: &str) -> Value {
         use base64::Engine;
         use web_push_native::p256::elliptic_curve::sec1::ToEncodedPoint;
         let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -46,7 +46,7 @@ impl BrowserKeys {
     }
 }
 
-async fn subscribe(app: &TestApp, cookie: &str, body: &Value) -> reqwest::Response {
+pub async fn subscribe(app: &TestApp, cookie: &str, body: &Value) -> reqwest::Response {
     app.client
         .post(app.url("/api/push/subscribe"))
         .header("cookie", format!("cashkeeper_session={cookie}"))

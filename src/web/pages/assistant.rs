@@ -96,6 +96,7 @@ pub async fn show(
         session: Some(session),
         accept_locale: viewer.locale,
         client: None,
+        user_agent: String::new(),
     };
     let listed: Vec<Listed> = read(&ctx, "listConversations", json!({}))
         .await?

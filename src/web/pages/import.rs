@@ -165,6 +165,7 @@ pub async fn show(
         session: Some(session.clone()),
         accept_locale: locale,
         client: None,
+        user_agent: String::new(),
     };
     let history: Vec<Batch> = read(&ctx, "listImports", json!({}))
         .await?

@@ -1,0 +1,289 @@
+//! Two-factor sign-in with an authenticator app (docs/sign-in.md):
+//! `beginTotpSetup`, `enableTotp`, `disableTotp`, and `loginTotp`, the
+//! second step of `login` for users who turned it on.
+
+use super::{Ctx, NoInput, Registry, Reply};
+use crate::auth::{secrets, session, totp};
+use crate::clock::timestamp;
+use crate::error::{Error, Result};
+use crate::store::users::{self, UserId};
+use crate::store::{sessions, two_factor};
+use chrono::Duration;
+use serde::Deserialize;
+use serde_json::json;
+
+/// How long the step between password and code may take.
+pub const CHALLENGE_LIFETIME: Duration = Duration::minutes(5);
+
+pub fn register(r: &mut Registry) {
+    r.session("beginTotpSetup", begin_setup);
+    r.session("enableTotp", enable);
+    r.session("disableTotp", disable);
+    r.public("loginTotp", login_totp);
+}
+
+/// What Settings shows of a user's two-factor sign-in.
+#[derive(serde::Serialize, Debug, Clone)]
+#[serde(rename_all = "camelCase")]
+pub struct Status {
+    pub enabled: bool,
+    pub enabled_at: Option<String>,
+    pub recovery_codes_left: i64,
+}
+
+pub async fn status(state: &crate::AppState, user_id: &UserId) -> Result<Status> {
+    let id = user_id.clone();
+    state
+        .db
+        .run(move |c| {
+            let t = two_factor::get(c, &id)?;
+            Ok(Status {
+                enabled: t.secret.is_some(),
+                enabled_at: t.enabled_at,
+                recovery_codes_left: two_factor::recovery_codes_left(c, &id)?,
+            })
+        })
+        .await
+}
+
+fn unix(ctx: &Ctx) -> i64 {
+    ctx.state.clock.now().timestamp()
+}
+
+/// A new secret for the signed-in user, shown as text, `otpauth://`
+/// address and QR code; nothing changes at sign-in until `enableTotp`
+/// confirms a code from the app.
+async fn begin_setup(ctx: Ctx, _: NoInput) -> Result<Reply> {
+    let user = ctx.user()?.clone();
+    let secret = totp::new_secret();
+    let sealed = ctx.state.sealer.seal(&secret);
+    let id = user.id.clone();
+    let started = ctx
+        .state
+        .db
+        .transaction(move |tx| {
+            if two_factor::is_on(tx, &id)? {
+                return Ok(false);
+            }
+            two_factor::set_pending(tx, &id, &sealed)?;
+            Ok(true)
+        })
+        .await?;
+    if !started {
+        return Err(Error::refused(
+            "two-factor sign-in is already on; turn it off first to set up another app",
+        ));
+    }
+    let url = totp::otpauth_url(&user.email, &secret);
+    Reply::data(json!({
+        "secret": totp::to_base32(&secret),
+        "otpauthUrl": url,
+        "qrSvg": totp::qr_svg(&url),
+    }))
+}
+
+#[derive(Deserialize)]
+struct CodeInput {
+    code: String,
+}
+
+/// Confirms the app with one of its codes: two-factor sign-in is on, ten
+/// recovery codes are answered (once; only their hashes are kept), and
+/// every other session of the user ends.
+async fn enable(ctx: Ctx, input: CodeInput) -> Result<Reply> {
+    let state = &ctx.state;
+    let session = ctx.session.clone().ok_or(Error::Unauthorized)?;
+    let id = session.user.id.clone();
+    let current = state
+        .db
+        .run({
+            let id = id.clone();
+            move |c| two_factor::get(c, &id)
+        })
+        .await?;
+    if current.secret.is_some() {
+        return Err(Error::refused("two-factor sign-in is already on"));
+    }
+    let Some(pending) = current.pending else {
+        return Err(Error::refused(
+            "start the setup first: there is no secret waiting for a code",
+        ));
+    };
+    let secret = state
+        .sealer
+        .open(&pending)
+        .ok_or_else(|| Error::refused("the setup has expired; start it again"))?;
+    let Some(step) = totp::verify(&secret, &input.code, unix(&ctx), None) else {
+        return Err(Error::invalid(
+            "code",
+            "is not the app's current code; check the phone's clock and try the next one",
+        ));
+    };
+    let codes = totp::new_recovery_codes();
+    let hashes: Vec<String> = codes
+        .iter()
+        .map(|c| secrets::sha256_hex(&totp::normalize_recovery_code(c)))
+        .collect();
+    let now = timestamp(state.clock.now());
+    let keep = session.token_hash.clone();
+    let enabled = state
+        .db
+        .transaction(move |tx| {
+            if !two_factor::enable(tx, &id, &pending, step, &hashes, &now)? {
+                return Ok(false);
+            }
+            let ended = sessions::delete_all_for_user(tx, &id, Some(&keep))?;
+            tracing::info!(user_id = %id, other_sessions_ended = ended, "two-factor sign-in on");
+            Ok(true)
+        })
+        .await?;
+    if !enabled {
+        return Err(Error::refused(
+            "the setup changed meanwhile; start it again",
+        ));
+    }
+    Reply::data(json!({ "recoveryCodes": codes }))
+}
+
+#[derive(Deserialize)]
+struct DisableInput {
+    password: String,
+    code: String,
+}
+
+/// Two-factor sign-in off, with the password and a code (or a recovery
+/// code). Wrong answers count against the sign-in limits.
+async fn disable(ctx: Ctx, input: DisableInput) -> Result<Reply> {
+    super::auth::confirm_password(&ctx, "password", input.password).await?;
+    let user = ctx.user()?.clone();
+    let attempt = ctx
+        .state
+        .sign_in
+        .begin(
+            &user.email.to_lowercase(),
+            ctx.client,
+            ctx.state.clock.now(),
+        )
+        .map_err(|r| Error::invalid("code", r.message()))?;
+    if !check_second_factor(&ctx, &user.id, &input.code).await? {
+        return Err(Error::invalid("code", "is not a current or recovery code"));
+    }
+    attempt.succeeded();
+    let id = user.id.clone();
+    ctx.state
+        .db
+        .transaction(move |tx| two_factor::disable(tx, &id))
+        .await?;
+    tracing::info!(user_id = %user.id, "two-factor sign-in off");
+    Reply::data(())
+}
+
+/// Checks a TOTP code or an unused recovery code of `user_id`, and uses it
+/// up: a TOTP step and a recovery code each work once.
+async fn check_second_factor(ctx: &Ctx, user_id: &UserId, given: &str) -> Result<bool> {
+    let state = &ctx.state;
+    let now_unix = unix(ctx);
+    let now = timestamp(state.clock.now());
+    let id = user_id.clone();
+    let stored = state.db.run(move |c| two_factor::get(c, &id)).await?;
+    let Some(sealed) = stored.secret else {
+        return Ok(false);
+    };
+    let id = user_id.clone();
+    if totp::looks_like_code(given) {
+        let Some(secret) = state.sealer.open(&sealed) else {
+            tracing::error!(user_id = %user_id,
+                "the two-factor secret cannot be opened: secrets.key in the data directory is not the one it was sealed with");
+            return Err(Error::refused(
+                "this server cannot read your two-factor secret; sign in with a recovery code, \
+                 or ask the administrator to reset two-factor sign-in",
+            ));
+        };
+        let Some(step) = totp::verify(&secret, given, now_unix, stored.last_step) else {
+            return Ok(false);
+        };
+        return state
+            .db
+            .transaction(move |tx| two_factor::use_step(tx, &id, step))
+            .await;
+    }
+    let hash = secrets::sha256_hex(&totp::normalize_recovery_code(given));
+    state
+        .db
+        .transaction(move |tx| two_factor::use_recovery_code(tx, &id, &hash, &now))
+        .await
+}
+
+/// After a right password of a user with two-factor sign-in: a challenge
+/// for `loginTotp`, single use, for [`CHALLENGE_LIFETIME`].
+pub async fn challenge(ctx: &Ctx, user_id: &UserId) -> Result<Reply> {
+    let token = secrets::random_hex(32);
+    let hash = secrets::sha256_hex(&token);
+    let now = ctx.state.clock.now();
+    let (now_s, exp) = (timestamp(now), timestamp(now + CHALLENGE_LIFETIME));
+    let id = user_id.clone();
+    ctx.state
+        .db
+        .run(move |c| two_factor::insert_challenge(c, &hash, &id, &now_s, &exp))
+        .await?;
+    Reply::data(json!({ "totpRequired": true, "challenge": token }))
+}
+
+#[derive(Deserialize)]
+struct LoginTotpInput {
+    challenge: String,
+    code: String,
+}
+
+const CHALLENGE_GONE: &str = "has expired or was used; sign in again";
+
+/// The second step of `login`: a code from the app or an unused recovery
+/// code, with the challenge `login` answered. Signs in exactly like
+/// `login`. Wrong codes count against the same limits as wrong passwords.
+async fn login_totp(ctx: Ctx, input: LoginTotpInput) -> Result<Reply> {
+    let state = &ctx.state;
+    let token = input.challenge.trim().to_ascii_lowercase();
+    if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(Error::invalid("challenge", CHALLENGE_GONE));
+    }
+    let hash = secrets::sha256_hex(&token);
+    let now = timestamp(state.clock.now());
+    let (h, n) = (hash.clone(), now.clone());
+    let user_id = state
+        .db
+        .run(move |c| two_factor::challenge_user(c, &h, &n))
+        .await?
+        .ok_or_else(|| Error::invalid("challenge", CHALLENGE_GONE))?;
+    let id = user_id.clone();
+    let user = state
+        .db
+        .run(move |c| users::find(c, &id))
+        .await?
+        .ok_or_else(|| Error::invalid("challenge", CHALLENGE_GONE))?;
+    let attempt = state
+        .sign_in
+        .begin(&user.email.to_lowercase(), ctx.client, state.clock.now())
+        .map_err(|r| Error::refused(r.message()))?;
+    if !check_second_factor(&ctx, &user_id, &input.code).await? {
+        return Err(Error::invalid("code", "is not a current or recovery code"));
+    }
+    let (h, n) = (hash, now);
+    let id = user_id.clone();
+    let consumed = state
+        .db
+        .transaction(move |tx| {
+            if users::is_disabled(tx, &id)? {
+                return Err(Error::refused(
+                    "this account is disabled; ask the administrator of this cashkeeper",
+                ));
+            }
+            two_factor::consume_challenge(tx, &h, &n)
+        })
+        .await?;
+    if !consumed {
+        return Err(Error::invalid("challenge", CHALLENGE_GONE));
+    }
+    attempt.succeeded();
+    let token = session::start(&state.db, &state.clock, user.id.clone(), &ctx.user_agent).await?;
+    Ok(Reply::data(&user)?.with_cookie(session::set_cookie(&state.config, &token)))
+}
