@@ -9,6 +9,8 @@
 //   data-done="hide"      hide the form and show its .form-success
 //   data-done="reset"     clear the form and show its .form-success
 //   data-confirm="text"   ask before sending (deletions)
+//   data-second-step="#f" a reply asking for a code ({totpRequired, challenge})
+//                         shows form #f instead, with the challenge filled in
 //   data-upload="/url"    instead: send each chosen file as multipart/form-data
 //                         (part `file`, the other fields beside it; a field
 //                         `attach` holding "name:value" is sent as name=value),
@@ -95,6 +97,16 @@
       if (button) button.disabled = false;
     }
     if (!body.success) { showError(form, body.error); return; }
+    if (body.data && body.data.totpRequired && form.dataset.secondStep) {
+      const next = document.querySelector(form.dataset.secondStep);
+      if (next) {
+        next.elements.namedItem('challenge').value = body.data.challenge;
+        form.hidden = true;
+        next.hidden = false;
+        next.elements.namedItem('code').focus();
+        return;
+      }
+    }
     if (form.afterSave) {
       try { await form.afterSave(body.data); } catch (_) { /* the record is saved; extras are best effort */ }
     }
@@ -112,6 +124,36 @@
     }
     form.dispatchEvent(new CustomEvent('action:done', { detail: body.data, bubbles: true }));
   }
+
+  // Two-factor setup in Settings: the secret comes back as a QR code (an
+  // SVG, shown as an image) and as text; the confirmed code answers the
+  // recovery codes, shown once.
+  document.addEventListener('action:done', function (ev) {
+    const form = ev.target;
+    const box = form.closest && form.closest('[data-totp-setup]');
+    if (!box) return;
+    const data = ev.detail || {};
+    if (form.hasAttribute('data-totp-begin')) {
+      const steps = box.querySelector('.totp-steps');
+      box.querySelector('.totp-qr').src = 'data:image/svg+xml;base64,' + btoa(data.qrSvg || '');
+      box.querySelector('.totp-key').textContent = (data.secret || '').replace(/(.{4})/g, '$1 ').trim();
+      form.hidden = true;
+      steps.hidden = false;
+      steps.querySelector('input[name=code]').focus();
+    } else if (form.hasAttribute('data-totp-enable')) {
+      const list = box.querySelector('.recovery-codes');
+      list.replaceChildren();
+      for (const code of data.recoveryCodes || []) {
+        const li = document.createElement('li');
+        li.textContent = code;
+        list.appendChild(li);
+      }
+      box.querySelector('.totp-steps').hidden = true;
+      const recovery = box.querySelector('.totp-recovery');
+      recovery.hidden = false;
+      recovery.focus();
+    }
+  });
 
   // Forms with data-merchant-hint: when the merchant (or, without one, the
   // name) is entered, ask which category that merchant had before and
@@ -147,14 +189,19 @@
     if (ev.target.name === 'merchant' || ev.target.name === 'name') merchantHint(form);
   });
 
-  // Buttons with data-copy="#selector" copy that element's text.
+  // Buttons with data-copy="#selector" copy that element's text (a list's
+  // items one per line).
   document.addEventListener('click', async function (ev) {
     const button = ev.target.closest('button[data-copy]');
     if (!button) return;
     const source = document.querySelector(button.dataset.copy);
     if (!source) return;
     try {
-      await navigator.clipboard.writeText(source.textContent);
+      const items = source.querySelectorAll('li');
+      const text = items.length
+        ? Array.from(items, function (li) { return li.textContent; }).join('\n')
+        : source.textContent;
+      await navigator.clipboard.writeText(text);
       button.textContent = button.dataset.copied || button.textContent;
     } catch (_) {
       const range = document.createRange();

@@ -15,4 +15,5 @@ pub mod rates;
 pub mod receipts;
 pub mod recurrence;
 pub mod reserves;
+pub mod user_agent;
 pub mod views;

@@ -80,9 +80,39 @@ pub fn date(d: NaiveDate, locale: Locale) -> String {
     }
 }
 
+/// A stored RFC 3339 timestamp as a day and a time in UTC:
+/// "23.11.2026, 14:05 UTC" (de) or "23 Nov 2026, 14:05 UTC" (en); the text
+/// as it is when it is not a timestamp.
+pub fn date_time(ts: &str, locale: Locale) -> String {
+    match chrono::DateTime::parse_from_rfc3339(ts) {
+        Ok(t) => {
+            let t = t.with_timezone(&chrono::Utc);
+            format!(
+                "{}, {} UTC",
+                date(t.date_naive(), locale),
+                t.format("%H:%M")
+            )
+        }
+        Err(_) => ts.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn timestamps_show_day_and_time_in_utc() {
+        assert_eq!(
+            date_time("2026-11-23T14:05:09Z", Locale::De),
+            "23.11.2026, 14:05 UTC"
+        );
+        assert_eq!(
+            date_time("2026-11-23T14:05:09Z", Locale::En),
+            "23\u{a0}Nov\u{a0}2026, 14:05 UTC"
+        );
+        assert_eq!(date_time("soon", Locale::En), "soon");
+    }
 
     fn dec(s: &str) -> Decimal {
         Decimal::from_str_exact(s).unwrap()

@@ -47,6 +47,11 @@ impl<'a> Field<'a> {
         self.inputmode = Some("decimal");
         self
     }
+    /// The keyboard phones show (`numeric` for codes).
+    pub fn inputmode(mut self, m: &'a str) -> Self {
+        self.inputmode = Some(m);
+        self
+    }
     pub fn value(mut self, v: &'a str) -> Self {
         self.value = v;
         self

@@ -891,3 +891,90 @@ async fn a_person_asks_the_assistant_to_add_an_expense_confirms_the_proposal_and
     assert!(c.source().await.unwrap().contains("€12.40"));
     browser.client.clone().close().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_person_turns_on_two_factor_sign_in_and_signs_in_with_a_code() {
+    let Some(browser) = start(1280, 1000).await else {
+        return;
+    };
+    let c = &browser.client;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url("/settings#two-factor")).await.unwrap();
+    c.find(Locator::Css("form[data-totp-begin] button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    // The key shown beside the QR code is what an authenticator app reads.
+    let key = wait_for_css(c, ".totp-steps:not([hidden]) .totp-key").await;
+    let shown = key.text().await.unwrap();
+    let secret = data_encoding::BASE32_NOPAD
+        .decode(shown.replace(' ', "").as_bytes())
+        .unwrap_or_else(|e| panic!("{shown:?} is the Base32 key: {e}"));
+    let qr = c
+        .find(Locator::Css("img.totp-qr"))
+        .await
+        .unwrap()
+        .attr("src")
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(qr.starts_with("data:image/svg+xml;base64,"), "{qr}");
+    screenshot(c, "two-factor-setup").await;
+
+    let now = || app.state.clock.now().timestamp();
+    let code = cashkeeper::auth::totp::code_at(&secret, cashkeeper::auth::totp::step_at(now()));
+    fill(c, "code", &code).await;
+    c.find(Locator::Css("form[data-totp-enable] button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_css(c, ".totp-recovery:not([hidden]) .recovery-codes li").await;
+    let codes = c
+        .find_all(Locator::Css(".recovery-codes li"))
+        .await
+        .unwrap();
+    assert_eq!(codes.len(), 10);
+    screenshot(c, "two-factor-recovery-codes").await;
+
+    // Reloaded, Settings says it is on.
+    c.goto(&app.url("/settings")).await.unwrap();
+    wait_for_text(c, "Recovery codes left: 10").await;
+
+    // Signing in again asks for the code after the password.
+    c.delete_all_cookies().await.unwrap();
+    c.goto(&app.url("/login")).await.unwrap();
+    fill(c, "email", &user.email).await;
+    fill(c, "password", &user.password).await;
+    c.find(Locator::Css("button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_css(c, "#login-code:not([hidden])").await;
+    assert_eq!(c.current_url().await.unwrap().path(), "/login");
+    // The code used to turn it on works once; the app's next one signs in.
+    app.state.clock.advance(chrono::Duration::seconds(30));
+    let code = cashkeeper::auth::totp::code_at(&secret, cashkeeper::auth::totp::step_at(now()));
+    c.find(Locator::Css("#f-login-code"))
+        .await
+        .unwrap()
+        .send_keys(&code)
+        .await
+        .unwrap();
+    screenshot(c, "two-factor-login").await;
+    c.find(Locator::Css("#login-code button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_path(c, "/").await;
+    browser.client.clone().close().await.unwrap();
+}

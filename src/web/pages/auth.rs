@@ -37,12 +37,22 @@ pub async fn login(State(state): State<AppState>, viewer: Viewer) -> Response {
         t.login_title,
         html! {
             h1 { (t.login_title) }
-            form.stack data-action="login" data-redirect="/" novalidate {
+            form.stack data-action="login" data-redirect="/" data-second-step="#login-code" novalidate {
                 (Field::new(t.email, "email", "email").autocomplete("username").required().render())
                 (Field::new(t.password, "password", "password").autocomplete("current-password").required().render())
                 (form_error())
                 button.primary type="submit" { (t.login_button) }
                 noscript { p.form-error { (t.script_required) } }
+            }
+            // The second step for accounts with two-factor sign-in.
+            form.stack #login-code data-action="loginTotp" data-redirect="/" hidden novalidate {
+                h2 { (t.two_factor) }
+                p.hint { (t.login_code_hint) }
+                input type="hidden" name="challenge";
+                (Field::new(t.totp_code_or_recovery, "code", "text").id("f-login-code")
+                    .autocomplete("one-time-code").required().render())
+                (form_error())
+                button.primary type="submit" { (t.login_button) }
             }
             p.links {
                 a href="/forgot-password" { (t.forgot_link) }

@@ -1,9 +1,12 @@
-//! `/settings`: profile, language, base currency, password.
+//! `/settings`: profile, language, base currency, password, two-factor
+//! sign-in, signed-in browsers, API tokens, reminders, export, deletion.
 
 use crate::auth::api_tokens::LIFETIMES;
 use crate::domain::currency::KNOWN;
+use crate::domain::user_agent;
+use crate::i18n::format as fmt;
 use crate::state::AppState;
-use crate::store::api_tokens;
+use crate::store::{api_tokens, sessions};
 use crate::web::components::{checkbox, delete_button, form_error, form_success, select, Field};
 use crate::web::layout::page;
 use crate::web::pages::common::PageResult;
@@ -19,6 +22,12 @@ pub async fn show(
     let uid = session.user.id.clone();
     let tokens = state.db.run(move |c| api_tokens::list(c, &uid)).await?;
     let now = crate::clock::timestamp(state.clock.now());
+    let two_factor = crate::actions::two_factor::status(&state, &session.user.id).await?;
+    let (uid, at) = (session.user.id.clone(), now.clone());
+    let browsers = state
+        .db
+        .run(move |c| sessions::list_for_user(c, &uid, &at))
+        .await?;
     let t = viewer.t();
     let user = &session.user;
     let mut lifetimes: Vec<(String, String)> = LIFETIMES
@@ -84,6 +93,97 @@ pub async fn show(
                     data-label-on=(t.reminders_on) data-label-off=(t.reminders_off) {
                     p.push-state role="status" aria-live="polite" { (t.reminders_inactive) }
                     button.primary type="button" hidden { (t.reminders_on) }
+                }
+            }
+            section.panel #two-factor {
+                h2 { (t.two_factor) }
+                p.hint { (t.two_factor_intro) }
+                @if two_factor.enabled {
+                    p.status-on {
+                        (t.two_factor_on
+                            .replace("{date}", &two_factor.enabled_at.as_deref()
+                                .map(|d| fmt::date_time(d, viewer.locale)).unwrap_or_default())
+                            .replace("{left}", &two_factor.recovery_codes_left.to_string()))
+                    }
+                    form.stack data-action="disableTotp" data-reload="" novalidate {
+                        (Field::new(t.current_password, "password", "password").id("f-totp-password")
+                            .autocomplete("current-password").required().render())
+                        (Field::new(t.totp_code_or_recovery, "code", "text").id("f-totp-off-code")
+                            .autocomplete("one-time-code").required().render())
+                        (form_error())
+                        button.danger type="submit" { (t.two_factor_disable) }
+                    }
+                } @else {
+                    p { (t.two_factor_off) }
+                    div.totp-setup data-totp-setup {
+                        form.inline data-action="beginTotpSetup" data-totp-begin {
+                            button.primary type="submit" { (t.two_factor_setup) }
+                            (form_error())
+                        }
+                        div.totp-steps hidden {
+                            p.hint { (t.two_factor_scan) }
+                            img.totp-qr alt=(t.two_factor_qr) width="200" height="200";
+                            p { (t.two_factor_key) ": " code.totp-key {} }
+                            form.stack data-action="enableTotp" data-totp-enable novalidate {
+                                (Field::new(t.totp_code, "code", "text").id("f-totp-code").inputmode("numeric")
+                                    .autocomplete("one-time-code").required().render())
+                                (form_error())
+                                button.primary type="submit" { (t.two_factor_enable) }
+                            }
+                        }
+                        div.notice.totp-recovery hidden tabindex="-1" {
+                            h3 { (t.recovery_codes_title) }
+                            p { (t.recovery_codes_intro) }
+                            ol.recovery-codes {}
+                            p.buttons {
+                                button type="button" data-copy=".recovery-codes" data-copied=(t.copied) { (t.copy) }
+                                " "
+                                a.button.primary href="/settings#two-factor" { (t.recovery_codes_done) }
+                            }
+                        }
+                    }
+                }
+            }
+            section.panel #sessions {
+                h2 { (t.sessions_title) }
+                p.hint { (t.sessions_intro) }
+                table.records {
+                    thead { tr {
+                        th { (t.session_browser) } th { (t.session_signed_in) } th { (t.session_last_seen) }
+                        th { span.sr-only { (t.actions) } }
+                    } }
+                    tbody {
+                        @for b in &browsers {
+                            @let current = b.id == session.id;
+                            @let name = match viewer.locale {
+                                crate::domain::locale::Locale::De => user_agent::label_de(&b.user_agent),
+                                crate::domain::locale::Locale::En => user_agent::label(&b.user_agent),
+                            }.unwrap_or_else(|| t.unknown_browser.to_string());
+                            tr.current[current] {
+                                td data-label=(t.session_browser) {
+                                    span title=(b.user_agent) { (name) }
+                                    @if current { " " span.badge { (t.this_browser) } }
+                                }
+                                td data-label=(t.session_signed_in) { (fmt::date_time(&b.created_at, viewer.locale)) }
+                                td data-label=(t.session_last_seen) { (fmt::date_time(&b.last_seen_at, viewer.locale)) }
+                                td.row-actions {
+                                    @if current {
+                                        form.inline data-action="logout" data-redirect="/login" {
+                                            button.link type="submit" { (t.sign_out) }
+                                        }
+                                    } @else {
+                                        (delete_button("revokeSession", &b.id, t.confirm_sign_out, t.sign_out))
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                @if browsers.len() > 1 {
+                    form.inline data-action="revokeOtherSessions" data-reload="" {
+                        button type="submit" { (t.sign_out_others) }
+                        (form_error())
+                    }
                 }
             }
             section.panel #api-tokens {
