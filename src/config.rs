@@ -113,6 +113,24 @@ pub struct Ai {
     pub timeout: std::time::Duration,
 }
 
+/// Single sign-on through an OpenID provider (`docs/sign-in.md`); present
+/// only when `CASHKEEPER_OIDC_ISSUER` is set.
+#[derive(Clone, Debug)]
+pub struct Oidc {
+    /// `CASHKEEPER_OIDC_ISSUER`: exactly as the provider writes its `issuer`
+    /// (a trailing slash matters).
+    pub issuer: String,
+    /// `CASHKEEPER_OIDC_CLIENT_ID`.
+    pub client_id: String,
+    /// `CASHKEEPER_OIDC_CLIENT_SECRET`; unset for a public client (PKCE only).
+    pub client_secret: Option<Secret>,
+    /// `CASHKEEPER_OIDC_BUTTON_LABEL`: the sign-in button's text; `None`
+    /// shows the localized "Sign in with single sign-on".
+    pub button_label: Option<String>,
+    /// `CASHKEEPER_OIDC_ONLY`: no password sign-in at all.
+    pub only: bool,
+}
+
 #[derive(Clone, Debug)]
 pub struct Config {
     /// `CASHKEEPER_DATA_DIR`: database file and stored documents.
@@ -155,6 +173,8 @@ pub struct Config {
     pub base_url_set: bool,
     /// `AI_API_KEY`, `AI_BASE_URL`, `AI_MODEL`.
     pub ai: Ai,
+    /// `CASHKEEPER_OIDC_*`: single sign-on, when configured.
+    pub oidc: Option<Oidc>,
     /// `SMTP_URL`: password-reset mail; unset writes the link to the log.
     pub smtp_url: Option<Secret>,
     /// `MAIL_FROM`: sender of password-reset mail.
@@ -361,6 +381,7 @@ impl Config {
         };
 
         let ai = parse_ai(&get)?;
+        let oidc = parse_oidc(&get)?;
 
         let smtp_url = match get("SMTP_URL") {
             None => None,
@@ -408,6 +429,7 @@ impl Config {
             trusted_proxies,
             base_url_set,
             ai,
+            oidc,
             smtp_url,
             mail_from,
             rates_refresh,
@@ -459,6 +481,61 @@ fn parse_bool(var: &str, raw: Option<String>, default: bool) -> Result<bool, Con
         Some(v) if matches!(v.as_str(), "0" | "false" | "no" | "off") => Ok(false),
         Some(v) => Err(ConfigError::new(var, "true or false", &v, None)),
     }
+}
+
+/// The `CASHKEEPER_OIDC_*` variables: all or nothing, so a half-configured
+/// single sign-on stops start-up instead of showing a button that fails.
+fn parse_oidc(get: &impl Fn(&str) -> Option<String>) -> Result<Option<Oidc>, ConfigError> {
+    let only = parse_bool("CASHKEEPER_OIDC_ONLY", get("CASHKEEPER_OIDC_ONLY"), false)?;
+    let Some(raw) = get("CASHKEEPER_OIDC_ISSUER") else {
+        for var in ["CASHKEEPER_OIDC_CLIENT_ID", "CASHKEEPER_OIDC_CLIENT_SECRET"] {
+            if get(var).is_some() {
+                return Err(ConfigError(format!(
+                    "{var} is set but CASHKEEPER_OIDC_ISSUER is not: set the provider's \
+                     issuer URL too, or unset {var}"
+                )));
+            }
+        }
+        if only {
+            return Err(ConfigError(
+                "CASHKEEPER_OIDC_ONLY=true needs CASHKEEPER_OIDC_ISSUER and \
+                 CASHKEEPER_OIDC_CLIENT_ID: without a provider nobody could sign in"
+                    .into(),
+            ));
+        }
+        return Ok(None);
+    };
+    // Kept exactly as written (a trailing slash included): the provider's
+    // discovery document must name the same issuer.
+    let issuer = raw.trim().to_string();
+    let host = issuer
+        .strip_prefix("https://")
+        .or_else(|| issuer.strip_prefix("http://"))
+        .unwrap_or("");
+    if host.is_empty() || host.starts_with('/') || issuer.contains(['?', '#', ' ']) {
+        return Err(ConfigError::new(
+            "CASHKEEPER_OIDC_ISSUER",
+            "the provider's issuer URL such as https://auth.example.org",
+            &raw,
+            None,
+        ));
+    }
+    let client_id = get("CASHKEEPER_OIDC_CLIENT_ID")
+        .map(|v| v.trim().to_string())
+        .ok_or_else(|| {
+            ConfigError(
+                "CASHKEEPER_OIDC_CLIENT_ID: expected the client id registered for cashkeeper \
+                 at the provider, got nothing"
+                    .into(),
+            )
+        })?;
+    Ok(Some(Oidc {
+        issuer,
+        client_id,
+        client_secret: get("CASHKEEPER_OIDC_CLIENT_SECRET").map(|v| Secret::new(v.trim())),
+        button_label: get("CASHKEEPER_OIDC_BUTTON_LABEL").map(|v| v.trim().to_string()),
+        only,
+    }))
 }
 
 fn parse_http_url(var: &str, raw: &str) -> Result<String, ConfigError> {
@@ -646,6 +723,68 @@ mod tests {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
         Config::from_lookup(|k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn single_sign_on_is_all_or_nothing_and_keeps_the_issuer_as_written() {
+        assert!(with(&[]).unwrap().oidc.is_none());
+        let c = with(&[
+            (
+                "CASHKEEPER_OIDC_ISSUER",
+                " https://auth.example.org/application/o/cashkeeper/ ",
+            ),
+            ("CASHKEEPER_OIDC_CLIENT_ID", "cashkeeper"),
+            ("CASHKEEPER_OIDC_CLIENT_SECRET", "s3cret"),
+            ("CASHKEEPER_OIDC_BUTTON_LABEL", "Sign in with Authentik"),
+        ])
+        .unwrap();
+        let o = c.oidc.unwrap();
+        assert_eq!(
+            o.issuer,
+            "https://auth.example.org/application/o/cashkeeper/"
+        );
+        assert_eq!(o.client_id, "cashkeeper");
+        assert_eq!(o.client_secret.unwrap().expose(), "s3cret");
+        assert_eq!(o.button_label.as_deref(), Some("Sign in with Authentik"));
+        assert!(!o.only);
+        // A public client has no secret.
+        let o = with(&[
+            ("CASHKEEPER_OIDC_ISSUER", "https://id.example.org"),
+            ("CASHKEEPER_OIDC_CLIENT_ID", "cashkeeper"),
+            ("CASHKEEPER_OIDC_ONLY", "true"),
+        ])
+        .unwrap()
+        .oidc
+        .unwrap();
+        assert!(o.client_secret.is_none() && o.only);
+
+        let err = |vars: &[(&str, &str)]| with(vars).unwrap_err().0;
+        assert!(err(&[("CASHKEEPER_OIDC_ISSUER", "https://id.example.org")])
+            .starts_with("CASHKEEPER_OIDC_CLIENT_ID"));
+        assert!(err(&[("CASHKEEPER_OIDC_CLIENT_ID", "x")])
+            .starts_with("CASHKEEPER_OIDC_CLIENT_ID is set"));
+        assert!(
+            err(&[("CASHKEEPER_OIDC_ONLY", "true")]).starts_with("CASHKEEPER_OIDC_ONLY=true needs")
+        );
+        assert!(err(&[("CASHKEEPER_OIDC_ONLY", "maybe")]).starts_with("CASHKEEPER_OIDC_ONLY"));
+        for bad in ["auth.example.org", "ftp://x", "https://", "https://x/?a=b"] {
+            let e = err(&[
+                ("CASHKEEPER_OIDC_ISSUER", bad),
+                ("CASHKEEPER_OIDC_CLIENT_ID", "x"),
+            ]);
+            assert!(
+                e.starts_with("CASHKEEPER_OIDC_ISSUER: expected"),
+                "{bad}: {e}"
+            );
+        }
+        // The secret never reaches a log.
+        let c = with(&[
+            ("CASHKEEPER_OIDC_ISSUER", "https://id.example.org"),
+            ("CASHKEEPER_OIDC_CLIENT_ID", "cashkeeper"),
+            ("CASHKEEPER_OIDC_CLIENT_SECRET", "s3cret"),
+        ])
+        .unwrap();
+        assert!(!format!("{c:?}").contains("s3cret"));
     }
 
     #[test]

@@ -47,8 +47,11 @@ pub struct Inner {
     pub receipt_scans: SlidingWindow,
     /// Assistant requests per user in the last minute.
     pub chat_requests: SlidingWindow,
-    /// Seals the two-factor secrets with the data directory's key.
+    /// Seals the two-factor secrets and started single sign-ons with the
+    /// data directory's key.
     pub sealer: crate::auth::sealed::Sealer,
+    /// The OpenID provider; `None` when single sign-on is not configured.
+    pub oidc: Option<crate::auth::oidc::Provider>,
 }
 
 impl Deref for AppState {
@@ -73,6 +76,8 @@ impl AppState {
         files.sweep(&crate::store::open_connection(db.path())?)?;
         let ai = AiClient::from_config(&config.ai)?;
         let sealer = crate::auth::sealed::Sealer::load_or_create(&config.data_dir)?;
+        let oidc =
+            crate::auth::oidc::Provider::from_config(config.oidc.as_ref(), &config.base_url)?;
         Ok(AppState(Arc::new(Inner {
             config,
             db,
@@ -90,6 +95,7 @@ impl AppState {
             receipt_scans: Default::default(),
             chat_requests: Default::default(),
             sealer,
+            oidc,
         })))
     }
 }

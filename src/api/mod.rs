@@ -11,6 +11,7 @@ pub mod exchange_rates;
 pub mod export;
 pub mod import_data;
 pub mod imports;
+pub mod oidc;
 pub mod push;
 pub mod receipts;
 pub mod v1;
@@ -72,6 +73,8 @@ pub fn error(status: StatusCode, message: impl Into<String>) -> Response {
 pub fn router(state: AppState, panic_routes: bool) -> Router<AppState> {
     let mut r = Router::new()
         .route("/auth/session", get(auth::session))
+        .route("/auth/oidc/start", get(oidc::start))
+        .route("/auth/oidc/callback", get(oidc::callback))
         .route("/exchange-rates", get(exchange_rates::get))
         // Only GET: anything else is a 405 (`docs/planning.md`).
         .route("/cron/upcoming-payments", get(cron::upcoming_payments))

@@ -3,6 +3,7 @@
 pub mod api_tokens;
 pub mod client;
 pub mod login_limit;
+pub mod oidc;
 pub mod origin;
 pub mod password;
 pub mod rate_limit;

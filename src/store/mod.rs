@@ -19,6 +19,7 @@ pub mod imports;
 pub mod incomes;
 pub mod insights;
 pub mod merchants;
+pub mod oidc;
 pub mod password_resets;
 pub mod push_subscriptions;
 pub mod reserve_pots;

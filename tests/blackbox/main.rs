@@ -23,6 +23,7 @@ mod imports;
 mod jobs;
 mod lifecycle;
 mod money;
+mod oidc;
 mod pages;
 mod planning;
 mod properties;

@@ -26,38 +26,83 @@ async fn registration_open(state: &AppState) -> bool {
     }
 }
 
-pub async fn login(State(state): State<AppState>, viewer: Viewer) -> Response {
+#[derive(Deserialize)]
+pub struct LoginQuery {
+    /// Why a sign-in through the provider ended here (`auth::oidc::Refusal`).
+    sso: Option<String>,
+}
+
+/// The single sign-on button, when configured: a plain link, so it works
+/// without JavaScript.
+fn sso_button(state: &AppState, t: &crate::i18n::Texts) -> maud::Markup {
+    html! {
+        @if let Some(o) = &state.config.oidc {
+            a.button.primary.sso href="/api/auth/oidc/start" {
+                (o.button_label.as_deref().unwrap_or(t.sso_button))
+            }
+        }
+    }
+}
+
+fn sso_message(t: &crate::i18n::Texts, code: Option<&str>) -> Option<&'static str> {
+    use crate::auth::oidc::Refusal;
+    Some(match Refusal::from_code(code?)? {
+        Refusal::State => t.sso_state,
+        Refusal::Provider => t.sso_provider,
+        Refusal::Unavailable => t.sso_unavailable,
+        Refusal::Token => t.sso_token,
+        Refusal::EmailUnverified => t.sso_email_unverified,
+        Refusal::NoAccount => t.sso_no_account,
+        Refusal::Disabled => t.sso_disabled,
+    })
+}
+
+pub async fn login(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Query(q): Query<LoginQuery>,
+) -> Response {
     if viewer.session.is_some() {
         return Redirect::to("/").into_response();
     }
     let t = viewer.t();
     let open = registration_open(&state).await;
+    let passwords = !state.config.oidc.as_ref().is_some_and(|o| o.only);
     bare(
         &viewer,
         t.login_title,
         html! {
             h1 { (t.login_title) }
-            form.stack data-action="login" data-redirect="/" data-second-step="#login-code" novalidate {
-                (Field::new(t.email, "email", "email").autocomplete("username").required().render())
-                (Field::new(t.password, "password", "password").autocomplete("current-password").required().render())
-                (form_error())
-                button.primary type="submit" { (t.login_button) }
-                noscript { p.form-error { (t.script_required) } }
+            @if let Some(message) = sso_message(t, q.sso.as_deref()) {
+                p.form-error role="alert" { (message) }
             }
-            // The second step for accounts with two-factor sign-in.
-            form.stack #login-code data-action="loginTotp" data-redirect="/" hidden novalidate {
-                h2 { (t.two_factor) }
-                p.hint { (t.login_code_hint) }
-                input type="hidden" name="challenge";
-                (Field::new(t.totp_code_or_recovery, "code", "text").id("f-login-code")
-                    .autocomplete("one-time-code").required().render())
-                (form_error())
-                button.primary type="submit" { (t.login_button) }
-            }
-            p.links {
-                a href="/forgot-password" { (t.forgot_link) }
-                @if open {
-                    " · " (t.no_account) " " a href="/register" { (t.register_title) }
+            (sso_button(&state, t))
+            @if passwords {
+                @if state.config.oidc.is_some() {
+                    p.hint.or { (t.sso_or) }
+                }
+                form.stack data-action="login" data-redirect="/" data-second-step="#login-code" novalidate {
+                    (Field::new(t.email, "email", "email").autocomplete("username").required().render())
+                    (Field::new(t.password, "password", "password").autocomplete("current-password").required().render())
+                    (form_error())
+                    button.primary type="submit" { (t.login_button) }
+                    noscript { p.form-error { (t.script_required) } }
+                }
+                // The second step for accounts with two-factor sign-in.
+                form.stack #login-code data-action="loginTotp" data-redirect="/" hidden novalidate {
+                    h2 { (t.two_factor) }
+                    p.hint { (t.login_code_hint) }
+                    input type="hidden" name="challenge";
+                    (Field::new(t.totp_code_or_recovery, "code", "text").id("f-login-code")
+                        .autocomplete("one-time-code").required().render())
+                    (form_error())
+                    button.primary type="submit" { (t.login_button) }
+                }
+                p.links {
+                    a href="/forgot-password" { (t.forgot_link) }
+                    @if open {
+                        " · " (t.no_account) " " a href="/register" { (t.register_title) }
+                    }
                 }
             }
         },
@@ -76,7 +121,10 @@ pub async fn register(State(state): State<AppState>, viewer: Viewer) -> Response
         t.register_title,
         html! {
             h1 { (t.register_title) }
-            @if open {
+            @if state.config.oidc.as_ref().is_some_and(|o| o.only) {
+                p.notice { (t.sso_only_register) }
+                (sso_button(&state, t))
+            } @else if open {
                 form.stack data-action="register" data-redirect="/" novalidate {
                     (Field::new(t.name, "name", "text").autocomplete("name").render())
                     (Field::new(t.email, "email", "email").autocomplete("email").required().render())
