@@ -45,6 +45,29 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
              set CASHKEEPER_BASE_URL to that address, or changes are refused as cross-site"
         );
     }
+    if let Some(o) = &config.oidc {
+        let host = o
+            .issuer
+            .strip_prefix("http://")
+            .map(|rest| rest.split(['/', ':']).next().unwrap_or(""));
+        let loopback = |h: &str| {
+            h == "localhost"
+                || h.parse::<std::net::IpAddr>()
+                    .is_ok_and(|ip| ip.is_loopback())
+        };
+        if host.is_some_and(|h| !loopback(h)) {
+            tracing::warn!(
+                "CASHKEEPER_OIDC_ISSUER is plain http://: the client secret and the codes \
+                 cross the network unencrypted; use the provider's https:// address"
+            );
+        }
+        tracing::info!(
+            "single sign-on through {}; register {}{} as the redirect URI there",
+            o.issuer,
+            config.base_url,
+            crate::auth::oidc::CALLBACK_PATH
+        );
+    }
     println!("cashkeeper is running at http://{addr}");
     serve(listener, state, shutdown_signal()).await
 }

@@ -48,10 +48,7 @@ struct CreateInput {
 async fn create(ctx: Ctx, input: CreateInput) -> Result<Reply> {
     let name = input::text("name", input.name, 100)?;
     let days = parse_lifetime("expiresInDays", &input.expires_in_days)?;
-    let password = input
-        .password
-        .filter(|p| !p.is_empty())
-        .ok_or_else(|| Error::invalid("password", "is required"))?;
+    let password = input.password.unwrap_or_default();
     super::auth::confirm_password(&ctx, "password", password).await?;
     let (user, now) = (ctx.user_id()?, ctx.state.clock.now());
     let created = ctx

@@ -93,7 +93,14 @@ async fn register_user(ctx: Ctx, input: RegisterInput) -> Result<Reply> {
         })
         .await?;
     tracing::info!(user_id = %user.id, "user registered");
-    let token = session::start(&state.db, &state.clock, user.id.clone(), &ctx.user_agent).await?;
+    let token = session::start(
+        &state.db,
+        &state.clock,
+        user.id.clone(),
+        &ctx.user_agent,
+        session::Via::Password,
+    )
+    .await?;
     Ok(Reply::data(&user)?.with_cookie(session::set_cookie(&state.config, &token)))
 }
 
@@ -141,16 +148,62 @@ async fn login(ctx: Ctx, input: LoginInput) -> Result<Reply> {
         return super::two_factor::challenge(&ctx, &user.id).await;
     }
     attempt.succeeded();
-    let token = session::start(&state.db, &state.clock, user.id.clone(), &ctx.user_agent).await?;
+    let token = session::start(
+        &state.db,
+        &state.clock,
+        user.id.clone(),
+        &ctx.user_agent,
+        session::Via::Password,
+    )
+    .await?;
     Ok(Reply::data(&user)?.with_cookie(session::set_cookie(&state.config, &token)))
+}
+
+/// How long after a sign-in through the provider a sensitive change needs
+/// no password from an account that has none.
+pub const PROVIDER_CONFIRMS_FOR: Duration = Duration::minutes(10);
+
+async fn confirm_by_provider(ctx: &Ctx, field: &'static str) -> Result<()> {
+    let state = &ctx.state;
+    let hash = ctx
+        .session
+        .as_ref()
+        .ok_or(Error::Unauthorized)?
+        .token_hash
+        .clone();
+    let started = state
+        .db
+        .run(move |c| sessions::provider_sign_in_at(c, &hash))
+        .await?
+        .and_then(|at| crate::clock::parse_timestamp(&at));
+    let now = state.clock.now();
+    match started {
+        Some(at) if now - at <= PROVIDER_CONFIRMS_FOR => Ok(()),
+        _ => Err(Error::invalid(
+            field,
+            "your account signs in through single sign-on and has no password: sign in \
+             through it again, then repeat this within 10 minutes",
+        )),
+    }
 }
 
 /// Asks the signed-in user for their password again before a sensitive
 /// change (a new API token, a new password). Wrong answers count against
 /// the same limits as sign-ins, so a borrowed session cannot guess it.
+///
+/// An account made by signing in through the OpenID provider has no
+/// password its owner knows: it confirms by a fresh sign-in through the
+/// provider instead ([`PROVIDER_CONFIRMS_FOR`]), and `given` is ignored.
 pub async fn confirm_password(ctx: &Ctx, field: &'static str, given: String) -> Result<()> {
     let state = &ctx.state;
     let user = ctx.user()?;
+    let id = user.id.clone();
+    if !state.db.run(move |c| users::has_password(c, &id)).await? {
+        return confirm_by_provider(ctx, field).await;
+    }
+    if given.is_empty() {
+        return Err(Error::invalid(field, "is required"));
+    }
     let key = user.email.to_lowercase();
     let attempt = state
         .sign_in
@@ -188,7 +241,7 @@ async fn logout(ctx: Ctx, _: NoInput) -> Result<Reply> {
         let hash = s.token_hash.clone();
         ctx.state
             .db
-            .run(move |c| sessions::delete(c, &hash))
+            .transaction(move |tx| sessions::delete(tx, &hash))
             .await?;
     }
     Ok(Reply::data(())?.with_cookie(session::clear_cookie(&ctx.state.config)))

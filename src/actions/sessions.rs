@@ -61,7 +61,7 @@ async fn revoke(ctx: Ctx, input: RevokeInput) -> Result<Reply> {
     let removed = ctx
         .state
         .db
-        .run(move |c| sessions::delete_by_id(c, &user_id, &id))
+        .transaction(move |tx| sessions::delete_by_id(tx, &user_id, &id))
         .await?;
     if !removed {
         return Err(Error::NotFound);

@@ -124,9 +124,6 @@ struct DeleteUserInput {
 /// session and token of theirs, in one transaction (the files after it);
 /// the session cookie is cleared.
 async fn delete_user(ctx: Ctx, input: DeleteUserInput) -> Result<Reply> {
-    if input.password.is_empty() {
-        return Err(Error::invalid("password", "is required"));
-    }
     super::auth::confirm_password(&ctx, "password", input.password).await?;
     let user_id = ctx.user_id()?;
     let state = &ctx.state;

@@ -8,12 +8,8 @@ use crate::clock::timestamp;
 use crate::error::{Error, Result};
 use crate::store::users::{self, UserId};
 use crate::store::{sessions, two_factor};
-use chrono::Duration;
 use serde::Deserialize;
 use serde_json::json;
-
-/// How long the step between password and code may take.
-pub const CHALLENGE_LIFETIME: Duration = Duration::minutes(5);
 
 pub fn register(r: &mut Registry) {
     r.session("beginTotpSetup", begin_setup);
@@ -122,7 +118,7 @@ async fn enable(ctx: Ctx, input: CodeInput) -> Result<Reply> {
     let codes = totp::new_recovery_codes();
     let hashes: Vec<String> = codes
         .iter()
-        .map(|c| secrets::sha256_hex(&totp::normalize_recovery_code(c)))
+        .map(|c| state.sealer.fingerprint(&totp::normalize_recovery_code(c)))
         .collect();
     let now = timestamp(state.clock.now());
     let keep = session.token_hash.clone();
@@ -207,25 +203,25 @@ async fn check_second_factor(ctx: &Ctx, user_id: &UserId, given: &str) -> Result
             .transaction(move |tx| two_factor::use_step(tx, &id, step))
             .await;
     }
-    let hash = secrets::sha256_hex(&totp::normalize_recovery_code(given));
+    let hash = state
+        .sealer
+        .fingerprint(&totp::normalize_recovery_code(given));
     state
         .db
         .transaction(move |tx| two_factor::use_recovery_code(tx, &id, &hash, &now))
         .await
 }
 
-/// After a right password of a user with two-factor sign-in: a challenge
-/// for `loginTotp`, single use, for [`CHALLENGE_LIFETIME`].
+/// After a right password of a user with two-factor sign-in: the reply
+/// with a challenge for `loginTotp` (see `session::challenge`).
 pub async fn challenge(ctx: &Ctx, user_id: &UserId) -> Result<Reply> {
-    let token = secrets::random_hex(32);
-    let hash = secrets::sha256_hex(&token);
-    let now = ctx.state.clock.now();
-    let (now_s, exp) = (timestamp(now), timestamp(now + CHALLENGE_LIFETIME));
-    let id = user_id.clone();
-    ctx.state
-        .db
-        .run(move |c| two_factor::insert_challenge(c, &hash, &id, &now_s, &exp))
-        .await?;
+    let token = session::challenge(
+        &ctx.state.db,
+        &ctx.state.clock,
+        user_id.clone(),
+        session::Via::Password,
+    )
+    .await?;
     Reply::data(json!({ "totpRequired": true, "challenge": token }))
 }
 
@@ -249,7 +245,7 @@ async fn login_totp(ctx: Ctx, input: LoginTotpInput) -> Result<Reply> {
     let hash = secrets::sha256_hex(&token);
     let now = timestamp(state.clock.now());
     let (h, n) = (hash.clone(), now.clone());
-    let user_id = state
+    let (user_id, via_provider) = state
         .db
         .run(move |c| two_factor::challenge_user(c, &h, &n))
         .await?
@@ -284,6 +280,22 @@ async fn login_totp(ctx: Ctx, input: LoginTotpInput) -> Result<Reply> {
         return Err(Error::invalid("challenge", CHALLENGE_GONE));
     }
     attempt.succeeded();
-    let token = session::start(&state.db, &state.clock, user.id.clone(), &ctx.user_agent).await?;
+    let via = if via_provider {
+        session::Via::Provider
+    } else {
+        // The password step's attempt stayed counted until now.
+        state
+            .sign_in
+            .forgive(&user.email.to_lowercase(), ctx.client);
+        session::Via::Password
+    };
+    let token = session::start(
+        &state.db,
+        &state.clock,
+        user.id.clone(),
+        &ctx.user_agent,
+        via,
+    )
+    .await?;
     Ok(Reply::data(&user)?.with_cookie(session::set_cookie(&state.config, &token)))
 }

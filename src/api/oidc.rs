@@ -57,11 +57,26 @@ fn not_configured() -> Response {
 
 /// `GET /api/auth/oidc/start`: off to the provider, with this browser's
 /// sealed `state`, `nonce` and PKCE verifier in a cookie.
-pub async fn start(State(state): State<AppState>) -> Response {
+#[derive(Deserialize)]
+pub struct StartQuery {
+    /// The page to open once signed in (`/settings`, say); only a path on
+    /// this site is kept.
+    #[serde(rename = "return")]
+    return_to: Option<String>,
+}
+
+pub async fn start(
+    State(state): State<AppState>,
+    query: Result<Query<StartQuery>, axum::extract::rejection::QueryRejection>,
+) -> Response {
     let Some(provider) = &state.oidc else {
         return not_configured();
     };
-    match provider.begin(state.clock.now().timestamp()).await {
+    let return_to = query.ok().and_then(|Query(q)| q.return_to);
+    match provider
+        .begin(state.clock.now().timestamp(), return_to.as_deref())
+        .await
+    {
         Ok((url, pending)) => redirect(
             &url,
             &[pending_cookie(
@@ -101,21 +116,55 @@ pub async fn callback(
         error_description: None,
     });
     match finish(&state, &headers, q).await {
-        Ok(token) => redirect("/", &[clear, session::set_cookie(&state.config, &token)]),
+        Ok(Outcome::SignedIn { token, return_to }) => redirect(
+            &return_to,
+            &[clear, session::set_cookie(&state.config, &token)],
+        ),
+        Ok(Outcome::SecondFactor { challenge }) => redirect(
+            "/login?step=code",
+            &[clear, challenge_cookie(&state.config, &challenge)],
+        ),
         Err(refusal) => to_login(refusal, &[clear]),
     }
+}
+
+/// The cookie that hands a second-factor challenge to the login page
+/// (`session::CHALLENGE_COOKIE`), for as long as the challenge lives.
+fn challenge_cookie(config: &Config, challenge: &str) -> String {
+    format!(
+        "{}={challenge}; Path=/login; HttpOnly; SameSite=Lax; Max-Age={}{}",
+        session::CHALLENGE_COOKIE,
+        session::CHALLENGE_LIFETIME.num_seconds(),
+        if config.secure_cookies() {
+            "; Secure"
+        } else {
+            ""
+        }
+    )
+}
+
+/// How a callback that passed every check goes on.
+enum Outcome {
+    SignedIn {
+        token: String,
+        return_to: String,
+    },
+    /// Two-factor sign-in is on: the code is asked next (`loginTotp`).
+    SecondFactor {
+        challenge: String,
+    },
 }
 
 fn header_str(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 
-/// The checks of a callback in order; the session token when they pass.
+/// The checks of a callback in order, then a session or the second step.
 async fn finish(
     state: &AppState,
     headers: &HeaderMap,
     q: CallbackQuery,
-) -> Result<String, Refusal> {
+) -> Result<Outcome, Refusal> {
     let provider = state.oidc.as_ref().ok_or(Refusal::Unavailable)?;
     let pending = session::cookie_value(headers, oidc::COOKIE)
         .and_then(|c| Pending::open(&state.sealer, c, state.clock.now().timestamp()))
@@ -137,6 +186,7 @@ async fn finish(
     }
     let code = q.code.filter(|c| !c.is_empty() && c.len() <= MAX_PARAM);
     let code = code.ok_or(Refusal::Token)?;
+    let return_to = pending.return_to().to_string();
     let identity = provider.finish(pending, &code).await?;
 
     let email = match identity.email.as_deref().map(|e| Email::parse("email", e)) {
@@ -204,10 +254,20 @@ async fn finish(
                 tracing::error!("single sign-on: {e}");
                 Refusal::Unavailable
             })?;
+        let may_join = match registration {
+            Registration::Open => true,
+            Registration::Closed => false,
+            Registration::FirstUser => {
+                state
+                    .db
+                    .run(|c| users::count(c))
+                    .await
+                    .map_err(|_| Refusal::Unavailable)?
+                    == 0
+            }
+        };
         match found {
-            Err(Refusal::NoAccount)
-                if password_hash.is_none() && registration != Registration::Closed =>
-            {
+            Err(Refusal::NoAccount) if password_hash.is_none() && may_join => {
                 // Nobody knows this password: the account signs in through
                 // the provider (or sets a password with "forgot password").
                 let random = crate::auth::secrets::random_hex(32);
@@ -219,24 +279,55 @@ async fn finish(
             other => break other?,
         }
     };
-    let id = user.id.clone();
-    let disabled = state
-        .db
-        .run(move |c| users::is_disabled(c, &id))
-        .await
-        .map_err(|_| Refusal::Unavailable)?;
-    if disabled {
-        return Err(Refusal::Disabled);
-    }
     if password_hash.is_some() {
         tracing::info!(user_id = %user.id, "user registered through single sign-on");
     }
+    let fail = |e: crate::Error| {
+        tracing::error!("single sign-on: {e}");
+        Refusal::Unavailable
+    };
+    let id = user.id.clone();
+    let two_factor = state
+        .db
+        .run(move |c| crate::store::two_factor::is_on(c, &id))
+        .await
+        .map_err(fail)?;
+    if two_factor {
+        // The provider vouched for who it is; cashkeeper's own second
+        // factor is still asked, as after a password.
+        let challenge = session::challenge(
+            &state.db,
+            &state.clock,
+            user.id.clone(),
+            session::Via::Provider,
+        )
+        .await
+        .map_err(fail)?;
+        return Ok(Outcome::SecondFactor { challenge });
+    }
     tracing::info!(user_id = %user.id, "signed in through single sign-on");
     let agent = header_str(headers, header::USER_AGENT).unwrap_or("");
-    session::start(&state.db, &state.clock, user.id.clone(), agent)
-        .await
-        .map_err(|e| {
-            tracing::error!("single sign-on: {e}");
-            Refusal::Unavailable
-        })
+    let token = session::start(
+        &state.db,
+        &state.clock,
+        user.id.clone(),
+        agent,
+        session::Via::Provider,
+    )
+    .await
+    .map_err(fail)?;
+    // A session this browser had before ends (its reminders move over when
+    // it was the same user's): one browser, one session.
+    if let Some(old) = session::cookie_value(headers, session::COOKIE) {
+        let (old, new) = (
+            crate::auth::secrets::sha256_hex(old),
+            crate::auth::secrets::sha256_hex(&token),
+        );
+        state
+            .db
+            .transaction(move |tx| crate::store::sessions::hand_over(tx, &old, &new))
+            .await
+            .map_err(fail)?;
+    }
+    Ok(Outcome::SignedIn { token, return_to })
 }

@@ -172,6 +172,15 @@ impl SignInGuard {
         })
     }
 
+    /// The second step of a sign-in succeeded: the first step's attempt,
+    /// counted until now, no longer counts (like [`Attempt::succeeded`]).
+    pub fn forgive(&self, email: &str, client: Option<IpAddr>) {
+        self.per_address.give_back(email, true);
+        if let Some(c) = client {
+            self.per_client.give_back(&c.to_string(), false);
+        }
+    }
+
     /// Seconds while `email` stays locked.
     #[cfg(test)]
     fn address_locked_for(&self, email: &str, now: DateTime<Utc>) -> Option<i64> {

@@ -60,6 +60,9 @@ pub enum Refusal {
     NoAccount,
     /// The matching account is disabled.
     Disabled,
+    /// The account with this email is linked to another account at the
+    /// provider already.
+    Linked,
 }
 
 impl Refusal {
@@ -72,6 +75,7 @@ impl Refusal {
             Refusal::EmailUnverified => "email_unverified",
             Refusal::NoAccount => "no_account",
             Refusal::Disabled => "disabled",
+            Refusal::Linked => "linked",
         }
     }
 
@@ -84,6 +88,7 @@ impl Refusal {
             Refusal::EmailUnverified,
             Refusal::NoAccount,
             Refusal::Disabled,
+            Refusal::Linked,
         ]
         .into_iter()
         .find(|r| r.code() == code)
@@ -99,6 +104,9 @@ pub struct Pending {
     verifier: String,
     /// Unix seconds when the sign-in started.
     started: i64,
+    /// The page to open once signed in (a path on this site).
+    #[serde(default)]
+    return_to: Option<String>,
 }
 
 impl Pending {
@@ -113,6 +121,11 @@ impl Pending {
         (0..=PENDING_LIFETIME.as_secs() as i64)
             .contains(&age)
             .then_some(p)
+    }
+
+    /// Where to go once signed in: the page that asked, or the start page.
+    pub fn return_to(&self) -> &str {
+        self.return_to.as_deref().unwrap_or("/")
     }
 
     /// Whether the provider's `state` is this sign-in's (constant time).
@@ -303,7 +316,11 @@ impl Provider {
 
     /// Starts a sign-in: the provider's authorization URL and what the
     /// callback needs, to be sealed into the browser's cookie.
-    pub async fn begin(&self, now: i64) -> Result<(String, Pending), Refusal> {
+    pub async fn begin(
+        &self,
+        now: i64,
+        return_to: Option<&str>,
+    ) -> Result<(String, Pending), Refusal> {
         let client = self.client(self.metadata(false).await?);
         let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
         let (url, state, nonce) = client
@@ -323,6 +340,7 @@ impl Provider {
                 nonce: nonce.secret().clone(),
                 verifier: verifier.secret().clone(),
                 started: now,
+                return_to: return_to.and_then(local_path),
             },
         ))
     }
@@ -412,6 +430,18 @@ impl Provider {
     }
 }
 
+/// `raw` when it is a path on this site (never another origin: no
+/// `//host`, no backslashes, no scheme), short and plain.
+pub fn local_path(raw: &str) -> Option<String> {
+    let plain = raw.len() <= 200
+        && raw.starts_with('/')
+        && !raw.starts_with("//")
+        && raw
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/-_.#?=&".contains(&b));
+    plain.then(|| raw.to_string())
+}
+
 /// Who may get a new account on first sign-in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NewAccounts {
@@ -441,6 +471,9 @@ pub fn user_for(
     now: &str,
 ) -> crate::Result<Result<users::User, Refusal>> {
     if let Some(user) = identities::user_of(tx, &id.issuer, &id.subject)? {
+        if users::is_disabled(tx, &user.id)? {
+            return Ok(Err(Refusal::Disabled));
+        }
         identities::touch(tx, &id.issuer, &id.subject, now)?;
         return Ok(Ok(user));
     }
@@ -451,12 +484,22 @@ pub fn user_for(
         return Ok(Err(Refusal::EmailUnverified));
     }
     let user = match users::find_by_email(tx, key)? {
-        Some(user) => user,
+        Some(user) => {
+            if users::is_disabled(tx, &user.id)? {
+                return Ok(Err(Refusal::Disabled));
+            }
+            // One provider account per user: an address handed on at the
+            // provider must not open the first owner's account.
+            if identities::linked_at(tx, &user.id, &id.issuer)? {
+                return Ok(Err(Refusal::Linked));
+            }
+            user
+        }
         None => {
             let (NewAccounts::Allowed, Some(n)) = (new_accounts(tx)?, newcomer) else {
                 return Ok(Err(Refusal::NoAccount));
             };
-            users::create(
+            let user = users::create(
                 tx,
                 &users::NewUser {
                     email: n.email,
@@ -465,7 +508,9 @@ pub fn user_for(
                     locale: n.locale,
                     now,
                 },
-            )?
+            )?;
+            users::mark_without_password(tx, &user.id)?;
+            user
         }
     };
     identities::link(tx, &id.issuer, &id.subject, &user.id, now)?;
@@ -477,6 +522,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn only_paths_on_this_site_are_returned_to() {
+        assert_eq!(
+            local_path("/settings#api-tokens").as_deref(),
+            Some("/settings#api-tokens")
+        );
+        assert_eq!(local_path("/").as_deref(), Some("/"));
+        for bad in [
+            "//evil.example",
+            "https://evil.example",
+            "/\\evil.example",
+            "evil",
+            "",
+            "/a b",
+            "/%2F%2Fevil",
+            "/\u{e9}",
+        ] {
+            assert_eq!(local_path(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
     fn refusal_codes_read_back() {
         for r in [
             Refusal::State,
@@ -486,6 +552,7 @@ mod tests {
             Refusal::EmailUnverified,
             Refusal::NoAccount,
             Refusal::Disabled,
+            Refusal::Linked,
         ] {
             assert_eq!(Refusal::from_code(r.code()), Some(r));
         }
@@ -501,6 +568,7 @@ mod tests {
             nonce: "n1".into(),
             verifier: "v1".into(),
             started: 1_000,
+            return_to: None,
         };
         let cookie = p.seal(&sealer);
         let back = Pending::open(&sealer, &cookie, 1_000 + 599).unwrap();

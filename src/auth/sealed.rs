@@ -20,6 +20,8 @@ const PREFIX: &str = "v1:";
 #[derive(Clone)]
 pub struct Sealer {
     cipher: Aes256Gcm,
+    /// HMAC key of [`Sealer::fingerprint`], derived from the same file.
+    mac_key: [u8; 32],
 }
 
 impl Sealer {
@@ -47,9 +49,26 @@ impl Sealer {
     }
 
     pub fn from_key(key: &[u8]) -> Option<Sealer> {
-        (key.len() == 32).then(|| Sealer {
-            cipher: Aes256Gcm::new_from_slice(key).expect("32 bytes"),
+        use hmac::{Hmac, Mac};
+        (key.len() == 32).then(|| {
+            let mut mac = <Hmac<sha2::Sha256> as Mac>::new_from_slice(key).expect("any key length");
+            mac.update(b"cashkeeper fingerprint key v1");
+            Sealer {
+                cipher: Aes256Gcm::new_from_slice(key).expect("32 bytes"),
+                mac_key: mac.finalize().into_bytes().into(),
+            }
         })
+    }
+
+    /// A keyed hash (HMAC-SHA-256, hex) of a short secret the server only
+    /// compares, such as a recovery code: unlike a plain hash, a copy of
+    /// the database alone does not allow guessing it offline.
+    pub fn fingerprint(&self, secret: &str) -> String {
+        use hmac::{Hmac, Mac};
+        let mut mac =
+            <Hmac<sha2::Sha256> as Mac>::new_from_slice(&self.mac_key).expect("any key length");
+        mac.update(secret.as_bytes());
+        hex::encode(mac.finalize().into_bytes())
     }
 
     pub fn seal(&self, plain: &[u8]) -> String {
@@ -113,6 +132,20 @@ fn create_key(path: &Path) -> Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fingerprints_depend_on_the_key_and_never_equal_a_plain_hash() {
+        let a = Sealer::from_key(&[1u8; 32]).unwrap();
+        let b = Sealer::from_key(&[2u8; 32]).unwrap();
+        assert_eq!(a.fingerprint("abcd-efgh"), a.fingerprint("abcd-efgh"));
+        assert_ne!(a.fingerprint("abcd-efgh"), a.fingerprint("abcd-efgi"));
+        assert_ne!(a.fingerprint("abcd-efgh"), b.fingerprint("abcd-efgh"));
+        assert_ne!(
+            a.fingerprint("abcd-efgh"),
+            crate::auth::secrets::sha256_hex("abcd-efgh")
+        );
+        assert_eq!(a.fingerprint("x").len(), 64);
+    }
 
     #[test]
     fn sealed_text_opens_with_its_key_only() {

@@ -67,6 +67,15 @@ pub fn clear_cookie(config: &Config) -> String {
     )
 }
 
+/// How a session was started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Via {
+    /// The password (and the second factor when it is on), or sign-up.
+    Password,
+    /// The OpenID provider.
+    Provider,
+}
+
 /// Starts a session for `user_id` in the browser that sent `user_agent`;
 /// returns the cookie value to send.
 pub async fn start(
@@ -74,6 +83,7 @@ pub async fn start(
     clock: &Clock,
     user_id: crate::store::users::UserId,
     user_agent: &str,
+    via: Via,
 ) -> Result<String> {
     let token = crate::auth::secrets::random_hex(32);
     let hash = crate::auth::secrets::sha256_hex(&token);
@@ -89,7 +99,43 @@ pub async fn start(
                 now: &now_s,
                 expires_at: &exp,
                 user_agent: &agent,
+                via_provider: via == Via::Provider,
             },
+        )
+    })
+    .await?;
+    Ok(token)
+}
+
+/// A sign-in through the OpenID provider of an account with two-factor
+/// sign-in continues on the login page with the code; this cookie (path
+/// `/login`) carries the challenge there.
+pub const CHALLENGE_COOKIE: &str = "cashkeeper_challenge";
+
+/// How long the second step of a sign-in may wait after the first.
+pub const CHALLENGE_LIFETIME: Duration = Duration::minutes(5);
+
+/// After a right first step (the password, or the OpenID provider) of a
+/// user with two-factor sign-in: a single-use challenge for `loginTotp`,
+/// valid for [`CHALLENGE_LIFETIME`]. Only its hash is stored.
+pub async fn challenge(
+    db: &Db,
+    clock: &Clock,
+    user_id: crate::store::users::UserId,
+    via: Via,
+) -> Result<String> {
+    let token = crate::auth::secrets::random_hex(32);
+    let hash = crate::auth::secrets::sha256_hex(&token);
+    let now = clock.now();
+    let (now_s, exp) = (timestamp(now), timestamp(now + CHALLENGE_LIFETIME));
+    db.transaction(move |tx| {
+        crate::store::two_factor::insert_challenge(
+            tx,
+            &hash,
+            &user_id,
+            &now_s,
+            &exp,
+            via == Via::Provider,
         )
     })
     .await?;

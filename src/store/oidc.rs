@@ -43,11 +43,11 @@ pub fn touch(c: &Connection, issuer: &str, subject: &str, now: &str) -> Result<(
     Ok(())
 }
 
-/// How many provider accounts are linked to the user.
-pub fn count_for_user(c: &Connection, user_id: &UserId) -> Result<i64> {
+/// Whether the user is linked to an account at `issuer` already.
+pub fn linked_at(c: &Connection, user_id: &UserId, issuer: &str) -> Result<bool> {
     Ok(c.query_row(
-        "SELECT count(*) FROM oidc_identities WHERE user_id = ?1",
-        [user_id],
+        "SELECT EXISTS (SELECT 1 FROM oidc_identities WHERE user_id = ?1 AND issuer = ?2)",
+        params![user_id, issuer],
         |r| r.get(0),
     )?)
 }

@@ -20,6 +20,8 @@ pub struct NewSession<'a> {
     pub now: &'a str,
     pub expires_at: &'a str,
     pub user_agent: &'a str,
+    /// Started by a sign-in through the OpenID provider.
+    pub via_provider: bool,
 }
 
 /// Stores a session; answers its public id.
@@ -27,11 +29,21 @@ pub fn insert(c: &Connection, s: &NewSession<'_>) -> Result<String> {
     let id = super::new_id();
     let agent: String = s.user_agent.chars().take(USER_AGENT_MAX).collect();
     c.execute(
-        "INSERT INTO sessions (token_hash, user_id, created_at, expires_at, last_seen_at, id, user_agent)
-         VALUES (?1, ?2, ?3, ?4, ?3, ?5, ?6)",
-        params![s.token_hash, s.user_id, s.now, s.expires_at, id, agent],
+        "INSERT INTO sessions (token_hash, user_id, created_at, expires_at, last_seen_at, id, user_agent, via_provider)
+         VALUES (?1, ?2, ?3, ?4, ?3, ?5, ?6, ?7)",
+        params![s.token_hash, s.user_id, s.now, s.expires_at, id, agent, s.via_provider],
     )?;
     Ok(id)
+}
+
+/// When the session was started, if the OpenID provider started it.
+pub fn provider_sign_in_at(c: &Connection, token_hash: &str) -> Result<Option<String>> {
+    Ok(c.query_row(
+        "SELECT created_at FROM sessions WHERE token_hash = ?1 AND via_provider = 1",
+        [token_hash],
+        |r| r.get(0),
+    )
+    .optional()?)
 }
 
 /// A live session: its id, its user and when it was last pushed forward.
@@ -98,6 +110,22 @@ pub fn list_for_user(c: &Connection, user_id: &UserId, now: &str) -> Result<Vec<
 }
 
 /// Signs out the browser of `token_hash` (logout).
+/// Replaces the browser's `old` session by its `new` one after a new
+/// sign-in there: the same user's push subscriptions move over; another
+/// user's session ends like a sign-out.
+pub fn hand_over(c: &Connection, old: &str, new: &str) -> Result<()> {
+    if old == new {
+        return Ok(());
+    }
+    c.execute(
+        "UPDATE push_subscriptions SET session_id = (SELECT id FROM sessions WHERE token_hash = ?2)
+         WHERE session_id = (SELECT o.id FROM sessions o JOIN sessions n ON n.user_id = o.user_id
+                             WHERE o.token_hash = ?1 AND n.token_hash = ?2)",
+        params![old, new],
+    )?;
+    delete(c, old)
+}
+
 pub fn delete(c: &Connection, token_hash: &str) -> Result<()> {
     c.execute(
         "DELETE FROM push_subscriptions WHERE session_id IN

@@ -90,7 +90,15 @@ pub fn disable(c: &Connection, user_id: &UserId) -> Result<bool> {
         [user_id],
     )?;
     c.execute("DELETE FROM recovery_codes WHERE user_id = ?1", [user_id])?;
+    end_challenges(c, user_id)?;
     Ok(changed > 0)
+}
+
+/// Ends the user's open challenges: after a new password or a change of
+/// two-factor sign-in, a half-finished sign-in must start over.
+pub fn end_challenges(c: &Connection, user_id: &UserId) -> Result<()> {
+    c.execute("DELETE FROM login_challenges WHERE user_id = ?1", [user_id])?;
+    Ok(())
 }
 
 /// Records that the code of `step` was used; false when that step or a
@@ -131,25 +139,33 @@ pub fn insert_challenge(
     user_id: &UserId,
     now: &str,
     expires_at: &str,
+    via_provider: bool,
 ) -> Result<()> {
     c.execute(
         "DELETE FROM login_challenges WHERE expires_at <= ?1 OR used_at IS NOT NULL",
         [now],
     )?;
     c.execute(
-        "INSERT INTO login_challenges (token_hash, user_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4)",
-        params![token_hash, user_id, now, expires_at],
+        "INSERT INTO login_challenges (token_hash, user_id, created_at, expires_at, via_provider)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![token_hash, user_id, now, expires_at, via_provider],
     )?;
     Ok(())
 }
 
 /// The user a challenge is for, while it is unused and unexpired.
-pub fn challenge_user(c: &Connection, token_hash: &str, now: &str) -> Result<Option<UserId>> {
+/// The user of a live challenge, and whether the OpenID provider (not a
+/// password) came before it.
+pub fn challenge_user(
+    c: &Connection,
+    token_hash: &str,
+    now: &str,
+) -> Result<Option<(UserId, bool)>> {
     Ok(c.query_row(
-        "SELECT user_id FROM login_challenges
+        "SELECT user_id, via_provider FROM login_challenges
              WHERE token_hash = ?1 AND used_at IS NULL AND expires_at > ?2",
         params![token_hash, now],
-        |r| r.get(0),
+        |r| Ok((r.get(0)?, r.get(1)?)),
     )
     .optional()?)
 }

@@ -153,9 +153,12 @@ pub fn set_password(
     now: &str,
 ) -> Result<()> {
     c.execute(
-        "UPDATE users SET password_hash = ?1, updated_at = ?2 WHERE id = ?3",
+        "UPDATE users SET password_hash = ?1, has_password = 1, updated_at = ?2 WHERE id = ?3",
         params![password_hash, now, user_id],
     )?;
+    // A sign-in half-way through (password right, code not yet given)
+    // began with the old password: it starts over.
+    super::two_factor::end_challenges(c, user_id)?;
     Ok(())
 }
 
@@ -256,6 +259,22 @@ pub fn delete_everything(
     tx.execute("DELETE FROM users WHERE id = ?1", [user_id])?;
     tx.commit()?;
     files.remove_user(user_id)
+}
+
+/// Whether the user knows their password: false for an account made by
+/// signing in through the OpenID provider, until a password is set.
+pub fn has_password(c: &Connection, user_id: &UserId) -> Result<bool> {
+    Ok(c.query_row(
+        "SELECT has_password FROM users WHERE id = ?1",
+        [user_id],
+        |r| r.get(0),
+    )?)
+}
+
+/// Marks a new account's password as unknown (see [`has_password`]).
+pub fn mark_without_password(c: &Connection, user_id: &UserId) -> Result<()> {
+    c.execute("UPDATE users SET has_password = 0 WHERE id = ?1", [user_id])?;
+    Ok(())
 }
 
 /// Every user (for the jobs).

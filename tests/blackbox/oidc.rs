@@ -612,3 +612,196 @@ async fn without_single_sign_on_its_routes_are_not_found() {
     let page = app.get("/login", None).await.text().await.unwrap();
     assert!(!page.contains("/api/auth/oidc/start"));
 }
+
+#[tokio::test]
+async fn an_account_made_by_single_sign_on_confirms_changes_by_a_fresh_sign_in_there() {
+    let Some((provider, app)) = setup(|_| {}).await else {
+        return;
+    };
+    let email = unique_email();
+    provider.account("sub-nopw-1", &email, true).await;
+    let mut browser = Browser::default();
+    assert_eq!(browser.sign_in(&app).await, "/");
+    let session = browser.session(&app).unwrap();
+
+    // Nobody knows the account's password: a password sign-in fails, and the
+    // settings page explains how to confirm.
+    assert!(!app.login(&email, "").await.ok());
+    let page = app
+        .get("/settings", Some(&session))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("has no password"), "{page}");
+    assert!(page.contains("/api/auth/oidc/start?return=/settings"));
+
+    // Just signed in through the provider: an API token needs no password.
+    let token = app
+        .action(
+            "createApiToken",
+            json!({"name": "Home Assistant", "password": ""}),
+            Some(&session),
+        )
+        .await;
+    assert!(token.ok(), "{}", token.body);
+
+    // Ten minutes later it does; signing in again (back to Settings) helps.
+    let old = "2000-01-01T00:00:00Z";
+    app.state
+        .db
+        .run(move |c| {
+            c.execute("UPDATE sessions SET created_at = ?1", [old])?;
+            Ok(())
+        })
+        .await
+        .unwrap();
+    let refused = app
+        .action(
+            "createApiToken",
+            json!({"name": "later", "password": ""}),
+            Some(&session),
+        )
+        .await;
+    assert!(!refused.ok());
+    let error = refused.error().unwrap();
+    assert!(error.starts_with("password: "), "{error}");
+    assert!(error.contains("sign in through it again"), "{error}");
+
+    let mut page = browser
+        .get(&Url::parse(&app.url("/api/auth/oidc/start?return=/settings")).unwrap())
+        .await;
+    while let Some(next) = page
+        .location
+        .clone()
+        .filter(|l| !l.as_str().starts_with(&app.base))
+    {
+        page = browser.get(&next).await;
+    }
+    let back = page.location.unwrap();
+    assert_eq!(browser.finish(&app, &back).await, "/settings");
+    let fresh = browser.session(&app).unwrap();
+    assert_ne!(fresh, session);
+    // One browser, one session: the old one ended.
+    assert_eq!(
+        app.get("/api/auth/session", Some(&session)).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    let sessions = app.action("listSessions", json!({}), Some(&fresh)).await;
+    assert_eq!(sessions.data().as_array().unwrap().len(), 1);
+
+    // Setting a password the same way makes it an ordinary account.
+    let set = app
+        .action(
+            "changePassword",
+            json!({"currentPassword": "", "newPassword": "a brand new passphrase"}),
+            Some(&fresh),
+        )
+        .await;
+    assert!(set.ok(), "{}", set.body);
+    assert!(app.login(&email, "a brand new passphrase").await.ok());
+    let page = app.get("/settings", Some(&fresh)).await;
+    // changePassword signed the other sessions out; this one stays.
+    assert_eq!(page.status(), StatusCode::OK);
+    assert!(!page.text().await.unwrap().contains("has no password"));
+}
+
+#[tokio::test]
+async fn two_factor_sign_in_is_asked_after_the_provider_too() {
+    use cashkeeper::auth::totp;
+    let Some((provider, app)) = setup(|_| {}).await else {
+        return;
+    };
+    let owner = app.new_user().await;
+    let setup = app
+        .action("beginTotpSetup", json!({}), Some(&owner.cookie))
+        .await;
+    let secret = data_encoding::BASE32_NOPAD
+        .decode(setup.data()["secret"].as_str().unwrap().as_bytes())
+        .unwrap();
+    let code =
+        |app: &TestApp| totp::code_at(&secret, totp::step_at(app.state.clock.now().timestamp()));
+    let on = app
+        .action(
+            "enableTotp",
+            json!({"code": code(&app)}),
+            Some(&owner.cookie),
+        )
+        .await;
+    assert!(on.ok(), "{}", on.body);
+    app.state.clock.advance(chrono::Duration::seconds(30));
+
+    provider.account("sub-2fa-1", &owner.email, true).await;
+    let mut browser = Browser::default();
+    assert_eq!(browser.sign_in(&app).await, "/login?step=code");
+    assert!(
+        browser.session(&app).is_none(),
+        "no session before the code"
+    );
+    let challenge = browser
+        .cookie(&app.base, "cashkeeper_challenge")
+        .expect("the challenge waits for the login page");
+
+    // The login page asks for the code, holding the challenge.
+    let page = browser
+        .get(&Url::parse(&app.url("/login?step=code")).unwrap())
+        .await;
+    assert!(
+        page.body.contains(&format!("value=\"{challenge}\"")),
+        "{}",
+        page.body
+    );
+    assert!(!page.body.contains("data-action=\"login\""));
+
+    let wrong = app
+        .action(
+            "loginTotp",
+            json!({"challenge": challenge, "code": "000000"}),
+            None,
+        )
+        .await;
+    assert!(wrong.session_cookie().is_none() || code(&app) == "000000");
+    let right = app
+        .action(
+            "loginTotp",
+            json!({"challenge": challenge, "code": code(&app)}),
+            None,
+        )
+        .await;
+    let session = right.session_cookie().expect("signed in after the code");
+    assert_eq!(signed_in_as(&app, &session).await["id"], json!(owner.id));
+    let hash = cashkeeper::auth::secrets::sha256_hex(&session);
+    let via: i64 = app
+        .state
+        .db
+        .run(move |c| {
+            Ok(c.query_row(
+                "SELECT via_provider FROM sessions WHERE token_hash = ?1",
+                [hash],
+                |r| r.get(0),
+            )?)
+        })
+        .await
+        .unwrap();
+    assert_eq!(via, 1, "the session counts as the provider's");
+}
+
+#[tokio::test]
+async fn an_address_handed_on_at_the_provider_does_not_open_the_first_owners_account() {
+    let Some((provider, app)) = setup(|_| {}).await else {
+        return;
+    };
+    let owner = app.new_user().await;
+    provider
+        .account("sub-first-owner", &owner.email, true)
+        .await;
+    let mut browser = Browser::default();
+    assert_eq!(browser.sign_in(&app).await, "/");
+
+    // Another person at the provider now has the same (verified) address.
+    provider.account("sub-next-owner", &owner.email, true).await;
+    let mut other = Browser::default();
+    assert_eq!(other.sign_in(&app).await, "/login?sso=linked");
+    assert!(other.session(&app).is_none());
+    assert_eq!(count_users(&app).await, 1);
+}

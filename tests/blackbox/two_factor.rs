@@ -379,3 +379,74 @@ async fn the_administrator_resets_two_factor_sign_in() {
     let plain = app.login(&user.email, &user.password).await;
     assert!(plain.session_cookie().is_some(), "{}", plain.body);
 }
+
+#[tokio::test]
+async fn a_new_password_ends_half_finished_sign_ins() {
+    let app = spawn_app().await;
+    let (user, secret, _) = user_with_2fa(&app).await;
+    let c = challenge(&app, &user).await;
+    let changed = app
+        .action(
+            "changePassword",
+            json!({"currentPassword": user.password, "newPassword": "another fine passphrase"}),
+            Some(&user.cookie),
+        )
+        .await;
+    assert!(changed.ok(), "{}", changed.body);
+    let reply = login_totp(&app, &c, &code(&app, &secret)).await;
+    assert!(reply.session_cookie().is_none());
+    assert!(
+        reply.error().unwrap().starts_with("challenge: "),
+        "{}",
+        reply.body
+    );
+}
+
+#[tokio::test]
+async fn recovery_codes_are_stored_under_the_data_directory_key() {
+    let app = spawn_app().await;
+    let (user, _, codes) = user_with_2fa(&app).await;
+    let id = app.user_id(&user).await;
+    let stored: Vec<String> = app
+        .state
+        .db
+        .run(move |c| {
+            let mut s = c.prepare("SELECT code_hash FROM recovery_codes WHERE user_id = ?1")?;
+            let rows = s
+                .query_map([&id], |r| r.get(0))?
+                .collect::<rusqlite::Result<Vec<String>>>()?;
+            Ok(rows)
+        })
+        .await
+        .unwrap();
+    assert_eq!(stored.len(), 10);
+    for code in &codes {
+        let plain = cashkeeper::auth::secrets::sha256_hex(&totp::normalize_recovery_code(code));
+        assert!(
+            !stored.contains(&plain),
+            "a plain hash could be guessed offline from a copy of the database"
+        );
+    }
+    // And they still sign in.
+    let c = challenge(&app, &user).await;
+    assert!(login_totp(&app, &c, &codes[3])
+        .await
+        .session_cookie()
+        .is_some());
+}
+
+#[tokio::test]
+async fn signing_in_with_a_code_again_and_again_never_locks_the_client() {
+    let app = spawn_app_with(|c| c.signin_limit = 3).await;
+    let (user, secret, _) = user_with_2fa(&app).await;
+    for round in 0..6 {
+        let c = challenge(&app, &user).await;
+        let reply = login_totp(&app, &c, &code(&app, &secret)).await;
+        assert!(
+            reply.session_cookie().is_some(),
+            "round {round}: {}",
+            reply.body
+        );
+        next_step(&app);
+    }
+}

@@ -30,6 +30,8 @@ async fn registration_open(state: &AppState) -> bool {
 pub struct LoginQuery {
     /// Why a sign-in through the provider ended here (`auth::oidc::Refusal`).
     sso: Option<String>,
+    /// `code`: the provider signed the user in, the second factor is next.
+    step: Option<String>,
 }
 
 /// The single sign-on button, when configured: a plain link, so it works
@@ -54,12 +56,14 @@ fn sso_message(t: &crate::i18n::Texts, code: Option<&str>) -> Option<&'static st
         Refusal::EmailUnverified => t.sso_email_unverified,
         Refusal::NoAccount => t.sso_no_account,
         Refusal::Disabled => t.sso_disabled,
+        Refusal::Linked => t.sso_linked,
     })
 }
 
 pub async fn login(
     State(state): State<AppState>,
     viewer: Viewer,
+    headers: axum::http::HeaderMap,
     Query(q): Query<LoginQuery>,
 ) -> Response {
     if viewer.session.is_some() {
@@ -68,6 +72,14 @@ pub async fn login(
     let t = viewer.t();
     let open = registration_open(&state).await;
     let passwords = !state.config.oidc.as_ref().is_some_and(|o| o.only);
+    // After the provider, for an account with two-factor sign-in: the code
+    // form comes first, holding the challenge the callback left in a cookie.
+    let challenge = (q.step.as_deref() == Some("code"))
+        .then(|| {
+            crate::auth::session::cookie_value(&headers, crate::auth::session::CHALLENGE_COOKIE)
+        })
+        .flatten()
+        .filter(|c| c.len() == 64 && c.bytes().all(|b| b.is_ascii_hexdigit()));
     bare(
         &viewer,
         t.login_title,
@@ -76,8 +88,10 @@ pub async fn login(
             @if let Some(message) = sso_message(t, q.sso.as_deref()) {
                 p.form-error role="alert" { (message) }
             }
-            (sso_button(&state, t))
-            @if passwords {
+            @if challenge.is_none() {
+                (sso_button(&state, t))
+            }
+            @if passwords && challenge.is_none() {
                 @if state.config.oidc.is_some() {
                     p.hint.or { (t.sso_or) }
                 }
@@ -88,16 +102,18 @@ pub async fn login(
                     button.primary type="submit" { (t.login_button) }
                     noscript { p.form-error { (t.script_required) } }
                 }
-                // The second step for accounts with two-factor sign-in.
-                form.stack #login-code data-action="loginTotp" data-redirect="/" hidden novalidate {
-                    h2 { (t.two_factor) }
-                    p.hint { (t.login_code_hint) }
-                    input type="hidden" name="challenge";
-                    (Field::new(t.totp_code_or_recovery, "code", "text").id("f-login-code")
-                        .autocomplete("one-time-code").required().render())
-                    (form_error())
-                    button.primary type="submit" { (t.login_button) }
-                }
+            }
+            // The second step for accounts with two-factor sign-in.
+            form.stack #login-code data-action="loginTotp" data-redirect="/" hidden[challenge.is_none()] novalidate {
+                h2 { (t.two_factor) }
+                p.hint { (t.login_code_hint) }
+                input type="hidden" name="challenge" value=(challenge.unwrap_or(""));
+                (Field::new(t.totp_code_or_recovery, "code", "text").id("f-login-code")
+                    .autocomplete("one-time-code").required().render())
+                (form_error())
+                button.primary type="submit" { (t.login_button) }
+            }
+            @if passwords && challenge.is_none() {
                 p.links {
                     a href="/forgot-password" { (t.forgot_link) }
                     @if open {

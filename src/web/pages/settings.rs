@@ -28,8 +28,27 @@ pub async fn show(
         .db
         .run(move |c| sessions::list_for_user(c, &uid, &at))
         .await?;
+    let uid = session.user.id.clone();
+    let has_password = state
+        .db
+        .run(move |c| crate::store::users::has_password(c, &uid))
+        .await?;
     let t = viewer.t();
     let user = &session.user;
+    // A password field that confirms a change: optional for an account that
+    // signs in through the provider and has no password.
+    let confirm = |f: Field<'_>| {
+        if has_password {
+            f.required().render()
+        } else {
+            f.hint(t.sso_password_hint).render()
+        }
+    };
+    let provider = state
+        .config
+        .oidc
+        .as_ref()
+        .map(|o| o.button_label.as_deref().unwrap_or(t.sso_button));
     let mut lifetimes: Vec<(String, String)> = LIFETIMES
         .iter()
         .map(|d| (d.to_string(), t.after_days.replace("{}", &d.to_string())))
@@ -45,6 +64,14 @@ pub async fn show(
         t.settings_title,
         html! {
             h1 { (t.settings_title) }
+            @if !has_password {
+                p.notice {
+                    (t.sso_no_password) " "
+                    @if let Some(label) = provider {
+                        a href="/api/auth/oidc/start?return=/settings" { (label) }
+                    }
+                }
+            }
             section.panel {
                 h2 { (t.settings_profile) }
                 form.stack data-action="updateSettings" data-reload="" novalidate {
@@ -73,8 +100,8 @@ pub async fn show(
             section.panel {
                 h2 { (t.change_password) }
                 form.stack data-action="changePassword" data-done="reset" novalidate {
-                    (Field::new(t.current_password, "currentPassword", "password")
-                        .autocomplete("current-password").required().render())
+                    (confirm(Field::new(t.current_password, "currentPassword", "password")
+                        .autocomplete("current-password")))
                     (Field::new(t.new_password, "newPassword", "password")
                         .autocomplete("new-password").required().hint(t.password_hint).render())
                     (checkbox(t.revoke_tokens_too, "revokeApiTokens", true))
@@ -106,8 +133,8 @@ pub async fn show(
                             .replace("{left}", &two_factor.recovery_codes_left.to_string()))
                     }
                     form.stack data-action="disableTotp" data-reload="" novalidate {
-                        (Field::new(t.current_password, "password", "password").id("f-totp-password")
-                            .autocomplete("current-password").required().render())
+                        (confirm(Field::new(t.current_password, "password", "password").id("f-totp-password")
+                            .autocomplete("current-password")))
                         (Field::new(t.totp_code_or_recovery, "code", "text").id("f-totp-off-code")
                             .autocomplete("one-time-code").required().render())
                         (form_error())
@@ -211,8 +238,8 @@ pub async fn show(
                 form.stack data-action="createApiToken" data-done="reset" data-token-output="#new-token" novalidate {
                     (Field::new(t.token_name, "name", "text").required().render())
                     (select(t.expires, "expiresInDays", &lifetimes, Some("365"), None))
-                    (Field::new(t.confirm_with_password, "password", "password")
-                        .autocomplete("current-password").required().render())
+                    (confirm(Field::new(t.confirm_with_password, "password", "password")
+                        .autocomplete("current-password")))
                     (form_error())
                     button.primary type="submit" { (t.create_token) }
                 }
@@ -243,8 +270,8 @@ pub async fn show(
                 p.hint { (t.delete_my_account_intro) }
                 form.stack data-action="deleteUser" data-redirect="/login"
                     data-confirm=(t.delete_my_account_confirm) novalidate {
-                    (Field::new(t.current_password, "password", "password").id("f-delete-password")
-                        .autocomplete("current-password").required().render())
+                    (confirm(Field::new(t.current_password, "password", "password").id("f-delete-password")
+                        .autocomplete("current-password")))
                     (form_error())
                     button.danger type="submit" { (t.delete_my_account) }
                 }
