@@ -145,6 +145,18 @@ pub struct Identity {
     pub name: Option<String>,
 }
 
+type ProviderClient = openidconnect::core::CoreClient<
+    openidconnect::EndpointSet,
+    openidconnect::EndpointNotSet,
+    openidconnect::EndpointNotSet,
+    openidconnect::EndpointNotSet,
+    openidconnect::EndpointMaybeSet,
+    openidconnect::EndpointMaybeSet,
+>;
+
+type HttpFuture =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<HttpResponse, HttpError>> + Send>>;
+
 /// The configured provider, its cached metadata and the HTTP client.
 pub struct Provider {
     config: OidcConfig,
@@ -235,15 +247,9 @@ impl Provider {
         &self.config
     }
 
-    fn client_fn(
-        &self,
-    ) -> impl Fn(
-        HttpRequest,
-    ) -> std::pin::Pin<
-        Box<dyn std::future::Future<Output = Result<HttpResponse, HttpError>> + Send>,
-    > {
+    fn client_fn(&self) -> impl Fn(HttpRequest) -> HttpFuture + Send + Sync + 'static {
         let http = self.http.clone();
-        move |req| Box::pin(send(http.clone(), req))
+        move |req| -> HttpFuture { Box::pin(send(http.clone(), req)) }
     }
 
     /// The provider's metadata (discovery and keys), from the cache unless
@@ -280,17 +286,7 @@ impl Provider {
         Ok(m)
     }
 
-    fn client(
-        &self,
-        m: CoreProviderMetadata,
-    ) -> openidconnect::core::CoreClient<
-        openidconnect::EndpointSet,
-        openidconnect::EndpointNotSet,
-        openidconnect::EndpointNotSet,
-        openidconnect::EndpointNotSet,
-        openidconnect::EndpointMaybeSet,
-        openidconnect::EndpointMaybeSet,
-    > {
+    fn client(&self, m: CoreProviderMetadata) -> ProviderClient {
         // Basic authentication unless the provider takes only the form field.
         let post_only = m
             .token_endpoint_auth_methods_supported()
@@ -399,34 +395,63 @@ impl Provider {
                 .map(|n| n.to_string())
                 .or_else(|| claims.preferred_username().map(|u| u.to_string())),
         };
-        if identity.email.is_none() {
-            // Many providers keep the ID token small and give the email
-            // only at the userinfo endpoint (for the same subject).
-            let client = self.client(self.metadata(false).await?);
-            let request = client
-                .user_info(token.access_token().clone(), Some(claims.subject().clone()))
-                .map_err(|_| {
-                    tracing::warn!(
-                        "the ID token has no email and the provider no userinfo endpoint"
-                    );
-                    Refusal::EmailUnverified
-                })?;
-            let info: openidconnect::core::CoreUserInfoClaims =
-                request.request_async(&http).await.map_err(|e| {
-                    tracing::warn!("the provider's userinfo failed: {}", chain(&e));
-                    Refusal::Token
-                })?;
-            identity.email = info.email().map(|e| e.to_string());
-            identity.email_verified = info.email_verified() == Some(true);
-            if identity.name.is_none() {
-                identity.name = info
-                    .name()
-                    .and_then(|n| n.get(None))
-                    .map(|n| n.to_string())
-                    .or_else(|| info.preferred_username().map(|u| u.to_string()));
+        // Many providers keep the ID token small: the address, or whether
+        // it is verified, may come only from the userinfo endpoint (for the
+        // same subject). An explicit `email_verified: false` in the signed
+        // token stands.
+        if identity.email.is_none() || claims.email_verified().is_none() {
+            match self
+                .user_info(&client, &token, claims.subject(), &http)
+                .await
+            {
+                Some(info) => {
+                    let info_email = info.email().map(|e| e.to_string());
+                    let verified = info.email_verified() == Some(true);
+                    match &identity.email {
+                        None => {
+                            identity.email = info_email;
+                            identity.email_verified = verified;
+                        }
+                        // Only a verdict on the same address counts.
+                        Some(e) if info_email.is_some_and(|i| i.eq_ignore_ascii_case(e)) => {
+                            identity.email_verified = verified;
+                        }
+                        Some(_) => {}
+                    }
+                    if identity.name.is_none() {
+                        identity.name = info
+                            .name()
+                            .and_then(|n| n.get(None))
+                            .map(|n| n.to_string())
+                            .or_else(|| info.preferred_username().map(|u| u.to_string()));
+                    }
+                }
+                // Without it the address counts as unverified: a linked
+                // account still signs in, a new match is refused.
+                None => identity.email_verified = false,
             }
         }
         Ok(identity)
+    }
+
+    /// The userinfo claims for the token's subject; `None` (logged) when
+    /// the provider has no such endpoint or it fails.
+    async fn user_info(
+        &self,
+        client: &ProviderClient,
+        token: &openidconnect::core::CoreTokenResponse,
+        subject: &openidconnect::SubjectIdentifier,
+        http: &(impl Fn(HttpRequest) -> HttpFuture + Sync),
+    ) -> Option<openidconnect::core::CoreUserInfoClaims> {
+        let request = client
+            .user_info(token.access_token().clone(), Some(subject.clone()))
+            .map_err(|_| tracing::warn!("the provider names no userinfo endpoint"))
+            .ok()?;
+        request
+            .request_async(http)
+            .await
+            .map_err(|e| tracing::warn!("the provider's userinfo failed: {}", chain(&e)))
+            .ok()
     }
 }
 
