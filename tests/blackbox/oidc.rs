@@ -805,3 +805,38 @@ async fn an_address_handed_on_at_the_provider_does_not_open_the_first_owners_acc
     assert!(other.session(&app).is_none());
     assert_eq!(count_users(&app).await, 1);
 }
+
+#[tokio::test]
+async fn in_a_real_browser_the_button_signs_in_through_the_provider() {
+    use crate::browser::{screenshot, start, wait_for_css, wait_for_path};
+    use fantoccini::Locator;
+    let Some((provider, app)) = setup(|_| {}).await else {
+        return;
+    };
+    let Some(browser) = start(1280, 900).await else {
+        return;
+    };
+    let c = &browser.client;
+    provider
+        .account("sub-browser-1", &unique_email(), true)
+        .await;
+
+    c.goto(&app.url("/login")).await.unwrap();
+    screenshot(c, "login-single-sign-on").await;
+    c.find(Locator::Css("a.sso"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_path(c, "/").await;
+    // Signed in: the app's navigation is there, and Settings opens.
+    wait_for_css(c, "nav.mainnav a[href='/settings']").await;
+    c.goto(&app.url("/settings")).await.unwrap();
+    wait_for_path(c, "/settings").await;
+    wait_for_css(
+        c,
+        "p.notice a[href='/api/auth/oidc/start?return=/settings']",
+    )
+    .await;
+}
