@@ -2,6 +2,7 @@
 //! missing translation is a compile error, not a blank on a page; amounts,
 //! numbers and dates become text in [`format`], insights in [`insights`].
 
+pub mod amount;
 pub mod format;
 pub mod insights;
 
