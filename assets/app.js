@@ -18,6 +18,9 @@
 // Field attributes:
 //   data-optional         leave the field out when empty
 //   data-type="number"    send as a JSON number; data-type="bool" a checkbox's state
+//   data-type="amount"    an amount as typed in the user's style (1.234,56):
+//                         sent as typed and named in `_localized`, so the
+//                         server reads it in the user's language
 'use strict';
 
 (function () {
@@ -38,8 +41,19 @@
       else if (value === '' && el.dataset.nullable !== undefined) value = null;
       else if (el.dataset.type === 'number' && value !== '') value = Number(value);
       data[el.name] = value;
+      if (el.dataset.type === 'amount' && typeof value === 'string') {
+        (data._localized = data._localized || []).push(el.name);
+      }
     }
     return data;
+  }
+
+  // A canonical amount (12.5, "12.50") as the user types amounts: German
+  // pages write the cents after a comma (see data-type="amount").
+  function localAmount(v) {
+    if (v === null || v === undefined || v === '') return v;
+    const s = typeof v === 'number' ? v.toFixed(2) : String(v);
+    return document.documentElement.lang === 'de' ? s.replace('.', ',') : s;
   }
 
   function clearErrors(form) {
@@ -284,7 +298,7 @@
     };
     set('name', r.merchant);
     set('merchant', r.merchant);
-    set('amount', typeof r.total === 'number' ? r.total.toFixed(2) : r.total);
+    set('amount', localAmount(r.total));
     set('currency', r.currency);
     set('date', r.date);
     if (r.categoryId) { set('categoryId', r.categoryId); }

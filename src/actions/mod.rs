@@ -335,6 +335,17 @@ async fn dispatch(
     if !input.is_object() {
         return failure(StatusCode::OK, "body: must be a JSON object");
     }
+    let accept_locale = Locale::from_accept_language(
+        parts
+            .headers
+            .get(header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok()),
+    );
+    let mut input = input;
+    let locale = session.as_ref().map_or(accept_locale, |s| s.user.locale);
+    if let Err(message) = read_localized(&mut input, locale) {
+        return failure(StatusCode::OK, message);
+    }
     let peer = parts
         .extensions
         .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
@@ -347,12 +358,7 @@ async fn dispatch(
             .and_then(|v| v.to_str().ok())
             .unwrap_or("")
             .to_string(),
-        accept_locale: Locale::from_accept_language(
-            parts
-                .headers
-                .get(header::ACCEPT_LANGUAGE)
-                .and_then(|v| v.to_str().ok()),
-        ),
+        accept_locale,
         state,
         session,
     };
@@ -385,6 +391,36 @@ async fn dispatch(
             failure(status, e.to_string())
         }
     }
+}
+
+/// The pages send amount fields as typed and name them in `_localized`
+/// (`assets/app.js`): they are read here in the user's style
+/// (`i18n::amount`) and reach the action as canonical numbers. Callers of
+/// the API send canonical numbers and no `_localized`.
+fn read_localized(input: &mut Value, locale: Locale) -> Result<(), String> {
+    let Some(fields) = input.as_object_mut() else {
+        return Ok(());
+    };
+    let Some(names) = fields.remove("_localized") else {
+        return Ok(());
+    };
+    let Some(names) = names.as_array() else {
+        return Err("_localized: must be a list of field names".into());
+    };
+    for name in names.iter().filter_map(Value::as_str) {
+        let Some(Value::String(raw)) = fields.get(name) else {
+            continue;
+        };
+        match crate::i18n::amount::parse(raw, locale) {
+            Ok(amount) => {
+                fields.insert(name.to_string(), Value::String(amount.to_string()));
+            }
+            // Left as it is: the action says whether it may be empty.
+            Err(crate::i18n::amount::AmountError::Empty) => {}
+            Err(e) => return Err(format!("{name}: {}", e.message(locale))),
+        }
+    }
+    Ok(())
 }
 
 /// Reads the body up to `limit` bytes; beyond it, 413.

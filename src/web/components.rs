@@ -17,6 +17,9 @@ pub struct Field<'a> {
     pub inputmode: Option<&'a str>,
     /// The element id, when `f-{name}` is taken by another form of the page.
     pub id: Option<&'a str>,
+    /// An amount typed in the user's style (`data-type="amount"`, read by
+    /// `i18n::amount` before the action sees it).
+    pub amount: bool,
 }
 
 impl<'a> Field<'a> {
@@ -32,6 +35,7 @@ impl<'a> Field<'a> {
             nullable: false,
             inputmode: None,
             id: None,
+            amount: false,
         }
     }
     pub fn id(mut self, id: &'a str) -> Self {
@@ -42,9 +46,17 @@ impl<'a> Field<'a> {
         self.nullable = true;
         self
     }
-    /// A decimal amount: text with the numeric keyboard on phones.
+    /// A positive amount in the user's style: text with the numeric
+    /// keyboard on phones.
     pub fn decimal(mut self) -> Self {
         self.inputmode = Some("decimal");
+        self.amount = true;
+        self
+    }
+    /// An amount that may be negative (a balance): the user's style, and
+    /// the full keyboard, since phones' decimal pads have no minus.
+    pub fn signed_amount(mut self) -> Self {
+        self.amount = true;
         self
     }
     /// The keyboard phones show (`numeric` for codes).
@@ -86,6 +98,7 @@ impl<'a> Field<'a> {
                 input id=(id) name=(self.name) type=(self.kind) value=(self.value)
                     autocomplete=[self.autocomplete] required[self.required]
                     data-nullable[self.nullable] inputmode=[self.inputmode]
+                    data-type=[self.amount.then_some("amount")]
                     aria-describedby=(described);
                 @if let Some(h) = self.hint { small.hint id=(hint_id) { (h) } }
                 span.field-error id=(err_id) data-error-for=(self.name) aria-live="polite" {}

@@ -357,7 +357,7 @@ async fn a_person_records_an_account_a_recurring_and_a_one_time_expense_and_sees
 
     c.goto(&app.url("/daily-expenses")).await.unwrap();
     fill(c, "name", "Wocheneinkauf").await;
-    fill(c, "amount", "42,30").await;
+    fill(c, "amount", "42.30").await;
     c.find(Locator::Css("form.stack button[type=submit]"))
         .await
         .unwrap()
@@ -977,4 +977,98 @@ async fn a_person_turns_on_two_factor_sign_in_and_signs_in_with_a_code() {
         .unwrap();
     wait_for_path(c, "/").await;
     browser.client.clone().close().await.unwrap();
+}
+
+/// Submits the page's add form.
+async fn submit(c: &Client) {
+    c.find(Locator::Css("form.stack button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn amounts_are_typed_and_shown_in_the_users_language() {
+    let Some(browser) = start(1280, 1000).await else {
+        return;
+    };
+    let c = &browser.client;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let ok = |r: ActionReply| assert!(r.ok(), "{}", r.body);
+    ok(app
+        .action(
+            "updateSettings",
+            serde_json::json!({"locale": "de"}),
+            Some(&user.cookie),
+        )
+        .await);
+    ok(app
+        .action(
+            "createAccount",
+            serde_json::json!({"name": "Girokonto", "type": "checking", "currency": "EUR", "balance": "0"}),
+            Some(&user.cookie),
+        )
+        .await);
+    sign_in(c, &app, &user).await;
+
+    // German: "1,500" could be one and a half or fifteen hundred: refused.
+    c.goto(&app.url("/daily-expenses")).await.unwrap();
+    fill(c, "name", "Fahrrad").await;
+    fill(c, "amount", "1,500").await;
+    submit(c).await;
+    let error = wait_for_css(c, "[data-error-for=amount]:not(:empty)").await;
+    assert!(
+        error.text().await.unwrap().contains("mehrdeutig"),
+        "{}",
+        error.text().await.unwrap()
+    );
+    // "1.500" is fifteen hundred, as Germans write it.
+    fill(c, "amount", "1.500").await;
+    submit(c).await;
+    wait_for_text(c, "1.500,00").await;
+    let uid = app.user_id(&user).await;
+    let cents: i64 = app
+        .state
+        .db
+        .run(move |conn| {
+            Ok(conn.query_row(
+                "SELECT amount_cents FROM daily_expenses WHERE user_id = ?1",
+                [&uid],
+                |r| r.get(0),
+            )?)
+        })
+        .await
+        .unwrap();
+    assert_eq!(cents, 150_000);
+
+    // The edit form holds it the same way, and saves it back unchanged.
+    let edit = c
+        .find(Locator::Css("a[href*='edit=']"))
+        .await
+        .unwrap()
+        .attr("href")
+        .await
+        .unwrap()
+        .unwrap();
+    c.goto(&app.url(&edit)).await.unwrap();
+    let amount = wait_for_css(c, "form.stack [name=amount]").await;
+    assert_eq!(amount.prop("value").await.unwrap().unwrap(), "1500,00");
+    screenshot(c, "amount-german-edit").await;
+
+    // English: 1,234.56.
+    ok(app
+        .action(
+            "updateSettings",
+            serde_json::json!({"locale": "en"}),
+            Some(&user.cookie),
+        )
+        .await);
+    c.goto(&app.url("/daily-expenses")).await.unwrap();
+    fill(c, "name", "Laptop").await;
+    fill(c, "amount", "1,234.56").await;
+    submit(c).await;
+    wait_for_text(c, "€1,234.56").await;
 }

@@ -815,3 +815,70 @@ async fn foreign_currency_entries_are_converted_to_the_base_currency() {
     let expected = cashkeeper::domain::money::round(rust_decimal::Decimal::from(100) / usd);
     assert_eq!(m(&d["cashflow"]["expenses"]), format!("{expected:.2}"));
 }
+
+#[tokio::test]
+async fn amounts_the_pages_mark_are_read_in_the_users_language_and_the_api_stays_canonical() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    app.ok(&user, "updateSettings", json!({"locale": "de"}))
+        .await;
+    let a = app
+        .ok(
+            &user,
+            "createAccount",
+            json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "0"}),
+        )
+        .await;
+    let expense = |amount: &str, localized: bool| {
+        let mut body =
+            json!({"name": "Rad", "amount": amount, "date": "2026-01-05", "accountId": id(&a)});
+        if localized {
+            body["_localized"] = json!(["amount"]);
+        }
+        body
+    };
+    // As a German page sends it: "1.500" is fifteen hundred.
+    let made = app
+        .ok(&user, "createDailyExpense", expense("1.500", true))
+        .await;
+    assert_eq!(m(&made["amount"]), "1500.00");
+    let made = app
+        .ok(&user, "createDailyExpense", expense("1.234,56", true))
+        .await;
+    assert_eq!(m(&made["amount"]), "1234.56");
+    // The API without the marker keeps canonical numbers.
+    let made = app
+        .ok(&user, "createDailyExpense", expense("1.50", false))
+        .await;
+    assert_eq!(m(&made["amount"]), "1.50");
+
+    // What could mean two amounts is refused, naming the field, in German.
+    for (typed, says) in [
+        ("1,500", "amount: ist mehrdeutig: 1.500"),
+        ("13.99", "amount: Cent mit Komma schreiben: 13,99"),
+        ("zwölf", "amount: muss ein Betrag sein"),
+    ] {
+        let r = app
+            .action(
+                "createDailyExpense",
+                expense(typed, true),
+                Some(&user.cookie),
+            )
+            .await;
+        assert!(r.error().unwrap().starts_with(says), "{typed}: {}", r.body);
+    }
+    let r = app
+        .action(
+            "createDailyExpense",
+            json!({"name": "x", "amount": "1", "_localized": "amount"}),
+            Some(&user.cookie),
+        )
+        .await;
+    assert!(r.error().unwrap().starts_with("_localized: "), "{}", r.body);
+    let listed = app.ok(&user, "listDailyExpenses", json!({})).await;
+    assert_eq!(
+        listed.as_array().map_or(0, Vec::len),
+        3,
+        "nothing refused was written: {listed}"
+    );
+}

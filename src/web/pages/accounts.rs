@@ -23,7 +23,7 @@ pub async fn show(
         .iter()
         .map(|k| (k.to_string(), locale.account_type(k).to_string()))
         .collect();
-    let balance = amount_value(editing.map(|a| a.balance));
+    let balance = amount_value(editing.map(|a| a.balance), locale);
     let list = RecordList::new(
         t,
         "/accounts?edit=",
@@ -57,7 +57,7 @@ pub async fn show(
                 (select(t.kind, "type", &types, Some(editing.map(|a| a.kind.as_str()).unwrap_or("checking")), None))
                 (select(t.currency, "currency", &currency_options(),
                     Some(editing.map(|a| a.currency.as_str()).unwrap_or(user.base_currency.as_str())), None))
-                (Field::new(t.balance, "balance", "text").value(&balance).render())
+                (Field::new(t.balance, "balance", "text").value(&balance).signed_amount().render())
             }))
             @if let Some(a) = editing {
                 @if refs.accounts.len() > 1 {

@@ -19,7 +19,7 @@ pub async fn show(
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
     let refs = Refs::load(&state, &user.id).await?;
     let editing = q.find(&refs.categories, |k| k.id.as_str());
-    let limit = amount_value(editing.and_then(|k| k.monthly_limit));
+    let limit = amount_value(editing.and_then(|k| k.monthly_limit), locale);
     let list = RecordList::new(
         t,
         "/categories?edit=",
@@ -50,7 +50,7 @@ pub async fn show(
                 (Field::new(t.name, "name", "text").value(editing.map(|k| k.name.as_str()).unwrap_or("")).required().render())
                 (Field::new(t.icon, "icon", "text").value(editing.map(|k| k.icon.as_str()).unwrap_or("")).render())
                 (Field::new(t.color, "color", "color").value(editing.map(|k| k.color.as_str()).unwrap_or("#64748b")).render())
-                (Field::new(t.monthly_limit, "monthlyLimit", "text").value(&limit).nullable().render())
+                (Field::new(t.monthly_limit, "monthlyLimit", "text").value(&limit).decimal().nullable().render())
             }))
         },
     )

@@ -93,7 +93,7 @@ pub async fn show(
         }
         href
     };
-    let amount = amount_value(editing.as_ref().map(|e| e.amount));
+    let amount = amount_value(editing.as_ref().map(|e| e.amount), viewer.locale);
     let date = editing.as_ref().map_or(today, |e| e.date).to_string();
     let default_currency = refs.default_currency(&user.base_currency);
     let back = nav(first);

@@ -31,8 +31,10 @@ fn expense_form(
     subscription_default: bool,
 ) -> Markup {
     let t = locale.texts();
-    let schedule =
-        SchedulePrefill::new(editing.map(|e| (e.amount, e.frequency, e.start_date, e.end_date)));
+    let schedule = SchedulePrefill::new(
+        editing.map(|e| (e.amount, e.frequency, e.start_date, e.end_date)),
+        locale,
+    );
     let default_currency = refs.default_currency(&user.base_currency);
     let form = RecordForm::new(t, t.new_expense, "createExpense", "updateExpense", back)
         .editing(editing.map(|e| Editing::named(&e.id, &e.name)))

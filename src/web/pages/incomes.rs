@@ -26,8 +26,10 @@ pub async fn show(
     let list = state.db.run(move |c| table::all::<Income>(c, &uid)).await?;
     let editing = q.find(&list, |i| i.id.as_str());
     let today = state.clock.today();
-    let schedule =
-        SchedulePrefill::new(editing.map(|i| (i.amount, i.frequency, i.start_date, i.end_date)));
+    let schedule = SchedulePrefill::new(
+        editing.map(|i| (i.amount, i.frequency, i.start_date, i.end_date)),
+        viewer.locale,
+    );
     let default_currency = refs.default_currency(&user.base_currency);
     let records = RecordList::new(
         t,

@@ -226,8 +226,10 @@ impl<'a> RecordForm<'a> {
 
 /// Prefill: an amount as its form field shows it (two decimals), empty for
 /// a new record.
-pub fn amount_value(amount: Option<Decimal>) -> String {
-    amount.map(|a| format!("{a:.2}")).unwrap_or_default()
+pub fn amount_value(amount: Option<Decimal>, locale: crate::i18n::Locale) -> String {
+    amount
+        .map(|a| crate::i18n::amount::input_value(a, locale))
+        .unwrap_or_default()
 }
 
 /// Prefill: a date as a date input takes it (ISO), empty when there is none.
@@ -248,9 +250,12 @@ pub struct SchedulePrefill {
 impl SchedulePrefill {
     /// From the edited record's amount, frequency, start and end date; a
     /// one-off shows no end.
-    pub fn new(editing: Option<(Decimal, Frequency, NaiveDate, Option<NaiveDate>)>) -> Self {
+    pub fn new(
+        editing: Option<(Decimal, Frequency, NaiveDate, Option<NaiveDate>)>,
+        locale: crate::i18n::Locale,
+    ) -> Self {
         SchedulePrefill {
-            amount: amount_value(editing.map(|(a, ..)| a)),
+            amount: amount_value(editing.map(|(a, ..)| a), locale),
             frequency: editing.map_or("monthly", |(_, f, ..)| f.code()),
             start: date_value(editing.map(|(_, _, s, _)| s)),
             end: date_value(

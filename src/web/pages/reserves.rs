@@ -58,8 +58,8 @@ pub async fn show(
                                         form.pot data-action="setReservePot" data-reload="" novalidate {
                                             input type="hidden" name="expenseId" value=(e.expense_id);
                                             label.sr-only for={ "pot-" (e.expense_id) } { (t.pot) ": " (e.name) }
-                                            input id={ "pot-" (e.expense_id) } type="text" inputmode="decimal" name="amount"
-                                                value=(format!("{:.2}", e.pot)) aria-describedby={ "pot-" (e.expense_id) "-error" };
+                                            input id={ "pot-" (e.expense_id) } type="text" inputmode="decimal" name="amount" data-type="amount"
+                                                value=(crate::i18n::amount::input_value(e.pot, locale)) aria-describedby={ "pot-" (e.expense_id) "-error" };
                                             button type="submit" { (t.update_pot) }
                                             span.field-error id={ "pot-" (e.expense_id) "-error" } data-error-for="amount" aria-live="polite" {}
                                             (form_error())

@@ -27,8 +27,10 @@ pub async fn show(
         .await?;
     let editing = q.find(&list, |x| x.id.as_str());
     let today = state.clock.today();
-    let schedule =
-        SchedulePrefill::new(editing.map(|x| (x.amount, x.frequency, x.start_date, x.end_date)));
+    let schedule = SchedulePrefill::new(
+        editing.map(|x| (x.amount, x.frequency, x.start_date, x.end_date)),
+        viewer.locale,
+    );
     let records = RecordList::new(
         t,
         "/transfers?edit=",
