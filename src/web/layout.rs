@@ -125,7 +125,7 @@ pub fn page_with_scripts(
                 header.topbar {
                     a.brand href="/" { span.logo aria-hidden="true" { "€" } (t.app_name) }
                     // A checkbox opens the menu on narrow screens without script.
-                    input #nav-toggle.nav-toggle type="checkbox" aria-hidden="true";
+                    input #nav-toggle.nav-toggle type="checkbox";
                     label.nav-button for="nav-toggle" { (t.menu) }
                     nav.mainnav aria-label=(t.menu) {
                         ul {

@@ -402,3 +402,59 @@ async fn the_assistant_page_explains_the_ai_settings_when_ai_is_off_and_shows_th
         .unwrap();
     assert!(html.contains("does not exist") && html.contains("id=\"chat-form\""));
 }
+
+#[tokio::test]
+async fn pages_keep_ids_unique_name_their_forms_and_the_404_keeps_the_navigation() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    app.action(
+        "updateSettings",
+        json!({"locale": "de"}),
+        Some(&user.cookie),
+    )
+    .await;
+    for path in [
+        "/",
+        "/settings",
+        "/expenses",
+        "/subscriptions",
+        "/daily-expenses",
+        "/accounts",
+    ] {
+        let html = app
+            .get(path, Some(&user.cookie))
+            .await
+            .text()
+            .await
+            .unwrap();
+        let mut ids: Vec<&str> = html
+            .split(" id=\"")
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next())
+            .collect();
+        let all = ids.len();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), all, "{path} repeats an id");
+        // The phone menu's toggle is focusable, so it is not hidden from
+        // assistive technology (axe: aria-hidden-focus).
+        let toggle = html
+            .split('<')
+            .find(|tag| tag.contains("id=\"nav-toggle\""))
+            .unwrap_or_else(|| panic!("{path} has the menu toggle"));
+        assert!(!toggle.contains("aria-hidden"), "{path}: {toggle}");
+    }
+    let subs = app
+        .get("/subscriptions", Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(subs.contains("Neues Abo"), "the form says what it adds");
+    assert!(!subs.contains("Neue Fixkosten"));
+
+    let res = app.get("/no-such-page", Some(&user.cookie)).await;
+    assert_eq!(res.status(), 404);
+    let html = res.text().await.unwrap();
+    assert!(html.contains("nav class=\"mainnav\""), "{html}");
+}

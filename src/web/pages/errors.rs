@@ -9,19 +9,18 @@ use maud::{html, DOCTYPE};
 /// Fallback of every path no route knows.
 pub async fn not_found(viewer: Viewer) -> Response {
     let t = viewer.t();
-    (
-        StatusCode::NOT_FOUND,
-        bare(
-            &viewer,
-            t.not_found_title,
-            html! {
-                h1 { (t.not_found_title) }
-                p { (t.not_found_text) }
-                p { a.button href="/" { (t.back_home) } }
-            },
-        ),
-    )
-        .into_response()
+    let content = html! {
+        h1 { (t.not_found_title) }
+        p { (t.not_found_text) }
+        p { a.button href="/" { (t.back_home) } }
+    };
+    // Signed in, the page keeps the navigation, so every page is a click away.
+    let body = if viewer.session.is_some() {
+        crate::web::layout::page(&viewer, "", t.not_found_title, content)
+    } else {
+        bare(&viewer, t.not_found_title, content)
+    };
+    (StatusCode::NOT_FOUND, body).into_response()
 }
 
 /// The body of a 500 after a panic. It knows nothing of the request, so it

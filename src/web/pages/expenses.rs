@@ -36,7 +36,12 @@ fn expense_form(
         locale,
     );
     let default_currency = refs.default_currency(&user.base_currency);
-    let form = RecordForm::new(t, t.new_expense, "createExpense", "updateExpense", back)
+    let title = if subscription_default {
+        t.new_subscription
+    } else {
+        t.new_expense
+    };
+    let form = RecordForm::new(t, title, "createExpense", "updateExpense", back)
         .editing(editing.map(|e| Editing::named(&e.id, &e.name)))
         .needs_account(refs.accounts.is_empty());
     form.render(html! {

@@ -236,7 +236,7 @@ pub async fn show(
                     }
                 }
                 form.stack data-action="createApiToken" data-done="reset" data-token-output="#new-token" novalidate {
-                    (Field::new(t.token_name, "name", "text").required().render())
+                    (Field::new(t.token_name, "name", "text").id("f-token-name").required().render())
                     (select(t.expires, "expiresInDays", &lifetimes, Some("365"), None))
                     (confirm(Field::new(t.confirm_with_password, "password", "password")
                         .autocomplete("current-password")))
