@@ -139,6 +139,22 @@
     form.dispatchEvent(new CustomEvent('action:done', { detail: body.data, bubbles: true }));
   }
 
+  // Phones stack each table row into lines (app.css); every cell then
+  // shows its column's header as a label, so numbers are never unlabelled.
+  // Cells that carry their own data-label (the import tables) keep theirs.
+  for (const table of document.querySelectorAll('table.records')) {
+    const heads = Array.from(table.querySelectorAll('thead th'), function (th) { return th.textContent.trim(); });
+    if (!heads.length) continue;
+    for (const row of table.querySelectorAll('tbody tr, tfoot tr')) {
+      let col = 0;
+      for (const cell of row.children) {
+        const label = heads[col];
+        if (label && !cell.hasAttribute('data-label')) cell.setAttribute('data-col', label);
+        col += cell.colSpan || 1;
+      }
+    }
+  }
+
   // Two-factor setup in Settings: the secret comes back as a QR code (an
   // SVG, shown as an image) and as text; the confirmed code answers the
   // recovery codes, shown once.

@@ -1072,3 +1072,41 @@ async fn amounts_are_typed_and_shown_in_the_users_language() {
     submit(c).await;
     wait_for_text(c, "€1,234.56").await;
 }
+
+#[tokio::test]
+async fn on_a_phone_every_table_cell_says_which_column_it_is() {
+    let Some(browser) = start(390, 844).await else {
+        return;
+    };
+    let c = &browser.client;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let r = app
+        .action(
+            "createAccount",
+            serde_json::json!({"name": "Girokonto", "type": "checking", "currency": "EUR", "balance": "1234.56"}),
+            Some(&user.cookie),
+        )
+        .await;
+    assert!(r.ok(), "{}", r.body);
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url("/accounts")).await.unwrap();
+    wait_for_css(c, "table.records td[data-col]").await;
+    let labels = c
+        .execute(
+            "return Array.from(document.querySelectorAll('table.records tbody td'), \
+             td => getComputedStyle(td, '::before').content)",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let labels: Vec<String> = labels
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap_or("").to_string())
+        .collect();
+    assert!(labels.iter().any(|l| l.contains("Balance")), "{labels:?}");
+    assert!(labels.iter().any(|l| l.contains("Name")), "{labels:?}");
+    screenshot(c, "accounts-phone").await;
+}
