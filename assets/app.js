@@ -76,6 +76,10 @@
         }
         return;
       }
+      // No place beside the field: name it as the form labels it, or not
+      // at all (an internal name means nothing to people).
+      const label = field && field.id && form.querySelector('label[for="' + field.id + '"]');
+      message = label ? label.textContent.trim() + ': ' + m[2] : m[2];
     }
     const general = form.querySelector('.form-error');
     if (general) { general.textContent = message; general.hidden = false; }

@@ -5,6 +5,7 @@
 pub mod amount;
 pub mod format;
 pub mod insights;
+pub mod messages;
 
 pub use crate::domain::locale::Locale;
 

@@ -388,7 +388,10 @@ async fn dispatch(
                 Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
                 _ => StatusCode::OK,
             };
-            failure(status, e.to_string())
+            failure(
+                status,
+                crate::i18n::messages::localize(&e.to_string(), locale),
+            )
         }
     }
 }

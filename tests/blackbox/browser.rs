@@ -509,7 +509,7 @@ async fn a_person_opens_the_forecast_fills_a_reserve_pot_and_opens_the_insights(
         .await
         .unwrap();
     pot.clear().await.unwrap();
-    pot.send_keys("20,50").await.unwrap();
+    pot.send_keys("20.50").await.unwrap();
     c.find(Locator::Css("form.pot button"))
         .await
         .unwrap()

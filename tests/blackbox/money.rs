@@ -882,3 +882,49 @@ async fn amounts_the_pages_mark_are_read_in_the_users_language_and_the_api_stays
         "nothing refused was written: {listed}"
     );
 }
+
+#[tokio::test]
+async fn errors_speak_the_users_language_and_keep_naming_the_field() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let r = app
+        .action(
+            "createDailyExpense",
+            json!({"amount": "3"}),
+            Some(&user.cookie),
+        )
+        .await;
+    assert_eq!(
+        r.error(),
+        Some("name: is required"),
+        "English stays: {}",
+        r.body
+    );
+    app.ok(&user, "updateSettings", json!({"locale": "de"}))
+        .await;
+    let r = app
+        .action(
+            "createDailyExpense",
+            json!({"amount": "3"}),
+            Some(&user.cookie),
+        )
+        .await;
+    assert_eq!(r.error(), Some("name: bitte ausfüllen"), "{}", r.body);
+
+    // Before sign-in, the browser's language decides.
+    let r = app
+        .reply(
+            app.client
+                .post(app.url("/actions/login"))
+                .header("content-type", "application/json")
+                .header("accept-language", "de-DE,de;q=0.9")
+                .body(json!({"email": user.email, "password": "not the password"}).to_string()),
+        )
+        .await;
+    assert_eq!(
+        r.error(),
+        Some("E-Mail-Adresse oder Passwort stimmt nicht"),
+        "{}",
+        r.body
+    );
+}
