@@ -115,6 +115,7 @@
       if (button) button.disabled = false;
     }
     if (!body.success) { showError(form, body.error); return; }
+    rememberAccounts(form);
     if (body.data && body.data.totpRequired && form.dataset.secondStep) {
       const next = document.querySelector(form.dataset.secondStep);
       if (next) {
@@ -141,6 +142,36 @@
       }
     }
     form.dispatchEvent(new CustomEvent('action:done', { detail: body.data, bubbles: true }));
+  }
+
+  // The account a new entry's form starts with: the one last chosen in
+  // that kind of form (in this browser), else the page's default (the
+  // first checking account). Forms that edit a record keep its account.
+  const ACCOUNT_FIELDS = ['accountId', 'fromAccountId', 'toAccountId'];
+  function accountKey(form, name) { return 'cashkeeper.account.' + form.dataset.action + '.' + name; }
+  function rememberAccounts(form) {
+    if (!/^create/.test(form.dataset.action || '')) return;
+    for (const name of ACCOUNT_FIELDS) {
+      const el = form.elements.namedItem(name);
+      if (el && el.tagName === 'SELECT' && el.value) {
+        try { window.localStorage.setItem(accountKey(form, name), el.value); } catch (_) { /* private mode */ }
+      }
+    }
+  }
+  for (const form of document.querySelectorAll('form[data-action^="create"]')) {
+    for (const name of ACCOUNT_FIELDS) {
+      const el = form.elements.namedItem(name);
+      if (!el || el.tagName !== 'SELECT') continue;
+      let saved = null;
+      try { saved = window.localStorage.getItem(accountKey(form, name)); } catch (_) { /* private mode */ }
+      if (saved && Array.from(el.options).some(function (o) { return o.value === saved; })) el.value = saved;
+    }
+    const from = form.elements.namedItem('fromAccountId');
+    const to = form.elements.namedItem('toAccountId');
+    if (from && to && from.value === to.value) {
+      const other = Array.from(to.options).find(function (o) { return o.value && o.value !== from.value; });
+      if (other) to.value = other.value;
+    }
   }
 
   // Phones stack each table row into lines (app.css); every cell then

@@ -1110,3 +1110,75 @@ async fn on_a_phone_every_table_cell_says_which_column_it_is() {
     assert!(labels.iter().any(|l| l.contains("Name")), "{labels:?}");
     screenshot(c, "accounts-phone").await;
 }
+
+#[tokio::test]
+async fn new_entries_start_on_the_checking_account_and_then_on_the_one_last_chosen() {
+    let Some(browser) = start(1280, 1000).await else {
+        return;
+    };
+    let c = &browser.client;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let mut ids = std::collections::HashMap::new();
+    // Sorted by name, the depot comes first; it must not be the default.
+    for (name, kind) in [
+        ("ETF-Depot", "etf"),
+        ("Girokonto", "checking"),
+        ("Tagesgeld", "savings"),
+    ] {
+        let r = app
+            .action(
+                "createAccount",
+                serde_json::json!({"name": name, "type": kind, "currency": "EUR", "balance": "100"}),
+                Some(&user.cookie),
+            )
+            .await;
+        ids.insert(name, r.data()["id"].as_str().unwrap().to_string());
+    }
+    sign_in(c, &app, &user).await;
+    let value = |css: &'static str| async move {
+        c.find(Locator::Css(css))
+            .await
+            .unwrap()
+            .prop("value")
+            .await
+            .unwrap()
+            .unwrap()
+    };
+
+    c.goto(&app.url("/daily-expenses")).await.unwrap();
+    assert_eq!(value("form.stack [name=accountId]").await, ids["Girokonto"]);
+    c.goto(&app.url("/transfers")).await.unwrap();
+    assert_eq!(
+        value("form.stack [name=fromAccountId]").await,
+        ids["Girokonto"]
+    );
+    assert_eq!(
+        value("form.stack [name=toAccountId]").await,
+        ids["Tagesgeld"]
+    );
+    c.goto(&app.url("/forecasts")).await.unwrap();
+    assert_eq!(value("select[name=account]").await, ids["Girokonto"]);
+
+    // Chosen once in the form, it is the form's start from then on.
+    c.goto(&app.url("/daily-expenses")).await.unwrap();
+    fill(c, "name", "Zinsen-Gebühr").await;
+    fill(c, "amount", "2.50").await;
+    c.find(Locator::Css(&format!(
+        "form.stack [name=accountId] option[value='{}']",
+        ids["Tagesgeld"]
+    )))
+    .await
+    .unwrap()
+    .click()
+    .await
+    .unwrap();
+    submit(c).await;
+    wait_for_text(c, "Zinsen-Gebühr").await;
+    c.goto(&app.url("/daily-expenses")).await.unwrap();
+    wait_for_css(c, "form.stack [name=accountId]").await;
+    assert_eq!(value("form.stack [name=accountId]").await, ids["Tagesgeld"]);
+    // Other forms keep their own default.
+    c.goto(&app.url("/incomes")).await.unwrap();
+    assert_eq!(value("form.stack [name=accountId]").await, ids["Girokonto"]);
+}

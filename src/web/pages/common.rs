@@ -102,10 +102,33 @@ impl Refs {
             .unwrap_or_default()
     }
 
-    /// The currency a new record's form starts with: the first account's,
+    /// The account a new entry's form starts with: the first checking
+    /// account (where everyday money goes), else the first. The pages'
+    /// script then prefers the account last chosen in that form.
+    pub fn default_account(&self) -> Option<&Account> {
+        self.accounts
+            .iter()
+            .find(|a| a.kind == "checking")
+            .or(self.accounts.first())
+    }
+
+    /// The other side of a new transfer from `from`: the first savings
+    /// account, else the first other account.
+    pub fn transfer_target(&self, from: Option<&str>) -> Option<&Account> {
+        let others = || {
+            self.accounts
+                .iter()
+                .filter(move |a| Some(a.id.as_str()) != from)
+        };
+        others()
+            .find(|a| a.kind == "savings")
+            .or_else(|| others().next())
+    }
+
+    /// The currency a new record's form starts with: the default account's,
     /// else the user's base currency.
     pub fn default_currency<'a>(&'a self, base: &'a str) -> &'a str {
-        self.accounts.first().map_or(base, |a| a.currency.as_str())
+        self.default_account().map_or(base, |a| a.currency.as_str())
     }
 
     pub fn categories_by_id(&self) -> HashMap<&str, &Category> {

@@ -153,7 +153,7 @@ pub async fn show(
                 (Field::new(t.merchant, "merchant", "text").value(editing.as_ref().map(|e| e.merchant.as_str()).unwrap_or("")).render())
                 (amount_and_currency(t, &amount, editing.as_ref().map_or(default_currency, |e| e.currency.as_str())))
                 (Field::new(t.date, "date", "date").value(&date).required().render())
-                (select(t.account, "accountId", &refs.account_options(), editing.as_ref().map(|e| e.account_id.as_str()), None))
+                (select(t.account, "accountId", &refs.account_options(), editing.as_ref().map(|e| e.account_id.as_str()).or(refs.default_account().map(|a| a.id.as_str())), None))
                 (select(t.category, "categoryId", &refs.category_options(),
                     editing.as_ref().and_then(|e| e.category_id.as_deref()), Some(t.uncategorised)))
                 p.hint.merchant-hint hidden { (t.merchant_hint) }

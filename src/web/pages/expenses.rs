@@ -48,7 +48,7 @@ fn expense_form(
         (Field::new(t.name, "name", "text").value(editing.map(|e| e.name.as_str()).unwrap_or("")).required().render())
         (amount_and_currency(t, &schedule.amount, editing.map_or(default_currency, |e| e.currency.as_str())))
         (schedule.fields(locale, false))
-        (select(t.account, "accountId", &refs.account_options(), editing.map(|e| e.account_id.as_str()), None))
+        (select(t.account, "accountId", &refs.account_options(), editing.map(|e| e.account_id.as_str()).or(refs.default_account().map(|a| a.id.as_str())), None))
         (select(t.category, "categoryId", &refs.category_options(),
             editing.and_then(|e| e.category_id.as_deref()), Some(t.uncategorised)))
         (checkbox(t.is_subscription, "isSubscription", editing.map(|e| e.is_subscription).unwrap_or(subscription_default)))

@@ -31,7 +31,7 @@ pub async fn show(
     let account_id = q
         .account
         .filter(|id| refs.accounts.iter().any(|a| &a.id == id))
-        .or_else(|| refs.accounts.first().map(|a| a.id.clone()));
+        .or_else(|| refs.default_account().map(|a| a.id.clone()));
     let today = state.clock.today();
     let forecast = match account_id.clone() {
         Some(id) => {

@@ -279,11 +279,7 @@ impl View<'_> {
     fn upload(&self) -> Markup {
         let t = self.t;
         let accounts = &self.refs.accounts;
-        let default = accounts
-            .iter()
-            .find(|a| a.kind == "checking")
-            .or(accounts.first())
-            .map(|a| a.id.as_str());
+        let default = self.refs.default_account().map(|a| a.id.as_str());
         html! {
             section.panel.import-upload aria-labelledby="import-upload-title" {
                 h2 #import-upload-title { (t.import_upload_title) }

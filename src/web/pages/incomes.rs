@@ -63,7 +63,7 @@ pub async fn show(
                 (Field::new(t.name, "name", "text").value(editing.map(|i| i.name.as_str()).unwrap_or("")).required().render())
                 (amount_and_currency(t, &schedule.amount, editing.map_or(default_currency, |i| i.currency.as_str())))
                 (schedule.fields(locale, true))
-                (select(t.account, "accountId", &refs.account_options(), editing.map(|i| i.account_id.as_str()), None))
+                (select(t.account, "accountId", &refs.account_options(), editing.map(|i| i.account_id.as_str()).or(refs.default_account().map(|a| a.id.as_str())), None))
                 (textarea(t.notes, "notes", editing.map(|i| i.notes.as_str()).unwrap_or("")))
             }))
         },

@@ -27,6 +27,11 @@ pub async fn show(
         .await?;
     let editing = q.find(&list, |x| x.id.as_str());
     let today = state.clock.today();
+    // A new transfer goes from the everyday account to savings.
+    let from = editing
+        .map(|x| x.from_account_id.as_str())
+        .or(refs.default_account().map(|a| a.id.as_str()))
+        .unwrap_or("");
     let schedule = SchedulePrefill::new(
         editing.map(|x| (x.amount, x.frequency, x.start_date, x.end_date)),
         viewer.locale,
@@ -66,9 +71,10 @@ pub async fn show(
                 td.num { (amount_cell(&state, x.amount, &x.currency, &user.base_currency, locale)) }
             })))
             (form.render(html! {
-                (select(t.from_account, "fromAccountId", &refs.account_options(), editing.map(|x| x.from_account_id.as_str()), None))
+                (select(t.from_account, "fromAccountId", &refs.account_options(), Some(from).filter(|f| !f.is_empty()), None))
                 (select(t.to_account, "toAccountId", &refs.account_options(),
-                    editing.map(|x| x.to_account_id.as_str()).or(refs.accounts.get(1).map(|a| a.id.as_str())), None))
+                    editing.map(|x| x.to_account_id.as_str())
+                        .or(refs.transfer_target(Some(from)).map(|a| a.id.as_str())), None))
                 (amount_field(t, &schedule.amount))
                 (schedule.fields(locale, true))
                 (textarea(t.note, "note", editing.map(|x| x.note.as_str()).unwrap_or("")))
