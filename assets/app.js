@@ -92,7 +92,40 @@
     if (ok) { ok.textContent = ok.dataset.text || ''; ok.hidden = false; }
   }
 
-  async function send(form) {
+  // A short "saved" note at the bottom of the screen, read out by screen
+  // readers; after a save that reloads the page it appears on the new one.
+  function toast(text) {
+    let box = document.querySelector('.toast');
+    if (!box) {
+      box = document.createElement('p');
+      box.className = 'toast';
+      box.setAttribute('role', 'status');
+      document.body.appendChild(box);
+    }
+    box.textContent = text;
+    box.hidden = false;
+    clearTimeout(box.timer);
+    box.timer = setTimeout(function () { box.hidden = true; }, 4000);
+  }
+  let flash = null;
+  try { flash = window.sessionStorage.getItem('cashkeeper.flash'); window.sessionStorage.removeItem('cashkeeper.flash'); } catch (_) { /* private mode */ }
+  if (flash) toast(flash);
+
+  // "Save and add another": the form stays for the next entry, keeping
+  // its date, account and currency.
+  const KEEP = ['date', 'accountId', 'currency'];
+  function readyForAnother(form) {
+    for (const el of form.elements) {
+      if (!el.name || KEEP.indexOf(el.name) >= 0 || el.type === 'hidden' || el.type === 'submit') continue;
+      if (el.tagName === 'SELECT') el.selectedIndex = 0;
+      else if (el.type === 'checkbox' || el.type === 'radio') el.checked = el.defaultChecked;
+      else el.value = '';
+    }
+    const first = form.querySelector('input:not([type=hidden]), select, textarea');
+    if (first) first.focus();
+  }
+
+  async function send(form, submitter) {
     if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
     clearErrors(form);
     const button = form.querySelector('[type=submit]');
@@ -128,6 +161,14 @@
     }
     if (form.afterSave) {
       try { await form.afterSave(body.data); } catch (_) { /* the record is saved; extras are best effort */ }
+    }
+    if (submitter && submitter.dataset.another !== undefined) {
+      readyForAnother(form);
+      if (form.dataset.flash) toast(form.dataset.flash);
+      return;
+    }
+    if (form.dataset.flash && (form.dataset.redirect || form.dataset.reload !== undefined)) {
+      try { window.sessionStorage.setItem('cashkeeper.flash', form.dataset.flash); } catch (_) { /* private mode */ }
     }
     if (form.dataset.redirect) { window.location.assign(form.dataset.redirect); return; }
     if (form.dataset.reload !== undefined) { window.location.reload(); return; }
@@ -172,6 +213,15 @@
       const other = Array.from(to.options).find(function (o) { return o.value && o.value !== from.value; });
       if (other) to.value = other.value;
     }
+  }
+
+  // Editing a record (?edit=…#record-form): the cursor goes to the form's
+  // first field, so the form that opened is where the eye and keys are.
+  const editForm = document.querySelector('#record-form form[data-action^="update"]');
+  if (editForm) {
+    const first = editForm.querySelector('input:not([type=hidden]), select, textarea');
+    // After the load: the browser's own scrolling to #record-form comes first.
+    if (first) window.addEventListener('load', function () { first.focus(); });
   }
 
   // Phones stack each table row into lines (app.css); every cell then
@@ -408,7 +458,7 @@
     const form = ev.target.closest('form[data-action]');
     if (!form) return;
     ev.preventDefault();
-    send(form);
+    send(form, ev.submitter);
   });
 })();
 

@@ -1182,3 +1182,127 @@ async fn new_entries_start_on_the_checking_account_and_then_on_the_one_last_chos
     c.goto(&app.url("/incomes")).await.unwrap();
     assert_eq!(value("form.stack [name=accountId]").await, ids["Girokonto"]);
 }
+
+#[tokio::test]
+async fn forms_sit_above_the_list_say_saved_and_add_one_receipt_after_another() {
+    let Some(browser) = start(1280, 900).await else {
+        return;
+    };
+    let c = &browser.client;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    for (name, kind) in [("Cash", "checking"), ("Savings", "savings")] {
+        let r = app
+            .action(
+                "createAccount",
+                serde_json::json!({"name": name, "type": kind, "currency": "EUR", "balance": "0"}),
+                Some(&user.cookie),
+            )
+            .await;
+        assert!(r.ok(), "{}", r.body);
+    }
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url("/daily-expenses")).await.unwrap();
+    // The add form comes before the list.
+    let order: bool = c
+        .execute(
+            "const f = document.querySelector('#record-form'), l = document.querySelector('table.records');\
+             return !l || !!(f.compareDocumentPosition(l) & Node.DOCUMENT_POSITION_FOLLOWING);",
+            vec![],
+        )
+        .await
+        .unwrap()
+        .as_bool()
+        .unwrap();
+    assert!(order, "the form is above the list");
+
+    // Save and add another: the form stays, date and account kept.
+    let date = c
+        .find(Locator::Css("form.stack [name=date]"))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap();
+    let account = c
+        .find(Locator::Css("form.stack [name=accountId]"))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap();
+    for (name, amount) in [("Bakery", "3.20"), ("Butcher", "12.80")] {
+        fill(c, "name", name).await;
+        fill(c, "amount", amount).await;
+        c.find(Locator::Css("form.stack button[data-another]"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        wait_for_css(c, ".toast:not([hidden])").await;
+        for _ in 0..50 {
+            let name_now = c
+                .find(Locator::Css("form.stack [name=name]"))
+                .await
+                .unwrap()
+                .prop("value")
+                .await
+                .unwrap()
+                .unwrap();
+            if name_now.is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let field = |n: &'static str| async move {
+            c.find(Locator::Css(&format!("form.stack [name={n}]")))
+                .await
+                .unwrap()
+                .prop("value")
+                .await
+                .unwrap()
+                .unwrap()
+        };
+        assert_eq!(field("name").await, "", "ready for the next one");
+        assert_eq!(field("amount").await, "");
+        assert_eq!(field("date").await, date);
+        assert_eq!(field("accountId").await, account);
+    }
+    c.goto(&app.url("/daily-expenses")).await.unwrap();
+    wait_for_text(c, "Bakery").await;
+    wait_for_text(c, "Butcher").await;
+
+    // Edit: the form opens at the top with the cursor in its first field.
+    let edit = c
+        .find(Locator::Css("a[href*='edit=']"))
+        .await
+        .unwrap()
+        .attr("href")
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(edit.ends_with("#record-form"), "{edit}");
+    c.goto(&app.url(&edit)).await.unwrap();
+    let focused: String = c
+        .execute(
+            "const f = document.querySelector('#record-form form'); \
+             return [document.activeElement.tagName, document.activeElement.name || '', f ? f.dataset.action : 'none', location.href].join('|')",
+            vec![],
+        )
+        .await
+        .unwrap()
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(focused.starts_with("INPUT|name|"), "{focused}");
+    fill(c, "name", "Bakery Schmidt").await;
+    submit(c).await;
+    // Saved, the page reloads and says so.
+    let note = wait_for_css(c, ".toast:not([hidden])").await;
+    assert_eq!(note.text().await.unwrap(), "Saved.");
+    wait_for_text(c, "Bakery Schmidt").await;
+    screenshot(c, "saved-note").await;
+}

@@ -47,11 +47,6 @@ pub async fn show(
         t.nav_accounts,
         html! {
             h1 { (t.nav_accounts) }
-            (list.render(&refs.accounts, |a| Row::new(&a.id, html! {
-                td { (a.name) }
-                td { (locale.account_type(&a.kind)) }
-                td.num { (amount_cell(&state, a.balance, &a.currency, &user.base_currency, locale)) }
-            })))
             (form.render(html! {
                 (Field::new(t.name, "name", "text").value(editing.map(|a| a.name.as_str()).unwrap_or("")).required().render())
                 (select(t.kind, "type", &types, Some(editing.map(|a| a.kind.as_str()).unwrap_or("checking")), None))
@@ -59,6 +54,11 @@ pub async fn show(
                     Some(editing.map(|a| a.currency.as_str()).unwrap_or(user.base_currency.as_str())), None))
                 (Field::new(t.balance, "balance", "text").value(&balance).signed_amount().render())
             }))
+            (list.render(&refs.accounts, |a| Row::new(&a.id, html! {
+                td { (a.name) }
+                td { (locale.account_type(&a.kind)) }
+                td.num { (amount_cell(&state, a.balance, &a.currency, &user.base_currency, locale)) }
+            })))
             @if let Some(a) = editing {
                 @if refs.accounts.len() > 1 {
                     section.panel {

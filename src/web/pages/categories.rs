@@ -42,16 +42,16 @@ pub async fn show(
         t.nav_categories,
         html! {
             h1 { (t.nav_categories) }
-            (list.render(&refs.categories, |k| Row::new(&k.id, html! {
-                td { (category_chip(Some(k), locale)) }
-                td.num { @if let Some(l) = k.monthly_limit { (format::money(l, &user.base_currency, locale)) } }
-            })))
             (form.render(html! {
                 (Field::new(t.name, "name", "text").value(editing.map(|k| k.name.as_str()).unwrap_or("")).required().render())
                 (Field::new(t.icon, "icon", "text").value(editing.map(|k| k.icon.as_str()).unwrap_or("")).render())
                 (Field::new(t.color, "color", "color").value(editing.map(|k| k.color.as_str()).unwrap_or("#64748b")).render())
                 (Field::new(t.monthly_limit, "monthlyLimit", "text").value(&limit).decimal().nullable().render())
             }))
+            (list.render(&refs.categories, |k| Row::new(&k.id, html! {
+                td { (category_chip(Some(k), locale)) }
+                td.num { @if let Some(l) = k.monthly_limit { (format::money(l, &user.base_currency, locale)) } }
+            })))
         },
     )
     .into_response())

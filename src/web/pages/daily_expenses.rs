@@ -114,7 +114,8 @@ pub async fn show(
     )
     .editing(editing.as_ref().map(|e| Editing::named(&e.id, &e.name)))
     .needs_account(refs.accounts.is_empty())
-    .merchant_hint();
+    .merchant_hint()
+    .add_another();
     Ok(page(
         &viewer,
         "/daily-expenses",
@@ -131,13 +132,6 @@ pub async fn show(
                 button type="submit" { (t.filter) }
                 a.button href=(nav(add_months(first, 1))) aria-label=(t.next_month) { "›" }
             }
-            (records.render(&list, |e| Row::new(&e.id, html! {
-                td { (format::date(e.date, locale)) }
-                td { (e.name) @if !e.merchant.is_empty() { br; small.muted { (e.merchant) } } }
-                td { (category_chip(e.category_id.as_deref().and_then(|id| cats.get(id).copied()), locale)) }
-                td.num { (amount_cell(&state, e.amount, &e.currency, &user.base_currency, locale)) }
-                td { (paperclip(t, &docs_of(&e.id), "dailyExpenseId", &e.id)) }
-            })))
             (form.render(html! {
                 @if state.ai.is_some() && editing.is_none() {
                     div.scan data-scan="/api/receipt-scan" data-reading=(t.scan_reading) data-attach="dailyExpenseId" {
@@ -159,6 +153,13 @@ pub async fn show(
                 p.hint.merchant-hint hidden { (t.merchant_hint) }
                 (textarea(t.notes, "notes", editing.as_ref().map(|e| e.notes.as_str()).unwrap_or("")))
             }))
+            (records.render(&list, |e| Row::new(&e.id, html! {
+                td { (format::date(e.date, locale)) }
+                td { (e.name) @if !e.merchant.is_empty() { br; small.muted { (e.merchant) } } }
+                td { (category_chip(e.category_id.as_deref().and_then(|id| cats.get(id).copied()), locale)) }
+                td.num { (amount_cell(&state, e.amount, &e.currency, &user.base_currency, locale)) }
+                td { (paperclip(t, &docs_of(&e.id), "dailyExpenseId", &e.id)) }
+            })))
         },
     )
     .into_response())

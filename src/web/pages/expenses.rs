@@ -97,6 +97,7 @@ pub async fn show(
         t.nav_expenses,
         html! {
             h1 { (t.nav_expenses) }
+            (expense_form(locale, user, &refs, editing, "/expenses", false))
             (records.render(&list, |e| Row::new(&e.id, html! {
                 @let next = e.schedule().next_due(today);
                 td { (e.name) @if e.is_subscription { " " span.badge { (t.subscriptions) } } }
@@ -107,7 +108,6 @@ pub async fn show(
                 td.num { (format::money(monthly_equivalent(e.amount, e.frequency), &e.currency, locale)) }
                 td { (paperclip(t, &docs_of(&e.id), "expenseId", &e.id)) }
             })))
-            (expense_form(locale, user, &refs, editing, "/expenses", false))
         },
     )
     .into_response())
@@ -148,6 +148,7 @@ pub async fn subscriptions_page(
                 div.card.stat { span.label { (t.total) " " (t.per_month) } strong.amount { (format::money(subs.monthly_total, &subs.currency, locale)) } }
                 div.card.stat { span.label { (t.total) " " (t.per_year) } strong.amount { (format::money(subs.yearly_total, &subs.currency, locale)) } }
             }
+            (expense_form(locale, user, &refs, editing, "/subscriptions", true))
             (records.render(&subs.subscriptions, |s| {
                 let e = &s.expense;
                 Row::new(&e.id, html! {
@@ -160,7 +161,6 @@ pub async fn subscriptions_page(
                 })
                 .inactive(!s.active)
             }))
-            (expense_form(locale, user, &refs, editing, "/subscriptions", true))
         },
     )
     .into_response())

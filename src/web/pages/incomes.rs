@@ -49,6 +49,13 @@ pub async fn show(
         t.nav_incomes,
         html! {
             h1 { (t.nav_incomes) }
+            (form.render(html! {
+                (Field::new(t.name, "name", "text").value(editing.map(|i| i.name.as_str()).unwrap_or("")).required().render())
+                (amount_and_currency(t, &schedule.amount, editing.map_or(default_currency, |i| i.currency.as_str())))
+                (schedule.fields(locale, true))
+                (select(t.account, "accountId", &refs.account_options(), editing.map(|i| i.account_id.as_str()).or(refs.default_account().map(|a| a.id.as_str())), None))
+                (textarea(t.notes, "notes", editing.map(|i| i.notes.as_str()).unwrap_or("")))
+            }))
             (records.render(&list, |i| Row::new(&i.id, html! {
                 td { (i.name) }
                 td { (locale.frequency(i.frequency)) }
@@ -59,13 +66,6 @@ pub async fn show(
                 td { (refs.account_name(&i.account_id)) }
                 td.num { (amount_cell(&state, i.amount, &i.currency, &user.base_currency, locale)) }
             })))
-            (form.render(html! {
-                (Field::new(t.name, "name", "text").value(editing.map(|i| i.name.as_str()).unwrap_or("")).required().render())
-                (amount_and_currency(t, &schedule.amount, editing.map_or(default_currency, |i| i.currency.as_str())))
-                (schedule.fields(locale, true))
-                (select(t.account, "accountId", &refs.account_options(), editing.map(|i| i.account_id.as_str()).or(refs.default_account().map(|a| a.id.as_str())), None))
-                (textarea(t.notes, "notes", editing.map(|i| i.notes.as_str()).unwrap_or("")))
-            }))
         },
     )
     .into_response())

@@ -95,7 +95,7 @@ impl<'a> RecordList<'a> {
                                 tr class=[r.inactive.then_some("inactive")] {
                                     (r.cells)
                                     td.row-actions {
-                                        a href={ (self.edit_href) (r.id) } { (t.edit) }
+                                        a href={ (self.edit_href) (r.id) "#record-form" } { (t.edit) }
                                         (delete_button(self.delete_action, r.id, t.confirm_delete, t.delete))
                                     }
                                 }
@@ -143,6 +143,7 @@ pub struct RecordForm<'a> {
     editing: Option<Editing<'a>>,
     missing_account: bool,
     merchant_hint: bool,
+    add_another: bool,
 }
 
 impl<'a> RecordForm<'a> {
@@ -164,7 +165,15 @@ impl<'a> RecordForm<'a> {
             editing: None,
             missing_account: false,
             merchant_hint: false,
+            add_another: false,
         }
+    }
+
+    /// Offers "save and add another": the form stays, keeping its date and
+    /// account, for entering a pile of receipts one after another.
+    pub fn add_another(mut self) -> Self {
+        self.add_another = true;
+        self
     }
 
     /// The record to edit; `None` keeps the create form.
@@ -197,7 +206,7 @@ impl<'a> RecordForm<'a> {
             self.create
         };
         html! {
-            section.panel {
+            section.panel #record-form {
                 h2 {
                     @if let Some(e) = editing {
                         (t.edit) @if let Some(name) = e.name { ": " (name) }
@@ -208,13 +217,16 @@ impl<'a> RecordForm<'a> {
                 @if self.missing_account {
                     p.notice { (t.need_account_first) " " a href="/accounts" { (t.nav_accounts) } }
                 } @else {
-                    form.stack data-action=(action) data-redirect=(self.redirect)
+                    form.stack data-action=(action) data-redirect=(self.redirect) data-flash=(t.saved)
                         data-merchant-hint[self.merchant_hint] novalidate {
                         @if let Some(e) = editing { input type="hidden" name="id" value=(e.id); }
                         (fields)
                         (form_error())
                         div.buttons {
                             button.primary type="submit" { @if editing.is_some() { (t.save_changes) } @else { (t.add) } }
+                            @if self.add_another && editing.is_none() {
+                                button type="submit" data-another="" { (t.save_and_add_another) }
+                            }
                             @if editing.is_some() { a.button href=(self.redirect) { (t.cancel) } }
                         }
                     }

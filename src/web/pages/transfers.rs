@@ -60,6 +60,15 @@ pub async fn show(
         t.nav_transfers,
         html! {
             h1 { (t.nav_transfers) }
+            (form.render(html! {
+                (select(t.from_account, "fromAccountId", &refs.account_options(), Some(from).filter(|f| !f.is_empty()), None))
+                (select(t.to_account, "toAccountId", &refs.account_options(),
+                    editing.map(|x| x.to_account_id.as_str())
+                        .or(refs.transfer_target(Some(from)).map(|a| a.id.as_str())), None))
+                (amount_field(t, &schedule.amount))
+                (schedule.fields(locale, true))
+                (textarea(t.note, "note", editing.map(|x| x.note.as_str()).unwrap_or("")))
+            }))
             (records.render(&list, |x| Row::new(&x.id, html! {
                 td { (refs.account_name(&x.from_account_id)) }
                 td { (refs.account_name(&x.to_account_id)) @if !x.note.is_empty() { br; small.muted { (x.note) } } }
@@ -70,15 +79,6 @@ pub async fn show(
                 } }
                 td.num { (amount_cell(&state, x.amount, &x.currency, &user.base_currency, locale)) }
             })))
-            (form.render(html! {
-                (select(t.from_account, "fromAccountId", &refs.account_options(), Some(from).filter(|f| !f.is_empty()), None))
-                (select(t.to_account, "toAccountId", &refs.account_options(),
-                    editing.map(|x| x.to_account_id.as_str())
-                        .or(refs.transfer_target(Some(from)).map(|a| a.id.as_str())), None))
-                (amount_field(t, &schedule.amount))
-                (schedule.fields(locale, true))
-                (textarea(t.note, "note", editing.map(|x| x.note.as_str()).unwrap_or("")))
-            }))
         },
     )
     .into_response())
