@@ -50,11 +50,18 @@ impl Record for DailyInput {
         user: &UserId,
         stored: Option<&DailyExpense>,
     ) -> Result<NewDailyExpense> {
-        let name = input::text(
-            "name",
-            self.name.or(stored.map(|e| e.name.clone())),
+        let merchant = input::optional_text(
+            "merchant",
+            self.merchant.or(stored.map(|e| e.merchant.clone())),
             NAME_MAX,
         )?;
+        // A merchant alone names the entry ("Bäckerei Schmidt").
+        let name = self
+            .name
+            .or(stored.map(|e| e.name.clone()))
+            .filter(|n| !n.trim().is_empty())
+            .or_else(|| (!merchant.is_empty()).then(|| merchant.clone()));
+        let name = input::text("name", name, NAME_MAX)?;
         let amount = input::positive_amount(self.amount, stored.map(|e| e.amount))?;
         let date = input::date("date", self.date.or(stored.map(|e| e.date.to_string())))?;
         let (account_id, currency) = entries::account_and_currency(
@@ -76,11 +83,7 @@ impl Record for DailyInput {
             date,
             account_id,
             category_id,
-            merchant: input::optional_text(
-                "merchant",
-                self.merchant.or(stored.map(|e| e.merchant.clone())),
-                NAME_MAX,
-            )?,
+            merchant,
             notes: input::optional_text(
                 "notes",
                 self.notes.or(stored.map(|e| e.notes.clone())),

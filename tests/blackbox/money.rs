@@ -928,3 +928,33 @@ async fn errors_speak_the_users_language_and_keep_naming_the_field() {
         r.body
     );
 }
+
+#[tokio::test]
+async fn a_one_time_expense_with_a_merchant_needs_no_name() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let a = app
+        .ok(
+            &user,
+            "createAccount",
+            json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "0"}),
+        )
+        .await;
+    let made = app
+        .ok(
+            &user,
+            "createDailyExpense",
+            json!({"name": "", "merchant": "Bäckerei Schmidt", "amount": "3.20", "date": "2026-01-05", "accountId": id(&a)}),
+        )
+        .await;
+    assert_eq!(made["name"], "Bäckerei Schmidt");
+    assert_eq!(made["merchant"], "Bäckerei Schmidt");
+    let r = app
+        .action(
+            "createDailyExpense",
+            json!({"name": " ", "merchant": "", "amount": "3.20", "date": "2026-01-05", "accountId": id(&a)}),
+            Some(&user.cookie),
+        )
+        .await;
+    assert_eq!(r.error(), Some("name: is required"), "{}", r.body);
+}

@@ -143,7 +143,7 @@ pub async fn show(
                         p.hint { (t.scan_hint) }
                     }
                 }
-                (Field::new(t.name, "name", "text").value(editing.as_ref().map(|e| e.name.as_str()).unwrap_or("")).required().render())
+                (Field::new(t.name, "name", "text").value(editing.as_ref().map(|e| e.name.as_str()).unwrap_or("")).hint(t.name_or_merchant_hint).render())
                 (Field::new(t.merchant, "merchant", "text").value(editing.as_ref().map(|e| e.merchant.as_str()).unwrap_or("")).render())
                 (amount_and_currency(t, &amount, editing.as_ref().map_or(default_currency, |e| e.currency.as_str())))
                 (Field::new(t.date, "date", "date").value(&date).required().render())
