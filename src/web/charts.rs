@@ -187,6 +187,12 @@ pub fn income_vs_expenses(
                 width="100%" xmlns="http://www.w3.org/2000/svg" {
                 title id={ (id) "-t" } { (title) }
                 desc id={ (id) "-d" } { (desc) }
+                defs {
+                    pattern id={ (id) "-hatch" } width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)" {
+                        rect.chart-expenses width="6" height="6" {}
+                        line.chart-hatch x1="0" y1="0" x2="0" y2="6" {}
+                    }
+                }
                 @for v in &ticks {
                     line.chart-grid x1=(left) x2=(width) y1=(y(*v)) y2=(y(*v)) {}
                     text.chart-axis x=(left - 6.0) y=(y(*v) + 4.0) text-anchor="end" {
@@ -195,10 +201,18 @@ pub fn income_vs_expenses(
                 }
                 @for (i, m) in months.iter().enumerate() {
                     @let x = left + group * i as f64 + group / 2.0;
+                    // Each bar names its month, series and amount on hover.
                     rect.chart-income x=(format!("{:.1}", x - bar - 1.0)) y=(format!("{:.1}", y(f(m.income))))
-                        width=(format!("{bar:.1}")) height=(format!("{:.1}", plot_h + 8.0 - y(f(m.income)))) rx="2" {}
-                    rect.chart-expenses x=(format!("{:.1}", x + 1.0)) y=(format!("{:.1}", y(f(m.expenses))))
-                        width=(format!("{bar:.1}")) height=(format!("{:.1}", plot_h + 8.0 - y(f(m.expenses)))) rx="2" {}
+                        width=(format!("{bar:.1}")) height=(format!("{:.1}", plot_h + 8.0 - y(f(m.income)))) rx="2" {
+                        title { (m.label) ", " (t.income) ": " (format::money(m.income, currency, locale)) }
+                    }
+                    // Expenses are hatched as well as coloured, so the two
+                    // series differ without telling colours apart.
+                    rect.chart-expenses-bar x=(format!("{:.1}", x + 1.0)) y=(format!("{:.1}", y(f(m.expenses))))
+                        width=(format!("{bar:.1}")) height=(format!("{:.1}", plot_h + 8.0 - y(f(m.expenses)))) rx="2"
+                        fill={ "url(#" (id) "-hatch)" } {
+                        title { (m.label) ", " (t.expenses) ": " (format::money(m.expenses, currency, locale)) }
+                    }
                     text.chart-axis x=(x) y=(8.0 + plot_h + 18.0) text-anchor="middle" { (m.label) }
                 }
                 line.chart-baseline x1=(left) x2=(width) y1=(y(0.0)) y2=(y(0.0)) {}

@@ -1306,3 +1306,72 @@ async fn forms_sit_above_the_list_say_saved_and_add_one_receipt_after_another() 
     wait_for_text(c, "Bakery Schmidt").await;
     screenshot(c, "saved-note").await;
 }
+
+#[tokio::test]
+async fn charts_stay_readable_on_a_phone_and_tell_their_series_apart() {
+    let Some(browser) = start(390, 844).await else {
+        return;
+    };
+    let c = &browser.client;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let act = |name: &'static str, body: serde_json::Value| {
+        let (app, cookie) = (&app, user.cookie.clone());
+        async move {
+            let r = app.action(name, body, Some(&cookie)).await;
+            r.data().clone()
+        }
+    };
+    let giro = act(
+        "createAccount",
+        serde_json::json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "2000"}),
+    )
+    .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    act(
+        "createIncome",
+        serde_json::json!({"name": "Salary", "amount": "2500", "frequency": "monthly", "startDate": "2025-01-01", "accountId": giro}),
+    )
+    .await;
+    act(
+        "createExpense",
+        serde_json::json!({"name": "Rent", "amount": "950", "frequency": "monthly", "startDate": "2025-01-01", "accountId": giro}),
+    )
+    .await;
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url("/forecasts")).await.unwrap();
+    wait_for_css(c, "rect.chart-expenses-bar").await;
+    let smallest = c
+        .execute(
+            "return Math.min(...Array.from(document.querySelectorAll('.chart text'), \
+             t => t.getBoundingClientRect().height).filter(h => h > 0))",
+            vec![],
+        )
+        .await
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    assert!(smallest >= 9.0, "chart text {smallest:.1} px high");
+    // Hover names month, series and amount; expenses are hatched.
+    let title = c
+        .find(Locator::Css("rect.chart-expenses-bar title"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap_or_default();
+    let fill = c
+        .find(Locator::Css("rect.chart-expenses-bar"))
+        .await
+        .unwrap()
+        .attr("fill")
+        .await
+        .unwrap()
+        .unwrap_or_default();
+    assert!(fill.starts_with("url(#"), "{fill}");
+    let source = c.source().await.unwrap();
+    assert!(source.contains("Expenses: €950.00"), "{title}");
+    screenshot(c, "forecast-phone").await;
+}
