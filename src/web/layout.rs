@@ -88,6 +88,8 @@ fn head(title: &str, scripts: &[&str]) -> Markup {
             meta name="color-scheme" content="light dark";
             title { (title) " · cashkeeper" }
             link rel="icon" href=(assets::url("favicon.svg")) type="image/svg+xml";
+            // iPhones and iPads take a PNG for the home screen.
+            link rel="apple-touch-icon" href=(assets::url("apple-touch-icon.png"));
             link rel="manifest" href=(assets::url("manifest.webmanifest"));
             meta name="theme-color" content="#0f766e";
             link rel="stylesheet" href=(assets::url("app.css"));

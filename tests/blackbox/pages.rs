@@ -458,3 +458,36 @@ async fn pages_keep_ids_unique_name_their_forms_and_the_404_keeps_the_navigation
     let html = res.text().await.unwrap();
     assert!(html.contains("nav class=\"mainnav\""), "{html}");
 }
+
+#[tokio::test]
+async fn home_screens_get_png_icons() {
+    let app = spawn_app().await;
+    let html = app.get("/login", None).await.text().await.unwrap();
+    let href = html
+        .split("rel=\"apple-touch-icon\" href=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("an apple-touch-icon link")
+        .to_string();
+    let res = app.get(&href, None).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()["content-type"], "image/png");
+    let png = res.bytes().await.unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    assert_eq!(u32::from_be_bytes(png[16..20].try_into().unwrap()), 180);
+
+    let manifest: serde_json::Value = app
+        .get("/assets/manifest.webmanifest", None)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let icons = manifest["icons"].as_array().unwrap();
+    for icon in icons {
+        let src = icon["src"].as_str().unwrap();
+        assert_eq!(app.get(src, None).await.status(), 200, "{src}");
+    }
+    assert!(icons
+        .iter()
+        .any(|i| i["type"] == "image/png" && i["sizes"] == "512x512"));
+}
