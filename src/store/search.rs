@@ -22,40 +22,49 @@ pub struct Hit {
     /// 0 exact name, 1 name starts with the query, 2 a word of the name
     /// does, 3 the query appears anywhere (name, notes or merchant).
     pub rank: u8,
+    /// A one-time expense's merchant, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub merchant: Option<String>,
 }
 
-/// Per table: kind, the SELECT of (id, name, date, amount_cents, currency)
+/// Per table: kind, the SELECT of (id, name, date, amount_cents, currency,
+/// merchant)
 /// and the searched text columns besides the name.
 const SOURCES: &[(&str, &str, &str, &[&str])] = &[
     (
         "account",
         "accounts",
-        "id, name, NULL, balance_cents, currency",
+        "id, name, NULL, balance_cents, currency, NULL",
         &[],
     ),
-    ("category", "categories", "id, name, NULL, NULL, NULL", &[]),
+    (
+        "category",
+        "categories",
+        "id, name, NULL, NULL, NULL, NULL",
+        &[],
+    ),
     (
         "expense",
         "expenses",
-        "id, name, start_date, amount_cents, currency",
+        "id, name, start_date, amount_cents, currency, NULL",
         &["notes"],
     ),
     (
         "dailyExpense",
         "daily_expenses",
-        "id, name, date, amount_cents, currency",
+        "id, name, date, amount_cents, currency, merchant",
         &["merchant", "notes"],
     ),
     (
         "income",
         "incomes",
-        "id, name, start_date, amount_cents, currency",
+        "id, name, start_date, amount_cents, currency, NULL",
         &["notes"],
     ),
     (
         "transfer",
         "transfers",
-        "id, note, start_date, amount_cents, currency",
+        "id, note, start_date, amount_cents, currency, NULL",
         &[],
     ),
 ];
@@ -68,68 +77,124 @@ pub const LIMIT: usize = 50;
 /// (a NUL byte, say) are nothing anyone types into a name, and the
 /// full-text query syntax has no place for them: they are left out, and a
 /// query of nothing else finds nothing.
-pub fn search(c: &Connection, user_id: &UserId, query: &str, limit: usize) -> Result<Vec<Hit>> {
+/// A query as searched: control characters left out, trimmed, lower case;
+/// `None` when nothing is left.
+fn prepared(query: &str) -> Option<String> {
     let q: String = query.chars().filter(|ch| !ch.is_control()).collect();
     let q = q.trim().to_lowercase();
-    if q.is_empty() {
-        return Ok(Vec::new());
-    }
-    let escaped = q
-        .replace('\\', "\\\\")
+    (!q.is_empty()).then_some(q)
+}
+
+/// `q` for a LIKE pattern with `ESCAPE '\\'`: `%` and `_` match themselves.
+fn like_escaped(q: &str) -> String {
+    q.replace('\\', "\\\\")
         .replace('%', "\\%")
-        .replace('_', "\\_");
-    let mut hits = Vec::new();
-    let params_for = |limit: usize| {
-        (
-            q.clone(),
-            format!("%{escaped}%"),
-            format!("{escaped}%"),
-            format!("% {escaped}%"),
-            limit as i64,
+        .replace('_', "\\_")
+}
+
+/// The FROM and WHERE of one source, matching `?1` (the user) and `?3`
+/// (the query as a LIKE pattern, or as a trigram phrase with `fts`).
+fn matching(table: &str, extra: &[&str], name_col: &str, fts: bool) -> String {
+    if fts {
+        "FROM daily_expenses_fts JOIN daily_expenses ON daily_expenses.rowid = daily_expenses_fts.rowid
+         WHERE daily_expenses_fts MATCH ?3 AND daily_expenses.user_id = ?1"
+            .to_string()
+    } else {
+        let mut anywhere = vec![format!("{name_col} LIKE ?3 ESCAPE '\\'")];
+        anywhere.extend(extra.iter().map(|c| format!("{c} LIKE ?3 ESCAPE '\\'")));
+        format!(
+            "FROM {table} WHERE user_id = ?1 AND ({})",
+            anywhere.join(" OR ")
         )
-    };
-    let (exact, anywhere_pattern, prefix, word_prefix, lim) = params_for(limit);
+    }
+}
+
+/// The sources as searched for `q`: (kind, table, select, its FROM and
+/// WHERE, the name column, the value of `?3`).
+fn sources(
+    q: &str,
+) -> Vec<(
+    &'static str,
+    &'static str,
+    &'static str,
+    String,
+    &'static str,
+    String,
+)> {
+    let escaped = like_escaped(q);
     // Trigram search needs three characters; shorter queries scan with LIKE.
     let use_fts = q.chars().count() >= 3;
-    for (kind, table, select, extra) in SOURCES {
-        let fts = use_fts && *table == "daily_expenses";
-        // The full-text table has a `name` column too: qualify in the join.
-        let name_col = match *table {
-            "transfers" => "note",
-            "daily_expenses" if fts => "daily_expenses.name",
-            _ => "name",
-        };
+    SOURCES
+        .iter()
+        .map(|(kind, table, select, extra)| {
+            let fts = use_fts && *table == "daily_expenses";
+            // The full-text table has a `name` column too: qualify in the join.
+            let name_col = match *table {
+                "transfers" => "note",
+                "daily_expenses" if fts => "daily_expenses.name",
+                _ => "name",
+            };
+            let select = if fts {
+                "daily_expenses.id, daily_expenses.name, daily_expenses.date, \
+                 daily_expenses.amount_cents, daily_expenses.currency, daily_expenses.merchant"
+            } else {
+                select
+            };
+            let third = if fts {
+                // One phrase of trigrams: a substring match in any column.
+                format!("\"{}\"", q.replace('"', "\"\""))
+            } else {
+                format!("%{escaped}%")
+            };
+            (
+                *kind,
+                *table,
+                select,
+                matching(table, extra, name_col, fts),
+                name_col,
+                third,
+            )
+        })
+        .collect()
+}
+
+/// How many records match `query` in all (the search shows at most
+/// [`LIMIT`]).
+pub fn count(c: &Connection, user_id: &UserId, query: &str) -> Result<usize> {
+    let Some(q) = prepared(query) else {
+        return Ok(0);
+    };
+    let mut total = 0usize;
+    for (_, _, _, matching, _, third) in sources(&q) {
+        let mut s = c.prepare_cached(&format!("SELECT count(*) {matching}"))?;
+        // ?2 is the ranking's; unused here.
+        let n: i64 = s.query_row(params![user_id, "", third], |r| r.get(0))?;
+        total += n as usize;
+    }
+    Ok(total)
+}
+
+pub fn search(c: &Connection, user_id: &UserId, query: &str, limit: usize) -> Result<Vec<Hit>> {
+    let Some(q) = prepared(query) else {
+        return Ok(Vec::new());
+    };
+    let escaped = like_escaped(&q);
+    let (exact, prefix, word_prefix, lim) = (
+        q.clone(),
+        format!("{escaped}%"),
+        format!("% {escaped}%"),
+        limit as i64,
+    );
+    let mut hits = Vec::new();
+    for (kind, _, select, matching, name_col, third) in sources(&q) {
         let rank = format!(
             "CASE WHEN lower({name_col}) = ?2 THEN 0
                   WHEN {name_col} LIKE ?4 ESCAPE '\\' THEN 1
                   WHEN {name_col} LIKE ?5 ESCAPE '\\' THEN 2
                   ELSE 3 END"
         );
-        let sql = if fts {
-            let select = "daily_expenses.id, daily_expenses.name, daily_expenses.date, \
-                          daily_expenses.amount_cents, daily_expenses.currency";
-            format!(
-                "SELECT {select}, {rank} AS rank
-                 FROM daily_expenses_fts JOIN daily_expenses ON daily_expenses.rowid = daily_expenses_fts.rowid
-                 WHERE daily_expenses_fts MATCH ?3 AND daily_expenses.user_id = ?1
-                 ORDER BY rank, 3 DESC LIMIT ?6"
-            )
-        } else {
-            let mut anywhere = vec![format!("{name_col} LIKE ?3 ESCAPE '\\'")];
-            anywhere.extend(extra.iter().map(|c| format!("{c} LIKE ?3 ESCAPE '\\'")));
-            format!(
-                "SELECT {select}, {rank} AS rank FROM {table}
-                 WHERE user_id = ?1 AND ({})
-                 ORDER BY rank, 3 DESC LIMIT ?6",
-                anywhere.join(" OR ")
-            )
-        };
-        let third = if fts {
-            // One phrase of trigrams: a substring match in any column.
-            format!("\"{}\"", q.replace('"', "\"\""))
-        } else {
-            anywhere_pattern.clone()
-        };
+        let sql =
+            format!("SELECT {select}, {rank} AS rank {matching} ORDER BY rank, 3 DESC LIMIT ?6");
         let mut s = c.prepare_cached(&sql)?;
         let rows = s.query_map(
             params![user_id, exact, third, prefix, word_prefix, lim],
@@ -141,7 +206,8 @@ pub fn search(c: &Connection, user_id: &UserId, query: &str, limit: usize) -> Re
                     date: r.get(2)?,
                     amount: r.get::<_, Option<i64>>(3)?.map(money::from_cents),
                     currency: r.get(4)?,
-                    rank: r.get(5)?,
+                    merchant: r.get::<_, Option<String>>(5)?.filter(|m| !m.is_empty()),
+                    rank: r.get(6)?,
                 })
             },
         )?;

@@ -1109,6 +1109,30 @@ async fn on_a_phone_every_table_cell_says_which_column_it_is() {
     assert!(labels.iter().any(|l| l.contains("Balance")), "{labels:?}");
     assert!(labels.iter().any(|l| l.contains("Name")), "{labels:?}");
     screenshot(c, "accounts-phone").await;
+
+    // The open menu scrolls away with the page instead of staying on top.
+    let position = |c: &Client| {
+        let c = c.clone();
+        async move {
+            c.execute(
+                "return getComputedStyle(document.querySelector('.topbar')).position",
+                vec![],
+            )
+            .await
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_string()
+        }
+    };
+    assert_eq!(position(c).await, "sticky");
+    c.find(Locator::Css("label.nav-button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    assert_eq!(position(c).await, "static");
 }
 
 #[tokio::test]

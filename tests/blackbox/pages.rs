@@ -491,3 +491,47 @@ async fn home_screens_get_png_icons() {
         .iter()
         .any(|i| i["type"] == "image/png" && i["sizes"] == "512x512"));
 }
+
+#[tokio::test]
+async fn search_names_the_matched_merchant_and_how_many_matches_there_are() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let account = app
+        .action(
+            "createAccount",
+            json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "0"}),
+            Some(&user.cookie),
+        )
+        .await;
+    let account = account.data()["id"].as_str().unwrap().to_string();
+    for i in 0..60 {
+        let r = app
+            .action(
+                "createDailyExpense",
+                json!({"name": format!("Coffee {i}"), "merchant": if i == 7 { "Café Zentral" } else { "" },
+                       "amount": "3.20", "date": "2026-01-05", "accountId": account}),
+                Some(&user.cookie),
+            )
+            .await;
+        assert!(r.ok(), "{}", r.body);
+    }
+    let page = app
+        .get("/search?q=coffee", Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("The best 50 of 60 matches"), "{page}");
+    let page = app
+        .get("/search?q=zentral", Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("Coffee 7"), "{page}");
+    assert!(page.contains("Merchant: Café Zentral"), "{page}");
+    assert!(
+        !page.contains("matches. Add a word"),
+        "few hits need no note"
+    );
+}

@@ -33,6 +33,13 @@ pub async fn show(
             .run(move |c| search::search(c, &uid, &qq, LIMIT))
             .await?
     };
+    // At the limit, say how many there are in all.
+    let total = if hits.len() >= LIMIT {
+        let (uid, qq) = (session.user.id.clone(), query.clone());
+        state.db.run(move |c| search::count(c, &uid, &qq)).await?
+    } else {
+        hits.len()
+    };
     let link = |kind: &str, id: &str| match kind {
         "account" => format!("/accounts?edit={id}"),
         "category" => format!("/categories?edit={id}"),
@@ -68,10 +75,20 @@ pub async fn show(
                     @if hits.is_empty() {
                         p.muted { (t.no_results) }
                     } @else {
+                        @if total > hits.len() {
+                            p.notice {
+                                (t.search_more
+                                    .replace("{shown}", &format::number(hits.len().into(), 0, locale))
+                                    .replace("{total}", &format::number(total.into(), 0, locale)))
+                            }
+                        }
                         ul.hits {
                             @for h in &hits {
                                 li {
                                     a href=(link(h.kind, &h.id)) { (h.name) }
+                                    @if let Some(m) = h.merchant.as_deref().filter(|m| *m != h.name) {
+                                        " " small.muted { (t.merchant) ": " (m) }
+                                    }
                                     " " span.badge { (kind_label(h.kind)) }
                                     @if let Some(d) = h.date { " " small.muted { (format::date(d, locale)) } }
                                     @if let (Some(a), Some(c)) = (h.amount, &h.currency) { " " span.amount { (format::money(a, c, locale)) } }
