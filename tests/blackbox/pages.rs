@@ -535,3 +535,26 @@ async fn search_names_the_matched_merchant_and_how_many_matches_there_are() {
         "few hits need no note"
     );
 }
+
+#[tokio::test]
+async fn another_months_dashboard_says_assets_and_payments_are_todays() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let this = app.get("/", Some(&user.cookie)).await.text().await.unwrap();
+    assert!(!this.contains("(from today)"), "this month needs no note");
+    use chrono::Datelike;
+    let today = app.state.clock.today();
+    let back = cashkeeper::domain::recurrence::add_months(
+        cashkeeper::domain::recurrence::month_start(today),
+        -2,
+    );
+    let other = format!("{:04}-{:02}", back.year(), back.month());
+    let page = app
+        .get(&format!("/?month={other}"), Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("Total assets (today)"), "{page}");
+    assert!(page.contains("(from today)"), "{page}");
+}

@@ -49,8 +49,11 @@ fn month_card(title: &str, hint: &str, v: &MonthView, currency: &str, locale: Lo
     }
 }
 
-fn body(d: &Dashboard, locale: Locale, first: NaiveDate) -> Markup {
+fn body(d: &Dashboard, locale: Locale, first: NaiveDate, today: NaiveDate) -> Markup {
     let t = locale.texts();
+    // Assets and the next payments are today's, whichever month is shown:
+    // another month says so.
+    let other_month = first != month_start(today);
     let cur = d.currency.as_str();
     let month_link = |m: NaiveDate| format!("/?month={:04}-{:02}", m.year(), m.month());
     let slices: Vec<CategorySlice> = d
@@ -88,7 +91,7 @@ fn body(d: &Dashboard, locale: Locale, first: NaiveDate) -> Markup {
             }
         }
         div.cards {
-            div.card.stat { span.label { (t.total_assets) } strong.amount { (format::money(d.total_assets, cur, locale)) } }
+            div.card.stat { span.label { (t.total_assets) @if other_month { " " (t.as_of_today) } } strong.amount { (format::money(d.total_assets, cur, locale)) } }
             div.card.stat {
                 span.label { (t.fixed_costs) " " (t.per_month) }
                 strong.amount { (format::money(d.recurring.fixed_costs_monthly, cur, locale)) }
@@ -106,7 +109,7 @@ fn body(d: &Dashboard, locale: Locale, first: NaiveDate) -> Markup {
         }
         div.grid2 {
             section.card {
-                h2 { (t.next_payments) }
+                h2 { (t.next_payments) @if other_month { " " (t.from_today) } }
                 @if d.upcoming.is_empty() {
                     p.muted { (t.nothing_due) }
                 } @else {
@@ -174,7 +177,7 @@ pub async fn show(
                     p { a.button.primary href="/accounts" { (t.new_account) } }
                 }
             }
-            (body(&d, viewer.locale, first))
+            (body(&d, viewer.locale, first, today))
         },
     )
     .into_response())
