@@ -1108,6 +1108,12 @@ async fn on_a_phone_every_table_cell_says_which_column_it_is() {
         .collect();
     assert!(labels.iter().any(|l| l.contains("Balance")), "{labels:?}");
     assert!(labels.iter().any(|l| l.contains("Name")), "{labels:?}");
+    c.execute(
+        "document.querySelector('table.records').scrollIntoView()",
+        vec![],
+    )
+    .await
+    .unwrap();
     screenshot(c, "accounts-phone").await;
 
     // The open menu scrolls away with the page instead of staying on top.
@@ -1398,4 +1404,40 @@ async fn charts_stay_readable_on_a_phone_and_tell_their_series_apart() {
     let source = c.source().await.unwrap();
     assert!(source.contains("Expenses: €950.00"), "{title}");
     screenshot(c, "forecast-phone").await;
+}
+
+#[tokio::test]
+async fn a_balance_is_updated_from_the_account_list() {
+    let Some(browser) = start(1280, 900).await else {
+        return;
+    };
+    let c = &browser.client;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let r = app
+        .action(
+            "createAccount",
+            serde_json::json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "100"}),
+            Some(&user.cookie),
+        )
+        .await;
+    assert!(r.ok(), "{}", r.body);
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url("/accounts")).await.unwrap();
+    wait_for_text(c, "new entries do not change it").await;
+    let input = c
+        .find(Locator::Css("form.pot input[name=balance]"))
+        .await
+        .unwrap();
+    input.clear().await.unwrap();
+    input.send_keys("2,500.75").await.unwrap();
+    c.find(Locator::Css("form.pot button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let note = wait_for_css(c, ".toast:not([hidden])").await;
+    assert_eq!(note.text().await.unwrap(), "Saved.");
+    wait_for_text(c, "€2,500.75").await;
 }

@@ -29,10 +29,13 @@ pub async fn show(
         "/accounts?edit=",
         "deleteAccount",
         html! {
-            th { (t.name) } th { (t.kind) } th.num { (t.balance) }
+            th { (t.name) } th { (t.kind) } th.num { (t.balance) } th { (t.update_balance) }
         },
     )
-    .after(html! { p.hint { (t.account_in_use_hint) } });
+    .after(html! {
+        p.hint { (t.balance_is_yours_hint) }
+        p.hint { (t.account_in_use_hint) }
+    });
     let form = RecordForm::new(
         t,
         t.new_account,
@@ -58,6 +61,19 @@ pub async fn show(
                 td { (a.name) }
                 td { (locale.account_type(&a.kind)) }
                 td.num { (amount_cell(&state, a.balance, &a.currency, &user.base_currency, locale)) }
+                // The balance as the bank shows it today, without opening the edit form.
+                td {
+                    form.pot data-action="updateAccount" data-reload="" data-flash=(t.saved) novalidate {
+                        input type="hidden" name="id" value=(a.id);
+                        label.sr-only for={ "bal-" (a.id) } { (t.update_balance) ": " (a.name) }
+                        input id={ "bal-" (a.id) } type="text" name="balance" data-type="amount"
+                            value=(crate::i18n::amount::input_value(a.balance, locale))
+                            aria-describedby={ "bal-" (a.id) "-error" };
+                        button type="submit" { (t.update) }
+                        span.field-error id={ "bal-" (a.id) "-error" } data-error-for="balance" aria-live="polite" {}
+                        (form_error())
+                    }
+                }
             })))
             @if let Some(a) = editing {
                 @if refs.accounts.len() > 1 {
