@@ -297,6 +297,42 @@
     } catch (_) { /* a hint is a convenience; never block typing */ }
   }
 
+  // Merchant autocomplete: as the merchant is typed, the merchants the
+  // person wrote before (most used first) are offered in a datalist.
+  let merchantTimer = null;
+  for (const input of document.querySelectorAll('form[data-merchant-hint] input[name=merchant]')) {
+    const list = document.createElement('datalist');
+    list.id = (input.id || 'merchant') + '-options';
+    input.after(list);
+    input.setAttribute('list', list.id);
+  }
+  document.addEventListener('input', function (ev) {
+    if (ev.target.name !== 'merchant' || !ev.target.closest('form[data-merchant-hint]')) return;
+    const input = ev.target;
+    const list = document.getElementById(input.getAttribute('list') || '');
+    if (!list) return;
+    clearTimeout(merchantTimer);
+    merchantTimer = setTimeout(async function () {
+      const text = input.value.trim();
+      if (text.length < 2) { list.replaceChildren(); return; }
+      try {
+        const res = await fetch('/actions/getMerchantCategoryHints', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          credentials: 'same-origin',
+          body: JSON.stringify({ merchant: text }),
+        });
+        const body = await res.json();
+        if (!body.success) return;
+        list.replaceChildren.apply(list, (body.data.names || []).map(function (n) {
+          const o = document.createElement('option');
+          o.value = n;
+          return o;
+        }));
+      } catch (_) { /* suggestions are a convenience */ }
+    }, 150);
+  });
+
   document.addEventListener('change', function (ev) {
     const form = ev.target.closest('form[data-merchant-hint]');
     if (!form) return;

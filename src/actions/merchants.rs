@@ -37,6 +37,9 @@ struct Hints {
     category_id: Option<String>,
     /// Learned merchants starting like the input, most used first.
     suggestions: Vec<Hint>,
+    /// Merchants as the user wrote them, starting like the input (for the
+    /// form's autocomplete), most used first.
+    names: Vec<String>,
 }
 
 /// What cashkeeper knows about a merchant: the category to pre-select and
@@ -46,6 +49,7 @@ async fn hints(ctx: Ctx, input: HintInput) -> Result<Reply> {
         return Err(Error::invalid("merchant", "must be at most 200 characters"));
     }
     let key = merchant::normalize(&input.merchant);
+    let typed = input.merchant.trim().to_string();
     let user = ctx.user_id()?;
     let hints = ctx
         .state
@@ -56,6 +60,7 @@ async fn hints(ctx: Ctx, input: HintInput) -> Result<Reply> {
                     merchant: key,
                     category_id: None,
                     suggestions: vec![],
+                    names: vec![],
                 });
             }
             let exact = merchants::lookup(c, &user, &key)?.map(|(id, _)| id);
@@ -74,6 +79,7 @@ async fn hints(ctx: Ctx, input: HintInput) -> Result<Reply> {
                 merchant: key,
                 category_id: exact,
                 suggestions,
+                names: merchants::names_like(c, &user, &typed, 8)?,
             })
         })
         .await?;

@@ -41,10 +41,7 @@ pub fn with_prefix(
     prefix: &str,
     limit: u32,
 ) -> Result<Vec<(String, String, i64)>> {
-    let escaped = prefix
-        .replace('\\', "\\\\")
-        .replace('%', "\\%")
-        .replace('_', "\\_");
+    let escaped = super::like_escaped(prefix);
     let mut s = c.prepare_cached(
         "SELECT merchant, category_id, uses FROM merchant_categories
          WHERE user_id = ?1 AND merchant LIKE ?2 ESCAPE '\\'
@@ -54,6 +51,36 @@ pub fn with_prefix(
         .query_map(params![user_id, format!("{escaped}%"), limit], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?))
         })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+/// How far back [`names_like`] looks: the newest entries of the user, so
+/// the cost stays bounded however many there are.
+const RECENT_ENTRIES: i64 = 5000;
+
+/// Merchants as the user spelled them on their newest one-time expenses,
+/// starting with `prefix` (ASCII letters in any case), most used first.
+pub fn names_like(
+    c: &Connection,
+    user_id: &UserId,
+    prefix: &str,
+    limit: u32,
+) -> Result<Vec<String>> {
+    let escaped = super::like_escaped(prefix);
+    let mut s = c.prepare_cached(
+        "SELECT merchant FROM (
+             SELECT merchant FROM daily_expenses
+             WHERE user_id = ?1 AND merchant <> ''
+             ORDER BY date DESC LIMIT ?4)
+         WHERE merchant LIKE ?2 ESCAPE '\\'
+         GROUP BY merchant ORDER BY count(*) DESC, merchant LIMIT ?3",
+    )?;
+    let rows = s
+        .query_map(
+            params![user_id, format!("{escaped}%"), limit, RECENT_ENTRIES],
+            |r| r.get(0),
+        )?
         .collect::<rusqlite::Result<_>>()?;
     Ok(rows)
 }

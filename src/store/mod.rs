@@ -61,6 +61,13 @@ fn configure(c: &mut Connection) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// `q` for a LIKE pattern with `ESCAPE '\\'`: `%` and `_` match themselves.
+pub fn like_escaped(q: &str) -> String {
+    q.replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_")
+}
+
 /// Begins a transaction that will write. It takes the write lock at once
 /// (`BEGIN IMMEDIATE`): a deferred transaction that reads first and writes
 /// later cannot wait for a concurrent writer (SQLite answers `SQLITE_BUSY`

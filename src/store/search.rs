@@ -85,13 +85,6 @@ fn prepared(query: &str) -> Option<String> {
     (!q.is_empty()).then_some(q)
 }
 
-/// `q` for a LIKE pattern with `ESCAPE '\\'`: `%` and `_` match themselves.
-fn like_escaped(q: &str) -> String {
-    q.replace('\\', "\\\\")
-        .replace('%', "\\%")
-        .replace('_', "\\_")
-}
-
 /// The FROM and WHERE of one source, matching `?1` (the user) and `?3`
 /// (the query as a LIKE pattern, or as a trigram phrase with `fts`).
 fn matching(table: &str, extra: &[&str], name_col: &str, fts: bool) -> String {
@@ -121,7 +114,7 @@ fn sources(
     &'static str,
     String,
 )> {
-    let escaped = like_escaped(q);
+    let escaped = super::like_escaped(q);
     // Trigram search needs three characters; shorter queries scan with LIKE.
     let use_fts = q.chars().count() >= 3;
     SOURCES
@@ -178,7 +171,7 @@ pub fn search(c: &Connection, user_id: &UserId, query: &str, limit: usize) -> Re
     let Some(q) = prepared(query) else {
         return Ok(Vec::new());
     };
-    let escaped = like_escaped(&q);
+    let escaped = super::like_escaped(&q);
     let (exact, prefix, word_prefix, lim) = (
         q.clone(),
         format!("{escaped}%"),

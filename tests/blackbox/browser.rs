@@ -1441,3 +1441,51 @@ async fn a_balance_is_updated_from_the_account_list() {
     assert_eq!(note.text().await.unwrap(), "Saved.");
     wait_for_text(c, "€2,500.75").await;
 }
+
+#[tokio::test]
+async fn the_merchant_field_offers_merchants_typed_before() {
+    let Some(browser) = start(1280, 900).await else {
+        return;
+    };
+    let c = &browser.client;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let r = app
+        .action(
+            "createAccount",
+            serde_json::json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "0"}),
+            Some(&user.cookie),
+        )
+        .await;
+    let account = r.data()["id"].as_str().unwrap().to_string();
+    let r = app
+        .action(
+            "createDailyExpense",
+            serde_json::json!({"merchant": "Bäckerei Schmidt", "amount": "3", "date": "2026-01-05", "accountId": account}),
+            Some(&user.cookie),
+        )
+        .await;
+    assert!(r.ok(), "{}", r.body);
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url("/daily-expenses")).await.unwrap();
+    fill(c, "merchant", "Bäck").await;
+    let mut offered = String::new();
+    for _ in 0..50 {
+        offered = c
+            .execute(
+                "const l = document.getElementById(document.querySelector('form.stack [name=merchant]').getAttribute('list'));\
+                 return l ? Array.from(l.options, o => o.value).join('|') : ''",
+                vec![],
+            )
+            .await
+            .unwrap()
+            .as_str()
+            .unwrap_or("")
+            .to_string();
+        if !offered.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(offered, "Bäckerei Schmidt");
+}

@@ -958,3 +958,62 @@ async fn a_one_time_expense_with_a_merchant_needs_no_name() {
         .await;
     assert_eq!(r.error(), Some("name: is required"), "{}", r.body);
 }
+
+#[tokio::test]
+async fn merchant_hints_offer_the_users_own_spellings_most_used_first() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let a = app
+        .ok(
+            &user,
+            "createAccount",
+            json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "0"}),
+        )
+        .await;
+    for (merchant, times) in [
+        ("Bäckerei Schmidt", 3),
+        ("Bäckerei Müller", 1),
+        ("Baumarkt Obi", 2),
+    ] {
+        for _ in 0..times {
+            app.ok(
+                &user,
+                "createDailyExpense",
+                json!({"merchant": merchant, "amount": "3", "date": "2026-01-05", "accountId": id(&a)}),
+            )
+            .await;
+        }
+    }
+    let hints = app
+        .ok(
+            &user,
+            "getMerchantCategoryHints",
+            json!({"merchant": "Bäck"}),
+        )
+        .await;
+    assert_eq!(
+        hints["names"],
+        json!(["Bäckerei Schmidt", "Bäckerei Müller"])
+    );
+    let hints = app
+        .ok(&user, "getMerchantCategoryHints", json!({"merchant": "ba"}))
+        .await;
+    assert_eq!(
+        hints["names"],
+        json!(["Baumarkt Obi"]),
+        "ASCII letters in any case"
+    );
+    let other = app.new_user().await;
+    let hints = app
+        .ok(
+            &other,
+            "getMerchantCategoryHints",
+            json!({"merchant": "Bäck"}),
+        )
+        .await;
+    assert_eq!(
+        hints["names"],
+        json!([]),
+        "another user's merchants stay theirs"
+    );
+}
