@@ -86,7 +86,7 @@ pub fn spending_by_category(
                         text.chart-value x=(width) y=(y + row_h * 0.62) text-anchor="end" { (format::money(s.amount, currency, locale)) }
                     }
                 }
-                (hidden_table(&[t.category, t.amount], rows.iter().map(|s| vec![s.label.clone(), format::money(s.amount, currency, locale)])))
+                (values_table(t.chart_values, &[t.category, t.amount], rows.iter().map(|s| vec![s.label.clone(), format::money(s.amount, currency, locale)])))
             }
         }
     }
@@ -100,14 +100,20 @@ fn truncate(s: &str, n: usize) -> String {
     }
 }
 
-/// A visually hidden table with the chart's numbers, for screen readers.
-fn hidden_table(head: &[&str], rows: impl Iterator<Item = Vec<String>>) -> Markup {
+/// The chart's numbers as a table that opens under it, for keyboards,
+/// screen readers and anyone who wants the exact values.
+fn values_table(summary: &str, head: &[&str], rows: impl Iterator<Item = Vec<String>>) -> Markup {
     html! {
-        table.sr-only {
-            thead { tr { @for h in head { th scope="col" { (h) } } } }
-            tbody { @for row in rows { tr { @for (i, cell) in row.iter().enumerate() {
-                @if i == 0 { th scope="row" { (cell) } } @else { td { (cell) } }
-            } } } }
+        // The values behind the drawing, a click or a key press away (the
+        // bars also name theirs on hover).
+        details.chart-values {
+            summary { (summary) }
+            table.records {
+                thead { tr { @for h in head { th scope="col" { (h) } } } }
+                tbody { @for row in rows { tr { @for (i, cell) in row.iter().enumerate() {
+                    @if i == 0 { th scope="row" { (cell) } } @else { td { (cell) } }
+                } } } }
+            }
         }
     }
 }
@@ -217,7 +223,7 @@ pub fn income_vs_expenses(
                 }
                 line.chart-baseline x1=(left) x2=(width) y1=(y(0.0)) y2=(y(0.0)) {}
             }
-            (hidden_table(&[t.month, t.income, t.expenses], months.iter().map(|m| vec![
+            (values_table(t.chart_values, &[t.month, t.income, t.expenses], months.iter().map(|m| vec![
                 m.label.clone(),
                 format::money(m.income, currency, locale),
                 format::money(m.expenses, currency, locale),
@@ -290,7 +296,7 @@ pub fn balance_line(
                         circle.chart-low cx=(format!("{:.1}", x(i))) cy=(format!("{:.1}", y(values[i]))) r="5" {}
                     }
                 }
-                (hidden_table(&[t.month, t.projected_balance], points.iter().map(|(l, v)| vec![l.clone(), format::money(*v, currency, locale)])))
+                (values_table(t.chart_values, &[t.month, t.projected_balance], points.iter().map(|(l, v)| vec![l.clone(), format::money(*v, currency, locale)])))
             }
         }
     }
@@ -339,7 +345,7 @@ mod tests {
         let svg = spending_by_category("Spending", &slices(), "EUR", Locale::En).into_string();
         assert!(svg.contains("role=\"img\"") && svg.contains("<title") && svg.contains("<desc"));
         assert!(svg.contains("Food €100.00") && svg.contains("€400.00"));
-        assert!(svg.contains("table class=\"sr-only\""));
+        assert!(svg.contains("<details class=\"chart-values\"><summary>Show the values</summary><table class=\"records\">"));
         let months = vec![
             MonthBars {
                 label: "Jan".into(),

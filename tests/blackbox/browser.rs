@@ -1489,3 +1489,48 @@ async fn the_merchant_field_offers_merchants_typed_before() {
     }
     assert_eq!(offered, "Bäckerei Schmidt");
 }
+
+#[tokio::test]
+async fn a_charts_values_open_from_the_keyboard() {
+    let Some(browser) = start(1280, 900).await else {
+        return;
+    };
+    let c = &browser.client;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let r = app
+        .action(
+            "createAccount",
+            serde_json::json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "2000"}),
+            Some(&user.cookie),
+        )
+        .await;
+    let giro = r.data()["id"].as_str().unwrap().to_string();
+    let r = app
+        .action(
+            "createExpense",
+            serde_json::json!({"name": "Rent", "amount": "950", "frequency": "monthly", "startDate": "2025-01-01", "accountId": giro}),
+            Some(&user.cookie),
+        )
+        .await;
+    assert!(r.ok(), "{}", r.body);
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url("/forecasts")).await.unwrap();
+    let summary = wait_for_css(c, "details.chart-values summary").await;
+    assert_eq!(summary.text().await.unwrap(), "Show the values");
+    let table = c
+        .find(Locator::Css("details.chart-values table"))
+        .await
+        .unwrap();
+    assert!(!table.is_displayed().await.unwrap(), "closed at first");
+    // Keyboard: focus the summary and press Enter.
+    summary.send_keys("\u{e007}").await.unwrap();
+    for _ in 0..20 {
+        if table.is_displayed().await.unwrap() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(table.is_displayed().await.unwrap());
+    assert!(table.text().await.unwrap().contains("€950.00"));
+}
