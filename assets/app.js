@@ -273,12 +273,9 @@
   // Forms with data-merchant-hint: when the merchant (or, without one, the
   // name) is entered, ask which category that merchant had before and
   // pre-select it if the person has not chosen one.
-  async function merchantHint(form) {
-    const merchant = form.elements.namedItem('merchant');
-    const name = form.elements.namedItem('name');
-    const category = form.elements.namedItem('categoryId');
-    const text = (merchant && merchant.value.trim()) || (name && name.value.trim()) || '';
-    if (!category || !text || category.dataset.touched) return;
+  // What the server knows of a merchant (getMerchantCategoryHints), or
+  // null: hints are a convenience and never block typing.
+  async function merchantHints(text) {
     try {
       const res = await fetch('/actions/getMerchantCategoryHints', {
         method: 'POST',
@@ -287,14 +284,26 @@
         body: JSON.stringify({ merchant: text }),
       });
       const body = await res.json();
-      const hint = form.querySelector('.merchant-hint');
-      if (body.success && body.data.categoryId && !category.dataset.touched) {
-        category.value = body.data.categoryId;
-        if (hint) hint.hidden = false;
-      } else if (hint) {
-        hint.hidden = true;
-      }
-    } catch (_) { /* a hint is a convenience; never block typing */ }
+      return body.success ? body.data : null;
+    } catch (_) {
+      return null;
+    }
+  }
+
+  async function merchantHint(form) {
+    const merchant = form.elements.namedItem('merchant');
+    const name = form.elements.namedItem('name');
+    const category = form.elements.namedItem('categoryId');
+    const text = (merchant && merchant.value.trim()) || (name && name.value.trim()) || '';
+    if (!category || !text || category.dataset.touched) return;
+    const hints = await merchantHints(text);
+    const hint = form.querySelector('.merchant-hint');
+    if (hints && hints.categoryId && !category.dataset.touched) {
+      category.value = hints.categoryId;
+      if (hint) hint.hidden = false;
+    } else if (hint) {
+      hint.hidden = true;
+    }
   }
 
   // Merchant autocomplete: as the merchant is typed, the merchants the
@@ -315,21 +324,13 @@
     merchantTimer = setTimeout(async function () {
       const text = input.value.trim();
       if (text.length < 2) { list.replaceChildren(); return; }
-      try {
-        const res = await fetch('/actions/getMerchantCategoryHints', {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          credentials: 'same-origin',
-          body: JSON.stringify({ merchant: text }),
-        });
-        const body = await res.json();
-        if (!body.success) return;
-        list.replaceChildren.apply(list, (body.data.names || []).map(function (n) {
-          const o = document.createElement('option');
-          o.value = n;
-          return o;
-        }));
-      } catch (_) { /* suggestions are a convenience */ }
+      const hints = await merchantHints(text);
+      if (!hints) return;
+      list.replaceChildren.apply(list, (hints.names || []).map(function (n) {
+        const o = document.createElement('option');
+        o.value = n;
+        return o;
+      }));
     }, 150);
   });
 

@@ -36,6 +36,18 @@ pub enum Registration {
     FirstUser,
 }
 
+impl Registration {
+    /// Whether a new account may be made now. `users` counts the accounts
+    /// there are; it is asked only under `first-user`.
+    pub fn admits(self, users: impl FnOnce() -> crate::Result<i64>) -> crate::Result<bool> {
+        Ok(match self {
+            Registration::Open => true,
+            Registration::Closed => false,
+            Registration::FirstUser => users()? == 0,
+        })
+    }
+}
+
 /// A five-field cron expression (UTC) for the bundled scheduler, or `off`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Schedule {
@@ -129,6 +141,29 @@ pub struct Oidc {
     pub button_label: Option<String>,
     /// `CASHKEEPER_OIDC_ONLY`: no password sign-in at all.
     pub only: bool,
+}
+
+impl Oidc {
+    /// The sign-in button's text: the configured label, else `default`
+    /// (the page's own words).
+    pub fn label<'a>(&'a self, default: &'a str) -> &'a str {
+        self.button_label.as_deref().unwrap_or(default)
+    }
+
+    /// Whether the issuer is plain http to another machine than this one
+    /// (the client secret and codes would cross the network unencrypted).
+    pub fn crosses_network_unencrypted(&self) -> bool {
+        use openidconnect::url::{Host, Url};
+        Url::parse(&self.issuer).is_ok_and(|u| {
+            u.scheme() == "http"
+                && !match u.host() {
+                    Some(Host::Domain(d)) => d == "localhost",
+                    Some(Host::Ipv4(ip)) => ip.is_loopback(),
+                    Some(Host::Ipv6(ip)) => ip.is_loopback(),
+                    None => false,
+                }
+        })
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -450,6 +485,11 @@ impl Config {
         c.insights_schedule = Schedule::Off;
         c.backup_schedule = Schedule::Off;
         c
+    }
+
+    /// `CASHKEEPER_OIDC_ONLY=true`: no password sign-in, sign-up or reset.
+    pub fn oidc_only(&self) -> bool {
+        self.oidc.as_ref().is_some_and(|o| o.only)
     }
 
     /// Whether the session cookie gets `Secure`.
@@ -776,6 +816,27 @@ mod tests {
                 e.starts_with("CASHKEEPER_OIDC_ISSUER: expected"),
                 "{bad}: {e}"
             );
+        }
+        // Plain http only to this machine goes without a warning.
+        let plain = |issuer: &str| {
+            with(&[
+                ("CASHKEEPER_OIDC_ISSUER", issuer),
+                ("CASHKEEPER_OIDC_CLIENT_ID", "x"),
+            ])
+            .unwrap()
+            .oidc
+            .unwrap()
+            .crosses_network_unencrypted()
+        };
+        assert!(plain("http://auth.lan:9091"));
+        assert!(plain("http://192.168.1.5:9000/realms/home"));
+        for local in [
+            "http://127.0.0.1:9000",
+            "http://[::1]:9000",
+            "http://localhost/x",
+            "https://auth.example.org",
+        ] {
+            assert!(!plain(local), "{local}");
         }
         // The secret never reaches a log.
         let c = with(&[

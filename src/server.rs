@@ -46,16 +46,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         );
     }
     if let Some(o) = &config.oidc {
-        let host = o
-            .issuer
-            .strip_prefix("http://")
-            .map(|rest| rest.split(['/', ':']).next().unwrap_or(""));
-        let loopback = |h: &str| {
-            h == "localhost"
-                || h.parse::<std::net::IpAddr>()
-                    .is_ok_and(|ip| ip.is_loopback())
-        };
-        if host.is_some_and(|h| !loopback(h)) {
+        if o.crosses_network_unencrypted() {
             tracing::warn!(
                 "CASHKEEPER_OIDC_ISSUER is plain http://: the client secret and the codes \
                  cross the network unencrypted; use the provider's https:// address"

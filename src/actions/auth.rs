@@ -34,9 +34,7 @@ fn passwords_allowed(state: &crate::state::AppState) -> Result<()> {
     match &state.config.oidc {
         Some(o) if o.only => Err(Error::refused(format!(
             "sign-in with a password is turned off here; use \"{}\" on the sign-in page",
-            o.button_label
-                .as_deref()
-                .unwrap_or("Sign in with single sign-on")
+            o.label(crate::i18n::EN.sso_button)
         ))),
         _ => Ok(()),
     }
@@ -69,7 +67,7 @@ async fn register_user(ctx: Ctx, input: RegisterInput) -> Result<Reply> {
     password::check_rule("password", &input.password)?;
     let name = parse_name("name", input.name.as_deref().unwrap_or(""))?;
     let hash = password::hash(input.password).await?;
-    let first_user_only = state.config.registration == Registration::FirstUser;
+    let registration = state.config.registration;
     let locale = ctx.accept_locale;
     let now = timestamp(state.clock.now());
     let user = state
@@ -77,7 +75,7 @@ async fn register_user(ctx: Ctx, input: RegisterInput) -> Result<Reply> {
         .transaction(move |tx| {
             // Checked inside the insert's transaction, so two sign-ups racing
             // for the first account cannot both win.
-            if first_user_only && users::count(tx)? > 0 {
+            if !registration.admits(|| users::count(tx))? {
                 return Err(Error::refused("registration is closed"));
             }
             users::create(
@@ -93,15 +91,7 @@ async fn register_user(ctx: Ctx, input: RegisterInput) -> Result<Reply> {
         })
         .await?;
     tracing::info!(user_id = %user.id, "user registered");
-    let token = session::start(
-        &state.db,
-        &state.clock,
-        user.id.clone(),
-        &ctx.user_agent,
-        session::Via::Password,
-    )
-    .await?;
-    Ok(Reply::data(&user)?.with_cookie(session::set_cookie(&state.config, &token)))
+    signed_in(&ctx, &user, session::Via::Password).await
 }
 
 #[derive(Deserialize)]
@@ -148,15 +138,22 @@ async fn login(ctx: Ctx, input: LoginInput) -> Result<Reply> {
         return super::two_factor::challenge(&ctx, &user.id).await;
     }
     attempt.succeeded();
+    signed_in(&ctx, &user, session::Via::Password).await
+}
+
+/// The reply of a successful sign-in (or sign-up): the user, and the
+/// cookie of a new session in this browser.
+pub async fn signed_in(ctx: &Ctx, user: &users::User, via: session::Via) -> Result<Reply> {
+    let state = &ctx.state;
     let token = session::start(
         &state.db,
         &state.clock,
         user.id.clone(),
         &ctx.user_agent,
-        session::Via::Password,
+        via,
     )
     .await?;
-    Ok(Reply::data(&user)?.with_cookie(session::set_cookie(&state.config, &token)))
+    Ok(Reply::data(user)?.with_cookie(session::set_cookie(&state.config, &token)))
 }
 
 /// How long after a sign-in through the provider a sensitive change needs
@@ -198,7 +195,11 @@ pub async fn confirm_password(ctx: &Ctx, field: &'static str, given: String) -> 
     let state = &ctx.state;
     let user = ctx.user()?;
     let id = user.id.clone();
-    if !state.db.run(move |c| users::has_password(c, &id)).await? {
+    let (known, phc) = state
+        .db
+        .run(move |c| Ok((users::has_password(c, &id)?, users::password_hash(c, &id)?)))
+        .await?;
+    if !known {
         return confirm_by_provider(ctx, field).await;
     }
     if given.is_empty() {
@@ -209,8 +210,6 @@ pub async fn confirm_password(ctx: &Ctx, field: &'static str, given: String) -> 
         .sign_in
         .begin(&key, ctx.client, state.clock.now())
         .map_err(|r| Error::invalid(field, r.message()))?;
-    let id = user.id.clone();
-    let phc = state.db.run(move |c| users::password_hash(c, &id)).await?;
     if !password::verify(given, phc).await? {
         return Err(Error::invalid(field, "is not your current password"));
     }

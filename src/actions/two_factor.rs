@@ -289,13 +289,5 @@ async fn login_totp(ctx: Ctx, input: LoginTotpInput) -> Result<Reply> {
             .forgive(&user.email.to_lowercase(), ctx.client);
         session::Via::Password
     };
-    let token = session::start(
-        &state.db,
-        &state.clock,
-        user.id.clone(),
-        &ctx.user_agent,
-        via,
-    )
-    .await?;
-    Ok(Reply::data(&user)?.with_cookie(session::set_cookie(&state.config, &token)))
+    super::auth::signed_in(&ctx, &user, via).await
 }

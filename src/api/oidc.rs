@@ -4,10 +4,10 @@
 //! provider, to the app once signed in, or back to the login page with the
 //! reason (`/login?sso=…`).
 
-use crate::auth::oidc::{self, NewAccounts, Newcomer, Pending, Refusal};
+use crate::auth::oidc::{self, Newcomer, Pending, Refusal};
 use crate::auth::session;
 use crate::clock::timestamp;
-use crate::config::{Config, Registration};
+use crate::config::Config;
 use crate::domain::email::Email;
 use crate::domain::locale::Locale;
 use crate::state::AppState;
@@ -20,16 +20,8 @@ use serde::Deserialize;
 /// Longer `code` or `state` values than this are not a provider's.
 const MAX_PARAM: usize = 4096;
 
-fn pending_cookie(config: &Config, value: &str, max_age: u64) -> String {
-    format!(
-        "{}={value}; Path=/api/auth/oidc; HttpOnly; SameSite=Lax; Max-Age={max_age}{}",
-        oidc::COOKIE,
-        if config.secure_cookies() {
-            "; Secure"
-        } else {
-            ""
-        }
-    )
+fn pending_cookie(config: &Config, value: &str, max_age: i64) -> String {
+    session::cookie(config, oidc::COOKIE, value, "/api/auth/oidc", max_age)
 }
 
 /// A 303 to `location` with the given cookies.
@@ -55,8 +47,6 @@ fn not_configured() -> Response {
     super::error(StatusCode::NOT_FOUND, "single sign-on is not configured")
 }
 
-/// `GET /api/auth/oidc/start`: off to the provider, with this browser's
-/// sealed `state`, `nonce` and PKCE verifier in a cookie.
 #[derive(Deserialize)]
 pub struct StartQuery {
     /// The page to open once signed in (`/settings`, say); only a path on
@@ -65,6 +55,8 @@ pub struct StartQuery {
     return_to: Option<String>,
 }
 
+/// `GET /api/auth/oidc/start`: off to the provider, with this browser's
+/// sealed `state`, `nonce` and PKCE verifier in a cookie.
 pub async fn start(
     State(state): State<AppState>,
     query: Result<Query<StartQuery>, axum::extract::rejection::QueryRejection>,
@@ -82,14 +74,14 @@ pub async fn start(
             &[pending_cookie(
                 &state.config,
                 &pending.seal(&state.sealer),
-                oidc::PENDING_LIFETIME.as_secs(),
+                oidc::PENDING_LIFETIME.as_secs() as i64,
             )],
         ),
         Err(refusal) => to_login(refusal, &[]),
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 pub struct CallbackQuery {
     code: Option<String>,
     state: Option<String>,
@@ -109,12 +101,7 @@ pub async fn callback(
         return not_configured();
     }
     let clear = pending_cookie(&state.config, "", 0);
-    let q = query.map(|Query(q)| q).unwrap_or_else(|_| CallbackQuery {
-        code: None,
-        state: None,
-        error: None,
-        error_description: None,
-    });
+    let q = query.map(|Query(q)| q).unwrap_or_default();
     match finish(&state, &headers, q).await {
         Ok(Outcome::SignedIn { token, return_to }) => redirect(
             &return_to,
@@ -131,15 +118,12 @@ pub async fn callback(
 /// The cookie that hands a second-factor challenge to the login page
 /// (`session::CHALLENGE_COOKIE`), for as long as the challenge lives.
 fn challenge_cookie(config: &Config, challenge: &str) -> String {
-    format!(
-        "{}={challenge}; Path=/login; HttpOnly; SameSite=Lax; Max-Age={}{}",
+    session::cookie(
+        config,
         session::CHALLENGE_COOKIE,
+        challenge,
+        "/login",
         session::CHALLENGE_LIFETIME.num_seconds(),
-        if config.secure_cookies() {
-            "; Secure"
-        } else {
-            ""
-        }
     )
 }
 
@@ -231,43 +215,20 @@ async fn finish(
                     }),
                     _ => None,
                 };
-                oidc::user_for(
-                    tx,
-                    &id,
-                    key.as_deref(),
-                    |c| {
-                        Ok(match registration {
-                            Registration::Open => NewAccounts::Allowed,
-                            Registration::Closed => NewAccounts::Refused,
-                            Registration::FirstUser if users::count(c)? == 0 => {
-                                NewAccounts::Allowed
-                            }
-                            Registration::FirstUser => NewAccounts::Refused,
-                        })
-                    },
-                    newcomer,
-                    &now,
-                )
+                let found = oidc::user_for(tx, &id, key.as_deref(), registration, newcomer, &now)?;
+                // A password hash for a new account is worth making only
+                // when one may be made.
+                let may_join = matches!(found, Err(Refusal::NoAccount))
+                    && registration.admits(|| users::count(tx))?;
+                Ok((found, may_join))
             })
             .await
             .map_err(|e| {
                 tracing::error!("single sign-on: {e}");
                 Refusal::Unavailable
             })?;
-        let may_join = match registration {
-            Registration::Open => true,
-            Registration::Closed => false,
-            Registration::FirstUser => {
-                state
-                    .db
-                    .run(|c| users::count(c))
-                    .await
-                    .map_err(|_| Refusal::Unavailable)?
-                    == 0
-            }
-        };
         match found {
-            Err(Refusal::NoAccount) if password_hash.is_none() && may_join => {
+            (Err(Refusal::NoAccount), true) if password_hash.is_none() => {
                 // Nobody knows this password: the account signs in through
                 // the provider (or sets a password with "forgot password").
                 let random = crate::auth::secrets::random_hex(32);
@@ -276,7 +237,7 @@ async fn finish(
                     Refusal::Unavailable
                 })?);
             }
-            other => break other?,
+            (other, _) => break other?,
         }
     };
     if password_hash.is_some() {

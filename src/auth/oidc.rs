@@ -66,6 +66,17 @@ pub enum Refusal {
 }
 
 impl Refusal {
+    pub const ALL: [Refusal; 8] = [
+        Refusal::State,
+        Refusal::Provider,
+        Refusal::Unavailable,
+        Refusal::Token,
+        Refusal::EmailUnverified,
+        Refusal::NoAccount,
+        Refusal::Disabled,
+        Refusal::Linked,
+    ];
+
     pub fn code(self) -> &'static str {
         match self {
             Refusal::State => "state",
@@ -80,18 +91,7 @@ impl Refusal {
     }
 
     pub fn from_code(code: &str) -> Option<Refusal> {
-        [
-            Refusal::State,
-            Refusal::Provider,
-            Refusal::Unavailable,
-            Refusal::Token,
-            Refusal::EmailUnverified,
-            Refusal::NoAccount,
-            Refusal::Disabled,
-            Refusal::Linked,
-        ]
-        .into_iter()
-        .find(|r| r.code() == code)
+        Refusal::ALL.into_iter().find(|r| r.code() == code)
     }
 }
 
@@ -206,18 +206,6 @@ async fn send(http: reqwest::Client, req: HttpRequest) -> Result<HttpResponse, H
     Ok(reply.body(bytes)?)
 }
 
-/// An error and its causes on one line, for the log.
-fn chain(e: &dyn std::error::Error) -> String {
-    let mut out = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        out.push_str(": ");
-        out.push_str(&s.to_string());
-        source = s.source();
-    }
-    out
-}
-
 impl Provider {
     /// `None` when single sign-on is not configured.
     pub fn from_config(
@@ -241,10 +229,6 @@ impl Provider {
             http,
             cache: Mutex::new(Cache::default()),
         }))
-    }
-
-    pub fn config(&self) -> &OidcConfig {
-        &self.config
     }
 
     fn client_fn(&self) -> impl Fn(HttpRequest) -> HttpFuture + Send + Sync + 'static {
@@ -278,7 +262,7 @@ impl Provider {
                 tracing::warn!(
                     issuer = %self.config.issuer,
                     "OpenID discovery failed: {}",
-                    chain(&e)
+                    crate::error::chain(&e)
                 );
                 Refusal::Unavailable
             })?;
@@ -357,7 +341,7 @@ impl Provider {
             .request_async(&http)
             .await
             .map_err(|e| {
-                tracing::warn!("the provider refused the code: {}", chain(&e));
+                tracing::warn!("the provider refused the code: {}", crate::error::chain(&e));
                 Refusal::Token
             })?;
         let Some(id_token) = token.id_token() else {
@@ -450,7 +434,12 @@ impl Provider {
         request
             .request_async(http)
             .await
-            .map_err(|e| tracing::warn!("the provider's userinfo failed: {}", chain(&e)))
+            .map_err(|e| {
+                tracing::warn!(
+                    "the provider's userinfo failed: {}",
+                    crate::error::chain(&e)
+                )
+            })
             .ok()
     }
 }
@@ -467,13 +456,6 @@ pub fn local_path(raw: &str) -> Option<String> {
     plain.then(|| raw.to_string())
 }
 
-/// Who may get a new account on first sign-in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NewAccounts {
-    Allowed,
-    Refused,
-}
-
 /// A new account's details when the provider's user has none yet.
 pub struct Newcomer<'a> {
     pub email: &'a str,
@@ -485,13 +467,13 @@ pub struct Newcomer<'a> {
 /// The cashkeeper user of a verified identity, inside the caller's write
 /// transaction: the one linked to it before; else the one with the
 /// provider-verified email, linked now; else a new account when
-/// `new_accounts` allows it (`newcomer` says who). The email key must be
+/// `registration` admits one (`newcomer` says who). The email key must be
 /// normalised as sign-in normalises it.
 pub fn user_for(
     tx: &rusqlite::Transaction<'_>,
     id: &Identity,
     email_key: Option<&str>,
-    new_accounts: impl FnOnce(&rusqlite::Connection) -> crate::Result<NewAccounts>,
+    registration: crate::config::Registration,
     newcomer: Option<Newcomer<'_>>,
     now: &str,
 ) -> crate::Result<Result<users::User, Refusal>> {
@@ -521,7 +503,8 @@ pub fn user_for(
             user
         }
         None => {
-            let (NewAccounts::Allowed, Some(n)) = (new_accounts(tx)?, newcomer) else {
+            let admitted = registration.admits(|| users::count(tx))?;
+            let (true, Some(n)) = (admitted, newcomer) else {
                 return Ok(Err(Refusal::NoAccount));
             };
             let user = users::create(
@@ -569,16 +552,7 @@ mod tests {
 
     #[test]
     fn refusal_codes_read_back() {
-        for r in [
-            Refusal::State,
-            Refusal::Provider,
-            Refusal::Unavailable,
-            Refusal::Token,
-            Refusal::EmailUnverified,
-            Refusal::NoAccount,
-            Refusal::Disabled,
-            Refusal::Linked,
-        ] {
+        for r in Refusal::ALL {
             assert_eq!(Refusal::from_code(r.code()), Some(r));
         }
         assert_eq!(Refusal::from_code("other"), None);

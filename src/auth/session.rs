@@ -42,11 +42,11 @@ pub fn cookie_value<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
         })
 }
 
-/// The `Set-Cookie` value that stores `token` for [`LIFETIME`].
-pub fn set_cookie(config: &Config, token: &str) -> String {
+/// A `Set-Cookie` value of the service: `HttpOnly`, `SameSite=Lax`, and
+/// `Secure` when the service is reached over https.
+pub fn cookie(config: &Config, name: &str, value: &str, path: &str, max_age: i64) -> String {
     format!(
-        "{COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{}",
-        LIFETIME.num_seconds(),
+        "{name}={value}; Path={path}; HttpOnly; SameSite=Lax; Max-Age={max_age}{}",
         if config.secure_cookies() {
             "; Secure"
         } else {
@@ -55,16 +55,14 @@ pub fn set_cookie(config: &Config, token: &str) -> String {
     )
 }
 
+/// The `Set-Cookie` value that stores `token` for [`LIFETIME`].
+pub fn set_cookie(config: &Config, token: &str) -> String {
+    cookie(config, COOKIE, token, "/", LIFETIME.num_seconds())
+}
+
 /// The `Set-Cookie` value that removes the session cookie.
 pub fn clear_cookie(config: &Config) -> String {
-    format!(
-        "{COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0{}",
-        if config.secure_cookies() {
-            "; Secure"
-        } else {
-            ""
-        }
-    )
+    cookie(config, COOKIE, "", "/", 0)
 }
 
 /// How a session was started.

@@ -32,8 +32,8 @@ impl AmountError {
     /// The message after the field's name, in the user's language.
     pub fn message(&self, locale: Locale) -> String {
         match (self, locale) {
-            (AmountError::Empty, Locale::De) => "fehlt".into(),
-            (AmountError::Empty, Locale::En) => "is required".into(),
+            // As `i18n::messages` words "is required".
+            (AmountError::Empty, _) => crate::i18n::messages::localize("is required", locale),
             (AmountError::Invalid, Locale::De) => {
                 "muss ein Betrag sein, etwa 1.234,56 oder 12,50".into()
             }

@@ -307,15 +307,7 @@ impl PushService {
 /// A reqwest error and its causes on one line, without the URL (whose path
 /// is the subscription's secret token).
 fn chain(e: reqwest::Error) -> String {
-    let e = e.without_url();
-    let mut out = e.to_string();
-    let mut source = std::error::Error::source(&e);
-    while let Some(s) = source {
-        out.push_str(": ");
-        out.push_str(&s.to_string());
-        source = s.source();
-    }
-    out
+    crate::error::chain(&e.without_url())
 }
 
 /// The first address of the endpoint's host, if every address it resolves

@@ -1,7 +1,6 @@
 //! Sign-in pages: `/login`, `/register`, `/forgot-password`, `/reset-password`.
 
 use crate::auth::secrets;
-use crate::config::Registration;
 use crate::state::AppState;
 use crate::store::{password_resets, users};
 use crate::web::components::{checkbox, form_error, form_success, Field};
@@ -14,16 +13,12 @@ use serde::Deserialize;
 
 /// Whether the register form is offered right now.
 async fn registration_open(state: &AppState) -> bool {
-    match state.config.registration {
-        Registration::Open => true,
-        Registration::Closed => false,
-        Registration::FirstUser => state
-            .db
-            .run(|c| users::count(c))
-            .await
-            .map(|n| n == 0)
-            .unwrap_or(false),
-    }
+    let registration = state.config.registration;
+    state
+        .db
+        .run(move |c| registration.admits(|| users::count(c)))
+        .await
+        .unwrap_or(false)
 }
 
 #[derive(Deserialize)]
@@ -40,7 +35,7 @@ fn sso_button(state: &AppState, t: &crate::i18n::Texts) -> maud::Markup {
     html! {
         @if let Some(o) = &state.config.oidc {
             a.button.primary.sso href="/api/auth/oidc/start" {
-                (o.button_label.as_deref().unwrap_or(t.sso_button))
+                (o.label(t.sso_button))
             }
         }
     }
@@ -71,7 +66,7 @@ pub async fn login(
     }
     let t = viewer.t();
     let open = registration_open(&state).await;
-    let passwords = !state.config.oidc.as_ref().is_some_and(|o| o.only);
+    let passwords = !state.config.oidc_only();
     // After the provider, for an account with two-factor sign-in: the code
     // form comes first, holding the challenge the callback left in a cookie.
     let challenge = (q.step.as_deref() == Some("code"))
@@ -137,7 +132,7 @@ pub async fn register(State(state): State<AppState>, viewer: Viewer) -> Response
         t.register_title,
         html! {
             h1 { (t.register_title) }
-            @if state.config.oidc.as_ref().is_some_and(|o| o.only) {
+            @if state.config.oidc_only() {
                 p.notice { (t.sso_only_register) }
                 (sso_button(&state, t))
             } @else if open {

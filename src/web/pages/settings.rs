@@ -44,11 +44,7 @@ pub async fn show(
             f.hint(t.sso_password_hint).render()
         }
     };
-    let provider = state
-        .config
-        .oidc
-        .as_ref()
-        .map(|o| o.button_label.as_deref().unwrap_or(t.sso_button));
+    let provider = state.config.oidc.as_ref().map(|o| o.label(t.sso_button));
     let mut lifetimes: Vec<(String, String)> = LIFETIMES
         .iter()
         .map(|d| (d.to_string(), t.after_days.replace("{}", &d.to_string())))
