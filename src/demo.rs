@@ -270,6 +270,7 @@ pub fn fill_household(
                 category_id: category_id.clone(),
                 is_subscription,
                 notes: String::new(),
+                amount_from: None,
             },
             &now_s,
         )?;
@@ -305,6 +306,7 @@ pub fn fill_household(
                 },
                 account_id: giro.clone(),
                 notes: String::new(),
+                amount_from: None,
             },
             &now_s,
         )?;
@@ -521,6 +523,7 @@ pub fn fill_heavy(
                 } else {
                     String::new()
                 },
+                amount_from: None,
             },
             &now_s,
         )?;
@@ -542,6 +545,7 @@ pub fn fill_heavy(
                 )?,
                 account_id: account_id.clone(),
                 notes: String::new(),
+                amount_from: None,
             },
             &now_s,
         )?;

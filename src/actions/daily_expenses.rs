@@ -2,7 +2,7 @@
 //! `updateDailyExpense`, `deleteDailyExpense`. Saving one with a category
 //! teaches cashkeeper its merchant's category.
 
-use super::entries::{self, check_category, Record};
+use super::entries::{self, check_category, Record, Written};
 use super::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use super::{Ctx, Registry, Reply};
 use crate::domain::merchant;
@@ -93,7 +93,8 @@ impl Record for DailyInput {
     }
 
     /// Remembers the merchant's category when the entry has both.
-    fn after_write(c: &Connection, user: &UserId, e: &NewDailyExpense, now: &str) -> Result<()> {
+    fn after_write(c: &Connection, user: &UserId, w: &Written<'_, DailyExpense>) -> Result<()> {
+        let e = w.new;
         let source = if e.merchant.is_empty() {
             &e.name
         } else {
@@ -101,7 +102,7 @@ impl Record for DailyInput {
         };
         let key = merchant::normalize(source);
         if let (false, Some(category)) = (key.is_empty(), &e.category_id) {
-            merchants::learn(c, user, &key, category, now)?;
+            merchants::learn(c, user, &key, category, w.now)?;
         }
         Ok(())
     }

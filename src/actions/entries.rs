@@ -9,6 +9,7 @@ use crate::store::accounts::Account;
 use crate::store::table::{self, Table};
 use crate::store::users::UserId;
 use crate::store::{require_owned_field, Cap, Owned};
+use chrono::NaiveDate;
 use rusqlite::Connection;
 
 /// The entry's currency: the given one, or else its account's. Fails naming
@@ -81,11 +82,19 @@ pub trait Record: serde::de::DeserializeOwned + Send + 'static {
     fn after_write(
         _c: &Connection,
         _user_id: &UserId,
-        _new: &<Self::Stored as Table>::New,
-        _now: &str,
+        _written: &Written<'_, Self::Stored>,
     ) -> Result<()> {
         Ok(())
     }
+}
+
+/// A record just created or updated, as [`Record::after_write`] sees it.
+pub struct Written<'a, S: Table> {
+    /// The id and the record before an update; `None` after a create.
+    pub stored: Option<(&'a str, &'a S)>,
+    pub new: &'a S::New,
+    pub now: &'a str,
+    pub today: NaiveDate,
 }
 
 /// `list…` of the records kept whole: all of the user's, in the table's order.
@@ -101,9 +110,10 @@ pub async fn list<R: Record>(ctx: super::Ctx, _: super::NoInput) -> Result<super
 
 /// `create…`: validates and inserts in one transaction.
 pub async fn create<R: Record>(ctx: super::Ctx, input: R) -> Result<super::Reply> {
-    let (user, now) = (
+    let (user, now, today) = (
         ctx.user_id()?,
         crate::clock::timestamp(ctx.state.clock.now()),
+        ctx.state.clock.today(),
     );
     let record = ctx
         .state
@@ -111,8 +121,15 @@ pub async fn create<R: Record>(ctx: super::Ctx, input: R) -> Result<super::Reply
         .transaction(move |tx| {
             let new = input.validate(tx, &user, None)?;
             R::CAP.check(tx, &user)?;
-            R::after_write(tx, &user, &new, &now)?;
-            table::insert::<R::Stored>(tx, &user, &new, &now)
+            let record = table::insert::<R::Stored>(tx, &user, &new, &now)?;
+            let written = Written {
+                stored: None,
+                new: &new,
+                now: &now,
+                today,
+            };
+            R::after_write(tx, &user, &written)?;
+            Ok(record)
         })
         .await?;
     super::Reply::data(record)
@@ -122,9 +139,10 @@ pub async fn create<R: Record>(ctx: super::Ctx, input: R) -> Result<super::Reply
 /// written in one transaction; another user's id is "not found".
 pub async fn update<R: Record>(ctx: super::Ctx, mut input: R) -> Result<super::Reply> {
     let id = super::input::required_id(input.take_id())?;
-    let (user, now) = (
+    let (user, now, today) = (
         ctx.user_id()?,
         crate::clock::timestamp(ctx.state.clock.now()),
+        ctx.state.clock.today(),
     );
     let record = ctx
         .state
@@ -132,8 +150,16 @@ pub async fn update<R: Record>(ctx: super::Ctx, mut input: R) -> Result<super::R
         .transaction(move |tx| {
             let stored = table::find::<R::Stored>(tx, &user, &id)?.ok_or(Error::NotFound)?;
             let new = input.validate(tx, &user, Some(&stored))?;
-            R::after_write(tx, &user, &new, &now)?;
-            table::update::<R::Stored>(tx, &user, &id, &new, &now)?.ok_or(Error::NotFound)
+            table::update::<R::Stored>(tx, &user, &id, &new, &now)?.ok_or(Error::NotFound)?;
+            let written = Written {
+                stored: Some((&id, &stored)),
+                new: &new,
+                now: &now,
+                today,
+            };
+            R::after_write(tx, &user, &written)?;
+            // Read again: `after_write` may have changed what the record shows.
+            table::find::<R::Stored>(tx, &user, &id)?.ok_or(Error::NotFound)
         })
         .await?;
     super::Reply::data(record)

@@ -1,12 +1,14 @@
 //! Recurring expenses and subscriptions: `listExpenses`, `createExpense`,
 //! `updateExpense`, `deleteExpense`, `listSubscriptions`.
 
-use super::entries::{self, check_category, Record};
+use super::entries::{self, check_category, Record, Written};
 use super::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use super::{Ctx, NoInput, Registry, Reply};
+use crate::domain::prices::Update;
 use crate::error::Result;
 use crate::reports::subscriptions::subscriptions;
 use crate::store::expenses::{self, Expense, NewExpense};
+use crate::store::prices::{self as store_prices, Owner};
 use crate::store::users::UserId;
 use crate::store::Cap;
 use rusqlite::Connection;
@@ -35,6 +37,8 @@ pub struct ExpenseInput {
     category_id: Patch<String>,
     is_subscription: Patch<bool>,
     notes: Patch<String>,
+    /// The day a changed amount applies from (`docs/actions.md`, Price changes).
+    amount_from: Patch<String>,
 }
 
 impl Record for ExpenseInput {
@@ -57,6 +61,7 @@ impl Record for ExpenseInput {
             NAME_MAX,
         )?;
         let amount = input::positive_amount(self.amount, stored.map(|e| e.amount))?;
+        let amount_from = input::optional_date("amountFrom", self.amount_from.or(None))?;
         let schedule = input::schedule(
             self.frequency,
             self.start_date,
@@ -92,7 +97,29 @@ impl Record for ExpenseInput {
                 self.notes.or(stored.map(|e| e.notes.clone())),
                 NOTES_MAX,
             )?,
+            amount_from,
         })
+    }
+
+    fn after_write(c: &Connection, user: &UserId, w: &Written<'_, Expense>) -> Result<()> {
+        let Some((id, stored)) = w.stored else {
+            return Ok(());
+        };
+        let new = w.new;
+        let update = Update {
+            amount: new.amount,
+            currency: &new.currency,
+            from: new.amount_from,
+            start: new.schedule.start,
+            once: false,
+        };
+        if let Some(earlier) = stored
+            .prices()
+            .after_update(&stored.currency, &update, w.today)
+        {
+            store_prices::replace(c, user, Owner::Expense, id, &earlier)?;
+        }
+        Ok(())
     }
 }
 

@@ -1,10 +1,13 @@
 //! Incomes: `listIncomes`, `createIncome`, `updateIncome`, `deleteIncome`.
 
-use super::entries::{self, Record};
+use super::entries::{self, Record, Written};
 use super::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use super::Registry;
+use crate::domain::prices::Update;
+use crate::domain::recurrence::Frequency;
 use crate::error::Result;
 use crate::store::incomes::{Income, NewIncome};
+use crate::store::prices::{self, Owner};
 use crate::store::users::UserId;
 use crate::store::Cap;
 use rusqlite::Connection;
@@ -30,6 +33,8 @@ pub struct IncomeInput {
     end_date: Patch<String>,
     account_id: Patch<String>,
     notes: Patch<String>,
+    /// The day a changed amount applies from (`docs/actions.md`, Price changes).
+    amount_from: Patch<String>,
 }
 
 impl Record for IncomeInput {
@@ -47,6 +52,7 @@ impl Record for IncomeInput {
             NAME_MAX,
         )?;
         let amount = input::positive_amount(self.amount, stored.map(|e| e.amount))?;
+        let amount_from = input::optional_date("amountFrom", self.amount_from.or(None))?;
         let schedule = input::schedule(
             self.frequency,
             self.start_date,
@@ -72,6 +78,28 @@ impl Record for IncomeInput {
                 self.notes.or(stored.map(|e| e.notes.clone())),
                 NOTES_MAX,
             )?,
+            amount_from,
         })
+    }
+
+    fn after_write(c: &Connection, user: &UserId, w: &Written<'_, Income>) -> Result<()> {
+        let Some((id, stored)) = w.stored else {
+            return Ok(());
+        };
+        let new = w.new;
+        let update = Update {
+            amount: new.amount,
+            currency: &new.currency,
+            from: new.amount_from,
+            start: new.schedule.start,
+            once: new.schedule.frequency == Frequency::Once,
+        };
+        if let Some(earlier) = stored
+            .prices()
+            .after_update(&stored.currency, &update, w.today)
+        {
+            prices::replace(c, user, Owner::Income, id, &earlier)?;
+        }
+        Ok(())
     }
 }

@@ -7,6 +7,7 @@
 //! - The **summary forecast** uses the reserve view of all entries, so the
 //!   months are comparable; its balance is the cumulative surplus.
 
+use super::prices::Prices;
 use super::recurrence::{add_months, month_end, Schedule};
 use super::views::{monthly_totals, Item, View};
 use chrono::{Datelike, NaiveDate};
@@ -25,7 +26,7 @@ pub enum Flow {
 #[derive(Clone, Debug)]
 pub struct AccountEntry {
     pub flow: Flow,
-    pub amount: Decimal,
+    pub amount: Prices,
     pub schedule: Schedule,
 }
 
@@ -70,12 +71,12 @@ pub fn account_forecast(
         for d in e.schedule.due_dates(first, last) {
             let i =
                 ((d.year() - first.year()) * 12 + d.month() as i32 - first.month() as i32) as usize;
-            let m = &mut out[i];
+            let (m, amount) = (&mut out[i], e.amount.on(d));
             match e.flow {
-                Flow::Income => m.income += e.amount,
-                Flow::Expense => m.expenses += e.amount,
-                Flow::TransferIn => m.transfers_in += e.amount,
-                Flow::TransferOut => m.transfers_out += e.amount,
+                Flow::Income => m.income += amount,
+                Flow::Expense => m.expenses += amount,
+                Flow::TransferIn => m.transfers_in += amount,
+                Flow::TransferOut => m.transfers_out += amount,
             }
         }
     }
@@ -86,6 +87,57 @@ pub fn account_forecast(
         m.balance = balance;
     }
     out
+}
+
+/// The months of one-time expenses that estimate everyday spending: the
+/// last three full months.
+pub const EVERYDAY_MONTHS: i32 = 3;
+
+/// Everyday spending expected per month from the one-time expenses of the
+/// last full months, oldest first: their mean, leaving out the months
+/// before the first one with any (the months before the person started
+/// keeping them), rounded to cents.
+pub fn everyday_per_month(recent: &[Decimal]) -> Decimal {
+    let kept: Vec<Decimal> = recent.iter().copied().skip_while(|m| m.is_zero()).collect();
+    if kept.is_empty() {
+        return Decimal::ZERO;
+    }
+    (kept.iter().sum::<Decimal>() / Decimal::from(kept.len())).round_dp(2)
+}
+
+/// What the entries move on the account from `from` through `to`.
+pub fn net_between(entries: &[AccountEntry], from: NaiveDate, to: NaiveDate) -> Decimal {
+    let mut net = Decimal::ZERO;
+    for e in entries {
+        for d in e.schedule.due_dates(from, to) {
+            let a = e.amount.on(d);
+            net += match e.flow {
+                Flow::Income | Flow::TransferIn => a,
+                Flow::Expense | Flow::TransferOut => -a,
+            };
+        }
+    }
+    net
+}
+
+/// A checking account's expected balance at each month's end: today's
+/// balance, plus what is still due this month (`rest_of_month`), plus each
+/// month's net (`nets`), less `everyday` spending a month (and its share
+/// of the days left this month, `left_share`).
+pub fn expected_balances(
+    today_balance: Decimal,
+    rest_of_month: Decimal,
+    left_share: Decimal,
+    nets: &[Decimal],
+    everyday: Decimal,
+) -> Vec<Decimal> {
+    let mut balance = today_balance + rest_of_month - (everyday * left_share).round_dp(2);
+    nets.iter()
+        .map(|net| {
+            balance += net - everyday;
+            balance
+        })
+        .collect()
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -134,7 +186,7 @@ mod tests {
     fn entry(flow: Flow, amount: &str, f: Frequency, start: &str) -> AccountEntry {
         AccountEntry {
             flow,
-            amount: dec(amount),
+            amount: dec(amount).into(),
             schedule: Schedule::new(f, d(start), None).unwrap(),
         }
     }
@@ -175,13 +227,51 @@ mod tests {
     }
 
     #[test]
+    fn everyday_spending_is_the_mean_of_the_months_kept() {
+        assert_eq!(everyday_per_month(&[]), Decimal::ZERO);
+        assert_eq!(everyday_per_month(&[dec("0"), dec("0")]), Decimal::ZERO);
+        assert_eq!(
+            everyday_per_month(&[dec("600"), dec("650"), dec("640")]),
+            dec("630")
+        );
+        // Before the first month with any, nothing was kept yet.
+        assert_eq!(
+            everyday_per_month(&[dec("0"), dec("100"), dec("0")]),
+            dec("50")
+        );
+        assert_eq!(
+            everyday_per_month(&[dec("10"), dec("10"), dec("10.01")]),
+            dec("10")
+        );
+    }
+
+    #[test]
+    fn a_checking_account_expects_its_balance_with_everyday_spending() {
+        let entries = vec![
+            entry(Flow::Income, "3000", Frequency::Monthly, "2025-01-27"),
+            entry(Flow::Expense, "950", Frequency::Monthly, "2025-01-01"),
+            entry(Flow::TransferOut, "300", Frequency::Monthly, "2025-01-28"),
+        ];
+        // On 20 Jan: salary and transfer still to come this month.
+        let rest = net_between(&entries, d("2025-01-21"), d("2025-01-31"));
+        assert_eq!(rest, dec("2700"));
+        let nets: Vec<Decimal> = account_forecast(&entries, d("2025-02-01"), 2, None)
+            .iter()
+            .map(|m| m.net)
+            .collect();
+        let b = expected_balances(dec("500"), rest, dec("0.5"), &nets, dec("600"));
+        // 500 + 2700 − 300 (half a month), then + 1750 − 600 each month.
+        assert_eq!(b, vec![dec("4050"), dec("5200")]);
+    }
+
+    #[test]
     fn the_summary_forecast_accumulates_the_reserve_view() {
         let items = vec![
             Item {
                 id: "i".into(),
                 kind: Kind::Income,
                 name: "Salary".into(),
-                amount: dec("3000"),
+                amount: dec("3000").into(),
                 schedule: Schedule::new(Frequency::Monthly, d("2025-01-31"), None).unwrap(),
                 category_id: None,
                 is_subscription: false,
@@ -190,7 +280,7 @@ mod tests {
                 id: "e".into(),
                 kind: Kind::Expense,
                 name: "Insurance".into(),
-                amount: dec("1200"),
+                amount: dec("1200").into(),
                 schedule: Schedule::new(Frequency::Yearly, d("2025-03-01"), None).unwrap(),
                 category_id: None,
                 is_subscription: false,

@@ -7,6 +7,7 @@
 //!
 //! One-time expenses and one-off incomes count in their month in both views.
 
+use super::prices::Prices;
 use super::recurrence::{add_months, month_end, monthly_equivalent, Frequency, Schedule};
 use chrono::{Datelike, NaiveDate};
 use rust_decimal::Decimal;
@@ -21,13 +22,14 @@ pub enum Kind {
     Income,
 }
 
-/// An entry reduced to what the views need; `amount` already in the base currency.
+/// An entry reduced to what the views need; `amount` already in the base
+/// currency, each due date paid at the amount of its day.
 #[derive(Clone, Debug)]
 pub struct Item {
     pub id: String,
     pub kind: Kind,
     pub name: String,
-    pub amount: Decimal,
+    pub amount: Prices,
     pub schedule: Schedule,
     pub category_id: Option<String>,
     pub is_subscription: bool,
@@ -38,17 +40,21 @@ impl Item {
         matches!(self.kind, Kind::Expense | Kind::DailyExpense)
     }
 
-    /// How much of this item the month starting `first` carries in the reserve view.
+    /// How much of this item the month starting `first` carries in the
+    /// reserve view: the monthly equivalent of the amount of the month's
+    /// first day.
     fn reserve_amount(&self, first: NaiveDate) -> Decimal {
         match self.schedule.frequency {
             Frequency::Once => {
                 if self.schedule.start >= first && self.schedule.start <= month_end(first) {
-                    self.amount
+                    self.amount.on(self.schedule.start)
                 } else {
                     Decimal::ZERO
                 }
             }
-            f if self.schedule.active_in_month(first) => monthly_equivalent(self.amount, f),
+            f if self.schedule.active_in_month(first) => {
+                monthly_equivalent(self.amount.on(first), f)
+            }
             _ => Decimal::ZERO,
         }
     }
@@ -98,11 +104,11 @@ pub fn monthly_totals(items: &[Item], first: NaiveDate, months: usize, view: Vie
                 if item.schedule.frequency == Frequency::Once {
                     let d = item.schedule.start;
                     if d >= first && d <= last {
-                        out[index(d)].add(item, item.amount);
+                        out[index(d)].add(item, item.amount.on(d));
                     }
                 } else {
                     for d in item.schedule.due_dates(first, last) {
-                        out[index(d)].add(item, item.amount);
+                        out[index(d)].add(item, item.amount.on(d));
                     }
                 }
             }
@@ -131,13 +137,19 @@ pub fn expenses_by_category(items: &[Item], first: NaiveDate) -> Vec<(Option<Str
     let last = month_end(first);
     let mut sums: HashMap<Option<String>, Decimal> = HashMap::new();
     for item in items.iter().filter(|i| i.is_expense()) {
-        let n = if item.schedule.frequency == Frequency::Once {
-            usize::from(item.schedule.start >= first && item.schedule.start <= last)
+        let due = if item.schedule.frequency == Frequency::Once {
+            let d = item.schedule.start;
+            if d >= first && d <= last {
+                vec![d]
+            } else {
+                vec![]
+            }
         } else {
-            item.schedule.due_dates(first, last).len()
+            item.schedule.due_dates(first, last)
         };
-        if n > 0 {
-            *sums.entry(item.category_id.clone()).or_default() += item.amount * Decimal::from(n);
+        if !due.is_empty() {
+            *sums.entry(item.category_id.clone()).or_default() +=
+                due.into_iter().map(|d| item.amount.on(d)).sum::<Decimal>();
         }
     }
     let mut out: Vec<_> = sums.into_iter().collect();
@@ -166,7 +178,7 @@ pub fn recurring_costs(items: &[Item], first: NaiveDate) -> RecurringCosts {
         if !item.schedule.active_in_month(first) {
             continue;
         }
-        let m = monthly_equivalent(item.amount, item.schedule.frequency);
+        let m = monthly_equivalent(item.amount.on(first), item.schedule.frequency);
         if item.is_subscription {
             r.subscriptions_monthly += m;
             r.subscriptions_count += 1;
@@ -225,7 +237,7 @@ mod tests {
             id: format!("{kind:?}-{amount}-{start}"),
             kind,
             name: format!("{kind:?} {amount}"),
-            amount: dec(amount),
+            amount: dec(amount).into(),
             schedule: Schedule::new(f, d(start), end.map(d)).unwrap(),
             category_id: None,
             is_subscription: false,

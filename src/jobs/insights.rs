@@ -74,7 +74,7 @@ pub fn facts(
             e.schedule().active_in_month(first) && e.end_date.is_none_or(|end| end >= today)
         })
         .map(|e| {
-            let amount = in_base(e.amount, &e.currency);
+            let amount = in_base(e.prices().on(today), &e.currency);
             SubscriptionFacts {
                 monthly: monthly_equivalent(amount, e.frequency),
                 amount,

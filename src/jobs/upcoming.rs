@@ -36,10 +36,10 @@ pub fn due_on(c: &rusqlite::Connection, day: chrono::NaiveDate) -> crate::Result
                 continue;
             }
             out.push(Due {
+                amount: e.prices().on(day),
                 user_id: user.id.clone(),
                 expense_id: e.id,
                 name: e.name,
-                amount: e.amount,
                 currency: e.currency,
                 locale: user.locale,
             });

@@ -3,7 +3,7 @@
 //! months, all in the user's base currency. The `getDashboard` action, the
 //! dashboard page and the REST summary read it from here.
 
-use super::payments::Builder;
+use super::payments::{Builder, Dated};
 pub use super::payments::{CategoryRef, Payment};
 use crate::domain::money::{self, change_pct};
 use crate::domain::rates::Rates;
@@ -99,7 +99,7 @@ pub struct Ledger {
     pub planned: Vec<Item>,
     /// Each recurring item's and planned expense's payment, by id (dated
     /// at its start).
-    pub payments: HashMap<String, Payment>,
+    pub payments: HashMap<String, Dated>,
     pub categories: HashMap<String, Category>,
     pub total_assets: Decimal,
     pub has_multi_currency: bool,
@@ -139,9 +139,9 @@ pub fn load_ledger(
     let mut multi = false;
     for e in expenses::list(c, &user.id, false)? {
         multi |= e.currency != base;
-        payments.insert(e.id.clone(), build.expense(&e));
+        payments.insert(e.id.clone(), build.recurring_expense(&e));
         items.push(Item {
-            amount: convert(e.amount, &e.currency),
+            amount: e.prices().map(|a| convert(a, &e.currency)),
             schedule: e.schedule(),
             kind: Kind::Expense,
             category_id: e.category_id,
@@ -152,9 +152,9 @@ pub fn load_ledger(
     }
     for i in table::all::<Income>(c, &user.id)? {
         multi |= i.currency != base;
-        payments.insert(i.id.clone(), build.income(&i));
+        payments.insert(i.id.clone(), build.recurring_income(&i));
         items.push(Item {
-            amount: convert(i.amount, &i.currency),
+            amount: i.prices().map(|a| convert(a, &i.currency)),
             schedule: i.schedule(),
             kind: Kind::Income,
             category_id: None,
@@ -170,7 +170,7 @@ pub fn load_ledger(
     {
         multi |= currency != base;
         items.push(Item {
-            amount: convert(sum, &currency),
+            amount: convert(sum, &currency).into(),
             schedule: Schedule::once(month),
             kind: Kind::DailyExpense,
             category_id,
@@ -188,7 +188,7 @@ pub fn load_ledger(
         };
         for d in daily_expenses::list(c, &user.id, &ahead)? {
             planned.push(Item {
-                amount: convert(d.amount, &d.currency),
+                amount: convert(d.amount, &d.currency).into(),
                 schedule: Schedule::once(d.date),
                 kind: Kind::DailyExpense,
                 category_id: d.category_id.clone(),
@@ -196,7 +196,7 @@ pub fn load_ledger(
                 name: d.name.clone(),
                 id: d.id.clone(),
             });
-            payments.insert(d.id.clone(), build.daily_expense(d));
+            payments.insert(d.id.clone(), Dated::once(build.daily_expense(d)));
         }
     }
     multi = multi || daily_expenses::any_other_currency(c, &user.id, base)?;
@@ -219,9 +219,7 @@ impl Ledger {
     /// The payment of `item` on `date`; `None` for the monthly sums of
     /// one-time expenses, which are no single payment.
     pub fn payment(&self, item: &Item, date: NaiveDate) -> Option<Payment> {
-        self.payments
-            .get(&item.id)
-            .map(|p| Payment { date, ..p.clone() })
+        self.payments.get(&item.id).map(|p| p.on(date))
     }
 }
 

@@ -2,8 +2,12 @@
 //! currency), for `getAccountForecast`, `/api/v1/accounts` and the forecast
 //! page alike.
 
-use crate::domain::forecast::{account_forecast, AccountEntry, AccountMonth, Flow};
+use crate::domain::forecast::{
+    account_forecast, everyday_per_month, expected_balances, net_between, AccountEntry,
+    AccountMonth, Flow, EVERYDAY_MONTHS,
+};
 use crate::domain::money;
+use crate::domain::prices::Prices;
 use crate::domain::rates::Rates;
 use crate::domain::recurrence::{add_months, month_end, month_start, Schedule};
 use crate::error::Result;
@@ -14,7 +18,7 @@ use crate::store::incomes::Income;
 use crate::store::table;
 use crate::store::transfers::Transfer;
 use crate::store::users::User;
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 use rust_decimal::Decimal;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -76,7 +80,7 @@ pub fn entries_by_account(
     let base = user.base_currency.as_str();
     let convert = |a: Decimal, cur: &str| rates.to_base(a, cur, base);
     let mut map: HashMap<String, Vec<AccountEntry>> = HashMap::new();
-    let mut add = |account: &str, flow, amount, schedule| {
+    let mut add = |account: &str, flow, amount: Prices, schedule| {
         map.entry(account.to_string())
             .or_default()
             .push(AccountEntry {
@@ -89,7 +93,7 @@ pub fn entries_by_account(
         add(
             &e.account_id,
             Flow::Expense,
-            convert(e.amount, &e.currency),
+            e.prices().map(|a| convert(a, &e.currency)),
             e.schedule(),
         );
     }
@@ -97,13 +101,18 @@ pub fn entries_by_account(
         add(
             &i.account_id,
             Flow::Income,
-            convert(i.amount, &i.currency),
+            i.prices().map(|a| convert(a, &i.currency)),
             i.schedule(),
         );
     }
     for t in table::all::<Transfer>(c, &user.id)? {
-        let amount = convert(t.amount, &t.currency);
-        add(&t.from_account_id, Flow::TransferOut, amount, t.schedule());
+        let amount = Prices::from(convert(t.amount, &t.currency));
+        add(
+            &t.from_account_id,
+            Flow::TransferOut,
+            amount.clone(),
+            t.schedule(),
+        );
         add(&t.to_account_id, Flow::TransferIn, amount, t.schedule());
     }
     let planned = Filter {
@@ -115,7 +124,7 @@ pub fn entries_by_account(
         add(
             &d.account_id,
             Flow::Expense,
-            convert(d.amount, &d.currency),
+            convert(d.amount, &d.currency).into(),
             Schedule::once(d.date),
         );
     }
@@ -218,4 +227,78 @@ fn outlooks_of(
             }
         })
         .collect())
+}
+
+/// What the pages add to a checking account's forecast: its expected
+/// balance, everyday spending included. Not in the REST API, whose fields
+/// SPEC.md fixes.
+pub struct Expected {
+    /// Everyday spending a month: the mean of the account's one-time
+    /// expenses in the last full months ([`everyday_per_month`]).
+    pub everyday: Decimal,
+    /// The balance expected at each forecast month's end.
+    pub with_everyday: Vec<Decimal>,
+    /// The same from the entries alone.
+    pub entries_only: Vec<Decimal>,
+}
+
+/// The expected balances of a checking account's `outlook` on `today`.
+pub fn expected(
+    c: &rusqlite::Connection,
+    user: &User,
+    rates: &Rates,
+    outlook: &AccountOutlook,
+    today: NaiveDate,
+) -> Result<Expected> {
+    let base = user.base_currency.as_str();
+    let this_month = month_start(today);
+    let since = add_months(this_month, -EVERYDAY_MONTHS);
+    let mut recent = vec![Decimal::ZERO; EVERYDAY_MONTHS as usize];
+    for (month, currency, sum) in daily_expenses::account_month_sums(
+        c,
+        &user.id,
+        &outlook.account.id,
+        since,
+        this_month.pred_opt().unwrap_or(this_month),
+    )? {
+        let i = (month.year() - since.year()) * 12 + month.month() as i32 - since.month() as i32;
+        if let Some(slot) = usize::try_from(i).ok().and_then(|i| recent.get_mut(i)) {
+            *slot += rates.to_base(sum, &currency, base);
+        }
+    }
+    let everyday = everyday_per_month(&recent);
+    let end = month_end(today);
+    let rest = match today.succ_opt().filter(|d| *d <= end) {
+        Some(tomorrow) => {
+            let entries = entries_by_account(c, user, rates, tomorrow, end)?;
+            net_between(
+                entries
+                    .get(&outlook.account.id)
+                    .map(Vec::as_slice)
+                    .unwrap_or(&[]),
+                tomorrow,
+                end,
+            )
+        }
+        None => Decimal::ZERO,
+    };
+    let left_share = Decimal::from((end - today).num_days()) / Decimal::from(end.day());
+    let nets: Vec<Decimal> = outlook.forecast.monthly.iter().map(|m| m.net).collect();
+    Ok(Expected {
+        everyday,
+        with_everyday: expected_balances(
+            outlook.balance_in_base,
+            rest,
+            left_share,
+            &nets,
+            everyday,
+        ),
+        entries_only: expected_balances(
+            outlook.balance_in_base,
+            rest,
+            left_share,
+            &nets,
+            Decimal::ZERO,
+        ),
+    })
 }

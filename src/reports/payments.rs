@@ -4,6 +4,7 @@
 //! `/api/v1/payments` all answer.
 
 use crate::domain::money;
+use crate::domain::prices::Prices;
 use crate::domain::rates::Rates;
 use crate::domain::recurrence::{add_months, month_end, month_start, Schedule};
 use crate::error::Result;
@@ -112,12 +113,59 @@ impl Builder<'_> {
         self.priced(p, i.amount, i.currency.clone(), i.account_id.clone())
     }
 
+    /// A recurring expense's payments, each at the amount of its day.
+    pub fn recurring_expense(&self, e: &Expense) -> Dated {
+        self.dated(self.expense(e), e.prices())
+    }
+
+    /// A recurring income's payments, each at the amount of its day.
+    pub fn recurring_income(&self, i: &Income) -> Dated {
+        self.dated(self.income(i), i.prices())
+    }
+
+    fn dated(&self, payment: Payment, own: Prices) -> Dated {
+        let base = own.map(|a| self.rates.to_base(a, &payment.original_currency, self.base));
+        Dated { payment, own, base }
+    }
+
     pub fn daily_expense(&self, d: DailyExpense) -> Payment {
         let p = Payment {
             category: self.category(d.category_id.as_deref()),
             ..self.payment("daily_expense", d.id, d.name, d.date)
         };
         self.priced(p, d.amount, d.currency, d.account_id)
+    }
+}
+
+/// The payments of one entry on whichever day it is due: a recurring
+/// entry's amount depends on the day (its price history).
+#[derive(Clone)]
+pub struct Dated {
+    payment: Payment,
+    /// In the entry's currency.
+    own: Prices,
+    /// In the base currency.
+    base: Prices,
+}
+
+impl Dated {
+    /// A one-time payment: the same amount on any day.
+    pub fn once(payment: Payment) -> Dated {
+        Dated {
+            own: payment.original_amount.into(),
+            base: payment.amount.into(),
+            payment,
+        }
+    }
+
+    /// The payment due on `date`.
+    pub fn on(&self, date: NaiveDate) -> Payment {
+        Payment {
+            date,
+            amount: self.base.on(date),
+            original_amount: self.own.on(date),
+            ..self.payment.clone()
+        }
     }
 }
 
@@ -140,7 +188,7 @@ pub struct Source {
     base: String,
     rates: Arc<Rates>,
     categories: HashMap<String, CategoryRef>,
-    recurring: Vec<(Payment, Schedule)>,
+    recurring: Vec<(Dated, Schedule)>,
 }
 
 impl Source {
@@ -153,10 +201,10 @@ impl Source {
         };
         let mut recurring = Vec::new();
         for e in expenses::list(c, &user.id, false)? {
-            recurring.push((build.expense(&e), e.schedule()));
+            recurring.push((build.recurring_expense(&e), e.schedule()));
         }
         for i in table::all::<Income>(c, &user.id)? {
-            recurring.push((build.income(&i), i.schedule()));
+            recurring.push((build.recurring_income(&i), i.schedule()));
         }
         Ok(Source {
             user_id: user.id.clone(),
@@ -181,12 +229,9 @@ impl Source {
         to: NaiveDate,
     ) -> Result<Vec<Payment>> {
         let mut out = Vec::new();
-        for (payment, schedule) in &self.recurring {
+        for (payments, schedule) in &self.recurring {
             for date in schedule.due_dates(from, to) {
-                out.push(Payment {
-                    date,
-                    ..payment.clone()
-                });
+                out.push(payments.on(date));
             }
         }
         let range = Filter {

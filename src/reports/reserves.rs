@@ -68,7 +68,9 @@ pub fn plan(
         .into_iter()
         .filter(|e| needs_reserve(e.frequency))
         .filter_map(|e| {
-            let in_base = table.to_base(e.amount, &e.currency, base);
+            // The amount of the next payment (a later price may be set).
+            let amount = e.prices().on(e.schedule().next_due(today)?);
+            let in_base = table.to_base(amount, &e.currency, base);
             let (next, target) = set_aside_by(&e.schedule(), in_base, today)?;
             let pot = pots.get(&e.id).copied().unwrap_or_default();
             Some(ReserveEntry {
@@ -77,7 +79,7 @@ pub fn plan(
                 expense_id: e.id,
                 name: e.name,
                 frequency: e.frequency,
-                amount: e.amount,
+                amount,
                 currency: e.currency,
                 amount_in_base: in_base,
                 next_due_date: next,

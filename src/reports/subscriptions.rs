@@ -50,7 +50,9 @@ pub fn subscriptions(
     let subscriptions = list
         .into_iter()
         .map(|e| {
-            let monthly = monthly_equivalent(e.amount, e.frequency);
+            // The price of today; a raise announced for later counts from then.
+            let amount = e.prices().on(today);
+            let monthly = monthly_equivalent(amount, e.frequency);
             let monthly_in_base = rates.to_base(monthly, &e.currency, &user.base_currency);
             let active = e.start_date <= today && e.end_date.is_none_or(|end| end >= today);
             if active {
@@ -58,7 +60,7 @@ pub fn subscriptions(
             }
             Subscription {
                 monthly_amount: monthly,
-                yearly_amount: yearly_amount(&e),
+                yearly_amount: yearly_amount(amount, e.frequency),
                 monthly_in_base,
                 active,
                 expense: e,
@@ -74,13 +76,13 @@ pub fn subscriptions(
 }
 
 /// What a recurring expense costs in a year: the amount times its due dates per year.
-fn yearly_amount(e: &Expense) -> Decimal {
-    let per_year = match e.frequency {
+fn yearly_amount(amount: Decimal, frequency: Frequency) -> Decimal {
+    let per_year = match frequency {
         Frequency::Weekly => 52,
         Frequency::Monthly => 12,
         Frequency::Quarterly => 4,
         Frequency::HalfYearly => 2,
         Frequency::Yearly | Frequency::Once => 1,
     };
-    e.amount * Decimal::from(per_year)
+    amount * Decimal::from(per_year)
 }

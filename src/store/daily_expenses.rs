@@ -153,6 +153,29 @@ pub fn month_sums(
     Ok(rows)
 }
 
+/// The one-time expenses of one of the user's accounts dated in
+/// `[from, to]`, summed per month (its first day) and currency.
+pub fn account_month_sums(
+    c: &Connection,
+    user_id: &UserId,
+    account_id: &str,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> Result<Vec<(NaiveDate, String, Decimal)>> {
+    let mut s = c.prepare_cached(
+        "SELECT substr(date, 1, 7) || '-01', currency, SUM(amount_cents)
+         FROM daily_expenses
+         WHERE user_id = ?1 AND account_id = ?2 AND date >= ?3 AND date <= ?4
+         GROUP BY 1, 2",
+    )?;
+    let rows = s
+        .query_map(params![user_id, account_id, from, to], |r| {
+            Ok((r.get(0)?, r.get(1)?, money::from_cents(r.get(2)?)))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
 /// Whether any one-time expense of the user is in another currency than `base`.
 pub fn any_other_currency(c: &Connection, user_id: &UserId, base: &str) -> Result<bool> {
     Ok(c.query_row(

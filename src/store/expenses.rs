@@ -1,8 +1,10 @@
 //! Recurring expenses; subscriptions are those flagged `is_subscription`.
 
+use super::prices;
 use super::table::Table;
 use super::users::UserId;
 use crate::domain::money;
+use crate::domain::prices::{Earlier, Prices};
 use crate::domain::recurrence::{Frequency, Schedule};
 use crate::error::Result;
 use chrono::NaiveDate;
@@ -32,9 +34,17 @@ pub struct Expense {
     #[serde(serialize_with = "money::json::option::serialize")]
     pub previous_amount: Option<Decimal>,
     pub amount_changed_at: Option<String>,
+    /// The amounts before the latest one, oldest first (`docs/actions.md`,
+    /// Price changes).
+    pub earlier_amounts: Vec<Earlier>,
 }
 
 impl Expense {
+    /// The amount over time.
+    pub fn prices(&self) -> Prices {
+        Prices::new(self.amount, self.earlier_amounts.clone())
+    }
+
     pub fn schedule(&self) -> Schedule {
         Schedule {
             frequency: self.frequency,
@@ -53,6 +63,8 @@ pub struct NewExpense {
     pub category_id: Option<String>,
     pub is_subscription: bool,
     pub notes: String,
+    /// The day a changed amount applies from, when one was chosen.
+    pub amount_from: Option<NaiveDate>,
 }
 
 impl Table for Expense {
@@ -60,7 +72,9 @@ impl Table for Expense {
     const NAME: &'static str = "expenses";
     const COLUMNS: &'static str = "id, name, amount_cents, currency, frequency, start_date, end_date, \
                                    account_id, category_id, is_subscription, notes, created_at, updated_at, \
-                                   previous_amount_cents, amount_changed_at";
+                                   previous_amount_cents, amount_changed_at, \
+                                   (SELECT group_concat(p.until || ' ' || p.amount_cents) \
+                                      FROM earlier_amounts p WHERE p.expense_id = expenses.id)";
     const WRITTEN: &'static [&'static str] = &[
         "name",
         "amount_cents",
@@ -92,6 +106,7 @@ impl Table for Expense {
             updated_at: r.get(12)?,
             previous_amount: r.get::<_, Option<i64>>(13)?.map(money::from_cents),
             amount_changed_at: r.get(14)?,
+            earlier_amounts: prices::parse(r.get(15)?),
         })
     }
 

@@ -32,6 +32,7 @@ pub const TABLES: &[(&str, bool)] = &[
     ("expenses", true),
     ("daily_expenses", true),
     ("incomes", true),
+    ("earlier_amounts", true),
     ("transfers", true),
     ("reserve_pots", true),
     ("documents", true),

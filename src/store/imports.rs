@@ -398,26 +398,18 @@ pub fn existing(
         if e.account_id != account_id {
             continue;
         }
-        let now = money::to_cents(e.amount);
-        // Payments before the last price change were of the old amount.
-        let changed = e
-            .amount_changed_at
-            .as_deref()
-            .and_then(|t| t.get(..10))
-            .and_then(|d| d.parse::<NaiveDate>().ok());
-        let before = e.previous_amount.map(money::to_cents);
-        let cents = |d: NaiveDate| match (changed, before) {
-            (Some(c), Some(b)) if d < c => -b,
-            _ => -now,
-        };
+        // Each payment at the amount of its day.
+        let prices = e.prices();
+        let cents = |d: NaiveDate| -money::to_cents(prices.on(d));
         due(Kind::Expense, &e.id, &e.schedule(), &cents, &e.name);
     }
     for i in super::table::all::<super::incomes::Income>(c, user_id)? {
         if i.account_id != account_id || i.frequency == crate::domain::recurrence::Frequency::Once {
             continue;
         }
-        let cents = money::to_cents(i.amount);
-        due(Kind::Income, &i.id, &i.schedule(), &|_| cents, &i.name);
+        let prices = i.prices();
+        let cents = |d: NaiveDate| money::to_cents(prices.on(d));
+        due(Kind::Income, &i.id, &i.schedule(), &cents, &i.name);
     }
     let names: HashMap<String, String> = super::table::all::<super::accounts::Account>(c, user_id)?
         .into_iter()

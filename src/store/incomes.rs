@@ -1,7 +1,9 @@
 //! Incomes: once or recurring.
 
+use super::prices;
 use super::table::Table;
 use crate::domain::money;
+use crate::domain::prices::{Earlier, Prices};
 use crate::domain::recurrence::{Frequency, Schedule};
 use chrono::NaiveDate;
 use rusqlite::types::ToSql;
@@ -24,9 +26,17 @@ pub struct Income {
     pub notes: String,
     pub created_at: String,
     pub updated_at: String,
+    /// The amounts before the latest one, oldest first (`docs/actions.md`,
+    /// Price changes).
+    pub earlier_amounts: Vec<Earlier>,
 }
 
 impl Income {
+    /// The amount over time.
+    pub fn prices(&self) -> Prices {
+        Prices::new(self.amount, self.earlier_amounts.clone())
+    }
+
     pub fn schedule(&self) -> Schedule {
         match self.frequency {
             Frequency::Once => Schedule::once(self.start_date),
@@ -46,6 +56,8 @@ pub struct NewIncome {
     pub schedule: Schedule,
     pub account_id: String,
     pub notes: String,
+    /// The day a changed amount applies from, when one was chosen.
+    pub amount_from: Option<NaiveDate>,
 }
 
 impl Table for Income {
@@ -53,7 +65,9 @@ impl Table for Income {
     const NAME: &'static str = "incomes";
     const COLUMNS: &'static str =
         "id, name, amount_cents, currency, frequency, start_date, end_date, \
-                                   account_id, notes, created_at, updated_at";
+                                   account_id, notes, created_at, updated_at, \
+                                   (SELECT group_concat(p.until || ' ' || p.amount_cents) \
+                                      FROM earlier_amounts p WHERE p.income_id = incomes.id)";
     const WRITTEN: &'static [&'static str] = &[
         "name",
         "amount_cents",
@@ -79,6 +93,7 @@ impl Table for Income {
             notes: r.get(8)?,
             created_at: r.get(9)?,
             updated_at: r.get(10)?,
+            earlier_amounts: prices::parse(r.get(11)?),
         })
     }
 

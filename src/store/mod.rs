@@ -21,6 +21,7 @@ pub mod insights;
 pub mod merchants;
 pub mod oidc;
 pub mod password_resets;
+pub mod prices;
 pub mod push_subscriptions;
 pub mod reserve_pots;
 pub mod search;

@@ -1017,3 +1017,147 @@ async fn merchant_hints_offer_the_users_own_spellings_most_used_first() {
         "another user's merchants stay theirs"
     );
 }
+
+#[tokio::test]
+async fn a_price_change_from_a_day_leaves_the_months_before_it_as_they_were() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let a = app.account(&user, "Giro", "EUR").await;
+    let today = app.state.clock.today();
+    let month = |d: chrono::NaiveDate, n: i32| cashkeeper::domain::recurrence::add_months(d, n);
+    let first = cashkeeper::domain::recurrence::month_start(today);
+    // Due on the 1st of each month from a year ago.
+    let start = month(first, -12);
+    let e = app
+        .ok(
+            &user,
+            "createExpense",
+            json!({"name": "Netflix", "amount": "13.99", "frequency": "monthly",
+                   "startDate": start.to_string(), "accountId": a, "isSubscription": true}),
+        )
+        .await;
+    let id = e["id"].as_str().unwrap();
+    let expenses_of = |d: chrono::NaiveDate| {
+        let app = &app;
+        let user = &user;
+        async move {
+            let r = app
+                .ok(
+                    user,
+                    "getDashboard",
+                    json!({"year": chrono::Datelike::year(&d), "month": chrono::Datelike::month(&d)}),
+                )
+                .await;
+            m(&r["cashflow"]["expenses"])
+        }
+    };
+
+    // 15.99 from the start of last month: the month before keeps 13.99.
+    let last_month = month(first, -1);
+    let updated = app
+        .ok(
+            &user,
+            "updateExpense",
+            json!({"id": id, "amount": "15.99", "amountFrom": last_month.to_string()}),
+        )
+        .await;
+    assert_eq!(m(&updated["amount"]), "15.99");
+    let earlier = updated["earlierAmounts"].as_array().unwrap();
+    assert_eq!(earlier.len(), 1, "{updated}");
+    assert_eq!(earlier[0]["until"], last_month.to_string());
+    assert_eq!(m(&earlier[0]["amount"]), "13.99");
+    assert_eq!(expenses_of(month(first, -2)).await, "13.99");
+    assert_eq!(expenses_of(last_month).await, "15.99");
+    assert_eq!(expenses_of(first).await, "15.99");
+
+    // A new amount with no day applies from today: this month's payment
+    // (on the 1st, before today or today) keeps 15.99 unless today is the 1st.
+    app.ok(&user, "updateExpense", json!({"id": id, "amount": "17.99"}))
+        .await;
+    let this_month = if today == first { "17.99" } else { "15.99" };
+    assert_eq!(expenses_of(first).await, this_month);
+    assert_eq!(expenses_of(month(first, 1)).await, "17.99");
+    assert_eq!(expenses_of(month(first, -2)).await, "13.99");
+    // Editing something else keeps the history.
+    app.ok(
+        &user,
+        "updateExpense",
+        json!({"id": id, "notes": "family plan"}),
+    )
+    .await;
+    assert_eq!(expenses_of(month(first, -2)).await, "13.99");
+
+    // The edit page shows the history; the list shows today's amount.
+    let page = app
+        .get(&format!("/expenses?edit={id}"), Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("Amount history"), "{page}");
+    assert!(page.contains("name=\"amountFrom\""));
+
+    // A bad day is refused by name and changes nothing.
+    let bad = app
+        .refused(
+            &user,
+            "updateExpense",
+            json!({"id": id, "amount": "20", "amountFrom": "2026-02-31"}),
+        )
+        .await;
+    assert!(bad.starts_with("amountFrom: "), "{bad}");
+    assert_eq!(expenses_of(month(first, 1)).await, "17.99");
+
+    // From the start date on: a correction of every payment, no history.
+    let fixed = app
+        .ok(
+            &user,
+            "updateExpense",
+            json!({"id": id, "amount": "9.99", "amountFrom": start.to_string()}),
+        )
+        .await;
+    assert_eq!(fixed["earlierAmounts"], json!([]));
+    assert_eq!(expenses_of(month(first, -2)).await, "9.99");
+
+    // Incomes too: a raise from this month leaves last month's salary.
+    let i = app
+        .ok(
+            &user,
+            "createIncome",
+            json!({"name": "Gehalt", "amount": "3000", "frequency": "monthly",
+                   "startDate": start.to_string(), "accountId": a}),
+        )
+        .await;
+    app.ok(
+        &user,
+        "updateIncome",
+        json!({"id": i["id"], "amount": "3200", "amountFrom": first.to_string()}),
+    )
+    .await;
+    let income_of = |d: chrono::NaiveDate| {
+        let app = &app;
+        let user = &user;
+        async move {
+            let r = app
+                .ok(
+                    user,
+                    "getDashboard",
+                    json!({"year": chrono::Datelike::year(&d), "month": chrono::Datelike::month(&d)}),
+                )
+                .await;
+            m(&r["cashflow"]["income"])
+        }
+    };
+    assert_eq!(income_of(last_month).await, "3000.00");
+    assert_eq!(income_of(first).await, "3200.00");
+
+    // Deleting the item deletes its history with it.
+    app.ok(&user, "deleteIncome", json!({"id": i["id"]})).await;
+    let left: i64 = app
+        .state
+        .db
+        .run(|c| Ok(c.query_row("SELECT COUNT(*) FROM earlier_amounts", [], |r| r.get(0))?))
+        .await
+        .unwrap();
+    assert_eq!(left, 0);
+}

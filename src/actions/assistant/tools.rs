@@ -258,6 +258,12 @@ const EXPENSE_FIELDS: &[Field] = &[
     Field("categoryId", Ty::Text, false, CATEGORY),
     Field("isSubscription", Ty::Bool, false, "true for a subscription"),
     Field("notes", Ty::Text, false, "free text"),
+    Field(
+        "amountFrom",
+        Ty::Date,
+        false,
+        "only when changing an amount: the first day the new amount applies, YYYY-MM-DD; payments before keep theirs (default today)",
+    ),
 ];
 
 const INCOME_FIELDS: &[Field] = &[
@@ -284,6 +290,12 @@ const INCOME_FIELDS: &[Field] = &[
     ),
     Field("accountId", Ty::Text, true, ACCOUNT),
     Field("notes", Ty::Text, false, "free text"),
+    Field(
+        "amountFrom",
+        Ty::Date,
+        false,
+        "only when changing an amount: the first day the new amount applies, YYYY-MM-DD; payments before keep theirs (default today)",
+    ),
 ];
 
 const TRANSFER_FIELDS: &[Field] = &[
@@ -936,6 +948,9 @@ impl Proposal for ExpenseInput {
         m.insert("categoryId".into(), json!(n.category_id));
         m.insert("isSubscription".into(), json!(n.is_subscription));
         m.insert("notes".into(), json!(n.notes));
+        if let Some(from) = n.amount_from {
+            m.insert("amountFrom".into(), json!(from.to_string()));
+        }
         m
     }
 
@@ -968,6 +983,9 @@ impl Proposal for IncomeInput {
         schedule_fields(&n.schedule, &mut m);
         m.insert("accountId".into(), json!(n.account_id));
         m.insert("notes".into(), json!(n.notes));
+        if let Some(from) = n.amount_from {
+            m.insert("amountFrom".into(), json!(from.to_string()));
+        }
         m
     }
 
@@ -1862,6 +1880,7 @@ mod tests {
             category_id: None,
             is_subscription: false,
             notes: String::new(),
+            amount_from: None,
         };
         assert_eq!(
             ExpenseInput::line(&c, &user(Locale::De), &rent).unwrap(),
@@ -1874,6 +1893,7 @@ mod tests {
             schedule: Schedule::once(day("2026-12-01")),
             account_id: "a".into(),
             notes: String::new(),
+            amount_from: None,
         };
         assert_eq!(
             IncomeInput::line(&c, &user(Locale::En), &bonus).unwrap(),
@@ -1890,6 +1910,7 @@ mod tests {
             schedule: Schedule::new(Frequency::Monthly, day("2026-01-01"), None).unwrap(),
             account_id: "a".into(),
             notes: String::new(),
+            amount_from: None,
         });
         assert_eq!(
             Value::Object(r),

@@ -3,7 +3,8 @@
 use super::common::{amount_cell, category_chip, EditQuery, PageResult, Refs};
 use super::documents::paperclip;
 use super::record_page::{
-    amount_and_currency, Editing, RecordForm, RecordList, Row, SchedulePrefill,
+    amount_and_currency, amount_change, amount_today, Editing, RecordForm, RecordList, Row,
+    SchedulePrefill,
 };
 use crate::domain::recurrence::monthly_equivalent;
 use crate::i18n::format;
@@ -47,6 +48,9 @@ fn expense_form(
     form.render(html! {
         (Field::new(t.name, "name", "text").value(editing.map(|e| e.name.as_str()).unwrap_or("")).required().render())
         (amount_and_currency(t, &schedule.amount, editing.map_or(default_currency, |e| e.currency.as_str())))
+        @if let Some(e) = editing {
+            (amount_change(locale, &e.prices(), e.start_date, &e.currency))
+        }
         (schedule.fields(locale, false))
         (select(t.account, "accountId", &refs.account_options(), editing.map(|e| e.account_id.as_str()).or(refs.default_account().map(|a| a.id.as_str())), None))
         (select(t.category, "categoryId", &refs.category_options(),
@@ -104,8 +108,9 @@ pub async fn show(
                 td { (locale.frequency(e.frequency)) }
                 td { @match next { Some(d) => (format::date(d, locale)), None => span.muted { (t.ended) } } }
                 td { (category_chip(e.category_id.as_deref().and_then(|id| cats.get(id).copied()), locale)) }
-                td.num { (amount_cell(&state, e.amount, &e.currency, &user.base_currency, locale)) }
-                td.num { (format::money(monthly_equivalent(e.amount, e.frequency), &e.currency, locale)) }
+                @let prices = e.prices();
+                td.num { (amount_today(locale, &prices, today, |a| amount_cell(&state, a, &e.currency, &user.base_currency, locale), &e.currency)) }
+                td.num { (format::money(monthly_equivalent(prices.on(today), e.frequency), &e.currency, locale)) }
                 td { (paperclip(t, &docs_of(&e.id), "expenseId", &e.id)) }
             })))
         },
@@ -155,7 +160,7 @@ pub async fn subscriptions_page(
                     td { (e.name) @if !s.active { " " span.badge.muted { (t.ended) } } }
                     td { (locale.frequency(e.frequency)) }
                     td { (category_chip(e.category_id.as_deref().and_then(|id| cats.get(id).copied()), locale)) }
-                    td.num { (amount_cell(&state, e.amount, &e.currency, &user.base_currency, locale)) }
+                    td.num { (amount_today(locale, &e.prices(), today, |a| amount_cell(&state, a, &e.currency, &user.base_currency, locale), &e.currency)) }
                     td.num { (format::money(s.monthly_amount, &e.currency, locale)) }
                     td.num { (format::money(s.yearly_amount, &e.currency, locale)) }
                 })

@@ -2,8 +2,10 @@
 
 use super::common::{amount_cell, EditQuery, PageResult, Refs};
 use super::record_page::{
-    amount_and_currency, Editing, RecordForm, RecordList, Row, SchedulePrefill,
+    amount_and_currency, amount_change, amount_today, Editing, RecordForm, RecordList, Row,
+    SchedulePrefill,
 };
+use crate::domain::recurrence::Frequency;
 use crate::i18n::format;
 use crate::state::AppState;
 use crate::store::incomes::Income;
@@ -52,6 +54,9 @@ pub async fn show(
             (form.render(html! {
                 (Field::new(t.name, "name", "text").value(editing.map(|i| i.name.as_str()).unwrap_or("")).required().render())
                 (amount_and_currency(t, &schedule.amount, editing.map_or(default_currency, |i| i.currency.as_str())))
+                @if let Some(i) = editing.filter(|i| i.frequency != Frequency::Once) {
+                    (amount_change(locale, &i.prices(), i.start_date, &i.currency))
+                }
                 (schedule.fields(locale, true))
                 (select(t.account, "accountId", &refs.account_options(), editing.map(|i| i.account_id.as_str()).or(refs.default_account().map(|a| a.id.as_str())), None))
                 (textarea(t.notes, "notes", editing.map(|i| i.notes.as_str()).unwrap_or("")))
@@ -64,7 +69,7 @@ pub async fn show(
                     None => span.muted { (format::date(i.start_date, locale)) },
                 } }
                 td { (refs.account_name(&i.account_id)) }
-                td.num { (amount_cell(&state, i.amount, &i.currency, &user.base_currency, locale)) }
+                td.num { (amount_today(locale, &i.prices(), today, |a| amount_cell(&state, a, &i.currency, &user.base_currency, locale), &i.currency)) }
             })))
         },
     )

@@ -4,7 +4,9 @@
 //! only its own columns and fields.
 
 use super::common::{currency_options, frequency_options};
+use crate::domain::prices::Prices;
 use crate::domain::recurrence::Frequency;
+use crate::i18n::format;
 use crate::i18n::{Locale, Texts};
 use crate::web::components::{delete_button, form_error, select, Field};
 use chrono::NaiveDate;
@@ -310,4 +312,73 @@ pub fn amount_field(t: &Texts, amount: &str) -> Markup {
         .decimal()
         .required()
         .render()
+}
+
+/// Partial: on the edit form of a recurring expense or income, the day a
+/// new amount applies from and the amounts it had (`docs/actions.md`,
+/// Price changes).
+pub fn amount_change(locale: Locale, prices: &Prices, start: NaiveDate, currency: &str) -> Markup {
+    let t = locale.texts();
+    let (date, money) = (
+        |d: NaiveDate| format::date(d, locale),
+        |a: Decimal| format::money(a, currency, locale),
+    );
+    // Each earlier amount from the day after the one before it (the first
+    // from the start) to the day before its `until`.
+    let froms = std::iter::once(start).chain(prices.earlier.iter().map(|e| e.until));
+    let periods: Vec<String> = prices
+        .earlier
+        .iter()
+        .zip(froms)
+        .map(|(e, from)| {
+            t.amount_until
+                .replace("{from}", &date(from))
+                .replace("{until}", &date(e.until.pred_opt().unwrap_or(e.until)))
+                .replace("{amount}", &money(e.amount))
+        })
+        .collect();
+    html! {
+        (Field::new(t.amount_from, "amountFrom", "date").nullable().hint(t.amount_from_hint).render())
+        @if let Some(latest_from) = prices.latest_from() {
+            div.amount-history {
+                h3 { (t.amount_history) }
+                ul {
+                    @for p in &periods { li { (p) } }
+                    li { (t.amount_from_then
+                        .replace("{date}", &date(latest_from))
+                        .replace("{amount}", &money(prices.latest))) }
+                }
+            }
+        }
+    }
+}
+
+/// Partial: a list's amount cell of a recurring item: the amount of
+/// `today`, and the latest change of it (past, or still to come).
+pub fn amount_today(
+    locale: Locale,
+    prices: &Prices,
+    today: NaiveDate,
+    cell: impl Fn(Decimal) -> Markup,
+    currency: &str,
+) -> Markup {
+    let t = locale.texts();
+    let now = prices.on(today);
+    html! {
+        (cell(now))
+        @if let Some(from) = prices.latest_from() {
+            br;
+            small.muted {
+                @if from > today {
+                    (t.amount_from_then
+                        .replace("{date}", &format::date(from, locale))
+                        .replace("{amount}", &format::money(prices.latest, currency, locale)))
+                } @else {
+                    (t.amount_since
+                        .replace("{date}", &format::date(from, locale))
+                        .replace("{amount}", &format::money(prices.on(from.pred_opt().unwrap_or(from)), currency, locale)))
+                }
+            }
+        }
+    }
 }
