@@ -239,41 +239,93 @@ pub fn balance_line(
     currency: &str,
     locale: Locale,
 ) -> Markup {
+    let labels: Vec<String> = points.iter().map(|(l, _)| l.clone()).collect();
+    let line = Line {
+        label: locale.texts().projected_balance,
+        values: points.iter().map(|(_, v)| *v).collect(),
+    };
+    balance_lines(title, &labels, &[line], currency, locale)
+}
+
+/// One line of [`balance_lines`]: a value per label.
+pub struct Line<'a> {
+    pub label: &'a str,
+    pub values: Vec<Decimal>,
+}
+
+/// Balances over the months, one line each (the first solid, the others
+/// dashed, named in a legend), with gridlines; the first line's lowest
+/// point is marked.
+pub fn balance_lines(
+    title: &str,
+    labels: &[String],
+    lines: &[Line<'_>],
+    currency: &str,
+    locale: Locale,
+) -> Markup {
     let t = locale.texts();
     let id = chart_id("bal");
-    let values: Vec<f64> = points.iter().map(|(_, v)| f(*v)).collect();
-    let hi = values.iter().copied().fold(f64::MIN, f64::max).max(0.0);
-    let lo = values.iter().copied().fold(f64::MAX, f64::min).min(0.0);
+    let all = lines.iter().flat_map(|l| l.values.iter().map(|v| f(*v)));
+    let hi = all.clone().fold(f64::MIN, f64::max).max(0.0);
+    let lo = all.fold(f64::MAX, f64::min).min(0.0);
     let step = nice_step(hi - lo);
     let top = (hi / step).ceil() * step;
     let bottom_v = (lo / step).floor() * step;
     let span = (top - bottom_v).max(step);
     let (left, width, plot_h) = (72.0, 640.0, 180.0);
-    let n = points.len().max(2) as f64 - 1.0;
+    let n = labels.len().max(2) as f64 - 1.0;
     let x = |i: usize| left + (width - left - 10.0) * i as f64 / n;
     let y = |v: f64| 8.0 + plot_h - (v - bottom_v) / span * plot_h;
-    let path: Vec<String> = values
-        .iter()
-        .enumerate()
-        .map(|(i, v)| format!("{:.1},{:.1}", x(i), y(*v)))
-        .collect();
-    let lowest = values
-        .iter()
-        .enumerate()
-        .min_by(|a, b| a.1.partial_cmp(b.1).unwrap_or(std::cmp::Ordering::Equal))
-        .map(|(i, _)| i);
+    let path = |l: &Line<'_>| -> String {
+        l.values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| format!("{:.1},{:.1}", x(i), y(f(*v))))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let lowest = lines.first().and_then(|l| {
+        l.values
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, v)| **v)
+            .map(|(i, v)| (i, f(*v)))
+    });
     let ticks: Vec<f64> = (0..=((span / step).round() as i64))
         .map(|i| bottom_v + i as f64 * step)
         .collect();
-    let desc = points
+    let desc = lines
         .iter()
-        .map(|(l, v)| format!("{l}: {}", format::money(*v, currency, locale)))
+        .map(|l| {
+            let points = labels
+                .iter()
+                .zip(&l.values)
+                .map(|(label, v)| format!("{label}: {}", format::money(*v, currency, locale)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            if lines.len() > 1 {
+                format!("{}: {points}", l.label)
+            } else {
+                points
+            }
+        })
         .collect::<Vec<_>>()
-        .join(", ");
+        .join("; ");
+    let mut head = vec![t.month];
+    head.extend(lines.iter().map(|l| l.label));
     html! {
         figure.chart {
-            figcaption { h2 { (title) } }
-            @if points.is_empty() {
+            figcaption {
+                h2 { (title) }
+                @if lines.len() > 1 {
+                    span.legend {
+                        @for (i, l) in lines.iter().enumerate() {
+                            span { span.key.line.dashed[i > 0] aria-hidden="true" {} (l.label) }
+                        }
+                    }
+                }
+            }
+            @if labels.is_empty() {
                 p.muted { (t.empty_list) }
             } @else {
                 svg role="img" aria-labelledby={ (id) "-t " (id) "-d" } viewBox={ "0 0 " (width) " " (8.0 + plot_h + 28.0) }
@@ -286,17 +338,25 @@ pub fn balance_line(
                             (format::number(Decimal::from_f64_retain(*v).unwrap_or_default(), 0, locale))
                         }
                     }
-                    polyline.chart-line points=(path.join(" ")) fill="none" {}
-                    @for (i, (label, _)) in points.iter().enumerate() {
-                        @if points.len() <= 12 || i % 2 == 0 {
+                    @for (i, l) in lines.iter().enumerate().rev() {
+                        polyline.chart-line.dashed[i > 0] points=(path(l)) fill="none" {
+                            title { (l.label) }
+                        }
+                    }
+                    @for (i, label) in labels.iter().enumerate() {
+                        @if labels.len() <= 13 || i % 2 == 0 {
                             text.chart-axis x=(format!("{:.1}", x(i))) y=(8.0 + plot_h + 18.0) text-anchor="middle" { (label) }
                         }
                     }
-                    @if let Some(i) = lowest {
-                        circle.chart-low cx=(format!("{:.1}", x(i))) cy=(format!("{:.1}", y(values[i]))) r="5" {}
+                    @if let Some((i, v)) = lowest {
+                        circle.chart-low cx=(format!("{:.1}", x(i))) cy=(format!("{:.1}", y(v))) r="5" {}
                     }
                 }
-                (values_table(t.chart_values, &[t.month, t.projected_balance], points.iter().map(|(l, v)| vec![l.clone(), format::money(*v, currency, locale)])))
+                (values_table(t.chart_values, &head, labels.iter().enumerate().map(|(i, label)| {
+                    let mut row = vec![label.clone()];
+                    row.extend(lines.iter().map(|l| l.values.get(i).map(|v| format::money(*v, currency, locale)).unwrap_or_default()));
+                    row
+                })))
             }
         }
     }

@@ -488,7 +488,7 @@ async fn a_person_opens_the_forecast_fills_a_reserve_pot_and_opens_the_insights(
     app.ok(&user, "createExpense", serde_json::json!({"name": "Kfz-Steuer", "amount": 240, "frequency": "yearly", "startDate": today, "accountId": giro})).await;
     sign_in(c, &app, &user).await;
     c.goto(&app.url("/forecasts")).await.unwrap();
-    wait_for_text(c, "Tightest month").await;
+    wait_for_text(c, "Lowest projected balance").await;
     assert!(c.source().await.unwrap().contains("<svg"));
     c.goto(&app.url("/reserves")).await.unwrap();
     let pot = c

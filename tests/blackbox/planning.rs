@@ -237,3 +237,84 @@ async fn the_forecast_and_reserve_pages_render_with_and_without_data() {
         .unwrap();
     assert!(html.contains("Jahresbeitrag") && html.contains("data-action=\"setReservePot\""));
 }
+
+#[tokio::test]
+async fn a_checking_accounts_forecast_expects_its_balance_with_everyday_spending() {
+    use cashkeeper::domain::recurrence::{add_months, month_end, month_start};
+    use chrono::Datelike;
+    use rust_decimal::Decimal;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let giro = app
+        .ok(
+            &user,
+            "createAccount",
+            json!({"name": "Girokonto", "type": "checking", "currency": "EUR", "balance": "1000"}),
+        )
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let other = app.account(&user, "Zweitkonto", "EUR").await;
+    let today = app.state.clock.today();
+    let first = month_start(today);
+    // Groceries in the last three full months: 600, 650 and 640 (a mean of
+    // 630); this month's and another account's do not count.
+    for (n, amount) in [(-3, "600"), (-2, "650"), (-1, "640"), (0, "999")] {
+        let day = add_months(first, n) + chrono::Duration::days(4);
+        app.ok(&user, "createDailyExpense", json!({"name": "Supermarkt", "amount": amount, "date": day.to_string(), "accountId": giro})).await;
+    }
+    app.ok(&user, "createDailyExpense", json!({"name": "Elsewhere", "amount": "5000", "date": add_months(first, -1).to_string(), "accountId": other})).await;
+    // From next month: salary 3000, rent 950 and 300 a month to savings.
+    let next = add_months(first, 1).to_string();
+    app.ok(&user, "createIncome", json!({"name": "Gehalt", "amount": 3000, "frequency": "monthly", "startDate": next, "accountId": giro})).await;
+    app.ok(&user, "createExpense", json!({"name": "Miete", "amount": 950, "frequency": "monthly", "startDate": next, "accountId": giro})).await;
+    app.ok(&user, "createTransfer", json!({"fromAccountId": giro, "toAccountId": other, "amount": 300, "frequency": "monthly", "startDate": next})).await;
+
+    let html = app
+        .get(
+            &format!("/forecasts?account={giro}&months=3"),
+            Some(&user.cookie),
+        )
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("Everyday spending"), "{html}");
+    assert!(html.contains("€630.00"), "the everyday spending a month");
+    // Today's balance, less everyday spending for the days left this month,
+    // then each month + 3000 − 950 − 300 − 630.
+    let end = month_end(today);
+    let share = Decimal::from((end - today).num_days()) / Decimal::from(end.day());
+    let mut expected = Decimal::from(1000) - (Decimal::from(630) * share).round_dp(2);
+    for _ in 0..3 {
+        expected += Decimal::from(3000 - 950 - 300 - 630);
+    }
+    let shown = cashkeeper::i18n::format::money(expected, "EUR", cashkeeper::i18n::Locale::En);
+    assert!(
+        html.contains(&shown),
+        "expected balance {shown} after three months"
+    );
+    // Two lines: with and without everyday spending; transfers listed apart.
+    assert!(html.contains("Without everyday spending"));
+    assert_eq!(html.matches("<polyline").count(), 2);
+    assert!(html.contains("Transfers out"));
+    // The lowest expected balance counts today: it is today's 1000 here,
+    // since every month adds more than it takes.
+    let lowest = html.split("Lowest projected balance").nth(1).unwrap();
+    assert!(
+        lowest[..300].contains("€1,000.00") && lowest[..300].contains("Today"),
+        "{lowest}"
+    );
+
+    // The REST API's forecast keeps its documented fields.
+    let api = app
+        .ok(
+            &user,
+            "getAccountForecast",
+            json!({"accountId": giro, "months": 3}),
+        )
+        .await;
+    assert!(api.get("everyday").is_none());
+    assert_eq!(m(&api["monthly"][0]["net"]), "1750.00");
+}

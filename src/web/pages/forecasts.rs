@@ -1,17 +1,19 @@
 //! `/forecasts`: an account's months ahead, with a chart and the lowest
-//! projected balance (or, for checking accounts, the tightest month).
+//! expected balance from today on. A checking account's balance is expected
+//! with everyday spending taken off (`reports::forecasts::expected`).
 
 use super::common::{PageResult, Refs};
 use crate::i18n::format;
-use crate::reports::forecasts::{for_account, AccountOutlook};
+use crate::reports::forecasts::{expected, for_account, AccountOutlook};
 use crate::state::AppState;
-use crate::web::charts::{self, MonthBars};
+use crate::web::charts::{self, Line};
 use crate::web::components::select;
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::{Query, State};
 use axum::response::IntoResponse;
 use maud::html;
+use rust_decimal::Decimal;
 use serde::Deserialize;
 
 #[derive(Deserialize, Default)]
@@ -38,7 +40,18 @@ pub async fn show(
             let (st, u) = (state.clone(), user.clone());
             state
                 .db
-                .run(move |c| for_account(c, &u, &st.rates.current(), &id, months, today))
+                .run(move |c| {
+                    let rates = st.rates.current();
+                    let Some(outlook) = for_account(c, &u, &rates, &id, months, today)? else {
+                        return Ok(None);
+                    };
+                    let expected = if outlook.forecast.is_cumulative {
+                        None
+                    } else {
+                        Some(expected(c, &u, &rates, &outlook, today)?)
+                    };
+                    Ok(Some((outlook, expected)))
+                })
                 .await?
         }
         None => None,
@@ -63,45 +76,53 @@ pub async fn show(
                     button type="submit" { (t.show) }
                 }
             }
-            @if let Some(AccountOutlook { account, balance_in_base: in_base, forecast: f }) = &forecast {
+            @if let Some((AccountOutlook { account, balance_in_base: in_base, forecast: f }, expected)) = &forecast {
+                @let labels: Vec<String> = std::iter::once(t.today.to_string())
+                    .chain(f.monthly.iter().map(|m| locale.month_short(m.month).to_string()))
+                    .collect();
+                // The balance line the page shows: with everyday spending for
+                // a checking account, cumulative for the others; today first.
+                @let line: Vec<Decimal> = std::iter::once(*in_base)
+                    .chain(match expected {
+                        Some(e) => e.with_everyday.clone(),
+                        None => f.monthly.iter().filter_map(|m| m.balance).collect(),
+                    })
+                    .collect();
+                @let lowest = line.iter().enumerate().min_by_key(|(_, b)| **b).map(|(i, b)| (i, *b));
                 p.hint { (t.forecast_intro) }
                 div.cards {
-                    div.card.stat { span.label { (t.balance) } strong.amount { (format::money(*in_base, cur, locale)) } }
-                    @if f.is_cumulative {
-                        @if let Some(low) = f.monthly.iter().filter_map(|m| m.balance.map(|b| (m, b))).min_by_key(|(_, b)| *b) {
-                            div.card.stat.warning[low.1 < rust_decimal::Decimal::ZERO] {
-                                span.label { (t.lowest_balance) }
-                                strong.amount { (format::money(low.1, cur, locale)) }
-                                small.muted { (locale.month_year(low.0.year, low.0.month)) }
-                            }
+                    div.card.stat { span.label { (t.balance) " (" (t.today) ")" } strong.amount { (format::money(*in_base, cur, locale)) } }
+                    @if let Some((i, low)) = lowest {
+                        div.card.stat.warning[low < Decimal::ZERO] {
+                            span.label { (t.lowest_balance) }
+                            strong.amount { (format::money(low, cur, locale)) }
+                            small.muted { @match i.checked_sub(1).and_then(|k| f.monthly.get(k)) {
+                                Some(m) => (locale.month_year(m.year, m.month)),
+                                None => (t.today),
+                            } }
                         }
-                        @if let Some(p) = f.projected_balance {
-                            div.card.stat { span.label { (t.projected_balance) } strong.amount { (format::money(p, cur, locale)) } }
-                        }
-                    } @else {
-                        @if let Some(low) = f.monthly.iter().min_by_key(|m| m.net) {
-                            div.card.stat {
-                                span.label { (t.tightest_month) }
-                                strong.amount { (format::money(low.net, cur, locale)) }
-                                small.muted { (locale.month_year(low.year, low.month)) }
-                            }
-                        }
+                    }
+                    @if let Some(end) = line.last().filter(|_| line.len() > 1) {
+                        div.card.stat { span.label { (t.projected_balance) } strong.amount { (format::money(*end, cur, locale)) } }
+                    }
+                    @if let Some(e) = expected {
+                        div.card.stat { span.label { (t.everyday_spending) " " (t.per_month) } strong.amount { (format::money(e.everyday, cur, locale)) } }
                     }
                 }
                 section.card {
-                    @if f.is_cumulative {
-                        (charts::balance_line(&format!("{}: {}", account.name, t.projected_balance),
-                            &f.monthly.iter().map(|m| (locale.month_short(m.month).to_string(), m.balance.unwrap_or_default())).collect::<Vec<_>>(),
-                            cur, locale))
-                    } @else {
-                        (charts::income_vs_expenses(&account.name,
-                            &f.monthly.iter().map(|m| MonthBars {
-                                label: locale.month_short(m.month).to_string(),
-                                income: m.income + m.transfers_in,
-                                expenses: m.expenses + m.transfers_out,
-                            }).collect::<Vec<_>>(),
-                            cur, locale))
-                        p.hint { (t.checking_no_balance) }
+                    @match expected {
+                        Some(e) => {
+                            (charts::balance_lines(&format!("{}: {}", account.name, t.projected_balance), &labels, &[
+                                Line { label: t.projected_balance, values: line.clone() },
+                                Line { label: t.without_everyday, values: std::iter::once(*in_base).chain(e.entries_only.iter().copied()).collect() },
+                            ], cur, locale))
+                            p.hint { (t.everyday_hint.replace("{amount}", &format::money(e.everyday, cur, locale))) }
+                        }
+                        None => {
+                            (charts::balance_lines(&format!("{}: {}", account.name, t.projected_balance), &labels, &[
+                                Line { label: t.projected_balance, values: line.clone() },
+                            ], cur, locale))
+                        }
                     }
                 }
                 section.panel {
@@ -109,10 +130,11 @@ pub async fn show(
                         thead { tr {
                             th { (t.month) } th.num { (t.income) } th.num { (t.expenses) } th.num { (t.transfers_in) }
                             th.num { (t.transfers_out) } th.num { (t.net) }
-                            @if f.is_cumulative { th.num { (t.balance) } }
+                            @if expected.is_some() { th.num { (t.everyday_spending) } }
+                            th.num { (t.projected_balance) }
                         } }
                         tbody {
-                            @for m in &f.monthly {
+                            @for (k, m) in f.monthly.iter().enumerate() {
                                 tr {
                                     td { (locale.month_year(m.year, m.month)) }
                                     td.num.amount { (format::money(m.income, cur, locale)) }
@@ -120,7 +142,8 @@ pub async fn show(
                                     td.num.amount { (format::money(m.transfers_in, cur, locale)) }
                                     td.num.amount { (format::money(m.transfers_out, cur, locale)) }
                                     td.num.amount { (format::money(m.net, cur, locale)) }
-                                    @if let Some(b) = m.balance { td.num.amount { (format::money(b, cur, locale)) } }
+                                    @if let Some(e) = expected { td.num.amount { "−" (format::money(e.everyday, cur, locale)) } }
+                                    td.num.amount { @if let Some(b) = line.get(k + 1) { (format::money(*b, cur, locale)) } }
                                 }
                             }
                         }
