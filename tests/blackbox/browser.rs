@@ -272,7 +272,7 @@ async fn the_phone_layout_hides_the_navigation_behind_the_menu_button() {
 }
 
 /// Signs `user` in through the sign-in page.
-async fn sign_in(c: &Client, app: &TestApp, user: &TestUser) {
+pub async fn sign_in(c: &Client, app: &TestApp, user: &TestUser) {
     c.goto(&app.url("/login")).await.unwrap();
     c.find(Locator::Css("#f-email"))
         .await

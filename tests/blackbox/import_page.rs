@@ -117,7 +117,7 @@ async fn with_an_ai_provider_the_upload_offers_ai_suggestions() {
 /// Stages a batch straight through the store (a stand-in while the reader
 /// refuses every file): new rows, one like an existing expense, one
 /// unreadable.
-async fn seed(app: &TestApp, user: &TestUser, account: &str, n: usize) -> String {
+pub async fn seed(app: &TestApp, user: &TestUser, account: &str, n: usize) -> String {
     use cashkeeper::domain::import::read::{Format, Problem};
     use cashkeeper::domain::import::reconcile::{self, Reason, Status};
     use cashkeeper::store::imports::{self, NewRow};
@@ -266,7 +266,7 @@ async fn full_shot(c: &fantoccini::Client, app: &TestApp, path: &str, width: u32
 
 /// Sets the viewport: through the DevTools protocol, since headless
 /// Chromium's window is at least 500 pixels wide.
-async fn resize(c: &fantoccini::Client, width: u32, height: u32) {
+pub async fn resize(c: &fantoccini::Client, width: u32, height: u32) {
     c.issue_cmd(Cdp(
         "Emulation.setDeviceMetricsOverride",
         json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500}),
@@ -277,7 +277,7 @@ async fn resize(c: &fantoccini::Client, width: u32, height: u32) {
 
 /// A DevTools command through chromedriver.
 #[derive(Debug)]
-struct Cdp(&'static str, serde_json::Value);
+pub struct Cdp(pub &'static str, pub serde_json::Value);
 
 impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
     fn endpoint(

@@ -9,6 +9,7 @@ mod assistant;
 mod assistant_tools;
 mod auth;
 mod authz;
+mod axe;
 mod backups;
 mod browser;
 mod cli;

@@ -32,9 +32,11 @@ pub fn panic_page() -> String {
         html lang="en" {
             head { meta charset="utf-8"; title { (en.error_title) } }
             body {
-                h1 { (en.error_title) } p { (en.error_text) }
-                h1 lang="de" { (de.error_title) } p lang="de" { (de.error_text) }
-                p { a href="/" { "cashkeeper" } }
+                main {
+                    h1 { (en.error_title) } p { (en.error_text) }
+                    h1 lang="de" { (de.error_title) } p lang="de" { (de.error_text) }
+                    p { a href="/" { "cashkeeper" } }
+                }
             }
         }
     }

@@ -1,0 +1,365 @@
+//! Accessibility: every page a person can reach, checked with axe-core in
+//! headless Chromium, on a desktop and a phone, in the light and the dark
+//! colour scheme, with a year of demo data. Any violation fails the test,
+//! after every page of every mode has been checked, with what failed where.
+//!
+//! axe-core comes from npm (`tests/axe/`); the first run installs it with
+//! `npm ci`. Like the other browser tests this skips loudly without
+//! Chromium, unless CASHKEEPER_E2E=required. With CASHKEEPER_SCREENSHOTS set
+//! it also saves a screenshot of each page, named `{page}-{mode}.png`.
+
+use crate::browser::{screenshot, sign_in, start_with};
+use crate::helpers::*;
+use crate::import_page::{resize, seed, Cdp};
+use fantoccini::{Client, Locator};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::Instant;
+
+fn axe_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/axe")
+}
+
+/// axe-core's script, installed on first use; `Err` says why not.
+fn axe_script() -> &'static Result<String, String> {
+    static SCRIPT: OnceLock<Result<String, String>> = OnceLock::new();
+    SCRIPT.get_or_init(|| {
+        let dir = axe_dir();
+        let file = dir.join("node_modules/axe-core/axe.min.js");
+        if !file.exists() {
+            let out = std::process::Command::new("npm")
+                .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
+                .current_dir(&dir)
+                .output()
+                .map_err(|e| format!("npm is not available ({e})"))?;
+            if !out.status.success() {
+                return Err(format!(
+                    "npm ci in tests/axe failed: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                ));
+            }
+        }
+        std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))
+    })
+}
+
+/// Runs axe-core on the page and answers its violations, each as
+/// `{id, impact, help, nodes: [{target, html, summary}]}`.
+const RUN_AXE: &str = r#"
+const done = arguments[arguments.length - 1];
+axe.run(document, { resultTypes: ['violations'] })
+  .then(r => done(r.violations.map(v => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.map(n => ({ target: n.target, html: n.html, summary: n.failureSummary })),
+  }))))
+  .catch(e => done({ error: String(e) }));
+"#;
+
+/// One violation on one page in one mode.
+struct Found {
+    mode: &'static str,
+    path: String,
+    violation: Value,
+}
+
+/// What the page breaks: injects axe-core and runs it.
+async fn check(c: &Client, script: &str, mode: &'static str, path: &str, out: &mut Vec<Found>) {
+    c.execute(script, vec![]).await.expect("axe-core loads");
+    let answer = c.execute_async(RUN_AXE, vec![]).await.expect("axe runs");
+    let Some(violations) = answer.as_array() else {
+        panic!("axe failed on {path} ({mode}): {answer}");
+    };
+    for v in violations {
+        out.push(Found {
+            mode,
+            path: path.to_string(),
+            violation: v.clone(),
+        });
+    }
+}
+
+/// Opens `path`, checks it, and saves a screenshot named `{name}-{mode}`.
+async fn visit(
+    c: &Client,
+    app: &TestApp,
+    script: &str,
+    mode: &'static str,
+    (name, path): (&str, &str),
+    out: &mut Vec<Found>,
+) {
+    c.goto(&app.url(path)).await.unwrap();
+    check(c, script, mode, path, out).await;
+    screenshot(c, &format!("{name}-{mode}")).await;
+}
+
+/// The first link on the page whose address contains `part`.
+async fn first_link(c: &Client, part: &str) -> String {
+    c.find(Locator::Css(&format!("a[href*='{part}']")))
+        .await
+        .unwrap_or_else(|_| panic!("no link with {part} on the page"))
+        .attr("href")
+        .await
+        .unwrap()
+        .unwrap()
+}
+
+/// Switches the signed-in user's language with the footer's buttons.
+async fn switch_language(c: &Client, lang: &str) {
+    c.find(Locator::Css(&format!("button[lang={lang}]")))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    crate::browser::wait_for_css(c, &format!("html[lang={lang}]")).await;
+}
+
+/// Sets the language the browser asks for (the signed-out pages follow it).
+async fn accept_language(c: &Client, lang: &str) {
+    let agent = c
+        .execute("return navigator.userAgent", vec![])
+        .await
+        .unwrap();
+    c.issue_cmd(Cdp(
+        "Emulation.setUserAgentOverride",
+        json!({"userAgent": agent, "acceptLanguage": lang}),
+    ))
+    .await
+    .unwrap();
+}
+
+/// The signed-in pages, as (screenshot name, path).
+const PAGES: &[(&str, &str)] = &[
+    ("dashboard", "/"),
+    ("accounts", "/accounts"),
+    ("expenses", "/expenses"),
+    ("daily", "/daily-expenses"),
+    ("subscriptions", "/subscriptions"),
+    ("incomes", "/incomes"),
+    ("transfers", "/transfers"),
+    ("categories", "/categories"),
+    ("forecasts", "/forecasts"),
+    ("reserves", "/reserves"),
+    ("insights", "/insights"),
+    ("documents", "/documents"),
+    ("search", "/search"),
+    ("search-results", "/search?q=rewe"),
+    ("import", "/import"),
+    ("assistant", "/assistant"),
+    ("settings", "/settings"),
+    ("not-found", "/no-such-page"),
+];
+
+/// The pages with an `?edit=` view, opened through their first edit link.
+const EDITABLE: &[(&str, &str)] = &[
+    ("account-edit", "/accounts"),
+    ("expense-edit", "/expenses"),
+    ("daily-edit", "/daily-expenses"),
+    ("subscription-edit", "/subscriptions"),
+    ("income-edit", "/incomes"),
+    ("transfer-edit", "/transfers"),
+    ("category-edit", "/categories"),
+    ("document-edit", "/documents"),
+];
+
+/// The pages also checked in German.
+const GERMAN: &[(&str, &str)] = &[
+    ("dashboard-de", "/"),
+    ("expenses-de", "/expenses"),
+    ("daily-de", "/daily-expenses"),
+    ("forecasts-de", "/forecasts"),
+    ("import-de", "/import"),
+    ("settings-de", "/settings"),
+];
+
+#[tokio::test]
+async fn axe_finds_no_violations_on_any_page_light_and_dark_desktop_and_phone() {
+    let script = match axe_script() {
+        Ok(s) => s.as_str(),
+        Err(why) => {
+            if std::env::var("CASHKEEPER_E2E").as_deref() == Ok("required") {
+                panic!("axe-core is missing ({why}), but CASHKEEPER_E2E=required");
+            }
+            eprintln!("\n*** ACCESSIBILITY TEST SKIPPED: {why} ***\n");
+            return;
+        }
+    };
+    let started = Instant::now();
+    // An AI provider is configured (never asked: only pages are rendered),
+    // so the assistant shows its chat and the forms their AI options.
+    let app = crate::receipts::app_with_ai("http://127.0.0.1:9/v1").await;
+    let user = app.new_user().await;
+    let (uid, now) = (app.user_id(&user).await, app.state.clock.now());
+    let stamp = cashkeeper::clock::timestamp(now);
+    let token = "ab".repeat(32);
+    let hash = cashkeeper::auth::secrets::sha256_hex(&token);
+    let expires = cashkeeper::clock::timestamp(now + chrono::Duration::hours(1));
+    let conversation = app
+        .state
+        .db
+        .transaction(move |tx| {
+            use cashkeeper::store::conversations::{self, NewMessage};
+            cashkeeper::demo::fill_household(tx, &uid, now.date_naive(), now)?;
+            cashkeeper::store::password_resets::insert(tx, &hash, &uid, &stamp, &expires)?;
+            let chat = conversations::create(tx, &uid, "What did I spend on groceries?", &stamp)?;
+            let calls = json!([
+                {"id": "a", "name": "get_spending", "arguments": "{}"},
+                {"id": "b", "name": "create_daily_expense", "arguments": "{\"name\":\"Bäcker\",\"amount\":\"4.20\"}"},
+            ]);
+            for m in [
+                NewMessage::text("user", "What did I spend on groceries?"),
+                NewMessage {
+                    tool_calls: Some(&calls),
+                    ..NewMessage::text("assistant", "")
+                },
+                NewMessage::text("assistant", "312,40 € this month. Shall I add the bakery?"),
+            ] {
+                conversations::append(tx, &uid, &chat.id, &m, &stamp)?;
+            }
+            Ok(chat.id)
+        })
+        .await
+        .unwrap();
+    cashkeeper::jobs::insights::run(&app.state).await;
+    let accounts = app.ok(&user, "listAccounts", json!({})).await;
+    let checking = accounts
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["type"] == "checking")
+        .expect("the demo household has a checking account");
+    let account = checking["id"].as_str().unwrap().to_string();
+    let batch = seed(&app, &user, &account, 6).await;
+    app.ok(
+        &user,
+        "uploadDocument",
+        json!({"fileName": "Kaufvertrag.pdf", "contentType": "application/pdf",
+               "dataBase64": "JVBERi0xLjcKJSVFT0YK"}),
+    )
+    .await;
+
+    let chat_path = format!("/assistant?c={conversation}");
+    let reset_path = format!("/reset-password?token={token}");
+    let batch_path = format!("/import?batch={batch}");
+    let conflicts_path = format!("/import?batch={batch}&status=conflict");
+    let mut found = Vec::new();
+    let mut pages = 0;
+    for (mode, width, height, dark) in [
+        ("desktop", 1280, 1100, false),
+        ("dark", 1280, 1100, true),
+        ("phone", 390, 1600, false),
+        ("phone-dark", 390, 1600, true),
+    ] {
+        // Headless Chromium's window is at least 500 pixels wide: a phone's
+        // viewport is set through the DevTools protocol.
+        let Some(browser) = start_with(width.max(500), height, dark).await else {
+            return;
+        };
+        let c = &browser.client;
+        resize(c, width, height).await;
+        let signed_out = [
+            ("login", "/login"),
+            ("register", "/register"),
+            ("forgot-password", "/forgot-password"),
+            ("reset-password", reset_path.as_str()),
+            ("reset-password-invalid", "/reset-password?token=used"),
+            ("login-refused", "/login?sso=no_account"),
+            ("not-found-signed-out", "/no-such-page"),
+        ];
+        for page in &signed_out {
+            visit(c, &app, script, mode, *page, &mut found).await;
+        }
+        accept_language(c, "de").await;
+        for (name, path) in &signed_out[..3] {
+            let name = format!("{name}-de");
+            visit(c, &app, script, mode, (&name, *path), &mut found).await;
+        }
+        accept_language(c, "en-US").await;
+        pages += signed_out.len() + 3;
+
+        sign_in(c, &app, &user).await;
+        let extra = [
+            ("assistant-chat", chat_path.as_str()),
+            ("import-batch", batch_path.as_str()),
+            ("import-conflicts", conflicts_path.as_str()),
+        ];
+        for page in PAGES.iter().chain(&extra) {
+            visit(c, &app, script, mode, *page, &mut found).await;
+        }
+        pages += PAGES.len() + extra.len();
+        // The page a panic turns into has no styles, so one mode will do.
+        if mode == "desktop" {
+            visit(c, &app, script, mode, ("error", "/__panic"), &mut found).await;
+            pages += 1;
+        }
+        for (name, list) in EDITABLE {
+            c.goto(&app.url(list)).await.unwrap();
+            let path = first_link(c, "edit=").await;
+            visit(c, &app, script, mode, (name, &path), &mut found).await;
+        }
+        pages += EDITABLE.len();
+
+        // The menu, opened on a phone.
+        if width < 500 {
+            c.goto(&app.url("/")).await.unwrap();
+            c.find(Locator::Css("label.nav-button"))
+                .await
+                .unwrap()
+                .click()
+                .await
+                .unwrap();
+            check(c, script, mode, "/ (menu open)", &mut found).await;
+            screenshot(c, &format!("menu-{mode}")).await;
+            pages += 1;
+        }
+
+        c.goto(&app.url("/settings")).await.unwrap();
+        switch_language(c, "de").await;
+        for page in GERMAN {
+            visit(c, &app, script, mode, *page, &mut found).await;
+        }
+        pages += GERMAN.len();
+        switch_language(c, "en").await;
+        browser.client.clone().close().await.unwrap();
+    }
+    eprintln!("axe checked {pages} pages in {:.0?}", started.elapsed());
+
+    let report: Vec<String> = found
+        .iter()
+        .map(|f| {
+            let v = &f.violation;
+            let nodes: Vec<String> = v["nodes"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|n| {
+                    let html: String = n["html"].as_str().unwrap_or("").chars().take(200).collect();
+                    format!(
+                        "      {}\n        {html}\n        {}",
+                        n["target"],
+                        n["summary"]
+                            .as_str()
+                            .unwrap_or("")
+                            .replace('\n', "\n        ")
+                    )
+                })
+                .collect();
+            format!(
+                "[{}] {} {} ({}): {}\n{}",
+                f.mode,
+                f.path,
+                v["id"].as_str().unwrap_or("?"),
+                v["impact"].as_str().unwrap_or("?"),
+                v["help"].as_str().unwrap_or(""),
+                nodes.join("\n")
+            )
+        })
+        .collect();
+    assert!(
+        report.is_empty(),
+        "{} accessibility violations:\n{}",
+        report.len(),
+        report.join("\n")
+    );
+}
