@@ -86,6 +86,34 @@
     else window.alert(message);
   }
 
+  // Every field the browser finds wrong (empty but required, a date or an
+  // email that is none), at once, each beside its field in the page's
+  // language; the first one gets the focus. The forms leave this to the
+  // script (novalidate), since the browser's own bubbles show one field at
+  // a time, in the browser's language. Answers whether all are right.
+  function checkFields(form) {
+    const texts = document.body.dataset;
+    let first = null;
+    const general = [];
+    for (const el of form.elements) {
+      if (!el.name || !el.willValidate || el.validity.valid) continue;
+      const text = el.validity.valueMissing ? texts.msgRequired : texts.msgInvalid;
+      const slot = form.querySelector('[data-error-for="' + el.name + '"]');
+      el.setAttribute('aria-invalid', 'true');
+      if (!first) first = el;
+      if (slot) { slot.textContent = text; continue; }
+      const label = el.id && form.querySelector('label[for="' + el.id + '"]');
+      general.push((label ? label.textContent.trim() + ': ' : '') + text);
+    }
+    if (general.length) {
+      const box = form.querySelector('.form-error');
+      if (box) { box.textContent = general.join(' · '); box.hidden = false; }
+    }
+    if (first && first.focus) first.focus();
+    return !first;
+  }
+  for (const f of document.querySelectorAll('form[data-action]')) f.noValidate = true;
+
   function showSuccess(form) {
     const scope = form.parentElement || document;
     const ok = scope.querySelector('.form-success');
@@ -126,8 +154,9 @@
   }
 
   async function send(form, submitter) {
-    if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
     clearErrors(form);
+    if (!checkFields(form)) return;
+    if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
     const button = form.querySelector('[type=submit]');
     form.setAttribute('aria-busy', 'true');
     if (button) button.disabled = true;

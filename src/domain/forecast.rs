@@ -107,17 +107,24 @@ pub fn everyday_per_month(recent: &[Decimal]) -> Decimal {
 
 /// What the entries move on the account from `from` through `to`.
 pub fn net_between(entries: &[AccountEntry], from: NaiveDate, to: NaiveDate) -> Decimal {
-    let mut net = Decimal::ZERO;
+    due_between(entries, from, to).1
+}
+
+/// How many payments the entries have due from `from` through `to`, and
+/// what they move on the account.
+pub fn due_between(entries: &[AccountEntry], from: NaiveDate, to: NaiveDate) -> (usize, Decimal) {
+    let (mut count, mut net) = (0, Decimal::ZERO);
     for e in entries {
         for d in e.schedule.due_dates(from, to) {
             let a = e.amount.on(d);
+            count += 1;
             net += match e.flow {
                 Flow::Income | Flow::TransferIn => a,
                 Flow::Expense | Flow::TransferOut => -a,
             };
         }
     }
-    net
+    (count, net)
 }
 
 /// A checking account's expected balance at each month's end: today's
@@ -255,6 +262,10 @@ mod tests {
         // On 20 Jan: salary and transfer still to come this month.
         let rest = net_between(&entries, d("2025-01-21"), d("2025-01-31"));
         assert_eq!(rest, dec("2700"));
+        assert_eq!(
+            due_between(&entries, d("2025-01-01"), d("2025-01-31")),
+            (3, dec("1750"))
+        );
         let nets: Vec<Decimal> = account_forecast(&entries, d("2025-02-01"), 2, None)
             .iter()
             .map(|m| m.net)

@@ -3,8 +3,8 @@
 //! page alike.
 
 use crate::domain::forecast::{
-    account_forecast, everyday_per_month, expected_balances, net_between, AccountEntry,
-    AccountMonth, Flow, EVERYDAY_MONTHS,
+    account_forecast, due_between, everyday_per_month, expected_balances, net_between,
+    AccountEntry, AccountMonth, Flow, EVERYDAY_MONTHS,
 };
 use crate::domain::money;
 use crate::domain::prices::Prices;
@@ -301,4 +301,38 @@ pub fn expected(
             Decimal::ZERO,
         ),
     })
+}
+
+/// The entries due on each of `user`'s accounts since the day its balance
+/// was last set, through `today`: how many, and what they move (base
+/// currency). Entries never move a balance, so these are what the bank may
+/// have booked since (the accounts page names them).
+pub fn since_balance_set(
+    c: &rusqlite::Connection,
+    user: &User,
+    rates: &Rates,
+    accounts: &[Account],
+    today: NaiveDate,
+) -> Result<HashMap<String, (usize, Decimal)>> {
+    let set_on = |a: &Account| {
+        a.balance_set_at
+            .get(..10)
+            .and_then(|d| d.parse::<NaiveDate>().ok())
+            .unwrap_or(today)
+    };
+    let Some(from) = accounts.iter().map(set_on).min() else {
+        return Ok(HashMap::new());
+    };
+    if from >= today {
+        return Ok(HashMap::new());
+    }
+    let entries = entries_by_account(c, user, rates, from, today)?;
+    Ok(accounts
+        .iter()
+        .filter_map(|a| {
+            let after = set_on(a).succ_opt()?;
+            let mine = entries.get(&a.id)?;
+            Some((a.id.clone(), due_between(mine, after, today)))
+        })
+        .collect())
 }

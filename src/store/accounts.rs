@@ -24,6 +24,8 @@ pub struct Account {
     pub balance: Decimal,
     pub created_at: String,
     pub updated_at: String,
+    /// When the user last set the balance (a timestamp).
+    pub balance_set_at: String,
 }
 
 pub struct NewAccount {
@@ -36,7 +38,8 @@ pub struct NewAccount {
 impl Table for Account {
     type New = NewAccount;
     const NAME: &'static str = "accounts";
-    const COLUMNS: &'static str = "id, name, type, currency, balance_cents, created_at, updated_at";
+    const COLUMNS: &'static str =
+        "id, name, type, currency, balance_cents, created_at, updated_at, balance_set_at";
     const WRITTEN: &'static [&'static str] = &["name", "type", "currency", "balance_cents"];
     const ORDER: &'static str = "name COLLATE NOCASE, id";
 
@@ -49,6 +52,7 @@ impl Table for Account {
             balance: money::from_cents(r.get(4)?),
             created_at: r.get(5)?,
             updated_at: r.get(6)?,
+            balance_set_at: r.get(7)?,
         })
     }
 

@@ -122,7 +122,7 @@ pub fn page_with_scripts(
         (DOCTYPE)
         html lang=(viewer.locale.code()) {
             (head(title, scripts))
-            body.app {
+            body.app data-msg-required=(t.field_required) data-msg-invalid=(t.field_invalid) {
                 a.skip href="#main" { (t.skip_to_content) }
                 header.topbar {
                     a.brand href="/" { span.logo aria-hidden="true" { "€" } (t.app_name) }
@@ -191,7 +191,7 @@ pub fn bare(viewer: &Viewer, title: &str, content: Markup) -> Markup {
         (DOCTYPE)
         html lang=(viewer.locale.code()) {
             (head(title, &[]))
-            body.bare {
+            body.bare data-msg-required=(t.field_required) data-msg-invalid=(t.field_invalid) {
                 main #main.card-page {
                     a.brand.center href="/" { span.logo aria-hidden="true" { "€" } (t.app_name) }
                     (content)

@@ -296,7 +296,7 @@ pub async fn sign_in(c: &Client, app: &TestApp, user: &TestUser) {
 }
 
 /// Fills the field `name` of the page's form.
-async fn fill(c: &Client, name: &str, value: &str) {
+pub async fn fill(c: &Client, name: &str, value: &str) {
     let field = c
         .find(Locator::Css(&format!("form.stack [name={name}]")))
         .await
@@ -980,7 +980,7 @@ async fn a_person_turns_on_two_factor_sign_in_and_signs_in_with_a_code() {
 }
 
 /// Submits the page's add form.
-async fn submit(c: &Client) {
+pub async fn submit(c: &Client) {
     c.find(Locator::Css("form.stack button[type=submit]"))
         .await
         .unwrap()
@@ -1371,7 +1371,7 @@ async fn charts_stay_readable_on_a_phone_and_tell_their_series_apart() {
     )
     .await;
     sign_in(c, &app, &user).await;
-    c.goto(&app.url("/forecasts")).await.unwrap();
+    c.goto(&app.url("/")).await.unwrap();
     wait_for_css(c, "rect.chart-expenses-bar").await;
     let smallest = c
         .execute(
@@ -1403,6 +1403,20 @@ async fn charts_stay_readable_on_a_phone_and_tell_their_series_apart() {
     assert!(fill.starts_with("url(#"), "{fill}");
     let source = c.source().await.unwrap();
     assert!(source.contains("Expenses: €950.00"), "{title}");
+    // The forecast's balance lines keep readable text too.
+    c.goto(&app.url("/forecasts")).await.unwrap();
+    wait_for_css(c, "polyline.dashed").await;
+    let smallest = c
+        .execute(
+            "return Math.min(...Array.from(document.querySelectorAll('.chart text'), \
+             t => t.getBoundingClientRect().height).filter(h => h > 0))",
+            vec![],
+        )
+        .await
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    assert!(smallest >= 9.0, "forecast chart text {smallest:.1} px high");
     screenshot(c, "forecast-phone").await;
 }
 
@@ -1532,5 +1546,10 @@ async fn a_charts_values_open_from_the_keyboard() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert!(table.is_displayed().await.unwrap());
-    assert!(table.text().await.unwrap().contains("€950.00"));
+    // The forecast's values start with today's balance.
+    let text = table.text().await.unwrap();
+    assert!(
+        text.contains("Today") && text.contains("€2,000.00"),
+        "{text}"
+    );
 }

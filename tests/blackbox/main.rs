@@ -15,6 +15,7 @@ mod browser;
 mod cli;
 mod crash;
 mod documents;
+mod everyday;
 mod export;
 mod hardening;
 mod helpers;

@@ -1161,3 +1161,87 @@ async fn a_price_change_from_a_day_leaves_the_months_before_it_as_they_were() {
         .unwrap();
     assert_eq!(left, 0);
 }
+
+#[tokio::test]
+async fn the_accounts_page_names_what_fell_due_since_a_balance_was_set() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let a = app.account(&user, "Giro", "EUR").await;
+    let today = app.state.clock.today();
+    let html = app
+        .get("/accounts", Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let shown_today = cashkeeper::i18n::format::date(today, cashkeeper::i18n::Locale::En);
+    assert!(html.contains(&format!("Set on {shown_today}.")), "{html}");
+
+    // Set ten days ago; since then a purchase of 50 and a salary of 100.
+    let ten_days_ago = today - chrono::Duration::days(10);
+    let set_at = format!("{ten_days_ago}T08:00:00Z");
+    let id = a.clone();
+    app.state
+        .db
+        .run(move |c| {
+            c.execute(
+                "UPDATE accounts SET balance_set_at = ?1 WHERE id = ?2",
+                [&set_at, &id],
+            )?;
+            Ok(())
+        })
+        .await
+        .unwrap();
+    let day = |n: i64| (today - chrono::Duration::days(n)).to_string();
+    app.ok(
+        &user,
+        "createDailyExpense",
+        json!({"name": "Rad", "amount": "50", "date": day(5), "accountId": a}),
+    )
+    .await;
+    app.ok(
+        &user,
+        "createDailyExpense",
+        json!({"name": "Before", "amount": "70", "date": day(12), "accountId": a}),
+    )
+    .await;
+    app.ok(&user, "createIncome", json!({"name": "Pay", "amount": "100", "frequency": "once", "startDate": day(2), "accountId": a})).await;
+    let html = app
+        .get("/accounts", Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("Due since: €50.00 (2×)"), "{html}");
+
+    // Setting the balance again starts over; a rename does not.
+    app.ok(
+        &user,
+        "updateAccount",
+        json!({"id": a, "name": "Girokonto"}),
+    )
+    .await;
+    let html = app
+        .get("/accounts", Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("(2×)"));
+    app.ok(
+        &user,
+        "updateAccount",
+        json!({"id": a, "balance": "1234.50"}),
+    )
+    .await;
+    let html = app
+        .get("/accounts", Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        html.contains(&format!("Set on {shown_today}.")) && !html.contains("(2×)"),
+        "{html}"
+    );
+}

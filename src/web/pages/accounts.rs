@@ -2,6 +2,8 @@
 
 use super::common::{amount_cell, currency_options, EditQuery, PageResult, Refs};
 use super::record_page::{amount_value, Editing, RecordForm, RecordList, Row};
+use crate::i18n::format;
+use crate::reports::forecasts::since_balance_set;
 use crate::state::AppState;
 use crate::store::accounts::TYPES;
 use crate::web::components::{form_error, select, Field};
@@ -19,6 +21,16 @@ pub async fn show(
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
     let refs = Refs::load(&state, &user.id).await?;
     let editing = q.find(&refs.accounts, |a| a.id.as_str());
+    let (st, u, accounts, today) = (
+        state.clone(),
+        user.clone(),
+        refs.accounts.clone(),
+        state.clock.today(),
+    );
+    let since = state
+        .db
+        .run(move |c| since_balance_set(c, &u, &st.rates.current(), &accounts, today))
+        .await?;
     let types: Vec<(String, String)> = TYPES
         .iter()
         .map(|k| (k.to_string(), locale.account_type(k).to_string()))
@@ -72,6 +84,18 @@ pub async fn show(
                         button type="submit" { (t.update) }
                         span.field-error id={ "bal-" (a.id) "-error" } data-error-for="balance" aria-live="polite" {}
                         (form_error())
+                    }
+                    @let set_on = a.balance_set_at.get(..10).and_then(|d| d.parse::<chrono::NaiveDate>().ok());
+                    @if let Some(day) = set_on {
+                        small.hint.balance-since {
+                            @match since.get(&a.id).filter(|(n, _)| *n > 0) {
+                                Some((n, amount)) => (t.balance_since
+                                    .replace("{date}", &format::date(day, locale))
+                                    .replace("{n}", &n.to_string())
+                                    .replace("{amount}", &format::money(*amount, &user.base_currency, locale))),
+                                None => (t.balance_set_on.replace("{date}", &format::date(day, locale))),
+                            }
+                        }
                     }
                 }
             })))

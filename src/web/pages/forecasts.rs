@@ -125,7 +125,9 @@ pub async fn show(
                         }
                     }
                 }
-                section.panel {
+                // Wide on a narrow window: it scrolls, so it takes the focus
+                // for the keyboard's arrow keys.
+                section.panel tabindex="0" aria-label=(t.months) {
                     table.records {
                         thead { tr {
                             th { (t.month) } th.num { (t.income) } th.num { (t.expenses) } th.num { (t.transfers_in) }
