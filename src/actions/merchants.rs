@@ -33,8 +33,12 @@ struct Hint {
 struct Hints {
     /// The normalised merchant key the input maps to.
     merchant: String,
-    /// The learned category of exactly this merchant, if any: what a form pre-selects.
+    /// The learned category of this merchant, or of the learned merchant
+    /// most like it ("rewe" for "REWE Markt", a typo): what a form pre-selects.
     category_id: Option<String>,
+    /// The learned merchant `categoryId` comes from, when it is not exactly
+    /// this one.
+    similar_to: Option<String>,
     /// Learned merchants starting like the input, most used first.
     suggestions: Vec<Hint>,
     /// Merchants as the user wrote them, starting like the input (for the
@@ -59,11 +63,16 @@ async fn hints(ctx: Ctx, input: HintInput) -> Result<Reply> {
                 return Ok(Hints {
                     merchant: key,
                     category_id: None,
+                    similar_to: None,
                     suggestions: vec![],
                     names: vec![],
                 });
             }
-            let exact = merchants::lookup(c, &user, &key)?.map(|(id, _)| id);
+            let learned = merchants::category_for(c, &user, &key)?;
+            let similar_to = learned
+                .as_ref()
+                .filter(|(_, k)| *k != key)
+                .map(|(_, k)| k.clone());
             let suggestions = merchants::with_prefix(c, &user, &key, 5)?
                 .into_iter()
                 .map(|(merchant, category_id, uses)| {
@@ -77,7 +86,8 @@ async fn hints(ctx: Ctx, input: HintInput) -> Result<Reply> {
                 .collect::<Result<Vec<_>>>()?;
             Ok(Hints {
                 merchant: key,
-                category_id: exact,
+                category_id: learned.map(|(id, _)| id),
+                similar_to,
                 suggestions,
                 names: merchants::names_like(c, &user, &typed, 8)?,
             })

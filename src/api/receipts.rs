@@ -141,7 +141,7 @@ pub async fn scan(State(state): State<AppState>, req: Request) -> Response {
     if !key.is_empty() {
         match state
             .db
-            .run(move |c| merchants::lookup(c, &user, &key))
+            .run(move |c| merchants::category_for(c, &user, &key))
             .await
         {
             Ok(Some((learned, _))) if categories.iter().any(|c| c.id == learned) => {

@@ -106,6 +106,40 @@ pub fn normalize(raw: &str) -> String {
     words.join(" ")
 }
 
+/// The learned merchant most like `key` when none is exactly it: the same
+/// merchant written longer or shorter ("rewe" and "rewe markt": one's words
+/// start the other's), or with a typo (at most one edit in five letters,
+/// "rewe makrt"). Closer first, then the one used more. Short keys (under
+/// four letters) match only exactly: "dm" is not "dmv".
+pub fn closest<'a>(key: &str, known: impl IntoIterator<Item = (&'a str, i64)>) -> Option<&'a str> {
+    let len = key.chars().count();
+    if len < 4 {
+        return None;
+    }
+    let words: Vec<&str> = key.split(' ').collect();
+    known
+        .into_iter()
+        .filter(|(k, _)| *k != key && k.chars().count() >= 4)
+        .filter_map(|(k, uses)| {
+            let theirs: Vec<&str> = k.split(' ').collect();
+            let shorter = words.len().min(theirs.len());
+            let distance = if words[..shorter] == theirs[..shorter] {
+                // One name continues the other: as close as one edit.
+                1
+            } else {
+                let d = strsim::damerau_levenshtein(key, k);
+                let allowed = (len.max(k.chars().count()) / 5).max(1);
+                if d > allowed {
+                    return None;
+                }
+                d
+            };
+            Some((distance, -uses, k))
+        })
+        .min()
+        .map(|(_, _, k)| k)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,6 +164,41 @@ mod tests {
     fn different_merchants_stay_different() {
         assert_ne!(normalize("Lidl 123"), normalize("Aldi 123"));
         assert_eq!(normalize("dm-drogerie markt 1234"), "dm drogerie markt");
+    }
+
+    #[test]
+    fn a_merchant_written_otherwise_finds_the_learned_one() {
+        let known = [
+            ("rewe markt", 5),
+            ("edeka center", 2),
+            ("dm drogerie markt", 3),
+        ];
+        assert_eq!(closest("rewe", known), Some("rewe markt"));
+        assert_eq!(closest("rewe makrt", known), Some("rewe markt"));
+        assert_eq!(closest("rewe markt city", known), Some("rewe markt"));
+        assert_eq!(closest("edeka", known), Some("edeka center"));
+        assert_eq!(
+            closest(&normalize("REWE Markt"), known),
+            None,
+            "exact is not fuzzy"
+        );
+        assert_eq!(closest("aldi sued", known), None);
+        assert_eq!(closest("dm", known), None, "too short to guess");
+        assert_eq!(closest("lidl", [("lida", 1)]), Some("lida"));
+        assert_eq!(
+            closest("lidl", [("aldi", 1)]),
+            None,
+            "two edits in four letters"
+        );
+        // The closer wins, then the more used.
+        assert_eq!(
+            closest("rewe makrt", [("rewe markt", 1), ("rewe mar", 9)]),
+            Some("rewe markt")
+        );
+        assert_eq!(
+            closest("rewe", [("rewe markt", 1), ("rewe city", 4)]),
+            Some("rewe city")
+        );
     }
 
     #[test]

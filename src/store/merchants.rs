@@ -1,6 +1,7 @@
 //! What category each (normalised) merchant belongs to, learned from the user.
 
 use super::users::UserId;
+use crate::domain::merchant;
 use crate::error::Result;
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -32,6 +33,39 @@ pub fn lookup(c: &Connection, user_id: &UserId, merchant: &str) -> Result<Option
         |r| Ok((r.get(0)?, r.get(1)?)),
     )
     .optional()?)
+}
+
+/// How many learned merchants [`category_for`] compares a new one with:
+/// the most used, so the cost stays bounded.
+const FUZZY_CANDIDATES: i64 = 5000;
+
+/// The learned category for merchant `key`: exactly its own, or else that
+/// of the learned merchant most like it ([`merchant::closest`]), with the
+/// key it was learned under.
+pub fn category_for(
+    c: &Connection,
+    user_id: &UserId,
+    key: &str,
+) -> Result<Option<(String, String)>> {
+    if let Some((category, _)) = lookup(c, user_id, key)? {
+        return Ok(Some((category, key.to_string())));
+    }
+    let mut s = c.prepare_cached(
+        "SELECT merchant, category_id, uses FROM merchant_categories
+         WHERE user_id = ?1 ORDER BY uses DESC, merchant LIMIT ?2",
+    )?;
+    let known: Vec<(String, String, i64)> = s
+        .query_map(params![user_id, FUZZY_CANDIDATES], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    let found = merchant::closest(key, known.iter().map(|(k, _, uses)| (k.as_str(), *uses)));
+    Ok(found.and_then(|f| {
+        known
+            .iter()
+            .find(|(k, ..)| k == f)
+            .map(|(k, category, _)| (category.clone(), k.clone()))
+    }))
 }
 
 /// Learned merchants starting with `prefix`, most used first.

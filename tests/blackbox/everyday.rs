@@ -119,9 +119,37 @@ async fn everyday(words: Words, width: u32, height: u32) {
 
     // A one-time expense of fifteen hundred, typed the user's way, on the
     // checking account without choosing it.
+    let categories = app.ok(&user, "listCategories", json!({})).await;
+    let groceries = categories[0]["id"].as_str().unwrap().to_string();
+    app.ok(
+        &user,
+        "learnMerchantCategory",
+        json!({"merchant": "REWE Markt", "categoryId": groceries}),
+    )
+    .await;
     c.goto(&app.url("/daily-expenses")).await.unwrap();
     let account = wait_for_css(c, "form.stack [name=accountId]").await;
     assert_eq!(account.prop("value").await.unwrap().unwrap(), giro);
+    // The merchant written otherwise than learned still picks its category.
+    fill(c, "merchant", "Rewe Makrt").await;
+    fill(c, "name", "Fahrrad").await;
+    let mut picked = String::new();
+    for _ in 0..50 {
+        picked = js(
+            c,
+            "return document.querySelector('form.stack [name=categoryId]').value;",
+            vec![],
+        )
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+        if picked == groceries {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(picked, groceries);
     fill(c, "name", "Fahrrad").await;
     fill(c, "amount", words.fifteen_hundred).await;
     submit(c).await;

@@ -659,6 +659,30 @@ async fn a_known_merchant_preselects_its_category() {
         )
         .await;
     assert_eq!(hint["categoryId"], fun.as_str());
+    assert_eq!(hint["similarTo"], Value::Null, "an exact match");
+    // Written shorter or with a typo, it is still that merchant; another
+    // one, or a name too short to guess from, is not.
+    for typed in ["Rewe", "REWE Makrt", "Rewe Markt City 12"] {
+        let hint = app
+            .ok(
+                &user,
+                "getMerchantCategoryHints",
+                json!({"merchant": typed}),
+            )
+            .await;
+        assert_eq!(hint["categoryId"], fun.as_str(), "{typed}");
+        assert_eq!(hint["similarTo"], "rewe markt", "{typed}");
+    }
+    for typed in ["Aldi Süd", "Re"] {
+        let hint = app
+            .ok(
+                &user,
+                "getMerchantCategoryHints",
+                json!({"merchant": typed}),
+            )
+            .await;
+        assert_eq!(hint["categoryId"], Value::Null, "{typed}");
+    }
     let other = app.new_user().await;
     let err = app
         .refused(

@@ -367,6 +367,24 @@ pub fn reconcile(
         }));
     }
 
+    // The category of the payee as learned, or of the learned payee most
+    // like it (a typo, a longer or shorter name); each key looked up once.
+    let mut fuzzy: HashMap<String, Option<String>> = HashMap::new();
+    let mut remembered = |key: &str| -> Option<String> {
+        if let Some(c) = memory.get(key) {
+            return Some(c.clone());
+        }
+        if key.is_empty() {
+            return None;
+        }
+        fuzzy
+            .entry(key.to_string())
+            .or_insert_with(|| {
+                crate::domain::merchant::closest(key, memory.keys().map(|k| (k.as_str(), 0)))
+                    .and_then(|k| memory.get(k).cloned())
+            })
+            .clone()
+    };
     rows.iter()
         .zip(out)
         .map(|(row, o)| {
@@ -377,7 +395,7 @@ pub fn reconcile(
                 category_id: None,
             });
             if matches!(o.status, Status::New | Status::Conflict) {
-                o.category_id = memory.get(&row.key).cloned();
+                o.category_id = remembered(&row.key);
             }
             o
         })
@@ -584,10 +602,25 @@ mod tests {
 
     #[test]
     fn the_merchant_memory_gives_new_rows_their_category() {
-        let r = rows(&[("2026-03-05", -2399, "REWE Markt 1234")]);
+        let r = rows(&[
+            ("2026-03-05", -2399, "REWE Markt 1234"),
+            ("2026-03-05", -1299, "REWE"),
+            ("2026-03-05", -799, "Rewe Makrt"),
+            ("2026-03-05", -499, "Aldi Sued"),
+        ]);
         let memory = HashMap::from([("rewe markt".to_string(), "groceries".to_string())]);
         let o = reconcile(&r, &[], &[], &memory);
-        assert_eq!(o[0].category_id.as_deref(), Some("groceries"));
+        let categories: Vec<Option<&str>> = o.iter().map(|o| o.category_id.as_deref()).collect();
+        // Exactly, written shorter, with a typo; another merchant gets none.
+        assert_eq!(
+            categories,
+            [
+                Some("groceries"),
+                Some("groceries"),
+                Some("groceries"),
+                None
+            ]
+        );
     }
 
     #[test]
