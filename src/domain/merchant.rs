@@ -109,7 +109,7 @@ pub fn normalize(raw: &str) -> String {
 /// The learned merchant most like `key` when none is exactly it: the same
 /// merchant written longer or shorter ("rewe" and "rewe markt": one's words
 /// start the other's), or with a typo (at most one edit in five letters,
-/// "rewe makrt"). Closer first, then the one used more. Short keys (under
+/// "rewe makrt", past the first letter). Closer first, then the one used more. Short keys (under
 /// four letters) match only exactly: "dm" is not "dmv".
 pub fn closest<'a>(key: &str, known: impl IntoIterator<Item = (&'a str, i64)>) -> Option<&'a str> {
     let len = key.chars().count();
@@ -127,8 +127,14 @@ pub fn closest<'a>(key: &str, known: impl IntoIterator<Item = (&'a str, i64)>) -
                 // One name continues the other: as close as one edit.
                 1
             } else {
+                // A typo: the same first letter, about the same length (cheap
+                // checks first: an import compares many names).
+                let their_len = k.chars().count();
+                let allowed = (len.max(their_len) / 5).max(1);
+                if len.abs_diff(their_len) > allowed || k.chars().next() != key.chars().next() {
+                    return None;
+                }
                 let d = strsim::damerau_levenshtein(key, k);
-                let allowed = (len.max(k.chars().count()) / 5).max(1);
                 if d > allowed {
                     return None;
                 }

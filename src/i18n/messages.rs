@@ -91,6 +91,73 @@ fn german(text: &str) -> Option<String> {
         "has expired or was used; sign in again" => {
             "ist abgelaufen oder wurde schon benutzt; melde dich noch einmal an"
         }
+        "two-factor sign-in is already on; turn it off first to set up another app" => {
+            "Die Zwei-Faktor-Anmeldung ist schon an; schalte sie erst aus, um eine andere App einzurichten"
+        }
+        "start the setup first: there is no secret waiting for a code" => {
+            "Beginne zuerst die Einrichtung: es wartet kein Schlüssel auf einen Code"
+        }
+        "the setup changed meanwhile; start it again" => {
+            "Die Einrichtung hat sich inzwischen geändert; beginne sie noch einmal"
+        }
+        "this server cannot read your two-factor secret; sign in with a recovery code, or ask the administrator to reset two-factor sign-in" => {
+            "Dieser Server kann deinen Zwei-Faktor-Schlüssel nicht lesen; melde dich mit einem Wiederherstellungscode an oder bitte den Betreiber, die Zwei-Faktor-Anmeldung zurückzusetzen"
+        }
+        "is cancelled" => "ist abgebrochen",
+        "must be import or skip" => "muss import oder skip sein",
+        "must be de or en" => "muss de oder en sein",
+        "must be 30, 90, 365 or null" => "muss 30, 90, 365 oder leer sein",
+        "must name a file" => "muss eine Datei nennen",
+        "must be text" => "muss Text sein",
+        "must be a list" => "muss eine Liste sein",
+        "must be a JSON object" => "muss ein JSON-Objekt sein",
+        "is not valid base64" => "ist kein gültiges Base64",
+        "no user with this email" => "kein Konto mit dieser E-Mail-Adresse",
+        "must be a whole number from 1 to 24" => "muss eine ganze Zahl von 1 bis 24 sein",
+        "your account signs in through single sign-on and has no password: sign in through it again, then repeat this within 10 minutes" => {
+            "Dein Konto meldet sich über Single Sign-on an und hat kein Passwort: melde dich dort noch einmal an und wiederhole dies innerhalb von 10 Minuten"
+        }
+        "must be at most 365 days after from (ask for one year at a time)" => {
+            "darf höchstens 365 Tage nach from liegen (frag nach einem Jahr auf einmal)"
+        }
+        "is required (or accountName)" => "bitte ausfüllen (oder accountName)",
+        "must be a conversation's id" => "muss die Id eines Gesprächs sein",
+        "must be user or assistant" => "muss user oder assistant sein",
+        "is not the app's current code; check the phone's clock and try the next one" => {
+            "ist nicht der aktuelle Code der App; prüfe die Uhr des Telefons und versuch den nächsten"
+        }
+        "only quarterly, half-yearly and yearly expenses have a reserve pot" => {
+            "nur vierteljährliche, halbjährliche und jährliche Ausgaben haben einen Rücklagentopf"
+        }
+        "is already confirmed; undoImport takes it back" => {
+            "ist schon bestätigt; undoImport nimmt ihn zurück"
+        }
+        "is confirmed; undoImport takes it back" => "ist bestätigt; undoImport nimmt ihn zurück",
+        "give csv or csvBase64, not both" => "gib csv oder csvBase64 an, nicht beides",
+        "must be one of new, duplicate, matched, conflict, error" => {
+            "muss new, duplicate, matched, conflict oder error sein"
+        }
+        "must be one of new, duplicate, matched, conflict" => {
+            "muss new, duplicate, matched oder conflict sein"
+        }
+        "give rowId or all, not both" => "gib rowId oder all an, nicht beides",
+        "is a row that could not be read; it cannot be imported or skipped" => {
+            "ist eine Zeile, die nicht gelesen werden konnte; sie lässt sich weder importieren noch überspringen"
+        }
+        "is not a confirmed import; only those can be undone" => {
+            "ist kein bestätigter Import; nur die lassen sich zurücknehmen"
+        }
+        "must be less than 366 days after start" => "muss weniger als 366 Tage nach start liegen",
+        "must be at most 10 MiB" => "darf höchstens 10 MiB groß sein",
+        "a document belongs to an expense or a one-time expense, not both" => {
+            "ein Dokument gehört zu einer wiederkehrenden oder einer einmaligen Ausgabe, nicht zu beiden"
+        }
+        "must be weekly, monthly, quarterly, half_yearly or yearly" => {
+            "muss wöchentlich, monatlich, vierteljährlich, halbjährlich oder jährlich sein"
+        }
+        "must be once, weekly, monthly, quarterly, half_yearly or yearly" => {
+            "muss einmalig, wöchentlich, monatlich, vierteljährlich, halbjährlich oder jährlich sein"
+        }
         "unauthorized" => "Bitte melde dich an",
         "internal error" => "Interner Fehler",
         _ => "",
@@ -103,6 +170,59 @@ fn german(text: &str) -> Option<String> {
         .and_then(|r| r.strip_suffix(" characters"))
     {
         return Some(format!("höchstens {n} Zeichen"));
+    }
+    if let Some(rest) = text.strip_prefix("you have reached the limit of ") {
+        let (what, _) = rest.split_once("; delete some before adding more")?;
+        let (n, noun) = what.split_once(' ')?;
+        let noun = match noun {
+            "accounts" => "Konten",
+            "categories" => "Kategorien",
+            "recurring expenses, incomes and transfers" => {
+                "wiederkehrenden Ausgaben, Einnahmen und Umbuchungen"
+            }
+            "one-time expenses" => "Ausgaben",
+            "API tokens" => "API-Tokens",
+            "documents" => "Dokumenten",
+            _ => return None,
+        };
+        return Some(format!(
+            "du hast die Grenze von {n} {noun} erreicht; lösche welche, bevor du neue anlegst"
+        ));
+    }
+    if let Some(rest) = text.strip_prefix("at most ") {
+        let n =
+            rest.strip_suffix(" imports may wait for confirmation; confirm or cancel one first")?;
+        return Some(format!(
+            "höchstens {n} Importe können auf Bestätigung warten; bestätige oder verwirf erst einen"
+        ));
+    }
+    if let Some(rest) = text.strip_suffix(" a decision: import or skip") {
+        let n = rest
+            .strip_suffix(" conflict still needs")
+            .or_else(|| rest.strip_suffix(" conflicts still need"))?;
+        let noun = if n == "1" {
+            "Konflikt braucht"
+        } else {
+            "Konflikte brauchen"
+        };
+        return Some(format!(
+            "{n} {noun} noch eine Entscheidung: importieren oder überspringen"
+        ));
+    }
+    if let Some(label) = text
+        .strip_prefix("sign-in with a password is turned off here; use \"")
+        .and_then(|r| r.strip_suffix("\" on the sign-in page"))
+    {
+        return Some(format!(
+            "Die Anmeldung mit Passwort ist hier ausgeschaltet; nimm \"{label}\" auf der Anmeldeseite"
+        ));
+    }
+    if let Some(rest) = text.strip_prefix("this file does not fit in your document storage of ") {
+        let (quota, used) = rest.split_once(" MB (")?;
+        let used = used.strip_suffix(" MB used); delete some documents first")?;
+        return Some(format!(
+            "diese Datei passt nicht mehr in deinen Dokumentenspeicher von {quota} MB ({used} MB belegt); lösche erst Dokumente"
+        ));
     }
     if let Some(rest) = text.strip_prefix("too many failed sign-ins ") {
         let (whom, wait) = rest.split_once("; try again in ")?;
@@ -138,6 +258,121 @@ fn german(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The literal messages of every `Error::invalid(field, "…")` and
+    /// `Error::refused("…")` in the sources.
+    fn literal_messages() -> Vec<(String, String)> {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    out.push(p);
+                }
+            }
+        }
+        // A Rust string literal starting at `s[0] == '"'`, with `\` line
+        // continuations and escaped quotes undone.
+        fn literal(s: &str) -> Option<String> {
+            let mut out = String::new();
+            let mut chars = s[1..].chars().peekable();
+            while let Some(c) = chars.next() {
+                match c {
+                    '"' => return Some(out),
+                    '\\' => match chars.next()? {
+                        '\n' => {
+                            while chars.peek().is_some_and(|c| c.is_whitespace()) {
+                                chars.next();
+                            }
+                        }
+                        '"' => out.push('"'),
+                        other => {
+                            out.push('\\');
+                            out.push(other);
+                        }
+                    },
+                    c => out.push(c),
+                }
+            }
+            None
+        }
+        let mut files = Vec::new();
+        walk(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut files,
+        );
+        let mut found = Vec::new();
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            // Only the code before the file's tests.
+            let code = text.split("#[cfg(test)]").next().unwrap();
+            for (call, skip_field) in [("Error::invalid(", true), ("Error::refused(", false)] {
+                for (at, _) in code.match_indices(call) {
+                    let mut rest = code[at + call.len()..].trim_start();
+                    if skip_field {
+                        // The field: a literal or an expression, up to its comma.
+                        let Some(comma) = rest.find(',') else {
+                            continue;
+                        };
+                        rest = rest[comma + 1..].trim_start();
+                    }
+                    if rest.starts_with('"') {
+                        if let Some(m) = literal(rest) {
+                            found.push((file.display().to_string(), m));
+                        }
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn formatted_refusals_speak_german_too() {
+        for (en, de) in [
+            (
+                "you have reached the limit of 200 accounts; delete some before adding more",
+                "du hast die Grenze von 200 Konten erreicht; lösche welche, bevor du neue anlegst",
+            ),
+            (
+                "at most 5 imports may wait for confirmation; confirm or cancel one first",
+                "höchstens 5 Importe können auf Bestätigung warten; bestätige oder verwirf erst einen",
+            ),
+            (
+                "1 conflict still needs a decision: import or skip",
+                "1 Konflikt braucht noch eine Entscheidung: importieren oder überspringen",
+            ),
+            (
+                "3 conflicts still need a decision: import or skip",
+                "3 Konflikte brauchen noch eine Entscheidung: importieren oder überspringen",
+            ),
+            (
+                "sign-in with a password is turned off here; use \"Sign in with Authelia\" on the sign-in page",
+                "Die Anmeldung mit Passwort ist hier ausgeschaltet; nimm \"Sign in with Authelia\" auf der Anmeldeseite",
+            ),
+            (
+                "this file does not fit in your document storage of 500 MB (499 MB used); delete some documents first",
+                "diese Datei passt nicht mehr in deinen Dokumentenspeicher von 500 MB (499 MB belegt); lösche erst Dokumente",
+            ),
+        ] {
+            assert_eq!(localize(en, Locale::De), de);
+        }
+    }
+
+    /// Errors are worded in English in the code and translated by their
+    /// text: a new or reworded message without German fails here.
+    #[test]
+    fn every_literal_error_has_german_wording() {
+        let messages = literal_messages();
+        assert!(messages.len() > 40, "found only {}", messages.len());
+        let missing: Vec<String> = messages
+            .iter()
+            .filter(|(_, m)| german(m).is_none())
+            .map(|(file, m)| format!("{file}: {m}"))
+            .collect();
+        assert!(missing.is_empty(), "no German for:\n{}", missing.join("\n"));
+    }
 
     #[test]
     fn field_errors_keep_their_field_and_speak_german() {
