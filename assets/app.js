@@ -97,6 +97,9 @@
     const general = [];
     for (const el of form.elements) {
       if (!el.name || !el.willValidate || el.validity.valid) continue;
+      // An email address's form is the server's to judge: the browser's
+      // check refuses letters such as é before the @, which it accepts.
+      if (el.type === 'email' && !el.validity.valueMissing) continue;
       const text = el.validity.valueMissing ? texts.msgRequired : texts.msgInvalid;
       const slot = form.querySelector('[data-error-for="' + el.name + '"]');
       el.setAttribute('aria-invalid', 'true');

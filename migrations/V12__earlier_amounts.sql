@@ -10,15 +10,18 @@ CREATE TABLE earlier_amounts (
     amount_cents INTEGER NOT NULL CHECK (amount_cents > 0),
     CHECK ((expense_id IS NULL) <> (income_id IS NULL))
 );
-CREATE UNIQUE INDEX earlier_amounts_expense ON earlier_amounts(expense_id, until);
-CREATE UNIQUE INDEX earlier_amounts_income ON earlier_amounts(income_id, until);
+CREATE UNIQUE INDEX earlier_amounts_expense ON earlier_amounts(expense_id, user_id, until);
+CREATE UNIQUE INDEX earlier_amounts_income ON earlier_amounts(income_id, user_id, until);
 CREATE INDEX earlier_amounts_user ON earlier_amounts(user_id);
 
--- The one earlier amount known before this table: the amount before a
--- recurring expense's last change, up to the day of that change.
+-- The one earlier amount known before this table: a subscription's price
+-- before its last change, up to the day of that change. A change on the day
+-- the subscription was entered is taken for a typo fixed, not a price.
 INSERT INTO earlier_amounts (user_id, expense_id, until, amount_cents)
 SELECT user_id, id, substr(amount_changed_at, 1, 10), previous_amount_cents
   FROM expenses
- WHERE previous_amount_cents IS NOT NULL
+ WHERE is_subscription = 1
+   AND previous_amount_cents IS NOT NULL
    AND previous_amount_cents <> amount_cents
-   AND substr(amount_changed_at, 1, 10) > start_date;
+   AND substr(amount_changed_at, 1, 10) > start_date
+   AND substr(amount_changed_at, 1, 10) > substr(created_at, 1, 10);

@@ -94,15 +94,20 @@ pub fn account_forecast(
 pub const EVERYDAY_MONTHS: i32 = 3;
 
 /// Everyday spending expected per month from the one-time expenses of the
-/// last full months, oldest first: their mean, leaving out the months
-/// before the first one with any (the months before the person started
-/// keeping them), rounded to cents.
+/// last full months, oldest first: the median of the months kept (the mean
+/// of two), so one big purchase does not count for every month ahead. The
+/// months before the first one with any are left out (before the person
+/// started keeping them).
 pub fn everyday_per_month(recent: &[Decimal]) -> Decimal {
-    let kept: Vec<Decimal> = recent.iter().copied().skip_while(|m| m.is_zero()).collect();
-    if kept.is_empty() {
-        return Decimal::ZERO;
-    }
-    (kept.iter().sum::<Decimal>() / Decimal::from(kept.len())).round_dp(2)
+    let mut kept: Vec<Decimal> = recent.iter().copied().skip_while(|m| m.is_zero()).collect();
+    kept.sort();
+    let n = kept.len();
+    let median = match n {
+        0 => return Decimal::ZERO,
+        _ if n % 2 == 1 => kept[n / 2],
+        _ => (kept[n / 2 - 1] + kept[n / 2]) / Decimal::TWO,
+    };
+    super::money::round(median)
 }
 
 /// What the entries move on the account from `from` through `to`.
@@ -138,13 +143,57 @@ pub fn expected_balances(
     nets: &[Decimal],
     everyday: Decimal,
 ) -> Vec<Decimal> {
-    let mut balance = today_balance + rest_of_month - (everyday * left_share).round_dp(2);
+    let mut balance = today_balance + rest_of_month - super::money::round(everyday * left_share);
     nets.iter()
         .map(|net| {
             balance += net - everyday;
             balance
         })
         .collect()
+}
+
+/// The lowest balance from today through `last`, and its day: today's
+/// `balance`, then day by day each payment due (what goes out before what
+/// comes in on the same day) and `everyday` spending a month spread evenly
+/// over each month's days. A month's low comes between its payments, not at
+/// its end: rent on the 1st, salary on the 27th.
+pub fn lowest_daily(
+    balance: Decimal,
+    entries: &[AccountEntry],
+    today: NaiveDate,
+    last: NaiveDate,
+    everyday: Decimal,
+) -> (NaiveDate, Decimal) {
+    let mut lowest = (today, balance);
+    let Some(tomorrow) = today.succ_opt() else {
+        return lowest;
+    };
+    let mut by_day: std::collections::BTreeMap<NaiveDate, (Decimal, Decimal)> =
+        std::collections::BTreeMap::new();
+    for e in entries {
+        for d in e.schedule.due_dates(tomorrow, last) {
+            let (out, into) = by_day.entry(d).or_default();
+            let a = e.amount.on(d);
+            match e.flow {
+                Flow::Expense | Flow::TransferOut => *out += a,
+                Flow::Income | Flow::TransferIn => *into += a,
+            }
+        }
+    }
+    let mut balance = balance;
+    let mut day = tomorrow;
+    while day <= last {
+        let days_in_month = Decimal::from(month_end(day).day());
+        let (out, into) = by_day.get(&day).copied().unwrap_or_default();
+        balance -= everyday / days_in_month + out;
+        if balance < lowest.1 {
+            lowest = (day, balance);
+        }
+        balance += into;
+        let Some(next) = day.succ_opt() else { break };
+        day = next;
+    }
+    (lowest.0, super::money::round(lowest.1))
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -239,7 +288,12 @@ mod tests {
         assert_eq!(everyday_per_month(&[dec("0"), dec("0")]), Decimal::ZERO);
         assert_eq!(
             everyday_per_month(&[dec("600"), dec("650"), dec("640")]),
-            dec("630")
+            dec("640")
+        );
+        // A month with a laptop in it does not count for every month.
+        assert_eq!(
+            everyday_per_month(&[dec("600"), dec("2650"), dec("640")]),
+            dec("640")
         );
         // Before the first month with any, nothing was kept yet.
         assert_eq!(
@@ -247,8 +301,9 @@ mod tests {
             dec("50")
         );
         assert_eq!(
-            everyday_per_month(&[dec("10"), dec("10"), dec("10.01")]),
-            dec("10")
+            everyday_per_month(&[dec("0"), dec("10.01"), dec("10.02")]),
+            dec("10.02"),
+            "the mean of two, rounded half away from zero"
         );
     }
 
@@ -273,6 +328,39 @@ mod tests {
         let b = expected_balances(dec("500"), rest, dec("0.5"), &nets, dec("600"));
         // 500 + 2700 − 300 (half a month), then + 1750 − 600 each month.
         assert_eq!(b, vec![dec("4050"), dec("5200")]);
+    }
+
+    #[test]
+    fn the_lowest_balance_is_found_between_payments_not_at_month_ends() {
+        let entries = vec![
+            entry(Flow::Expense, "950", Frequency::Monthly, "2025-01-01"),
+            entry(Flow::Income, "1000", Frequency::Monthly, "2025-01-27"),
+        ];
+        // On 20 Jan with 100: the salary comes first, then rent on 1 Feb.
+        let (day, low) = lowest_daily(
+            dec("100"),
+            &entries,
+            d("2025-01-20"),
+            d("2025-03-31"),
+            Decimal::ZERO,
+        );
+        assert_eq!(
+            (day, low),
+            (d("2025-01-20"), dec("100")),
+            "today is the lowest"
+        );
+        let (day, low) = lowest_daily(
+            dec("-10"),
+            &entries,
+            d("2025-01-30"),
+            d("2025-03-31"),
+            Decimal::ZERO,
+        );
+        // 1 Feb: −10 − 950, before any salary; month-ends never show it.
+        assert_eq!((day, low), (d("2025-02-01"), dec("-960")));
+        // Everyday spending of 310 a month: 10 a day in January (31 days).
+        let (day, low) = lowest_daily(dec("0"), &[], d("2025-01-29"), d("2025-01-31"), dec("310"));
+        assert_eq!((day, low), (d("2025-01-31"), dec("-20")));
     }
 
     #[test]

@@ -108,42 +108,50 @@ pub fn normalize(raw: &str) -> String {
 
 /// The learned merchant most like `key` when none is exactly it: the same
 /// merchant written longer or shorter ("rewe" and "rewe markt": one's words
-/// start the other's), or with a typo (at most one edit in five letters,
-/// "rewe makrt", past the first letter). Closer first, then the one used more. Short keys (under
-/// four letters) match only exactly: "dm" is not "dmv".
+/// start the other's), or with a typo ("rewe makrt": a word differs by at
+/// most one edit in five letters, past its first letter; "bahn" and "bank"
+/// are too short to tell). Closer first, then the one used more. Short keys
+/// (under four letters) match only exactly: "dm" is not "dmv".
 pub fn closest<'a>(key: &str, known: impl IntoIterator<Item = (&'a str, i64)>) -> Option<&'a str> {
-    let len = key.chars().count();
-    if len < 4 {
+    if key.chars().count() < 4 {
         return None;
     }
-    let words: Vec<&str> = key.split(' ').collect();
     known
         .into_iter()
-        .filter(|(k, _)| *k != key && k.chars().count() >= 4)
-        .filter_map(|(k, uses)| {
-            let theirs: Vec<&str> = k.split(' ').collect();
-            let shorter = words.len().min(theirs.len());
-            let distance = if words[..shorter] == theirs[..shorter] {
-                // One name continues the other: as close as one edit.
-                1
-            } else {
-                // A typo: the same first letter, about the same length (cheap
-                // checks first: an import compares many names).
-                let their_len = k.chars().count();
-                let allowed = (len.max(their_len) / 5).max(1);
-                if len.abs_diff(their_len) > allowed || k.chars().next() != key.chars().next() {
-                    return None;
-                }
-                let d = strsim::damerau_levenshtein(key, k);
-                if d > allowed {
-                    return None;
-                }
-                d
-            };
-            Some((distance, -uses, k))
-        })
+        .filter(|(k, _)| *k != key && k.len() >= 4)
+        .filter_map(|(k, uses)| Some((likeness(key, k)?, -uses, k)))
         .min()
         .map(|(_, _, k)| k)
+}
+
+/// How far apart two different keys of the same merchant are (see
+/// [`closest`]); `None` for two merchants.
+fn likeness(a: &str, b: &str) -> Option<usize> {
+    if a.split(' ').zip(b.split(' ')).all(|(x, y)| x == y) {
+        // One name continues the other: as close as one edit.
+        return Some(1);
+    }
+    if a.split(' ').count() != b.split(' ').count() {
+        return None;
+    }
+    let mut edits = 0;
+    for (x, y) in a.split(' ').zip(b.split(' ')) {
+        if x == y {
+            continue;
+        }
+        let (lx, ly) = (x.chars().count(), y.chars().count());
+        let allowed = lx.max(ly) / 5;
+        // Cheap checks first: an import compares many names.
+        if allowed == 0 || lx.abs_diff(ly) > allowed || x.chars().next() != y.chars().next() {
+            return None;
+        }
+        let d = strsim::damerau_levenshtein(x, y);
+        if d > allowed {
+            return None;
+        }
+        edits += d;
+    }
+    Some(edits)
 }
 
 #[cfg(test)]
@@ -190,15 +198,20 @@ mod tests {
         );
         assert_eq!(closest("aldi sued", known), None);
         assert_eq!(closest("dm", known), None, "too short to guess");
-        assert_eq!(closest("lidl", [("lida", 1)]), Some("lida"));
         assert_eq!(
-            closest("lidl", [("aldi", 1)]),
+            closest("lidl", [("lida", 1)]),
             None,
-            "two edits in four letters"
+            "too short to tell a typo"
         );
+        assert_eq!(
+            closest("deutsche bahn", [("deutsche bank", 1)]),
+            None,
+            "one letter apart, two merchants"
+        );
+        assert_eq!(closest("edeka centre", known), Some("edeka center"));
         // The closer wins, then the more used.
         assert_eq!(
-            closest("rewe makrt", [("rewe markt", 1), ("rewe mar", 9)]),
+            closest("rewe makrt", [("rewe markt", 1), ("rewe marktt", 9)]),
             Some("rewe markt")
         );
         assert_eq!(

@@ -135,6 +135,11 @@ impl Prices {
         let from = match update.from {
             Some(day) => day,
             None if update.amount != self.latest => today,
+            // A later start leaves out the amounts that ended before it.
+            None if self.earlier.iter().any(|e| e.until <= update.start) => {
+                let kept = self.earlier.iter().filter(|e| e.until > update.start);
+                return Some(kept.copied().collect());
+            }
             None => return None,
         };
         let changed = self.change(from, update.amount, update.start);
@@ -239,6 +244,23 @@ mod tests {
             .after_update("EUR", &update("15.99", Some("2026-12-01")), today)
             .unwrap();
         assert_eq!(moved[0].until, d("2026-12-01"));
+    }
+
+    #[test]
+    fn a_later_start_leaves_out_the_amounts_before_it() {
+        let p = Prices::from(dec("10"))
+            .change(d("2025-01-01"), dec("12"), d("2024-01-15"))
+            .change(d("2026-01-01"), dec("14"), d("2024-01-15"));
+        let mut u = update("14", None);
+        u.start = d("2025-03-01");
+        let kept = p.after_update("EUR", &u, d("2026-11-25")).unwrap();
+        assert_eq!(
+            kept,
+            vec![Earlier {
+                until: d("2026-01-01"),
+                amount: dec("12")
+            }]
+        );
     }
 
     #[test]

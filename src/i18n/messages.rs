@@ -153,10 +153,10 @@ fn german(text: &str) -> Option<String> {
             "ein Dokument gehört zu einer wiederkehrenden oder einer einmaligen Ausgabe, nicht zu beiden"
         }
         "must be weekly, monthly, quarterly, half_yearly or yearly" => {
-            "muss wöchentlich, monatlich, vierteljährlich, halbjährlich oder jährlich sein"
+            "muss weekly, monthly, quarterly, half_yearly oder yearly sein"
         }
         "must be once, weekly, monthly, quarterly, half_yearly or yearly" => {
-            "muss einmalig, wöchentlich, monatlich, vierteljährlich, halbjährlich oder jährlich sein"
+            "muss once, weekly, monthly, quarterly, half_yearly oder yearly sein"
         }
         "unauthorized" => "Bitte melde dich an",
         "internal error" => "Interner Fehler",
@@ -180,7 +180,7 @@ fn german(text: &str) -> Option<String> {
             "recurring expenses, incomes and transfers" => {
                 "wiederkehrenden Ausgaben, Einnahmen und Umbuchungen"
             }
-            "one-time expenses" => "Ausgaben",
+            "one-time expenses" => "Einzelausgaben",
             "API tokens" => "API-Tokens",
             "documents" => "Dokumenten",
             _ => return None,
@@ -245,7 +245,7 @@ fn german(text: &str) -> Option<String> {
     {
         let list = list
             .replace("recurring expenses", "Fixkosten")
-            .replace("one-time expenses", "Ausgaben")
+            .replace("one-time expenses", "Einzelausgaben")
             .replace("incomes", "Einnahmen")
             .replace("transfers", "Umbuchungen");
         return Some(format!(
@@ -415,7 +415,7 @@ mod tests {
                 "account is still used by 2 one-time expenses, 1 incomes; move them to another account (moveTo) or delete them first",
                 Locale::De
             ),
-            "Das Konto wird noch verwendet (2 Ausgaben, 1 Einnahmen); verschiebe die Einträge auf ein anderes Konto oder lösche sie zuerst"
+            "Das Konto wird noch verwendet (2 Einzelausgaben, 1 Einnahmen); verschiebe die Einträge auf ein anderes Konto oder lösche sie zuerst"
         );
     }
 

@@ -2,7 +2,7 @@
 //! (`domain::insights`) and store those not already current, with their
 //! German text (`i18n::insights`).
 
-use crate::clock::{parse_timestamp, timestamp};
+use crate::clock::timestamp;
 use crate::domain::insights::{find, CategoryFacts, Facts, SubscriptionFacts};
 use crate::domain::recurrence::{add_months, month_end, month_start, monthly_equivalent};
 use crate::domain::views::{self, View};
@@ -74,20 +74,19 @@ pub fn facts(
             e.schedule().active_in_month(first) && e.end_date.is_none_or(|end| end >= today)
         })
         .map(|e| {
-            let amount = in_base(e.prices().on(today), &e.currency);
+            let prices = e.prices();
+            let next_due = e.schedule().next_due(today);
             SubscriptionFacts {
-                monthly: monthly_equivalent(amount, e.frequency),
-                amount,
-                next_due: e.schedule().next_due(today),
-                previous_amount: e
-                    .previous_amount
-                    .zip(
-                        e.amount_changed_at
-                            .as_deref()
-                            .and_then(parse_timestamp)
-                            .map(|t| t.date_naive()),
-                    )
-                    .map(|(p, on)| (in_base(p, &e.currency), on)),
+                monthly: monthly_equivalent(in_base(prices.on(today), &e.currency), e.frequency),
+                // The amount of the next payment: a raise set for a later
+                // day counts from then.
+                amount: in_base(prices.on(next_due.unwrap_or(today)), &e.currency),
+                next_due,
+                // The latest change of the price history and the amount before it.
+                previous_amount: prices.latest_from().map(|from| {
+                    let before = prices.on(from.pred_opt().unwrap_or(from));
+                    (in_base(before, &e.currency), from)
+                }),
                 id: e.id,
                 name: e.name,
                 category_id: e.category_id,

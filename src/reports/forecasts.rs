@@ -3,8 +3,8 @@
 //! page alike.
 
 use crate::domain::forecast::{
-    account_forecast, due_between, everyday_per_month, expected_balances, net_between,
-    AccountEntry, AccountMonth, Flow, EVERYDAY_MONTHS,
+    account_forecast, due_between, everyday_per_month, expected_balances, lowest_daily,
+    net_between, AccountEntry, AccountMonth, Flow, EVERYDAY_MONTHS,
 };
 use crate::domain::money;
 use crate::domain::prices::Prices;
@@ -229,20 +229,23 @@ fn outlooks_of(
         .collect())
 }
 
-/// What the pages add to a checking account's forecast: its expected
-/// balance, everyday spending included. Not in the REST API, whose fields
-/// SPEC.md fixes.
+/// What the page adds to an account's forecast (not in the REST API, whose
+/// fields SPEC.md fixes): the expected balance from today's on, the rest of
+/// this month included, and for a checking account everyday spending taken
+/// off.
 pub struct Expected {
-    /// Everyday spending a month: the mean of the account's one-time
-    /// expenses in the last full months ([`everyday_per_month`]).
-    pub everyday: Decimal,
+    /// A checking account's everyday spending a month: the median of its
+    /// one-time expenses in the last full months ([`everyday_per_month`]).
+    pub everyday: Option<Decimal>,
     /// The balance expected at each forecast month's end.
     pub with_everyday: Vec<Decimal>,
     /// The same from the entries alone.
     pub entries_only: Vec<Decimal>,
+    /// The lowest balance expected from today on, day by day, and its day.
+    pub lowest: (NaiveDate, Decimal),
 }
 
-/// The expected balances of a checking account's `outlook` on `today`.
+/// The expected balances of an account's `outlook` on `today`.
 pub fn expected(
     c: &rusqlite::Connection,
     user: &User,
@@ -252,61 +255,67 @@ pub fn expected(
 ) -> Result<Expected> {
     let base = user.base_currency.as_str();
     let this_month = month_start(today);
-    let since = add_months(this_month, -EVERYDAY_MONTHS);
-    let mut recent = vec![Decimal::ZERO; EVERYDAY_MONTHS as usize];
-    for (month, currency, sum) in daily_expenses::account_month_sums(
-        c,
-        &user.id,
-        &outlook.account.id,
-        since,
-        this_month.pred_opt().unwrap_or(this_month),
-    )? {
-        let i = (month.year() - since.year()) * 12 + month.month() as i32 - since.month() as i32;
-        if let Some(slot) = usize::try_from(i).ok().and_then(|i| recent.get_mut(i)) {
-            *slot += rates.to_base(sum, &currency, base);
+    let everyday = if outlook.account.kind == "checking" {
+        let since = add_months(this_month, -EVERYDAY_MONTHS);
+        let mut recent = vec![Decimal::ZERO; EVERYDAY_MONTHS as usize];
+        for (month, currency, sum) in daily_expenses::account_month_sums(
+            c,
+            &user.id,
+            &outlook.account.id,
+            since,
+            this_month.pred_opt().unwrap_or(this_month),
+        )? {
+            let i =
+                (month.year() - since.year()) * 12 + month.month() as i32 - since.month() as i32;
+            if let Some(slot) = usize::try_from(i).ok().and_then(|i| recent.get_mut(i)) {
+                *slot += rates.to_base(sum, &currency, base);
+            }
         }
-    }
-    let everyday = everyday_per_month(&recent);
-    let end = month_end(today);
-    let rest = match today.succ_opt().filter(|d| *d <= end) {
-        Some(tomorrow) => {
-            let entries = entries_by_account(c, user, rates, tomorrow, end)?;
-            net_between(
-                entries
-                    .get(&outlook.account.id)
-                    .map(Vec::as_slice)
-                    .unwrap_or(&[]),
-                tomorrow,
-                end,
-            )
-        }
-        None => Decimal::ZERO,
+        Some(everyday_per_month(&recent))
+    } else {
+        None
     };
+    let spending = everyday.unwrap_or_default();
+    let end = month_end(today);
+    let last = month_end(add_months(this_month, outlook.forecast.months as i32));
+    let entries = match today.succ_opt() {
+        Some(tomorrow) => entries_by_account(c, user, rates, tomorrow, last)?
+            .remove(&outlook.account.id)
+            .unwrap_or_default(),
+        None => Vec::new(),
+    };
+    let rest = today
+        .succ_opt()
+        .filter(|d| *d <= end)
+        .map_or(Decimal::ZERO, |tomorrow| {
+            net_between(&entries, tomorrow, end)
+        });
     let left_share = Decimal::from((end - today).num_days()) / Decimal::from(end.day());
     let nets: Vec<Decimal> = outlook.forecast.monthly.iter().map(|m| m.net).collect();
+    let line =
+        |spending| expected_balances(outlook.balance_in_base, rest, left_share, &nets, spending);
     Ok(Expected {
         everyday,
-        with_everyday: expected_balances(
-            outlook.balance_in_base,
-            rest,
-            left_share,
-            &nets,
-            everyday,
-        ),
-        entries_only: expected_balances(
-            outlook.balance_in_base,
-            rest,
-            left_share,
-            &nets,
-            Decimal::ZERO,
-        ),
+        with_everyday: line(spending),
+        entries_only: line(Decimal::ZERO),
+        lowest: lowest_daily(outlook.balance_in_base, &entries, today, last, spending),
     })
+}
+
+/// How far back [`since_balance_set`] counts: a balance set longer ago is
+/// named with its day only.
+pub const BALANCE_HINT_DAYS: i64 = 92;
+
+/// The day an account's balance was last set, when known.
+pub fn balance_set_on(a: &Account) -> Option<NaiveDate> {
+    a.balance_set_at.as_deref()?.get(..10)?.parse().ok()
 }
 
 /// The entries due on each of `user`'s accounts since the day its balance
 /// was last set, through `today`: how many, and what they move (base
-/// currency). Entries never move a balance, so these are what the bank may
-/// have booked since (the accounts page names them).
+/// currency); for the balances set in the last [`BALANCE_HINT_DAYS`] days.
+/// Entries never move a balance, so these are what the bank may have
+/// booked since (the accounts page names them).
 pub fn since_balance_set(
     c: &rusqlite::Connection,
     user: &User,
@@ -314,23 +323,20 @@ pub fn since_balance_set(
     accounts: &[Account],
     today: NaiveDate,
 ) -> Result<HashMap<String, (usize, Decimal)>> {
-    let set_on = |a: &Account| {
-        a.balance_set_at
-            .get(..10)
-            .and_then(|d| d.parse::<NaiveDate>().ok())
-            .unwrap_or(today)
-    };
-    let Some(from) = accounts.iter().map(set_on).min() else {
-        return Ok(HashMap::new());
-    };
-    if from >= today {
-        return Ok(HashMap::new());
-    }
-    let entries = entries_by_account(c, user, rates, from, today)?;
-    Ok(accounts
+    let oldest = today - chrono::Duration::days(BALANCE_HINT_DAYS);
+    let recent: Vec<(&Account, NaiveDate)> = accounts
         .iter()
-        .filter_map(|a| {
-            let after = set_on(a).succ_opt()?;
+        .filter_map(|a| Some((a, balance_set_on(a)?)))
+        .filter(|(_, d)| *d >= oldest && *d < today)
+        .collect();
+    let Some(from) = recent.iter().map(|(_, d)| *d).min() else {
+        return Ok(HashMap::new());
+    };
+    let entries = entries_by_account(c, user, rates, from, today)?;
+    Ok(recent
+        .into_iter()
+        .filter_map(|(a, set_on)| {
+            let after = set_on.succ_opt()?;
             let mine = entries.get(&a.id)?;
             Some((a.id.clone(), due_between(mine, after, today)))
         })

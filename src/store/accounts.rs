@@ -24,8 +24,9 @@ pub struct Account {
     pub balance: Decimal,
     pub created_at: String,
     pub updated_at: String,
-    /// When the user last set the balance (a timestamp).
-    pub balance_set_at: String,
+    /// When the user last set the balance (a timestamp); unknown for
+    /// accounts kept before this was recorded.
+    pub balance_set_at: Option<String>,
 }
 
 pub struct NewAccount {

@@ -74,7 +74,8 @@ impl Table for Expense {
                                    account_id, category_id, is_subscription, notes, created_at, updated_at, \
                                    previous_amount_cents, amount_changed_at, \
                                    (SELECT group_concat(p.until || ' ' || p.amount_cents) \
-                                      FROM earlier_amounts p WHERE p.expense_id = expenses.id)";
+                                      FROM earlier_amounts p \
+                                     WHERE p.expense_id = expenses.id AND p.user_id = expenses.user_id)";
     const WRITTEN: &'static [&'static str] = &[
         "name",
         "amount_cents",

@@ -20,7 +20,9 @@ use zip::{CompressionMethod, ZipWriter};
 
 /// The archive's format, in `data.json`.
 pub const FORMAT: &str = "cashkeeper-export";
-pub const VERSION: u32 = 1;
+/// 2: with `earlier_amounts` (price history) and `accounts.balance_set_at`;
+/// an archive of version 1 is read as the migrations would have upgraded it.
+pub const VERSION: u32 = 2;
 
 /// The user's tables in the order a later import writes them (parents
 /// first), and whether each gets a CSV file. Sessions, password resets,
@@ -347,6 +349,50 @@ pub fn import<R: Read + Seek>(
             })?;
             imported.records += 1;
         }
+    }
+    // Every reference to another record must be to one of this archive's
+    // (this user's): an id of someone else's record is refused.
+    for (table, _) in TABLES {
+        let references: Vec<(String, String, String)> = tx
+            .prepare(&format!(
+                "SELECT \"table\", \"from\", \"to\" FROM pragma_foreign_key_list('{table}')"
+            ))?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        for (parent, from, to) in references {
+            if parent == "users" {
+                continue;
+            }
+            let foreign: i64 = tx.query_row(
+                &format!(
+                    "SELECT COUNT(*) FROM {table} c WHERE c.user_id = ?1 AND c.\"{from}\" IS NOT NULL
+                     AND NOT EXISTS (SELECT 1 FROM {parent} p
+                                     WHERE p.\"{to}\" = c.\"{from}\" AND p.user_id = ?1)"
+                ),
+                [user],
+                |r| r.get(0),
+            )?;
+            if foreign > 0 {
+                return Err(refuse(format!(
+                    "a record of {table} refers to a record of {parent} that is not in this archive"
+                )));
+            }
+        }
+    }
+    // An archive from before price histories: the one earlier price the
+    // expenses kept, as migrations/V12__earlier_amounts.sql seeds it.
+    if !tables.contains_key("earlier_amounts") {
+        tx.execute(
+            "INSERT INTO earlier_amounts (user_id, expense_id, until, amount_cents)
+             SELECT user_id, id, substr(amount_changed_at, 1, 10), previous_amount_cents
+               FROM expenses
+              WHERE user_id = ?1 AND is_subscription = 1
+                AND previous_amount_cents IS NOT NULL
+                AND previous_amount_cents <> amount_cents
+                AND substr(amount_changed_at, 1, 10) > start_date
+                AND substr(amount_changed_at, 1, 10) > substr(created_at, 1, 10)",
+            [user],
+        )?;
     }
     // What the insert triggers leave to a confirm for imported entries
     // (migrations/V9__bulk_import_upkeep.sql).

@@ -67,7 +67,8 @@ impl Table for Income {
         "id, name, amount_cents, currency, frequency, start_date, end_date, \
                                    account_id, notes, created_at, updated_at, \
                                    (SELECT group_concat(p.until || ' ' || p.amount_cents) \
-                                      FROM earlier_amounts p WHERE p.income_id = incomes.id)";
+                                      FROM earlier_amounts p \
+                                     WHERE p.income_id = incomes.id AND p.user_id = incomes.user_id)";
     const WRITTEN: &'static [&'static str] = &[
         "name",
         "amount_cents",

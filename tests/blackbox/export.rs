@@ -92,7 +92,7 @@ async fn the_archive_holds_every_record_and_document_of_its_owner_only() {
 
     let data = data_json(&files);
     assert_eq!(data["format"], "cashkeeper-export");
-    assert_eq!(data["version"], 1);
+    assert_eq!(data["version"], 2);
     assert_eq!(data["user"]["email"], anna.email);
     let tables = &data["tables"];
     assert_eq!(tables["accounts"][0]["name"], "Annakonto");
@@ -502,4 +502,176 @@ async fn settings_load_an_export_into_an_account_without_records() {
             .contains("has records already"),
         "{body}"
     );
+}
+
+/// The archive `files` with its data.json changed by `edit`.
+fn rezip(files: &[(String, Vec<u8>)], edit: impl FnOnce(&mut Value)) -> Vec<u8> {
+    let mut data = data_json(files);
+    edit(&mut data);
+    let mut out = Cursor::new(Vec::new());
+    {
+        let mut z = zip::ZipWriter::new(&mut out);
+        for (name, bytes) in files {
+            z.start_file(name.as_str(), zip::write::SimpleFileOptions::default())
+                .unwrap();
+            let bytes = if name == "data.json" {
+                serde_json::to_vec(&data).unwrap()
+            } else {
+                bytes.clone()
+            };
+            std::io::Write::write_all(&mut z, &bytes).unwrap();
+        }
+        z.finish().unwrap();
+    }
+    out.into_inner()
+}
+
+#[tokio::test]
+async fn price_histories_travel_and_an_archive_cannot_reach_another_users_records() {
+    // Anna's archive, with a price change of her subscription.
+    let source = spawn_app().await;
+    let anna = source.new_user().await;
+    household(&source, &anna, "Anna").await;
+    let account = source.ok(&anna, "listAccounts", json!({})).await[0]["id"].clone();
+    let sub = source
+        .ok(
+            &anna,
+            "createExpense",
+            json!({"name": "Netflix", "amount": "13.99", "frequency": "monthly",
+            "startDate": "2025-01-05", "accountId": account, "isSubscription": true}),
+        )
+        .await["id"]
+        .clone();
+    source
+        .ok(
+            &anna,
+            "updateExpense",
+            json!({"id": sub, "amount": "15.99", "amountFrom": "2026-01-01"}),
+        )
+        .await;
+    let files = unzip(
+        &source
+            .get("/api/export", Some(&anna.cookie))
+            .await
+            .bytes()
+            .await
+            .unwrap(),
+    );
+    assert_eq!(
+        data_json(&files)["tables"]["earlier_amounts"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+
+    // Another instance, where Carl has an expense of his own.
+    let target = spawn_app().await;
+    let carl = target.new_user().await;
+    let carl_account = target.account(&carl, "Carlkonto", "EUR").await;
+    let carls = target
+        .ok(
+            &carl,
+            "createExpense",
+            json!({"name": "Carl Miete", "amount": 700, "frequency": "monthly",
+            "startDate": "2025-01-01", "accountId": carl_account}),
+        )
+        .await["id"]
+        .clone();
+    let dir = tempfile::tempdir().unwrap();
+    let import = |name: &str, bytes: Vec<u8>, email: &str| {
+        let file = dir.path().join(name);
+        std::fs::write(&file, bytes).unwrap();
+        let (d, email) = (target.data_dir().to_path_buf(), email.to_string());
+        async move {
+            tokio::task::spawn_blocking(move || {
+                cli(
+                    &d,
+                    &["import-user", "--email", &email, file.to_str().unwrap()],
+                    None,
+                )
+            })
+            .await
+            .unwrap()
+        }
+    };
+
+    // A history row pointing at Carl's expense is refused, and nothing stays.
+    let crafted = rezip(&files, |d| {
+        d["tables"]["earlier_amounts"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"expense_id": carls, "income_id": null, "until": "2025-06-01", "amount_cents": 100}));
+    });
+    let out = import("crafted.zip", crafted, "mallory@example.org").await;
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("not in this archive"), "{err}");
+    let carl_view = target.ok(&carl, "listExpenses", json!({})).await;
+    assert_eq!(carl_view[0]["earlierAmounts"], json!([]));
+
+    // The archive as it is carries the history along.
+    let out = import("anna.zip", rezip(&files, |_| {}), "anna2@example.org").await;
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let db = rusqlite::Connection::open(target.data_dir().join("cashkeeper.db")).unwrap();
+    let rows: i64 = db
+        .query_row(
+            "SELECT COUNT(*) FROM earlier_amounts e JOIN users u ON u.id = e.user_id
+             WHERE u.email = 'anna2@example.org' AND e.until = '2026-01-01' AND e.amount_cents = 1399",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(rows, 1);
+
+    // An archive of version 1 (before price histories) gets the earlier
+    // price its subscription kept, as the upgrade gives it.
+    let old = rezip(&files, |d| {
+        d["version"] = json!(1);
+        let tables = d["tables"].as_object_mut().unwrap();
+        tables.remove("earlier_amounts");
+        for e in tables["expenses"].as_array_mut().unwrap() {
+            if e["name"] == "Netflix" {
+                e["created_at"] = json!("2025-01-05T10:00:00Z");
+                e["previous_amount_cents"] = json!(1299);
+                e["amount_changed_at"] = json!("2025-09-01T10:00:00Z");
+            }
+        }
+    });
+    let third = spawn_app().await;
+    let file = dir.path().join("old.zip");
+    std::fs::write(&file, old).unwrap();
+    let d = third.data_dir().to_path_buf();
+    let out = tokio::task::spawn_blocking(move || {
+        cli(
+            &d,
+            &[
+                "import-user",
+                "--email",
+                "anna3@example.org",
+                file.to_str().unwrap(),
+            ],
+            None,
+        )
+    })
+    .await
+    .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let db = rusqlite::Connection::open(third.data_dir().join("cashkeeper.db")).unwrap();
+    let seeded: (String, i64) = db
+        .query_row("SELECT until, amount_cents FROM earlier_amounts", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap();
+    assert_eq!(seeded, ("2025-09-01".to_string(), 1299));
 }

@@ -290,3 +290,54 @@ async fn a_subscription_price_change_is_remembered_and_pointed_out() {
         .unwrap();
     assert!(html.contains("Spotify gets more expensive"), "{html}");
 }
+
+#[tokio::test]
+async fn a_price_change_is_pointed_out_from_the_day_it_applies_and_a_correction_never() {
+    let app = spawn_app_with(|c| c.cron_secret = Some(Secret::new("k"))).await;
+    app.state
+        .clock
+        .set(Utc.with_ymd_and_hms(2025, 6, 10, 6, 0, 0).unwrap());
+    let user = app.new_user().await;
+    let a = app.account(&user, "Giro", "EUR").await;
+    let id = app
+        .ok(&user, "createExpense", json!({"name": "Spotify", "amount": "10.99", "frequency": "monthly", "startDate": "2025-01-01", "accountId": a, "isSubscription": true}))
+        .await["id"]
+        .clone();
+    async fn price_alerts(app: &TestApp, user: &TestUser) -> Vec<Value> {
+        cron(app, "insights", Some("Bearer k")).await;
+        app.ok(user, "listInsights", json!({}))
+            .await
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| {
+                i["type"] == "subscription_alert" && !i["metadata"]["previousAmount"].is_null()
+            })
+            .cloned()
+            .collect()
+    }
+    // A correction from the start is no price change.
+    app.ok(
+        &user,
+        "updateExpense",
+        json!({"id": id, "amount": "11.99", "amountFrom": "2025-01-01"}),
+    )
+    .await;
+    assert!(price_alerts(&app, &user).await.is_empty());
+    // A raise announced for July: nothing yet in June.
+    app.ok(
+        &user,
+        "updateExpense",
+        json!({"id": id, "amount": "13.99", "amountFrom": "2025-07-01"}),
+    )
+    .await;
+    assert!(price_alerts(&app, &user).await.is_empty());
+    // From the day it applies, it is pointed out, with the amount before it.
+    app.state
+        .clock
+        .set(Utc.with_ymd_and_hms(2025, 7, 2, 6, 0, 0).unwrap());
+    let alerts = price_alerts(&app, &user).await;
+    assert_eq!(alerts.len(), 1, "{alerts:?}");
+    assert_eq!(alerts[0]["metadata"]["previousAmount"], "11.99");
+    assert_eq!(alerts[0]["metadata"]["change"], "up");
+}

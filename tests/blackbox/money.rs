@@ -1268,4 +1268,35 @@ async fn the_accounts_page_names_what_fell_due_since_a_balance_was_set() {
         html.contains(&format!("Set on {shown_today}.")) && !html.contains("(2×)"),
         "{html}"
     );
+
+    // Set long ago: the day only. Unknown (an account kept before the day
+    // was recorded): nothing.
+    for (set_at, says) in [
+        (
+            Some(format!("{}T08:00:00Z", today - chrono::Duration::days(200))),
+            true,
+        ),
+        (None, false),
+    ] {
+        let id = a.clone();
+        app.state
+            .db
+            .run(move |c| {
+                c.execute(
+                    "UPDATE accounts SET balance_set_at = ?1 WHERE id = ?2",
+                    rusqlite::params![set_at, id],
+                )?;
+                Ok(())
+            })
+            .await
+            .unwrap();
+        let html = app
+            .get("/accounts", Some(&user.cookie))
+            .await
+            .text()
+            .await
+            .unwrap();
+        assert!(!html.contains("Due since"), "{html}");
+        assert_eq!(html.contains("Set on "), says, "{html}");
+    }
 }

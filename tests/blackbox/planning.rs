@@ -258,9 +258,10 @@ async fn a_checking_accounts_forecast_expects_its_balance_with_everyday_spending
     let other = app.account(&user, "Zweitkonto", "EUR").await;
     let today = app.state.clock.today();
     let first = month_start(today);
-    // Groceries in the last three full months: 600, 650 and 640 (a mean of
-    // 630); this month's and another account's do not count.
-    for (n, amount) in [(-3, "600"), (-2, "650"), (-1, "640"), (0, "999")] {
+    // Groceries in the last three full months: 600, 2650 (with a laptop)
+    // and 640, a typical month of 640; this month's and another account's do
+    // not count.
+    for (n, amount) in [(-3, "600"), (-2, "2650"), (-1, "640"), (0, "999")] {
         let day = add_months(first, n) + chrono::Duration::days(4);
         app.ok(&user, "createDailyExpense", json!({"name": "Supermarkt", "amount": amount, "date": day.to_string(), "accountId": giro})).await;
     }
@@ -281,14 +282,15 @@ async fn a_checking_accounts_forecast_expects_its_balance_with_everyday_spending
         .await
         .unwrap();
     assert!(html.contains("Everyday spending"), "{html}");
-    assert!(html.contains("€630.00"), "the everyday spending a month");
+    assert!(html.contains("€640.00"), "the everyday spending a month");
     // Today's balance, less everyday spending for the days left this month,
-    // then each month + 3000 − 950 − 300 − 630.
+    // then each month + 3000 − 950 − 300 − 640.
     let end = month_end(today);
     let share = Decimal::from((end - today).num_days()) / Decimal::from(end.day());
-    let mut expected = Decimal::from(1000) - (Decimal::from(630) * share).round_dp(2);
+    let mut expected =
+        Decimal::from(1000) - cashkeeper::domain::money::round(Decimal::from(640) * share);
     for _ in 0..3 {
-        expected += Decimal::from(3000 - 950 - 300 - 630);
+        expected += Decimal::from(3000 - 950 - 300 - 640);
     }
     let shown = cashkeeper::i18n::format::money(expected, "EUR", cashkeeper::i18n::Locale::En);
     assert!(
@@ -299,12 +301,22 @@ async fn a_checking_accounts_forecast_expects_its_balance_with_everyday_spending
     assert!(html.contains("Without everyday spending"));
     assert_eq!(html.matches("<polyline").count(), 2);
     assert!(html.contains("Transfers out"));
-    // The lowest expected balance counts today: it is today's 1000 here,
-    // since every month adds more than it takes.
+    // The lowest expected balance comes between payments, not at a month's
+    // end: on the 1st of next month, after rent and the transfer and the
+    // day's everyday spending, before the salary.
+    let next_first = add_months(first, 1);
+    let next_days = Decimal::from(month_end(next_first).day());
+    let low = Decimal::from(1000)
+        - Decimal::from(640) * Decimal::from((end - today).num_days()) / Decimal::from(end.day())
+        - Decimal::from(640) / next_days
+        - Decimal::from(950 + 300);
+    let low = cashkeeper::domain::money::round(low);
     let lowest = html.split("Lowest projected balance").nth(1).unwrap();
+    let en = cashkeeper::i18n::Locale::En;
     assert!(
-        lowest[..300].contains("€1,000.00") && lowest[..300].contains("Today"),
-        "{lowest}"
+        lowest[..300].contains(&cashkeeper::i18n::format::money(low, "EUR", en))
+            && lowest[..300].contains(&cashkeeper::i18n::format::date(next_first, en)),
+        "{low} on {next_first}: {lowest}"
     );
 
     // The REST API's forecast keeps its documented fields.

@@ -834,6 +834,16 @@ fn check<R: Proposal>(
     Ok((Value::Object(record), summary))
 }
 
+/// The day a changed amount applies from, as a proposal's line says it
+/// (" – new amount from 01.01.2027").
+fn amount_from(from: Option<NaiveDate>, l: Locale) -> String {
+    match (from, l) {
+        (None, _) => String::new(),
+        (Some(d), Locale::De) => format!(", neuer Betrag ab {}", format::date(d, l)),
+        (Some(d), Locale::En) => format!(", new amount from {}", format::date(d, l)),
+    }
+}
+
 /// An amount at the edge: a decimal string with two decimals ("12.40").
 /// A string, since a JSON number in a `serde_json::Value` is a float and
 /// would lose the trailing zero.
@@ -962,10 +972,11 @@ impl Proposal for ExpenseInput {
             (false, _) => Kind::Expense.label(l),
         };
         Ok(format!(
-            "{label} {} {} {}",
+            "{label} {} {} {}{}",
             quoted(&n.name, l),
             format::money(n.amount, &n.currency, l),
-            when(&n.schedule, l)
+            when(&n.schedule, l),
+            amount_from(n.amount_from, l)
         ))
     }
 
@@ -992,11 +1003,12 @@ impl Proposal for IncomeInput {
     fn line(_: &Connection, user: &User, n: &NewIncome) -> Result<String> {
         let l = user.locale;
         Ok(format!(
-            "{} {} {} {}",
+            "{} {} {} {}{}",
             Kind::Income.label(l),
             quoted(&n.name, l),
             format::money(n.amount, &n.currency, l),
-            when(&n.schedule, l)
+            when(&n.schedule, l),
+            amount_from(n.amount_from, l)
         ))
     }
 

@@ -3,7 +3,7 @@
 use super::common::{amount_cell, currency_options, EditQuery, PageResult, Refs};
 use super::record_page::{amount_value, Editing, RecordForm, RecordList, Row};
 use crate::i18n::format;
-use crate::reports::forecasts::since_balance_set;
+use crate::reports::forecasts::{balance_set_on, since_balance_set};
 use crate::state::AppState;
 use crate::store::accounts::TYPES;
 use crate::web::components::{form_error, select, Field};
@@ -85,8 +85,7 @@ pub async fn show(
                         span.field-error id={ "bal-" (a.id) "-error" } data-error-for="balance" aria-live="polite" {}
                         (form_error())
                     }
-                    @let set_on = a.balance_set_at.get(..10).and_then(|d| d.parse::<chrono::NaiveDate>().ok());
-                    @if let Some(day) = set_on {
+                    @if let Some(day) = balance_set_on(a) {
                         small.hint.balance-since {
                             @match since.get(&a.id).filter(|(n, _)| *n > 0) {
                                 Some((n, amount)) => (t.balance_since

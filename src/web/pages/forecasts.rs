@@ -45,11 +45,7 @@ pub async fn show(
                     let Some(outlook) = for_account(c, &u, &rates, &id, months, today)? else {
                         return Ok(None);
                     };
-                    let expected = if outlook.forecast.is_cumulative {
-                        None
-                    } else {
-                        Some(expected(c, &u, &rates, &outlook, today)?)
-                    };
+                    let expected = expected(c, &u, &rates, &outlook, today)?;
                     Ok(Some((outlook, expected)))
                 })
                 .await?
@@ -76,47 +72,37 @@ pub async fn show(
                     button type="submit" { (t.show) }
                 }
             }
-            @if let Some((AccountOutlook { account, balance_in_base: in_base, forecast: f }, expected)) = &forecast {
+            @if let Some((AccountOutlook { account, balance_in_base: in_base, forecast: f }, e)) = &forecast {
                 @let labels: Vec<String> = std::iter::once(t.today.to_string())
                     .chain(f.monthly.iter().map(|m| locale.month_short(m.month).to_string()))
                     .collect();
-                // The balance line the page shows: with everyday spending for
-                // a checking account, cumulative for the others; today first.
-                @let line: Vec<Decimal> = std::iter::once(*in_base)
-                    .chain(match expected {
-                        Some(e) => e.with_everyday.clone(),
-                        None => f.monthly.iter().filter_map(|m| m.balance).collect(),
-                    })
-                    .collect();
-                @let lowest = line.iter().enumerate().min_by_key(|(_, b)| **b).map(|(i, b)| (i, *b));
+                // The balance line: from today's, everyday spending taken off
+                // for a checking account.
+                @let line: Vec<Decimal> = std::iter::once(*in_base).chain(e.with_everyday.iter().copied()).collect();
+                @let (low_day, low) = e.lowest;
                 p.hint { (t.forecast_intro) }
                 div.cards {
                     div.card.stat { span.label { (t.balance) " (" (t.today) ")" } strong.amount { (format::money(*in_base, cur, locale)) } }
-                    @if let Some((i, low)) = lowest {
-                        div.card.stat.warning[low < Decimal::ZERO] {
-                            span.label { (t.lowest_balance) }
-                            strong.amount { (format::money(low, cur, locale)) }
-                            small.muted { @match i.checked_sub(1).and_then(|k| f.monthly.get(k)) {
-                                Some(m) => (locale.month_year(m.year, m.month)),
-                                None => (t.today),
-                            } }
-                        }
+                    div.card.stat.warning[low < Decimal::ZERO] {
+                        span.label { (t.lowest_balance) }
+                        strong.amount { (format::money(low, cur, locale)) }
+                        small.muted { @if low_day == today { (t.today) } @else { (format::date(low_day, locale)) } }
                     }
                     @if let Some(end) = line.last().filter(|_| line.len() > 1) {
                         div.card.stat { span.label { (t.projected_balance) } strong.amount { (format::money(*end, cur, locale)) } }
                     }
-                    @if let Some(e) = expected {
-                        div.card.stat { span.label { (t.everyday_spending) " " (t.per_month) } strong.amount { (format::money(e.everyday, cur, locale)) } }
+                    @if let Some(everyday) = e.everyday {
+                        div.card.stat { span.label { (t.everyday_spending) " " (t.per_month) } strong.amount { (format::money(everyday, cur, locale)) } }
                     }
                 }
                 section.card {
-                    @match expected {
-                        Some(e) => {
+                    @match e.everyday {
+                        Some(everyday) => {
                             (charts::balance_lines(&format!("{}: {}", account.name, t.projected_balance), &labels, &[
                                 Line { label: t.projected_balance, values: line.clone() },
                                 Line { label: t.without_everyday, values: std::iter::once(*in_base).chain(e.entries_only.iter().copied()).collect() },
                             ], cur, locale))
-                            p.hint { (t.everyday_hint.replace("{amount}", &format::money(e.everyday, cur, locale))) }
+                            p.hint { (t.everyday_hint.replace("{amount}", &format::money(everyday, cur, locale))) }
                         }
                         None => {
                             (charts::balance_lines(&format!("{}: {}", account.name, t.projected_balance), &labels, &[
@@ -132,7 +118,7 @@ pub async fn show(
                         thead { tr {
                             th { (t.month) } th.num { (t.income) } th.num { (t.expenses) } th.num { (t.transfers_in) }
                             th.num { (t.transfers_out) } th.num { (t.net) }
-                            @if expected.is_some() { th.num { (t.everyday_spending) } }
+                            @if e.everyday.is_some() { th.num { (t.everyday_spending) } }
                             th.num { (t.projected_balance) }
                         } }
                         tbody {
@@ -144,7 +130,9 @@ pub async fn show(
                                     td.num.amount { (format::money(m.transfers_in, cur, locale)) }
                                     td.num.amount { (format::money(m.transfers_out, cur, locale)) }
                                     td.num.amount { (format::money(m.net, cur, locale)) }
-                                    @if let Some(e) = expected { td.num.amount { "−" (format::money(e.everyday, cur, locale)) } }
+                                    @if let Some(everyday) = e.everyday {
+                                        td.num.amount { @if !everyday.is_zero() { "−" } (format::money(everyday, cur, locale)) }
+                                    }
                                     td.num.amount { @if let Some(b) = line.get(k + 1) { (format::money(*b, cur, locale)) } }
                                 }
                             }
