@@ -179,7 +179,12 @@
       form.removeAttribute('aria-busy');
       if (button) button.disabled = false;
     }
-    if (!body.success) { showError(form, body.error); return; }
+    if (!body.success) {
+      // Every field error the server found (`errors`), the first focused
+      // last so that it keeps the focus.
+      (body.errors || [body.error]).slice().reverse().forEach(function (e) { showError(form, e); });
+      return;
+    }
     rememberAccounts(form);
     if (body.data && body.data.totpRequired && form.dataset.secondStep) {
       const next = document.querySelector(form.dataset.secondStep);

@@ -17,6 +17,10 @@ pub enum Error {
         field: Cow<'static, str>,
         message: String,
     },
+    /// Several fields failed validation (each an [`Error::Invalid`]); it
+    /// reads as the first, and the action envelope lists them all.
+    #[error("{}", .0.first().map(ToString::to_string).unwrap_or_default())]
+    Several(Vec<Error>),
     /// Unknown id, and another user's id, look exactly the same.
     #[error("not found")]
     NotFound,

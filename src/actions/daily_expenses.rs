@@ -50,32 +50,55 @@ impl Record for DailyInput {
         user: &UserId,
         stored: Option<&DailyExpense>,
     ) -> Result<NewDailyExpense> {
-        let merchant = input::optional_text(
+        // Every field is checked, so that a form hears of all its errors at once.
+        let mut checks = input::Checks::default();
+        let merchant = checks.take(input::optional_text(
             "merchant",
             self.merchant.or(stored.map(|e| e.merchant.clone())),
             NAME_MAX,
-        )?;
+        ))?;
         // A merchant alone names the entry ("Bäckerei Schmidt").
+        let given_merchant = merchant.clone().unwrap_or_default();
         let name = self
             .name
             .or(stored.map(|e| e.name.clone()))
             .filter(|n| !n.trim().is_empty())
-            .or_else(|| (!merchant.is_empty()).then(|| merchant.clone()));
-        let name = input::text("name", name, NAME_MAX)?;
-        let amount = input::positive_amount(self.amount, stored.map(|e| e.amount))?;
-        let date = input::date("date", self.date.or(stored.map(|e| e.date.to_string())))?;
-        let (account_id, currency) = entries::account_and_currency(
+            .or_else(|| (!given_merchant.is_empty()).then(|| given_merchant.clone()));
+        let name = checks.take(input::text("name", name, NAME_MAX))?;
+        let amount = checks.take(input::positive_amount(
+            self.amount,
+            stored.map(|e| e.amount),
+        ))?;
+        let date = checks.take(input::date(
+            "date",
+            self.date.or(stored.map(|e| e.date.to_string())),
+        ))?;
+        let account = checks.take(entries::account_and_currency(
             c,
             user,
             self.account_id,
             self.currency,
             stored.map(|e| (e.account_id.as_str(), e.currency.as_str())),
-        )?;
+        ))?;
         let category_id = input::optional_id(
             self.category_id
                 .or(stored.and_then(|e| e.category_id.clone())),
         );
-        check_category(c, user, category_id.as_deref())?;
+        checks.take(check_category(c, user, category_id.as_deref()))?;
+        let notes = checks.take(input::optional_text(
+            "notes",
+            self.notes.or(stored.map(|e| e.notes.clone())),
+            NOTES_MAX,
+        ))?;
+        let (Some(merchant), Some(name), Some(amount), Some(date), Some(account), Some(notes)) =
+            (merchant, name, amount, date, account, notes)
+        else {
+            return Err(checks.into_error());
+        };
+        if checks.failed() {
+            return Err(checks.into_error());
+        }
+        let (account_id, currency) = account;
         Ok(NewDailyExpense {
             name,
             amount,
@@ -84,11 +107,7 @@ impl Record for DailyInput {
             account_id,
             category_id,
             merchant,
-            notes: input::optional_text(
-                "notes",
-                self.notes.or(stored.map(|e| e.notes.clone())),
-                NOTES_MAX,
-            )?,
+            notes,
         })
     }
 

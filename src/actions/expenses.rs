@@ -55,32 +55,60 @@ impl Record for ExpenseInput {
         user: &UserId,
         stored: Option<&Expense>,
     ) -> Result<NewExpense> {
-        let name = input::text(
+        // Every field is checked, so that a form hears of all its errors at once.
+        let mut checks = input::Checks::default();
+        let name = checks.take(input::text(
             "name",
             self.name.or(stored.map(|e| e.name.clone())),
             NAME_MAX,
-        )?;
-        let amount = input::positive_amount(self.amount, stored.map(|e| e.amount))?;
-        let amount_from = input::optional_date("amountFrom", self.amount_from.or(None))?;
-        let schedule = input::schedule(
+        ))?;
+        let amount = checks.take(input::positive_amount(
+            self.amount,
+            stored.map(|e| e.amount),
+        ))?;
+        let amount_from = checks.take(input::optional_date(
+            "amountFrom",
+            self.amount_from.or(None),
+        ))?;
+        let schedule = checks.take(input::schedule(
             self.frequency,
             self.start_date,
             self.end_date,
             stored.map(|e| e.schedule()).as_ref(),
             false,
-        )?;
-        let (account_id, currency) = entries::account_and_currency(
+        ))?;
+        let account = checks.take(entries::account_and_currency(
             c,
             user,
             self.account_id,
             self.currency,
             stored.map(|e| (e.account_id.as_str(), e.currency.as_str())),
-        )?;
+        ))?;
         let category_id = input::optional_id(
             self.category_id
                 .or(stored.and_then(|e| e.category_id.clone())),
         );
-        check_category(c, user, category_id.as_deref())?;
+        checks.take(check_category(c, user, category_id.as_deref()))?;
+        let notes = checks.take(input::optional_text(
+            "notes",
+            self.notes.or(stored.map(|e| e.notes.clone())),
+            NOTES_MAX,
+        ))?;
+        let (
+            Some(name),
+            Some(amount),
+            Some(amount_from),
+            Some(schedule),
+            Some(account),
+            Some(notes),
+        ) = (name, amount, amount_from, schedule, account, notes)
+        else {
+            return Err(checks.into_error());
+        };
+        if checks.failed() {
+            return Err(checks.into_error());
+        }
+        let (account_id, currency) = account;
         Ok(NewExpense {
             name,
             amount,
@@ -92,11 +120,7 @@ impl Record for ExpenseInput {
                 .is_subscription
                 .or(stored.map(|e| e.is_subscription))
                 .unwrap_or(false),
-            notes: input::optional_text(
-                "notes",
-                self.notes.or(stored.map(|e| e.notes.clone())),
-                NOTES_MAX,
-            )?,
+            notes,
             amount_from,
         })
     }

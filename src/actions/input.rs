@@ -40,6 +40,43 @@ impl<T> Patch<T> {
     }
 }
 
+/// The field errors of a whole form, gathered so that all are answered at
+/// once (`docs/actions.md`, The envelope): each check's value, or `None`
+/// once its field error is noted.
+#[derive(Default)]
+pub struct Checks {
+    errors: Vec<Error>,
+}
+
+impl Checks {
+    /// The value of a check; a field error is noted (`None`), any other
+    /// error ends the validation.
+    pub fn take<T>(&mut self, checked: Result<T>) -> Result<Option<T>> {
+        match checked {
+            Ok(v) => Ok(Some(v)),
+            Err(e @ Error::Invalid { .. }) => {
+                self.errors.push(e);
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Whether a field error was noted.
+    pub fn failed(&self) -> bool {
+        !self.errors.is_empty()
+    }
+
+    /// The noted field errors as one error: the one, or all of them.
+    pub fn into_error(mut self) -> Error {
+        match self.errors.len() {
+            0 => Error::Internal(anyhow::anyhow!("a check failed without saying why")),
+            1 => self.errors.remove(0),
+            _ => Error::Several(self.errors),
+        }
+    }
+}
+
 /// `#[serde(default = …)]` of a yes/no field that is yes when left out.
 pub fn default_true() -> bool {
     true

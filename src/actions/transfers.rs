@@ -47,44 +47,73 @@ impl Record for TransferInput {
         user: &UserId,
         stored: Option<&Transfer>,
     ) -> Result<NewTransfer> {
-        let from = input::optional_id(
-            self.from_account_id
-                .or(stored.map(|t| t.from_account_id.clone())),
-        )
-        .ok_or_else(|| Error::invalid("fromAccountId", "is required"))?;
-        let to = input::optional_id(
-            self.to_account_id
-                .or(stored.map(|t| t.to_account_id.clone())),
-        )
-        .ok_or_else(|| Error::invalid("toAccountId", "is required"))?;
+        // Every field is checked, so that a form hears of all its errors at once.
+        let mut checks = input::Checks::default();
+        let from = checks.take(
+            input::optional_id(
+                self.from_account_id
+                    .or(stored.map(|t| t.from_account_id.clone())),
+            )
+            .ok_or_else(|| Error::invalid("fromAccountId", "is required")),
+        )?;
+        let to = checks.take(
+            input::optional_id(
+                self.to_account_id
+                    .or(stored.map(|t| t.to_account_id.clone())),
+            )
+            .ok_or_else(|| Error::invalid("toAccountId", "is required")),
+        )?;
         // The amount is in the source account's currency.
-        let currency = currency_for(c, user, "fromAccountId", &from, None)?;
-        require_owned_field(c, Owned::Account, user, "toAccountId", &to)?;
-        if from == to {
-            return Err(Error::invalid(
+        let currency = match &from {
+            Some(from) => checks.take(currency_for(c, user, "fromAccountId", from, None))?,
+            None => None,
+        };
+        if let Some(to) = &to {
+            let owned = checks.take(require_owned_field(
+                c,
+                Owned::Account,
+                user,
                 "toAccountId",
-                "must be another account than fromAccountId",
-            ));
+                to,
+            ))?;
+            if owned.is_some() && from.as_ref() == Some(to) {
+                checks.take::<()>(Err(Error::invalid(
+                    "toAccountId",
+                    "must be another account than fromAccountId",
+                )))?;
+            }
         }
-        let amount = input::positive_amount(self.amount, stored.map(|t| t.amount))?;
-        let schedule = input::schedule(
+        let amount = checks.take(input::positive_amount(
+            self.amount,
+            stored.map(|t| t.amount),
+        ))?;
+        let schedule = checks.take(input::schedule(
             self.frequency,
             self.start_date,
             self.end_date,
             stored.map(|t| t.schedule()).as_ref(),
             true,
-        )?;
+        ))?;
+        let note = checks.take(input::optional_text(
+            "note",
+            self.note.or(stored.map(|t| t.note.clone())),
+            NOTES_MAX,
+        ))?;
+        let (Some(from), Some(to), Some(currency), Some(amount), Some(schedule), Some(note)) =
+            (from, to, currency, amount, schedule, note)
+        else {
+            return Err(checks.into_error());
+        };
+        if checks.failed() {
+            return Err(checks.into_error());
+        }
         Ok(NewTransfer {
             from_account_id: from,
             to_account_id: to,
             amount,
             currency,
             schedule,
-            note: input::optional_text(
-                "note",
-                self.note.or(stored.map(|t| t.note.clone())),
-                NOTES_MAX,
-            )?,
+            note,
         })
     }
 }

@@ -24,7 +24,7 @@ fn failure(e: crate::Error) -> Response {
         crate::Error::Invalid { ref message, .. } if message == "not found" => {
             error(StatusCode::NOT_FOUND, e.to_string())
         }
-        crate::Error::Invalid { .. } | crate::Error::Refused(_) => {
+        crate::Error::Invalid { .. } | crate::Error::Several(_) | crate::Error::Refused(_) => {
             error(StatusCode::BAD_REQUEST, e.to_string())
         }
         crate::Error::Unauthorized => error(StatusCode::UNAUTHORIZED, "unauthorized"),

@@ -17,9 +17,10 @@ pub const BODY_LIMIT: usize = FILE_MAX + 256 * 1024;
 
 fn failure(e: crate::Error) -> Response {
     match e {
-        crate::Error::Invalid { .. } | crate::Error::Refused(_) | crate::Error::NotFound => {
-            error(StatusCode::BAD_REQUEST, e.to_string())
-        }
+        crate::Error::Invalid { .. }
+        | crate::Error::Several(_)
+        | crate::Error::Refused(_)
+        | crate::Error::NotFound => error(StatusCode::BAD_REQUEST, e.to_string()),
         crate::Error::Unauthorized => error(StatusCode::UNAUTHORIZED, "unauthorized"),
         crate::Error::Internal(ref cause) => {
             tracing::error!(error = ?cause, "import upload failed");

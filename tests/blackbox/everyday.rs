@@ -116,6 +116,23 @@ async fn everyday(words: Words, width: u32, height: u32) {
     assert!(errors.iter().all(|e| *e == words.required), "{errors:?}");
     let focused = js(c, "return document.activeElement.name;", vec![]).await;
     assert_eq!(focused, "name");
+    // What only the server can judge comes back for every field at once too.
+    fill(c, "name", "Miete").await;
+    fill(c, "amount", "-5").await;
+    js(
+        c,
+        "const f = document.querySelector('#record-form form') || document.querySelector('form.stack');
+         f.querySelector('[name=startDate]').value = '2026-05-01';
+         f.querySelector('[name=endDate]').value = '2026-04-01';",
+        vec![],
+    )
+    .await;
+    submit(c).await;
+    wait_for_css(c, "[data-error-for=endDate]:not(:empty)").await;
+    let amount_error = wait_for_css(c, "[data-error-for=amount]:not(:empty)").await;
+    assert!(!amount_error.text().await.unwrap().is_empty());
+    let focused = js(c, "return document.activeElement.name;", vec![]).await;
+    assert_eq!(focused, "amount", "the first wrong field keeps the focus");
 
     // A one-time expense of fifteen hundred, typed the user's way, on the
     // checking account without choosing it.

@@ -1300,3 +1300,63 @@ async fn the_accounts_page_names_what_fell_due_since_a_balance_was_set() {
         assert_eq!(html.contains("Set on "), says, "{html}");
     }
 }
+
+#[tokio::test]
+async fn a_record_with_several_bad_fields_hears_of_all_of_them_in_the_users_language() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let a = app.account(&user, "Giro", "EUR").await;
+    let r = app
+        .action(
+            "createExpense",
+            json!({"name": "", "amount": "-3", "frequency": "daily", "startDate": "2026-01-01", "accountId": a}),
+            Some(&user.cookie),
+        )
+        .await;
+    assert_eq!(r.body["success"], false);
+    let errors: Vec<&str> = r.body["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.as_str().unwrap())
+        .collect();
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    assert!(errors[0].starts_with("name: "));
+    assert!(errors[1].starts_with("amount: "));
+    assert!(errors[2].starts_with("frequency: "));
+    assert_eq!(r.body["error"], errors[0]);
+    // One bad field: the envelope as before.
+    let r = app
+        .action(
+            "createDailyExpense",
+            json!({"name": "Brot", "amount": "0", "date": "2026-01-01", "accountId": a}),
+            Some(&user.cookie),
+        )
+        .await;
+    assert!(r.body.get("errors").is_none(), "{}", r.body);
+    assert!(r.error().unwrap().starts_with("amount: "));
+    // In German, each in German; a transfer too.
+    app.ok(&user, "updateSettings", json!({"locale": "de"}))
+        .await;
+    let r = app
+        .action(
+            "createTransfer",
+            json!({"fromAccountId": a, "toAccountId": a, "amount": "x", "frequency": "monthly"}),
+            Some(&user.cookie),
+        )
+        .await;
+    let errors: Vec<&str> = r.body["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "toAccountId: muss ein anderes Konto sein als das, von dem umgebucht wird",
+            "amount: muss eine Zahl sein, etwa 12,50",
+            "startDate: bitte ausfüllen"
+        ]
+    );
+}
