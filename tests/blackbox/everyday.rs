@@ -221,6 +221,13 @@ async fn everyday(words: Words, width: u32, height: u32) {
         .await
         .unwrap();
     wait_for_css(c, ".amount-history li").await;
+    js(
+        c,
+        "document.querySelector('.amount-history').scrollIntoView({block: 'center'});",
+        vec![],
+    )
+    .await;
+    crate::browser::screenshot(c, &format!("price-history-{}-{width}", words.locale)).await;
 
     // The checking account's forecast: the expected balance with everyday
     // spending as its own line.
@@ -228,6 +235,7 @@ async fn everyday(words: Words, width: u32, height: u32) {
     wait_for_css(c, "polyline.dashed").await;
     let source = c.source().await.unwrap();
     assert!(source.contains(words.everyday));
+    crate::browser::screenshot(c, &format!("forecast-{}-{width}", words.locale)).await;
     assert_eq!(source.matches("<polyline").count(), 2);
     // Nothing wider than the window.
     let overflow = js(
