@@ -146,3 +146,57 @@ fn answers_the_same(before: &serde_json::Value, after: &serde_json::Value) -> bo
         _ => before == after,
     }
 }
+
+/// The upgrade keeps a subscription's last known price change as its price
+/// history (migrations/V12__earlier_amounts.sql): the past stays at the old
+/// price. A change made on the day the subscription was entered counts as a
+/// typo fixed, and a recurring expense that is no subscription keeps none.
+#[tokio::test]
+async fn the_upgrade_turns_a_subscriptions_last_price_change_into_its_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("cashkeeper.db");
+    std::fs::copy(fixtures().join("release.db"), &db).unwrap();
+    {
+        let c = rusqlite::Connection::open(&db).unwrap();
+        // As the V5 trigger left them: Netflix raised on 1 Jun 2026 from
+        // 12.99; Spotify fixed on the day it was entered; rent changed too.
+        c.execute_batch(
+            "UPDATE expenses SET previous_amount_cents = 1299, amount_changed_at = '2026-06-01T09:00:00Z',
+                                 created_at = '2025-11-12T08:00:00Z'
+              WHERE name = 'Netflix';
+             UPDATE expenses SET previous_amount_cents = 199, amount_changed_at = created_at
+              WHERE name = 'Spotify Family';
+             UPDATE expenses SET previous_amount_cents = 100000, amount_changed_at = '2026-06-01T09:00:00Z',
+                                 created_at = '2025-01-01T08:00:00Z'
+              WHERE is_subscription = 0 AND frequency = 'monthly';",
+        )
+        .unwrap();
+    }
+    let app = spawn_app_in(dir, |_| {}).await;
+    let cookie = app.login(EMAIL, PASSWORD).await.session_cookie().unwrap();
+    let expenses = app.action("listExpenses", json!({}), Some(&cookie)).await;
+    let history = |name: &str| -> Value {
+        expenses
+            .data()
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == name)
+            .unwrap()["earlierAmounts"]
+            .clone()
+    };
+    assert_eq!(
+        history("Netflix"),
+        json!([{"until": "2026-06-01", "amount": 12.99}])
+    );
+    assert_eq!(history("Spotify Family"), json!([]));
+    let others: Vec<Value> = expenses
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["isSubscription"] == false)
+        .map(|e| e["earlierAmounts"].clone())
+        .collect();
+    assert!(others.iter().all(|h| h == &json!([])), "{others:?}");
+}
