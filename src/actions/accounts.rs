@@ -46,26 +46,33 @@ impl Record for AccountInput {
     }
 
     fn validate(self, _: &Connection, _: &UserId, stored: Option<&Account>) -> Result<NewAccount> {
-        let name = input::text(
+        // Every field is checked, so that a form hears of all its errors at once.
+        let mut checks = input::Checks::default();
+        let name = checks.take(input::text(
             "name",
             self.name.or(stored.map(|a| a.name.clone())),
             NAME_MAX,
-        )?;
-        let kind = self
-            .kind
-            .or(stored.map(|a| a.kind.clone()))
-            .ok_or_else(|| Error::invalid("type", "is required"))?;
-        if !TYPES.contains(&kind.trim()) {
-            return Err(Error::invalid("type", "must be checking, savings or etf"));
-        }
-        let currency = match self.currency.or(stored.map(|a| a.currency.clone())) {
-            Some(c) => Currency::parse("currency", &c)?.code().to_string(),
-            None => return Err(Error::invalid("currency", "is required")),
-        };
-        let balance = match self.balance {
-            Patch::Absent => stored.map(|a| a.balance).unwrap_or_default(),
-            Patch::Null => Default::default(),
-            Patch::Value(v) => input::amount("balance", Some(v), Sign::Any)?,
+        ))?;
+        let kind = checks.take(match self.kind.or(stored.map(|a| a.kind.clone())) {
+            None => Err(Error::invalid("type", "is required")),
+            Some(k) if !TYPES.contains(&k.trim()) => {
+                Err(Error::invalid("type", "must be checking, savings or etf"))
+            }
+            Some(k) => Ok(k),
+        })?;
+        let currency = checks.take(match self.currency.or(stored.map(|a| a.currency.clone())) {
+            Some(c) => Currency::parse("currency", &c).map(|c| c.code().to_string()),
+            None => Err(Error::invalid("currency", "is required")),
+        })?;
+        let balance = checks.take(match self.balance {
+            Patch::Absent => Ok(stored.map(|a| a.balance).unwrap_or_default()),
+            Patch::Null => Ok(Default::default()),
+            Patch::Value(v) => input::amount("balance", Some(v), Sign::Any),
+        })?;
+        let (Some(name), Some(kind), Some(currency), Some(balance)) =
+            (name, kind, currency, balance)
+        else {
+            return Err(checks.into_error());
         };
         Ok(NewAccount {
             name,

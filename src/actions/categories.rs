@@ -45,23 +45,34 @@ impl Record for CategoryInput {
         _: &UserId,
         stored: Option<&Category>,
     ) -> Result<NewCategory> {
-        let name = input::text("name", self.name.or(stored.map(|k| k.name.clone())), 50)?;
-        let icon = parse_icon(
+        // Every field is checked, so that a form hears of all its errors at once.
+        let mut checks = input::Checks::default();
+        let name = checks.take(input::text(
+            "name",
+            self.name.or(stored.map(|k| k.name.clone())),
+            50,
+        ))?;
+        let icon = checks.take(parse_icon(
             "icon",
             &self
                 .icon
                 .or(stored.map(|k| k.icon.clone()))
                 .unwrap_or_default(),
-        )?;
-        let color = match self.color.or(stored.map(|k| k.color.clone())) {
-            Some(c) if !c.trim().is_empty() => parse_color("color", &c)?,
-            _ => "#64748b".to_string(),
-        };
-        let monthly_limit = match self.monthly_limit {
-            Patch::Absent => stored.and_then(|k| k.monthly_limit),
-            Patch::Null => None,
-            Patch::Value(Value::String(s)) if s.trim().is_empty() => None,
-            Patch::Value(v) => Some(input::amount("monthlyLimit", Some(v), Sign::Positive)?),
+        ))?;
+        let color = checks.take(match self.color.or(stored.map(|k| k.color.clone())) {
+            Some(c) if !c.trim().is_empty() => parse_color("color", &c),
+            _ => Ok("#64748b".to_string()),
+        })?;
+        let monthly_limit = checks.take(match self.monthly_limit {
+            Patch::Absent => Ok(stored.and_then(|k| k.monthly_limit)),
+            Patch::Null => Ok(None),
+            Patch::Value(Value::String(s)) if s.trim().is_empty() => Ok(None),
+            Patch::Value(v) => input::amount("monthlyLimit", Some(v), Sign::Positive).map(Some),
+        })?;
+        let (Some(name), Some(icon), Some(color), Some(monthly_limit)) =
+            (name, icon, color, monthly_limit)
+        else {
+            return Err(checks.into_error());
         };
         Ok(NewCategory {
             name,

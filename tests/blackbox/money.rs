@@ -1325,6 +1325,28 @@ async fn a_record_with_several_bad_fields_hears_of_all_of_them_in_the_users_lang
     assert!(errors[1].starts_with("amount: "));
     assert!(errors[2].starts_with("frequency: "));
     assert_eq!(r.body["error"], errors[0]);
+    // Accounts and categories too.
+    for (action, body, fields) in [
+        (
+            "createAccount",
+            json!({"name": "", "type": "bank", "currency": "XXX"}),
+            vec!["name", "type", "currency"],
+        ),
+        (
+            "createCategory",
+            json!({"name": "", "icon": "🛒", "color": "red", "monthlyLimit": "-1"}),
+            vec!["name", "color", "monthlyLimit"],
+        ),
+    ] {
+        let r = app.action(action, body, Some(&user.cookie)).await;
+        let got: Vec<&str> = r.body["errors"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{action}: {}", r.body))
+            .iter()
+            .map(|e| e.as_str().unwrap().split(':').next().unwrap())
+            .collect();
+        assert_eq!(got, fields, "{action}");
+    }
     // One bad field: the envelope as before.
     let r = app
         .action(
