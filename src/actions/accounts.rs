@@ -69,11 +69,8 @@ impl Record for AccountInput {
             Patch::Null => Ok(Default::default()),
             Patch::Value(v) => input::amount("balance", Some(v), Sign::Any),
         })?;
-        let (Some(name), Some(kind), Some(currency), Some(balance)) =
-            (name, kind, currency, balance)
-        else {
-            return Err(checks.into_error());
-        };
+        let (name, kind, currency, balance) =
+            checks.finish(|| Some((name?, kind?, currency?, balance?)))?;
         Ok(NewAccount {
             name,
             kind: kind.trim().to_string(),

@@ -69,11 +69,8 @@ impl Record for CategoryInput {
             Patch::Value(Value::String(s)) if s.trim().is_empty() => Ok(None),
             Patch::Value(v) => input::amount("monthlyLimit", Some(v), Sign::Positive).map(Some),
         })?;
-        let (Some(name), Some(icon), Some(color), Some(monthly_limit)) =
-            (name, icon, color, monthly_limit)
-        else {
-            return Err(checks.into_error());
-        };
+        let (name, icon, color, monthly_limit) =
+            checks.finish(|| Some((name?, icon?, color?, monthly_limit?)))?;
         Ok(NewCategory {
             name,
             icon,

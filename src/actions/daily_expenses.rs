@@ -90,14 +90,8 @@ impl Record for DailyInput {
             self.notes.or(stored.map(|e| e.notes.clone())),
             NOTES_MAX,
         ))?;
-        let (Some(merchant), Some(name), Some(amount), Some(date), Some(account), Some(notes)) =
-            (merchant, name, amount, date, account, notes)
-        else {
-            return Err(checks.into_error());
-        };
-        if checks.failed() {
-            return Err(checks.into_error());
-        }
+        let (merchant, name, amount, date, account, notes) =
+            checks.finish(|| Some((merchant?, name?, amount?, date?, account?, notes?)))?;
         let (account_id, currency) = account;
         Ok(NewDailyExpense {
             name,

@@ -94,20 +94,8 @@ impl Record for ExpenseInput {
             self.notes.or(stored.map(|e| e.notes.clone())),
             NOTES_MAX,
         ))?;
-        let (
-            Some(name),
-            Some(amount),
-            Some(amount_from),
-            Some(schedule),
-            Some(account),
-            Some(notes),
-        ) = (name, amount, amount_from, schedule, account, notes)
-        else {
-            return Err(checks.into_error());
-        };
-        if checks.failed() {
-            return Err(checks.into_error());
-        }
+        let (name, amount, amount_from, schedule, account, notes) =
+            checks.finish(|| Some((name?, amount?, amount_from?, schedule?, account?, notes?)))?;
         let (account_id, currency) = account;
         Ok(NewExpense {
             name,
@@ -130,19 +118,15 @@ impl Record for ExpenseInput {
             return Ok(());
         };
         let new = w.new;
-        let update = Update {
-            amount: new.amount,
-            currency: &new.currency,
-            from: new.amount_from,
-            start: new.schedule.start,
-            once: false,
-        };
-        if let Some(earlier) = stored
-            .prices()
-            .after_update(&stored.currency, &update, w.today)
-        {
-            store_prices::replace(c, user, Owner::Expense, id, &earlier)?;
-        }
+        let update = Update::of(new.amount, &new.currency, new.amount_from, &new.schedule);
+        store_prices::follow(
+            c,
+            user,
+            (Owner::Expense, id),
+            (&stored.prices(), &stored.currency),
+            &update,
+            w.today,
+        )?;
         Ok(())
     }
 }

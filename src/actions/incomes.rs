@@ -4,7 +4,6 @@ use super::entries::{self, Record, Written};
 use super::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use super::Registry;
 use crate::domain::prices::Update;
-use crate::domain::recurrence::Frequency;
 use crate::error::Result;
 use crate::store::incomes::{Income, NewIncome};
 use crate::store::prices::{self, Owner};
@@ -80,17 +79,8 @@ impl Record for IncomeInput {
             self.notes.or(stored.map(|e| e.notes.clone())),
             NOTES_MAX,
         ))?;
-        let (
-            Some(name),
-            Some(amount),
-            Some(amount_from),
-            Some(schedule),
-            Some(account),
-            Some(notes),
-        ) = (name, amount, amount_from, schedule, account, notes)
-        else {
-            return Err(checks.into_error());
-        };
+        let (name, amount, amount_from, schedule, account, notes) =
+            checks.finish(|| Some((name?, amount?, amount_from?, schedule?, account?, notes?)))?;
         let (account_id, currency) = account;
         Ok(NewIncome {
             name,
@@ -108,19 +98,15 @@ impl Record for IncomeInput {
             return Ok(());
         };
         let new = w.new;
-        let update = Update {
-            amount: new.amount,
-            currency: &new.currency,
-            from: new.amount_from,
-            start: new.schedule.start,
-            once: new.schedule.frequency == Frequency::Once,
-        };
-        if let Some(earlier) = stored
-            .prices()
-            .after_update(&stored.currency, &update, w.today)
-        {
-            prices::replace(c, user, Owner::Income, id, &earlier)?;
-        }
+        let update = Update::of(new.amount, &new.currency, new.amount_from, &new.schedule);
+        prices::follow(
+            c,
+            user,
+            (Owner::Income, id),
+            (&stored.prices(), &stored.currency),
+            &update,
+            w.today,
+        )?;
         Ok(())
     }
 }

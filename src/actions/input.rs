@@ -62,17 +62,15 @@ impl Checks {
         }
     }
 
-    /// Whether a field error was noted.
-    pub fn failed(&self) -> bool {
-        !self.errors.is_empty()
-    }
-
-    /// The noted field errors as one error: the one, or all of them.
-    pub fn into_error(mut self) -> Error {
+    /// The checked values (`Some` when every check gave one), or the noted
+    /// field errors as one error: the one, or all of them.
+    pub fn finish<T>(mut self, values: impl FnOnce() -> Option<T>) -> Result<T> {
         match self.errors.len() {
-            0 => Error::Internal(anyhow::anyhow!("a check failed without saying why")),
-            1 => self.errors.remove(0),
-            _ => Error::Several(self.errors),
+            0 => values().ok_or_else(|| {
+                Error::Internal(anyhow::anyhow!("a check gave no value and no error"))
+            }),
+            1 => Err(self.errors.remove(0)),
+            _ => Err(Error::Several(self.errors)),
         }
     }
 }

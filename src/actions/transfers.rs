@@ -99,14 +99,8 @@ impl Record for TransferInput {
             self.note.or(stored.map(|t| t.note.clone())),
             NOTES_MAX,
         ))?;
-        let (Some(from), Some(to), Some(currency), Some(amount), Some(schedule), Some(note)) =
-            (from, to, currency, amount, schedule, note)
-        else {
-            return Err(checks.into_error());
-        };
-        if checks.failed() {
-            return Err(checks.into_error());
-        }
+        let (from, to, currency, amount, schedule, note) =
+            checks.finish(|| Some((from?, to?, currency?, amount?, schedule?, note?)))?;
         Ok(NewTransfer {
             from_account_id: from,
             to_account_id: to,

@@ -6,6 +6,7 @@
 //! is paid at the earlier amount, so raising a price from a chosen date
 //! leaves the months before it as they were.
 
+use super::recurrence::{Frequency, Schedule};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -19,7 +20,8 @@ pub struct Earlier {
     pub amount: Decimal,
 }
 
-/// An item's amounts: the latest and the earlier ones, oldest first.
+/// An item's amounts: the latest and the earlier ones, oldest first (as
+/// `store::prices::parse` reads them).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Prices {
     pub latest: Decimal,
@@ -36,12 +38,6 @@ impl From<Decimal> for Prices {
 }
 
 impl Prices {
-    /// `earlier` in any order.
-    pub fn new(latest: Decimal, mut earlier: Vec<Earlier>) -> Prices {
-        earlier.sort_by_key(|e| e.until);
-        Prices { latest, earlier }
-    }
-
     /// The amount of a payment due on `day`.
     pub fn on(&self, day: NaiveDate) -> Decimal {
         self.earlier
@@ -114,6 +110,25 @@ pub struct Update<'a> {
     pub start: NaiveDate,
     /// A one-off (an income due once) has one amount.
     pub once: bool,
+}
+
+impl<'a> Update<'a> {
+    /// The update of an item to `amount` in `currency` on `schedule`, from
+    /// `from` when the person chose a day.
+    pub fn of(
+        amount: Decimal,
+        currency: &'a str,
+        from: Option<NaiveDate>,
+        schedule: &Schedule,
+    ) -> Update<'a> {
+        Update {
+            amount,
+            currency,
+            from,
+            start: schedule.start,
+            once: schedule.frequency == Frequency::Once,
+        }
+    }
 }
 
 impl Prices {

@@ -245,12 +245,49 @@ pub struct Expected {
     pub lowest: (NaiveDate, Decimal),
 }
 
-/// The expected balances of an account's `outlook` on `today`.
-pub fn expected(
+/// The forecast of one of `user`'s accounts as the page shows it: the REST
+/// API's object and the expected balance, from one read of the account's
+/// entries; `None` when the user has no such account.
+pub fn with_expected(
+    c: &rusqlite::Connection,
+    user: &User,
+    rates: &Rates,
+    account_id: &str,
+    months: u32,
+    today: NaiveDate,
+) -> Result<Option<(AccountOutlook, Expected)>> {
+    let Some(account) = table::find::<Account>(c, &user.id, account_id)? else {
+        return Ok(None);
+    };
+    let first = add_months(month_start(today), 1);
+    let last = month_end(add_months(first, months as i32 - 1));
+    // From tomorrow: the forecast counts what is due from next month on,
+    // the expected balance the rest of this month too.
+    let entries = match today.succ_opt() {
+        Some(tomorrow) => entries_by_account(c, user, rates, tomorrow, last)?
+            .remove(&account.id)
+            .unwrap_or_default(),
+        None => Vec::new(),
+    };
+    let balance_in_base = rates.to_base(account.balance, &account.currency, &user.base_currency);
+    let forecast = forecast_of(&account, balance_in_base, &entries, first, months);
+    let outlook = AccountOutlook {
+        account,
+        balance_in_base,
+        forecast,
+    };
+    let expected = expected(c, user, rates, &outlook, &entries, today)?;
+    Ok(Some((outlook, expected)))
+}
+
+/// The expected balances of an account's `outlook` on `today`, from its
+/// `entries` due from tomorrow on.
+fn expected(
     c: &rusqlite::Connection,
     user: &User,
     rates: &Rates,
     outlook: &AccountOutlook,
+    entries: &[AccountEntry],
     today: NaiveDate,
 ) -> Result<Expected> {
     let base = user.base_currency.as_str();
@@ -278,17 +315,11 @@ pub fn expected(
     let spending = everyday.unwrap_or_default();
     let end = month_end(today);
     let last = month_end(add_months(this_month, outlook.forecast.months as i32));
-    let entries = match today.succ_opt() {
-        Some(tomorrow) => entries_by_account(c, user, rates, tomorrow, last)?
-            .remove(&outlook.account.id)
-            .unwrap_or_default(),
-        None => Vec::new(),
-    };
     let rest = today
         .succ_opt()
         .filter(|d| *d <= end)
         .map_or(Decimal::ZERO, |tomorrow| {
-            net_between(&entries, tomorrow, end)
+            net_between(entries, tomorrow, end)
         });
     let left_share = Decimal::from((end - today).num_days()) / Decimal::from(end.day());
     let nets: Vec<Decimal> = outlook.forecast.monthly.iter().map(|m| m.net).collect();
@@ -298,7 +329,7 @@ pub fn expected(
         everyday,
         with_everyday: line(spending),
         entries_only: line(Decimal::ZERO),
-        lowest: lowest_daily(outlook.balance_in_base, &entries, today, last, spending),
+        lowest: lowest_daily(outlook.balance_in_base, entries, today, last, spending),
     })
 }
 
@@ -308,7 +339,7 @@ pub const BALANCE_HINT_DAYS: i64 = 92;
 
 /// The day an account's balance was last set, when known.
 pub fn balance_set_on(a: &Account) -> Option<NaiveDate> {
-    a.balance_set_at.as_deref()?.get(..10)?.parse().ok()
+    crate::clock::parse_timestamp(a.balance_set_at.as_deref()?).map(|t| t.date_naive())
 }
 
 /// The entries due on each of `user`'s accounts since the day its balance

@@ -34,7 +34,10 @@ pub struct Income {
 impl Income {
     /// The amount over time.
     pub fn prices(&self) -> Prices {
-        Prices::new(self.amount, self.earlier_amounts.clone())
+        Prices {
+            latest: self.amount,
+            earlier: self.earlier_amounts.clone(),
+        }
     }
 
     pub fn schedule(&self) -> Schedule {

@@ -3,8 +3,9 @@
 
 use super::users::UserId;
 use crate::domain::money;
-use crate::domain::prices::Earlier;
+use crate::domain::prices::{Earlier, Prices, Update};
 use crate::error::Result;
+use chrono::NaiveDate;
 use rusqlite::{params, Connection};
 
 /// Whose earlier amounts: the column of `earlier_amounts` naming the item.
@@ -62,4 +63,20 @@ pub fn replace(
         insert.execute(params![user_id, id, e.until, money::to_cents(e.amount)])?;
     }
     Ok(())
+}
+
+/// Keeps the earlier amounts of the user's item `id` true to `update`, given
+/// its amounts and currency before it ([`Prices::after_update`]).
+pub fn follow(
+    c: &Connection,
+    user_id: &UserId,
+    (owner, id): (Owner, &str),
+    (before, currency): (&Prices, &str),
+    update: &Update<'_>,
+    today: NaiveDate,
+) -> Result<()> {
+    match before.after_update(currency, update, today) {
+        Some(earlier) => replace(c, user_id, owner, id, &earlier),
+        None => Ok(()),
+    }
 }

@@ -1339,6 +1339,19 @@ async fn forms_sit_above_the_list_say_saved_and_add_one_receipt_after_another() 
     screenshot(c, "saved-note").await;
 }
 
+/// The height in pixels of the smallest text drawn in the page's charts.
+async fn smallest_chart_text(c: &Client) -> f64 {
+    c.execute(
+        "return Math.min(...Array.from(document.querySelectorAll('.chart text'), \
+         t => t.getBoundingClientRect().height).filter(h => h > 0))",
+        vec![],
+    )
+    .await
+    .unwrap()
+    .as_f64()
+    .unwrap()
+}
+
 #[tokio::test]
 async fn charts_stay_readable_on_a_phone_and_tell_their_series_apart() {
     let Some(browser) = start(390, 844).await else {
@@ -1375,16 +1388,7 @@ async fn charts_stay_readable_on_a_phone_and_tell_their_series_apart() {
     sign_in(c, &app, &user).await;
     c.goto(&app.url("/")).await.unwrap();
     wait_for_css(c, "rect.chart-expenses-bar").await;
-    let smallest = c
-        .execute(
-            "return Math.min(...Array.from(document.querySelectorAll('.chart text'), \
-             t => t.getBoundingClientRect().height).filter(h => h > 0))",
-            vec![],
-        )
-        .await
-        .unwrap()
-        .as_f64()
-        .unwrap();
+    let smallest = smallest_chart_text(c).await;
     assert!(smallest >= 9.0, "chart text {smallest:.1} px high");
     // Hover names month, series and amount; expenses are hatched.
     let title = c
@@ -1408,16 +1412,7 @@ async fn charts_stay_readable_on_a_phone_and_tell_their_series_apart() {
     // The forecast's balance lines keep readable text too.
     c.goto(&app.url("/forecasts")).await.unwrap();
     wait_for_css(c, "polyline.dashed").await;
-    let smallest = c
-        .execute(
-            "return Math.min(...Array.from(document.querySelectorAll('.chart text'), \
-             t => t.getBoundingClientRect().height).filter(h => h > 0))",
-            vec![],
-        )
-        .await
-        .unwrap()
-        .as_f64()
-        .unwrap();
+    let smallest = smallest_chart_text(c).await;
     assert!(smallest >= 9.0, "forecast chart text {smallest:.1} px high");
     screenshot(c, "forecast-phone").await;
 }

@@ -37,6 +37,20 @@ impl TestApp {
     }
 }
 
+/// The dashboard's cashflow `field` (`income`, `expenses`) of the month of
+/// `day`, as text with two decimals.
+async fn cashflow(app: &TestApp, user: &TestUser, day: chrono::NaiveDate, field: &str) -> String {
+    use chrono::Datelike;
+    let r = app
+        .ok(
+            user,
+            "getDashboard",
+            json!({"year": day.year(), "month": day.month()}),
+        )
+        .await;
+    m(&r["cashflow"][field])
+}
+
 /// An amount of a reply, as text with two decimals.
 fn m(v: &Value) -> String {
     format!(
@@ -1061,20 +1075,7 @@ async fn a_price_change_from_a_day_leaves_the_months_before_it_as_they_were() {
         )
         .await;
     let id = e["id"].as_str().unwrap();
-    let expenses_of = |d: chrono::NaiveDate| {
-        let app = &app;
-        let user = &user;
-        async move {
-            let r = app
-                .ok(
-                    user,
-                    "getDashboard",
-                    json!({"year": chrono::Datelike::year(&d), "month": chrono::Datelike::month(&d)}),
-                )
-                .await;
-            m(&r["cashflow"]["expenses"])
-        }
-    };
+    let expenses_of = |d| cashflow(&app, &user, d, "expenses");
 
     // 15.99 from the start of last month: the month before keeps 13.99.
     let last_month = month(first, -1);
@@ -1158,20 +1159,7 @@ async fn a_price_change_from_a_day_leaves_the_months_before_it_as_they_were() {
         json!({"id": i["id"], "amount": "3200", "amountFrom": first.to_string()}),
     )
     .await;
-    let income_of = |d: chrono::NaiveDate| {
-        let app = &app;
-        let user = &user;
-        async move {
-            let r = app
-                .ok(
-                    user,
-                    "getDashboard",
-                    json!({"year": chrono::Datelike::year(&d), "month": chrono::Datelike::month(&d)}),
-                )
-                .await;
-            m(&r["cashflow"]["income"])
-        }
-    };
+    let income_of = |d| cashflow(&app, &user, d, "income");
     assert_eq!(income_of(last_month).await, "3000.00");
     assert_eq!(income_of(first).await, "3200.00");
 

@@ -4,7 +4,7 @@
 
 use super::common::{PageResult, Refs};
 use crate::i18n::format;
-use crate::reports::forecasts::{expected, for_account, AccountOutlook};
+use crate::reports::forecasts::{with_expected, AccountOutlook};
 use crate::state::AppState;
 use crate::web::charts::{self, Line};
 use crate::web::components::select;
@@ -40,14 +40,7 @@ pub async fn show(
             let (st, u) = (state.clone(), user.clone());
             state
                 .db
-                .run(move |c| {
-                    let rates = st.rates.current();
-                    let Some(outlook) = for_account(c, &u, &rates, &id, months, today)? else {
-                        return Ok(None);
-                    };
-                    let expected = expected(c, &u, &rates, &outlook, today)?;
-                    Ok(Some((outlook, expected)))
-                })
+                .run(move |c| with_expected(c, &u, &st.rates.current(), &id, months, today))
                 .await?
         }
         None => None,
