@@ -224,6 +224,18 @@ pub struct Config {
     /// closed (75 s: longer than the 60 s that reverse proxies commonly keep
     /// idle upstream connections, so the proxy closes them first).
     pub idle_timeout: std::time::Duration,
+    /// A request body must arrive within this time of the request head
+    /// (30 s), extended by a second for every [`Config::body_min_rate`]
+    /// bytes that arrived, so a slow client cannot hold a connection by
+    /// trickling its body while a real upload on a slow line still finishes.
+    pub body_read_timeout: std::time::Duration,
+    /// Bytes per second a body that takes longer than
+    /// [`Config::body_read_timeout`] must keep up on average (32 KiB/s).
+    pub body_min_rate: u64,
+    /// `CASHKEEPER_MAX_CONNECTIONS_PER_CLIENT`: open connections one client
+    /// address may hold at once (default 128, 0 for no limit); the reverse
+    /// proxies of `CASHKEEPER_TRUSTED_PROXY` are not limited.
+    pub max_connections_per_client: usize,
     /// Test builds only: mounts routes that panic on purpose, to prove a panic
     /// becomes a 500 and not a dropped connection. Never read from the environment.
     pub panic_routes: bool,
@@ -398,6 +410,18 @@ impl Config {
         } * 1024
             * 1024;
 
+        let max_connections_per_client = match get("CASHKEEPER_MAX_CONNECTIONS_PER_CLIENT") {
+            None => 128,
+            Some(raw) => raw.trim().parse::<usize>().map_err(|_| {
+                ConfigError::new(
+                    "CASHKEEPER_MAX_CONNECTIONS_PER_CLIENT",
+                    "a whole number of open connections per client address, or 0 for no limit",
+                    &raw,
+                    None,
+                )
+            })?,
+        };
+
         let trusted_proxies = match get("CASHKEEPER_TRUSTED_PROXY") {
             None => Vec::new(),
             Some(raw) => raw
@@ -471,6 +495,9 @@ impl Config {
             rates_url,
             header_read_timeout: std::time::Duration::from_secs(30),
             idle_timeout: std::time::Duration::from_secs(75),
+            body_read_timeout: std::time::Duration::from_secs(30),
+            body_min_rate: 32 * 1024,
+            max_connections_per_client,
             panic_routes: false,
         })
     }
@@ -862,6 +889,8 @@ mod tests {
         assert!(!c.base_url_set);
         assert_eq!(c.header_read_timeout, std::time::Duration::from_secs(30));
         assert_eq!(c.idle_timeout, std::time::Duration::from_secs(75));
+        assert_eq!(c.body_read_timeout, std::time::Duration::from_secs(30));
+        assert_eq!(c.max_connections_per_client, 128);
         assert_eq!(c.notification_schedule, Schedule::Cron("0 8 * * *".into()));
         assert_eq!(c.insights_schedule, Schedule::Cron("0 6 * * *".into()));
         assert!(!c.secure_cookies());
@@ -897,9 +926,11 @@ mod tests {
             ("CASHKEEPER_DOCUMENT_QUOTA_MB", "2"),
             ("CASHKEEPER_TRUSTED_PROXY", "172.18.0.2, ::1"),
             ("CASHKEEPER_BASE_URL", "https://money.example.org"),
+            ("CASHKEEPER_MAX_CONNECTIONS_PER_CLIENT", "16"),
         ])
         .unwrap();
         assert_eq!(c.signin_limit, 0);
+        assert_eq!(c.max_connections_per_client, 16);
         assert_eq!(c.document_quota, 2 * 1024 * 1024);
         assert_eq!(
             c.trusted_proxies,
@@ -923,6 +954,7 @@ mod tests {
             ("CASHKEEPER_DOCUMENT_QUOTA_MB", "0"),
             ("CASHKEEPER_DOCUMENT_QUOTA_MB", "lots"),
             ("CASHKEEPER_SIGNIN_LIMIT", "-1"),
+            ("CASHKEEPER_MAX_CONNECTIONS_PER_CLIENT", "lots"),
             ("CASHKEEPER_TRUSTED_PROXY", "proxy.local"),
             ("CASHKEEPER_TRUSTED_PROXY", "10.0.0.2, 10.0.0.x"),
             ("CASHKEEPER_BASE_URL", "money.example.org"),

@@ -7,6 +7,13 @@
 //! and a kept-alive connection that sends nothing for 75 s is closed
 //! (`Config::header_read_timeout`, `Config::idle_timeout`). Every request carries the peer address as
 //! `ConnectInfo<SocketAddr>` (the per-client sign-in limit reads it).
+//!
+//! A request body must arrive within `Config::body_read_timeout` of the
+//! head, extended as it keeps up `Config::body_min_rate` ([`Deadline`]), and
+//! one client address holds at most `Config::max_connections_per_client`
+//! connections at once ([`Connections`]): neither a trickled body nor a
+//! flood of idle connections from one client can use up the file
+//! descriptors everyone else needs.
 
 use crate::app::router;
 use crate::config::Config;
@@ -78,8 +85,14 @@ pub async fn serve(
     let timeouts = Timeouts {
         header: state.config.header_read_timeout,
         idle: state.config.idle_timeout,
+        body: state.config.body_read_timeout,
+        body_min_rate: state.config.body_min_rate,
     };
-    accept_loop(listener, app, timeouts, shutdown).await;
+    let connections = Connections::new(
+        state.config.max_connections_per_client,
+        state.config.trusted_proxies.clone(),
+    );
+    accept_loop(listener, app, timeouts, connections, shutdown).await;
     tracing::info!("shutting down: requests finished, closing the database");
     drop(rates_refresh);
     scheduler.shutdown().await;
@@ -118,6 +131,7 @@ async fn accept_loop(
     listener: TcpListener,
     app: axum::Router,
     timeouts: Timeouts,
+    connections: Connections,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) {
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
@@ -135,12 +149,18 @@ async fn accept_loop(
             },
             _ = &mut shutdown => break,
         };
+        let Some(slot) = connections.admit(peer.ip()) else {
+            // Closed at once: this client already holds its share.
+            drop(stream);
+            continue;
+        };
         let _ = stream.set_nodelay(true);
         let app = app.clone();
         let service = hyper::service::service_fn(
             move |mut req: axum::extract::Request<hyper::body::Incoming>| {
                 req.extensions_mut().insert(ConnectInfo(peer));
-                tower::ServiceExt::oneshot(app.clone(), req.map(axum::body::Body::new))
+                let req = req.map(|body| axum::body::Body::new(Deadline::new(body, timeouts)));
+                tower::ServiceExt::oneshot(app.clone(), req)
             },
         );
         let waits = Arc::new(Waits::default());
@@ -157,6 +177,7 @@ async fn accept_loop(
             if let Err(e) = conn.await {
                 tracing::debug!(error = %e, "connection ended");
             }
+            drop(slot);
         });
     }
     drop(listener);
@@ -169,6 +190,149 @@ struct Timeouts {
     header: Duration,
     /// A kept-alive connection waiting for its next request.
     idle: Duration,
+    /// From a request head to the end of its body, before extensions.
+    body: Duration,
+    /// Bytes that extend the body's deadline by one second.
+    body_min_rate: u64,
+}
+
+/// Open connections per client address, for the per-client cap.
+#[derive(Clone)]
+struct Connections {
+    max: usize,
+    exempt: Arc<Vec<std::net::IpAddr>>,
+    open: Arc<std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, usize>>>,
+}
+
+impl Connections {
+    fn new(max: usize, exempt: Vec<std::net::IpAddr>) -> Connections {
+        Connections {
+            max,
+            exempt: Arc::new(exempt),
+            open: Arc::default(),
+        }
+    }
+
+    /// A slot for one more connection of `client`, or `None` when it holds
+    /// its share already. The slot is given back when dropped.
+    fn admit(&self, client: std::net::IpAddr) -> Option<Slot> {
+        if self.max == 0 || self.exempt.contains(&client) {
+            return Some(Slot(None));
+        }
+        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+        let n = open.entry(client).or_insert(0);
+        if *n >= self.max {
+            tracing::warn!(%client, limit = self.max, "connection refused: too many open from this client");
+            return None;
+        }
+        *n += 1;
+        Some(Slot(Some((self.clone(), client))))
+    }
+}
+
+/// One admitted connection of a client.
+struct Slot(Option<(Connections, std::net::IpAddr)>);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        if let Some((connections, client)) = self.0.take() {
+            let mut open = connections.open.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(n) = open.get_mut(&client) {
+                *n -= 1;
+                if *n == 0 {
+                    open.remove(&client);
+                }
+            }
+        }
+    }
+}
+
+/// A request body that fails once it has not arrived in time: the head's
+/// time plus [`Timeouts::body`], a second more for every
+/// [`Timeouts::body_min_rate`] bytes received. The handler's extractor then
+/// answers an error and the connection closes.
+struct Deadline {
+    inner: hyper::body::Incoming,
+    started: tokio::time::Instant,
+    timeouts: Timeouts,
+    received: u64,
+    sleep: Pin<Box<tokio::time::Sleep>>,
+}
+
+impl Deadline {
+    fn new(inner: hyper::body::Incoming, timeouts: Timeouts) -> Deadline {
+        let started = tokio::time::Instant::now();
+        Deadline {
+            inner,
+            started,
+            timeouts,
+            received: 0,
+            sleep: Box::pin(tokio::time::sleep_until(started + timeouts.body)),
+        }
+    }
+
+    fn deadline(&self) -> tokio::time::Instant {
+        let extra = self.received / self.timeouts.body_min_rate.max(1);
+        self.started + self.timeouts.body + Duration::from_secs(extra)
+    }
+}
+
+/// The error a late body fails with (logged, never shown as it is).
+#[derive(Debug)]
+struct BodyTooSlow;
+
+impl std::fmt::Display for BodyTooSlow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the request body did not arrive in time")
+    }
+}
+
+impl std::error::Error for BodyTooSlow {}
+
+impl hyper::body::Body for Deadline {
+    type Data = axum::body::Bytes;
+    type Error = Box<dyn std::error::Error + Send + Sync>;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+    ) -> Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
+        let this = &mut *self;
+        match Pin::new(&mut this.inner).poll_frame(cx) {
+            Poll::Ready(Some(Ok(frame))) => {
+                if let Some(data) = frame.data_ref() {
+                    this.received += data.len() as u64;
+                }
+                Poll::Ready(Some(Ok(frame)))
+            }
+            Poll::Ready(Some(Err(e))) => Poll::Ready(Some(Err(e.into()))),
+            Poll::Ready(None) => Poll::Ready(None),
+            Poll::Pending => {
+                let deadline = this.deadline();
+                if this.sleep.deadline() != deadline {
+                    this.sleep.as_mut().reset(deadline);
+                }
+                match this.sleep.as_mut().poll(cx) {
+                    Poll::Ready(()) => {
+                        tracing::info!(
+                            received = this.received,
+                            "a request body did not arrive in time; closing the connection"
+                        );
+                        Poll::Ready(Some(Err(Box::new(BodyTooSlow))))
+                    }
+                    Poll::Pending => Poll::Pending,
+                }
+            }
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.inner.size_hint()
+    }
 }
 
 /// What a connection's read side has seen since hyper began waiting for the

@@ -107,7 +107,7 @@ async fn login(ctx: Ctx, input: LoginInput) -> Result<Reply> {
     let key = email.key();
     let attempt = state
         .sign_in
-        .begin(&key, ctx.client, state.clock.now())
+        .begin(&key, ctx.sign_in_client(&key), state.clock.now())
         .map_err(|r| Error::refused(r.message()))?;
     let found = state
         .db
@@ -153,7 +153,16 @@ pub async fn signed_in(ctx: &Ctx, user: &users::User, via: session::Via) -> Resu
         via,
     )
     .await?;
-    Ok(Reply::data(user)?.with_cookie(session::set_cookie(&state.config, &token)))
+    let reply = Reply::data(user)?.with_cookie(session::set_cookie(&state.config, &token));
+    Ok(match via {
+        // A right password: this browser is known to the account from now on.
+        session::Via::Password => reply.with_cookie(session::set_known_cookie(
+            &state.config,
+            &state.sealer,
+            &user.email.to_lowercase(),
+        )),
+        session::Via::Provider => reply,
+    })
 }
 
 /// How long after a sign-in through the provider a sensitive change needs
@@ -192,6 +201,19 @@ async fn confirm_by_provider(ctx: &Ctx, field: &'static str) -> Result<()> {
 /// password its owner knows: it confirms by a fresh sign-in through the
 /// provider instead ([`PROVIDER_CONFIRMS_FOR`]), and `given` is ignored.
 pub async fn confirm_password(ctx: &Ctx, field: &'static str, given: String) -> Result<()> {
+    check_password(ctx, field, given).await?.succeeded();
+    Ok(())
+}
+
+/// [`confirm_password`] for a change that asks for more than the password
+/// (a code too): the attempt stays counted until the caller calls
+/// `succeeded` with everything right, so a right password does not wipe
+/// the failures of what is guessed behind it.
+pub async fn check_password<'a>(
+    ctx: &'a Ctx,
+    field: &'static str,
+    given: String,
+) -> Result<crate::auth::login_limit::Attempt<'a>> {
     let state = &ctx.state;
     let user = ctx.user()?;
     let id = user.id.clone();
@@ -199,22 +221,20 @@ pub async fn confirm_password(ctx: &Ctx, field: &'static str, given: String) -> 
         .db
         .run(move |c| Ok((users::has_password(c, &id)?, users::password_hash(c, &id)?)))
         .await?;
-    if !known {
-        return confirm_by_provider(ctx, field).await;
-    }
-    if given.is_empty() {
+    let key = user.email.to_lowercase();
+    if known && given.is_empty() {
         return Err(Error::invalid(field, "is required"));
     }
-    let key = user.email.to_lowercase();
     let attempt = state
         .sign_in
-        .begin(&key, ctx.client, state.clock.now())
+        .begin(&key, ctx.sign_in_client(&key), state.clock.now())
         .map_err(|r| Error::invalid(field, r.message()))?;
-    if !password::verify(given, phc).await? {
+    if !known {
+        confirm_by_provider(ctx, field).await?;
+    } else if !password::verify(given, phc).await? {
         return Err(Error::invalid(field, "is not your current password"));
     }
-    attempt.succeeded();
-    Ok(())
+    Ok(attempt)
 }
 
 /// After a password reset or change: every other reset link ends, every

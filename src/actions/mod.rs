@@ -73,6 +73,8 @@ pub struct Ctx {
     pub client: Option<std::net::IpAddr>,
     /// The browser's `User-Agent`, kept with a new session.
     pub user_agent: String,
+    /// The browser's known-browser cookie (`auth::session::KNOWN_COOKIE`).
+    pub known_browser: Option<String>,
 }
 
 impl Ctx {
@@ -88,6 +90,23 @@ impl Ctx {
     pub fn user_id(&self) -> Result<crate::store::users::UserId> {
         Ok(self.user()?.id.clone())
     }
+
+    /// The client address a password check of `email_key` counts against:
+    /// none for a browser known to that account (a right password before)
+    /// or for a signed-in session (bound to its account, so it cannot try
+    /// other accounts), where the per-account limit still holds.
+    pub fn sign_in_client(&self, email_key: &str) -> Option<std::net::IpAddr> {
+        let known = crate::auth::session::is_known(
+            &self.state.sealer,
+            self.known_browser.as_deref(),
+            email_key,
+        );
+        if known || self.session.is_some() {
+            None
+        } else {
+            self.client
+        }
+    }
 }
 
 /// The input of actions that take none: any JSON object.
@@ -98,19 +117,19 @@ pub struct NoInput {}
 pub struct Reply {
     /// Serialized once, as the handler's types say (amounts keep two decimals).
     pub data: Box<serde_json::value::RawValue>,
-    pub set_cookie: Option<String>,
+    pub set_cookies: Vec<String>,
 }
 
 impl Reply {
     pub fn data(data: impl Serialize) -> Result<Reply> {
         Ok(Reply {
             data: serde_json::value::to_raw_value(&data).map_err(|e| Error::Internal(e.into()))?,
-            set_cookie: None,
+            set_cookies: Vec::new(),
         })
     }
 
     pub fn with_cookie(mut self, cookie: String) -> Reply {
-        self.set_cookie = Some(cookie);
+        self.set_cookies.push(cookie);
         self
     }
 }
@@ -358,6 +377,11 @@ async fn dispatch(
             .and_then(|v| v.to_str().ok())
             .unwrap_or("")
             .to_string(),
+        known_browser: crate::auth::session::cookie_value(
+            &parts.headers,
+            crate::auth::session::KNOWN_COOKIE,
+        )
+        .map(str::to_string),
         accept_locale,
         state,
         session,
@@ -374,9 +398,10 @@ async fn dispatch(
                 data: &reply.data,
             })
             .into_response();
-            if let Some(cookie) = reply
-                .set_cookie
-                .and_then(|c| HeaderValue::from_str(&c).ok())
+            for cookie in reply
+                .set_cookies
+                .iter()
+                .filter_map(|c| HeaderValue::from_str(c).ok())
             {
                 res.headers_mut().append(header::SET_COOKIE, cookie);
             }

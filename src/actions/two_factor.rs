@@ -2,7 +2,7 @@
 //! `beginTotpSetup`, `enableTotp`, `disableTotp`, and `loginTotp`, the
 //! second step of `login` for users who turned it on.
 
-use super::{Ctx, NoInput, Registry, Reply};
+use super::{Ctx, Registry, Reply};
 use crate::auth::{secrets, session, totp};
 use crate::clock::timestamp;
 use crate::error::{Error, Result};
@@ -46,10 +46,19 @@ fn unix(ctx: &Ctx) -> i64 {
     ctx.state.clock.now().timestamp()
 }
 
+#[derive(Deserialize)]
+struct BeginInput {
+    #[serde(default)]
+    password: String,
+}
+
 /// A new secret for the signed-in user, shown as text, `otpauth://`
 /// address and QR code; nothing changes at sign-in until `enableTotp`
-/// confirms a code from the app.
-async fn begin_setup(ctx: Ctx, _: NoInput) -> Result<Reply> {
+/// confirms a code from the app. The password is asked first (as for an
+/// API token): an open session alone must not bind a stranger's app, which
+/// would sign out every other browser and lock the owner out.
+async fn begin_setup(ctx: Ctx, input: BeginInput) -> Result<Reply> {
+    super::auth::confirm_password(&ctx, "password", input.password).await?;
     let user = ctx.user()?.clone();
     let secret = totp::new_secret();
     let sealed = ctx.state.sealer.seal(&secret);
@@ -150,17 +159,10 @@ struct DisableInput {
 /// Two-factor sign-in off, with the password and a code (or a recovery
 /// code). Wrong answers count against the sign-in limits.
 async fn disable(ctx: Ctx, input: DisableInput) -> Result<Reply> {
-    super::auth::confirm_password(&ctx, "password", input.password).await?;
+    // One attempt for both: a right password alone does not clear the count,
+    // so codes cannot be guessed behind it.
+    let attempt = super::auth::check_password(&ctx, "password", input.password).await?;
     let user = ctx.user()?.clone();
-    let attempt = ctx
-        .state
-        .sign_in
-        .begin(
-            &user.email.to_lowercase(),
-            ctx.client,
-            ctx.state.clock.now(),
-        )
-        .map_err(|r| Error::invalid("code", r.message()))?;
     if !check_second_factor(&ctx, &user.id, &input.code).await? {
         return Err(Error::invalid("code", "is not a current or recovery code"));
     }
@@ -256,9 +258,11 @@ async fn login_totp(ctx: Ctx, input: LoginTotpInput) -> Result<Reply> {
         .run(move |c| users::find(c, &id))
         .await?
         .ok_or_else(|| Error::invalid("challenge", CHALLENGE_GONE))?;
+    // Counted like the password step was (see `Ctx::sign_in_client`).
+    let client = ctx.sign_in_client(&user.email.to_lowercase());
     let attempt = state
         .sign_in
-        .begin(&user.email.to_lowercase(), ctx.client, state.clock.now())
+        .begin(&user.email.to_lowercase(), client, state.clock.now())
         .map_err(|r| Error::refused(r.message()))?;
     if !check_second_factor(&ctx, &user_id, &input.code).await? {
         return Err(Error::invalid("code", "is not a current or recovery code"));
@@ -284,9 +288,7 @@ async fn login_totp(ctx: Ctx, input: LoginTotpInput) -> Result<Reply> {
         session::Via::Provider
     } else {
         // The password step's attempt stayed counted until now.
-        state
-            .sign_in
-            .forgive(&user.email.to_lowercase(), ctx.client);
+        state.sign_in.forgive(&user.email.to_lowercase(), client);
         session::Via::Password
     };
     super::auth::signed_in(&ctx, &user, via).await

@@ -55,6 +55,47 @@ pub fn cookie(config: &Config, name: &str, value: &str, path: &str, max_age: i64
     )
 }
 
+/// The cookie a browser keeps after a right password: it names no session
+/// and opens nothing, but a sign-in that carries it for the same account is
+/// not held back by the per-client limit, so one member of a household
+/// guessing behind the shared router cannot lock the others out.
+pub const KNOWN_COOKIE: &str = "cashkeeper_known";
+/// How long a browser stays known after its last right password.
+const KNOWN_LIFETIME: Duration = Duration::days(400);
+
+/// The value of [`KNOWN_COOKIE`] for the account `email_key` (lower-cased):
+/// a keyed hash, so it cannot be made up for another account.
+pub fn known_value(sealer: &crate::auth::sealed::Sealer, email_key: &str) -> String {
+    sealer.fingerprint(&format!("known-browser:{email_key}"))
+}
+
+/// Whether the request's [`KNOWN_COOKIE`] is the one of `email_key`,
+/// compared in constant time.
+pub fn is_known(
+    sealer: &crate::auth::sealed::Sealer,
+    cookie: Option<&str>,
+    email_key: &str,
+) -> bool {
+    cookie.is_some_and(|given| {
+        crate::auth::secrets::constant_time_eq(given, &known_value(sealer, email_key))
+    })
+}
+
+/// The `Set-Cookie` value that marks this browser as known for `email_key`.
+pub fn set_known_cookie(
+    config: &Config,
+    sealer: &crate::auth::sealed::Sealer,
+    email_key: &str,
+) -> String {
+    cookie(
+        config,
+        KNOWN_COOKIE,
+        &known_value(sealer, email_key),
+        "/",
+        KNOWN_LIFETIME.num_seconds(),
+    )
+}
+
 /// The `Set-Cookie` value that stores `token` for [`LIFETIME`].
 pub fn set_cookie(config: &Config, token: &str) -> String {
     cookie(config, COOKIE, token, "/", LIFETIME.num_seconds())

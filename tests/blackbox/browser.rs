@@ -904,6 +904,13 @@ async fn a_person_turns_on_two_factor_sign_in_and_signs_in_with_a_code() {
     let user = app.new_user().await;
     sign_in(c, &app, &user).await;
     c.goto(&app.url("/settings#two-factor")).await.unwrap();
+    // The setup asks for the password first.
+    c.find(Locator::Css("form[data-totp-begin] input[name=password]"))
+        .await
+        .unwrap()
+        .send_keys(&user.password)
+        .await
+        .unwrap();
     c.find(Locator::Css("form[data-totp-begin] button"))
         .await
         .unwrap()

@@ -704,3 +704,188 @@ async fn a_slow_request_head_is_cut_off_but_an_idle_connection_may_wait_longer()
         "an idle connection must be closed eventually"
     );
 }
+
+/// A household behind one router: someone's failures lock the shared
+/// address, but a browser that signed in to an account before (it keeps
+/// the known-browser cookie) still signs in to that account, and only that.
+#[tokio::test]
+async fn a_known_browser_signs_in_while_its_network_is_locked() {
+    let app = spawn_app_with(|c| c.signin_limit = 3).await;
+    let owner = app.new_user().await;
+    let other = app.new_user().await;
+    let first = app.login(&owner.email, &owner.password).await;
+    assert!(first.ok(), "{}", first.body);
+    let known = first
+        .headers
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(|c| c.strip_prefix("cashkeeper_known="))
+        .and_then(|c| c.split(';').next())
+        .expect("a right password marks the browser as known")
+        .to_string();
+    for i in 0..3 {
+        let r = app.login(&format!("nobody{i}@example.org"), "guess").await;
+        assert_eq!(r.error(), Some("invalid email or password"));
+    }
+    let login_with = |email: &str, password: &str, cookie: Option<String>| {
+        let mut req = app
+            .client
+            .post(app.url("/actions/login"))
+            .header("content-type", "application/json")
+            .body(json!({"email": email, "password": password}).to_string());
+        if let Some(c) = cookie {
+            req = req.header("cookie", c);
+        }
+        app.reply(req)
+    };
+    // Without the cookie the network is locked, even for the right password.
+    let r = login_with(&owner.email, &owner.password, None).await;
+    assert!(
+        r.error().unwrap().contains("from your network"),
+        "{}",
+        r.body
+    );
+    // With it, the owner signs in.
+    let cookie = format!("cashkeeper_known={known}");
+    let r = login_with(&owner.email, &owner.password, Some(cookie.clone())).await;
+    assert!(r.session_cookie().is_some(), "{}", r.body);
+    // The cookie is the owner's: it opens nothing for another account, and
+    // a made-up one is no better.
+    let r = login_with(&other.email, &other.password, Some(cookie.clone())).await;
+    assert!(
+        r.error().unwrap().contains("from your network"),
+        "{}",
+        r.body
+    );
+    let made_up = format!("cashkeeper_known={}", "0".repeat(64));
+    let r = login_with(&owner.email, &owner.password, Some(made_up)).await;
+    assert!(
+        r.error().unwrap().contains("from your network"),
+        "{}",
+        r.body
+    );
+    // The account's own limit still holds for the known browser.
+    for _ in 0..5 {
+        let r = login_with(&owner.email, "wrong guess", Some(cookie.clone())).await;
+        assert!(!r.ok());
+    }
+    let r = login_with(&owner.email, &owner.password, Some(cookie)).await;
+    assert!(
+        r.error().unwrap().contains("for this address"),
+        "{}",
+        r.body
+    );
+}
+
+/// A request body trickled slower than the service asks for is cut off
+/// (no sign-in needed to try it), while one that keeps up arrives whole.
+#[tokio::test]
+async fn a_trickled_request_body_is_cut_off() {
+    let app = spawn_app_with(|c| {
+        c.body_read_timeout = Duration::from_millis(500);
+        c.body_min_rate = 1024;
+    })
+    .await;
+    let mut slow = connect(&app).await;
+    slow.write_all(
+        b"POST /actions/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+          Content-Length: 1000\r\n\r\n{\"email\":",
+    )
+    .await
+    .unwrap();
+    let answer = closed_within(&mut slow, Duration::from_secs(20))
+        .await
+        .expect("a body that never arrives must not hold the connection");
+    let text = String::from_utf8_lossy(&answer);
+    assert!(
+        answer.is_empty() || text.starts_with("HTTP/1.1 4"),
+        "a refusal or a closed connection, never a 5xx: {text}"
+    );
+
+    // A body that arrives in time is served as usual.
+    let mut quick = connect(&app).await;
+    let body = json!({"email": "nobody@example.org", "password": "x"}).to_string();
+    quick
+        .write_all(
+            format!(
+                "POST /actions/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+                 Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            )
+            .as_bytes(),
+        )
+        .await
+        .unwrap();
+    let answer = closed_within(&mut quick, Duration::from_secs(20))
+        .await
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&answer).contains("invalid email or password"),
+        "{}",
+        String::from_utf8_lossy(&answer)
+    );
+}
+
+/// One client cannot hold every file descriptor: past its share of open
+/// connections, more are closed at once, and other clients are served.
+#[tokio::test]
+async fn one_client_holds_at_most_its_share_of_connections() {
+    let app = spawn_app_with(|c| c.max_connections_per_client = 4).await;
+    let addr: std::net::SocketAddr = app.base.trim_start_matches("http://").parse().unwrap();
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        let mut s = connect(&app).await;
+        // Served: the connection is admitted and stays open (kept alive).
+        s.write_all(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            .await
+            .unwrap();
+        let mut buf = [0u8; 1024];
+        let n = s.read(&mut buf).await.unwrap();
+        assert!(buf[..n].starts_with(b"HTTP/1.1 200"));
+        held.push(s);
+    }
+    let mut fifth = connect(&app).await;
+    let _ = fifth
+        .write_all(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await;
+    let answer = closed_within(&mut fifth, Duration::from_secs(20))
+        .await
+        .expect("the fifth connection is closed");
+    assert!(answer.is_empty(), "{}", String::from_utf8_lossy(&answer));
+
+    // Another client address (127.0.0.2 is loopback too) is served.
+    let other = tokio::net::TcpSocket::new_v4().unwrap();
+    other.bind("127.0.0.2:0".parse().unwrap()).unwrap();
+    let mut other = other.connect(addr).await.unwrap();
+    other
+        .write_all(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let answer = closed_within(&mut other, Duration::from_secs(20))
+        .await
+        .unwrap();
+    assert!(answer.starts_with(b"HTTP/1.1 200"));
+
+    // A connection that ends gives its place back.
+    drop(held.pop());
+    let mut again = None;
+    for _ in 0..200 {
+        let mut s = connect(&app).await;
+        s.write_all(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            .await
+            .unwrap();
+        let answer = closed_within(&mut s, Duration::from_secs(20))
+            .await
+            .unwrap();
+        if answer.starts_with(b"HTTP/1.1 200") {
+            again = Some(answer);
+            break;
+        }
+        tokio::task::yield_now().await;
+    }
+    assert!(
+        again.is_some(),
+        "the freed place is given to a new connection"
+    );
+}

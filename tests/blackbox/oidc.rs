@@ -714,7 +714,11 @@ async fn two_factor_sign_in_is_asked_after_the_provider_too() {
     };
     let owner = app.new_user().await;
     let setup = app
-        .action("beginTotpSetup", json!({}), Some(&owner.cookie))
+        .action(
+            "beginTotpSetup",
+            json!({"password": owner.password}),
+            Some(&owner.cookie),
+        )
         .await;
     let secret = data_encoding::BASE32_NOPAD
         .decode(setup.data()["secret"].as_str().unwrap().as_bytes())

@@ -26,7 +26,11 @@ fn next_step(app: &TestApp) {
 async fn user_with_2fa(app: &TestApp) -> (TestUser, Vec<u8>, Vec<String>) {
     let user = app.new_user().await;
     let setup = app
-        .action("beginTotpSetup", json!({}), Some(&user.cookie))
+        .action(
+            "beginTotpSetup",
+            json!({"password": user.password}),
+            Some(&user.cookie),
+        )
         .await;
     let secret = secret_of(setup.data());
     let enabled = app
@@ -79,7 +83,11 @@ async fn setup_shows_the_secret_and_turns_on_only_with_a_right_code() {
         .unwrap();
 
     let setup = app
-        .action("beginTotpSetup", json!({}), Some(&user.cookie))
+        .action(
+            "beginTotpSetup",
+            json!({"password": user.password}),
+            Some(&user.cookie),
+        )
         .await;
     let data = setup.data();
     let secret = secret_of(data);
@@ -134,7 +142,11 @@ async fn setup_shows_the_secret_and_turns_on_only_with_a_right_code() {
 
     // A second setup is refused while it is on.
     let again = app
-        .action("beginTotpSetup", json!({}), Some(&user.cookie))
+        .action(
+            "beginTotpSetup",
+            json!({"password": user.password}),
+            Some(&user.cookie),
+        )
         .await;
     assert!(
         again.error().unwrap().contains("already on"),
@@ -350,7 +362,11 @@ async fn turning_it_off_needs_the_password_and_a_code() {
 
     // It can be set up again, with a new secret.
     let setup = app
-        .action("beginTotpSetup", json!({}), Some(&user.cookie))
+        .action(
+            "beginTotpSetup",
+            json!({"password": user.password}),
+            Some(&user.cookie),
+        )
         .await;
     assert_ne!(secret_of(setup.data()), secret);
 }
@@ -449,4 +465,115 @@ async fn signing_in_with_a_code_again_and_again_never_locks_the_client() {
         );
         next_step(&app);
     }
+}
+
+#[tokio::test]
+async fn setup_asks_for_the_password_so_an_open_session_alone_binds_no_app() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let other_browser = app
+        .login(&user.email, &user.password)
+        .await
+        .session_cookie()
+        .unwrap();
+    for (input, why) in [
+        (json!({}), "no password"),
+        (json!({"password": ""}), "an empty password"),
+        (json!({"password": "not the password"}), "a wrong password"),
+    ] {
+        let reply = app
+            .action("beginTotpSetup", input, Some(&user.cookie))
+            .await;
+        assert!(!reply.ok(), "{why}: {}", reply.body);
+        assert!(
+            reply.error().unwrap().starts_with("password: "),
+            "{why}: {}",
+            reply.body
+        );
+    }
+    // Nothing is waiting for a code: enableTotp has no secret to confirm.
+    let enable = app
+        .action("enableTotp", json!({"code": "123456"}), Some(&user.cookie))
+        .await;
+    assert!(!enable.ok(), "{}", enable.body);
+    assert!(
+        enable.error().unwrap().contains("start the setup first"),
+        "{}",
+        enable.body
+    );
+    assert!(signed_in(&app, &other_browser).await);
+
+    // In German the refusal is German.
+    app.action(
+        "updateSettings",
+        json!({"locale": "de"}),
+        Some(&user.cookie),
+    )
+    .await;
+    let german = app
+        .action(
+            "beginTotpSetup",
+            json!({"password": "falsch"}),
+            Some(&user.cookie),
+        )
+        .await;
+    assert!(!german.ok());
+    assert!(
+        german.error().unwrap().contains("Passwort"),
+        "{}",
+        german.body
+    );
+
+    // The right password starts the setup.
+    let setup = app
+        .action(
+            "beginTotpSetup",
+            json!({"password": user.password}),
+            Some(&user.cookie),
+        )
+        .await;
+    assert!(setup.data()["secret"].as_str().is_some(), "{}", setup.body);
+}
+
+/// Turning two-factor sign-in off asks for the password and a code in one
+/// attempt: a right password does not wipe the failures of the codes
+/// guessed behind it, even with the per-client limit off.
+#[tokio::test]
+async fn codes_guessed_behind_a_right_password_still_lock_disabling() {
+    let app = spawn_app_with(|c| c.signin_limit = 0).await;
+    let (user, secret, _) = user_with_2fa(&app).await;
+    let guess = |n: usize| format!("{:06}", (n * 7919) % 1_000_000);
+    let mut refusals = Vec::new();
+    for n in 0..6 {
+        let reply = app
+            .action(
+                "disableTotp",
+                json!({"password": user.password, "code": guess(n)}),
+                Some(&user.cookie),
+            )
+            .await;
+        assert!(!reply.ok(), "guess {n}: {}", reply.body);
+        refusals.push(reply.error().unwrap().to_string());
+    }
+    assert!(
+        refusals[..5].iter().all(|e| e.starts_with("code: ")),
+        "{refusals:?}"
+    );
+    assert!(
+        refusals[5].contains("too many failed sign-ins"),
+        "the sixth try is locked out: {refusals:?}"
+    );
+    // Even the right code waits now.
+    let locked = app
+        .action(
+            "disableTotp",
+            json!({"password": user.password, "code": code(&app, &secret)}),
+            Some(&user.cookie),
+        )
+        .await;
+    assert!(
+        locked.error().unwrap().contains("too many failed sign-ins"),
+        "{}",
+        locked.body
+    );
 }

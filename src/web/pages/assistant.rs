@@ -97,6 +97,7 @@ pub async fn show(
         accept_locale: viewer.locale,
         client: None,
         user_agent: String::new(),
+        known_browser: None,
     };
     let listed: Vec<Listed> = read(&ctx, "listConversations", json!({}))
         .await?

@@ -166,6 +166,7 @@ pub async fn show(
         accept_locale: locale,
         client: None,
         user_agent: String::new(),
+        known_browser: None,
     };
     let history: Vec<Batch> = read(&ctx, "listImports", json!({}))
         .await?

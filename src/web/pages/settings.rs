@@ -139,9 +139,11 @@ pub async fn show(
                 } @else {
                     p { (t.two_factor_off) }
                     div.totp-setup data-totp-setup {
-                        form.inline data-action="beginTotpSetup" data-totp-begin {
-                            button.primary type="submit" { (t.two_factor_setup) }
+                        form.stack data-action="beginTotpSetup" data-totp-begin novalidate {
+                            (confirm(Field::new(t.current_password, "password", "password").id("f-totp-begin-password")
+                                .autocomplete("current-password")))
                             (form_error())
+                            button.primary type="submit" { (t.two_factor_setup) }
                         }
                         div.totp-steps hidden {
                             p.hint { (t.two_factor_scan) }
