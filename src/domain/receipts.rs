@@ -100,7 +100,7 @@ pub fn dimensions(kind: Kind, bytes: &[u8]) -> Option<(u32, u32)> {
                 at += 1;
                 match marker {
                     0x01 | 0xD0..=0xD7 => continue,
-                    0xD8 | 0xD9 | 0xDA => return None,
+                    0xD8..=0xDA => return None,
                     0xC0..=0xCF if !matches!(marker, 0xC4 | 0xC8 | 0xCC) => {
                         let (h, w) = (be16(at + 3)?, be16(at + 5)?);
                         return Some((w, h));
