@@ -1104,3 +1104,84 @@ impl TestApp {
             .await;
     }
 }
+
+#[tokio::test]
+async fn proposals_travel_with_the_users_export_and_stay_booked() {
+    let provider = ChatProvider::start(Dialect::OpenAi).await;
+    let app = app_with_chat(&provider.base_url).await;
+    let user = app.new_user().await;
+    let preview = proposed(&app, &provider, &user).await;
+    let saved = app
+        .ok(
+            &user,
+            "confirmProposal",
+            json!({ "proposalId": preview["proposalId"] }),
+        )
+        .await;
+    let archive = app
+        .get("/api/export", Some(&user.cookie))
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    let data: Value = {
+        use std::io::Read;
+        let mut zip = zip::ZipArchive::new(std::io::Cursor::new(archive.to_vec())).unwrap();
+        let mut text = String::new();
+        zip.by_name("data.json")
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+    let rows = data["tables"]["assistant_proposals"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{}", data["tables"]["assistant_proposals"]);
+    assert_eq!(rows[0]["state"], "saved");
+    assert_eq!(rows[0]["record_id"], saved["recordId"]);
+
+    // Loaded into a fresh instance, the conversation still knows.
+    let other = app_with_chat(&provider.base_url).await;
+    let newcomer = other.new_user().await;
+    let boundary = "cashkeeperboundary7d3f";
+    let mut body = format!(
+        "--{boundary}\r\ncontent-disposition: form-data; name=\"file\"; filename=\"export.zip\"\r\ncontent-type: application/zip\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(&archive);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    let res = other
+        .client
+        .post(other.url("/api/import-data"))
+        .header("origin", &other.base)
+        .header("cookie", format!("cashkeeper_session={}", newcomer.cookie))
+        .header(
+            "content-type",
+            format!("multipart/form-data; boundary={boundary}"),
+        )
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
+    let conv = other
+        .ok(
+            &newcomer,
+            "getConversation",
+            json!({ "id": preview["conversationId"] }),
+        )
+        .await;
+    assert_eq!(conv["messages"][1]["proposals"][0]["state"], "saved");
+    assert_eq!(
+        conv["messages"][1]["proposals"][0]["recordId"],
+        saved["recordId"]
+    );
+    let again = other
+        .action(
+            "confirmProposal",
+            json!({ "proposalId": preview["proposalId"] }),
+            Some(&newcomer.cookie),
+        )
+        .await;
+    assert!(again.error().unwrap().contains("saved"), "{}", again.body);
+    assert_eq!(daily_expenses(&other, &newcomer).await.len(), 1);
+}
