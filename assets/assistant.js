@@ -11,9 +11,9 @@
 // Stop, and leaving the page, abort the request, which cancels it upstream.
 // A card's Confirm calls confirmProposal {proposalId}, which books the
 // proposal once (a second Confirm, here or in another tab, is refused);
-// Discard calls discardProposal. Only a proposal stored before proposals
-// had ids (no proposalId) is confirmed through its ordinary action
-// (create_daily_expense → createDailyExpense) with its arguments.
+// Discard calls discardProposal. A write the assistant proposed before
+// proposals were stored has no proposalId: it can be looked at, not
+// confirmed (it may have been booked already).
 // The model's text is only ever set as text (textContent), never as HTML.
 'use strict';
 
@@ -68,9 +68,6 @@
     formError.hidden = false;
   }
 
-  function camel(tool) {
-    return tool.replace(/_([a-z])/g, function (_, c) { return c.toUpperCase(); });
-  }
   function kindOf(tool) {
     const m = /^[a-z]+_(.+)$/.exec(tool || '');
     return m ? m[1] : '';
@@ -149,7 +146,7 @@
     status.hidden = true;
     const buttons = el('div', 'buttons');
     let confirm = null;
-    if (preview.valid) {
+    if (preview.valid && proposalId) {
       confirm = el('button', 'primary confirm', T.confirm);
       confirm.type = 'button';
       buttons.appendChild(confirm);
@@ -196,9 +193,7 @@
         status.classList.remove('error');
         let body;
         try {
-          body = proposalId
-            ? await action('confirmProposal', { proposalId: proposalId })
-            : await action(camel(tool), args && typeof args === 'object' ? args : {});
+          body = await action('confirmProposal', { proposalId: proposalId });
         } catch (_) {
           body = { success: false, error: navigator.onLine === false ? 'offline' : 'network error' };
         }

@@ -87,7 +87,8 @@ enum Piece {
     Used(String),
     /// A write tool was proposed: it can be looked at again through
     /// `previewTool`, and confirmed through `confirmProposal` when it is a
-    /// stored proposal (`proposal`) that is still pending.
+    /// stored proposal (`proposal`) that is still pending. One from before
+    /// proposals were stored can only be looked at.
     Proposed {
         tool: String,
         arguments: Value,
@@ -498,5 +499,49 @@ mod tests {
         );
         assert!(matches!(&pieces[2], Piece::Text(s) if s == "Please confirm."));
         assert!(matches!(&b[2], Block::User(s) if s == "Thanks"));
+    }
+
+    #[test]
+    fn stored_proposals_show_their_state_and_only_pending_ones_their_id() {
+        let messages: Vec<Stored> = serde_json::from_value(json!([
+            {"role": "user", "content": "Add three"},
+            {"role": "assistant", "content": "", "toolCalls": [
+                {"id": "a", "name": "create_daily_expense", "arguments": "{}"},
+                {"id": "b", "name": "create_income", "arguments": "{}"},
+                {"id": "c", "name": "create_transfer", "arguments": "{}"},
+                {"id": "d", "name": "create_expense", "arguments": "{}"},
+            ], "proposals": [
+                {"id": "p1", "toolCallId": "a", "tool": "create_daily_expense", "state": "saved",
+                 "arguments": {"name": "Bäckerei", "date": "2026-11-23"}, "recordId": "r1"},
+                {"id": "p2", "toolCallId": "b", "tool": "create_income", "state": "discarded",
+                 "arguments": {}, "recordId": null},
+                {"id": "p3", "toolCallId": "c", "tool": "create_transfer", "state": "pending",
+                 "arguments": {"amount": "5.00"}, "recordId": null},
+            ]},
+        ]))
+        .unwrap();
+        let b = blocks(&messages);
+        let Block::Assistant(pieces) = &b[1] else {
+            panic!("an answer")
+        };
+        assert!(
+            matches!(&pieces[0], Piece::Saved { arguments, .. } if arguments["name"] == "Bäckerei")
+        );
+        assert!(matches!(&pieces[1], Piece::Discarded { tool } if tool == "create_income"));
+        assert!(
+            matches!(&pieces[2], Piece::Proposed { proposal: Some(id), arguments, .. } if id == "p3" && arguments["amount"] == "5.00")
+        );
+        assert!(matches!(&pieces[3], Piece::Proposed { proposal: None, .. }));
+        let t = crate::i18n::Locale::De.texts();
+        let html = block(t, &b[1]).into_string();
+        assert!(html.contains("Gespeichert."), "{html}");
+        assert!(
+            html.contains("href=\"/daily-expenses?month=2026-11\""),
+            "{html}"
+        );
+        assert!(html.contains("Öffnen: Bäckerei"), "{html}");
+        assert!(html.contains("Verworfen."), "{html}");
+        assert!(html.contains("data-proposal=\"p3\""), "{html}");
+        assert_eq!(html.matches("data-proposal").count(), 1, "{html}");
     }
 }
