@@ -2,7 +2,11 @@
 //! message joins a new or stored conversation, then the model answers in
 //! at most [`MAX_ROUNDS`] rounds of tool calls and a last round of text.
 //! Every message is stored: the person's, the assistant's with the calls
-//! it made, and each tool's result.
+//! it made, and each tool's result; each valid preview of a write tool
+//! also as a pending proposal (`store::proposals`). What one model reply
+//! can make the server do and keep is bounded: [`TOOL_CALLS_MAX`] calls
+//! run, [`ARGUMENTS_MAX`] bytes of arguments, [`STORED_TEXT_MAX`] bytes of
+//! text stored per message.
 
 use super::tools::{self, Outcome, Preview};
 use crate::domain::locale::Locale;
