@@ -5,11 +5,15 @@
 //   conversation {id}                     the conversation the answer belongs to
 //   delta {text}                          more of the answer's text
 //   tool {name, arguments, summary}       a read tool ran: one activity line
-//   preview {tool, arguments, preview}    a proposed write: a card to confirm
+//   preview {proposalId, tool, arguments, preview}
+//                                         a proposed write: a card to confirm
 //   done {messageId} | error {error}      the end
 // Stop, and leaving the page, abort the request, which cancels it upstream.
-// A confirmed card calls the ordinary action (create_daily_expense →
-// createDailyExpense) with the proposal's arguments as its body.
+// A card's Confirm calls confirmProposal {proposalId}, which books the
+// proposal once (a second Confirm, here or in another tab, is refused);
+// Discard calls discardProposal. A write the assistant proposed before
+// proposals were stored has no proposalId: it can be looked at, not
+// confirmed (it may have been booked already).
 // The model's text is only ever set as text (textContent), never as HTML.
 'use strict';
 
@@ -64,9 +68,6 @@
     formError.hidden = false;
   }
 
-  function camel(tool) {
-    return tool.replace(/_([a-z])/g, function (_, c) { return c.toUpperCase(); });
-  }
   function kindOf(tool) {
     const m = /^[a-z]+_(.+)$/.exec(tool || '');
     return m ? m[1] : '';
@@ -125,7 +126,7 @@
   // ---- proposed entries --------------------------------------------------
 
   // A card for a proposed write: what it would save, Confirm and Discard.
-  function previewCard(tool, args, preview) {
+  function previewCard(tool, args, preview, proposalId) {
     preview = preview || {};
     const kind = kindOf(tool);
     const card = el('article', 'proposal' + (preview.valid ? '' : ' invalid'));
@@ -145,7 +146,7 @@
     status.hidden = true;
     const buttons = el('div', 'buttons');
     let confirm = null;
-    if (preview.valid) {
+    if (preview.valid && proposalId) {
       confirm = el('button', 'primary confirm', T.confirm);
       confirm.type = 'button';
       buttons.appendChild(confirm);
@@ -155,8 +156,33 @@
     buttons.appendChild(discard);
     card.append(status, buttons);
 
-    discard.addEventListener('click', function () {
-      card.remove();
+    discard.addEventListener('click', async function () {
+      if (!proposalId) {
+        card.remove();
+        input.focus();
+        return;
+      }
+      discard.disabled = true;
+      if (confirm) confirm.disabled = true;
+      let body;
+      try {
+        body = await action('discardProposal', { proposalId: proposalId });
+      } catch (_) {
+        body = { success: false, error: navigator.onLine === false ? 'offline' : 'network error' };
+      }
+      if (!body.success) {
+        discard.disabled = false;
+        if (confirm) confirm.disabled = false;
+        status.textContent = body.error || 'error';
+        status.classList.add('error');
+        status.hidden = false;
+        return;
+      }
+      card.classList.add('discarded');
+      buttons.remove();
+      status.classList.remove('error');
+      status.replaceChildren(el('strong', null, T.discarded));
+      status.hidden = false;
       input.focus();
     });
     if (confirm) {
@@ -167,7 +193,7 @@
         status.classList.remove('error');
         let body;
         try {
-          body = await action(camel(tool), args && typeof args === 'object' ? args : {});
+          body = await action('confirmProposal', { proposalId: proposalId });
         } catch (_) {
           body = { success: false, error: navigator.onLine === false ? 'offline' : 'network error' };
         }
@@ -184,7 +210,8 @@
         status.replaceChildren(el('strong', null, T.saved));
         const page = pages[kind];
         if (page) {
-          const saved = body.data || {};
+          const data = body.data || {};
+          const saved = data.record || data;
           const day = typeof saved.date === 'string' ? saved.date : '';
           const a = el('a', null, T.open + ': ' + (T.pages[kind] || page));
           a.href = kind === 'daily_expense' && /^\d{4}-\d{2}/.test(day) ? page + '?month=' + day.slice(0, 7) : page;
@@ -197,7 +224,7 @@
   }
 
   // A stored proposal ("Show the proposal"): ask previewTool what it would
-  // do today, and show its card.
+  // do today, and show its card (confirmed through its proposal id).
   log.addEventListener('click', async function (ev) {
     const button = ev.target.closest('button.review');
     if (!button) return;
@@ -207,7 +234,7 @@
     const body = await action('previewTool', { tool: button.dataset.tool, arguments: args });
     button.disabled = false;
     if (!body.success) { showError(body.error); return; }
-    const card = previewCard(button.dataset.tool, args, body.data);
+    const card = previewCard(button.dataset.tool, args, body.data, button.dataset.proposal || '');
     button.closest('.msg-tool').after(card);
     button.remove();
     const first = card.querySelector('button');
@@ -351,7 +378,7 @@
         opened(reply.conversationId);
         turn.delta(reply.message && reply.message.content);
         for (const p of reply.previews || []) {
-          turn.add(previewCard(p.tool, p.arguments, p.preview || p));
+          turn.add(previewCard(p.tool, p.arguments, p.preview || p, p.proposalId));
         }
         finished = true;
         return;
@@ -362,7 +389,7 @@
           case 'conversation': opened(data.id); break;
           case 'delta': turn.delta(data.text); break;
           case 'tool': turn.note(data.summary || data.name, 'msg-tool'); break;
-          case 'preview': turn.add(previewCard(data.tool, data.arguments, data.preview)); break;
+          case 'preview': turn.add(previewCard(data.tool, data.arguments, data.preview, data.proposalId)); break;
           case 'done': finished = true; break;
           case 'error': turn.note(data.error || 'error', 'msg-error'); finished = true; break;
         }

@@ -108,7 +108,7 @@ pub async fn list<R: Record>(ctx: super::Ctx, _: super::NoInput) -> Result<super
     super::Reply::data(records)
 }
 
-/// `create…`: validates and inserts in one transaction.
+/// `create…`: validates and inserts in one transaction ([`create_in`]).
 pub async fn create<R: Record>(ctx: super::Ctx, input: R) -> Result<super::Reply> {
     let (user, now, today) = (
         ctx.user_id()?,
@@ -118,27 +118,38 @@ pub async fn create<R: Record>(ctx: super::Ctx, input: R) -> Result<super::Reply
     let record = ctx
         .state
         .db
-        .transaction(move |tx| {
-            let new = input.validate(tx, &user, None)?;
-            R::CAP.check(tx, &user)?;
-            let record = table::insert::<R::Stored>(tx, &user, &new, &now)?;
-            let written = Written {
-                stored: None,
-                new: &new,
-                now: &now,
-                today,
-            };
-            R::after_write(tx, &user, &written)?;
-            Ok(record)
-        })
+        .transaction(move |tx| create_in(tx, &user, input, &now, today))
         .await?;
     super::Reply::data(record)
 }
 
+/// What `create…` does inside its transaction: validate, check the
+/// per-user limit, insert, [`Record::after_write`]. Also the write of a
+/// confirmed assistant proposal, in the proposal's transaction.
+pub fn create_in<R: Record>(
+    tx: &Connection,
+    user: &UserId,
+    input: R,
+    now: &str,
+    today: NaiveDate,
+) -> Result<R::Stored> {
+    let new = input.validate(tx, user, None)?;
+    R::CAP.check(tx, user)?;
+    let record = table::insert::<R::Stored>(tx, user, &new, now)?;
+    let written = Written {
+        stored: None,
+        new: &new,
+        now,
+        today,
+    };
+    R::after_write(tx, user, &written)?;
+    Ok(record)
+}
+
 /// `update…`: the given fields over the stored record, validated and
-/// written in one transaction; another user's id is "not found".
-pub async fn update<R: Record>(ctx: super::Ctx, mut input: R) -> Result<super::Reply> {
-    let id = super::input::required_id(input.take_id())?;
+/// written in one transaction ([`update_in`]); another user's id is "not
+/// found".
+pub async fn update<R: Record>(ctx: super::Ctx, input: R) -> Result<super::Reply> {
     let (user, now, today) = (
         ctx.user_id()?,
         crate::clock::timestamp(ctx.state.clock.now()),
@@ -147,22 +158,35 @@ pub async fn update<R: Record>(ctx: super::Ctx, mut input: R) -> Result<super::R
     let record = ctx
         .state
         .db
-        .transaction(move |tx| {
-            let stored = table::find::<R::Stored>(tx, &user, &id)?.ok_or(Error::NotFound)?;
-            let new = input.validate(tx, &user, Some(&stored))?;
-            table::update::<R::Stored>(tx, &user, &id, &new, &now)?.ok_or(Error::NotFound)?;
-            let written = Written {
-                stored: Some((&id, &stored)),
-                new: &new,
-                now: &now,
-                today,
-            };
-            R::after_write(tx, &user, &written)?;
-            // Read again: `after_write` may have changed what the record shows.
-            table::find::<R::Stored>(tx, &user, &id)?.ok_or(Error::NotFound)
-        })
+        .transaction(move |tx| update_in(tx, &user, input, &now, today))
         .await?;
     super::Reply::data(record)
+}
+
+/// What `update…` does inside its transaction (the id taken from the
+/// input): the stored record, the input validated over it, the write,
+/// [`Record::after_write`], the record read again. Also the write of a
+/// confirmed assistant proposal.
+pub fn update_in<R: Record>(
+    tx: &Connection,
+    user: &UserId,
+    mut input: R,
+    now: &str,
+    today: NaiveDate,
+) -> Result<R::Stored> {
+    let id = super::input::required_id(input.take_id())?;
+    let stored = table::find::<R::Stored>(tx, user, &id)?.ok_or(Error::NotFound)?;
+    let new = input.validate(tx, user, Some(&stored))?;
+    table::update::<R::Stored>(tx, user, &id, &new, now)?.ok_or(Error::NotFound)?;
+    let written = Written {
+        stored: Some((&id, &stored)),
+        new: &new,
+        now,
+        today,
+    };
+    R::after_write(tx, user, &written)?;
+    // Read again: `after_write` may have changed what the record shows.
+    table::find::<R::Stored>(tx, user, &id)?.ok_or(Error::NotFound)
 }
 
 /// `delete…`: another user's id is "not found".

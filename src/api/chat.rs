@@ -6,6 +6,9 @@
 //! `Retry-After`), the body (400 naming the field), the conversation (404
 //! for an unknown or another user's id). Once streaming, a failure is an
 //! `error` event; a client that goes away cancels the provider's request.
+//! The whole answer may take [`crate::services::ai::AiClient::chat_deadline`]: past it, the
+//! provider's request is dropped and the person reads why in their
+//! language (an `error` event, or a 504).
 
 use super::error;
 use crate::actions::assistant::chat::{self, Event};
@@ -72,8 +75,16 @@ pub async fn chat(State(state): State<AppState>, req: Request) -> Response {
             return error(StatusCode::INTERNAL_SERVER_ERROR, "internal error");
         }
     };
+    let deadline = ai.chat_deadline();
     if !stream {
-        return match chat::answer(&state, &ai, &user, started, false, &|_| {}).await {
+        let work = chat::answer(&state, &ai, &user, started, false, &|_| {});
+        let Ok(result) = tokio::time::timeout(deadline, work).await else {
+            return error(
+                StatusCode::GATEWAY_TIMEOUT,
+                chat::too_long(user.locale, deadline),
+            );
+        };
+        return match result {
             Ok(answer) => Json(answer).into_response(),
             Err(f) => {
                 if let chat::Failure::Internal(e) = &f {
@@ -96,12 +107,19 @@ pub async fn chat(State(state): State<AppState>, req: Request) -> Response {
         tokio::select! {
             // The person left: dropping the answer cancels the provider's request.
             _ = tx.closed() => {}
-            result = work => {
-                if let Err(f) = result {
+            result = tokio::time::timeout(deadline, work) => match result {
+                Ok(Ok(_)) => {}
+                Ok(Err(f)) => {
                     if let chat::Failure::Internal(e) = &f {
                         tracing::error!(error = ?e, "chat failed");
                     }
                     emit(Event::Error { error: f.message() });
+                }
+                // Past the deadline: the answer (and the provider's
+                // request) is dropped, and the stream ends after this.
+                Err(_) => {
+                    tracing::warn!(seconds = deadline.as_secs(), "a chat answer passed its deadline");
+                    emit(Event::Error { error: chat::too_long(user.locale, deadline) });
                 }
             }
         }

@@ -4,7 +4,10 @@
 //!
 //! Checked in this order: session (401), AI configured (400), at most
 //! [`PER_MINUTE`] scans per user in any 60 seconds (429 with
-//! `Retry-After`), then the file. Every reply is `{"success":true,"data"}`
+//! `Retry-After`), then the file: a JPEG or PNG by its first bytes, of a
+//! sane size by its header, scaled down to what vision models read before
+//! it is sent (`domain::receipts::prepare`); refusals of the file are in
+//! the user's language. Every reply is `{"success":true,"data"}`
 //! or `{"success":false,"error"}`; a provider that fails is a 502, an
 //! answer that cannot be used a 422, never a 500.
 
@@ -12,6 +15,7 @@ use crate::auth::session::Session;
 use crate::domain::currency::Currency;
 use crate::domain::merchant;
 use crate::domain::receipts::{self, image_kind, CategoryChoice, Kind, Receipt, MAX_IMAGE_BYTES};
+use crate::i18n::messages::localize;
 use crate::services::ai::{self, ChatRequest, JsonSchema, Message, Part};
 use crate::state::AppState;
 use crate::store::categories::Category;
@@ -73,9 +77,14 @@ pub async fn scan(State(state): State<AppState>, req: Request) -> Response {
             .insert(header::RETRY_AFTER, HeaderValue::from(wait));
         return res;
     }
+    let locale = session.user.locale;
     let (kind, image) = match read_image(&state, req).await {
         Ok(found) => found,
-        Err(refusal) => return refusal,
+        Err((status, message)) => return failure(status, localize(&message, locale)),
+    };
+    let (kind, image) = match sendable(kind, image).await {
+        Ok(found) => found,
+        Err((status, message)) => return failure(status, localize(&message, locale)),
     };
 
     let u = user.clone();
@@ -158,10 +167,51 @@ pub async fn scan(State(state): State<AppState>, req: Request) -> Response {
     .into_response()
 }
 
+/// One image decoded at a time, whoever asks: a large photo takes up to
+/// [`receipts::prepare`]'s allocation limit while it is scaled down.
+static DECODING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
+
+/// The image as the vision model gets it ([`receipts::prepare`], off the
+/// async threads), or the refusal naming `file`.
+async fn sendable(kind: Kind, image: Bytes) -> Result<(Kind, Bytes), Refusal> {
+    let internal = || {
+        (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal error".to_string(),
+        )
+    };
+    // The header alone refuses, or lets a small image through unchanged.
+    match receipts::dimensions(kind, &image) {
+        Some((w, h)) if w.max(h) <= receipts::SENT_SIDE && w > 0 && h > 0 => {
+            return Ok((kind, image))
+        }
+        None => {
+            return Err((
+                StatusCode::BAD_REQUEST,
+                receipts::ImageRefusal::Unreadable.message(),
+            ))
+        }
+        Some(_) => {}
+    }
+    let _turn = DECODING.acquire().await.map_err(|_| internal())?;
+    let prepared = tokio::task::spawn_blocking(move || {
+        receipts::prepare(kind, &image).map(|scaled| match scaled {
+            Some(jpeg) => (Kind::Jpeg, Bytes::from(jpeg)),
+            None => (kind, image),
+        })
+    })
+    .await
+    .map_err(|_| internal())?;
+    prepared.map_err(|refusal| (StatusCode::BAD_REQUEST, refusal.message()))
+}
+
+/// A refusal of the upload: its status and `field: message` in English.
+type Refusal = (StatusCode, String);
+
 /// The first part named `file`, checked: present, at most 5 MiB, a JPEG or
 /// PNG by its first bytes (the part's file name and content type are never
 /// asked). Other parts are read and ignored.
-async fn read_image(state: &AppState, req: Request) -> Result<(Kind, Bytes), Response> {
+async fn read_image(state: &AppState, req: Request) -> Result<(Kind, Bytes), Refusal> {
     let declared = req
         .headers()
         .get(header::CONTENT_LENGTH)
@@ -171,9 +221,10 @@ async fn read_image(state: &AppState, req: Request) -> Result<(Kind, Bytes), Res
         return Err(too_large());
     }
     let mut form = Multipart::from_request(req, state).await.map_err(|_| {
-        failure(
+        (
             StatusCode::BAD_REQUEST,
-            "file: expected a multipart/form-data upload with the image in the part \"file\"",
+            "file: expected a multipart/form-data upload with the image in the part \"file\""
+                .to_string(),
         )
     })?;
     let mut file = None;
@@ -184,7 +235,7 @@ async fn read_image(state: &AppState, req: Request) -> Result<(Kind, Bytes), Res
             file = Some(bytes);
         }
     }
-    let invalid = |message: &str| failure(StatusCode::BAD_REQUEST, format!("file: {message}"));
+    let invalid = |message: &str| (StatusCode::BAD_REQUEST, format!("file: {message}"));
     let Some(bytes) = file else {
         return Err(invalid("is required: a JPEG or PNG photo of the receipt"));
     };
@@ -200,19 +251,19 @@ async fn read_image(state: &AppState, req: Request) -> Result<(Kind, Bytes), Res
     }
 }
 
-fn too_large() -> Response {
-    failure(
+fn too_large() -> Refusal {
+    (
         StatusCode::PAYLOAD_TOO_LARGE,
-        "body: too large (the image may be at most 5 MiB)",
+        "body: too large (the image may be at most 5 MiB)".to_string(),
     )
 }
 
 /// A body cut off by the limit is a 413; any other broken upload a 400.
-fn malformed(e: MultipartError) -> Response {
+fn malformed(e: MultipartError) -> Refusal {
     if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
         too_large()
     } else {
-        failure(
+        (
             StatusCode::BAD_REQUEST,
             format!(
                 "file: the multipart/form-data body is malformed ({})",

@@ -25,6 +25,133 @@ pub fn image_kind(bytes: &[u8]) -> Option<Kind> {
     Kind::sniff(bytes).filter(|k| matches!(k, Kind::Jpeg | Kind::Png))
 }
 
+/// Images with a side longer than this are refused, by their header.
+pub const MAX_SIDE: u32 = 20_000;
+/// Images of more pixels than this are refused, by their header: a
+/// 48-megapixel phone photo passes, a decompression bomb does not.
+pub const MAX_PIXELS: u64 = 50_000_000;
+/// The longest side sent to the vision model (more is not read by vision
+/// models anyway); a larger image is scaled down to it.
+pub const SENT_SIDE: u32 = 2048;
+/// The most decoding an image may allocate; a 50-megapixel photo decodes
+/// to 150 MB of RGB.
+const DECODE_ALLOC_MAX: u64 = 256 * 1024 * 1024;
+/// The JPEG quality of a scaled-down image.
+const SENT_QUALITY: u8 = 85;
+
+/// Why a photo is not sent, as `file: …` (worded in English; the route
+/// answers it in the user's language).
+#[derive(Debug, PartialEq, Eq)]
+pub enum ImageRefusal {
+    /// No size can be read from its header.
+    Unreadable,
+    /// Its header declares more than [`MAX_SIDE`] or [`MAX_PIXELS`] (or
+    /// decoding it would take more than the decoder may allocate).
+    TooLarge { width: u32, height: u32 },
+}
+
+impl ImageRefusal {
+    pub fn message(&self) -> String {
+        match self {
+            ImageRefusal::Unreadable => "file: is not a readable JPEG or PNG image".into(),
+            ImageRefusal::TooLarge { width, height } => format!(
+                "file: is {width}×{height} pixels; at most {MAX_SIDE} pixels a side and {} megapixels",
+                MAX_PIXELS / 1_000_000
+            ),
+        }
+    }
+}
+
+/// Width and height as a PNG's `IHDR` or a JPEG's frame header (`SOF`)
+/// declares them, read without decoding anything; `None` when the header
+/// is not there.
+pub fn dimensions(kind: Kind, bytes: &[u8]) -> Option<(u32, u32)> {
+    let be16 = |at: usize| -> Option<u32> {
+        Some(u32::from(u16::from_be_bytes([
+            *bytes.get(at)?,
+            *bytes.get(at + 1)?,
+        ])))
+    };
+    match kind {
+        // Signature (8), then the first chunk: length (4), "IHDR", width, height.
+        Kind::Png => {
+            if bytes.get(12..16)? != b"IHDR" {
+                return None;
+            }
+            let w = u32::from_be_bytes(bytes.get(16..20)?.try_into().ok()?);
+            let h = u32::from_be_bytes(bytes.get(20..24)?.try_into().ok()?);
+            Some((w, h))
+        }
+        // Segments after SOI: 0xFF, the marker, a length that counts
+        // itself; the frame header is SOF0–SOF15 but DHT (C4), JPG (C8)
+        // and DAC (CC): precision, height, width.
+        Kind::Jpeg => {
+            let mut at = 2;
+            loop {
+                if *bytes.get(at)? != 0xFF {
+                    return None;
+                }
+                let mut marker = *bytes.get(at + 1)?;
+                at += 1;
+                while marker == 0xFF {
+                    at += 1;
+                    marker = *bytes.get(at)?;
+                }
+                at += 1;
+                match marker {
+                    0x01 | 0xD0..=0xD7 => continue,
+                    0xD8..=0xDA => return None,
+                    0xC0..=0xCF if !matches!(marker, 0xC4 | 0xC8 | 0xCC) => {
+                        let (h, w) = (be16(at + 3)?, be16(at + 5)?);
+                        return Some((w, h));
+                    }
+                    _ => at += usize::try_from(be16(at)?).ok()?,
+                }
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The photo as the vision model gets it: refused by its header when its
+/// size is absurd; sent as it came when its longest side is at most
+/// [`SENT_SIDE`]; otherwise decoded (with the decoder's allocation
+/// limited) and scaled down to it, as a JPEG.
+pub fn prepare(kind: Kind, bytes: &[u8]) -> Result<Option<Vec<u8>>, ImageRefusal> {
+    let (width, height) = dimensions(kind, bytes).ok_or(ImageRefusal::Unreadable)?;
+    if width == 0 || height == 0 {
+        return Err(ImageRefusal::Unreadable);
+    }
+    let too_large = ImageRefusal::TooLarge { width, height };
+    if width > MAX_SIDE || height > MAX_SIDE || u64::from(width) * u64::from(height) > MAX_PIXELS {
+        return Err(too_large);
+    }
+    if width.max(height) <= SENT_SIDE {
+        return Ok(None);
+    }
+    let format = match kind {
+        Kind::Png => image::ImageFormat::Png,
+        _ => image::ImageFormat::Jpeg,
+    };
+    let mut reader = image::ImageReader::with_format(std::io::Cursor::new(bytes), format);
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(MAX_SIDE);
+    limits.max_image_height = Some(MAX_SIDE);
+    limits.max_alloc = Some(DECODE_ALLOC_MAX);
+    reader.limits(limits);
+    let decoded = reader.decode().map_err(|e| match e {
+        image::ImageError::Limits(_) => too_large,
+        _ => ImageRefusal::Unreadable,
+    })?;
+    let scaled = decoded.thumbnail(SENT_SIDE, SENT_SIDE).into_rgb8();
+    drop(decoded);
+    let mut out = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, SENT_QUALITY)
+        .encode_image(&scaled)
+        .map_err(|_| ImageRefusal::Unreadable)?;
+    Ok(Some(out))
+}
+
 /// One of the user's categories, as the model is shown it.
 #[derive(Clone, Debug)]
 pub struct CategoryChoice {
@@ -320,6 +447,41 @@ mod tests {
             panic!("an object")
         };
         check_answer(&map, &categories(), &Currency::EUR)
+    }
+
+    #[test]
+    fn sizes_are_read_from_the_png_and_jpeg_headers_and_absurd_ones_refused() {
+        let png = |w: u32, h: u32| {
+            let mut b = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+            b.extend_from_slice(&w.to_be_bytes());
+            b.extend_from_slice(&h.to_be_bytes());
+            b
+        };
+        assert_eq!(dimensions(Kind::Png, &png(640, 480)), Some((640, 480)));
+        assert_eq!(dimensions(Kind::Png, &png(640, 480)[..20]), None);
+        // APP0, a DQT, a fill byte, then SOF2 (progressive): 3000 high, 4000 wide.
+        let jpeg = b"\xff\xd8\xff\xe0\0\x10JFIF\0\x01\x01\0\0\x01\0\x01\0\0\
+                     \xff\xdb\0\x04\0\0\xff\xff\xc2\0\x11\x08\x0b\xb8\x0f\xa0\x03";
+        assert_eq!(dimensions(Kind::Jpeg, jpeg), Some((4000, 3000)));
+        // The scan starts before any frame header: no size.
+        assert_eq!(dimensions(Kind::Jpeg, b"\xff\xd8\xff\xda\0\x02"), None);
+        assert_eq!(dimensions(Kind::Jpeg, b"\xff\xd8\xff\xe0\0\x10JF"), None);
+
+        assert_eq!(prepare(Kind::Png, &png(2048, 10)), Ok(None));
+        assert_eq!(
+            prepare(Kind::Png, &png(20_000, 20_000)),
+            Err(ImageRefusal::TooLarge {
+                width: 20_000,
+                height: 20_000
+            })
+        );
+        assert!(prepare(Kind::Png, &png(20_001, 1)).is_err());
+        assert!(prepare(Kind::Png, &png(0, 10)).is_err());
+        // Large enough to be scaled, but no image data to decode.
+        assert_eq!(
+            prepare(Kind::Png, &png(3000, 2000)),
+            Err(ImageRefusal::Unreadable)
+        );
     }
 
     #[test]

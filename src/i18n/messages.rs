@@ -158,6 +158,23 @@ fn german(text: &str) -> Option<String> {
         "must be once, weekly, monthly, quarterly, half_yearly or yearly" => {
             "muss once, weekly, monthly, quarterly, half_yearly oder yearly sein"
         }
+        // The assistant's proposals and receipt photos.
+        "is saved already" => "ist schon gespeichert",
+        "is discarded already" => "ist schon verworfen",
+        "is not a readable JPEG or PNG image" => "ist kein lesbares JPEG- oder PNG-Bild",
+        "must be a JPEG or PNG image" => "muss ein JPEG- oder PNG-Bild sein",
+        "is required: a JPEG or PNG photo of the receipt" => {
+            "bitte ausfüllen: ein JPEG- oder PNG-Foto des Kassenbons"
+        }
+        "must be at most 5 MiB (5,242,880 bytes)" => {
+            "darf höchstens 5 MiB (5.242.880 Bytes) groß sein"
+        }
+        "too large (the image may be at most 5 MiB)" => {
+            "zu groß (das Bild darf höchstens 5 MiB groß sein)"
+        }
+        "expected a multipart/form-data upload with the image in the part \"file\"" => {
+            "erwartet wird ein multipart/form-data-Upload mit dem Bild im Teil \"file\""
+        }
         "unauthorized" => "Bitte melde dich an",
         "internal error" => "Interner Fehler",
         _ => "",
@@ -170,6 +187,20 @@ fn german(text: &str) -> Option<String> {
         .and_then(|r| r.strip_suffix(" characters"))
     {
         return Some(format!("höchstens {n} Zeichen"));
+    }
+    if let Some((size, limits)) = text
+        .strip_prefix("is ")
+        .and_then(|r| r.split_once(" pixels; at most "))
+    {
+        let (side, pixels) = limits
+            .strip_suffix(" megapixels")?
+            .split_once(" pixels a side and ")?;
+        return Some(format!(
+            "ist {size} Pixel groß; höchstens {side} Pixel je Seite und {pixels} Megapixel"
+        ));
+    }
+    if let Some(record) = text.strip_prefix("is saved already as record ") {
+        return Some(format!("ist schon gespeichert als Eintrag {record}"));
     }
     if let Some(rest) = text.strip_prefix("you have reached the limit of ") {
         let (what, _) = rest.split_once("; delete some before adding more")?;

@@ -42,6 +42,7 @@ pub const TABLES: &[(&str, bool)] = &[
     ("merchant_categories", true),
     ("conversations", false),
     ("conversation_messages", false),
+    ("assistant_proposals", false),
     ("import_batches", false),
     ("import_rows", false),
 ];

@@ -22,6 +22,7 @@ pub mod merchants;
 pub mod oidc;
 pub mod password_resets;
 pub mod prices;
+pub mod proposals;
 pub mod push_subscriptions;
 pub mod reserve_pots;
 pub mod search;

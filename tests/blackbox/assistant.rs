@@ -745,3 +745,443 @@ async fn a_person_who_leaves_cancels_the_providers_request() {
         .expect("the provider's connection was closed")
         .unwrap();
 }
+
+/// A conversation in which the model proposed a one-time expense of 12.40
+/// at the bakery today; the proposal as the streamed preview carries it.
+async fn proposed(app: &TestApp, provider: &ChatProvider, user: &TestUser) -> Value {
+    let account = app.account(user, "Girokonto", "EUR").await;
+    let today = app.state.clock.today().to_string();
+    let args = json!({"name": "Bäckerei", "amount": "12.40", "date": today, "accountId": account});
+    provider.then(Turn::Calls(vec![(
+        "create_daily_expense".into(),
+        args.to_string(),
+    )]));
+    provider.then(Turn::Text("Bitte bestätigen.".into()));
+    let (_, events) = chat_stream(app, user, ask("Trag 12,40 beim Bäcker ein")).await;
+    let conversation = events[0].data["id"].clone();
+    let mut preview = events
+        .into_iter()
+        .find(|e| e.event == "preview")
+        .expect("a preview")
+        .data;
+    preview["conversationId"] = conversation;
+    preview
+}
+
+async fn daily_expenses(app: &TestApp, user: &TestUser) -> Vec<Value> {
+    app.ok(user, "listDailyExpenses", json!({}))
+        .await
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+async fn conversation_page(app: &TestApp, user: &TestUser, id: &str) -> String {
+    let res = app
+        .get(&format!("/assistant?c={id}"), Some(&user.cookie))
+        .await;
+    assert_eq!(res.status(), 200);
+    res.text().await.unwrap()
+}
+
+#[tokio::test]
+async fn a_confirmed_proposal_is_booked_once_and_shows_saved_after_a_reload() {
+    let provider = ChatProvider::start(Dialect::OpenAi).await;
+    let app = app_with_chat(&provider.base_url).await;
+    let user = app.new_user().await;
+    let preview = proposed(&app, &provider, &user).await;
+    let proposal = preview["proposalId"]
+        .as_str()
+        .expect("the preview carries proposalId");
+    assert!(daily_expenses(&app, &user).await.is_empty());
+
+    let saved = app
+        .ok(&user, "confirmProposal", json!({ "proposalId": proposal }))
+        .await;
+    assert_eq!(saved["proposalId"], proposal);
+    assert_eq!(saved["state"], "saved");
+    let record = saved["recordId"].as_str().unwrap().to_string();
+    let booked = daily_expenses(&app, &user).await;
+    assert_eq!(booked.len(), 1);
+    assert_eq!(booked[0]["id"], record.as_str());
+    assert_eq!(booked[0]["name"], "Bäckerei");
+    assert_eq!(booked[0]["amount"], 12.4);
+
+    // A second Confirm (another tab, a reload) books nothing and says why.
+    let again = app
+        .action(
+            "confirmProposal",
+            json!({ "proposalId": proposal }),
+            Some(&user.cookie),
+        )
+        .await;
+    assert!(!again.ok(), "{}", again.body);
+    let error = again.error().unwrap();
+    assert!(
+        error.starts_with("proposalId: ") && error.contains("saved") && error.contains(&record),
+        "{error}"
+    );
+    assert_eq!(daily_expenses(&app, &user).await.len(), 1);
+
+    // Reopened, the conversation knows the proposal was booked.
+    let id = preview["conversationId"].as_str().unwrap();
+    let conv = app.ok(&user, "getConversation", json!({ "id": id })).await;
+    let proposals: Vec<&Value> = conv["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["proposals"].as_array().unwrap())
+        .collect();
+    assert_eq!(proposals.len(), 1, "{conv}");
+    assert_eq!(proposals[0]["id"], proposal);
+    assert_eq!(proposals[0]["tool"], "create_daily_expense");
+    assert_eq!(proposals[0]["state"], "saved");
+    assert_eq!(proposals[0]["recordId"], record.as_str());
+    assert_eq!(proposals[0]["arguments"]["name"], "Bäckerei");
+    let page = conversation_page(&app, &user, id).await;
+    assert!(page.contains("proposal-state saved"), "{page}");
+    assert!(page.contains("Saved."));
+    assert!(page.contains("Open: Bäckerei"));
+    assert!(
+        !page.contains("button class=\"link review\""),
+        "no Confirm for a booked proposal"
+    );
+}
+
+#[tokio::test]
+async fn a_discarded_proposal_cannot_be_confirmed_and_the_json_reply_carries_its_id() {
+    let provider = ChatProvider::start(Dialect::Ollama).await;
+    let app = app_with_chat(&provider.base_url).await;
+    let user = app.new_user().await;
+    app.set_locale_to(&user, "de").await;
+    let account = app.account(&user, "Girokonto", "EUR").await;
+    let today = app.state.clock.today().to_string();
+    provider.then(Turn::Calls(vec![(
+        "create_daily_expense".into(),
+        json!({"name": "Kiosk", "amount": "3.50", "date": today, "accountId": account}).to_string(),
+    )]));
+    provider.then(Turn::Text("Bitte bestätigen.".into()));
+    let (status, body, _) =
+        chat_json(&app, Some(&user.cookie), &ask("Kiosk 3,50").to_string()).await;
+    assert_eq!(status, 200, "{body}");
+    let proposal = body["previews"][0]["proposalId"]
+        .as_str()
+        .expect("the JSON reply's preview carries proposalId")
+        .to_string();
+
+    let page = conversation_page(&app, &user, body["conversationId"].as_str().unwrap()).await;
+    assert!(
+        page.contains(&format!("data-proposal=\"{proposal}\"")),
+        "a pending proposal can be looked at and confirmed"
+    );
+    let discarded = app
+        .ok(&user, "discardProposal", json!({ "proposalId": proposal }))
+        .await;
+    assert_eq!(
+        discarded,
+        json!({"proposalId": proposal, "state": "discarded"})
+    );
+    let refused = app
+        .action(
+            "confirmProposal",
+            json!({ "proposalId": proposal }),
+            Some(&user.cookie),
+        )
+        .await;
+    assert_eq!(
+        refused.error(),
+        Some("proposalId: ist schon verworfen"),
+        "{}",
+        refused.body
+    );
+    assert!(daily_expenses(&app, &user).await.is_empty());
+    let conv = app
+        .ok(
+            &user,
+            "getConversation",
+            json!({ "id": body["conversationId"] }),
+        )
+        .await;
+    assert_eq!(conv["messages"][1]["proposals"][0]["state"], "discarded");
+    assert_eq!(conv["messages"][1]["proposals"][0]["recordId"], Value::Null);
+    let page = conversation_page(&app, &user, body["conversationId"].as_str().unwrap()).await;
+    assert!(page.contains("proposal-state discarded"), "{page}");
+    assert!(page.contains("Verworfen."));
+    assert!(!page.contains(&format!("data-proposal=\"{proposal}\"")));
+    let missing = app
+        .action("confirmProposal", json!({}), Some(&user.cookie))
+        .await;
+    assert_eq!(missing.error(), Some("proposalId: bitte ausfüllen"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_confirms_at_once_book_one_record() {
+    let provider = ChatProvider::start(Dialect::OpenAi).await;
+    let app = app_with_chat(&provider.base_url).await;
+    let user = app.new_user().await;
+    let preview = proposed(&app, &provider, &user).await;
+    let body = json!({ "proposalId": preview["proposalId"] });
+    let (a, b) = tokio::join!(
+        app.action("confirmProposal", body.clone(), Some(&user.cookie)),
+        app.action("confirmProposal", body.clone(), Some(&user.cookie)),
+    );
+    let oks = [&a, &b].iter().filter(|r| r.ok()).count();
+    assert_eq!(oks, 1, "{} / {}", a.body, b.body);
+    let refused = if a.ok() { &b } else { &a };
+    assert!(
+        refused.error().unwrap().contains("saved"),
+        "{}",
+        refused.body
+    );
+    assert_eq!(daily_expenses(&app, &user).await.len(), 1);
+}
+
+#[tokio::test]
+async fn another_users_proposal_id_is_like_an_unknown_one() {
+    let provider = ChatProvider::start(Dialect::OpenAi).await;
+    let app = app_with_chat(&provider.base_url).await;
+    let alice = app.new_user().await;
+    let bob = app.new_user().await;
+    app.account(&bob, "Bobs Konto", "EUR").await;
+    let preview = proposed(&app, &provider, &alice).await;
+    let unknown = app
+        .action(
+            "confirmProposal",
+            json!({ "proposalId": "00000000-0000-4000-8000-000000000000" }),
+            Some(&bob.cookie),
+        )
+        .await;
+    for action in ["confirmProposal", "discardProposal"] {
+        let theirs = app
+            .action(
+                action,
+                json!({ "proposalId": preview["proposalId"] }),
+                Some(&bob.cookie),
+            )
+            .await;
+        assert_eq!(theirs.status, unknown.status);
+        assert_eq!(theirs.body, unknown.body, "{action}");
+    }
+    assert!(daily_expenses(&app, &bob).await.is_empty());
+    assert!(daily_expenses(&app, &alice).await.is_empty());
+    // Alice's proposal is still hers to confirm.
+    let saved = app
+        .ok(
+            &alice,
+            "confirmProposal",
+            json!({ "proposalId": preview["proposalId"] }),
+        )
+        .await;
+    assert_eq!(saved["state"], "saved");
+}
+
+#[tokio::test]
+async fn a_thousand_tool_calls_in_one_reply_run_sixteen_and_the_answer_still_comes() {
+    let provider = ChatProvider::start(Dialect::OpenAi).await;
+    let app = app_with_chat(&provider.base_url).await;
+    let user = app.new_user().await;
+    app.account(&user, "Girokonto", "EUR").await;
+    provider.then(Turn::Calls(
+        (0..1000)
+            .map(|_| ("list_accounts".to_string(), "{}".to_string()))
+            .collect(),
+    ));
+    provider.then(Turn::Text("Ein Konto.".into()));
+    let (status, events) = chat_stream(&app, &user, ask("Welche Konten?")).await;
+    assert_eq!(status, 200);
+    let ran = events.iter().filter(|e| e.event == "tool").count();
+    assert_eq!(ran, 16, "at most 16 calls of one reply run");
+    assert!(events.iter().any(|e| e.event == "done"));
+    let text: String = events
+        .iter()
+        .filter(|e| e.event == "delta")
+        .map(|e| e.data["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(text, "Ein Konto.");
+
+    // The model hears of every call, the ones not run as an error.
+    let results = tool_messages(&provider, 1);
+    assert_eq!(results.len(), 1000);
+    let refused = results
+        .iter()
+        .filter(|m| {
+            m["content"]
+                .as_str()
+                .unwrap()
+                .contains("at most 16 tool calls")
+        })
+        .count();
+    assert_eq!(refused, 984);
+
+    // Only what ran is stored.
+    let id = events[0].data["id"].as_str().unwrap();
+    let conv = app.ok(&user, "getConversation", json!({ "id": id })).await;
+    let messages = conv["messages"].as_array().unwrap();
+    assert_eq!(messages[1]["toolCalls"].as_array().unwrap().len(), 16);
+    assert_eq!(messages.iter().filter(|m| m["role"] == "tool").count(), 16);
+    assert_eq!(messages.len(), 1 + 1 + 16 + 1);
+}
+
+/// A provider on a bare socket that answers a streamed request with a
+/// byte every 100 ms, forever (an SSE comment line: never an event).
+async fn provider_that_trickles() -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut buf = vec![0u8; 64 * 1024];
+                let mut got = Vec::new();
+                loop {
+                    let Ok(n) = socket.read(&mut buf).await else {
+                        return;
+                    };
+                    if n == 0 {
+                        return;
+                    }
+                    got.extend_from_slice(&buf[..n]);
+                    let text = String::from_utf8_lossy(&got);
+                    if let Some(end) = text.find("\r\n\r\n") {
+                        let len: usize = text[..end]
+                            .lines()
+                            .find_map(|l| {
+                                l.to_ascii_lowercase()
+                                    .strip_prefix("content-length:")
+                                    .map(|v| v.trim().parse().unwrap())
+                            })
+                            .unwrap_or(0);
+                        if got.len() >= end + 4 + len {
+                            break;
+                        }
+                    }
+                }
+                let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n";
+                if socket.write_all(head.as_bytes()).await.is_err() {
+                    return;
+                }
+                let mut tick = tokio::time::interval(std::time::Duration::from_millis(100));
+                loop {
+                    tick.tick().await;
+                    if socket.write_all(b"1\r\n:\r\n").await.is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    format!("http://{addr}/v1")
+}
+
+#[tokio::test]
+async fn a_provider_that_trickles_forever_ends_in_an_error_event_in_the_users_language() {
+    let base_url = provider_that_trickles().await;
+    // AI_TIMEOUT_SECONDS 1: every silence is shorter, the whole answer
+    // may take 3 s.
+    let app = spawn_app_with(move |c| {
+        c.ai.api_key = Some(Secret::new("sk-chat-key"));
+        c.ai.base_url = base_url;
+        c.ai.model = "test-chat".into();
+        c.ai.timeout = std::time::Duration::from_secs(1);
+    })
+    .await;
+    let user = app.new_user().await;
+    app.set_locale_to(&user, "de").await;
+    let (status, events) = chat_stream(&app, &user, ask("Erzähl mir alles")).await;
+    assert_eq!(status, 200);
+    let last = events.last().expect("events");
+    assert_eq!(last.event, "error", "{events:?}");
+    assert_eq!(
+        last.data["error"],
+        "Die Antwort hat zu lange gedauert (mehr als 3 Sekunden) und wurde abgebrochen; bitte versuch es noch einmal."
+    );
+    assert!(!events.iter().any(|e| e.event == "done"));
+}
+
+impl TestApp {
+    async fn set_locale_to(&self, user: &TestUser, locale: &str) {
+        self.ok(user, "updateSettings", json!({ "locale": locale }))
+            .await;
+    }
+}
+
+#[tokio::test]
+async fn proposals_travel_with_the_users_export_and_stay_booked() {
+    let provider = ChatProvider::start(Dialect::OpenAi).await;
+    let app = app_with_chat(&provider.base_url).await;
+    let user = app.new_user().await;
+    let preview = proposed(&app, &provider, &user).await;
+    let saved = app
+        .ok(
+            &user,
+            "confirmProposal",
+            json!({ "proposalId": preview["proposalId"] }),
+        )
+        .await;
+    let archive = app
+        .get("/api/export", Some(&user.cookie))
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    let data: Value = {
+        use std::io::Read;
+        let mut zip = zip::ZipArchive::new(std::io::Cursor::new(archive.to_vec())).unwrap();
+        let mut text = String::new();
+        zip.by_name("data.json")
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+    let rows = data["tables"]["assistant_proposals"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{}", data["tables"]["assistant_proposals"]);
+    assert_eq!(rows[0]["state"], "saved");
+    assert_eq!(rows[0]["record_id"], saved["recordId"]);
+
+    // Loaded into a fresh instance, the conversation still knows.
+    let other = app_with_chat(&provider.base_url).await;
+    let newcomer = other.new_user().await;
+    let boundary = "cashkeeperboundary7d3f";
+    let mut body = format!(
+        "--{boundary}\r\ncontent-disposition: form-data; name=\"file\"; filename=\"export.zip\"\r\ncontent-type: application/zip\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(&archive);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    let res = other
+        .client
+        .post(other.url("/api/import-data"))
+        .header("origin", &other.base)
+        .header("cookie", format!("cashkeeper_session={}", newcomer.cookie))
+        .header(
+            "content-type",
+            format!("multipart/form-data; boundary={boundary}"),
+        )
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
+    let conv = other
+        .ok(
+            &newcomer,
+            "getConversation",
+            json!({ "id": preview["conversationId"] }),
+        )
+        .await;
+    assert_eq!(conv["messages"][1]["proposals"][0]["state"], "saved");
+    assert_eq!(
+        conv["messages"][1]["proposals"][0]["recordId"],
+        saved["recordId"]
+    );
+    let again = other
+        .action(
+            "confirmProposal",
+            json!({ "proposalId": preview["proposalId"] }),
+            Some(&newcomer.cookie),
+        )
+        .await;
+    assert!(again.error().unwrap().contains("saved"), "{}", again.body);
+    assert_eq!(daily_expenses(&other, &newcomer).await.len(), 1);
+}

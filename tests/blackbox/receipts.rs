@@ -7,11 +7,13 @@ use base64::Engine;
 use cashkeeper::config::Secret;
 use serde_json::{json, Value};
 
-/// A PNG by its first bytes (the service never decodes the image; the
+/// A PNG by its first bytes and its header (1×1 pixels): the service
+/// reads the size from the header and does not decode a small image (the
 /// vision model does).
 const PNG: &[u8] =
     b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89";
-const JPEG: &[u8] = b"\xff\xd8\xff\xe0\0\x10JFIF\0\x01\x01\0\0\x01\0\x01\0\0";
+/// A JPEG's first segments: APP0 (JFIF) and a frame header (SOF0) of 1×1.
+const JPEG: &[u8] = b"\xff\xd8\xff\xe0\0\x10JFIF\0\x01\x01\0\0\x01\0\x01\0\0\xff\xc0\0\x11\x08\0\x01\0\x01\x03\x01\x11\0\x02\x11\x01\x03\x11\x01";
 const GIF: &[u8] = b"GIF89a\x01\0\x01\0\x80\0\0\0\0\0\xff\xff\xff!\xf9\x04";
 const SVG: &[u8] = b"<svg xmlns=\"http://www.w3.org/2000/svg\"><text>12.50</text></svg>";
 
@@ -472,4 +474,179 @@ async fn the_file_kind_is_read_from_its_bytes_never_from_its_name_or_type() {
     assert!(error.starts_with("file: is required"), "{error}");
     let error = refused(&app.scan(Some(&user.cookie), &[file(b"")]).await, 400);
     assert_eq!(error, "file: is empty");
+}
+
+/// A PNG whose header declares `width`×`height` pixels, with a few bytes
+/// of image data: a tiny file that would decode to gigabytes.
+fn png_declaring(width: u32, height: u32) -> Vec<u8> {
+    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+    let mut chunk = |kind: &[u8], data: &[u8]| {
+        png.extend_from_slice(&(data.len() as u32).to_be_bytes());
+        // CRC-32 of the chunk's type and data, as PNG has it.
+        let mut crc = !0u32;
+        for b in kind.iter().chain(data) {
+            crc ^= u32::from(*b);
+            for _ in 0..8 {
+                crc = if crc & 1 == 1 {
+                    0xEDB8_8320 ^ (crc >> 1)
+                } else {
+                    crc >> 1
+                };
+            }
+        }
+        png.extend_from_slice(kind);
+        png.extend_from_slice(data);
+        png.extend_from_slice(&(!crc).to_be_bytes());
+    };
+    let mut ihdr = Vec::new();
+    ihdr.extend_from_slice(&width.to_be_bytes());
+    ihdr.extend_from_slice(&height.to_be_bytes());
+    ihdr.extend_from_slice(&[8, 6, 0, 0, 0]);
+    chunk(b"IHDR", &ihdr);
+    chunk(
+        b"IDAT",
+        b"\x78\x9c\xed\xc1\x01\x0d\x00\x00\x00\xc2\xa0\xf7\x4f",
+    );
+    chunk(b"IEND", b"");
+    png
+}
+
+/// The image the provider's `n`-th request carried: its content type and bytes.
+fn sent_image(provider: &Provider, n: usize) -> (String, Vec<u8>) {
+    let requests = provider.requests();
+    let parts = requests[n].1["messages"][0]["content"].as_array().unwrap();
+    let url = parts
+        .iter()
+        .find(|p| p["type"] == "image_url")
+        .and_then(|p| p["image_url"]["url"].as_str())
+        .expect("an image_url part");
+    let (head, encoded) = url.split_once(";base64,").expect("a data URI");
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(encoded)
+        .unwrap();
+    (head.trim_start_matches("data:").to_string(), bytes)
+}
+
+#[tokio::test]
+async fn a_png_declaring_20000_by_20000_pixels_is_refused_naming_file_in_the_users_language() {
+    let provider = Provider::start(crate::assistant::Dialect::OpenAi).await;
+    let app = app_with_ai(&provider.base_url).await;
+    let user = app.new_user().await;
+    let bomb = png_declaring(20_000, 20_000);
+    assert!(bomb.len() < 100);
+
+    let error = refused(&app.scan(Some(&user.cookie), &[file(&bomb)]).await, 400);
+    assert_eq!(
+        error,
+        "file: is 20000×20000 pixels; at most 20000 pixels a side and 50 megapixels"
+    );
+    app.ok(&user, "updateSettings", json!({ "locale": "de" }))
+        .await;
+    let error = refused(&app.scan(Some(&user.cookie), &[file(&bomb)]).await, 400);
+    assert_eq!(
+        error,
+        "file: ist 20000×20000 Pixel groß; höchstens 20000 Pixel je Seite und 50 Megapixel"
+    );
+    // A side too long alone, and a header without a size.
+    let error = refused(
+        &app.scan(Some(&user.cookie), &[file(&png_declaring(30_000, 10))])
+            .await,
+        400,
+    );
+    assert!(
+        error.starts_with("file: ist 30000×10 Pixel groß"),
+        "{error}"
+    );
+    let error = refused(
+        &app.scan(Some(&user.cookie), &[file(b"\xff\xd8\xff\xd9")])
+            .await,
+        400,
+    );
+    assert_eq!(error, "file: ist kein lesbares JPEG- oder PNG-Bild");
+    assert!(provider.requests().is_empty(), "nothing reached the model");
+}
+
+#[tokio::test]
+async fn a_png_bomb_sent_to_the_real_binary_is_refused_with_a_peak_under_100_mib() {
+    let provider = Provider::start(crate::assistant::Dialect::OpenAi).await;
+    let dir = tempfile::tempdir().unwrap();
+    let service = crate::crash::Service::start(
+        dir.path(),
+        &[
+            ("AI_API_KEY", "sk-test-key"),
+            ("AI_BASE_URL", &provider.base_url),
+        ],
+    );
+    let registered = service
+        .action(
+            "register",
+            json!({"email": "bomb@example.org", "password": "correct horse battery"}),
+            None,
+        )
+        .await
+        .unwrap();
+    let cookie = registered["cookie"].as_str().unwrap().to_string();
+    // 20000×20000 RGBA would be 1.6 GB decoded.
+    let res = service
+        .client
+        .post(format!("{}/api/receipt-scan", service.base))
+        .header("cookie", format!("cashkeeper_session={cookie}"))
+        .header(
+            "content-type",
+            format!("multipart/form-data; boundary={BOUNDARY}"),
+        )
+        .body(multipart(&[file(&png_declaring(20_000, 20_000))]))
+        .send()
+        .await
+        .unwrap();
+    let status = res.status();
+    let body: Value = res.json().await.unwrap_or(Value::Null);
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().starts_with("file: "),
+        "{body}"
+    );
+    let status = std::fs::read_to_string(format!("/proc/{}/status", service.child.id())).unwrap();
+    let peak_kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM in /proc status");
+    assert!(peak_kib / 1024 < 100, "peak memory {} MiB", peak_kib / 1024);
+    assert!(provider.requests().is_empty());
+}
+
+#[tokio::test]
+async fn a_4000_by_3000_jpeg_reaches_the_model_scaled_down_to_2048_pixels() {
+    let provider = Provider::start(crate::assistant::Dialect::OpenAi).await;
+    let app = app_with_ai(&provider.base_url).await;
+    let user = app.new_user().await;
+    let photo = image::RgbImage::from_fn(4000, 3000, |x, y| {
+        image::Rgb([(x / 16) as u8, (y / 12) as u8, 200])
+    });
+    let mut jpeg = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 80)
+        .encode_image(&photo)
+        .unwrap();
+    assert!(jpeg.len() < 5 * 1024 * 1024, "{} bytes", jpeg.len());
+    provider.then(Reply::Text(r#"{"total": "4.20"}"#.into()));
+    provider.then(Reply::Text(r#"{"total": "1.00"}"#.into()));
+
+    let reply = app.scan(Some(&user.cookie), &[file(&jpeg)]).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let (kind, sent) = sent_image(&provider, 0);
+    assert_eq!(kind, "image/jpeg");
+    let seen = image::load_from_memory(&sent).expect("a JPEG the model can read");
+    assert_eq!((seen.width(), seen.height()), (2048, 1536));
+    assert!(sent.len() < jpeg.len());
+
+    // One of 2048 pixels or less goes as it came.
+    let small = image::RgbImage::from_fn(2048, 100, |x, _| image::Rgb([(x / 8) as u8, 0, 0]));
+    let mut png = Vec::new();
+    image::DynamicImage::ImageRgb8(small)
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .unwrap();
+    let reply = app.scan(Some(&user.cookie), &[file(&png)]).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(sent_image(&provider, 1), ("image/png".to_string(), png));
 }

@@ -2,7 +2,11 @@
 //! message joins a new or stored conversation, then the model answers in
 //! at most [`MAX_ROUNDS`] rounds of tool calls and a last round of text.
 //! Every message is stored: the person's, the assistant's with the calls
-//! it made, and each tool's result.
+//! it made, and each tool's result; each valid preview of a write tool
+//! also as a pending proposal (`store::proposals`). What one model reply
+//! can make the server do and keep is bounded: [`TOOL_CALLS_MAX`] calls
+//! run, [`ARGUMENTS_MAX`] bytes of arguments, [`STORED_TEXT_MAX`] bytes of
+//! text stored per message.
 
 use super::tools::{self, Outcome, Preview};
 use crate::domain::locale::Locale;
@@ -12,6 +16,7 @@ use crate::state::AppState;
 use crate::store::accounts::Account;
 use crate::store::categories::Category;
 use crate::store::conversations::{self, NewMessage, StoredMessage};
+use crate::store::proposals::{self, NewProposal};
 use crate::store::table;
 use crate::store::users::User;
 use serde::Serialize;
@@ -28,6 +33,15 @@ pub const CONTENT_MAX: usize = 8_000;
 pub const MESSAGES_MAX: usize = 50;
 /// The most stored messages replayed to the model.
 const HISTORY_MAX: usize = 40;
+/// Tool calls run of one model reply; the others are answered to the
+/// model with an error and not stored.
+pub const TOOL_CALLS_MAX: usize = 16;
+/// The longest arguments (JSON text, bytes) a tool call may have; longer
+/// ones are not run and stored as `{}`.
+pub const ARGUMENTS_MAX: usize = 16 * 1024;
+/// The most of a message's text that is stored (bytes): a model's answer
+/// or a tool's result beyond it is cut.
+pub const STORED_TEXT_MAX: usize = 64 * 1024;
 
 /// What the person asked: the messages of a new conversation, or (with a
 /// conversation id) the last `user` message to add to a stored one.
@@ -120,6 +134,7 @@ pub enum Event {
         summary: String,
     },
     Preview {
+        proposal_id: String,
         tool: String,
         arguments: Value,
         preview: Preview,
@@ -154,10 +169,16 @@ impl Event {
                 summary,
             } => json!({ "name": name, "arguments": arguments, "summary": summary }),
             Event::Preview {
+                proposal_id,
                 tool,
                 arguments,
                 preview,
-            } => json!({ "tool": tool, "arguments": arguments, "preview": preview }),
+            } => json!({
+                "proposalId": proposal_id,
+                "tool": tool,
+                "arguments": arguments,
+                "preview": preview,
+            }),
             Event::Done { message_id } => json!({ "messageId": message_id }),
             Event::Error { error } => json!({ "error": error }),
         }
@@ -263,6 +284,20 @@ impl Failure {
     }
 }
 
+/// What the person reads when an answer took longer than `deadline`
+/// (the whole request, every round included).
+pub fn too_long(locale: Locale, deadline: std::time::Duration) -> String {
+    let secs = deadline.as_secs();
+    match locale {
+        Locale::De => format!(
+            "Die Antwort hat zu lange gedauert (mehr als {secs} Sekunden) und wurde abgebrochen; bitte versuch es noch einmal."
+        ),
+        Locale::En => format!(
+            "The answer took too long (more than {secs} seconds) and was stopped; please try again."
+        ),
+    }
+}
+
 /// Runs the model and the tools on a started conversation. `emit` sees
 /// each event as it happens (text only when `stream`); the answer comes
 /// back at the end. Dropping the future cancels the provider's request.
@@ -319,12 +354,23 @@ pub async fn answer(
                 previews,
             });
         }
-        let calls: Value = completion
+        // At most TOOL_CALLS_MAX calls run and are stored; a call with
+        // oversized arguments is not run and is stored without them.
+        let (run, refused) = completion
             .tool_calls
+            .split_at(completion.tool_calls.len().min(TOOL_CALLS_MAX));
+        let calls: Value = run
             .iter()
-            .map(|c| json!({ "id": c.id, "name": c.name, "arguments": c.arguments }))
+            .map(|c| {
+                let arguments = if c.arguments.len() > ARGUMENTS_MAX {
+                    "{}"
+                } else {
+                    c.arguments.as_str()
+                };
+                json!({ "id": c.id, "name": c.name, "arguments": arguments })
+            })
             .collect();
-        store(
+        let message_id = store(
             state,
             user,
             &conversation_id,
@@ -337,36 +383,45 @@ pub async fn answer(
             completion.content.clone(),
             completion.tool_calls.clone(),
         ));
-        for call in &completion.tool_calls {
-            let arguments = serde_json::from_str::<Value>(&call.arguments).unwrap_or(Value::Null);
-            let result = match tools::run(state, user, &call.name, &call.arguments).await {
-                Outcome::Read { result, summary } => {
-                    let event = Event::Tool {
-                        name: call.name.clone(),
-                        arguments,
-                        summary,
-                    };
-                    tool_calls.push(event.data());
-                    emit(event);
-                    result
+        for call in run {
+            let result = if call.arguments.len() > ARGUMENTS_MAX {
+                json!({ "error": format!("the arguments are too long: at most {ARGUMENTS_MAX} bytes") })
+            } else {
+                let arguments =
+                    serde_json::from_str::<Value>(&call.arguments).unwrap_or(Value::Null);
+                match tools::run(state, user, &call.name, &call.arguments).await {
+                    Outcome::Read { result, summary } => {
+                        let event = Event::Tool {
+                            name: call.name.clone(),
+                            arguments,
+                            summary,
+                        };
+                        tool_calls.push(event.data());
+                        emit(event);
+                        result
+                    }
+                    Outcome::Proposed { arguments, preview } => {
+                        let told = json!({
+                            "proposed": true,
+                            "valid": preview.valid,
+                            "errors": preview.errors,
+                            "summary": preview.summary,
+                        });
+                        let proposal_id =
+                            propose(state, user, &conversation_id, &message_id, call, &arguments)
+                                .await?;
+                        let event = Event::Preview {
+                            proposal_id,
+                            tool: call.name.clone(),
+                            arguments,
+                            preview,
+                        };
+                        previews.push(event.data());
+                        emit(event);
+                        told
+                    }
+                    Outcome::Failed(error) => json!({ "error": error }),
                 }
-                Outcome::Proposed { arguments, preview } => {
-                    let told = json!({
-                        "proposed": true,
-                        "valid": preview.valid,
-                        "errors": preview.errors,
-                        "summary": preview.summary,
-                    });
-                    let event = Event::Preview {
-                        tool: call.name.clone(),
-                        arguments,
-                        preview,
-                    };
-                    previews.push(event.data());
-                    emit(event);
-                    told
-                }
-                Outcome::Failed(error) => json!({ "error": error }),
             };
             let text = result.to_string();
             store(
@@ -380,12 +435,74 @@ pub async fn answer(
             .await?;
             messages.push(Message::tool_result(call, text));
         }
+        // Every call is answered (providers refuse a history with an
+        // unanswered one), but only in this request: the model is told to
+        // call fewer, and nothing of them is stored.
+        if !refused.is_empty() {
+            let text = json!({
+                "error": format!("not run: at most {TOOL_CALLS_MAX} tool calls per reply; call fewer at a time")
+            })
+            .to_string();
+            for call in refused {
+                messages.push(Message::tool_result(call, text.clone()));
+            }
+        }
     }
     unreachable!("the last round offers no tools and so answers")
 }
 
+/// Stores a valid preview as a pending proposal of the assistant message
+/// `message_id`; answers the proposal's id.
+async fn propose(
+    state: &AppState,
+    user: &User,
+    conversation_id: &str,
+    message_id: &str,
+    call: &ToolCall,
+    arguments: &Value,
+) -> Result<String> {
+    let (user_id, now) = (user.id.clone(), crate::clock::timestamp(state.clock.now()));
+    let (conversation_id, message_id, call_id, tool, arguments) = (
+        conversation_id.to_string(),
+        message_id.to_string(),
+        call.id.clone(),
+        call.name.clone(),
+        arguments.clone(),
+    );
+    state
+        .db
+        .transaction(move |tx| {
+            proposals::create(
+                tx,
+                &user_id,
+                &NewProposal {
+                    conversation_id: &conversation_id,
+                    message_id: &message_id,
+                    tool_call_id: &call_id,
+                    tool: &tool,
+                    arguments: &arguments,
+                },
+                &now,
+            )
+        })
+        .await
+}
+
+/// `text` cut to at most [`STORED_TEXT_MAX`] bytes, at a character's edge.
+fn bounded(text: &str) -> &str {
+    if text.len() <= STORED_TEXT_MAX {
+        return text;
+    }
+    let mut end = STORED_TEXT_MAX;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 /// Stores one message of the answer: an assistant message with the calls
-/// it made, or a tool's result for a call.
+/// it made, or a tool's result for a call; its text at most
+/// [`STORED_TEXT_MAX`] bytes.
 async fn store(
     state: &AppState,
     user: &User,
@@ -397,7 +514,7 @@ async fn store(
     let (user_id, id, content) = (
         user.id.clone(),
         conversation_id.to_string(),
-        content.to_string(),
+        bounded(content).to_string(),
     );
     let now = crate::clock::timestamp(state.clock.now());
     let (calls, answered) = match tool {

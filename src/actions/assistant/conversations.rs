@@ -1,10 +1,12 @@
-//! Stored conversations: `listConversations`, `getConversation`,
+//! Stored conversations: `listConversations`, `getConversation` (each
+//! message with the proposals it made and their state),
 //! `deleteConversation`.
 
 use super::super::input::{required_id, IdInput};
 use super::super::{Ctx, NoInput, Registry, Reply};
 use crate::error::{Error, Result};
 use crate::store::conversations::{self, StoredMessage};
+use crate::store::proposals::{self, Proposal};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -31,16 +33,24 @@ struct MessageView {
     role: String,
     content: String,
     tool_calls: Value,
+    /// The proposals its tool calls made: `{id, toolCallId, tool,
+    /// arguments, state, recordId}`.
+    proposals: Vec<Proposal>,
     created_at: String,
 }
 
-impl From<StoredMessage> for MessageView {
-    fn from(m: StoredMessage) -> Self {
+impl MessageView {
+    fn new(m: StoredMessage, proposals: &mut Vec<Proposal>) -> Self {
+        let (own, others) = std::mem::take(proposals)
+            .into_iter()
+            .partition(|p| p.message_id == m.id);
+        *proposals = others;
         MessageView {
             id: m.id,
             role: m.role,
             content: m.content,
             tool_calls: m.tool_calls.unwrap_or(Value::Array(Vec::new())),
+            proposals: own,
             created_at: m.created_at,
         }
     }
@@ -64,11 +74,15 @@ async fn get(ctx: Ctx, input: IdInput) -> Result<Reply> {
         .run(move |c| {
             let conv = conversations::find(c, &user, &id)?.ok_or(Error::NotFound)?;
             let messages = conversations::messages(c, &user, &id)?;
+            let mut made = proposals::of_conversation(c, &user, &id)?;
             Ok(ConversationView {
                 id: conv.id,
                 title: conv.title,
                 created_at: conv.created_at,
-                messages: messages.into_iter().map(MessageView::from).collect(),
+                messages: messages
+                    .into_iter()
+                    .map(|m| MessageView::new(m, &mut made))
+                    .collect(),
             })
         })
         .await?;

@@ -7,12 +7,16 @@
 //! - [`conversations`]: the stored conversations and their actions.
 //! - [`chat`]: one request of `POST /api/chat`: the model and the tools in
 //!   up to six rounds.
+//! - [`proposals`]: a stored proposal is confirmed (booked once) or
+//!   discarded.
 
 pub mod chat;
 pub mod conversations;
+pub mod proposals;
 pub mod tools;
 
 pub fn register(r: &mut super::Registry) {
     conversations::register(r);
+    proposals::register(r);
     tools::register(r);
 }

@@ -26,7 +26,7 @@
 //! ([`parse_arguments`], `normalise`); anything else fails naming the field.
 
 use crate::actions::daily_expenses::DailyInput;
-use crate::actions::entries::Record;
+use crate::actions::entries::{self, Record};
 use crate::actions::expenses::ExpenseInput;
 use crate::actions::incomes::IncomeInput;
 use crate::actions::transfers::TransferInput;
@@ -773,6 +773,55 @@ pub async fn preview(
         },
     };
     Ok((arguments, preview))
+}
+
+/// Books a proposal: runs the write of `tool`'s action (`create…` or
+/// `update…`, [`action_for`]) with `arguments` inside the caller's
+/// transaction, decoded and validated exactly as the action does. Answers
+/// the written record's id and the record as the action answers it.
+pub fn book(
+    tx: &Connection,
+    user: &User,
+    tool: &str,
+    arguments: Value,
+    now: &str,
+    today: NaiveDate,
+) -> Result<(String, Value)> {
+    let Some((kind, update)) = write_tool(tool) else {
+        return Err(Error::invalid(
+            "tool",
+            format!("{tool:?} is not a write tool"),
+        ));
+    };
+    let record = match kind {
+        Kind::DailyExpense => written::<DailyInput>(tx, user, arguments, update, now, today),
+        Kind::Expense => written::<ExpenseInput>(tx, user, arguments, update, now, today),
+        Kind::Income => written::<IncomeInput>(tx, user, arguments, update, now, today),
+        Kind::Transfer => written::<TransferInput>(tx, user, arguments, update, now, today),
+    }?;
+    let id = record
+        .get("id")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .ok_or_else(|| Error::Internal(anyhow::anyhow!("a written {tool} record has no id")))?;
+    Ok((id, record))
+}
+
+fn written<R: Record>(
+    tx: &Connection,
+    user: &User,
+    arguments: Value,
+    update: bool,
+    now: &str,
+    today: NaiveDate,
+) -> Result<Value> {
+    let input: R = parse_input(arguments)?;
+    let record = if update {
+        entries::update_in(tx, &user.id, input, now, today)?
+    } else {
+        entries::create_in(tx, &user.id, input, now, today)?
+    };
+    serde_json::to_value(record).map_err(|e| Error::Internal(e.into()))
 }
 
 /// A validated record, as the action would write it.

@@ -462,6 +462,9 @@ pub fn status_error(status: u16, body: &[u8], model: &str, sent_tools: bool) -> 
     AiError::Status { status, message }
 }
 
+/// [`AiClient::chat_deadline`] in multiples of `AI_TIMEOUT_SECONDS`.
+pub const CHAT_DEADLINE_FACTOR: u32 = 3;
+
 /// The provider, as configured. Cheap to clone.
 #[derive(Clone, Debug)]
 pub struct AiClient {
@@ -506,6 +509,15 @@ impl AiClient {
     /// `AI_VISION_MODEL`.
     pub fn vision_model(&self) -> &str {
         &self.vision_model
+    }
+
+    /// How long one chat request may take as a whole, all its rounds
+    /// included: [`CHAT_DEADLINE_FACTOR`] × `AI_TIMEOUT_SECONDS`. The
+    /// timeout alone bounds only each silence of a stream, so a provider
+    /// that trickles a byte now and then would otherwise hold the request
+    /// forever.
+    pub fn chat_deadline(&self) -> Duration {
+        self.timeout * CHAT_DEADLINE_FACTOR
     }
 
     /// One whole answer. With a JSON schema, a server that refuses

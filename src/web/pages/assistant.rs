@@ -2,10 +2,13 @@
 //!
 //! The page lists the stored conversations and, with `?c=<id>`, shows one
 //! of them; both are read through the actions `listConversations` and
-//! `getConversation`, so the page relies on their contract only. Asking,
-//! the streamed answer (`POST /api/chat`), the proposed entries and their
-//! Confirm / Discard are `assets/assistant.js`. Without an AI provider the
-//! page explains how to configure one instead.
+//! `getConversation`, so the page relies on their contract only. A stored
+//! proposal shows its state: pending ones can be looked at again and
+//! confirmed, saved ones say so and link to where the record is, discarded
+//! ones say so. Asking, the streamed answer (`POST /api/chat`), the
+//! proposed entries and their Confirm (`confirmProposal`) / Discard
+//! (`discardProposal`) are `assets/assistant.js`. Without an AI provider
+//! the page explains how to configure one instead.
 
 use super::common::PageResult;
 use crate::actions::{catalogue, Ctx};
@@ -53,6 +56,21 @@ struct Stored {
     content: Option<String>,
     #[serde(default)]
     tool_calls: Value,
+    #[serde(default)]
+    proposals: Vec<StoredProposal>,
+}
+
+/// A proposal of a stored message, as `getConversation` answers it.
+#[derive(Deserialize, Clone)]
+#[serde(rename_all = "camelCase")]
+struct StoredProposal {
+    id: String,
+    #[serde(default)]
+    tool_call_id: String,
+    #[serde(default)]
+    state: String,
+    #[serde(default)]
+    arguments: Value,
 }
 
 /// What the chat shows of the stored messages: each question, and each
@@ -67,11 +85,23 @@ enum Piece {
     Text(String),
     /// A read tool ran.
     Used(String),
-    /// A write tool was proposed: it can be looked at again (and confirmed)
-    /// through `previewTool`.
+    /// A write tool was proposed: it can be looked at again through
+    /// `previewTool`, and confirmed through `confirmProposal` when it is a
+    /// stored proposal (`proposal`) that is still pending. One from before
+    /// proposals were stored can only be looked at.
     Proposed {
         tool: String,
         arguments: Value,
+        proposal: Option<String>,
+    },
+    /// A stored proposal that was confirmed: what was saved, and where.
+    Saved {
+        tool: String,
+        arguments: Value,
+    },
+    /// A stored proposal that was discarded.
+    Discarded {
+        tool: String,
     },
 }
 
@@ -198,12 +228,32 @@ fn blocks(messages: &[Stored]) -> Vec<Block> {
                 if !text.is_empty() {
                     pieces.push(Piece::Text(text.to_string()));
                 }
-                for (tool, arguments) in tool_calls(&m.tool_calls) {
-                    if is_write_tool(&tool) {
-                        pieces.push(Piece::Proposed { tool, arguments });
-                    } else {
+                for (call, tool, arguments) in tool_calls(&m.tool_calls) {
+                    if !is_write_tool(&tool) {
                         pieces.push(Piece::Used(tool));
+                        continue;
                     }
+                    let stored = m
+                        .proposals
+                        .iter()
+                        .find(|p| !call.is_empty() && p.tool_call_id == call);
+                    pieces.push(match stored {
+                        Some(p) if p.state == "saved" => Piece::Saved {
+                            tool,
+                            arguments: p.arguments.clone(),
+                        },
+                        Some(p) if p.state == "discarded" => Piece::Discarded { tool },
+                        Some(p) => Piece::Proposed {
+                            tool,
+                            arguments: p.arguments.clone(),
+                            proposal: Some(p.id.clone()),
+                        },
+                        None => Piece::Proposed {
+                            tool,
+                            arguments,
+                            proposal: None,
+                        },
+                    });
                 }
                 if pieces.is_empty() {
                     continue;
@@ -219,16 +269,21 @@ fn blocks(messages: &[Stored]) -> Vec<Block> {
     out
 }
 
-/// The name and arguments of each stored tool call, read leniently:
-/// `{name, arguments}` or the wire form `{function: {name, arguments}}`,
-/// arguments as an object or as JSON text.
-fn tool_calls(calls: &Value) -> Vec<(String, Value)> {
+/// The id, name and arguments of each stored tool call, read leniently:
+/// `{id, name, arguments}` or the wire form `{id, function: {name,
+/// arguments}}`, arguments as an object or as JSON text.
+fn tool_calls(calls: &Value) -> Vec<(String, String, Value)> {
     let Some(calls) = calls.as_array() else {
         return Vec::new();
     };
     calls
         .iter()
         .filter_map(|c| {
+            let id = c
+                .get("id")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string();
             let f = c.get("function").unwrap_or(c);
             let name = f.get("name")?.as_str()?.to_string();
             let arguments = match f.get("arguments") {
@@ -236,7 +291,7 @@ fn tool_calls(calls: &Value) -> Vec<(String, Value)> {
                 Some(v) => v.clone(),
                 None => Value::Null,
             };
-            Some((name, arguments))
+            Some((id, name, arguments))
         })
         .collect()
 }
@@ -260,6 +315,35 @@ fn kind_label(t: &Texts, tool: &str) -> &'static str {
     }
 }
 
+/// Where a saved proposal's record is listed, and the link's text: the
+/// record's name, else the page's. A one-time expense opens its month.
+fn saved_link(t: &Texts, tool: &str, arguments: &Value) -> Option<(String, String)> {
+    let (page, label) = match tool.split_once('_').map(|(_, kind)| kind) {
+        Some("daily_expense") => ("/daily-expenses", t.nav_daily_expenses),
+        Some("expense") => ("/expenses", t.nav_expenses),
+        Some("income") => ("/incomes", t.nav_incomes),
+        Some("transfer") => ("/transfers", t.nav_transfers),
+        _ => return None,
+    };
+    let month = arguments
+        .get("date")
+        .and_then(Value::as_str)
+        .filter(|d| d.len() >= 7 && d.is_char_boundary(7))
+        .map(|d| &d[..7])
+        .filter(|m| crate::domain::recurrence::parse_month("month", m).is_ok());
+    let href = match month {
+        Some(m) if page == "/daily-expenses" => format!("{page}?month={m}"),
+        _ => page.to_string(),
+    };
+    let name = arguments
+        .get("name")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .unwrap_or(label);
+    Some((href, format!("{}: {name}", t.assistant_open)))
+}
+
 fn block(t: &Texts, b: &Block) -> Markup {
     match b {
         Block::User(text) => html! {
@@ -275,14 +359,30 @@ fn block(t: &Texts, b: &Block) -> Markup {
                     @match piece {
                         Piece::Text(text) => p.msg-text { (text) },
                         Piece::Used(tool) => p.msg-tool { (t.assistant_used_tool) " " code { (tool) } },
-                        Piece::Proposed { tool, arguments } => p.msg-tool {
+                        Piece::Proposed { tool, arguments, proposal } => p.msg-tool {
                             (t.assistant_proposed_tool)
                             @let kind = kind_label(t, tool);
                             @if !kind.is_empty() { ": " (kind) }
                             " "
-                            button.link.review type="button" data-tool=(tool) data-arguments=(arguments.to_string()) {
+                            button.link.review type="button" data-tool=(tool) data-arguments=(arguments.to_string())
+                                data-proposal=[proposal.as_deref()] {
                                 (t.assistant_review)
                             }
+                        },
+                        Piece::Saved { tool, arguments } => p.msg-tool.proposal-state.saved {
+                            (t.assistant_proposed_tool)
+                            @let kind = kind_label(t, tool);
+                            @if !kind.is_empty() { ": " (kind) }
+                            " — " strong { (t.assistant_saved) }
+                            @if let Some((href, text)) = saved_link(t, tool, arguments) {
+                                " " a href=(href) { (text) }
+                            }
+                        },
+                        Piece::Discarded { tool } => p.msg-tool.proposal-state.discarded {
+                            (t.assistant_proposed_tool)
+                            @let kind = kind_label(t, tool);
+                            @if !kind.is_empty() { ": " (kind) }
+                            " — " strong { (t.assistant_discarded) }
                         },
                     }
                 }
@@ -330,6 +430,7 @@ fn script_texts(t: &Texts) -> String {
         "confirm": t.assistant_confirm,
         "discard": t.assistant_discard,
         "saved": t.assistant_saved,
+        "discarded": t.assistant_discarded,
         "open": t.assistant_open,
         "untitled": t.assistant_untitled,
         "delete": t.assistant_delete,
@@ -395,9 +496,53 @@ mod tests {
         };
         assert!(matches!(&pieces[0], Piece::Used(n) if n == "get_accounts"));
         assert!(
-            matches!(&pieces[1], Piece::Proposed { tool, arguments } if tool == "create_daily_expense" && arguments["amount"] == "12.40")
+            matches!(&pieces[1], Piece::Proposed { tool, arguments, proposal: None } if tool == "create_daily_expense" && arguments["amount"] == "12.40")
         );
         assert!(matches!(&pieces[2], Piece::Text(s) if s == "Please confirm."));
         assert!(matches!(&b[2], Block::User(s) if s == "Thanks"));
+    }
+
+    #[test]
+    fn stored_proposals_show_their_state_and_only_pending_ones_their_id() {
+        let messages: Vec<Stored> = serde_json::from_value(json!([
+            {"role": "user", "content": "Add three"},
+            {"role": "assistant", "content": "", "toolCalls": [
+                {"id": "a", "name": "create_daily_expense", "arguments": "{}"},
+                {"id": "b", "name": "create_income", "arguments": "{}"},
+                {"id": "c", "name": "create_transfer", "arguments": "{}"},
+                {"id": "d", "name": "create_expense", "arguments": "{}"},
+            ], "proposals": [
+                {"id": "p1", "toolCallId": "a", "tool": "create_daily_expense", "state": "saved",
+                 "arguments": {"name": "Bäckerei", "date": "2026-11-23"}, "recordId": "r1"},
+                {"id": "p2", "toolCallId": "b", "tool": "create_income", "state": "discarded",
+                 "arguments": {}, "recordId": null},
+                {"id": "p3", "toolCallId": "c", "tool": "create_transfer", "state": "pending",
+                 "arguments": {"amount": "5.00"}, "recordId": null},
+            ]},
+        ]))
+        .unwrap();
+        let b = blocks(&messages);
+        let Block::Assistant(pieces) = &b[1] else {
+            panic!("an answer")
+        };
+        assert!(
+            matches!(&pieces[0], Piece::Saved { arguments, .. } if arguments["name"] == "Bäckerei")
+        );
+        assert!(matches!(&pieces[1], Piece::Discarded { tool } if tool == "create_income"));
+        assert!(
+            matches!(&pieces[2], Piece::Proposed { proposal: Some(id), arguments, .. } if id == "p3" && arguments["amount"] == "5.00")
+        );
+        assert!(matches!(&pieces[3], Piece::Proposed { proposal: None, .. }));
+        let t = crate::i18n::Locale::De.texts();
+        let html = block(t, &b[1]).into_string();
+        assert!(html.contains("Gespeichert."), "{html}");
+        assert!(
+            html.contains("href=\"/daily-expenses?month=2026-11\""),
+            "{html}"
+        );
+        assert!(html.contains("Öffnen: Bäckerei"), "{html}");
+        assert!(html.contains("Verworfen."), "{html}");
+        assert!(html.contains("data-proposal=\"p3\""), "{html}");
+        assert_eq!(html.matches("data-proposal").count(), 1, "{html}");
     }
 }

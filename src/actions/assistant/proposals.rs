@@ -1,0 +1,123 @@
+//! The assistant's proposals: `confirmProposal` books one exactly once,
+//! `discardProposal` sets it aside (`docs/actions.md`, Assistant).
+//!
+//! Confirm runs in one write transaction: the proposal must still be
+//! pending, its write is the very one its action runs ([`tools::book`]:
+//! decoded and validated again, today's data), and the proposal is marked
+//! saved with the booked record's id before the transaction commits. Two
+//! confirms at once queue for the write lock; the second finds the
+//! proposal saved and is refused.
+
+use super::super::input::optional_id;
+use super::super::{Ctx, Registry, Reply};
+use super::tools;
+use crate::error::{Error, Result};
+use crate::store::proposals::{self, Proposal, State};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub fn register(r: &mut Registry) {
+    r.session("confirmProposal", confirm);
+    r.session("discardProposal", discard);
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ProposalInput {
+    #[serde(default)]
+    proposal_id: Option<String>,
+}
+
+impl ProposalInput {
+    fn id(self) -> Result<String> {
+        optional_id(self.proposal_id).ok_or_else(|| Error::invalid("proposalId", "is required"))
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Settled {
+    proposal_id: String,
+    state: State,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    record_id: Option<String>,
+    /// The booked record as its action answers it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    record: Option<Value>,
+}
+
+/// The refusal for a proposal that is not pending: its state, and the
+/// record it booked.
+fn settled_already(p: &Proposal) -> Error {
+    match (p.state, &p.record_id) {
+        (State::Saved, Some(record)) => {
+            Error::invalid("proposalId", format!("is saved already as record {record}"))
+        }
+        (State::Saved, None) => Error::invalid("proposalId", "is saved already"),
+        _ => Error::invalid("proposalId", "is discarded already"),
+    }
+}
+
+/// `confirmProposal {proposalId}` → `{proposalId, state: "saved", recordId, record}`.
+async fn confirm(ctx: Ctx, input: ProposalInput) -> Result<Reply> {
+    let id = input.id()?;
+    let user = ctx.user()?.clone();
+    let (now, today) = (
+        crate::clock::timestamp(ctx.state.clock.now()),
+        ctx.state.clock.today(),
+    );
+    let settled = ctx
+        .state
+        .db
+        .transaction(move |tx| {
+            let p = proposals::find(tx, &user.id, &id)?.ok_or(Error::NotFound)?;
+            if p.state != State::Pending {
+                return Err(settled_already(&p));
+            }
+            let (record_id, record) =
+                tools::book(tx, &user, &p.tool, p.arguments.clone(), &now, today)?;
+            if !proposals::settle(tx, &user.id, &id, State::Saved, Some(&record_id), &now)? {
+                return Err(Error::Internal(anyhow::anyhow!(
+                    "proposal {id} left pending inside its own write transaction"
+                )));
+            }
+            Ok(Settled {
+                proposal_id: id,
+                state: State::Saved,
+                record_id: Some(record_id),
+                record: Some(record),
+            })
+        })
+        .await?;
+    Reply::data(settled)
+}
+
+/// `discardProposal {proposalId}` → `{proposalId, state: "discarded"}`.
+/// Discarding a discarded proposal again answers the same; a saved one is
+/// refused naming its record.
+async fn discard(ctx: Ctx, input: ProposalInput) -> Result<Reply> {
+    let id = input.id()?;
+    let user = ctx.user_id()?;
+    let now = crate::clock::timestamp(ctx.state.clock.now());
+    let settled = ctx
+        .state
+        .db
+        .transaction(move |tx| {
+            let p = proposals::find(tx, &user, &id)?.ok_or(Error::NotFound)?;
+            match p.state {
+                State::Pending => {
+                    proposals::settle(tx, &user, &id, State::Discarded, None, &now)?;
+                }
+                State::Discarded => {}
+                State::Saved => return Err(settled_already(&p)),
+            }
+            Ok(Settled {
+                proposal_id: id,
+                state: State::Discarded,
+                record_id: None,
+                record: None,
+            })
+        })
+        .await?;
+    Reply::data(settled)
+}
