@@ -128,8 +128,8 @@ mod tests {
         assert_eq!(e.to_string(), "internal error", "the client reads no more");
         assert_eq!(
             e.cause().as_deref(),
-            Some("store: database is locked"),
-            "the chain of causes"
+            Some("store: database is locked: Error code 5: database is locked"),
+            "the chain of causes, down to SQLite's code"
         );
         assert_eq!(Error::NotFound.cause(), None);
 
