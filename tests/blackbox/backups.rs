@@ -355,7 +355,7 @@ async fn a_failure_in_any_step_of_a_restore_leaves_the_data_directory_as_it_was(
         assert_eq!(restored.documents, Some(2));
         assert_eq!(
             users_in(&dir.path().join("cashkeeper.db")),
-            [kept.email.clone()]
+            vec![kept.email.clone()]
         );
     }
 }
