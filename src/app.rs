@@ -22,7 +22,7 @@ const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
 /// The whole service.
 pub fn router(state: AppState) -> Router {
     let panic_routes = state.config.panic_routes;
-    let headers = [
+    let mut headers = vec![
         (header::CONTENT_SECURITY_POLICY, CSP),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
         (header::REFERRER_POLICY, "same-origin"),
@@ -36,6 +36,11 @@ pub fn router(state: AppState) -> Router {
         // their own policy, which this leaves alone.
         (header::CACHE_CONTROL, "no-store"),
     ];
+    if state.config.secure_cookies() {
+        // Served over https (its base URL says so): browsers use only https
+        // for a year, so nobody on the way can downgrade the next visit.
+        headers.push((header::STRICT_TRANSPORT_SECURITY, "max-age=31536000"));
+    }
     let mut app = Router::new()
         .merge(actions::router(panic_routes))
         .nest("/api", api::router(state.clone(), panic_routes))

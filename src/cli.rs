@@ -167,6 +167,7 @@ pub enum UserCommand {
 /// Parses the command line, runs the command, and turns any error into one
 /// line on stderr and exit code 1.
 pub fn main() -> ExitCode {
+    private_files();
     let cli = Cli::parse();
     if cli.version {
         println!("{}", crate::VERSION);
@@ -181,6 +182,23 @@ pub fn main() -> ExitCode {
         }
     }
 }
+
+/// Everything the process creates (the data directory, the database and
+/// its `-wal` and `-shm`, documents, backups, exports) is readable and
+/// writable by its owner only, whatever umask it was started with: money
+/// records are nobody else's business on a shared machine. (The systemd
+/// unit sets the same with `UMask=0077`.)
+#[cfg(unix)]
+fn private_files() {
+    // SAFETY: `umask` only sets the process's file mode creation mask; it
+    // is called first thing in `main`, before any other thread exists.
+    unsafe {
+        libc::umask(0o077);
+    }
+}
+
+#[cfg(not(unix))]
+fn private_files() {}
 
 /// `cashkeeper healthcheck`: one GET of `/api/v1/health` on the local
 /// address the service binds (a wildcard address is reached on loopback).
@@ -248,9 +266,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Healthcheck => runtime.block_on(healthcheck(&config)),
         Command::Migrate => {
             config.check_data_dir().map_err(|e| anyhow::anyhow!(e))?;
-            let path = config.data_dir.join(store::DB_FILE);
-            let mut c = store::open_connection(&path)?;
-            let applied = store::migrate(&mut c)?;
+            let applied = store::prepare(&config.data_dir)?;
             println!("migrations applied: {applied}");
             Ok(())
         }
@@ -268,6 +284,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Export { email, out } => runtime.block_on(export(config, email, out)),
         Command::ImportUser { email, file } => runtime.block_on(import_user(config, email, file)),
         Command::Restore { file } => {
+            // Also into a new machine's data directory, not created yet.
+            config.check_data_dir().map_err(|e| anyhow::anyhow!(e))?;
             let restored = store::backups::restore(&config.data_dir, &file)?;
             println!(
                 "restored {} (schema version {}) into {}",

@@ -47,10 +47,20 @@ impl Error {
         Error::Refused(message.into())
     }
 
-    /// Logs an internal error's cause (never its value for the client).
+    /// Logs an internal error's cause, on one line with every cause below
+    /// it (`store: database is locked`); never its value for the client.
     pub fn log(&self) {
-        if let Error::Internal(cause) = self {
-            tracing::error!(error = ?cause, "internal error");
+        if let Some(cause) = self.cause() {
+            tracing::error!(error = %cause, "internal error");
+        }
+    }
+
+    /// An internal error's whole chain of causes on one line ([`chain`]);
+    /// None for the errors a client is told about.
+    pub fn cause(&self) -> Option<String> {
+        match self {
+            Error::Internal(cause) => Some(chain(&**cause)),
+            _ => None,
         }
     }
 }
@@ -82,5 +92,59 @@ impl From<r2d2::Error> for Error {
 impl From<tokio::task::JoinError> for Error {
     fn from(e: tokio::task::JoinError) -> Self {
         Error::Internal(anyhow::Error::new(e).context("blocking task failed"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::{Arc, Mutex};
+
+    fn locked() -> Error {
+        rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_BUSY),
+            Some("database is locked".into()),
+        )
+        .into()
+    }
+
+    /// What the log receives, for a test.
+    #[derive(Clone, Default)]
+    struct Captured(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Captured {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_store_error_is_logged_with_its_sqlite_cause_on_one_line() {
+        let e = locked();
+        assert_eq!(e.to_string(), "internal error", "the client reads no more");
+        assert_eq!(
+            e.cause().as_deref(),
+            Some("store: database is locked: Error code 5: database is locked"),
+            "the chain of causes, down to SQLite's code"
+        );
+        assert_eq!(Error::NotFound.cause(), None);
+
+        let captured = Captured::default();
+        let writer = captured.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(move || writer.clone())
+            .with_ansi(false)
+            .finish();
+        tracing::subscriber::with_default(subscriber, || e.log());
+        let logged = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(logged.lines().count(), 1, "{logged}");
+        assert!(
+            logged.contains("error=store: database is locked"),
+            "{logged}"
+        );
     }
 }

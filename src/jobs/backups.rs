@@ -24,7 +24,7 @@ pub async fn run(state: &AppState) -> Option<PathBuf> {
             Some(written.file)
         }
         Ok(Err(e)) => {
-            tracing::error!(error = %e, "scheduled backup failed");
+            tracing::error!(error = %crate::error::chain(&*e), "scheduled backup failed");
             None
         }
         Err(e) => {

@@ -181,8 +181,8 @@ pub async fn run(state: &AppState) -> Summary {
         {
             Ok(n) => summary.total_generated += n,
             Err(e) => {
-                tracing::warn!(user_id = %id, error = %e, "insights failed for a user");
-                e.log();
+                let error = e.cause().unwrap_or_else(|| e.to_string());
+                tracing::warn!(user_id = %id, %error, "insights failed for a user");
                 summary.failed += 1;
             }
         }

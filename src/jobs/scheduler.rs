@@ -1,10 +1,11 @@
 //! The bundled scheduler: runs the jobs in-process on
 //! `NOTIFICATION_SCHEDULE`, `INSIGHTS_SCHEDULE` and
-//! `CASHKEEPER_BACKUP_SCHEDULE` (five-field cron, UTC).
+//! `CASHKEEPER_BACKUP_SCHEDULE` (five-field cron, UTC), and with them the
+//! daily housekeeping.
 //! Each job takes its lock, so a run never overlaps another run of the same
 //! job (nor one started by the cron route).
 
-use crate::config::Schedule;
+use crate::config::{Config, Schedule};
 use crate::state::AppState;
 use anyhow::Context;
 use chrono::Utc;
@@ -18,16 +19,31 @@ fn with_seconds(five_fields: &str) -> String {
     format!("0 {five_fields}")
 }
 
-pub async fn start(state: AppState) -> anyhow::Result<Scheduler> {
-    let jobs: Vec<(&str, Schedule)> = vec![
-        (
-            "upcoming-payments",
-            state.config.notification_schedule.clone(),
-        ),
-        ("insights", state.config.insights_schedule.clone()),
-        ("backup", state.config.backup_schedule.clone()),
+/// The jobs and when they run: none when every configured schedule is
+/// off, otherwise those and the daily housekeeping.
+fn jobs(config: &Config) -> Vec<(&'static str, Schedule)> {
+    let mut jobs = vec![
+        ("upcoming-payments", config.notification_schedule.clone()),
+        ("insights", config.insights_schedule.clone()),
+        ("backup", config.backup_schedule.clone()),
     ];
     if jobs.iter().all(|(_, s)| *s == Schedule::Off) {
+        return Vec::new();
+    }
+    jobs.push((
+        "housekeeping",
+        Schedule::Cron(super::housekeeping::SCHEDULE.to_string()),
+    ));
+    jobs
+}
+
+/// Runs the housekeeping once (what expired while the service was stopped
+/// goes at once, also when the scheduler does not run), then starts the
+/// scheduler unless every schedule is off.
+pub async fn start(state: AppState) -> anyhow::Result<Scheduler> {
+    super::housekeeping::run(&state).await;
+    let jobs = jobs(&state.config);
+    if jobs.is_empty() {
         return Ok(Scheduler(None));
     }
     let sched = JobScheduler::new()
@@ -48,6 +64,9 @@ pub async fn start(state: AppState) -> anyhow::Result<Scheduler> {
                     }
                     "backup" => {
                         super::backups::run(&st).await;
+                    }
+                    "housekeeping" => {
+                        super::housekeeping::run(&st).await;
                     }
                     _ => {
                         super::upcoming::run(&st).await;
@@ -85,5 +104,20 @@ mod tests {
             ))
             .is_ok()
         );
+    }
+
+    #[test]
+    fn housekeeping_runs_daily_with_the_other_jobs() {
+        let mut config = Config::for_data_dir("/nonexistent");
+        assert!(jobs(&config).is_empty(), "every schedule off: no scheduler");
+        config.insights_schedule = Schedule::Cron("0 6 * * *".into());
+        let jobs = jobs(&config);
+        let (_, schedule) = jobs.iter().find(|(n, _)| *n == "housekeeping").unwrap();
+        let Schedule::Cron(expr) = schedule else {
+            panic!("housekeeping is off")
+        };
+        // A minute and an hour, then every day.
+        assert!(expr.ends_with(" * * *"), "{expr}");
+        assert!(Job::new_async_tz(with_seconds(expr), Utc, |_, _| Box::pin(async {})).is_ok());
     }
 }

@@ -167,18 +167,202 @@ pub struct Restored {
     pub documents: Option<usize>,
 }
 
+/// The steps of a restore, in order. Each may fail; a failure in any of
+/// them puts the data directory back as it was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Copying the backup's database beside the live one (and syncing it).
+    CopyDatabase,
+    /// Copying the backup's documents beside the live ones (and syncing them).
+    CopyDocuments,
+    /// Moving the live database (with its `-wal` and `-shm`) aside.
+    MoveDatabaseAside,
+    /// Moving the live `documents/` aside.
+    MoveDocumentsAside,
+    /// Renaming the copied database into place.
+    PlaceDatabase,
+    /// Renaming the copied documents into place.
+    PlaceDocuments,
+    /// Syncing the data directory, so the renames are durable.
+    Sync,
+}
+
+impl Step {
+    pub const ALL: [Step; 7] = [
+        Step::CopyDatabase,
+        Step::CopyDocuments,
+        Step::MoveDatabaseAside,
+        Step::MoveDocumentsAside,
+        Step::PlaceDatabase,
+        Step::PlaceDocuments,
+        Step::Sync,
+    ];
+}
+
+/// Where a restore keeps the copies of the backup until they replace the
+/// live files.
+const INCOMING: &str = ".restore.new";
+/// Where a restore keeps the live files it replaces until it has finished.
+const REPLACED: &str = ".restore.old";
+
 /// Restores the backup `file` (and `<file>.documents/` when present) into
-/// `data_dir`, whose instance must be stopped. The current database is
-/// replaced only after the copy is complete and synced.
+/// `data_dir`, whose instance must be stopped. All or nothing: the backup's
+/// database and documents are copied and synced beside the live ones
+/// first, then the live files are moved aside and the copies renamed into
+/// place; if any step fails, every rename is undone and the data directory
+/// is as it was.
 pub fn restore(data_dir: &Path, file: &Path) -> Result<Restored> {
+    restore_failing_at(data_dir, file, None)
+}
+
+/// [`restore`], failing at the start of step `fail_at` as if its file
+/// system operation had failed: for the tests of the undoing.
+#[doc(hidden)]
+pub fn restore_failing_at(data_dir: &Path, file: &Path, fail_at: Option<Step>) -> Result<Restored> {
     let _lock = InstanceLock::take(data_dir)?;
+    // A command that opens the database meanwhile waits for the restore.
+    let _opening = super::OpenLock::take(data_dir)?;
     let version = check(file)?;
-    let target = data_dir.join(DB_FILE);
-    let tmp = data_dir.join(format!(".{DB_FILE}.restore"));
-    let _ = std::fs::remove_file(&tmp);
+    let replaced = data_dir.join(REPLACED);
+    if replaced.exists() {
+        return Err(anyhow::anyhow!(
+            "{} holds files an interrupted restore moved aside: move them back into {} \
+             (or remove the folder when the data directory is complete) and restore again",
+            replaced.display(),
+            data_dir.display()
+        ));
+    }
+    let folder = backup_folder(file);
+    let with_documents = folder.is_dir();
+    let mut run = Run {
+        data_dir,
+        fail_at,
+        moved: Vec::new(),
+    };
+    match run.steps(file, &folder, with_documents) {
+        Ok(documents) => {
+            // Done: what was replaced goes. A file left here is only
+            // untidy, the restore itself is complete.
+            for dir in [REPLACED, INCOMING] {
+                let dir = data_dir.join(dir);
+                if let Err(e) = remove_dir_if_present(&dir) {
+                    tracing::warn!(error = %e, folder = %dir.display(), "cannot remove");
+                }
+            }
+            Ok(Restored {
+                version,
+                documents: with_documents.then_some(documents),
+            })
+        }
+        Err(e) => match run.undo() {
+            Ok(()) => Err(e.context("restore failed; the data directory is as it was")),
+            Err(undo) => Err(e.context(format!(
+                "restore failed, and putting the data directory back failed too ({undo:#}); \
+                 the previous files are in {}",
+                replaced.display()
+            ))),
+        },
+    }
+}
+
+/// One restore: the renames done so far, to undo them.
+struct Run<'a> {
+    data_dir: &'a Path,
+    fail_at: Option<Step>,
+    moved: Vec<(PathBuf, PathBuf)>,
+}
+
+impl Run<'_> {
+    fn step(&self, step: Step) -> Result<()> {
+        if self.fail_at == Some(step) {
+            return Err(anyhow::anyhow!("{step:?}: failure injected"));
+        }
+        Ok(())
+    }
+
+    fn rename(&mut self, from: PathBuf, to: PathBuf) -> Result<()> {
+        std::fs::rename(&from, &to)
+            .with_context(|| format!("moving {} to {}", from.display(), to.display()))?;
+        self.moved.push((from, to));
+        Ok(())
+    }
+
+    /// Answers how many documents were copied.
+    fn steps(&mut self, file: &Path, folder: &Path, with_documents: bool) -> Result<usize> {
+        let data_dir = self.data_dir;
+        let incoming = data_dir.join(INCOMING);
+        let replaced = data_dir.join(REPLACED);
+        let live_db = data_dir.join(DB_FILE);
+        let live_documents = data_dir.join(super::documents::DIR);
+        remove_dir_if_present(&incoming)?;
+        std::fs::create_dir(&incoming).context("creating the restore's folder")?;
+
+        self.step(Step::CopyDatabase)?;
+        let new_db = incoming.join(DB_FILE);
+        copy_database(file, &new_db).context("copying the database")?;
+
+        let mut copied = 0;
+        let new_documents = incoming.join(super::documents::DIR);
+        if with_documents {
+            self.step(Step::CopyDocuments)?;
+            // The folder exists even when the backup holds no document.
+            std::fs::create_dir(&new_documents).context("copying the documents")?;
+            copied = Files::copy_tree(folder, &new_documents)?;
+            sync_tree(&new_documents).context("syncing the copied documents")?;
+        }
+
+        self.step(Step::MoveDatabaseAside)?;
+        std::fs::create_dir(&replaced).context("creating the folder of the replaced files")?;
+        for ext in ["db", "db-wal", "db-shm"] {
+            let from = live_db.with_extension(ext);
+            if from.exists() {
+                let to = replaced.join(from.file_name().expect("a file name"));
+                self.rename(from, to)?;
+            }
+        }
+        if with_documents {
+            self.step(Step::MoveDocumentsAside)?;
+            if live_documents.exists() {
+                self.rename(live_documents.clone(), replaced.join(super::documents::DIR))?;
+            }
+        }
+
+        self.step(Step::PlaceDatabase)?;
+        self.rename(new_db, live_db)?;
+        if with_documents {
+            self.step(Step::PlaceDocuments)?;
+            self.rename(new_documents, live_documents)?;
+        }
+
+        self.step(Step::Sync)?;
+        sync_dir(data_dir).context("syncing the data directory")?;
+        Ok(copied)
+    }
+
+    /// Moves back what was moved, newest first, and removes the restore's
+    /// folders (the one of the replaced files only when it is empty again).
+    fn undo(&mut self) -> Result<()> {
+        while let Some((from, to)) = self.moved.pop() {
+            std::fs::rename(&to, &from)
+                .with_context(|| format!("moving {} back to {}", to.display(), from.display()))?;
+        }
+        remove_dir_if_present(&self.data_dir.join(INCOMING))?;
+        match std::fs::remove_dir(self.data_dir.join(REPLACED)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(anyhow::Error::from(e).context("removing the restore's folder"));
+            }
+            _ => {}
+        }
+        sync_dir(self.data_dir).context("syncing the data directory")?;
+        Ok(())
+    }
+}
+
+/// A self-contained copy of the database `file` at `target`, synced.
+fn copy_database(file: &Path, target: &Path) -> Result<()> {
     {
         let src = Connection::open_with_flags(file, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
-        let mut dst = Connection::open(&tmp)?;
+        let mut dst = Connection::open(target)?;
         rusqlite::backup::Backup::new(&src, &mut dst)?.run_to_completion(
             1024,
             std::time::Duration::ZERO,
@@ -186,31 +370,33 @@ pub fn restore(data_dir: &Path, file: &Path) -> Result<Restored> {
         )?;
         dst.query_row("PRAGMA journal_mode = DELETE", [], |_| Ok(()))?;
     }
-    File::open(&tmp)
-        .and_then(|f| f.sync_all())
-        .context("syncing the restored database")?;
-    // The old database's write-ahead log belongs to the old file.
-    for ext in ["db-wal", "db-shm"] {
-        let _ = std::fs::remove_file(target.with_extension(ext));
-    }
-    std::fs::rename(&tmp, &target).context("replacing the database")?;
+    File::open(target)?.sync_all()?;
+    Ok(())
+}
 
-    let folder = backup_folder(file);
-    let documents = if folder.is_dir() {
-        let live = data_dir.join(super::documents::DIR);
-        let incoming = data_dir.join(".documents.restore");
-        let old = data_dir.join(".documents.old");
-        let _ = std::fs::remove_dir_all(&incoming);
-        let copied = Files::copy_tree(&folder, &incoming)?;
-        let _ = std::fs::remove_dir_all(&old);
-        if live.exists() {
-            std::fs::rename(&live, &old).context("moving the old documents aside")?;
+fn remove_dir_if_present(dir: &Path) -> Result<()> {
+    match std::fs::remove_dir_all(dir) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(anyhow::Error::from(e).context(format!("removing {}", dir.display())))
         }
-        std::fs::rename(&incoming, &live).context("putting the documents in place")?;
-        let _ = std::fs::remove_dir_all(&old);
-        Some(copied)
-    } else {
-        None
-    };
-    Ok(Restored { version, documents })
+        _ => Ok(()),
+    }
+}
+
+/// Makes the entries of a folder (its renames) durable.
+fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+/// Syncs every file and folder under `dir`.
+fn sync_tree(dir: &Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        if entry.file_type()?.is_dir() {
+            sync_tree(&entry.path())?;
+        } else {
+            File::open(entry.path())?.sync_all()?;
+        }
+    }
+    sync_dir(dir)
 }

@@ -49,18 +49,64 @@ mod embedded {
 /// The database file inside the data directory.
 pub const DB_FILE: &str = "cashkeeper.db";
 
-/// Settings every connection gets: foreign keys enforced, a busy timeout so
-/// concurrent writers wait instead of failing, WAL so readers never block,
-/// and a page cache of 1 MiB (SQLite's default is 2 MB; the pool keeps up
-/// to 8 connections, and what misses it is still in the operating system's
-/// file cache).
+/// Settings every connection gets: a busy timeout first, so concurrent
+/// writers wait instead of failing (also while the settings below are
+/// made), foreign keys enforced, and a page cache of 1 MiB (SQLite's
+/// default is 2 MB; the pool keeps up to 8 connections, and what misses it
+/// is still in the operating system's file cache).
 fn configure(c: &mut Connection) -> rusqlite::Result<()> {
     c.busy_timeout(Duration::from_secs(5))?;
     c.execute_batch(
         "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -1024;",
     )?;
-    c.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))?;
     Ok(())
+}
+
+/// The database file's own setting: WAL, so readers never block. It is
+/// stored in the file, so it is made once, by [`prepare`], and not by every
+/// connection: switching a fresh file to WAL takes an exclusive lock that
+/// SQLite does not wait for, so connections switching at once fail with
+/// "database is locked".
+fn use_wal(c: &Connection) -> rusqlite::Result<()> {
+    c.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))
+}
+
+/// Held while a process prepares the database (WAL, migrations), so that
+/// processes and threads opening the same data directory at once do it
+/// one after the other.
+const OPEN_LOCK: &str = "cashkeeper.open.lock";
+
+/// An exclusive lock on [`OPEN_LOCK`], waited for; released when dropped.
+pub struct OpenLock {
+    _file: std::fs::File,
+}
+
+impl OpenLock {
+    pub fn take(data_dir: &Path) -> Result<OpenLock> {
+        let path = data_dir.join(OPEN_LOCK);
+        let file = std::fs::File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        file.lock()
+            .with_context(|| format!("locking {}", path.display()))?;
+        Ok(OpenLock { _file: file })
+    }
+}
+
+/// Creates the database in `data_dir` if needed, switches it to WAL and
+/// applies the migrations it does not have yet, holding [`OpenLock`];
+/// answers how many were applied.
+pub fn prepare(data_dir: &Path) -> Result<usize> {
+    let _lock = OpenLock::take(data_dir)?;
+    let mut c = open_connection(&data_dir.join(DB_FILE))?;
+    let applied = migrate(&mut c)?;
+    if applied > 0 {
+        tracing::info!(applied, "database migrated");
+    }
+    Ok(applied)
 }
 
 /// `q` for a LIKE pattern with `ESCAPE '\\'`: `%` and `_` match themselves.
@@ -84,6 +130,7 @@ pub fn write_transaction(c: &mut Connection) -> rusqlite::Result<rusqlite::Trans
 pub fn open_connection(path: &Path) -> Result<Connection> {
     let mut c = Connection::open(path)?;
     configure(&mut c)?;
+    use_wal(&c)?;
     Ok(c)
 }
 
@@ -110,8 +157,11 @@ pub struct Db {
 }
 
 impl Db {
-    /// Opens (creating if needed) the database in `data_dir` and migrates it.
+    /// Opens (creating if needed) the database in `data_dir` and migrates it
+    /// ([`prepare`]), then the pool: its connections open a file that is
+    /// already in WAL mode and up to date.
     pub fn open(data_dir: &Path) -> Result<Db> {
+        prepare(data_dir)?;
         let path = data_dir.join(DB_FILE);
         let manager = SqliteConnectionManager::file(&path).with_init(configure);
         let pool = r2d2::Pool::builder()
@@ -121,12 +171,6 @@ impl Db {
             .test_on_check_out(false)
             .connection_timeout(Duration::from_secs(10))
             .build(manager)?;
-        let mut conn = pool.get()?;
-        let applied = migrate(&mut conn)?;
-        drop(conn);
-        if applied > 0 {
-            tracing::info!(applied, "database migrated");
-        }
         Ok(Db { pool, path })
     }
 

@@ -178,3 +178,184 @@ async fn restore_refuses_damaged_foreign_and_newer_files_and_changes_nothing() {
     }
     assert_eq!(users_in(&live), [user.email]);
 }
+
+/// Every file under `dir` with its bytes, and every folder (as `None`),
+/// except the (empty) lock files a restore creates when they were missing.
+fn snapshot(dir: &Path) -> std::collections::BTreeMap<std::path::PathBuf, Option<Vec<u8>>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let rel = e.path().strip_prefix(dir).unwrap().to_path_buf();
+            if rel.to_string_lossy().ends_with(".lock") {
+                continue;
+            }
+            if e.file_type().unwrap().is_dir() {
+                todo.push(e.path());
+                out.insert(rel, None);
+            } else {
+                out.insert(rel, Some(std::fs::read(e.path()).unwrap()));
+            }
+        }
+    }
+    out
+}
+
+fn restore_cli(dir: &Path, file: &Path) -> std::process::Output {
+    cashkeeper()
+        .args(["restore", file.to_str().unwrap()])
+        .env("CASHKEEPER_DATA_DIR", dir)
+        .output()
+        .unwrap()
+}
+
+async fn document_count(app: &TestApp, user: &TestUser) -> usize {
+    app.action("listDocuments", json!({}), Some(&user.cookie))
+        .await
+        .data()
+        .as_array()
+        .unwrap()
+        .len()
+}
+
+#[tokio::test]
+async fn restore_of_a_backup_taken_before_any_document_puts_both_parts_in_place() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let copy_dir = tempfile::tempdir().unwrap();
+    let copy = copy_dir.path().join("copy.db");
+    backups::write(app.data_dir(), &copy).unwrap();
+    // A document attached after the backup: the restore takes it away.
+    upload(&app, &user).await;
+    let dir = app.stop().await;
+
+    let out = restore_cli(dir.path(), &copy);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("0 documents restored"));
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !names
+            .iter()
+            .any(|n| n.starts_with(".restore") || n.contains(".old")),
+        "nothing of the restore is left behind: {names:?}"
+    );
+    assert!(dir.path().join("documents").is_dir());
+
+    let app = spawn_app_in(dir, |_| {}).await;
+    let back = app.login(&user.email, &user.password).await;
+    let user = TestUser {
+        cookie: back.session_cookie().expect("signed in after the restore"),
+        ..user
+    };
+    assert_eq!(document_count(&app, &user).await, 0);
+}
+
+#[tokio::test]
+async fn restore_brings_many_documents_into_a_fresh_directory_and_one_without_documents() {
+    let app = spawn_app().await;
+    let (anna, ben) = (app.new_user().await, app.new_user().await);
+    let mut docs = Vec::new();
+    for i in 0..24 {
+        let owner = if i % 2 == 0 { &anna } else { &ben };
+        docs.push((i % 2, upload(&app, owner).await));
+    }
+    let copy_dir = tempfile::tempdir().unwrap();
+    let copy = copy_dir.path().join("many.db");
+    backups::write(app.data_dir(), &copy).unwrap();
+    drop(app);
+
+    // A fresh, empty data directory.
+    let fresh = tempfile::tempdir().unwrap();
+    // One whose instance never stored a document: no documents/ folder.
+    let without = spawn_app().await;
+    without.new_user().await;
+    assert!(!without.data_dir().join("documents").exists());
+    let without = without.stop().await;
+
+    for dir in [fresh, without] {
+        let out = restore_cli(dir.path(), &copy);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(String::from_utf8_lossy(&out.stdout).contains("24 documents restored"));
+        let app = spawn_app_in(dir, |_| {}).await;
+        for (who, user) in [&anna, &ben].into_iter().enumerate() {
+            let cookie = app
+                .login(&user.email, &user.password)
+                .await
+                .session_cookie()
+                .unwrap();
+            for (_, id) in docs.iter().filter(|(owner, _)| *owner == who) {
+                let file = app
+                    .get(&format!("/api/documents/{id}"), Some(&cookie))
+                    .await;
+                assert_eq!(file.status(), 200, "document {id}");
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_failure_in_any_step_of_a_restore_leaves_the_data_directory_as_it_was() {
+    // The backup: a user and two documents.
+    let source = spawn_app().await;
+    let kept = source.new_user().await;
+    upload(&source, &kept).await;
+    upload(&source, &kept).await;
+    let copy_dir = tempfile::tempdir().unwrap();
+    let copy = copy_dir.path().join("copy.db");
+    backups::write(source.data_dir(), &copy).unwrap();
+    // And one taken before any document.
+    let empty_source = spawn_app().await;
+    empty_source.new_user().await;
+    let no_docs = copy_dir.path().join("no-docs.db");
+    backups::write(empty_source.data_dir(), &no_docs).unwrap();
+
+    // Data directories: one with documents, one without documents/, a
+    // fresh empty one.
+    let with_docs = spawn_app().await;
+    let live = with_docs.new_user().await;
+    upload(&with_docs, &live).await;
+    let without_docs = spawn_app().await;
+    without_docs.new_user().await;
+    let dirs = [
+        with_docs.stop().await,
+        without_docs.stop().await,
+        tempfile::tempdir().unwrap(),
+    ];
+
+    for dir in &dirs {
+        for backup in [&copy, &no_docs] {
+            for step in backups::Step::ALL {
+                let before = snapshot(dir.path());
+                let failed = backups::restore_failing_at(dir.path(), backup, Some(step));
+                let err = format!("{:#}", failed.expect_err("the injected failure"));
+                assert!(err.contains("as it was"), "{step:?}: {err}");
+                assert_eq!(
+                    snapshot(dir.path()),
+                    before,
+                    "{step:?} with {} into {}",
+                    backup.display(),
+                    dir.path().display()
+                );
+            }
+        }
+        // And then the restore succeeds.
+        let restored = backups::restore(dir.path(), &copy).unwrap();
+        assert_eq!(restored.documents, Some(2));
+        assert_eq!(
+            users_in(&dir.path().join("cashkeeper.db")),
+            vec![kept.email.clone()]
+        );
+    }
+}

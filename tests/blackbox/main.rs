@@ -26,6 +26,7 @@ mod jobs;
 mod lifecycle;
 mod money;
 mod oidc;
+mod operations;
 mod pages;
 mod planning;
 mod properties;
