@@ -422,6 +422,16 @@ pub fn check<R: Read + Seek>(
     archive: R,
     limits: &Limits,
 ) -> Result<Checked> {
+    let mut archive = archive;
+    // The count the archive's end record gives, before the zip reader
+    // builds an index of every entry.
+    let said = entries_said(&mut archive).unwrap_or(0);
+    if said > limits.entries as u64 {
+        return Err(refuse(format!(
+            "the archive holds more than {} files; this is not a cashkeeper export",
+            limits.entries
+        )));
+    }
     let mut zip = zip::ZipArchive::new(archive)
         .map_err(|_| refuse("is not a cashkeeper export: not a readable zip archive"))?;
     if zip.len() > limits.entries {
@@ -588,6 +598,38 @@ pub fn check<R: Read + Seek>(
         tables,
         staged,
     })
+}
+
+/// How many files a zip archive's end of central directory record (or its
+/// zip64 record) says it holds; `None` when there is no such record.
+fn entries_said<R: Read + Seek>(archive: &mut R) -> Option<u64> {
+    use std::io::SeekFrom;
+    let len = archive.seek(SeekFrom::End(0)).ok()?;
+    // The record is 22 bytes and a comment of up to 65,535.
+    let tail = len.min(22 + 65_535);
+    archive.seek(SeekFrom::Start(len - tail)).ok()?;
+    let mut buf = vec![0u8; tail as usize];
+    archive.read_exact(&mut buf).ok()?;
+    let at = (0..buf.len().checked_sub(21)?)
+        .rev()
+        .find(|&i| buf[i..i + 4] == [0x50, 0x4b, 0x05, 0x06])?;
+    let entries = u64::from(u16::from_le_bytes([buf[at + 10], buf[at + 11]]));
+    if entries != 0xFFFF {
+        return Some(entries);
+    }
+    // zip64: its locator is the 20 bytes before the record.
+    let locator = at.checked_sub(20)?;
+    if buf[locator..locator + 4] != [0x50, 0x4b, 0x06, 0x07] {
+        return Some(entries);
+    }
+    let offset = u64::from_le_bytes(buf[locator + 8..locator + 16].try_into().ok()?);
+    archive.seek(SeekFrom::Start(offset)).ok()?;
+    let mut record = [0u8; 40];
+    archive.read_exact(&mut record).ok()?;
+    if record[..4] != [0x50, 0x4b, 0x06, 0x06] {
+        return Some(entries);
+    }
+    Some(u64::from_le_bytes(record[32..40].try_into().ok()?))
 }
 
 /// Columns that name another record without a declared foreign key: a
@@ -809,4 +851,37 @@ pub fn load(
     checked.staged.kept = true;
     imported.documents = checked.staged.docs.len();
     Ok(imported)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_that_a_spreadsheet_would_calculate_gets_a_quote() {
+        for formula in ["=1+2", "+49 30", "-Kiosk", "@SUM(A1)", "\tTab", "\rLine"] {
+            assert_eq!(spreadsheet_text(formula), format!("'{formula}"));
+        }
+        for text in ["Bäcker", "12.50", "", " =not first", "'quoted"] {
+            assert_eq!(spreadsheet_text(text), text);
+        }
+    }
+
+    #[test]
+    fn the_number_of_files_comes_from_the_end_record_also_of_zip64() {
+        for n in [0usize, 3, 70_000] {
+            let mut out = std::io::Cursor::new(Vec::new());
+            let mut z = ZipWriter::new(&mut out);
+            let stored = SimpleFileOptions::default().compression_method(CompressionMethod::Stored);
+            for i in 0..n {
+                z.start_file(format!("{i}"), stored).unwrap();
+            }
+            z.finish().unwrap();
+            assert_eq!(entries_said(&mut out), Some(n as u64), "{n}");
+        }
+        assert_eq!(
+            entries_said(&mut std::io::Cursor::new(b"no zip".to_vec())),
+            None
+        );
+    }
 }
