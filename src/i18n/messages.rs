@@ -454,6 +454,31 @@ mod tests {
     /// Errors are worded in English in the code and translated by their
     /// text: a new or reworded message without German fails here.
     #[test]
+    fn an_archives_refusals_name_its_file_in_german_too() {
+        for (english, german) in [
+            (
+                "file: documents/0191/Vertrag.pdf: must be at most 10 MiB",
+                "file: documents/0191/Vertrag.pdf: darf höchstens 10 MiB groß sein",
+            ),
+            (
+                "file: data.json: expands more than 100 times; this is not a cashkeeper export",
+                "file: data.json: wird beim Entpacken mehr als 100-mal so groß; das ist kein cashkeeper-Export",
+            ),
+            (
+                "file: the archive holds more than 10000 files; this is not a cashkeeper export",
+                "file: das Archiv enthält mehr als 10000 Dateien; das ist kein cashkeeper-Export",
+            ),
+            (
+                "file: data.json: a record of expenses refers to a record of accounts that is not in this archive",
+                "file: data.json: ein Eintrag aus expenses verweist auf einen Eintrag aus accounts, der nicht in diesem Archiv ist",
+            ),
+        ] {
+            assert_eq!(localize(english, Locale::De), german);
+            assert_eq!(localize(english, Locale::En), english);
+        }
+    }
+
+    #[test]
     fn every_literal_error_has_german_wording() {
         let messages = literal_messages();
         assert!(messages.len() > 40, "found only {}", messages.len());
