@@ -55,7 +55,8 @@ pub fn router(state: AppState) -> Router {
             HeaderValue::from_static(value),
         ));
     }
-    app.layer(middleware::from_fn(log_request))
+    app.layer(middleware::from_fn(crate::memory::trim_after_large_replies))
+        .layer(middleware::from_fn(log_request))
         .with_state(state)
 }
 

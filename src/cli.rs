@@ -523,12 +523,24 @@ async fn import_user(config: Config, email: String, file: PathBuf) -> anyhow::Re
         }
     };
     let files = store::documents::Files::new(&config.data_dir);
-    let id = user.id.clone();
-    let f = files.clone();
+    let (id, f) = (user.id.clone(), files.clone());
     let now = timestamp(Clock::default().now());
-    let result = db
-        .run(move |c| Ok(store::export::import(c, &f, &id, archive, &now)?))
-        .await;
+    let quota = config.document_quota;
+    // Checked without a connection; one is held only to write.
+    let checked = tokio::task::spawn_blocking(move || {
+        store::export::check(&f, &id, archive, &store::export::Limits::command(quota))
+    })
+    .await
+    .map_err(crate::Error::from)
+    .and_then(|r| r);
+    let id = user.id.clone();
+    let result = match checked {
+        Ok(checked) => {
+            db.run(move |c| store::export::load(c, &id, checked, quota, &now))
+                .await
+        }
+        Err(e) => Err(e),
+    };
     let imported = match result {
         Ok(i) => i,
         Err(e) => {

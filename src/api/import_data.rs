@@ -1,16 +1,23 @@
 //! `POST /api/import-data`: Settings' "Load an export": a zip written by
 //! "Export my data" (multipart part `file`) becomes the data of the
-//! signed-in user, who has no records yet (`store::export::import`).
-//! 200 `{records, documents}`. See `docs/operations.md`.
+//! signed-in user, who has no records yet: read and checked without a
+//! database connection (`store::export::check`), then written in one
+//! transaction (`store::export::load`). 200 `{records, documents, tables}`
+//! with the records loaded per table; 400 `{"error": "file: …"}` in the
+//! user's language for an archive refused. See `docs/operations.md`.
 
 use super::{error, SessionUser};
 use crate::state::AppState;
+use crate::store::export;
 use axum::extract::{Multipart, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
 use std::io::Write;
+
+/// Archives read and checked at once; more wait their turn.
+static CHECKS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
 
 /// The largest archive: the documents a user may keep and room for the rest.
 pub fn body_limit(document_quota: u64) -> usize {
@@ -74,30 +81,55 @@ pub async fn upload(
     if !received {
         return error(StatusCode::BAD_REQUEST, "file: is required");
     }
+    // Reading and checking the archive needs no database connection; two
+    // at a time bound the memory of parallel loads, and a connection is
+    // held only to write what passed.
+    let Ok(_permit) = CHECKS.acquire().await else {
+        let _ = std::fs::remove_file(&path);
+        return error(StatusCode::INTERNAL_SERVER_ERROR, "internal error");
+    };
     let files = state.files.clone();
     let user = session.user.id.clone();
-    let now = crate::clock::timestamp(state.clock.now());
-    let tmp = path.clone();
-    let result = state
-        .db
-        .run(move |c| {
-            let archive = std::fs::File::open(&tmp).map_err(anyhow::Error::from)?;
-            crate::store::export::import(c, &files, &user, archive, &now)
-                .map_err(crate::Error::Internal)
-        })
-        .await;
+    let quota = state.config.document_quota;
+    let (tmp, u) = (path.clone(), user.clone());
+    let checked = tokio::task::spawn_blocking(move || {
+        let archive = std::fs::File::open(&tmp).map_err(anyhow::Error::from)?;
+        export::check(&files, &u, archive, &export::Limits::upload(quota))
+    })
+    .await
+    .map_err(crate::Error::from)
+    .and_then(|r| r);
     let _ = std::fs::remove_file(&path);
+    let now = crate::clock::timestamp(state.clock.now());
+    let result = match checked {
+        Ok(checked) => {
+            state
+                .db
+                .run(move |c| export::load(c, &user, checked, quota, &now))
+                .await
+        }
+        Err(e) => Err(e),
+    };
     crate::memory::release_free();
+    let locale = session.user.locale;
     match result {
         Ok(done) => (
             StatusCode::OK,
-            Json(json!({"records": done.records, "documents": done.documents})),
+            Json(json!({
+                "records": done.records,
+                "documents": done.documents,
+                "tables": done.tables,
+            })),
         )
             .into_response(),
-        // The archive's refusals say what is wrong with it.
         Err(crate::Error::Internal(cause)) => {
-            error(StatusCode::BAD_REQUEST, format!("file: {cause}"))
+            tracing::error!(error = ?cause, "import-data failed");
+            error(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
         }
-        Err(e) => error(StatusCode::BAD_REQUEST, e.to_string()),
+        // The archive's refusals say what is wrong with it, in the user's language.
+        Err(e) => error(
+            StatusCode::BAD_REQUEST,
+            crate::i18n::messages::localize(&e.to_string(), locale),
+        ),
     }
 }

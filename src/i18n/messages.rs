@@ -182,6 +182,9 @@ fn german(text: &str) -> Option<String> {
     if !exact.is_empty() {
         return Some(exact.to_string());
     }
+    if let Some(german) = archive(text) {
+        return Some(german);
+    }
     if let Some(n) = text
         .strip_prefix("must be at most ")
         .and_then(|r| r.strip_suffix(" characters"))
@@ -284,6 +287,94 @@ fn german(text: &str) -> Option<String> {
         ));
     }
     None
+}
+
+/// The refusals of "Load an export": each names the archive's file it is
+/// about (`data.json`, `documents/…`) in front, or the archive as a whole.
+fn archive(text: &str) -> Option<String> {
+    let exact = match text {
+        "is not a cashkeeper export: not a readable zip archive" => {
+            "ist kein cashkeeper-Export: kein lesbares ZIP-Archiv"
+        }
+        "is not a cashkeeper export: it has no data.json" => {
+            "ist kein cashkeeper-Export: es fehlt data.json"
+        }
+        "the user has records already; load an export into a user who has none" => {
+            "das Konto hat schon Einträge; lade einen Export in ein Konto ohne Einträge"
+        }
+        _ => "",
+    };
+    if !exact.is_empty() {
+        return Some(exact.to_string());
+    }
+    if let Some(n) = text
+        .strip_prefix("the archive holds more than ")
+        .and_then(|r| r.strip_suffix(" files; this is not a cashkeeper export"))
+    {
+        return Some(format!(
+            "das Archiv enthält mehr als {n} Dateien; das ist kein cashkeeper-Export"
+        ));
+    }
+    let (name, problem) = text.split_once(": ")?;
+    if name != "data.json" && !name.starts_with("documents/") {
+        return None;
+    }
+    let german = match problem {
+        "is damaged; this is not an intact cashkeeper export" => {
+            "ist beschädigt; das ist kein unversehrter cashkeeper-Export".to_string()
+        }
+        "has another format; this is not a cashkeeper export" => {
+            "hat ein anderes Format; das ist kein cashkeeper-Export".to_string()
+        }
+        "is of a newer export version; use a newer cashkeeper" => {
+            "stammt aus einer neueren Export-Version; nimm ein neueres cashkeeper".to_string()
+        }
+        "cannot be read; the archive is damaged" => {
+            "lässt sich nicht lesen; das Archiv ist beschädigt".to_string()
+        }
+        "does not match its checksum; the archive is damaged" => {
+            "passt nicht zu seiner Prüfsumme; das Archiv ist beschädigt".to_string()
+        }
+        _ => {
+            if let Some(n) = problem
+                .strip_prefix("expands more than ")
+                .and_then(|r| r.strip_suffix(" times; this is not a cashkeeper export"))
+            {
+                format!(
+                    "wird beim Entpacken mehr als {n}-mal so groß; das ist kein cashkeeper-Export"
+                )
+            } else if let Some(n) = problem
+                .strip_prefix("the archive expands to more than ")
+                .and_then(|r| r.strip_suffix(" MB"))
+            {
+                format!("das Archiv wird entpackt größer als {n} MB")
+            } else if let Some(n) = problem
+                .strip_prefix("expands to more than ")
+                .and_then(|r| r.strip_suffix(" MB"))
+            {
+                format!("wird entpackt größer als {n} MB")
+            } else if let Some((table, rest)) = problem
+                .strip_prefix("a record of ")
+                .and_then(|r| r.split_once(' '))
+            {
+                if let Some(parent) = rest
+                    .strip_prefix("refers to a record of ")
+                    .and_then(|r| r.strip_suffix(" that is not in this archive"))
+                {
+                    format!("ein Eintrag aus {table} verweist auf einen Eintrag aus {parent}, der nicht in diesem Archiv ist")
+                } else if rest == "cannot be loaded; the archive is damaged" {
+                    format!(
+                        "ein Eintrag aus {table} lässt sich nicht laden; das Archiv ist beschädigt"
+                    )
+                } else {
+                    return None;
+                }
+            } else {
+                german(problem)?
+            }
+        }
+    };
+    Some(format!("{name}: {german}"))
 }
 
 #[cfg(test)]
@@ -393,6 +484,31 @@ mod tests {
 
     /// Errors are worded in English in the code and translated by their
     /// text: a new or reworded message without German fails here.
+    #[test]
+    fn an_archives_refusals_name_its_file_in_german_too() {
+        for (english, german) in [
+            (
+                "file: documents/0191/Vertrag.pdf: must be at most 10 MiB",
+                "file: documents/0191/Vertrag.pdf: darf höchstens 10 MiB groß sein",
+            ),
+            (
+                "file: data.json: expands more than 100 times; this is not a cashkeeper export",
+                "file: data.json: wird beim Entpacken mehr als 100-mal so groß; das ist kein cashkeeper-Export",
+            ),
+            (
+                "file: the archive holds more than 10000 files; this is not a cashkeeper export",
+                "file: das Archiv enthält mehr als 10000 Dateien; das ist kein cashkeeper-Export",
+            ),
+            (
+                "file: data.json: a record of expenses refers to a record of accounts that is not in this archive",
+                "file: data.json: ein Eintrag aus expenses verweist auf einen Eintrag aus accounts, der nicht in diesem Archiv ist",
+            ),
+        ] {
+            assert_eq!(localize(english, Locale::De), german);
+            assert_eq!(localize(english, Locale::En), english);
+        }
+    }
+
     #[test]
     fn every_literal_error_has_german_wording() {
         let messages = literal_messages();

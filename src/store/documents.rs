@@ -209,6 +209,28 @@ pub fn used_bytes(c: &Connection, user_id: &UserId) -> Result<i64> {
     )
 }
 
+/// Refuses `more` bytes of documents that would take the user's documents
+/// past the byte `quota`. Call it inside the write transaction that
+/// inserts them.
+pub fn check_quota(c: &Connection, user_id: &UserId, more: i64, quota: u64) -> Result<()> {
+    let used = used_bytes(c, user_id)?.max(0) as u64;
+    if used.saturating_add(more.max(0) as u64) > quota {
+        return Err(quota_refusal(quota, used));
+    }
+    Ok(())
+}
+
+/// The refusal of documents that do not fit in the `quota` of which `used`
+/// bytes are taken.
+pub fn quota_refusal(quota: u64, used: u64) -> Error {
+    Error::refused(format!(
+        "this file does not fit in your document storage of {} MB ({} MB used); \
+         delete some documents first",
+        quota / (1024 * 1024),
+        used.div_ceil(1024 * 1024),
+    ))
+}
+
 /// Stores an upload: the file first, then its row in an immediate
 /// transaction that checks the attached record is the user's, the count
 /// and the byte `quota`. A refused or failed insert removes the file again.
@@ -242,15 +264,7 @@ pub async fn save(
                 require_owned_field(tx, Owned::DailyExpense, &user, "dailyExpenseId", d)?;
             }
             Cap::Documents.check(tx, &user)?;
-            let used = used_bytes(tx, &user)?;
-            if (used + size) as u64 > quota {
-                return Err(Error::refused(format!(
-                    "this file does not fit in your document storage of {} MB ({} MB used); \
-                     delete some documents first",
-                    quota / (1024 * 1024),
-                    (used as u64).div_ceil(1024 * 1024),
-                )));
-            }
+            check_quota(tx, &user, size, quota)?;
             tx.execute(
                 "INSERT INTO documents (id, user_id, file_name, content_type, size_bytes, sha256,
                                         expense_id, daily_expense_id, created_at)

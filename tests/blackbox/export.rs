@@ -8,9 +8,9 @@ use base64::Engine;
 use serde_json::{json, Value};
 use std::io::{Cursor, Read};
 
-const PDF: &str = "JVBERi0xLjcKJeLjz9M=";
+pub(crate) const PDF: &str = "JVBERi0xLjcKJeLjz9M=";
 
-fn unzip(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
+pub(crate) fn unzip(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
     let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).unwrap();
     (0..zip.len())
         .map(|i| {
@@ -22,12 +22,12 @@ fn unzip(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
-fn data_json(files: &[(String, Vec<u8>)]) -> Value {
+pub(crate) fn data_json(files: &[(String, Vec<u8>)]) -> Value {
     let (_, bytes) = files.iter().find(|(n, _)| n == "data.json").unwrap();
     serde_json::from_slice(bytes).unwrap()
 }
 
-async fn household(app: &TestApp, user: &TestUser, name: &str) -> String {
+pub(crate) async fn household(app: &TestApp, user: &TestUser, name: &str) -> String {
     let account = app
         .ok(
             user,
@@ -211,7 +211,7 @@ fn cli(data_dir: &std::path::Path, args: &[&str], stdin: Option<&str>) -> std::p
 async fn an_archive_imported_into_a_fresh_instance_exports_the_same_data() {
     let app = spawn_app().await;
     let anna = app.new_user().await;
-    let doc = household(&app, &anna, "Anna").await;
+    household(&app, &anna, "Anna").await;
     let accounts = app.ok(&anna, "listAccounts", json!({})).await;
     let giro = accounts[0]["id"].as_str().unwrap().to_string();
     let savings = app
@@ -307,26 +307,30 @@ async fn an_archive_imported_into_a_fresh_instance_exports_the_same_data() {
         .await
         .unwrap();
     let (a, b) = (unzip(&first), unzip(&second));
-    assert_eq!(data_json(&a)["tables"], data_json(&b)["tables"]);
     for k in ["email", "name", "locale", "baseCurrency"] {
         assert_eq!(data_json(&a)["user"][k], data_json(&b)["user"][k], "{k}");
     }
-    let names = |f: &[(String, Vec<u8>)]| {
-        f.iter()
-            .map(|(n, d)| (n.clone(), d.clone()))
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(
-        names(&a)
-            .into_iter()
-            .filter(|(n, _)| n != "data.json")
-            .collect::<Vec<_>>(),
-        names(&b)
-            .into_iter()
-            .filter(|(n, _)| n != "data.json")
-            .collect::<Vec<_>>(),
-        "the CSV files and the documents are the same"
-    );
+    // Every record has a new id, and every reference the new id of the
+    // record it names: with the ids numbered in order of appearance, the
+    // tables, the CSV files and the documents are the same.
+    let (na, nb) = (same_ids(&a), same_ids(&b));
+    assert_ne!(a, b, "new ids");
+    assert_eq!(na.len(), nb.len());
+    for (x, y) in na.iter().zip(&nb) {
+        assert_eq!(x.0, y.0);
+        assert_eq!(
+            String::from_utf8_lossy(&x.1),
+            String::from_utf8_lossy(&y.1),
+            "{}",
+            x.0
+        );
+    }
+    let doc = b
+        .iter()
+        .find_map(|(n, _)| n.strip_prefix("documents/"))
+        .and_then(|rest| rest.split_once('/'))
+        .map(|(id, _)| id.to_string())
+        .expect("the document in the second archive");
     // Search and month views work on what was loaded.
     let hits = app2
         .action("search", json!({"query": "Morgenrot"}), Some(&cookie))
@@ -377,8 +381,6 @@ async fn damaged_foreign_and_clashing_archives_are_refused_and_leave_nothing() {
     for (file, says) in [
         (&truncated, "not a cashkeeper export"),
         (&foreign, "has no data.json"),
-        // The same records are in this instance already (Anna's).
-        (&good, "in this instance already"),
     ] {
         let (d, f) = (data_dir.clone(), file.clone());
         let out = tokio::task::spawn_blocking(move || {
@@ -400,6 +402,39 @@ async fn damaged_foreign_and_clashing_archives_are_refused_and_leave_nothing() {
         assert!(err.contains(says), "{}: {err}", file.display());
         assert_eq!(count("copy@example.org"), 0, "nothing half-imported");
     }
+    // Anna's own archive loads on her instance beside her records: every
+    // record gets a new id.
+    let (d, f) = (data_dir.clone(), good.clone());
+    let out = tokio::task::spawn_blocking(move || {
+        cli(
+            &d,
+            &[
+                "import-user",
+                "--email",
+                "copy@example.org",
+                f.to_str().unwrap(),
+            ],
+            None,
+        )
+    })
+    .await
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(count("copy@example.org"), 1);
+    let accounts: i64 = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row(
+            "SELECT COUNT(DISTINCT id) FROM accounts WHERE name = 'Annakonto'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(accounts, 2, "the copy's account has an id of its own");
+
     // A user who has records already is not overwritten.
     let (d, f, e) = (data_dir.clone(), good.clone(), anna.email.clone());
     let out = tokio::task::spawn_blocking(move || {
@@ -423,7 +458,7 @@ async fn damaged_foreign_and_clashing_archives_are_refused_and_leave_nothing() {
     );
 }
 
-async fn load(app: &TestApp, cookie: Option<&str>, bytes: Vec<u8>) -> (u16, Value) {
+pub(crate) async fn load(app: &TestApp, cookie: Option<&str>, bytes: Vec<u8>) -> (u16, Value) {
     let boundary = "cashkeeperboundary7d3f";
     let mut body = format!(
         "--{boundary}\r\ncontent-disposition: form-data; name=\"file\"; filename=\"export.zip\"\r\ncontent-type: application/zip\r\n\r\n"
@@ -476,13 +511,18 @@ async fn settings_load_an_export_into_an_account_without_records() {
         body["error"]
             .as_str()
             .unwrap()
-            .starts_with("file: not a cashkeeper export"),
+            .starts_with("file: is not a cashkeeper export"),
         "{body}"
     );
 
     let (status, body) = load(&new, Some(&moved.cookie), bytes.clone()).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["documents"], 1);
+    // What was loaded, per table.
+    assert_eq!(body["tables"]["accounts"], 1, "{body}");
+    assert_eq!(body["tables"]["daily_expenses"], 1, "{body}");
+    assert_eq!(body["tables"]["documents"], 1, "{body}");
+    assert!(body["records"].as_u64().unwrap() > 5, "{body}");
     let accounts = new.ok(&moved, "listAccounts", json!({})).await;
     assert_eq!(accounts[0]["name"], "Annakonto");
     let settings = new.ok(&moved, "getSettings", json!({})).await;
@@ -492,20 +532,71 @@ async fn settings_load_an_export_into_an_account_without_records() {
     );
     assert_eq!(settings["email"], moved.email.as_str(), "the sign-in stays");
 
-    // Not a second time: the account has records now.
+    // Not a second time: the account has records now; said in the
+    // language the archive brought along.
     let (status, body) = load(&new, Some(&moved.cookie), bytes).await;
     assert_eq!(status, 400);
-    assert!(
-        body["error"]
-            .as_str()
-            .unwrap()
-            .contains("has records already"),
+    assert_eq!(
+        body["error"],
+        "file: das Konto hat schon Einträge; lade einen Export in ein Konto ohne Einträge",
         "{body}"
     );
 }
 
+/// `files` (data.json first, then by name) with every id replaced by
+/// `#n`, numbered in order of first appearance, and data.json's head (the
+/// export's time) left out: two archives of the same data written with
+/// different ids compare equal.
+pub(crate) fn same_ids(files: &[(String, Vec<u8>)]) -> Vec<(String, Vec<u8>)> {
+    let mut ordered: Vec<(String, Vec<u8>)> = files.to_vec();
+    ordered.sort_by_key(|(n, _)| (n != "data.json", n.clone()));
+    let mut seen: std::collections::HashMap<String, usize> = Default::default();
+    let mut number = |text: &str| -> String {
+        let mut out = String::new();
+        let mut rest = text;
+        while !rest.is_empty() {
+            let candidate = rest.get(..36).filter(|c| {
+                c.char_indices().all(|(i, ch)| {
+                    if [8, 13, 18, 23].contains(&i) {
+                        ch == '-'
+                    } else {
+                        ch.is_ascii_hexdigit()
+                    }
+                })
+            });
+            if let Some(id) = candidate {
+                let n = seen.len();
+                let n = *seen.entry(id.to_string()).or_insert(n);
+                out.push_str(&format!("#{n}"));
+                rest = &rest[36..];
+            } else {
+                let ch = rest.chars().next().unwrap();
+                out.push(ch);
+                rest = &rest[ch.len_utf8()..];
+            }
+        }
+        out
+    };
+    ordered
+        .into_iter()
+        .map(|(name, bytes)| {
+            let bytes = if name == "data.json" {
+                let data: Value = serde_json::from_slice(&bytes).unwrap();
+                serde_json::to_vec_pretty(&data["tables"]).unwrap()
+            } else {
+                bytes
+            };
+            let bytes = match String::from_utf8(bytes) {
+                Ok(text) => number(&text).into_bytes(),
+                Err(e) => e.into_bytes(),
+            };
+            (number(&name), bytes)
+        })
+        .collect()
+}
+
 /// The archive `files` with its data.json changed by `edit`.
-fn rezip(files: &[(String, Vec<u8>)], edit: impl FnOnce(&mut Value)) -> Vec<u8> {
+pub(crate) fn rezip(files: &[(String, Vec<u8>)], edit: impl FnOnce(&mut Value)) -> Vec<u8> {
     let mut data = data_json(files);
     edit(&mut data);
     let mut out = Cursor::new(Vec::new());

@@ -1,0 +1,115 @@
+//! The real executable gives the memory of large replies back: after a
+//! flood of them its resident memory falls back once they are sent,
+//! instead of staying at the flood's peak while idle.
+
+use crate::crash::Service;
+use crate::export_limits::{register, status_mib};
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn resident_memory_after_a_flood_of_large_replies_falls_below_128_mb() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = Service::start(dir.path(), &[]);
+    let pid = service.child.id();
+    let cookie = register(&service, "flood@example.org").await;
+    let account = service
+        .action(
+            "createAccount",
+            json!({"name": "Giro", "type": "checking", "currency": "EUR"}),
+            Some(&cookie),
+        )
+        .await
+        .unwrap()["data"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // 20,000 one-time expenses with long notes: every list of them is a
+    // reply of about 10 MB.
+    let db = dir.path().join("cashkeeper.db");
+    tokio::task::spawn_blocking(move || {
+        let mut c = rusqlite::Connection::open(db).unwrap();
+        c.busy_timeout(std::time::Duration::from_secs(30)).unwrap();
+        let tx = c.transaction().unwrap();
+        let user: String = tx
+            .query_row(
+                "SELECT user_id FROM accounts WHERE id = ?1",
+                [&account],
+                |r| r.get(0),
+            )
+            .unwrap();
+        {
+            let mut insert = tx
+                .prepare(
+                    "INSERT INTO daily_expenses (id, user_id, name, amount_cents, currency, date,
+                        account_id, merchant, notes, created_at, updated_at)
+                     VALUES (?1, ?2, ?3, ?4, 'EUR', ?5, ?6, ?7, ?8, ?9, ?9)",
+                )
+                .unwrap();
+            let notes = "Notiz ".repeat(50);
+            for i in 0..20_000u32 {
+                insert
+                    .execute(rusqlite::params![
+                        uuid::Uuid::new_v4().to_string(),
+                        user,
+                        format!("Einkauf {i}"),
+                        100 + i64::from(i % 5000),
+                        format!("2026-{:02}-{:02}", 1 + i % 10, 1 + i % 28),
+                        account,
+                        format!("Händler {}", i % 700),
+                        notes,
+                        "2026-11-02T10:00:00Z",
+                    ])
+                    .unwrap();
+            }
+        }
+        tx.commit().unwrap();
+    })
+    .await
+    .unwrap();
+
+    let service = std::sync::Arc::new(service);
+    let mut flood = Vec::new();
+    for _ in 0..8 {
+        let (service, cookie) = (service.clone(), cookie.clone());
+        flood.push(tokio::spawn(async move {
+            let mut bytes = 0;
+            for _ in 0..3 {
+                let res = service
+                    .client
+                    .post(format!("{}/actions/listDailyExpenses", service.base))
+                    .header("content-type", "application/json")
+                    .header("cookie", format!("cashkeeper_session={cookie}"))
+                    .body(json!({"from": "2026-01-01", "to": "2026-12-31"}).to_string())
+                    .send()
+                    .await
+                    .unwrap();
+                assert_eq!(res.status(), 200);
+                bytes = res.bytes().await.unwrap().len();
+            }
+            bytes
+        }));
+    }
+    for f in flood {
+        let bytes = f.await.unwrap();
+        assert!(bytes > 5_000_000, "a large reply: {bytes} bytes");
+    }
+    let peak = status_mib(pid, "VmHWM");
+    // Each reply of more than 1 MiB trims the allocator once it is sent;
+    // the last one's trim runs on a blocking thread just after it. Wait
+    // for it by watching the process, not the clock.
+    let mut resident = status_mib(pid, "VmRSS");
+    for _ in 0..200_000 {
+        if resident < 128 {
+            break;
+        }
+        std::thread::yield_now();
+        tokio::task::yield_now().await;
+        resident = status_mib(pid, "VmRSS");
+    }
+    assert!(
+        resident < 128,
+        "{resident} MiB resident after the flood (peak {peak} MiB)"
+    );
+    assert!(peak > 200, "the flood took memory: peak {peak} MiB");
+    eprintln!("large replies: peak {peak} MiB, resident after {resident} MiB");
+}
