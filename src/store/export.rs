@@ -634,9 +634,10 @@ fn entries_said<R: Read + Seek>(archive: &mut R) -> Option<u64> {
 }
 
 /// Columns that name another record without a declared foreign key: a
-/// record's import and an import row's match. Given a new id when the
-/// record is in the archive, left empty when not.
-const LOOSE_REFERENCES: &[&str] = &["import_id", "match_id"];
+/// record's import, an import row's match and the record an assistant's
+/// proposal booked. Given a new id when the record is in the archive, left
+/// empty when not.
+const LOOSE_REFERENCES: &[&str] = &["import_id", "match_id", "record_id"];
 
 /// Writes a [`check`]ed archive into the data of `user`, who must have
 /// nothing of their own yet but the default categories (which the

@@ -1163,22 +1163,28 @@ async fn proposals_travel_with_the_users_export_and_stay_booked() {
         .await
         .unwrap();
     assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
+    // The archive loads with new ids: the conversation, its proposal and
+    // the booked record are found under theirs, still tied together.
+    let listed = other.ok(&newcomer, "listConversations", json!({})).await;
+    let listed = listed.as_array().unwrap();
+    assert_eq!(listed.len(), 1, "{listed:?}");
     let conv = other
         .ok(
             &newcomer,
             "getConversation",
-            json!({ "id": preview["conversationId"] }),
+            json!({ "id": listed[0]["id"] }),
         )
         .await;
-    assert_eq!(conv["messages"][1]["proposals"][0]["state"], "saved");
-    assert_eq!(
-        conv["messages"][1]["proposals"][0]["recordId"],
-        saved["recordId"]
-    );
+    let proposal = &conv["messages"][1]["proposals"][0];
+    assert_eq!(proposal["state"], "saved", "{conv}");
+    let booked = daily_expenses(&other, &newcomer).await;
+    assert_eq!(booked.len(), 1);
+    assert_eq!(proposal["recordId"], booked[0]["id"], "{conv}");
+    assert_ne!(proposal["recordId"], saved["recordId"]);
     let again = other
         .action(
             "confirmProposal",
-            json!({ "proposalId": preview["proposalId"] }),
+            json!({ "proposalId": proposal["id"] }),
             Some(&newcomer.cookie),
         )
         .await;
