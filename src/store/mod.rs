@@ -48,13 +48,19 @@ mod embedded {
 /// The database file inside the data directory.
 pub const DB_FILE: &str = "cashkeeper.db";
 
+/// How long a statement waits for another connection's write lock before
+/// it fails: far above the longest single write transaction (an import's
+/// staging of 200,000 rows or one chunk of its confirm, see
+/// `docs/performance.md`), so that no write fails because another ran.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// Settings every connection gets: foreign keys enforced, a busy timeout so
 /// concurrent writers wait instead of failing, WAL so readers never block,
 /// and a page cache of 1 MiB (SQLite's default is 2 MB; the pool keeps up
 /// to 8 connections, and what misses it is still in the operating system's
 /// file cache).
 fn configure(c: &mut Connection) -> rusqlite::Result<()> {
-    c.busy_timeout(Duration::from_secs(5))?;
+    c.busy_timeout(BUSY_TIMEOUT)?;
     c.execute_batch(
         "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -1024;",
     )?;
