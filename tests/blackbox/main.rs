@@ -20,6 +20,7 @@ mod export;
 mod hardening;
 mod helpers;
 mod import_corpus;
+mod import_load;
 mod import_page;
 mod imports;
 mod jobs;
