@@ -731,8 +731,14 @@ where
                 Some(n) => total += n,
                 None => return Ok(total),
             }
+            let held = started.elapsed();
+            tracing::debug!(
+                held_ms = held.as_millis() as u64,
+                total,
+                "import chunk written"
+            );
             crate::memory::release_free();
-            tokio::time::sleep(started.elapsed().clamp(PAUSE_MIN, PAUSE_MAX)).await;
+            tokio::time::sleep(held.clamp(PAUSE_MIN, PAUSE_MAX)).await;
         }
     })
     .await
