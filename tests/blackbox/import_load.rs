@@ -408,3 +408,61 @@ async fn a_66_mb_file_with_an_unterminated_quote_is_refused_below_400_mib() {
     eprintln!("peak RSS {before} MiB before, {peak} MiB after three 66 MB uploads");
     assert!(peak < 400, "peak RSS {peak} MiB");
 }
+
+#[tokio::test]
+async fn an_interrupted_confirm_is_finished_by_a_confirm_or_taken_back_by_a_cancel() {
+    let app = spawn_app().await;
+    let rows = cashkeeper::actions::imports::CHUNK_ROWS + 2_000;
+    let (user, _, batch) = with_batch(&app, rows).await;
+    app.ok(&user, "confirmImport", json!({"id": batch})).await;
+    // As the database is left when the service stops before the last
+    // chunk: the batch marked as being confirmed, the last rows unwritten.
+    let interrupt = |unwritten: i64| {
+        let c = rusqlite::Connection::open(app.data_dir().join("cashkeeper.db")).unwrap();
+        c.execute(
+            "DELETE FROM daily_expenses WHERE rowid IN (SELECT rowid FROM daily_expenses
+             WHERE import_id = ?1 ORDER BY rowid DESC LIMIT ?2)",
+            rusqlite::params![batch, unwritten],
+        )
+        .unwrap();
+        c.execute(
+            "UPDATE import_batches SET status = 'reconciled' WHERE id = ?1",
+            [&batch],
+        )
+        .unwrap();
+    };
+    interrupt(2_500);
+    let n = rows as i64;
+    assert_eq!(records_of(&app, &batch), (n - 2_500, n - 2_500));
+    let got = app
+        .ok(&user, "getImport", json!({"id": batch, "limit": 1}))
+        .await;
+    assert_eq!(got["status"], "reconciled");
+    assert_eq!(got["confirmedAt"], Value::Null);
+    let refused = app
+        .refused(
+            &user,
+            "decideImportConflict",
+            json!({"id": batch, "all": "new", "decision": "skip"}),
+        )
+        .await;
+    assert_eq!(
+        refused,
+        "id: was being confirmed when the service stopped; confirmImport finishes it, cancelImport takes it back"
+    );
+    // A confirm writes what is missing, each row once.
+    let done = app.ok(&user, "confirmImport", json!({"id": batch})).await;
+    assert_eq!(done["imported"], rows);
+    assert_eq!(done["batch"]["status"], "confirmed");
+    assert!(done["batch"]["confirmedAt"].is_string(), "{done}");
+    assert_eq!(records_of(&app, &batch), (n, n));
+
+    // A cancel takes back what was written.
+    interrupt(1_000);
+    let cancelled = app.ok(&user, "cancelImport", json!({"id": batch})).await;
+    assert_eq!(cancelled["status"], "cancelled");
+    assert_eq!(cancelled["confirmedAt"], Value::Null);
+    assert_eq!(records_of(&app, &batch), (0, 0));
+    let left = app.ok(&user, "listDailyExpenses", json!({})).await;
+    assert_eq!(left, json!([]));
+}

@@ -1548,8 +1548,18 @@ async fn two_concurrent_confirms_of_one_batch_write_it_once() {
         a.body,
         b.body
     );
-    let winner = if a.ok() { &a } else { &b };
+    let (winner, loser) = if a.ok() { (&a, &b) } else { (&b, &a) };
     assert_eq!(winner.body["data"]["imported"], 200);
+    // Refused in words, whether it came while the first ran or after.
+    assert!(
+        [
+            "id: is being confirmed or taken back; wait until it is done",
+            "id: is already confirmed; undoImport takes it back"
+        ]
+        .contains(&loser.error().unwrap()),
+        "{}",
+        loser.body
+    );
     assert_eq!(one_time_expenses(&app, &user).await.len(), 200);
 }
 
