@@ -129,13 +129,36 @@ struct ListInput {
     /// A month `YYYY-MM`: shorthand for from/to.
     month: Option<String>,
     category_id: Option<String>,
+    /// How many to answer (default [`PAGE_DEFAULT`], at most [`PAGE_MAX`])
+    /// and how many to pass over first.
+    limit: Option<i64>,
+    offset: Option<i64>,
 }
 
+/// `listDailyExpenses`' page size: by default and at most. A user may keep
+/// a million entries; no reply holds them all.
+const PAGE_DEFAULT: u32 = 200;
+const PAGE_MAX: u32 = 1_000;
+
 async fn list(ctx: Ctx, input: ListInput) -> Result<Reply> {
+    let limit = match input.limit {
+        None => PAGE_DEFAULT,
+        Some(n) => u32::try_from(n)
+            .ok()
+            .filter(|n| (1..=PAGE_MAX).contains(n))
+            .ok_or_else(|| Error::invalid("limit", format!("must be between 1 and {PAGE_MAX}")))?,
+    };
+    let offset = match input.offset {
+        None => 0,
+        Some(n) => {
+            u32::try_from(n).map_err(|_| Error::invalid("offset", "must not be negative"))?
+        }
+    };
     let mut filter = Filter {
         from: input::optional_date("from", input.from)?,
         to: input::optional_date("to", input.to)?,
         category_id: input::optional_id(input.category_id),
+        limit: Some(limit),
         ..Filter::default()
     };
     if let Some(m) = input.month.filter(|m| !m.trim().is_empty()) {
@@ -156,7 +179,7 @@ async fn list(ctx: Ctx, input: ListInput) -> Result<Reply> {
     Reply::data(
         ctx.state
             .db
-            .run(move |c| daily_expenses::list(c, &user, &filter))
+            .run(move |c| daily_expenses::page(c, &user, &filter, offset))
             .await?,
     )
 }

@@ -21,6 +21,9 @@ use chrono::NaiveDate;
 use rusqlite::Connection;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::sync::{Arc, LazyLock, Mutex};
+use std::time::Duration;
 
 pub fn register(r: &mut Registry) {
     r.session_large("stageImport", stage_action);
@@ -92,6 +95,8 @@ pub struct MatchView {
 
 fn batch_view(c: &Connection, b: Batch) -> Result<BatchView> {
     let n = imports::counts(c, &b.id)?;
+    // A confirm under way is not a confirmation yet.
+    let confirmed_at = b.confirmed_at.clone().filter(|_| !b.confirming());
     let count = |s| n.get(&s).copied().unwrap_or(0);
     Ok(BatchView {
         counts: Counts {
@@ -106,7 +111,7 @@ fn batch_view(c: &Connection, b: Batch) -> Result<BatchView> {
         file_name: b.file_name,
         account_id: b.account_id,
         created_at: b.created_at,
-        confirmed_at: b.confirmed_at,
+        confirmed_at,
         format: b.format,
         row_count: b.row_count,
     })
@@ -146,8 +151,23 @@ fn required_batch_id(id: Option<String>) -> Result<String> {
     optional_id(id).ok_or_else(|| Error::invalid("id", "is required"))
 }
 
-/// Refuses a batch that can no longer change.
+/// Refuses a batch that can no longer change, or whose confirm has begun.
 fn require_open(b: &Batch) -> Result<()> {
+    require_unconfirmed(b)?;
+    if b.confirming() {
+        if Running::is_running(&b.id) {
+            return Err(busy());
+        }
+        return Err(Error::invalid(
+            "id",
+            "was being confirmed when the service stopped; confirmImport finishes it, cancelImport takes it back",
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a batch that is confirmed or cancelled.
+fn require_unconfirmed(b: &Batch) -> Result<()> {
     match b.status.as_str() {
         "confirmed" => Err(Error::invalid(
             "id",
@@ -223,12 +243,14 @@ pub async fn stage(state: &AppState, user: &User, upload: Upload) -> Result<Batc
         .map(|m| serde_json::to_string(m).map_err(anyhow::Error::from))
         .transpose()?;
 
-    // The account first: a file for an unknown account is not even read.
+    // The account and the number of waiting imports first: a file that
+    // could not be staged is not even read.
     let (u, a) = (user.id.clone(), account_id.clone());
     let currency = state
         .db
         .run(move |c| {
             store::require_owned_field(c, Owned::Account, &u, "accountId", &a)?;
+            require_room(c, &u)?;
             Ok(
                 c.query_row("SELECT currency FROM accounts WHERE id = ?1", [&a], |r| {
                     r.get::<_, String>(0)
@@ -253,12 +275,9 @@ pub async fn stage(state: &AppState, user: &User, upload: Upload) -> Result<Batc
     let view = state
         .db
         .transaction(move |tx| {
-            if imports::open_count(tx, &user_id)? >= imports::OPEN_BATCHES_MAX {
-                return Err(Error::refused(format!(
-                    "at most {} imports may wait for confirmation; confirm or cancel one first",
-                    imports::OPEN_BATCHES_MAX
-                )));
-            }
+            // Again in the writing transaction: two uploads may have
+            // passed the first check together.
+            require_room(tx, &user_id)?;
             let b = imports::insert_batch(
                 tx,
                 &user_id,
@@ -276,6 +295,17 @@ pub async fn stage(state: &AppState, user: &User, upload: Upload) -> Result<Batc
     view
 }
 
+/// Refuses another batch while the most allowed wait for a confirm.
+fn require_room(c: &Connection, user: &UserId) -> Result<()> {
+    if imports::open_count(c, user)? >= imports::OPEN_BATCHES_MAX {
+        return Err(Error::refused(format!(
+            "at most {} imports may wait for confirmation; confirm or cancel one first",
+            imports::OPEN_BATCHES_MAX
+        )));
+    }
+    Ok(())
+}
+
 /// A file-level refusal, naming the field.
 fn refusal(field: &'static str, e: ReadError) -> Error {
     match e {
@@ -284,6 +314,13 @@ fn refusal(field: &'static str, e: ReadError) -> Error {
         ReadError::TooManyRows => Error::invalid(
             field,
             format!("has more than {MAX_ROWS} rows; split the file"),
+        ),
+        ReadError::FieldTooLong { line } => Error::invalid(
+            field,
+            format!(
+                "has a field longer than {} KiB starting on line {line}; is a closing quote missing?",
+                read::FIELD_MAX / 1024
+            ),
         ),
         ReadError::UnknownLayout { columns } => Error::invalid(
             "mapping",
@@ -612,84 +649,251 @@ struct Confirmed {
     batch: BatchView,
 }
 
-/// What a confirm found: done, or conflicts still open (their statuses
+/// Rows a confirm writes, and records an undo removes, per write
+/// transaction: each holds the database's write lock for a fraction of a
+/// second, so other users' writes wait briefly instead of for the whole
+/// file (see `docs/performance.md`).
+pub const CHUNK_ROWS: usize = 5_000;
+
+/// After each chunk the write lock stays free at least as long as the
+/// chunk held it (within these bounds), so that writers waiting in
+/// SQLite's busy handler, which looks again every 100 ms at most, get
+/// their turn between two chunks.
+const PAUSE_MIN: Duration = Duration::from_millis(20);
+const PAUSE_MAX: Duration = Duration::from_millis(250);
+
+/// The batches whose confirm, undo or cancel is running in this process:
+/// a second one of the same batch is refused in words while the first
+/// runs. What is not here but marked confirming in the database was
+/// interrupted (the service stopped) and may be resumed.
+static RUNNING: LazyLock<Mutex<HashSet<String>>> = LazyLock::new(Default::default);
+
+/// A batch's place in [`RUNNING`], given up when dropped.
+struct Running(String);
+
+impl Running {
+    /// `None` while another confirm, undo or cancel of the batch runs.
+    fn claim(batch_id: &str) -> Option<Running> {
+        let mut running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+        running
+            .insert(batch_id.to_string())
+            .then(|| Running(batch_id.to_string()))
+    }
+
+    fn is_running(batch_id: &str) -> bool {
+        RUNNING
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains(batch_id)
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        RUNNING
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.0);
+    }
+}
+
+fn busy() -> Error {
+    Error::invalid(
+        "id",
+        "is being confirmed or taken back; wait until it is done",
+    )
+}
+
+/// The user's batch, claimed for a confirm, undo or cancel: another
+/// user's batch is unknown, and one that is busy is refused.
+async fn claim(state: &AppState, user: &UserId, id: String) -> Result<(Batch, Running)> {
+    let u = user.clone();
+    let b = state.db.run(move |c| batch_of(c, &u, &id)).await?;
+    let running = Running::claim(&b.id).ok_or_else(busy)?;
+    Ok((b, running))
+}
+
+/// Runs `step` in one write transaction after another until it answers
+/// `None`, pausing between them (see [`PAUSE_MIN`]); answers the sum of
+/// what the steps answered. Runs as its own task, so that a client that
+/// goes away does not stop it between two chunks.
+async fn in_chunks<F>(state: &AppState, step: F) -> Result<usize>
+where
+    F: Fn(&rusqlite::Transaction<'_>) -> Result<Option<usize>> + Clone + Send + Sync + 'static,
+{
+    let db = state.db.clone();
+    tokio::spawn(async move {
+        let mut total = 0;
+        loop {
+            let started = std::time::Instant::now();
+            let step = step.clone();
+            match db.transaction(move |tx| step(tx)).await? {
+                Some(n) => total += n,
+                None => return Ok(total),
+            }
+            let held = started.elapsed();
+            tracing::debug!(
+                held_ms = held.as_millis() as u64,
+                total,
+                "import chunk written"
+            );
+            crate::memory::release_free();
+            tokio::time::sleep(held.clamp(PAUSE_MIN, PAUSE_MAX)).await;
+        }
+    })
+    .await
+    .map_err(anyhow::Error::from)?
+}
+
+/// What the first transaction of a confirm found: the confirm begun (or
+/// an interrupted one to resume), or conflicts still open (their statuses
 /// are kept, so the page shows what changed since the last reconcile).
-enum Confirm {
-    Done(Box<Confirmed>),
+enum Start {
+    Go { resume: bool },
     Undecided(usize),
 }
 
+/// Confirms in chunks: the first transaction reconciles the batch again
+/// (the account may have changed since), checks the decisions and the
+/// limit and marks the batch confirming; then [`CHUNK_ROWS`] rows per
+/// transaction are written in file order; the last one marks the batch
+/// `confirmed`. A confirm that was interrupted (the service stopped) is
+/// resumed by the next confirm without writing any row twice.
 async fn confirm(ctx: Ctx, input: IdOnly) -> Result<Reply> {
     let user = ctx.user()?.clone();
     let id = required_batch_id(input.id)?;
     let now = crate::clock::timestamp(ctx.state.clock.now());
-    let outcome = ctx
+    let (b, _running) = claim(&ctx.state, &user.id, id).await?;
+    let (u, batch_id, start_now) = (user.id.clone(), b.id.clone(), now.clone());
+    let start = ctx
         .state
         .db
         .transaction(move |tx| {
-            let b = batch_of(tx, &user.id, &id)?;
-            require_open(&b)?;
-            // The account may have changed since the rows were reconciled
-            // (another import, a new entry): reconcile again, in the same
-            // transaction as the writes.
-            let (rows, _) = reconcile_batch(tx, &user.id, &b, &now)?;
+            let b = batch_of(tx, &u, &batch_id)?;
+            require_unconfirmed(&b)?;
+            if b.confirming() {
+                return Ok(Start::Go { resume: true });
+            }
+            let (rows, _) = reconcile_batch(tx, &u, &b, &start_now)?;
             let undecided = rows
                 .iter()
                 .filter(|r| r.status == Status::Conflict && r.decision.is_none())
                 .count();
             if undecided > 0 {
-                return Ok(Confirm::Undecided(undecided));
+                return Ok(Start::Undecided(undecided));
             }
-            let fallback = match user.locale {
-                Locale::De => "Buchung",
-                Locale::En => "Bank entry",
-            };
-            let writes: Vec<Write<'_>> = rows
+            let expenses = rows
                 .iter()
-                .filter(|r| r.status != Status::Error)
-                .filter(|r| match r.decision.as_deref() {
-                    Some("import") => true,
-                    Some(_) => false,
-                    None => r.status == Status::New,
-                })
-                .filter_map(|r| {
-                    let (date, cents) = (r.date?, r.cents?);
-                    let name = [r.payee.as_str(), r.memo.as_str()]
-                        .into_iter()
-                        .find(|s| !s.trim().is_empty())
-                        .unwrap_or(fallback);
-                    Some(Write {
-                        row: r,
-                        date,
-                        cents,
-                        name: truncate(name, NAME_MAX),
-                        merchant: truncate(&r.payee, NAME_MAX),
-                        notes: truncate(&r.memo, NOTES_MAX),
-                    })
-                })
-                .collect();
-            let expenses = writes.iter().filter(|w| w.cents < 0).count() as i64;
-            Cap::DailyExpenses.check_room(tx, &user.id, expenses)?;
-            imports::confirm(tx, &user.id, &b, &writes, &now)?;
-            let imported = writes.len();
-            let skipped = rows.len() - imported;
-            let b = imports::find(tx, &user.id, &b.id)?.unwrap_or(b);
-            Ok(Confirm::Done(Box::new(Confirmed {
-                imported,
-                skipped,
-                batch: batch_view(tx, b)?,
-            })))
+                .filter(|r| is_written(r) && r.cents.is_some_and(|c| c < 0))
+                .count() as i64;
+            Cap::DailyExpenses.check_room(tx, &u, expenses)?;
+            imports::begin_confirm(tx, &b.id, &start_now)?;
+            Ok(Start::Go { resume: false })
         })
         .await;
     crate::memory::release_free();
-    match outcome? {
-        Confirm::Done(done) => Reply::data(*done),
-        Confirm::Undecided(n) => Err(Error::refused(format!(
-            "{n} {} still need{} a decision: import or skip",
-            if n == 1 { "conflict" } else { "conflicts" },
-            if n == 1 { "s" } else { "" },
-        ))),
-    }
+    let resume = match start? {
+        Start::Go { resume } => resume,
+        Start::Undecided(n) => {
+            return Err(Error::refused(format!(
+                "{n} {} still need{} a decision: import or skip",
+                if n == 1 { "conflict" } else { "conflicts" },
+                if n == 1 { "s" } else { "" },
+            )))
+        }
+    };
+
+    // What an interrupted confirm wrote already, by import key.
+    let written = if resume {
+        let (u, batch_id) = (user.id.clone(), b.id.clone());
+        ctx.state
+            .db
+            .run(move |c| imports::written_keys(c, &u, &batch_id))
+            .await?
+    } else {
+        HashSet::new()
+    };
+    let written = Arc::new(written);
+    let after = Arc::new(std::sync::atomic::AtomicI64::new(-1));
+    let (u, batch_id, chunk_now) = (user.id.clone(), b.id.clone(), now.clone());
+    let fallback = match user.locale {
+        Locale::De => "Buchung",
+        Locale::En => "Bank entry",
+    };
+    in_chunks(&ctx.state, move |tx| {
+        let b = batch_of(tx, &u, &batch_id)?;
+        if !b.confirming() {
+            return Ok(None);
+        }
+        let rows = imports::rows_to_write(
+            tx,
+            &b.id,
+            after.load(std::sync::atomic::Ordering::Relaxed),
+            CHUNK_ROWS,
+        )?;
+        let Some((last, _)) = rows.last() else {
+            imports::finish_confirm(tx, &b.id, &chunk_now)?;
+            return Ok(None);
+        };
+        let writes: Vec<Write<'_>> = rows
+            .iter()
+            .map(|(_, r)| r)
+            .filter(|r| !written.contains(&r.import_key))
+            .filter_map(|r| write_of(r, fallback))
+            .collect();
+        imports::write_chunk(tx, &u, &b, &writes, &chunk_now)?;
+        // Only once the chunk is committed does the next one start after it.
+        after.store(*last, std::sync::atomic::Ordering::Relaxed);
+        Ok(Some(writes.len()))
+    })
+    .await?;
+
+    let (u, batch_id) = (user.id.clone(), b.id.clone());
+    let done = ctx
+        .state
+        .db
+        .run(move |c| {
+            let b = batch_of(c, &u, &batch_id)?;
+            let imported = imports::written(c, &u, &b.id)? as usize;
+            Ok(Confirmed {
+                imported,
+                skipped: (b.row_count as usize).saturating_sub(imported),
+                batch: batch_view(c, b)?,
+            })
+        })
+        .await?;
+    Reply::data(done)
+}
+
+/// Whether a confirm writes the row: readable, and `new` without a
+/// decision or decided `import` (as `imports::rows_to_write` selects).
+fn is_written(r: &StagedRow) -> bool {
+    r.status != Status::Error
+        && r.date.is_some()
+        && r.cents.is_some()
+        && match r.decision.as_deref() {
+            Some("import") => true,
+            Some(_) => false,
+            None => r.status == Status::New,
+        }
+}
+
+/// The record a row becomes: named by its payee, else its memo, else
+/// `fallback`.
+fn write_of<'r>(r: &'r StagedRow, fallback: &'r str) -> Option<Write<'r>> {
+    let (date, cents) = (r.date?, r.cents?);
+    let name = [r.payee.as_str(), r.memo.as_str()]
+        .into_iter()
+        .find(|s| !s.trim().is_empty())
+        .unwrap_or(fallback);
+    Some(Write {
+        row: r,
+        date,
+        cents,
+        name: truncate(name, NAME_MAX),
+        merchant: truncate(&r.payee, NAME_MAX),
+        notes: truncate(&r.memo, NOTES_MAX),
+    })
 }
 
 /// The first `max` characters of `s`, trimmed.
@@ -701,15 +905,30 @@ fn truncate(s: &str, max: usize) -> &str {
     }
 }
 
+/// Removes every record the batch wrote, in chunks; answers how many.
+async fn remove_written(state: &AppState, user: &UserId, batch_id: &str) -> Result<usize> {
+    let (u, batch_id) = (user.clone(), batch_id.to_string());
+    in_chunks(state, move |tx| {
+        let n = imports::remove_written(tx, &u, &batch_id, CHUNK_ROWS)?;
+        Ok((n > 0).then_some(n))
+    })
+    .await
+}
+
 async fn cancel(ctx: Ctx, input: IdOnly) -> Result<Reply> {
     let user = ctx.user_id()?;
     let id = required_batch_id(input.id)?;
     let now = crate::clock::timestamp(ctx.state.clock.now());
+    let (b, _running) = claim(&ctx.state, &user, id).await?;
+    // An interrupted confirm: what it wrote goes first, then the batch.
+    if b.confirming() {
+        remove_written(&ctx.state, &user, &b.id).await?;
+    }
     let batch = ctx
         .state
         .db
         .transaction(move |tx| {
-            let b = batch_of(tx, &user, &id)?;
+            let b = batch_of(tx, &user, &b.id)?;
             match b.status.as_str() {
                 "confirmed" => {
                     return Err(Error::invalid(
@@ -718,6 +937,7 @@ async fn cancel(ctx: Ctx, input: IdOnly) -> Result<Reply> {
                     ))
                 }
                 "cancelled" => {}
+                _ if b.confirming() => imports::abandon_confirm(tx, &b.id, &now)?,
                 _ => imports::cancel(tx, &b.id, &now)?,
             }
             let b = imports::find(tx, &user, &b.id)?.unwrap_or(b);
@@ -733,22 +953,29 @@ struct Undone {
     batch: BatchView,
 }
 
+/// Removes a confirmed batch's records in chunks; the batch stays
+/// `confirmed` until the last is gone and then becomes `cancelled`, so an
+/// undo that was interrupted is finished by the next one.
 async fn undo(ctx: Ctx, input: IdOnly) -> Result<Reply> {
     let user = ctx.user_id()?;
     let id = required_batch_id(input.id)?;
     let now = crate::clock::timestamp(ctx.state.clock.now());
+    let (b, _running) = claim(&ctx.state, &user, id).await?;
+    if b.status != "confirmed" {
+        return Err(Error::invalid(
+            "id",
+            "is not a confirmed import; only those can be undone",
+        ));
+    }
+    let removed = remove_written(&ctx.state, &user, &b.id).await?;
     let out = ctx
         .state
         .db
         .transaction(move |tx| {
-            let b = batch_of(tx, &user, &id)?;
-            if b.status != "confirmed" {
-                return Err(Error::invalid(
-                    "id",
-                    "is not a confirmed import; only those can be undone",
-                ));
+            let b = batch_of(tx, &user, &b.id)?;
+            if b.status == "confirmed" {
+                imports::cancel(tx, &b.id, &now)?;
             }
-            let removed = imports::undo(tx, &user, &b.id, &now)?;
             let b = imports::find(tx, &user, &b.id)?.unwrap_or(b);
             Ok(Undone {
                 removed,

@@ -144,6 +144,12 @@ fn german(text: &str) -> Option<String> {
         "is a row that could not be read; it cannot be imported or skipped" => {
             "ist eine Zeile, die nicht gelesen werden konnte; sie lässt sich weder importieren noch überspringen"
         }
+        "is being confirmed or taken back; wait until it is done" => {
+            "wird gerade bestätigt oder zurückgenommen; warte, bis das fertig ist"
+        }
+        "was being confirmed when the service stopped; confirmImport finishes it, cancelImport takes it back" => {
+            "wurde gerade bestätigt, als der Dienst anhielt; confirmImport bringt das zu Ende, cancelImport nimmt es zurück"
+        }
         "is not a confirmed import; only those can be undone" => {
             "ist kein bestätigter Import; nur die lassen sich zurücknehmen"
         }
@@ -221,6 +227,21 @@ fn german(text: &str) -> Option<String> {
         };
         return Some(format!(
             "du hast die Grenze von {n} {noun} erreicht; lösche welche, bevor du neue anlegst"
+        ));
+    }
+    if let Some((low, high)) = text
+        .strip_prefix("must be between ")
+        .and_then(|r| r.split_once(" and "))
+    {
+        return Some(format!("muss zwischen {low} und {high} liegen"));
+    }
+    if let Some(rest) = text.strip_prefix("has a field longer than ") {
+        let (size, line) = rest
+            .strip_suffix("; is a closing quote missing?")?
+            .split_once(" starting on line ")?;
+        let size = size.strip_suffix(" KiB")?;
+        return Some(format!(
+            "hat ein Feld, das länger als {size} KiB ist, ab Zeile {line}; fehlt ein schließendes Anführungszeichen?"
         ));
     }
     if let Some(rest) = text.strip_prefix("at most ") {
@@ -460,6 +481,10 @@ mod tests {
             (
                 "at most 5 imports may wait for confirmation; confirm or cancel one first",
                 "höchstens 5 Importe können auf Bestätigung warten; bestätige oder verwirf erst einen",
+            ),
+            (
+                "has a field longer than 64 KiB starting on line 2; is a closing quote missing?",
+                "hat ein Feld, das länger als 64 KiB ist, ab Zeile 2; fehlt ein schließendes Anführungszeichen?",
             ),
             (
                 "1 conflict still needs a decision: import or skip",

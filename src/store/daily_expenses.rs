@@ -99,11 +99,22 @@ impl Table for DailyExpense {
 
 /// Newest first.
 pub fn list(c: &Connection, user_id: &UserId, f: &Filter) -> Result<Vec<DailyExpense>> {
+    page(c, user_id, f, 0)
+}
+
+/// Newest first, from the `offset`-th on (the order is total: date,
+/// creation, id, so pages neither repeat nor skip an entry).
+pub fn page(
+    c: &Connection,
+    user_id: &UserId,
+    f: &Filter,
+    offset: u32,
+) -> Result<Vec<DailyExpense>> {
     let mut s = c.prepare_cached(&format!(
         "SELECT {} FROM daily_expenses
          WHERE user_id = ?1 AND date >= COALESCE(?2, '0000-00-00') AND date <= COALESCE(?3, '9999-99-99')
            AND (?4 IS NULL OR category_id = ?4) AND (?5 = 0 OR category_id IS NULL)
-         ORDER BY {} LIMIT ?6",
+         ORDER BY {} LIMIT ?6 OFFSET ?7",
         DailyExpense::COLUMNS,
         DailyExpense::ORDER
     ))?;
@@ -115,7 +126,8 @@ pub fn list(c: &Connection, user_id: &UserId, f: &Filter) -> Result<Vec<DailyExp
                 f.to,
                 f.category_id,
                 f.uncategorised,
-                f.limit.map(i64::from).unwrap_or(-1)
+                f.limit.map(i64::from).unwrap_or(-1),
+                offset
             ],
             DailyExpense::from_row,
         )?

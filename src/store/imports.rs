@@ -11,7 +11,7 @@ use crate::domain::recurrence::Schedule;
 use crate::error::Result;
 use chrono::NaiveDate;
 use rusqlite::{params, Connection, OptionalExtension, Row};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// How many batches a user may have staged and not yet confirmed or
 /// cancelled: each holds up to 200,000 rows.
@@ -28,6 +28,16 @@ pub struct Batch {
     pub row_count: i64,
     pub created_at: String,
     pub confirmed_at: Option<String>,
+}
+
+impl Batch {
+    /// A confirm of the batch has begun and not finished: its records are
+    /// being written in chunks, or were when the service stopped. Such a
+    /// batch still answers `staged` or `reconciled`; a confirm finishes it,
+    /// a cancel takes back what was written.
+    pub fn confirming(&self) -> bool {
+        matches!(self.status.as_str(), "staged" | "reconciled") && self.confirmed_at.is_some()
+    }
 }
 
 const BATCH_COLUMNS: &str =
@@ -497,9 +507,67 @@ pub struct Write<'a> {
     pub notes: &'a str,
 }
 
-/// Writes the records of a batch: money out as one-time expenses, money in
-/// as one-time incomes, each carrying the batch and the row's import key.
-pub fn confirm(
+/// Marks the start of a confirm: `confirmed_at` is set while the status
+/// stays `staged` or `reconciled` until the last chunk is written (see
+/// [`Batch::confirming`]). Answers false when the batch was not open or
+/// was being confirmed already.
+pub fn begin_confirm(tx: &Connection, batch_id: &str, now: &str) -> Result<bool> {
+    Ok(tx.execute(
+        "UPDATE import_batches SET confirmed_at = ?2, updated_at = ?2
+         WHERE id = ?1 AND status IN ('staged', 'reconciled') AND confirmed_at IS NULL",
+        params![batch_id, now],
+    )? == 1)
+}
+
+/// The rows a confirm writes: readable, and `new` without a decision or
+/// decided `import`.
+const TO_WRITE: &str = "status <> 'error' AND date IS NOT NULL AND amount_cents IS NOT NULL
+     AND (decision = 'import' OR (decision IS NULL AND status = 'new'))";
+
+/// The next `limit` rows a confirm writes after file position `after`, in
+/// file order, with their positions.
+pub fn rows_to_write(
+    c: &Connection,
+    batch_id: &str,
+    after: i64,
+    limit: usize,
+) -> Result<Vec<(i64, StagedRow)>> {
+    let sql = format!(
+        "SELECT {ROW_COLUMNS}, position FROM import_rows
+         WHERE batch_id = ?1 AND position > ?2 AND {TO_WRITE}
+         ORDER BY position LIMIT ?3"
+    );
+    let mut s = c.prepare_cached(&sql)?;
+    let rows = s
+        .query_map(params![batch_id, after, limit as i64], |r| {
+            Ok((r.get(17)?, staged_from_row(r)?))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+/// The import keys of the records the user's batch has written so far:
+/// what a resumed confirm must not write again.
+pub fn written_keys(c: &Connection, user_id: &UserId, batch_id: &str) -> Result<HashSet<String>> {
+    let mut keys = HashSet::new();
+    for table in ["daily_expenses", "incomes"] {
+        let sql = format!(
+            "SELECT import_key FROM {table}
+             WHERE user_id = ?1 AND import_id = ?2 AND import_key IS NOT NULL"
+        );
+        let mut s = c.prepare_cached(&sql)?;
+        for key in s.query_map(params![user_id, batch_id], |r| r.get::<_, String>(0))? {
+            keys.insert(key?);
+        }
+    }
+    Ok(keys)
+}
+
+/// Writes one chunk of a batch's records: money out as one-time expenses,
+/// money in as one-time incomes, each carrying the batch and the row's
+/// import key; and keeps the search index, the month sums and the data
+/// version in step for exactly these records. `tx` is a write transaction.
+pub fn write_chunk(
     tx: &Connection,
     user_id: &UserId,
     batch: &Batch,
@@ -518,6 +586,9 @@ pub fn confirm(
              import_id, import_key, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, 'once', ?6, ?7, ?8, ?9, ?10, ?11, ?11)",
     )?;
+    // The rowids of this chunk's expenses: the upkeep below reads exactly
+    // those, not the batch's earlier chunks.
+    let mut expense_rowids: Option<(i64, i64)> = None;
     for w in writes {
         if w.cents < 0 {
             expense.execute(params![
@@ -535,6 +606,11 @@ pub fn confirm(
                 w.row.import_key,
                 now,
             ])?;
+            let rowid = tx.last_insert_rowid();
+            expense_rowids = Some(match expense_rowids {
+                Some((lo, hi)) => (lo.min(rowid), hi.max(rowid)),
+                None => (rowid, rowid),
+            });
         } else {
             income.execute(params![
                 super::new_sequential_id(),
@@ -552,48 +628,81 @@ pub fn confirm(
         }
     }
     // What the insert triggers do row by row for other entries, once for
-    // the batch (migrations/V9__bulk_import_upkeep.sql).
+    // the chunk (migrations/V9__bulk_import_upkeep.sql), for this user's
+    // records only.
+    if let Some((lo, hi)) = expense_rowids {
+        tx.prepare_cached(
+            "INSERT INTO daily_expenses_fts(rowid, name, merchant, notes)
+             SELECT rowid, name, merchant, notes FROM daily_expenses
+             WHERE rowid BETWEEN ?3 AND ?4 AND user_id = ?1 AND import_id = ?2",
+        )?
+        .execute(params![user_id, batch.id, lo, hi])?;
+        tx.prepare_cached(
+            "INSERT INTO daily_expense_months (user_id, month, currency, category_id, amount_cents, entries)
+             SELECT user_id, substr(date, 1, 7), currency, COALESCE(category_id, ''),
+                    SUM(amount_cents), COUNT(*)
+             FROM daily_expenses
+             WHERE rowid BETWEEN ?3 AND ?4 AND user_id = ?1 AND import_id = ?2
+             GROUP BY 1, 2, 3, 4
+             ON CONFLICT (user_id, month, currency, category_id) DO UPDATE SET
+                 amount_cents = amount_cents + excluded.amount_cents,
+                 entries = entries + excluded.entries",
+        )?
+        .execute(params![user_id, batch.id, lo, hi])?;
+    }
+    if !writes.is_empty() {
+        tx.execute(
+            "UPDATE user_data_versions SET version = version + 1 WHERE user_id = ?1",
+            params![user_id],
+        )?;
+    }
+    Ok(())
+}
+
+/// Marks a batch whose records are all written `confirmed`.
+pub fn finish_confirm(tx: &Connection, batch_id: &str, now: &str) -> Result<()> {
     tx.execute(
-        "INSERT INTO daily_expenses_fts(rowid, name, merchant, notes)
-         SELECT rowid, name, merchant, notes FROM daily_expenses WHERE import_id = ?1",
-        params![batch.id],
-    )?;
-    tx.execute(
-        "INSERT INTO daily_expense_months (user_id, month, currency, category_id, amount_cents, entries)
-         SELECT user_id, substr(date, 1, 7), currency, COALESCE(category_id, ''),
-                SUM(amount_cents), COUNT(*)
-         FROM daily_expenses WHERE import_id = ?1
-         GROUP BY 1, 2, 3, 4
-         ON CONFLICT (user_id, month, currency, category_id) DO UPDATE SET
-             amount_cents = amount_cents + excluded.amount_cents,
-             entries = entries + excluded.entries",
-        params![batch.id],
-    )?;
-    tx.execute(
-        "UPDATE user_data_versions SET version = version + 1 WHERE user_id = ?1",
-        params![user_id],
-    )?;
-    tx.execute(
-        "UPDATE import_batches SET status = 'confirmed', confirmed_at = ?2, updated_at = ?2
-         WHERE id = ?1",
-        params![batch.id, now],
+        "UPDATE import_batches SET status = 'confirmed', updated_at = ?2 WHERE id = ?1",
+        params![batch_id, now],
     )?;
     Ok(())
 }
 
-/// Removes what a confirmed batch wrote and the batch's staged rows, and
-/// marks it cancelled. Answers how many records were removed.
-pub fn undo(tx: &Connection, user_id: &UserId, batch_id: &str, now: &str) -> Result<usize> {
-    let mut removed = tx.execute(
-        "DELETE FROM daily_expenses WHERE user_id = ?1 AND import_id = ?2",
-        params![user_id, batch_id],
-    )?;
-    removed += tx.execute(
-        "DELETE FROM incomes WHERE user_id = ?1 AND import_id = ?2",
-        params![user_id, batch_id],
-    )?;
-    cancel(tx, batch_id, now)?;
+/// Removes up to `limit` of the records the user's batch wrote; answers
+/// how many. The delete triggers keep the search index, the month sums
+/// and the data version in step.
+pub fn remove_written(
+    tx: &Connection,
+    user_id: &UserId,
+    batch_id: &str,
+    limit: usize,
+) -> Result<usize> {
+    let mut removed = 0;
+    for table in ["daily_expenses", "incomes"] {
+        let sql = format!(
+            "DELETE FROM {table} WHERE rowid IN (
+                SELECT rowid FROM {table} WHERE import_id = ?2 AND user_id = ?1 LIMIT ?3)"
+        );
+        removed += tx.prepare_cached(&sql)?.execute(params![
+            user_id,
+            batch_id,
+            (limit - removed) as i64
+        ])?;
+        if removed == limit {
+            break;
+        }
+    }
     Ok(removed)
+}
+
+/// Takes back an unfinished confirm whose records are all removed: the
+/// batch is cancelled, as if it had never been confirmed.
+pub fn abandon_confirm(tx: &Connection, batch_id: &str, now: &str) -> Result<()> {
+    tx.execute(
+        "UPDATE import_batches SET confirmed_at = NULL WHERE id = ?1",
+        params![batch_id],
+    )?;
+    cancel(tx, batch_id, now)
 }
 
 /// Marks a batch cancelled and deletes its staged rows.

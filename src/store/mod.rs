@@ -49,13 +49,19 @@ mod embedded {
 /// The database file inside the data directory.
 pub const DB_FILE: &str = "cashkeeper.db";
 
+/// How long a statement waits for another connection's write lock before
+/// it fails: far above the longest single write transaction (an import's
+/// staging of 200,000 rows or one chunk of its confirm, see
+/// `docs/performance.md`), so that no write fails because another ran.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// Settings every connection gets: a busy timeout first, so concurrent
 /// writers wait instead of failing (also while the settings below are
 /// made), foreign keys enforced, and a page cache of 1 MiB (SQLite's
 /// default is 2 MB; the pool keeps up to 8 connections, and what misses it
 /// is still in the operating system's file cache).
 fn configure(c: &mut Connection) -> rusqlite::Result<()> {
-    c.busy_timeout(Duration::from_secs(5))?;
+    c.busy_timeout(BUSY_TIMEOUT)?;
     c.execute_batch(
         "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -1024;",
     )?;
@@ -249,7 +255,7 @@ pub fn backup(source: &Path, target: &Path) -> Result<()> {
         source,
         rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )?;
-    src.busy_timeout(Duration::from_secs(5))?;
+    src.busy_timeout(BUSY_TIMEOUT)?;
     let file_name = target
         .file_name()
         .ok_or_else(|| Error::invalid("FILE", "must name a file"))?;

@@ -1548,8 +1548,18 @@ async fn two_concurrent_confirms_of_one_batch_write_it_once() {
         a.body,
         b.body
     );
-    let winner = if a.ok() { &a } else { &b };
+    let (winner, loser) = if a.ok() { (&a, &b) } else { (&b, &a) };
     assert_eq!(winner.body["data"]["imported"], 200);
+    // Refused in words, whether it came while the first ran or after.
+    assert!(
+        [
+            "id: is being confirmed or taken back; wait until it is done",
+            "id: is already confirmed; undoImport takes it back"
+        ]
+        .contains(&loser.error().unwrap()),
+        "{}",
+        loser.body
+    );
     assert_eq!(one_time_expenses(&app, &user).await.len(), 200);
 }
 
@@ -1998,45 +2008,25 @@ async fn ai_suggestions_land_in_the_reason_only() {
 
 // ------------------------------------------------------------- the crash
 
-/// Bytes the process has handed to `write` and friends so far.
-fn bytes_written(pid: u32) -> u64 {
-    let io = std::fs::read_to_string(format!("/proc/{pid}/io")).expect("/proc/PID/io");
-    io.lines()
-        .find_map(|l| l.strip_prefix("wchar:"))
-        .and_then(|v| v.trim().parse().ok())
-        .expect("wchar in /proc/PID/io")
-}
-
-#[derive(serde::Deserialize)]
-struct Listed {
-    data: Vec<serde::de::IgnoredAny>,
-}
-
-/// How many one-time expenses the service has, and the batch's status.
-async fn crash_state(
-    service: &crate::crash::Service,
-    cookie: &str,
-    batch: &str,
-) -> (usize, String) {
-    let res = service
-        .client
-        .post(format!("{}/actions/listDailyExpenses", service.base))
-        .header("content-type", "application/json")
-        .header("cookie", format!("cashkeeper_session={cookie}"))
-        .body("{}")
-        .send()
-        .await
+/// The records the batch wrote and their distinct import keys, and the
+/// batch's stored status, read from the database file beside the service.
+fn crash_written(dir: &std::path::Path, batch: &str) -> (i64, i64, String) {
+    let db = rusqlite::Connection::open(dir.join("cashkeeper.db")).unwrap();
+    let (n, keys) = db
+        .query_row(
+            "SELECT COUNT(*), COUNT(DISTINCT import_key) FROM daily_expenses WHERE import_id = ?1",
+            [batch],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
         .unwrap();
-    let listed: Listed = res.json().await.unwrap();
-    let b = service
-        .action("getImport", json!({"id": batch, "limit": 1}), Some(cookie))
-        .await
+    let status = db
+        .query_row(
+            "SELECT status FROM import_batches WHERE id = ?1",
+            [batch],
+            |r| r.get(0),
+        )
         .unwrap();
-    let status = b["data"]["status"]
-        .as_str()
-        .unwrap_or_else(|| panic!("{b}"))
-        .to_string();
-    (listed.data.len(), status)
+    (n, keys, status)
 }
 
 async fn crash_login(service: &crate::crash::Service) -> String {
@@ -2076,10 +2066,11 @@ async fn crash_stage(
     id(&batch)
 }
 
+/// Twenty chunks of a confirm.
 const CRASH_ROWS: usize = 100_000;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_kill_during_a_confirm_leaves_the_whole_batch_or_none_of_it() {
+async fn a_kill_during_a_confirm_in_chunks_is_finished_by_the_next_confirm_exactly_once() {
     use crate::crash::Service;
     let dir = tempfile::tempdir().unwrap();
     let mut service = Service::start(dir.path(), &[]);
@@ -2119,14 +2110,11 @@ async fn a_kill_during_a_confirm_leaves_the_whole_batch_or_none_of_it() {
     }
     let mut batch = crash_stage(&service, &cookie, &account, csv.as_bytes()).await;
 
-    // Kill the service while the confirm runs; after a kill that came too
-    // early wait longer, after one that came too late (all written) stage
-    // again and wait less, until one lands while the rows are written.
-    let mut delay = std::time::Duration::from_millis(300);
-    let mut landed = false;
-    for attempt in 0..10 {
-        let pid = service.child.id();
-        let written_before = bytes_written(pid);
+    // Kill the service as soon as the first chunk of the confirm is in the
+    // database; should the whole confirm have finished first, take it
+    // back and try again.
+    let mut interrupted = None;
+    for attempt in 0..5 {
         let confirm = {
             let (client, base, cookie, batch) = (
                 service.client.clone(),
@@ -2144,9 +2132,9 @@ async fn a_kill_during_a_confirm_leaves_the_whole_batch_or_none_of_it() {
                     .await
             })
         };
-        tokio::time::sleep(delay).await;
-        let answered = confirm.is_finished();
-        let written_during = bytes_written(pid) - written_before;
+        while crash_written(dir.path(), &batch).0 == 0 && !confirm.is_finished() {
+            tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+        }
         service.child.kill().unwrap(); // SIGKILL
         service.child.wait().unwrap();
         let _ = confirm.await;
@@ -2160,52 +2148,71 @@ async fn a_kill_during_a_confirm_leaves_the_whole_batch_or_none_of_it() {
 
         service = Service::start(dir.path(), &[]);
         cookie = crash_login(&service).await;
-        let (count, status) = crash_state(&service, &cookie, &batch).await;
-        eprintln!(
-            "attempt {attempt}: killed after {delay:?}, {written_during} bytes written meanwhile, \
-             answered: {answered}, {count} expenses, batch {status}"
-        );
-        assert!(
-            count == 0 || count == CRASH_ROWS,
-            "{count} of {CRASH_ROWS} rows written"
-        );
-        assert_eq!(
-            status == "confirmed",
-            count == CRASH_ROWS,
-            "batch {status} with {count} rows written"
-        );
-        if count == CRASH_ROWS {
-            // Too late: take it back and try again sooner.
+        let (written, _, status) = crash_written(dir.path(), &batch);
+        eprintln!("attempt {attempt}: {written} of {CRASH_ROWS} written, batch {status}");
+        if status == "confirmed" {
+            assert_eq!(written, CRASH_ROWS as i64);
             let undone = service
                 .action("undoImport", json!({"id": batch}), Some(&cookie))
                 .await
                 .unwrap();
             assert_eq!(undone["data"]["removed"], CRASH_ROWS, "{undone}");
             batch = crash_stage(&service, &cookie, &account, csv.as_bytes()).await;
-            delay = delay * 3 / 5;
-        } else if !answered && written_during > 4 * 1024 * 1024 {
-            // Megabytes of the transaction were on their way to disk.
-            landed = true;
-            break;
         } else {
-            delay *= 2;
+            interrupted = Some(written);
+            break;
         }
     }
-    assert!(landed, "no kill landed while the confirm was writing");
+    let written = interrupted.expect("no kill landed while the confirm was writing");
+    assert!(written < CRASH_ROWS as i64, "{written}");
 
-    // What was not written can still be confirmed, whole.
+    // The interrupted batch still answers a status the clients know, and
+    // nothing but a confirm (or a cancel) may touch it.
+    let got = service
+        .action("getImport", json!({"id": batch, "limit": 1}), Some(&cookie))
+        .await
+        .unwrap();
+    assert_eq!(got["data"]["status"], "reconciled", "{got}");
+    assert_eq!(got["data"]["confirmedAt"], Value::Null, "{got}");
+    let reconcile = service
+        .action("reconcileImport", json!({"id": batch}), Some(&cookie))
+        .await
+        .unwrap();
+    assert_eq!(
+        reconcile["error"],
+        "id: was being confirmed when the service stopped; confirmImport finishes it, cancelImport takes it back",
+        "{reconcile}"
+    );
+
+    // The next confirm writes the rest, each row once.
     let done = service
         .action("confirmImport", json!({"id": batch}), Some(&cookie))
         .await
         .unwrap();
     assert_eq!(done["data"]["imported"], CRASH_ROWS, "{done}");
-    let (count, status) = crash_state(&service, &cookie, &batch).await;
-    assert_eq!((count, status.as_str()), (CRASH_ROWS, "confirmed"));
+    assert_eq!(done["data"]["batch"]["status"], "confirmed", "{done}");
+    let full = (
+        CRASH_ROWS as i64,
+        CRASH_ROWS as i64,
+        "confirmed".to_string(),
+    );
+    assert_eq!(crash_written(dir.path(), &batch), full);
+    assert_eq!(month_sums_agree(dir.path()).1, 0, "month sums off");
+    // And only once.
+    let again = service
+        .action("confirmImport", json!({"id": batch}), Some(&cookie))
+        .await
+        .unwrap();
+    assert_eq!(
+        again["error"], "id: is already confirmed; undoImport takes it back",
+        "{again}"
+    );
+    assert_eq!(crash_written(dir.path(), &batch), full);
 }
 
 /// The month sums a month view reads, as the entries themselves give them.
-fn month_sums_agree(app: &TestApp) -> (i64, i64) {
-    let c = rusqlite::Connection::open(app.data_dir().join("cashkeeper.db")).unwrap();
+fn month_sums_agree(dir: &std::path::Path) -> (i64, i64) {
+    let c = rusqlite::Connection::open(dir.join("cashkeeper.db")).unwrap();
     let kept: i64 = c
         .query_row(
             "SELECT COALESCE(SUM(amount_cents), 0) FROM daily_expense_months",
@@ -2261,7 +2268,10 @@ async fn a_confirmed_import_is_searchable_and_in_the_month_sums_and_an_undo_take
 
     assert_eq!(search("Quendel").await, 2);
     assert_eq!(search("Morgenrot").await, 1);
-    assert_eq!(month_sums_agree(&app), (320 + 2399 + 500 + 750, 0));
+    assert_eq!(
+        month_sums_agree(app.data_dir()),
+        (320 + 2399 + 500 + 750, 0)
+    );
 
     // An imported entry edited later moves in the sums and the search.
     let kiosk = one_time_expenses(&app, &user)
@@ -2276,10 +2286,13 @@ async fn a_confirmed_import_is_searchable_and_in_the_month_sums_and_an_undo_take
     )
     .await;
     assert_eq!(search("Abendrot").await, 1);
-    assert_eq!(month_sums_agree(&app), (320 + 2399 + 500 + 800, 0));
+    assert_eq!(
+        month_sums_agree(app.data_dir()),
+        (320 + 2399 + 500 + 800, 0)
+    );
 
     app.ok(&user, "undoImport", json!({"id": batch})).await;
     assert_eq!(search("Quendel").await, 0);
     assert_eq!(search("Abendrot").await, 0);
-    assert_eq!(month_sums_agree(&app), (320, 0));
+    assert_eq!(month_sums_agree(app.data_dir()), (320, 0));
 }

@@ -21,6 +21,7 @@ mod export_limits;
 mod hardening;
 mod helpers;
 mod import_corpus;
+mod import_load;
 mod import_page;
 mod imports;
 mod jobs;

@@ -10,6 +10,11 @@ use serde::{Deserialize, Serialize};
 /// Files with more data rows than this are refused.
 pub const MAX_ROWS: usize = 200_000;
 
+/// The longest field a file may have, in bytes: far above any booking
+/// text, and small enough that a file with an unterminated quote (whose
+/// last field would run to its end) is refused before it is parsed.
+pub const FIELD_MAX: usize = 64 * 1024;
+
 /// How a file was read: the batch's `format`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -125,6 +130,11 @@ pub enum ReadError {
     /// Not text.
     Binary,
     TooManyRows,
+    /// A field longer than [`FIELD_MAX`], starting on this 1-based line
+    /// (most often a quote that is never closed).
+    FieldTooLong {
+        line: usize,
+    },
     /// Neither a known layout nor a mapping: the columns found.
     UnknownLayout {
         columns: Vec<String>,
@@ -146,6 +156,9 @@ pub fn read(bytes: &[u8], mapping: Option<&Mapping>) -> Result<Statement, ReadEr
     }
     let (text, encoding) = decode(bytes);
     let delimiter = detect_delimiter(&text);
+    if let Some(line) = long_field(text.as_bytes(), delimiter, FIELD_MAX) {
+        return Err(ReadError::FieldTooLong { line });
+    }
     // The first records decide the layout; the rest are read one by one,
     // so a large file is never held twice.
     let mut records = Records::new(&text, delimiter);
@@ -253,6 +266,49 @@ fn detect_delimiter(text: &str) -> u8 {
         }
     }
     best.1
+}
+
+/// The 1-based line on which the first field longer than `max` bytes
+/// starts, read as the CSV reader reads quotes: a quote opens a quoted
+/// field only at the start of a field, and `""` inside one is a quote.
+/// One pass without allocating, so that such a file is refused before the
+/// reader would gather the rest of the file into one field.
+fn long_field(bytes: &[u8], delimiter: u8, max: usize) -> Option<usize> {
+    #[derive(PartialEq)]
+    enum State {
+        Start,
+        Unquoted,
+        Quoted,
+        QuoteInQuoted,
+    }
+    let (mut state, mut len, mut line, mut field_line) = (State::Start, 0usize, 1usize, 1usize);
+    for &b in bytes {
+        if state == State::Quoted {
+            if b == b'"' {
+                state = State::QuoteInQuoted;
+            } else if b == b'\n' {
+                line += 1;
+            }
+        } else if b == delimiter || b == b'\n' || b == b'\r' {
+            if b == b'\n' {
+                line += 1;
+            }
+            state = State::Start;
+            len = 0;
+            field_line = line;
+            continue;
+        } else {
+            state = match (state, b) {
+                (State::Start | State::QuoteInQuoted, b'"') => State::Quoted,
+                _ => State::Unquoted,
+            };
+        }
+        len += 1;
+        if len > max {
+            return Some(field_line);
+        }
+    }
+    None
 }
 
 /// A record of the file and the 1-based line it starts on.
@@ -1912,6 +1968,26 @@ mod tests {
             "{err:?}"
         );
         assert!(serde_json::from_value::<Mapping>(serde_json::json!({"datum": 0})).is_err());
+    }
+
+    #[test]
+    fn a_field_longer_than_the_most_is_refused_with_its_line() {
+        let header = "Datum;Betrag;Empfänger\n";
+        let fine = format!("{header}01.02.2026;-1,00;\"a;\"\"b\"\"\nc\"\n02.02.2026;-2,00;x\n");
+        assert_eq!(long_field(fine.as_bytes(), b';', 16), None);
+        // A quote never closed: the field runs to the end of the file.
+        let open = format!("{header}01.02.2026;-1,00;\"Laden\n02.02.2026;-2,00;x\n");
+        assert_eq!(long_field(open.as_bytes(), b';', 20), Some(2));
+        // A quote inside an unquoted field is a character like any other.
+        let inner = format!("{header}01.02.2026;-1,00;5\" Bildschirm\n02.02.2026;-2,00;x\n");
+        assert_eq!(long_field(inner.as_bytes(), b';', 20), None);
+        let mut big = format!("{header}01.02.2026;-1,00;\"");
+        big.push_str(&"x".repeat(FIELD_MAX));
+        big.push_str("\n02.02.2026;-2,00;y\n");
+        assert_eq!(
+            read(big.as_bytes(), None).unwrap_err(),
+            ReadError::FieldTooLong { line: 2 }
+        );
     }
 
     #[test]
