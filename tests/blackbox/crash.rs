@@ -207,16 +207,25 @@ async fn a_kill_in_the_middle_of_writes_loses_nothing_acknowledged() {
         .unwrap();
     let cookie = login["cookie"].as_str().unwrap().to_string();
     for list in ["listExpenses", "listDailyExpenses"] {
-        let stored = service
-            .action(list, json!({}), Some(&cookie))
-            .await
-            .unwrap();
-        let stored: std::collections::HashSet<&str> = stored["data"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| r["id"].as_str().unwrap())
-            .collect();
+        // listDailyExpenses answers a page at a time: read every page.
+        let mut stored = std::collections::HashSet::new();
+        let mut offset = 0;
+        loop {
+            let page = service
+                .action(
+                    list,
+                    json!({"limit": 1000, "offset": offset}),
+                    Some(&cookie),
+                )
+                .await
+                .unwrap();
+            let rows = page["data"].as_array().unwrap();
+            stored.extend(rows.iter().map(|r| r["id"].as_str().unwrap().to_string()));
+            offset += rows.len();
+            if list == "listExpenses" || rows.len() < 1000 {
+                break;
+            }
+        }
         let missing: Vec<_> = acknowledged
             .iter()
             .filter(|(l, id)| *l == list && !stored.contains(id.as_str()))

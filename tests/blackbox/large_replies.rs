@@ -23,8 +23,8 @@ async fn resident_memory_after_a_flood_of_large_replies_falls_below_128_mb() {
         .as_str()
         .unwrap()
         .to_string();
-    // 20,000 one-time expenses with long notes: every list of them is a
-    // reply of about 10 MB.
+    // 2,000 one-time expenses with long notes: every page of 1,000 of them
+    // is a reply of about 12 MB.
     let db = dir.path().join("cashkeeper.db");
     tokio::task::spawn_blocking(move || {
         let mut c = rusqlite::Connection::open(db).unwrap();
@@ -45,8 +45,8 @@ async fn resident_memory_after_a_flood_of_large_replies_falls_below_128_mb() {
                      VALUES (?1, ?2, ?3, ?4, 'EUR', ?5, ?6, ?7, ?8, ?9, ?9)",
                 )
                 .unwrap();
-            let notes = "Notiz ".repeat(50);
-            for i in 0..20_000u32 {
+            let notes = "Notiz ".repeat(2000);
+            for i in 0..2_000u32 {
                 insert
                     .execute(rusqlite::params![
                         uuid::Uuid::new_v4().to_string(),
@@ -79,7 +79,10 @@ async fn resident_memory_after_a_flood_of_large_replies_falls_below_128_mb() {
                     .post(format!("{}/actions/listDailyExpenses", service.base))
                     .header("content-type", "application/json")
                     .header("cookie", format!("cashkeeper_session={cookie}"))
-                    .body(json!({"from": "2026-01-01", "to": "2026-12-31"}).to_string())
+                    .body(
+                        json!({"from": "2026-01-01", "to": "2026-12-31", "limit": 1000})
+                            .to_string(),
+                    )
                     .send()
                     .await
                     .unwrap();
