@@ -534,7 +534,13 @@ impl Config {
             ))
         };
         std::fs::create_dir_all(&self.data_dir).map_err(fail)?;
-        let probe = self.data_dir.join(".write-test");
+        // One probe per process and call: several commands started at once
+        // (a `migrate` beside a `backup`) must not remove each other's.
+        let probe = self.data_dir.join(format!(
+            ".write-test-{}-{}",
+            std::process::id(),
+            uuid::Uuid::new_v4().simple()
+        ));
         std::fs::write(&probe, b"ok").map_err(fail)?;
         std::fs::remove_file(&probe).map_err(fail)?;
         Ok(())
