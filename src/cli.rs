@@ -404,7 +404,7 @@ async fn create_token(
     expires_days: Option<String>,
 ) -> anyhow::Result<()> {
     let email = Email::parse("--email", &email)?;
-    let name = crate::actions::input::text("--name", Some(name), 100)?;
+    let name = crate::app::input::text("--name", Some(name), 100)?;
     let days = expires_days.map(|d| d.parse::<u32>()).transpose()?;
     let db = Db::open(&config.data_dir)?;
     let now = Clock::default().now();

@@ -29,6 +29,7 @@ pub mod i18n;
 pub mod jobs;
 pub mod memory;
 pub mod reports;
+pub mod router;
 pub mod server;
 pub mod services;
 pub mod state;

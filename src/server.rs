@@ -15,8 +15,8 @@
 //! flood of idle connections from one client can use up the file
 //! descriptors everyone else needs.
 
-use crate::app::router;
 use crate::config::Config;
+use crate::router::router;
 use crate::state::AppState;
 use anyhow::Context;
 use axum::extract::ConnectInfo;

@@ -1,8 +1,8 @@
 //! Accounts: `listAccounts`, `createAccount`, `updateAccount`, `deleteAccount`.
 
 use super::entries::{self, Record};
-use super::input::{self, Patch, NAME_MAX};
 use super::{Ctx, Registry, Reply};
+use crate::app::input::{self, Patch, NAME_MAX};
 use crate::domain::currency::Currency;
 use crate::domain::money::Sign;
 use crate::error::{Error, Result};

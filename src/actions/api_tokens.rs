@@ -1,7 +1,7 @@
 //! Personal API tokens: `createApiToken`, `listApiTokens`, `revokeApiToken`.
 
-use super::input::{self, IdInput};
 use super::{Ctx, NoInput, Registry, Reply};
+use crate::app::input::{self, IdInput};
 use crate::auth::api_tokens::{create_for, LIFETIMES};
 use crate::clock::timestamp;
 use crate::error::{Error, Result};

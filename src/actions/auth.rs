@@ -321,7 +321,7 @@ struct ResetInput {
     token: String,
     password: String,
     /// Also revoke the account's API tokens (the reset page asks; default yes).
-    #[serde(default = "super::input::default_true")]
+    #[serde(default = "crate::app::input::default_true")]
     revoke_api_tokens: bool,
 }
 

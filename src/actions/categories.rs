@@ -1,8 +1,8 @@
 //! Categories: `listCategories`, `createCategory`, `updateCategory`, `deleteCategory`.
 
 use super::entries::{self, Record};
-use super::input::{self, Patch};
 use super::Registry;
+use crate::app::input::{self, Patch};
 use crate::domain::categories::{parse_color, parse_icon};
 use crate::domain::money::Sign;
 use crate::error::Result;

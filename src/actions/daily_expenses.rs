@@ -3,8 +3,8 @@
 //! teaches cashkeeper its merchant's category.
 
 use super::entries::{self, check_category, Record, Written};
-use super::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use super::{Ctx, Registry, Reply};
+use crate::app::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use crate::domain::merchant;
 use crate::error::{Error, Result};
 use crate::store::daily_expenses::{self, DailyExpense, Filter, NewDailyExpense};

@@ -1,8 +1,8 @@
 //! Documents: `uploadDocument`, `downloadDocument`, `listDocuments`,
 //! `deleteDocument`, `attachDocument`. See `docs/documents.md`.
 
-use super::input::{optional_id, required_id, IdInput};
 use super::{Ctx, Registry, Reply};
+use crate::app::input::{optional_id, required_id, IdInput};
 use crate::error::{Error, Result};
 use crate::store::documents::{self, Filter, Upload};
 use crate::store::{require_owned_field, Owned};

@@ -2,7 +2,7 @@
 //! share: checking that referenced accounts and categories are the user's,
 //! and the currency that defaults to the account's.
 
-use super::input::Patch;
+use crate::app::input::Patch;
 use crate::domain::currency::Currency;
 use crate::error::{Error, Result};
 use crate::store::accounts::Account;
@@ -41,7 +41,7 @@ pub fn account_and_currency(
     currency: Patch<String>,
     stored: Option<(&str, &str)>,
 ) -> Result<(String, String)> {
-    let account_id = super::input::optional_id(account.or(stored.map(|(a, _)| a.to_string())))
+    let account_id = crate::app::input::optional_id(account.or(stored.map(|(a, _)| a.to_string())))
         .ok_or_else(|| Error::invalid("accountId", "is required"))?;
     let given = match currency {
         Patch::Absent => stored.map(|(_, code)| code.to_string()),
@@ -174,7 +174,7 @@ pub fn update_in<R: Record>(
     now: &str,
     today: NaiveDate,
 ) -> Result<R::Stored> {
-    let id = super::input::required_id(input.take_id())?;
+    let id = crate::app::input::required_id(input.take_id())?;
     let stored = table::find::<R::Stored>(tx, user, &id)?.ok_or(Error::NotFound)?;
     let new = input.validate(tx, user, Some(&stored))?;
     table::update::<R::Stored>(tx, user, &id, &new, now)?.ok_or(Error::NotFound)?;
@@ -192,9 +192,9 @@ pub fn update_in<R: Record>(
 /// `delete…`: another user's id is "not found".
 pub async fn delete<R: Record>(
     ctx: super::Ctx,
-    input: super::input::IdInput,
+    input: crate::app::input::IdInput,
 ) -> Result<super::Reply> {
-    let id = super::input::required_id(input.id)?;
+    let id = crate::app::input::required_id(input.id)?;
     let user = ctx.user_id()?;
     if !ctx
         .state

@@ -2,8 +2,8 @@
 //! `updateExpense`, `deleteExpense`, `listSubscriptions`.
 
 use super::entries::{self, check_category, Record, Written};
-use super::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use super::{Ctx, NoInput, Registry, Reply};
+use crate::app::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use crate::domain::prices::Update;
 use crate::error::Result;
 use crate::reports::subscriptions::subscriptions;

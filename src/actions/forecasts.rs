@@ -1,8 +1,8 @@
 //! `getAccountForecast {accountId, months?}`: an account's forecast
 //! (`reports::forecasts`).
 
-use super::input;
 use super::{Ctx, Registry, Reply};
+use crate::app::input;
 use crate::error::{Error, Result};
 use crate::reports::forecasts::for_account;
 use serde::Deserialize;

@@ -3,8 +3,8 @@
 //! `cancelImport` and `undoImport`. Nothing reaches the user's records
 //! before `confirmImport`. See `docs/import.md`.
 
-use super::input::{optional_id, NAME_MAX, NOTES_MAX};
 use super::{Ctx, Registry, Reply};
+use crate::app::input::{optional_id, NAME_MAX, NOTES_MAX};
 use crate::domain::documents::clean_name;
 use crate::domain::import::read::{self, Format, Mapping, ReadError, MAX_ROWS};
 use crate::domain::import::reconcile::{self, Reason, Staged, Status};

@@ -1,8 +1,8 @@
 //! Incomes: `listIncomes`, `createIncome`, `updateIncome`, `deleteIncome`.
 
 use super::entries::{self, Record, Written};
-use super::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use super::Registry;
+use crate::app::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use crate::domain::prices::Update;
 use crate::error::Result;
 use crate::store::incomes::{Income, NewIncome};

@@ -1,7 +1,7 @@
 //! Insights: `listInsights`, `markInsightRead`, `dismissInsight`.
 
-use super::input::{self, IdInput};
 use super::{Ctx, NoInput, Registry, Reply};
+use crate::app::input::{self, IdInput};
 use crate::clock::timestamp;
 use crate::error::{Error, Result};
 use crate::store::insights::{self, LIMIT};

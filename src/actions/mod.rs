@@ -26,7 +26,6 @@ pub mod forecasts;
 pub mod imports;
 mod imports_ai;
 pub mod incomes;
-pub mod input;
 pub mod insights;
 pub mod merchants;
 pub mod reserves;
@@ -177,7 +176,7 @@ impl Registry {
         let f = Arc::new(f);
         let run: Handler = Arc::new(move |ctx, value| {
             let f = f.clone();
-            Box::pin(async move { f(ctx, parse_input::<I>(value)?).await })
+            Box::pin(async move { f(ctx, crate::app::input::decode::<I>(value)?).await })
         });
         let previous = self.actions.insert(
             name,
@@ -185,7 +184,7 @@ impl Registry {
                 public,
                 body_limit,
                 run,
-                decode: |v| parse_input::<I>(v).map(drop),
+                decode: |v| crate::app::input::decode::<I>(v).map(drop),
             },
         );
         assert!(previous.is_none(), "action {name} registered twice");
@@ -259,32 +258,6 @@ fn registry() -> Registry {
     assistant::register(&mut r);
     imports::register(&mut r);
     r
-}
-
-/// Deserializes an action's input; a failure names the field it is about.
-pub fn parse_input<I: DeserializeOwned>(value: Value) -> Result<I> {
-    serde_path_to_error::deserialize::<_, I>(value).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner().to_string();
-        // serde reports a missing field at its parent: "missing field `email`".
-        if let Some(rest) = inner.strip_prefix("missing field `") {
-            let name = rest.trim_end_matches('`');
-            let field = if path == "." {
-                name.to_string()
-            } else {
-                format!("{path}.{name}")
-            };
-            return Error::invalid(field, "is required");
-        }
-        let field = if path == "." {
-            "body".to_string()
-        } else {
-            path
-        };
-        // serde_json appends " at line 1 column 2" only for text input; the
-        // input here is already a value, so the message is clean.
-        Error::invalid(field, inner)
-    })
 }
 
 /// The envelope for a failure, at `status`.
@@ -517,15 +490,16 @@ mod tests {
 
     #[test]
     fn a_missing_field_is_named() {
-        let err = parse_input::<Input>(json!({})).unwrap_err();
+        let err = crate::app::input::decode::<Input>(json!({})).unwrap_err();
         assert_eq!(err.to_string(), "email: is required");
     }
 
     #[test]
     fn a_wrong_type_is_named() {
-        let err = parse_input::<Input>(json!({"email": 5})).unwrap_err();
+        let err = crate::app::input::decode::<Input>(json!({"email": 5})).unwrap_err();
         assert!(err.to_string().starts_with("email: invalid type"), "{err}");
-        let err = parse_input::<Input>(json!({"email": "a", "count": "x"})).unwrap_err();
+        let err =
+            crate::app::input::decode::<Input>(json!({"email": "a", "count": "x"})).unwrap_err();
         assert!(err.to_string().starts_with("count: "), "{err}");
     }
 

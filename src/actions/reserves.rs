@@ -1,8 +1,8 @@
 //! Reserves: `getReservePlan {}` and `setReservePot {expenseId, amount}`
 //! (the plan itself is `reports::reserves`).
 
-use super::input;
 use super::{Ctx, NoInput, Registry, Reply};
+use crate::app::input;
 use crate::clock::timestamp;
 use crate::domain::money::Sign;
 use crate::domain::reserves::needs_reserve;

@@ -87,7 +87,7 @@ struct ChangePasswordInput {
     current_password: String,
     new_password: String,
     /// Also revoke the API tokens (the settings page asks; default yes).
-    #[serde(default = "super::input::default_true")]
+    #[serde(default = "crate::app::input::default_true")]
     revoke_api_tokens: bool,
 }
 

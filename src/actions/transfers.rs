@@ -2,8 +2,8 @@
 //! `createTransfer`, `updateTransfer`, `deleteTransfer`.
 
 use super::entries::{self, currency_for, Record};
-use super::input::{self, Patch, NOTES_MAX};
 use super::Registry;
+use crate::app::input::{self, Patch, NOTES_MAX};
 use crate::error::{Error, Result};
 use crate::store::transfers::{NewTransfer, Transfer};
 use crate::store::users::UserId;

@@ -73,7 +73,7 @@ pub async fn upload(
                     Ok(v) => v,
                     Err(_) => return error(StatusCode::BAD_REQUEST, "mapping: is not JSON"),
                 };
-                match crate::actions::parse_input::<Mapping>(value) {
+                match crate::app::input::decode::<Mapping>(value) {
                     Ok(m) => mapping = Some(m),
                     Err(crate::Error::Invalid { field, message }) => {
                         let field = if field == "body" {

@@ -2,8 +2,8 @@
 //! message with the proposals it made and their state),
 //! `deleteConversation`.
 
-use super::super::input::{required_id, IdInput};
 use super::super::{Ctx, NoInput, Registry, Reply};
+use crate::app::input::{required_id, IdInput};
 use crate::error::{Error, Result};
 use crate::store::conversations::{self, StoredMessage};
 use crate::store::proposals::{self, Proposal};

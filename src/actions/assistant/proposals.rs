@@ -8,9 +8,9 @@
 //! confirms at once queue for the write lock; the second finds the
 //! proposal saved and is refused.
 
-use super::super::input::optional_id;
 use super::super::{Ctx, Registry, Reply};
 use super::tools;
+use crate::app::input::optional_id;
 use crate::error::{Error, Result};
 use crate::store::proposals::{self, Proposal, State};
 use serde::{Deserialize, Serialize};

@@ -187,6 +187,32 @@ pub struct IdInput {
 pub const NAME_MAX: usize = 100;
 pub const NOTES_MAX: usize = 2000;
 
+/// Deserializes a door's JSON input; a failure names the field it is about.
+pub fn decode<I: serde::de::DeserializeOwned>(value: Value) -> Result<I> {
+    serde_path_to_error::deserialize::<_, I>(value).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner().to_string();
+        // serde reports a missing field at its parent: "missing field `email`".
+        if let Some(rest) = inner.strip_prefix("missing field `") {
+            let name = rest.trim_end_matches('`');
+            let field = if path == "." {
+                name.to_string()
+            } else {
+                format!("{path}.{name}")
+            };
+            return Error::invalid(field, "is required");
+        }
+        let field = if path == "." {
+            "body".to_string()
+        } else {
+            path
+        };
+        // serde_json appends " at line 1 column 2" only for text input; the
+        // input here is already a value, so the message is clean.
+        Error::invalid(field, inner)
+    })
+}
+
 #[cfg(test)]
 mod tests {
 

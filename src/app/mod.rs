@@ -1,0 +1,7 @@
+//! The application layer: every feature's use cases as typed functions
+//! over the state, between the state and the doors (`actions`, `api`,
+//! `web`, `jobs`, `cli`). A door decodes its request, calls one function
+//! here and encodes what it answers; nothing here knows HTTP, JSON
+//! envelopes or pages, and no door calls another.
+
+pub mod input;
