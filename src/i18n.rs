@@ -435,6 +435,8 @@ pub struct Texts {
     pub assistant_off_docs: &'static str,
     // import
     pub import_new: &'static str,
+    /// The name of an imported record whose row has neither payee nor memo.
+    pub import_entry_fallback: &'static str,
     pub import_noscript: &'static str,
     pub import_not_found: &'static str,
     pub import_upload_title: &'static str,
@@ -863,6 +865,7 @@ pub static EN: Texts = Texts {
     assistant_off_ollama: "A local Ollama",
     assistant_off_docs: "Details and other providers (llama.cpp, vLLM, LM Studio):",
     import_new: "New import",
+    import_entry_fallback: "Bank entry",
     import_noscript: "The import runs in your browser: turn on JavaScript to upload a bank file, check its rows and confirm them.",
     import_not_found: "This import does not exist (any more).",
     import_upload_title: "Import a bank statement",
@@ -1289,6 +1292,7 @@ pub static DE: Texts = Texts {
     assistant_off_ollama: "Ein lokales Ollama",
     assistant_off_docs: "Details und weitere Anbieter (llama.cpp, vLLM, LM Studio):",
     import_new: "Neuer Import",
+    import_entry_fallback: "Buchung",
     import_noscript: "Der Import läuft in deinem Browser: Schalte JavaScript ein, um eine Bankdatei hochzuladen, ihre Zeilen zu prüfen und zu bestätigen.",
     import_not_found: "Diesen Import gibt es nicht (mehr).",
     import_upload_title: "Kontoumsätze importieren",

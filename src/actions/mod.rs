@@ -24,7 +24,6 @@ pub mod entries;
 pub mod expenses;
 pub mod forecasts;
 pub mod imports;
-mod imports_ai;
 pub mod incomes;
 pub mod insights;
 pub mod merchants;

@@ -3,7 +3,7 @@
 //! 201 with the batch, as `stageImport` answers it. See `docs/import.md`.
 
 use super::{error, SessionUser};
-use crate::actions::imports::{stage, Upload};
+use crate::app::import::{stage, Upload};
 use crate::domain::import::read::Mapping;
 use crate::state::AppState;
 use axum::extract::{Multipart, State};

@@ -4,4 +4,5 @@
 //! here and encodes what it answers; nothing here knows HTTP, JSON
 //! envelopes or pages, and no door calls another.
 
+pub mod import;
 pub mod input;

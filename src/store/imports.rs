@@ -6,6 +6,7 @@
 use super::users::UserId;
 use crate::domain::import::read::Format;
 use crate::domain::import::reconcile::{self, Due, Entry, Kind, Outcome, Reason, Status};
+use crate::domain::import::{BatchStatus, Decision};
 use crate::domain::money;
 use crate::domain::recurrence::Schedule;
 use crate::error::Result;
@@ -23,7 +24,7 @@ pub struct Batch {
     pub id: String,
     pub account_id: String,
     pub file_name: String,
-    pub status: String,
+    pub status: BatchStatus,
     pub format: Format,
     pub row_count: i64,
     pub created_at: String,
@@ -36,7 +37,7 @@ impl Batch {
     /// batch still answers `staged` or `reconciled`; a confirm finishes it,
     /// a cancel takes back what was written.
     pub fn confirming(&self) -> bool {
-        matches!(self.status.as_str(), "staged" | "reconciled") && self.confirmed_at.is_some()
+        self.status.is_open() && self.confirmed_at.is_some()
     }
 }
 
@@ -45,11 +46,18 @@ const BATCH_COLUMNS: &str =
 
 fn batch_from_row(r: &Row<'_>) -> rusqlite::Result<Batch> {
     let format: String = r.get(4)?;
+    let status: String = r.get(3)?;
     Ok(Batch {
         id: r.get(0)?,
         account_id: r.get(1)?,
         file_name: r.get(2)?,
-        status: r.get(3)?,
+        status: BatchStatus::from_code(&status).ok_or_else(|| {
+            rusqlite::Error::FromSqlConversionFailure(
+                3,
+                rusqlite::types::Type::Text,
+                format!("unknown batch status {status:?}").into(),
+            )
+        })?,
         format: serde_json::from_str(&format).map_err(|e| {
             rusqlite::Error::FromSqlConversionFailure(4, rusqlite::types::Type::Text, e.into())
         })?,
@@ -87,7 +95,7 @@ pub struct StagedRow {
     pub status: Status,
     pub reason: Option<Reason>,
     pub found: Option<reconcile::Found>,
-    pub decision: Option<String>,
+    pub decision: Option<Decision>,
     pub import_key: String,
 }
 
@@ -125,7 +133,9 @@ fn staged_from_row(r: &Row<'_>) -> rusqlite::Result<StagedRow> {
         // A reason this binary cannot read is shown as none rather than failing the batch.
         reason: reason.and_then(|s| serde_json::from_str(&s).ok()),
         found,
-        decision: r.get(15)?,
+        decision: r
+            .get::<_, Option<String>>(15)?
+            .and_then(|d| Decision::from_code(&d)),
         import_key: r.get(16)?,
     })
 }
@@ -272,18 +282,18 @@ pub fn find_row(
         .optional()?)
 }
 
-pub fn set_status(c: &Connection, batch_id: &str, status: &str, now: &str) -> Result<()> {
+pub fn set_status(c: &Connection, batch_id: &str, status: BatchStatus, now: &str) -> Result<()> {
     c.execute(
         "UPDATE import_batches SET status = ?2, updated_at = ?3 WHERE id = ?1",
-        params![batch_id, status, now],
+        params![batch_id, status.code(), now],
     )?;
     Ok(())
 }
 
-pub fn set_decision(c: &Connection, row_id: &str, decision: Option<&str>) -> Result<()> {
+pub fn set_decision(c: &Connection, row_id: &str, decision: Option<Decision>) -> Result<()> {
     c.execute(
         "UPDATE import_rows SET decision = ?2 WHERE id = ?1",
-        params![row_id, decision],
+        params![row_id, decision.map(Decision::code)],
     )?;
     Ok(())
 }
@@ -294,12 +304,12 @@ pub fn set_decisions(
     c: &Connection,
     batch_id: &str,
     status: Option<Status>,
-    decision: &str,
+    decision: Decision,
 ) -> Result<usize> {
     Ok(c.execute(
         "UPDATE import_rows SET decision = ?3
          WHERE batch_id = ?1 AND status <> 'error' AND (?2 IS NULL OR status = ?2)",
-        params![batch_id, status.map(Status::code), decision],
+        params![batch_id, status.map(Status::code), decision.code()],
     )?)
 }
 
@@ -711,7 +721,7 @@ pub fn cancel(tx: &Connection, batch_id: &str, now: &str) -> Result<()> {
         "DELETE FROM import_rows WHERE batch_id = ?1",
         params![batch_id],
     )?;
-    set_status(tx, batch_id, "cancelled", now)
+    set_status(tx, batch_id, BatchStatus::Cancelled, now)
 }
 
 /// How many records a confirmed batch wrote.

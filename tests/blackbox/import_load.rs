@@ -173,7 +173,7 @@ async fn four_concurrent_30000_row_confirms_of_four_users_all_succeed() {
 async fn an_undo_after_a_confirm_in_chunks_removes_every_record_and_its_sums() {
     let app = spawn_app().await;
     // Three chunks and a part of one.
-    let rows = 3 * cashkeeper::actions::imports::CHUNK_ROWS + 123;
+    let rows = 3 * cashkeeper::app::import::CHUNK_ROWS + 123;
     let (user, account, batch) = with_batch(&app, rows).await;
     app.ok(
         &user,
@@ -412,7 +412,7 @@ async fn a_66_mb_file_with_an_unterminated_quote_is_refused_below_400_mib() {
 #[tokio::test]
 async fn an_interrupted_confirm_is_finished_by_a_confirm_or_taken_back_by_a_cancel() {
     let app = spawn_app().await;
-    let rows = cashkeeper::actions::imports::CHUNK_ROWS + 2_000;
+    let rows = cashkeeper::app::import::CHUNK_ROWS + 2_000;
     let (user, _, batch) = with_batch(&app, rows).await;
     app.ok(&user, "confirmImport", json!({"id": batch})).await;
     // As the database is left when the service stops before the last

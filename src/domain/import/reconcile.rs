@@ -59,7 +59,7 @@ impl Kind {
     }
 }
 
-/// A row's reconciliation status.
+/// A row's reconciliation status, answered as its [`Status::code`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
     New,
@@ -90,6 +90,12 @@ impl Status {
 
     pub fn from_code(code: &str) -> Option<Status> {
         Status::ALL.into_iter().find(|s| s.code() == code)
+    }
+}
+
+impl Serialize for Status {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.code())
     }
 }
 

@@ -3,16 +3,17 @@
 //!
 //! The page shows the upload form, the batch `?batch=<id>` opens (its
 //! detected format, its counts and its rows, filtered by `?status=` and
-//! paged by `?offset=`), and the history. Batch and history are read
-//! through the actions `getImport` and `listImports`, so the page relies
-//! on their contract only; amounts and dates are formatted here, in the
-//! user's language. The upload (`POST /api/imports` with its progress),
+//! paged by `?offset=`), and the history, read through
+//! [`crate::app::import`] as the actions `getImport` and `listImports`
+//! read them; amounts and dates are formatted here, in the user's
+//! language. The upload (`POST /api/imports` with its progress),
 //! the reconcile that follows it, the decisions, the confirm, cancel and
 //! undo are `assets/import.js`.
 
 use super::common::{category_chip, PageResult, Refs};
-use crate::actions::{catalogue, Ctx};
-use crate::error::{Error, Result};
+use crate::app::import::{self, BatchView, BatchWithRows, MatchView, RowPage, RowView};
+use crate::domain::import::reconcile::{Kind, Status};
+use crate::domain::import::{BatchStatus, Decision};
 use crate::i18n::{format, Locale, Texts};
 use crate::state::AppState;
 use crate::store::categories::Category;
@@ -21,11 +22,10 @@ use crate::web::layout::page_with_scripts;
 use crate::web::SignedIn;
 use axum::extract::{Query, State};
 use axum::response::IntoResponse;
-use chrono::NaiveDate;
 use maud::{html, Markup};
 use rust_decimal::Decimal;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::json;
 use std::collections::HashMap;
 
 /// Rows per page of the preview.
@@ -39,9 +39,6 @@ const DATE_FORMATS: [&str; 6] = [
     "%d.%m.%Y", "%d.%m.%y", "%Y-%m-%d", "%d/%m/%Y", "%m/%d/%Y", "%d-%m-%Y",
 ];
 
-/// The statuses a row can have, in the order the filters show them.
-const STATUSES: [&str; 5] = ["new", "duplicate", "matched", "conflict", "error"];
-
 #[derive(Deserialize, Default)]
 pub struct ImportQuery {
     /// The batch to open.
@@ -52,153 +49,39 @@ pub struct ImportQuery {
     offset: Option<i64>,
 }
 
-/// A batch as `getImport` and `listImports` answer it.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Batch {
-    id: String,
-    status: String,
-    file_name: String,
-    account_id: String,
-    created_at: String,
-    confirmed_at: Option<String>,
-    format: FileFormat,
-    row_count: i64,
-    counts: Counts,
-    #[serde(default)]
-    rows: Vec<Row>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct FileFormat {
-    bank: Option<String>,
-    #[serde(default)]
-    encoding: String,
-    #[serde(default)]
-    delimiter: String,
-    #[serde(default)]
-    decimal_separator: String,
-    #[serde(default)]
-    date_format: String,
-    header_line: Option<i64>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct Counts {
-    new: i64,
-    duplicate: i64,
-    matched: i64,
-    conflict: i64,
-    error: i64,
-}
-
-impl Counts {
-    fn of(&self, status: &str) -> i64 {
-        match status {
-            "new" => self.new,
-            "duplicate" => self.duplicate,
-            "matched" => self.matched,
-            "conflict" => self.conflict,
-            "error" => self.error,
-            _ => 0,
-        }
-    }
-
-    fn total(&self) -> i64 {
-        self.new + self.duplicate + self.matched + self.conflict + self.error
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Row {
-    id: String,
-    line: i64,
-    date: Option<NaiveDate>,
-    amount: Option<Decimal>,
-    currency: String,
-    #[serde(default)]
-    payee: String,
-    #[serde(default)]
-    memo: String,
-    category_id: Option<String>,
-    status: String,
-    reason: Option<String>,
-    #[serde(rename = "match")]
-    found: Option<Found>,
-    decision: Option<String>,
-}
-
-/// The record a row matches.
-#[derive(Deserialize)]
-struct Found {
-    kind: String,
-    id: String,
-    date: NaiveDate,
-    amount: Decimal,
-    name: String,
-}
-
-impl Batch {
-    /// Rows can still be decided, and the batch confirmed or cancelled.
-    fn is_open(&self) -> bool {
-        matches!(self.status.as_str(), "staged" | "reconciled")
-    }
-
-    /// Cancelled after a confirm: undone.
-    fn is_undone(&self) -> bool {
-        self.status == "cancelled" && self.confirmed_at.is_some()
-    }
-}
-
 pub async fn show(
     State(state): State<AppState>,
     SignedIn { viewer, session }: SignedIn,
     Query(q): Query<ImportQuery>,
 ) -> PageResult {
     let (t, locale) = (viewer.t(), viewer.locale);
-    let refs = Refs::load(&state, &session.user.id).await?;
-    let ctx = Ctx {
-        state: state.clone(),
-        session: Some(session.clone()),
-        accept_locale: locale,
-        client: None,
-        user_agent: String::new(),
-        known_browser: None,
-    };
-    let history: Vec<Batch> = read(&ctx, "listImports", json!({}))
-        .await?
-        .unwrap_or_default();
-    let status = q
-        .status
-        .as_deref()
-        .filter(|s| STATUSES.contains(s))
-        .map(str::to_string);
+    let user = &session.user;
+    let refs = Refs::load(&state, &user.id).await?;
+    let history = import::list(&state, &user.id).await?;
+    let status = q.status.as_deref().and_then(Status::from_code);
     let offset = q.offset.unwrap_or(0).max(0);
     let wanted = q.batch.filter(|b| !b.trim().is_empty());
-    let opened: Option<Batch> = match &wanted {
+    let opened = match &wanted {
         Some(id) => {
-            read(
-                &ctx,
-                "getImport",
-                json!({ "id": id, "status": status, "offset": offset, "limit": PAGE }),
-            )
-            .await?
+            let page = RowPage {
+                status,
+                offset,
+                limit: PAGE,
+            };
+            // An unknown or another user's batch is not found.
+            match import::get(&state, user, id.trim().to_string(), page).await {
+                Ok(b) => Some(b),
+                Err(e @ crate::Error::Internal(_)) => return Err(e.into()),
+                Err(_) => None,
+            }
         }
         None => None,
     };
-    let written = match opened.as_ref().filter(|b| b.status == "confirmed") {
-        Some(b) => {
-            let (uid, id) = (session.user.id.clone(), b.id.clone());
-            Some(
-                state
-                    .db
-                    .run(move |c| crate::store::imports::written(c, &uid, &id))
-                    .await?,
-            )
-        }
+    let written = match opened
+        .as_ref()
+        .filter(|b| b.batch.status == BatchStatus::Confirmed)
+    {
+        Some(b) => Some(import::written(&state, &user.id, &b.batch.id).await?),
         None => None,
     };
     let ai = state.ai.is_some();
@@ -209,14 +92,16 @@ pub async fn show(
         categories: refs.categories_by_id(),
         ai,
     };
-    let show_upload = opened.as_ref().is_none_or(|b| b.status == "cancelled");
+    let show_upload = opened
+        .as_ref()
+        .is_none_or(|b| b.batch.status == BatchStatus::Cancelled);
     Ok(page_with_scripts(
         &viewer,
         "/import",
         t.nav_import,
         &["import.js"],
         html! {
-            div.import data-import="" data-batch=[opened.as_ref().map(|b| b.id.as_str())]
+            div.import data-import="" data-batch=[opened.as_ref().map(|b| b.batch.id.as_str())]
                 data-texts=(script_texts(t)) {
                 div.page-head {
                     h1 { (t.nav_import) }
@@ -228,7 +113,7 @@ pub async fn show(
                     p.notice role="status" { (t.import_not_found) }
                 }
                 @if let Some(b) = &opened {
-                    (view.batch(b, status.as_deref(), offset, written))
+                    (view.batch(b, status, offset, written))
                 }
                 @if show_upload { (view.upload()) }
                 (view.history(&history))
@@ -236,30 +121,6 @@ pub async fn show(
         },
     )
     .into_response())
-}
-
-/// Runs a read action for the page. `None` when the action refuses (an
-/// unknown or another user's batch) or answers a shape the page cannot
-/// read; an internal error is the page's error.
-async fn read<T: serde::de::DeserializeOwned>(
-    ctx: &Ctx,
-    name: &str,
-    input: Value,
-) -> Result<Option<T>> {
-    let Some(action) = catalogue().get(name) else {
-        return Ok(None);
-    };
-    match action.call(ctx.clone(), input).await {
-        Ok(data) => match serde_json::from_value(data) {
-            Ok(v) => Ok(Some(v)),
-            Err(e) => {
-                tracing::warn!(action = name, error = %e, "the import page cannot read the reply");
-                Ok(None)
-            }
-        },
-        Err(e @ Error::Internal(_)) => Err(e),
-        Err(_) => Ok(None),
-    }
 }
 
 /// What every part of the page needs.
@@ -380,13 +241,19 @@ impl View<'_> {
 
     /// Partial: an opened batch: what was detected, the counts as filters,
     /// what can be done with it, and its rows.
-    fn batch(&self, b: &Batch, status: Option<&str>, offset: i64, written: Option<i64>) -> Markup {
-        let t = self.t;
+    fn batch(
+        &self,
+        opened: &BatchWithRows,
+        status: Option<Status>,
+        offset: i64,
+        written: Option<i64>,
+    ) -> Markup {
+        let (t, b) = (self.t, &opened.batch);
         let account = self.refs.account_name(&b.account_id);
         let rows_total = b.counts.total();
         let shown_total = status.map_or(rows_total, |s| b.counts.of(s));
         html! {
-            section.panel.import-batch aria-labelledby="import-batch-title" data-status=(b.status) {
+            section.panel.import-batch aria-labelledby="import-batch-title" data-status=(b.status.code()) {
                 div.batch-head {
                     h2 #import-batch-title { (b.file_name) }
                     (self.batch_badge(b))
@@ -395,7 +262,7 @@ impl View<'_> {
                     (account) " · " (t.doc_uploaded) " " (self.day(&b.created_at))
                 }
                 (self.format(b))
-                @if b.status == "confirmed" {
+                @if b.status == BatchStatus::Confirmed {
                     p.notice.import-done {
                         (t.import_confirmed_notice
                             .replace("{date}", &self.day(b.confirmed_at.as_deref().unwrap_or(&b.created_at)))
@@ -407,20 +274,20 @@ impl View<'_> {
                     p.form-error.import-error role="alert" hidden {}
                 } @else if b.is_undone() {
                     p.notice { (t.import_undone_notice) }
-                } @else if b.status == "cancelled" {
+                } @else if b.status == BatchStatus::Cancelled {
                     p.notice { (t.import_cancelled_notice) }
                 }
                 @if b.is_open() { (self.batch_actions(b, rows_total)) }
             }
-            @if b.status != "cancelled" {
+            @if b.status != BatchStatus::Cancelled {
                 section.panel.import-preview aria-labelledby="import-rows-title" {
                     h2 #import-rows-title { (t.import_rows) }
                     (self.filters(b, status))
-                    @if b.rows.is_empty() {
+                    @if opened.rows.is_empty() {
                         p.muted { (t.import_no_rows) }
                     } @else {
-                        (self.rows(b))
-                        (self.pager(b, status, offset, shown_total))
+                        (self.rows(opened))
+                        (self.pager(opened, status, offset, shown_total))
                     }
                 }
             }
@@ -428,20 +295,20 @@ impl View<'_> {
     }
 
     /// The batch's status as a badge.
-    fn batch_badge(&self, b: &Batch) -> Markup {
+    fn batch_badge(&self, b: &BatchView) -> Markup {
         let t = self.t;
-        let (class, label) = match b.status.as_str() {
-            "staged" => ("staged", t.import_batch_staged),
-            "reconciled" => ("reconciled", t.import_batch_reconciled),
-            "confirmed" => ("confirmed", t.import_batch_confirmed),
-            _ if b.is_undone() => ("cancelled", t.import_batch_undone),
-            _ => ("cancelled", t.import_batch_cancelled),
+        let label = match b.status {
+            BatchStatus::Staged => t.import_batch_staged,
+            BatchStatus::Reconciled => t.import_batch_reconciled,
+            BatchStatus::Confirmed => t.import_batch_confirmed,
+            _ if b.is_undone() => t.import_batch_undone,
+            BatchStatus::Cancelled => t.import_batch_cancelled,
         };
-        html! { span class={ "badge batch-status " (class) } { (label) } }
+        html! { span class={ "badge batch-status " (b.status.code()) } { (label) } }
     }
 
     /// Partial: how the file was read.
-    fn format(&self, b: &Batch) -> Markup {
+    fn format(&self, b: &BatchView) -> Markup {
         let (t, f) = (self.t, &b.format);
         html! {
             dl.import-format {
@@ -463,11 +330,11 @@ impl View<'_> {
     }
 
     /// Partial: decide every conflict, AI suggestions, confirm, cancel.
-    fn batch_actions(&self, b: &Batch, rows_total: i64) -> Markup {
+    fn batch_actions(&self, b: &BatchView, rows_total: i64) -> Markup {
         let t = self.t;
         html! {
             div.import-actions {
-                @if b.status == "staged" {
+                @if b.status == BatchStatus::Staged {
                     p.notice {
                         (t.import_staged_hint) " "
                         button.link type="button" data-reconcile="" { (t.import_reconcile) }
@@ -503,10 +370,10 @@ impl View<'_> {
     }
 
     /// Partial: one link per status with its count; the current one marked.
-    fn filters(&self, b: &Batch, current: Option<&str>) -> Markup {
+    fn filters(&self, b: &BatchView, current: Option<Status>) -> Markup {
         let t = self.t;
-        let href = |status: Option<&str>| match status {
-            Some(s) => format!("/import?batch={}&status={s}", b.id),
+        let href = |status: Option<Status>| match status {
+            Some(s) => format!("/import?batch={}&status={}", b.id, s.code()),
             None => format!("/import?batch={}", b.id),
         };
         html! {
@@ -514,8 +381,8 @@ impl View<'_> {
                 a href=(href(None)) aria-current=[current.is_none().then_some("page")] {
                     (t.all) " " span.count { (self.count(b.counts.total())) }
                 }
-                @for s in STATUSES {
-                    a href=(href(Some(s))) data-status=(s) aria-current=[(current == Some(s)).then_some("page")] {
+                @for s in Status::ALL {
+                    a href=(href(Some(s))) data-status=(s.code()) aria-current=[(current == Some(s)).then_some("page")] {
                         (status_label(t, s)) " " span.count { (self.count(b.counts.of(s))) }
                     }
                 }
@@ -524,7 +391,7 @@ impl View<'_> {
     }
 
     /// Partial: the table of rows.
-    fn rows(&self, b: &Batch) -> Markup {
+    fn rows(&self, b: &BatchWithRows) -> Markup {
         let t = self.t;
         html! {
             table.records.import-rows {
@@ -537,17 +404,17 @@ impl View<'_> {
                     th { (t.import_decision) }
                 } }
                 tbody {
-                    @for r in &b.rows { (self.row(b, r)) }
+                    @for r in &b.rows { (self.row(&b.batch, r)) }
                 }
             }
         }
     }
 
-    fn row(&self, b: &Batch, r: &Row) -> Markup {
+    fn row(&self, b: &BatchView, r: &RowView) -> Markup {
         let t = self.t;
-        let undecided = b.is_open() && r.status == "conflict" && r.decision.is_none();
+        let undecided = b.is_open() && r.status == Status::Conflict && r.decision.is_none();
         html! {
-            tr data-row=(r.id) data-status=(r.status) class=[undecided.then_some("undecided")] {
+            tr data-row=(r.id) data-status=(r.status.code()) class=[undecided.then_some("undecided")] {
                 td data-label=(t.date) {
                     @match r.date {
                         Some(d) => span.nowrap { (format::date(d, self.locale)) },
@@ -580,7 +447,7 @@ impl View<'_> {
                     }
                 }
                 td.why data-label=(t.import_status) {
-                    (status_badge(t, &r.status))
+                    (status_badge(t, r.status))
                     @if let Some(reason) = &r.reason { span.reason { (reason) } }
                     @if let Some(f) = &r.found { (self.found(f, &r.currency)) }
                 }
@@ -591,13 +458,13 @@ impl View<'_> {
 
     /// Partial: the record a row matches, linked to its page (its amount
     /// in the row's currency, as reconciliation compared them).
-    fn found(&self, f: &Found, currency: &str) -> Markup {
+    fn found(&self, f: &MatchView, currency: &str) -> Markup {
         let t = self.t;
-        let (kind, href) = match f.kind.as_str() {
-            "income" => (t.kind_income, format!("/incomes?edit={}", f.id)),
-            "expense" => (t.kind_expense, format!("/expenses?edit={}", f.id)),
-            "transfer" => (t.kind_transfer, format!("/transfers?edit={}", f.id)),
-            _ => (
+        let (kind, href) = match f.kind {
+            Kind::Income => (t.kind_income, format!("/incomes?edit={}", f.id)),
+            Kind::Expense => (t.kind_expense, format!("/expenses?edit={}", f.id)),
+            Kind::Transfer => (t.kind_transfer, format!("/transfers?edit={}", f.id)),
+            Kind::DailyExpense => (
                 t.kind_daily_expense,
                 format!("/daily-expenses?edit={}", f.id),
             ),
@@ -615,17 +482,17 @@ impl View<'_> {
 
     /// Partial: a row's decision: Import / Skip while the batch is open,
     /// what happened to it after.
-    fn decision(&self, b: &Batch, r: &Row) -> Markup {
+    fn decision(&self, b: &BatchView, r: &RowView) -> Markup {
         let t = self.t;
-        if r.status == "error" {
+        if r.status == Status::Error {
             return html! { span.muted { (t.import_never) } };
         }
-        let imports = match r.decision.as_deref() {
-            Some(d) => d == "import",
-            None => r.status == "new",
+        let imports = match r.decision {
+            Some(d) => d == Decision::Import,
+            None => r.status == Status::New,
         };
         if !b.is_open() {
-            let done = if b.status == "confirmed" {
+            let done = if b.status == BatchStatus::Confirmed {
                 if imports {
                     t.import_was_imported
                 } else {
@@ -636,17 +503,17 @@ impl View<'_> {
             };
             return html! { span.muted { (done) } };
         }
-        let pressed = |d: &str| {
-            if r.decision.as_deref() == Some(d) {
+        let pressed = |d: Decision| {
+            if r.decision == Some(d) {
                 "true"
             } else {
                 "false"
             }
         };
-        let note = match (r.decision.as_deref(), r.status.as_str()) {
+        let note = match (r.decision, r.status) {
             (Some(_), _) => None,
-            (None, "conflict") => Some(t.import_undecided),
-            (None, "new") => Some(t.import_default_import),
+            (None, Status::Conflict) => Some(t.import_undecided),
+            (None, Status::New) => Some(t.import_default_import),
             (None, _) => Some(t.import_default_skip),
         };
         let label = format!(
@@ -656,25 +523,25 @@ impl View<'_> {
         );
         html! {
             div.decide role="group" aria-label=(label) {
-                button type="button" data-decide="import" aria-pressed=(pressed("import")) { (t.import_do_import) }
-                button type="button" data-decide="skip" aria-pressed=(pressed("skip")) { (t.import_do_skip) }
+                button type="button" data-decide="import" aria-pressed=(pressed(Decision::Import)) { (t.import_do_import) }
+                button type="button" data-decide="skip" aria-pressed=(pressed(Decision::Skip)) { (t.import_do_skip) }
             }
             @if let Some(note) = note { small.decision-note { (note) } }
         }
     }
 
     /// Partial: which rows are shown, and the links to the pages around.
-    fn pager(&self, b: &Batch, status: Option<&str>, offset: i64, total: i64) -> Markup {
+    fn pager(&self, b: &BatchWithRows, status: Option<Status>, offset: i64, total: i64) -> Markup {
         let t = self.t;
         let shown = b.rows.len() as i64;
         if offset == 0 && shown >= total {
             return html! {};
         }
         let href = |at: i64| {
-            let mut h = format!("/import?batch={}", b.id);
+            let mut h = format!("/import?batch={}", b.batch.id);
             if let Some(s) = status {
                 h.push_str("&status=");
-                h.push_str(s);
+                h.push_str(s.code());
             }
             if at > 0 {
                 h.push_str(&format!("&offset={at}"));
@@ -700,7 +567,7 @@ impl View<'_> {
     }
 
     /// Partial: every import so far, newest first.
-    fn history(&self, history: &[Batch]) -> Markup {
+    fn history(&self, history: &[BatchView]) -> Markup {
         let t = self.t;
         html! {
             section.panel.import-history aria-labelledby="import-history-title" {
@@ -725,7 +592,7 @@ impl View<'_> {
                                     td data-label=(t.import_status) { (self.batch_badge(b)) }
                                     td data-label=(t.import_rows) { (self.history_counts(b)) }
                                     td.row-actions {
-                                        @if b.status == "confirmed" {
+                                        @if b.status == BatchStatus::Confirmed {
                                             button.link.danger type="button" data-undo=(b.id) { (t.import_undo) }
                                         } @else if b.is_open() {
                                             a href={ "/import?batch=" (b.id) } { (t.import_open) }
@@ -743,17 +610,17 @@ impl View<'_> {
 
     /// The counts of a batch in the history: the statuses it has, or
     /// only its size once its rows are gone.
-    fn history_counts(&self, b: &Batch) -> Markup {
+    fn history_counts(&self, b: &BatchView) -> Markup {
         let t = self.t;
         let n = self.count(b.row_count);
         html! {
             span.nowrap { (n) } " "
             @if b.counts.total() > 0 {
                 span.counts {
-                    @for s in STATUSES {
+                    @for s in Status::ALL {
                         @let c = b.counts.of(s);
                         @if c > 0 {
-                            span.count-item data-status=(s) { (self.count(c)) " " (status_label(t, s)) }
+                            span.count-item data-status=(s.code()) { (self.count(c)) " " (status_label(t, s)) }
                         }
                     }
                 }
@@ -780,19 +647,19 @@ fn progress() -> Markup {
 }
 
 /// A row status for people.
-fn status_label(t: &Texts, status: &str) -> &'static str {
+fn status_label(t: &Texts, status: Status) -> &'static str {
     match status {
-        "new" => t.import_status_new,
-        "duplicate" => t.import_status_duplicate,
-        "matched" => t.import_status_matched,
-        "conflict" => t.import_status_conflict,
-        _ => t.import_status_error,
+        Status::New => t.import_status_new,
+        Status::Duplicate => t.import_status_duplicate,
+        Status::Matched => t.import_status_matched,
+        Status::Conflict => t.import_status_conflict,
+        Status::Error => t.import_status_error,
     }
 }
 
 /// Partial: a row's status as a coloured badge.
-fn status_badge(t: &Texts, status: &str) -> Markup {
-    html! { span class={ "badge row-status " (status) } { (status_label(t, status)) } }
+fn status_badge(t: &Texts, status: Status) -> Markup {
+    html! { span class={ "badge row-status " (status.code()) } { (status_label(t, status)) } }
 }
 
 /// A recognised layout's id for people: `sparkasse-camt` → "Sparkasse

@@ -247,7 +247,7 @@ pub async fn suggest(state: &AppState, user: &User, batch_id: &str, work: Work) 
         .transaction(move |tx| {
             // The batch may have been confirmed or cancelled meanwhile.
             match imports::find(tx, &user_id, &batch)? {
-                Some(b) if b.status == "reconciled" || b.status == "staged" => {}
+                Some(b) if b.status.is_open() => {}
                 _ => return Ok(()),
             }
             for (row_id, reason) in &reasons {

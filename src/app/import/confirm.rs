@@ -1,0 +1,361 @@
+//! Confirm, cancel and undo: each writes or removes a batch's records in
+//! chunks of [`CHUNK_ROWS`] rows per write transaction, and an interrupted
+//! one is finished by the next.
+
+use super::{batch_of, batch_view, reconcile_batch, require_unconfirmed, BatchView};
+use crate::app::input::{NAME_MAX, NOTES_MAX};
+use crate::domain::import::reconcile::Status;
+use crate::domain::import::{BatchStatus, Decision};
+use crate::error::{Error, Result};
+use crate::state::AppState;
+use crate::store::imports::{self, Batch, StagedRow, Write};
+use crate::store::users::{User, UserId};
+use crate::store::Cap;
+use serde::Serialize;
+use std::collections::HashSet;
+use std::sync::{Arc, LazyLock, Mutex};
+use std::time::Duration;
+
+#[derive(Serialize)]
+pub struct Confirmed {
+    pub imported: usize,
+    pub skipped: usize,
+    pub batch: BatchView,
+}
+
+/// Rows a confirm writes, and records an undo removes, per write
+/// transaction: each holds the database's write lock for a fraction of a
+/// second, so other users' writes wait briefly instead of for the whole
+/// file (see `docs/performance.md`).
+pub const CHUNK_ROWS: usize = 5_000;
+
+/// After each chunk the write lock stays free at least as long as the
+/// chunk held it (within these bounds), so that writers waiting in
+/// SQLite's busy handler, which looks again every 100 ms at most, get
+/// their turn between two chunks.
+const PAUSE_MIN: Duration = Duration::from_millis(20);
+const PAUSE_MAX: Duration = Duration::from_millis(250);
+
+/// The batches whose confirm, undo or cancel is running in this process:
+/// a second one of the same batch is refused in words while the first
+/// runs. What is not here but marked confirming in the database was
+/// interrupted (the service stopped) and may be resumed.
+static RUNNING: LazyLock<Mutex<HashSet<String>>> = LazyLock::new(Default::default);
+
+/// A batch's place in [`RUNNING`], given up when dropped.
+struct Running(String);
+
+impl Running {
+    /// `None` while another confirm, undo or cancel of the batch runs.
+    fn claim(batch_id: &str) -> Option<Running> {
+        let mut running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+        running
+            .insert(batch_id.to_string())
+            .then(|| Running(batch_id.to_string()))
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        RUNNING
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.0);
+    }
+}
+
+/// Whether a confirm, undo or cancel of the batch runs in this process.
+pub(super) fn is_running(batch_id: &str) -> bool {
+    RUNNING
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .contains(batch_id)
+}
+
+pub(super) fn busy() -> Error {
+    Error::invalid(
+        "id",
+        "is being confirmed or taken back; wait until it is done",
+    )
+}
+
+/// The user's batch, claimed for a confirm, undo or cancel: another
+/// user's batch is unknown, and one that is busy is refused.
+async fn claim(state: &AppState, user: &UserId, id: String) -> Result<(Batch, Running)> {
+    let u = user.clone();
+    let b = state.db.run(move |c| batch_of(c, &u, &id)).await?;
+    let running = Running::claim(&b.id).ok_or_else(busy)?;
+    Ok((b, running))
+}
+
+/// Runs `step` in one write transaction after another until it answers
+/// `None`, pausing between them (see [`PAUSE_MIN`]); answers the sum of
+/// what the steps answered. Runs as its own task, so that a client that
+/// goes away does not stop it between two chunks.
+async fn in_chunks<F>(state: &AppState, step: F) -> Result<usize>
+where
+    F: Fn(&rusqlite::Transaction<'_>) -> Result<Option<usize>> + Clone + Send + Sync + 'static,
+{
+    let db = state.db.clone();
+    tokio::spawn(async move {
+        let mut total = 0;
+        loop {
+            let started = std::time::Instant::now();
+            let step = step.clone();
+            match db.transaction(move |tx| step(tx)).await? {
+                Some(n) => total += n,
+                None => return Ok(total),
+            }
+            let held = started.elapsed();
+            tracing::debug!(
+                held_ms = held.as_millis() as u64,
+                total,
+                "import chunk written"
+            );
+            crate::memory::release_free();
+            tokio::time::sleep(held.clamp(PAUSE_MIN, PAUSE_MAX)).await;
+        }
+    })
+    .await
+    .map_err(anyhow::Error::from)?
+}
+
+/// What the first transaction of a confirm found: the confirm begun (or
+/// an interrupted one to resume), or conflicts still open (their statuses
+/// are kept, so the page shows what changed since the last reconcile).
+enum Start {
+    Go { resume: bool },
+    Undecided(usize),
+}
+
+/// Confirms in chunks: the first transaction reconciles the batch again
+/// (the account may have changed since), checks the decisions and the
+/// limit and marks the batch confirming; then [`CHUNK_ROWS`] rows per
+/// transaction are written in file order; the last one marks the batch
+/// `confirmed`. A confirm that was interrupted (the service stopped) is
+/// resumed by the next confirm without writing any row twice.
+pub async fn confirm(state: &AppState, user: &User, id: String) -> Result<Confirmed> {
+    let now = crate::clock::timestamp(state.clock.now());
+    let (b, _running) = claim(state, &user.id, id).await?;
+    let (u, batch_id, start_now) = (user.id.clone(), b.id.clone(), now.clone());
+    let start = state
+        .db
+        .transaction(move |tx| {
+            let b = batch_of(tx, &u, &batch_id)?;
+            require_unconfirmed(&b)?;
+            if b.confirming() {
+                return Ok(Start::Go { resume: true });
+            }
+            let (rows, _) = reconcile_batch(tx, &u, &b, &start_now)?;
+            let undecided = rows
+                .iter()
+                .filter(|r| r.status == Status::Conflict && r.decision.is_none())
+                .count();
+            if undecided > 0 {
+                return Ok(Start::Undecided(undecided));
+            }
+            let expenses = rows
+                .iter()
+                .filter(|r| is_written(r) && r.cents.is_some_and(|c| c < 0))
+                .count() as i64;
+            Cap::DailyExpenses.check_room(tx, &u, expenses)?;
+            imports::begin_confirm(tx, &b.id, &start_now)?;
+            Ok(Start::Go { resume: false })
+        })
+        .await;
+    crate::memory::release_free();
+    let resume = match start? {
+        Start::Go { resume } => resume,
+        Start::Undecided(n) => {
+            return Err(Error::refused(format!(
+                "{n} {} still need{} a decision: import or skip",
+                if n == 1 { "conflict" } else { "conflicts" },
+                if n == 1 { "s" } else { "" },
+            )))
+        }
+    };
+
+    // What an interrupted confirm wrote already, by import key.
+    let written = if resume {
+        let (u, batch_id) = (user.id.clone(), b.id.clone());
+        state
+            .db
+            .run(move |c| imports::written_keys(c, &u, &batch_id))
+            .await?
+    } else {
+        HashSet::new()
+    };
+    let written = Arc::new(written);
+    let after = Arc::new(std::sync::atomic::AtomicI64::new(-1));
+    let (u, batch_id, chunk_now) = (user.id.clone(), b.id.clone(), now.clone());
+    let fallback = user.locale.texts().import_entry_fallback;
+    in_chunks(state, move |tx| {
+        let b = batch_of(tx, &u, &batch_id)?;
+        if !b.confirming() {
+            return Ok(None);
+        }
+        let rows = imports::rows_to_write(
+            tx,
+            &b.id,
+            after.load(std::sync::atomic::Ordering::Relaxed),
+            CHUNK_ROWS,
+        )?;
+        let Some((last, _)) = rows.last() else {
+            imports::finish_confirm(tx, &b.id, &chunk_now)?;
+            return Ok(None);
+        };
+        let writes: Vec<Write<'_>> = rows
+            .iter()
+            .map(|(_, r)| r)
+            .filter(|r| !written.contains(&r.import_key))
+            .filter_map(|r| write_of(r, fallback))
+            .collect();
+        imports::write_chunk(tx, &u, &b, &writes, &chunk_now)?;
+        // Only once the chunk is committed does the next one start after it.
+        after.store(*last, std::sync::atomic::Ordering::Relaxed);
+        Ok(Some(writes.len()))
+    })
+    .await?;
+
+    let (u, batch_id) = (user.id.clone(), b.id.clone());
+    state
+        .db
+        .run(move |c| {
+            let b = batch_of(c, &u, &batch_id)?;
+            let imported = imports::written(c, &u, &b.id)? as usize;
+            Ok(Confirmed {
+                imported,
+                skipped: (b.row_count as usize).saturating_sub(imported),
+                batch: batch_view(c, b)?,
+            })
+        })
+        .await
+}
+
+/// Whether a confirm writes the row: readable, and `new` without a
+/// decision or decided `import` (as `imports::rows_to_write` selects).
+fn is_written(r: &StagedRow) -> bool {
+    r.status != Status::Error
+        && r.date.is_some()
+        && r.cents.is_some()
+        && match r.decision {
+            Some(Decision::Import) => true,
+            Some(Decision::Skip) => false,
+            None => r.status == Status::New,
+        }
+}
+
+/// The record a row becomes: named by its payee, else its memo, else
+/// `fallback`.
+fn write_of<'r>(r: &'r StagedRow, fallback: &'r str) -> Option<Write<'r>> {
+    let (date, cents) = (r.date?, r.cents?);
+    let name = [r.payee.as_str(), r.memo.as_str()]
+        .into_iter()
+        .find(|s| !s.trim().is_empty())
+        .unwrap_or(fallback);
+    Some(Write {
+        row: r,
+        date,
+        cents,
+        name: truncate(name, NAME_MAX),
+        merchant: truncate(&r.payee, NAME_MAX),
+        notes: truncate(&r.memo, NOTES_MAX),
+    })
+}
+
+/// The first `max` characters of `s`, trimmed.
+fn truncate(s: &str, max: usize) -> &str {
+    let s = s.trim();
+    match s.char_indices().nth(max) {
+        Some((i, _)) => s[..i].trim_end(),
+        None => s,
+    }
+}
+
+/// Removes every record the batch wrote, in chunks; answers how many.
+async fn remove_written(state: &AppState, user: &UserId, batch_id: &str) -> Result<usize> {
+    let (u, batch_id) = (user.clone(), batch_id.to_string());
+    in_chunks(state, move |tx| {
+        let n = imports::remove_written(tx, &u, &batch_id, CHUNK_ROWS)?;
+        Ok((n > 0).then_some(n))
+    })
+    .await
+}
+
+/// Cancels an open batch, or takes back what an interrupted confirm wrote.
+pub async fn cancel(state: &AppState, user: &UserId, id: String) -> Result<BatchView> {
+    let user = user.clone();
+    let now = crate::clock::timestamp(state.clock.now());
+    let (b, _running) = claim(state, &user, id).await?;
+    // An interrupted confirm: what it wrote goes first, then the batch.
+    if b.confirming() {
+        remove_written(state, &user, &b.id).await?;
+    }
+    state
+        .db
+        .transaction(move |tx| {
+            let b = batch_of(tx, &user, &b.id)?;
+            match b.status {
+                BatchStatus::Confirmed => {
+                    return Err(Error::invalid(
+                        "id",
+                        "is confirmed; undoImport takes it back",
+                    ))
+                }
+                BatchStatus::Cancelled => {}
+                _ if b.confirming() => imports::abandon_confirm(tx, &b.id, &now)?,
+                _ => imports::cancel(tx, &b.id, &now)?,
+            }
+            let b = imports::find(tx, &user, &b.id)?.unwrap_or(b);
+            batch_view(tx, b)
+        })
+        .await
+}
+
+#[derive(Serialize)]
+pub struct Undone {
+    pub removed: usize,
+    pub batch: BatchView,
+}
+
+/// Removes a confirmed batch's records in chunks; the batch stays
+/// `confirmed` until the last is gone and then becomes `cancelled`, so an
+/// undo that was interrupted is finished by the next one.
+pub async fn undo(state: &AppState, user: &UserId, id: String) -> Result<Undone> {
+    let user = user.clone();
+    let now = crate::clock::timestamp(state.clock.now());
+    let (b, _running) = claim(state, &user, id).await?;
+    if b.status != BatchStatus::Confirmed {
+        return Err(Error::invalid(
+            "id",
+            "is not a confirmed import; only those can be undone",
+        ));
+    }
+    let removed = remove_written(state, &user, &b.id).await?;
+    state
+        .db
+        .transaction(move |tx| {
+            let b = batch_of(tx, &user, &b.id)?;
+            if b.status == BatchStatus::Confirmed {
+                imports::cancel(tx, &b.id, &now)?;
+            }
+            let b = imports::find(tx, &user, &b.id)?.unwrap_or(b);
+            Ok(Undone {
+                removed,
+                batch: batch_view(tx, b)?,
+            })
+        })
+        .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truncation_counts_characters_not_bytes() {
+        assert_eq!(truncate("  Müller  ", 3), "Mül");
+        assert_eq!(truncate("ab", 5), "ab");
+        assert_eq!(truncate("a b c", 2), "a");
+    }
+}

@@ -1,0 +1,568 @@
+//! The staged bank import's use cases: stage a file, read a batch,
+//! reconcile it against the account, decide conflicts, confirm, cancel and
+//! undo. Nothing reaches the user's records before [`confirm`]. The doors
+//! (`stageImport` and its siblings, `POST /api/imports`, the import page)
+//! call these and encode what they answer. See `docs/import.md`.
+
+mod confirm;
+mod suggest;
+
+pub use confirm::{cancel, confirm, undo, Confirmed, Undone, CHUNK_ROWS};
+pub use suggest::Summary;
+
+use crate::app::input::optional_id;
+use crate::domain::documents::clean_name;
+use crate::domain::import::read::{self, Format, Mapping, ReadError, MAX_ROWS};
+use crate::domain::import::reconcile::{self, Kind, Reason, Staged, Status};
+use crate::domain::import::{BatchStatus, Decision};
+use crate::domain::locale::Locale;
+use crate::domain::money;
+use crate::error::{Error, Result};
+use crate::state::AppState;
+use crate::store::imports::{self, Batch, NewRow, StagedRow};
+use crate::store::users::{User, UserId};
+use crate::store::{self, Owned};
+use chrono::NaiveDate;
+use rusqlite::Connection;
+use rust_decimal::Decimal;
+use serde::Serialize;
+
+/// A page of a batch's rows: by default and at most.
+pub const PAGE_DEFAULT: i64 = 200;
+pub const PAGE_MAX: i64 = 1_000;
+
+/// A batch as the doors answer it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchView {
+    pub id: String,
+    pub status: BatchStatus,
+    pub file_name: String,
+    pub account_id: String,
+    pub created_at: String,
+    pub confirmed_at: Option<String>,
+    pub format: Format,
+    pub row_count: i64,
+    pub counts: Counts,
+}
+
+impl BatchView {
+    /// Rows can still be decided, and the batch confirmed or cancelled.
+    pub fn is_open(&self) -> bool {
+        self.status.is_open()
+    }
+
+    /// Cancelled after a confirm: undone.
+    pub fn is_undone(&self) -> bool {
+        self.status == BatchStatus::Cancelled && self.confirmed_at.is_some()
+    }
+}
+
+#[derive(Serialize, Default)]
+pub struct Counts {
+    pub new: i64,
+    pub duplicate: i64,
+    pub matched: i64,
+    pub conflict: i64,
+    pub error: i64,
+}
+
+impl Counts {
+    pub fn of(&self, status: Status) -> i64 {
+        match status {
+            Status::New => self.new,
+            Status::Duplicate => self.duplicate,
+            Status::Matched => self.matched,
+            Status::Conflict => self.conflict,
+            Status::Error => self.error,
+        }
+    }
+
+    pub fn total(&self) -> i64 {
+        Status::ALL.into_iter().map(|s| self.of(s)).sum()
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RowView {
+    pub id: String,
+    pub line: i64,
+    pub date: Option<NaiveDate>,
+    #[serde(serialize_with = "money::json::option::serialize")]
+    pub amount: Option<Decimal>,
+    pub currency: String,
+    pub payee: String,
+    pub memo: String,
+    pub category_id: Option<String>,
+    pub status: Status,
+    pub reason: Option<String>,
+    #[serde(rename = "match")]
+    pub found: Option<MatchView>,
+    pub decision: Option<Decision>,
+}
+
+#[derive(Serialize)]
+pub struct MatchView {
+    pub kind: Kind,
+    pub id: String,
+    pub date: NaiveDate,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub amount: Decimal,
+    pub name: String,
+}
+
+pub(crate) fn batch_view(c: &Connection, b: Batch) -> Result<BatchView> {
+    let n = imports::counts(c, &b.id)?;
+    // A confirm under way is not a confirmation yet.
+    let confirmed_at = b.confirmed_at.clone().filter(|_| !b.confirming());
+    let count = |s| n.get(&s).copied().unwrap_or(0);
+    Ok(BatchView {
+        counts: Counts {
+            new: count(Status::New),
+            duplicate: count(Status::Duplicate),
+            matched: count(Status::Matched),
+            conflict: count(Status::Conflict),
+            error: count(Status::Error),
+        },
+        id: b.id,
+        status: b.status,
+        file_name: b.file_name,
+        account_id: b.account_id,
+        created_at: b.created_at,
+        confirmed_at,
+        format: b.format,
+        row_count: b.row_count,
+    })
+}
+
+fn row_view(r: StagedRow, locale: Locale) -> RowView {
+    RowView {
+        id: r.id,
+        line: r.line,
+        date: r.date,
+        amount: r.cents.map(money::from_cents),
+        currency: r.currency,
+        payee: r.payee,
+        memo: r.memo,
+        category_id: r.category_id,
+        status: r.status,
+        reason: r.reason.map(|why| why.text(locale)),
+        found: r.found.map(|f| MatchView {
+            kind: f.kind,
+            id: f.id,
+            date: f.date,
+            // The record's amount as the user sees it: positive.
+            amount: money::from_cents(f.cents.abs()),
+            name: f.name,
+        }),
+        decision: r.decision,
+    }
+}
+
+/// The user's batch, or the failure an unknown id gets (another user's
+/// batch is unknown too).
+pub(crate) fn batch_of(c: &Connection, user: &UserId, id: &str) -> Result<Batch> {
+    imports::find(c, user, id)?.ok_or_else(|| Error::invalid("id", "not found"))
+}
+
+/// Refuses a batch that can no longer change, or whose confirm has begun.
+pub(crate) fn require_open(b: &Batch) -> Result<()> {
+    require_unconfirmed(b)?;
+    if b.confirming() {
+        if confirm::is_running(&b.id) {
+            return Err(confirm::busy());
+        }
+        return Err(Error::invalid(
+            "id",
+            "was being confirmed when the service stopped; confirmImport finishes it, cancelImport takes it back",
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a batch that is confirmed or cancelled.
+pub(crate) fn require_unconfirmed(b: &Batch) -> Result<()> {
+    match b.status {
+        BatchStatus::Confirmed => Err(Error::invalid(
+            "id",
+            "is already confirmed; undoImport takes it back",
+        )),
+        BatchStatus::Cancelled => Err(Error::invalid("id", "is cancelled")),
+        _ => Ok(()),
+    }
+}
+
+// ---------------------------------------------------------------- staging
+
+/// A file to stage, from the action or from `POST /api/imports`.
+pub struct Upload {
+    pub account_id: Option<String>,
+    pub file_name: String,
+    pub bytes: Vec<u8>,
+    pub mapping: Option<Mapping>,
+    /// The input field that carried the bytes, named by a refusal.
+    pub file_field: &'static str,
+}
+
+/// Reads and stages a file: the batch, with every row `new` or `error`.
+pub async fn stage(state: &AppState, user: &User, upload: Upload) -> Result<BatchView> {
+    let account_id =
+        optional_id(upload.account_id).ok_or_else(|| Error::invalid("accountId", "is required"))?;
+    let file_name = clean_name(&upload.file_name).unwrap_or_else(|| "import.csv".to_string());
+    let field = upload.file_field;
+    let mapping_json = upload
+        .mapping
+        .as_ref()
+        .map(|m| serde_json::to_string(m).map_err(anyhow::Error::from))
+        .transpose()?;
+
+    // The account and the number of waiting imports first: a file that
+    // could not be staged is not even read.
+    let (u, a) = (user.id.clone(), account_id.clone());
+    let currency = state
+        .db
+        .run(move |c| {
+            store::require_owned_field(c, Owned::Account, &u, "accountId", &a)?;
+            require_room(c, &u)?;
+            Ok(
+                c.query_row("SELECT currency FROM accounts WHERE id = ?1", [&a], |r| {
+                    r.get::<_, String>(0)
+                })?,
+            )
+        })
+        .await?;
+
+    let bytes = upload.bytes;
+    let mapping = upload.mapping;
+    let statement = tokio::task::spawn_blocking(move || read::read(&bytes, mapping.as_ref()))
+        .await
+        .map_err(anyhow::Error::from)?
+        .map_err(|e| refusal(field, e))?;
+    let rows = tokio::task::spawn_blocking(move || new_rows(statement.rows, &currency))
+        .await
+        .map_err(anyhow::Error::from)?;
+    let format = statement.format;
+
+    let user_id = user.id.clone();
+    let now = crate::clock::timestamp(state.clock.now());
+    let view = state
+        .db
+        .transaction(move |tx| {
+            // Again in the writing transaction: two uploads may have
+            // passed the first check together.
+            require_room(tx, &user_id)?;
+            let b = imports::insert_batch(
+                tx,
+                &user_id,
+                &account_id,
+                &file_name,
+                &format,
+                mapping_json.as_deref(),
+                &rows,
+                &now,
+            )?;
+            batch_view(tx, b)
+        })
+        .await;
+    crate::memory::release_free();
+    view
+}
+
+/// Refuses another batch while the most allowed wait for a confirm.
+fn require_room(c: &Connection, user: &UserId) -> Result<()> {
+    if imports::open_count(c, user)? >= imports::OPEN_BATCHES_MAX {
+        return Err(Error::refused(format!(
+            "at most {} imports may wait for confirmation; confirm or cancel one first",
+            imports::OPEN_BATCHES_MAX
+        )));
+    }
+    Ok(())
+}
+
+/// A file-level refusal, naming the field.
+fn refusal(field: &'static str, e: ReadError) -> Error {
+    match e {
+        ReadError::Empty => Error::invalid(field, "is empty: the file has no rows"),
+        ReadError::Binary => Error::invalid(field, "is not a CSV text file"),
+        ReadError::TooManyRows => Error::invalid(
+            field,
+            format!("has more than {MAX_ROWS} rows; split the file"),
+        ),
+        ReadError::FieldTooLong { line } => Error::invalid(
+            field,
+            format!(
+                "has a field longer than {} KiB starting on line {line}; is a closing quote missing?",
+                read::FIELD_MAX / 1024
+            ),
+        ),
+        ReadError::UnknownLayout { columns } => Error::invalid(
+            "mapping",
+            format!(
+                "is required: the file's layout is not recognised; columns found: {}",
+                columns.join(", ")
+            ),
+        ),
+        ReadError::Mapping { field, message } => Error::invalid(field, message),
+    }
+}
+
+/// The rows to stage: readable ones `new` with their import key, the others
+/// `error` with why.
+fn new_rows(rows: Vec<read::Row>, account_currency: &str) -> Vec<NewRow> {
+    let mut staged: Vec<NewRow> = rows
+        .into_iter()
+        .map(|r| {
+            let cents = r.amount.map(money::to_cents);
+            let (status, reason) = match (&r.problem, r.amount) {
+                (Some(problem), _) => (
+                    Status::Error,
+                    Some(Reason::Unreadable {
+                        problem: problem.clone(),
+                    }),
+                ),
+                (None, Some(a)) if money::round(a).is_zero() => {
+                    (Status::Error, Some(Reason::ZeroAmount))
+                }
+                (None, Some(a)) if a.abs() > money::MAX => (
+                    Status::Error,
+                    Some(Reason::Unreadable {
+                        problem: read::Problem::Amount {
+                            value: a.to_string(),
+                        },
+                    }),
+                ),
+                _ => (Status::New, None),
+            };
+            NewRow {
+                line: r.line,
+                date: r.date,
+                cents,
+                currency: r
+                    .currency
+                    .filter(|c| c.len() == 3 && c.bytes().all(|b| b.is_ascii_uppercase()))
+                    .unwrap_or_else(|| account_currency.to_string()),
+                payee: r.payee,
+                memo: r.memo,
+                status,
+                reason,
+                import_key: String::new(),
+            }
+        })
+        .collect();
+    let keyed: Vec<_> = staged
+        .iter()
+        .map(|r| match (r.status, r.date, r.cents) {
+            (Status::New, Some(d), Some(c)) => {
+                Some((d, c, reconcile::payee_key(&r.payee, &r.memo)))
+            }
+            _ => None,
+        })
+        .collect();
+    for (row, key) in staged.iter_mut().zip(reconcile::import_keys(&keyed)) {
+        row.import_key = key;
+    }
+    staged
+}
+
+// ---------------------------------------------------------------- reading
+
+#[derive(Serialize)]
+pub struct BatchWithRows {
+    #[serde(flatten)]
+    pub batch: BatchView,
+    pub rows: Vec<RowView>,
+}
+
+/// Which of a batch's rows to read.
+pub struct RowPage {
+    /// Only rows of this status.
+    pub status: Option<Status>,
+    pub offset: i64,
+    pub limit: i64,
+}
+
+/// The user's batch with a page of its rows.
+pub async fn get(
+    state: &AppState,
+    user: &User,
+    id: String,
+    page: RowPage,
+) -> Result<BatchWithRows> {
+    let user = user.clone();
+    state
+        .db
+        .run(move |c| {
+            let b = batch_of(c, &user.id, &id)?;
+            let rows = imports::rows(c, &b.id, page.status, page.offset, page.limit)?
+                .into_iter()
+                .map(|r| row_view(r, user.locale))
+                .collect();
+            Ok(BatchWithRows {
+                batch: batch_view(c, b)?,
+                rows,
+            })
+        })
+        .await
+}
+
+/// The user's batches, newest first.
+pub async fn list(state: &AppState, user: &UserId) -> Result<Vec<BatchView>> {
+    let user = user.clone();
+    state
+        .db
+        .run(move |c| {
+            imports::list(c, &user)?
+                .into_iter()
+                .map(|b| batch_view(c, b))
+                .collect::<Result<Vec<_>>>()
+        })
+        .await
+}
+
+/// How many records a confirmed batch wrote (and still has).
+pub async fn written(state: &AppState, user: &UserId, batch_id: &str) -> Result<i64> {
+    let (user, id) = (user.clone(), batch_id.to_string());
+    state.db.run(move |c| imports::written(c, &user, &id)).await
+}
+
+// --------------------------------------------------------- reconciliation
+
+/// Reconciles the batch's readable rows against the account as it is now
+/// and stores each row's status; answers the rows. `tx` is a write
+/// transaction.
+pub(crate) fn reconcile_batch(
+    tx: &Connection,
+    user: &UserId,
+    batch: &Batch,
+    now: &str,
+) -> Result<(Vec<StagedRow>, imports::Existing)> {
+    let mut rows = imports::all_rows(tx, &batch.id)?;
+    let readable: Vec<usize> = rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.status != Status::Error && r.date.is_some() && r.cents.is_some())
+        .map(|(i, _)| i)
+        .collect();
+    let mut dates: Vec<NaiveDate> = readable.iter().filter_map(|&i| rows[i].date).collect();
+    dates.sort_unstable();
+    dates.dedup();
+    let existing = imports::existing(tx, user, &batch.account_id, &dates)?;
+    let staged: Vec<Staged> = readable
+        .iter()
+        .map(|&i| {
+            let r = &rows[i];
+            Staged {
+                date: r.date.unwrap_or_default(),
+                cents: r.cents.unwrap_or_default(),
+                key: reconcile::payee_key(&r.payee, &r.memo),
+                import_key: r.import_key.clone(),
+            }
+        })
+        .collect();
+    let outcomes =
+        reconcile::reconcile(&staged, &existing.entries, &existing.dues, &existing.memory);
+    {
+        let refs: Vec<&StagedRow> = readable.iter().map(|&i| &rows[i]).collect();
+        imports::save_outcomes(tx, &refs, &outcomes)?;
+    }
+    for (&i, o) in readable.iter().zip(outcomes) {
+        let r = &mut rows[i];
+        r.status = o.status;
+        r.reason = o.reason;
+        r.found = o.found;
+        r.category_id = o.category_id;
+    }
+    if batch.status == BatchStatus::Staged {
+        imports::set_status(tx, &batch.id, BatchStatus::Reconciled, now)?;
+    }
+    Ok((rows, existing))
+}
+
+#[derive(Serialize)]
+pub struct Reconciled {
+    #[serde(flatten)]
+    pub batch: BatchView,
+    /// Only when the AI's suggestions were asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ai: Option<Summary>,
+}
+
+/// Reconciles the batch against the account as it is now, and asks the AI
+/// provider for suggestions when `ai` is set.
+pub async fn reconcile(state: &AppState, user: &User, id: String, ai: bool) -> Result<Reconciled> {
+    let now = crate::clock::timestamp(state.clock.now());
+    let u = user.id.clone();
+    let (batch, ai_work) = state
+        .db
+        .transaction(move |tx| {
+            let b = batch_of(tx, &u, &id)?;
+            require_open(&b)?;
+            let (rows, existing) = reconcile_batch(tx, &u, &b, &now)?;
+            let work = ai
+                .then(|| suggest::Work::collect(tx, &u, &rows, &existing))
+                .transpose()?;
+            let b = imports::find(tx, &u, &b.id)?.unwrap_or(b);
+            Ok((b, work))
+        })
+        .await?;
+    crate::memory::release_free();
+    let ai = match ai_work {
+        Some(work) => Some(suggest::suggest(state, user, &batch.id, work).await?),
+        None => None,
+    };
+    let batch = state.db.run(move |c| batch_view(c, batch)).await?;
+    Ok(Reconciled { batch, ai })
+}
+
+// -------------------------------------------------------------- decisions
+
+/// The rows a decision is for.
+pub enum Rows {
+    One(String),
+    /// Every row of this status (never `error`).
+    All(Status),
+}
+
+#[derive(Serialize)]
+pub struct Decided {
+    pub decided: usize,
+    pub batch: BatchView,
+}
+
+/// Decides one row, or every row of a status, of an open batch.
+pub async fn decide(
+    state: &AppState,
+    user: &UserId,
+    id: String,
+    rows: Rows,
+    decision: Decision,
+) -> Result<Decided> {
+    let user = user.clone();
+    state
+        .db
+        .transaction(move |tx| {
+            let b = batch_of(tx, &user, &id)?;
+            require_open(&b)?;
+            let decided = match rows {
+                Rows::One(row_id) => {
+                    let row = imports::find_row(tx, &user, &b.id, &row_id)?
+                        .ok_or_else(|| Error::invalid("rowId", "not found"))?;
+                    if row.status == Status::Error {
+                        return Err(Error::invalid(
+                            "rowId",
+                            "is a row that could not be read; it cannot be imported or skipped",
+                        ));
+                    }
+                    imports::set_decision(tx, &row.id, Some(decision))?;
+                    1
+                }
+                Rows::All(status) => imports::set_decisions(tx, &b.id, Some(status), decision)?,
+            };
+            Ok(Decided {
+                decided,
+                batch: batch_view(tx, b)?,
+            })
+        })
+        .await
+}
