@@ -12,26 +12,20 @@
 //! Each domain module registers its actions in [`catalogue`]; a handler gets
 //! a [`Ctx`] (state and session) and its input already deserialized.
 
-pub mod accounts;
 pub mod api_tokens;
 pub mod assistant;
 pub mod auth;
-pub mod categories;
-pub mod daily_expenses;
 pub mod dashboard;
 pub mod documents;
-pub mod entries;
-pub mod expenses;
 pub mod forecasts;
 pub mod imports;
-pub mod incomes;
 pub mod insights;
 pub mod merchants;
+pub mod records;
 pub mod reserves;
 pub mod search;
 pub mod sessions;
 pub mod settings;
-pub mod transfers;
 pub mod two_factor;
 
 use crate::auth::origin::{self, write_refusal};
@@ -240,13 +234,8 @@ fn registry() -> Registry {
     two_factor::register(&mut r);
     sessions::register(&mut r);
     settings::register(&mut r);
-    accounts::register(&mut r);
+    records::register(&mut r);
     documents::register(&mut r);
-    categories::register(&mut r);
-    expenses::register(&mut r);
-    daily_expenses::register(&mut r);
-    incomes::register(&mut r);
-    transfers::register(&mut r);
     dashboard::register(&mut r);
     merchants::register(&mut r);
     search::register(&mut r);

@@ -6,3 +6,4 @@
 
 pub mod import;
 pub mod input;
+pub mod records;

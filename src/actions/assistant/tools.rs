@@ -25,13 +25,11 @@
 //! `23.11.2026`. What can be read without guessing is read
 //! ([`parse_arguments`], `normalise`); anything else fails naming the field.
 
-use crate::actions::daily_expenses::DailyInput;
-use crate::actions::entries::{self, Record};
-use crate::actions::expenses::ExpenseInput;
-use crate::actions::incomes::IncomeInput;
-use crate::actions::transfers::TransferInput;
 use crate::actions::{Ctx, Registry, Reply};
 use crate::app::input::{self, decode as parse_input};
+use crate::app::records::{
+    self as entries, DailyInput, ExpenseInput, IncomeInput, Record, TransferInput,
+};
 use crate::clock::timestamp;
 use crate::domain::locale::Locale;
 use crate::domain::money;

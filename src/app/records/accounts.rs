@@ -1,11 +1,12 @@
-//! Accounts: `listAccounts`, `createAccount`, `updateAccount`, `deleteAccount`.
+//! Accounts: their input and validation, and deleting one (with its
+//! entries moved to another account first when asked).
 
-use super::entries::{self, Record};
-use super::{Ctx, Registry, Reply};
+use super::Record;
 use crate::app::input::{self, Patch, NAME_MAX};
 use crate::domain::currency::Currency;
 use crate::domain::money::Sign;
 use crate::error::{Error, Result};
+use crate::state::AppState;
 use crate::store::accounts::TYPES;
 use crate::store::accounts::{self, Account, NewAccount};
 use crate::store::table;
@@ -14,13 +15,6 @@ use crate::store::{require_owned_field, Cap, Owned};
 use rusqlite::Connection;
 use serde::Deserialize;
 use serde_json::Value;
-
-pub fn register(r: &mut Registry) {
-    r.session("listAccounts", entries::list::<AccountInput>);
-    r.session("createAccount", entries::create::<AccountInput>);
-    r.session("updateAccount", entries::update::<AccountInput>);
-    r.session("deleteAccount", delete);
-}
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
@@ -80,23 +74,16 @@ impl Record for AccountInput {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct DeleteInput {
-    #[serde(default)]
-    id: Option<String>,
-    /// Move the account's entries to this account first.
-    #[serde(default)]
-    move_to: Option<String>,
-}
-
 /// Deletes an account. One that entries still use is refused, unless
 /// `moveTo` names another account to move them to (in the same transaction).
-async fn delete(ctx: Ctx, input: DeleteInput) -> Result<Reply> {
-    let id = input::required_id(input.id)?;
-    let move_to = input::optional_id(input.move_to);
-    let user = ctx.user_id()?;
-    ctx.state
+pub async fn delete(
+    state: &AppState,
+    user: &UserId,
+    id: String,
+    move_to: Option<String>,
+) -> Result<()> {
+    let user = user.clone();
+    state
         .db
         .transaction(move |tx| {
             if table::find::<Account>(tx, &user, &id)?.is_none() {
@@ -123,6 +110,5 @@ async fn delete(ctx: Ctx, input: DeleteInput) -> Result<Reply> {
             table::delete::<Account>(tx, &user, &id)?;
             Ok(())
         })
-        .await?;
-    Reply::data(())
+        .await
 }

@@ -1,7 +1,6 @@
-//! Categories: `listCategories`, `createCategory`, `updateCategory`, `deleteCategory`.
+//! Categories: their input and validation.
 
-use super::entries::{self, Record};
-use super::Registry;
+use super::Record;
 use crate::app::input::{self, Patch};
 use crate::domain::categories::{parse_color, parse_icon};
 use crate::domain::money::Sign;
@@ -12,13 +11,6 @@ use crate::store::Cap;
 use rusqlite::Connection;
 use serde::Deserialize;
 use serde_json::Value;
-
-pub fn register(r: &mut Registry) {
-    r.session("listCategories", entries::list::<CategoryInput>);
-    r.session("createCategory", entries::create::<CategoryInput>);
-    r.session("updateCategory", entries::update::<CategoryInput>);
-    r.session("deleteCategory", entries::delete::<CategoryInput>);
-}
 
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]

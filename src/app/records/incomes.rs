@@ -1,7 +1,7 @@
-//! Incomes: `listIncomes`, `createIncome`, `updateIncome`, `deleteIncome`.
+//! Incomes: their input and validation; a changed amount follows the
+//! price history.
 
-use super::entries::{self, Record, Written};
-use super::Registry;
+use super::{self as entries, Record, Written};
 use crate::app::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use crate::domain::prices::Update;
 use crate::error::Result;
@@ -12,13 +12,6 @@ use crate::store::Cap;
 use rusqlite::Connection;
 use serde::Deserialize;
 use serde_json::Value;
-
-pub fn register(r: &mut Registry) {
-    r.session("listIncomes", entries::list::<IncomeInput>);
-    r.session("createIncome", entries::create::<IncomeInput>);
-    r.session("updateIncome", entries::update::<IncomeInput>);
-    r.session("deleteIncome", entries::delete::<IncomeInput>);
-}
 
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]

@@ -1,10 +1,29 @@
-//! What the entry actions (expenses, one-time expenses, incomes, transfers)
-//! share: checking that referenced accounts and categories are the user's,
-//! and the currency that defaults to the account's.
+//! The record engine: every kind of user-owned record (accounts,
+//! categories, recurring expenses, one-time expenses, incomes, transfers)
+//! is its store table, its input with its own validation, and a
+//! [`Record`] impl; listing, creating, updating and deleting are written
+//! once here. What the kinds share besides: checking that referenced
+//! accounts and categories are the user's, and the currency that defaults
+//! to the account's.
+
+pub mod accounts;
+pub mod categories;
+pub mod daily_expenses;
+pub mod expenses;
+pub mod incomes;
+pub mod transfers;
+
+pub use accounts::AccountInput;
+pub use categories::CategoryInput;
+pub use daily_expenses::DailyInput;
+pub use expenses::ExpenseInput;
+pub use incomes::IncomeInput;
+pub use transfers::TransferInput;
 
 use crate::app::input::Patch;
 use crate::domain::currency::Currency;
 use crate::error::{Error, Result};
+use crate::state::AppState;
 use crate::store::accounts::Account;
 use crate::store::table::{self, Table};
 use crate::store::users::UserId;
@@ -60,7 +79,7 @@ pub fn check_category(c: &Connection, user_id: &UserId, category_id: Option<&str
 }
 
 /// The input of one kind of user-owned record, as the generic create,
-/// update and delete actions below see it: the record it makes (whose
+/// update and delete below see it: the record it makes (whose
 /// [`Table`] keeps it), the per-user limit a create checks, and its own
 /// validation. A new kind of record is its table, its input and this impl.
 pub trait Record: serde::de::DeserializeOwned + Send + 'static {
@@ -97,33 +116,29 @@ pub struct Written<'a, S: Table> {
     pub today: NaiveDate,
 }
 
-/// `list…` of the records kept whole: all of the user's, in the table's order.
-pub async fn list<R: Record>(ctx: super::Ctx, _: super::NoInput) -> Result<super::Reply> {
-    let user = ctx.user_id()?;
-    let records = ctx
-        .state
+/// All of the user's records of a kind, in the table's order.
+pub async fn list<R: Record>(state: &AppState, user: &UserId) -> Result<Vec<R::Stored>> {
+    let user = user.clone();
+    state
         .db
         .run(move |c| table::all::<R::Stored>(c, &user))
-        .await?;
-    super::Reply::data(records)
+        .await
 }
 
-/// `create…`: validates and inserts in one transaction ([`create_in`]).
-pub async fn create<R: Record>(ctx: super::Ctx, input: R) -> Result<super::Reply> {
+/// Validates and inserts in one transaction ([`create_in`]).
+pub async fn create<R: Record>(state: &AppState, user: &UserId, input: R) -> Result<R::Stored> {
     let (user, now, today) = (
-        ctx.user_id()?,
-        crate::clock::timestamp(ctx.state.clock.now()),
-        ctx.state.clock.today(),
+        user.clone(),
+        crate::clock::timestamp(state.clock.now()),
+        state.clock.today(),
     );
-    let record = ctx
-        .state
+    state
         .db
         .transaction(move |tx| create_in(tx, &user, input, &now, today))
-        .await?;
-    super::Reply::data(record)
+        .await
 }
 
-/// What `create…` does inside its transaction: validate, check the
+/// What [`create`] does inside its transaction: validate, check the
 /// per-user limit, insert, [`Record::after_write`]. Also the write of a
 /// confirmed assistant proposal, in the proposal's transaction.
 pub fn create_in<R: Record>(
@@ -146,24 +161,21 @@ pub fn create_in<R: Record>(
     Ok(record)
 }
 
-/// `update…`: the given fields over the stored record, validated and
-/// written in one transaction ([`update_in`]); another user's id is "not
-/// found".
-pub async fn update<R: Record>(ctx: super::Ctx, input: R) -> Result<super::Reply> {
+/// The given fields over the stored record, validated and written in one
+/// transaction ([`update_in`]); another user's id is not found.
+pub async fn update<R: Record>(state: &AppState, user: &UserId, input: R) -> Result<R::Stored> {
     let (user, now, today) = (
-        ctx.user_id()?,
-        crate::clock::timestamp(ctx.state.clock.now()),
-        ctx.state.clock.today(),
+        user.clone(),
+        crate::clock::timestamp(state.clock.now()),
+        state.clock.today(),
     );
-    let record = ctx
-        .state
+    state
         .db
         .transaction(move |tx| update_in(tx, &user, input, &now, today))
-        .await?;
-    super::Reply::data(record)
+        .await
 }
 
-/// What `update…` does inside its transaction (the id taken from the
+/// What [`update`] does inside its transaction (the id taken from the
 /// input): the stored record, the input validated over it, the write,
 /// [`Record::after_write`], the record read again. Also the write of a
 /// confirmed assistant proposal.
@@ -189,20 +201,15 @@ pub fn update_in<R: Record>(
     table::find::<R::Stored>(tx, user, &id)?.ok_or(Error::NotFound)
 }
 
-/// `delete…`: another user's id is "not found".
-pub async fn delete<R: Record>(
-    ctx: super::Ctx,
-    input: crate::app::input::IdInput,
-) -> Result<super::Reply> {
-    let id = crate::app::input::required_id(input.id)?;
-    let user = ctx.user_id()?;
-    if !ctx
-        .state
+/// Deletes one record; another user's id is not found.
+pub async fn delete<R: Record>(state: &AppState, user: &UserId, id: String) -> Result<()> {
+    let user = user.clone();
+    if !state
         .db
         .run(move |c| table::delete::<R::Stored>(c, &user, &id))
         .await?
     {
         return Err(Error::NotFound);
     }
-    super::Reply::data(())
+    Ok(())
 }

@@ -1,8 +1,6 @@
-//! Transfers between the user's own accounts: `listTransfers`,
-//! `createTransfer`, `updateTransfer`, `deleteTransfer`.
+//! Transfers between the user's own accounts: their input and validation.
 
-use super::entries::{self, currency_for, Record};
-use super::Registry;
+use super::{currency_for, Record};
 use crate::app::input::{self, Patch, NOTES_MAX};
 use crate::error::{Error, Result};
 use crate::store::transfers::{NewTransfer, Transfer};
@@ -12,13 +10,6 @@ use crate::store::{require_owned_field, Owned};
 use rusqlite::Connection;
 use serde::Deserialize;
 use serde_json::Value;
-
-pub fn register(r: &mut Registry) {
-    r.session("listTransfers", entries::list::<TransferInput>);
-    r.session("createTransfer", entries::create::<TransferInput>);
-    r.session("updateTransfer", entries::update::<TransferInput>);
-    r.session("deleteTransfer", entries::delete::<TransferInput>);
-}
 
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]

@@ -1,27 +1,19 @@
-//! Recurring expenses and subscriptions: `listExpenses`, `createExpense`,
-//! `updateExpense`, `deleteExpense`, `listSubscriptions`.
+//! Recurring expenses and subscriptions: their input and validation; a
+//! changed amount follows the price history.
 
-use super::entries::{self, check_category, Record, Written};
-use super::{Ctx, NoInput, Registry, Reply};
+use super::{self as entries, check_category, Record, Written};
 use crate::app::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use crate::domain::prices::Update;
 use crate::error::Result;
-use crate::reports::subscriptions::subscriptions;
-use crate::store::expenses::{self, Expense, NewExpense};
+use crate::reports::subscriptions::Subscriptions;
+use crate::state::AppState;
+use crate::store::expenses::{Expense, NewExpense};
 use crate::store::prices::{self as store_prices, Owner};
-use crate::store::users::UserId;
+use crate::store::users::{User, UserId};
 use crate::store::Cap;
 use rusqlite::Connection;
 use serde::Deserialize;
 use serde_json::Value;
-
-pub fn register(r: &mut Registry) {
-    r.session("listExpenses", list);
-    r.session("createExpense", entries::create::<ExpenseInput>);
-    r.session("updateExpense", entries::update::<ExpenseInput>);
-    r.session("deleteExpense", entries::delete::<ExpenseInput>);
-    r.session("listSubscriptions", list_subscriptions);
-}
 
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]
@@ -131,23 +123,20 @@ impl Record for ExpenseInput {
     }
 }
 
-async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {
-    let user = ctx.user_id()?;
-    Reply::data(
-        ctx.state
-            .db
-            .run(move |c| expenses::list(c, &user, false))
-            .await?,
-    )
+/// The user's recurring expenses, subscriptions among them.
+pub async fn list(state: &AppState, user: &UserId) -> Result<Vec<Expense>> {
+    let user = user.clone();
+    state
+        .db
+        .run(move |c| crate::store::expenses::list(c, &user, false))
+        .await
 }
 
-async fn list_subscriptions(ctx: Ctx, _: NoInput) -> Result<Reply> {
-    let user = ctx.user()?.clone();
-    let (state, today) = (ctx.state.clone(), ctx.state.clock.today());
-    Reply::data(
-        ctx.state
-            .db
-            .run(move |c| subscriptions(c, &user, &state.rates.current(), today))
-            .await?,
-    )
+/// The user's subscriptions with what they cost a month and a year.
+pub async fn subscriptions(state: &AppState, user: &User) -> Result<Subscriptions> {
+    let (user, rates, today) = (user.clone(), state.rates.current(), state.clock.today());
+    state
+        .db
+        .run(move |c| crate::reports::subscriptions::subscriptions(c, &user, &rates, today))
+        .await
 }

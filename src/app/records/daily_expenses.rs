@@ -1,26 +1,18 @@
-//! One-time expenses: `listDailyExpenses`, `createDailyExpense`,
-//! `updateDailyExpense`, `deleteDailyExpense`. Saving one with a category
-//! teaches cashkeeper its merchant's category.
+//! One-time expenses: their input and validation. Saving one with a
+//! category teaches cashkeeper its merchant's category.
 
-use super::entries::{self, check_category, Record, Written};
-use super::{Ctx, Registry, Reply};
+use super::{self as entries, check_category, Record, Written};
 use crate::app::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use crate::domain::merchant;
-use crate::error::{Error, Result};
-use crate::store::daily_expenses::{self, DailyExpense, Filter, NewDailyExpense};
+use crate::error::Result;
+use crate::state::AppState;
+use crate::store::daily_expenses::{DailyExpense, Filter, NewDailyExpense};
 use crate::store::merchants;
 use crate::store::users::UserId;
 use crate::store::Cap;
 use rusqlite::Connection;
 use serde::Deserialize;
 use serde_json::Value;
-
-pub fn register(r: &mut Registry) {
-    r.session("listDailyExpenses", list);
-    r.session("createDailyExpense", entries::create::<DailyInput>);
-    r.session("updateDailyExpense", entries::update::<DailyInput>);
-    r.session("deleteDailyExpense", entries::delete::<DailyInput>);
-}
 
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]
@@ -121,65 +113,16 @@ impl Record for DailyInput {
     }
 }
 
-#[derive(Deserialize, Default)]
-#[serde(default, rename_all = "camelCase")]
-struct ListInput {
-    from: Option<String>,
-    to: Option<String>,
-    /// A month `YYYY-MM`: shorthand for from/to.
-    month: Option<String>,
-    category_id: Option<String>,
-    /// How many to answer (default [`PAGE_DEFAULT`], at most [`PAGE_MAX`])
-    /// and how many to pass over first.
-    limit: Option<i64>,
-    offset: Option<i64>,
-}
-
-/// `listDailyExpenses`' page size: by default and at most. A user may keep
-/// a million entries; no reply holds them all.
-const PAGE_DEFAULT: u32 = 200;
-const PAGE_MAX: u32 = 1_000;
-
-async fn list(ctx: Ctx, input: ListInput) -> Result<Reply> {
-    let limit = match input.limit {
-        None => PAGE_DEFAULT,
-        Some(n) => u32::try_from(n)
-            .ok()
-            .filter(|n| (1..=PAGE_MAX).contains(n))
-            .ok_or_else(|| Error::invalid("limit", format!("must be between 1 and {PAGE_MAX}")))?,
-    };
-    let offset = match input.offset {
-        None => 0,
-        Some(n) => {
-            u32::try_from(n).map_err(|_| Error::invalid("offset", "must not be negative"))?
-        }
-    };
-    let mut filter = Filter {
-        from: input::optional_date("from", input.from)?,
-        to: input::optional_date("to", input.to)?,
-        category_id: input::optional_id(input.category_id),
-        limit: Some(limit),
-        ..Filter::default()
-    };
-    if let Some(m) = input.month.filter(|m| !m.trim().is_empty()) {
-        let (first, last) = crate::domain::recurrence::parse_month("month", &m)?;
-        filter.from = Some(first);
-        filter.to = Some(last);
-    }
-    if filter.category_id.as_deref() == Some("none") {
-        filter.category_id = None;
-        filter.uncategorised = true;
-    }
-    if let (Some(f), Some(t)) = (filter.from, filter.to) {
-        if t < f {
-            return Err(Error::invalid("to", "must not be before from"));
-        }
-    }
-    let user = ctx.user_id()?;
-    Reply::data(
-        ctx.state
-            .db
-            .run(move |c| daily_expenses::page(c, &user, &filter, offset))
-            .await?,
-    )
+/// A page of the user's one-time expenses, newest first.
+pub async fn page(
+    state: &AppState,
+    user: &UserId,
+    filter: Filter,
+    offset: u32,
+) -> Result<Vec<DailyExpense>> {
+    let user = user.clone();
+    state
+        .db
+        .run(move |c| crate::store::daily_expenses::page(c, &user, &filter, offset))
+        .await
 }
