@@ -11,7 +11,7 @@
 //! language (an `error` event, or a 504).
 
 use super::error;
-use crate::actions::assistant::chat::{self, Event};
+use crate::app::assistant::chat::{self, Event};
 use crate::auth::session::Session;
 use crate::state::AppState;
 use axum::extract::{Request, State};

@@ -4,7 +4,7 @@
 //! that no preview writes anything.
 
 use crate::helpers::*;
-use cashkeeper::actions::assistant::tools::{self, Outcome};
+use cashkeeper::app::assistant::tools::{self, Outcome};
 use cashkeeper::store::users::{self, User};
 use chrono::{TimeZone, Utc};
 use serde_json::{json, Value};

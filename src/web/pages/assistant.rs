@@ -11,10 +11,12 @@
 //! the page explains how to configure one instead.
 
 use super::common::PageResult;
-use crate::actions::{catalogue, Ctx};
-use crate::error::{Error, Result};
+use crate::app::assistant::conversations::{self, MessageView};
+use crate::app::assistant::tools;
 use crate::i18n::{format, Texts};
 use crate::state::AppState;
+use crate::store::conversations::Conversation;
+use crate::store::proposals::State as ProposalState;
 use crate::web::layout::page_with_scripts;
 use crate::web::{SignedIn, Viewer};
 use axum::extract::{Query, State};
@@ -27,50 +29,6 @@ use serde_json::{json, Value};
 pub struct AssistantQuery {
     /// The conversation to open.
     c: Option<String>,
-}
-
-/// One entry of `listConversations`.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Listed {
-    id: String,
-    #[serde(default)]
-    title: String,
-    #[serde(default)]
-    updated_at: String,
-}
-
-/// `getConversation`'s reply.
-#[derive(Deserialize)]
-struct Conversation {
-    id: String,
-    #[serde(default)]
-    messages: Vec<Stored>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Stored {
-    role: String,
-    #[serde(default)]
-    content: Option<String>,
-    #[serde(default)]
-    tool_calls: Value,
-    #[serde(default)]
-    proposals: Vec<StoredProposal>,
-}
-
-/// A proposal of a stored message, as `getConversation` answers it.
-#[derive(Deserialize, Clone)]
-#[serde(rename_all = "camelCase")]
-struct StoredProposal {
-    id: String,
-    #[serde(default)]
-    tool_call_id: String,
-    #[serde(default)]
-    state: String,
-    #[serde(default)]
-    arguments: Value,
 }
 
 /// What the chat shows of the stored messages: each question, and each
@@ -121,20 +79,16 @@ pub async fn show(
         )
         .into_response());
     }
-    let ctx = Ctx {
-        state: state.clone(),
-        session: Some(session),
-        accept_locale: viewer.locale,
-        client: None,
-        user_agent: String::new(),
-        known_browser: None,
-    };
-    let listed: Vec<Listed> = read(&ctx, "listConversations", json!({}))
-        .await?
-        .unwrap_or_default();
+    let user = &session.user.id;
+    let listed = conversations::list(&state, user).await?;
     let wanted = q.c.filter(|c| !c.trim().is_empty());
-    let opened: Option<Conversation> = match &wanted {
-        Some(id) => read(&ctx, "getConversation", json!({ "id": id })).await?,
+    let opened = match &wanted {
+        // An unknown or another user's conversation is not found.
+        Some(id) => match conversations::get(&state, user, id.trim().to_string()).await {
+            Ok(c) => Some(c),
+            Err(e @ crate::Error::Internal(_)) => return Err(e.into()),
+            Err(_) => None,
+        },
         None => None,
     };
     let blocks = opened
@@ -192,35 +146,11 @@ pub async fn show(
     .into_response())
 }
 
-/// Runs a read action for the page. `None` when the action refuses (an
-/// unknown or another user's conversation), is not there, or answers a
-/// shape the page cannot read; an internal error is the page's error.
-async fn read<T: serde::de::DeserializeOwned>(
-    ctx: &Ctx,
-    name: &str,
-    input: Value,
-) -> Result<Option<T>> {
-    let Some(action) = catalogue().get(name) else {
-        return Ok(None);
-    };
-    match action.call(ctx.clone(), input).await {
-        Ok(data) => match serde_json::from_value(data) {
-            Ok(v) => Ok(Some(v)),
-            Err(e) => {
-                tracing::warn!(action = name, error = %e, "the assistant page cannot read the reply");
-                Ok(None)
-            }
-        },
-        Err(e @ Error::Internal(_)) => Err(e),
-        Err(_) => Ok(None),
-    }
-}
-
 /// The stored messages as the chat shows them.
-fn blocks(messages: &[Stored]) -> Vec<Block> {
+fn blocks(messages: &[MessageView]) -> Vec<Block> {
     let mut out: Vec<Block> = Vec::new();
     for m in messages {
-        let text = m.content.as_deref().unwrap_or("").trim();
+        let text = m.content.trim();
         match m.role.as_str() {
             "user" => out.push(Block::User(text.to_string())),
             "assistant" => {
@@ -229,7 +159,7 @@ fn blocks(messages: &[Stored]) -> Vec<Block> {
                     pieces.push(Piece::Text(text.to_string()));
                 }
                 for (call, tool, arguments) in tool_calls(&m.tool_calls) {
-                    if !is_write_tool(&tool) {
+                    if !tools::is_write(&tool) {
                         pieces.push(Piece::Used(tool));
                         continue;
                     }
@@ -238,11 +168,11 @@ fn blocks(messages: &[Stored]) -> Vec<Block> {
                         .iter()
                         .find(|p| !call.is_empty() && p.tool_call_id == call);
                     pieces.push(match stored {
-                        Some(p) if p.state == "saved" => Piece::Saved {
+                        Some(p) if p.state == ProposalState::Saved => Piece::Saved {
                             tool,
                             arguments: p.arguments.clone(),
                         },
-                        Some(p) if p.state == "discarded" => Piece::Discarded { tool },
+                        Some(p) if p.state == ProposalState::Discarded => Piece::Discarded { tool },
                         Some(p) => Piece::Proposed {
                             tool,
                             arguments: p.arguments.clone(),
@@ -294,13 +224,6 @@ fn tool_calls(calls: &Value) -> Vec<(String, String, Value)> {
             Some((id, name, arguments))
         })
         .collect()
-}
-
-/// Tools that would write (and so only ever become previews).
-fn is_write_tool(name: &str) -> bool {
-    ["create_", "update_", "delete_"]
-        .iter()
-        .any(|p| name.starts_with(p))
 }
 
 /// What a write tool is about: `create_daily_expense` → the label of a
@@ -392,7 +315,7 @@ fn block(t: &Texts, b: &Block) -> Markup {
 }
 
 /// One stored conversation in the list (the script renders the same).
-fn listed_item(viewer: &Viewer, c: &Listed, current: bool) -> Markup {
+fn listed_item(viewer: &Viewer, c: &Conversation, current: bool) -> Markup {
     let t = viewer.t();
     let title = if c.title.trim().is_empty() {
         t.assistant_untitled
@@ -475,10 +398,44 @@ fn not_configured(t: &Texts) -> Markup {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::proposals::Proposal;
+    use serde_json::json;
+
+    /// Stored messages as `getConversation` answers them.
+    fn messages(v: Value) -> Vec<MessageView> {
+        let proposal = |p: &Value| Proposal {
+            id: p["id"].as_str().unwrap().into(),
+            message_id: String::new(),
+            tool_call_id: p["toolCallId"].as_str().unwrap().into(),
+            tool: p["tool"].as_str().unwrap().into(),
+            arguments: p["arguments"].clone(),
+            state: match p["state"].as_str().unwrap() {
+                "saved" => ProposalState::Saved,
+                "discarded" => ProposalState::Discarded,
+                _ => ProposalState::Pending,
+            },
+            record_id: p["recordId"].as_str().map(Into::into),
+        };
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|m| MessageView {
+                id: String::new(),
+                role: m["role"].as_str().unwrap().into(),
+                content: m["content"].as_str().unwrap_or("").into(),
+                tool_calls: m.get("toolCalls").cloned().unwrap_or(json!([])),
+                proposals: m["proposals"]
+                    .as_array()
+                    .map(|ps| ps.iter().map(proposal).collect())
+                    .unwrap_or_default(),
+                created_at: String::new(),
+            })
+            .collect()
+    }
 
     #[test]
     fn stored_messages_become_questions_and_answers_with_what_the_assistant_did() {
-        let messages: Vec<Stored> = serde_json::from_value(json!([
+        let messages = messages(json!([
             {"role": "user", "content": "Add 12.40 at the bakery"},
             {"role": "assistant", "content": null, "toolCalls": [
                 {"id": "a", "name": "get_accounts", "arguments": "{}"},
@@ -487,8 +444,7 @@ mod tests {
             {"role": "tool", "content": "{\"proposed\":true}"},
             {"role": "assistant", "content": "Please confirm."},
             {"role": "user", "content": "Thanks"},
-        ]))
-        .unwrap();
+        ]));
         let b = blocks(&messages);
         assert_eq!(b.len(), 3);
         let Block::Assistant(pieces) = &b[1] else {
@@ -504,7 +460,7 @@ mod tests {
 
     #[test]
     fn stored_proposals_show_their_state_and_only_pending_ones_their_id() {
-        let messages: Vec<Stored> = serde_json::from_value(json!([
+        let messages = messages(json!([
             {"role": "user", "content": "Add three"},
             {"role": "assistant", "content": "", "toolCalls": [
                 {"id": "a", "name": "create_daily_expense", "arguments": "{}"},
@@ -519,8 +475,7 @@ mod tests {
                 {"id": "p3", "toolCallId": "c", "tool": "create_transfer", "state": "pending",
                  "arguments": {"amount": "5.00"}, "recordId": null},
             ]},
-        ]))
-        .unwrap();
+        ]));
         let b = blocks(&messages);
         let Block::Assistant(pieces) = &b[1] else {
             panic!("an answer")

@@ -7,8 +7,7 @@
 //!   input names of its action, so Confirm can send the arguments to the
 //!   action ([`action_for`]) as they are.
 //! - [`run`]`(state, user, name, arguments_json_text)` → [`Outcome`].
-//! - [`register`]: `previewTool {tool, arguments}` →
-//!   `{tool, valid, errors, summary, record, action, arguments}`.
+//! - [`preview`]: what a write tool would do (`previewTool`).
 //!
 //! Read tools run the very report functions the pages, the actions and the
 //! REST API use (`reports::…`, `store::search`, `store::insights`), so the
@@ -25,7 +24,6 @@
 //! `23.11.2026`. What can be read without guessing is read
 //! ([`parse_arguments`], `normalise`); anything else fails naming the field.
 
-use crate::actions::{Ctx, Registry, Reply};
 use crate::app::input::{self, decode as parse_input};
 use crate::app::records::{
     self as entries, DailyInput, ExpenseInput, IncomeInput, Record, TransferInput,
@@ -52,7 +50,7 @@ use crate::store::{insights, search};
 use chrono::{Datelike, NaiveDate};
 use rusqlite::Connection;
 use rust_decimal::Decimal;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 use std::ops::RangeInclusive;
@@ -528,7 +526,7 @@ pub fn parse_arguments(text: &str) -> Result<Map<String, Value>, String> {
 }
 
 /// A JSON value as the arguments object (see [`parse_arguments`]).
-fn as_object(value: Value) -> Result<Map<String, Value>, String> {
+pub fn as_object(value: Value) -> Result<Map<String, Value>, String> {
     const NOT_AN_OBJECT: &str = "arguments: must be a JSON object";
     match value {
         Value::Object(m) => Ok(m),
@@ -1585,49 +1583,6 @@ fn list_subscriptions(
             "looked at your subscriptions".into(),
         ),
     ))
-}
-
-// ---------------------------------------------------------------------------
-// The action
-// ---------------------------------------------------------------------------
-
-pub fn register(r: &mut Registry) {
-    r.session("previewTool", preview_action);
-}
-
-#[derive(Deserialize)]
-struct PreviewInput {
-    #[serde(default)]
-    tool: Option<String>,
-    /// A JSON object (or its JSON text); left out counts as `{}`.
-    #[serde(default)]
-    arguments: Value,
-}
-
-/// `previewTool`'s reply: the preview, the action Confirm calls and the
-/// arguments to send it (the given ones, tidied as for the chat).
-#[derive(Serialize)]
-struct PreviewReply {
-    #[serde(flatten)]
-    preview: Preview,
-    action: &'static str,
-    arguments: Value,
-}
-
-/// `previewTool {tool, arguments}`: what a write tool would do, without
-/// doing it.
-async fn preview_action(ctx: Ctx, input: PreviewInput) -> Result<Reply> {
-    let tool =
-        input::optional_id(input.tool).ok_or_else(|| Error::invalid("tool", "is required"))?;
-    let args = as_object(input.arguments)
-        .map_err(|_| Error::invalid("arguments", "must be a JSON object"))?;
-    let user = ctx.user()?.clone();
-    let (arguments, preview) = preview(&ctx.state, &user, &tool, args).await?;
-    Reply::data(PreviewReply {
-        action: action_for(&tool).unwrap_or_default(),
-        preview,
-        arguments,
-    })
 }
 
 #[cfg(test)]

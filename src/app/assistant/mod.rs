@@ -4,7 +4,7 @@
 //! - [`tools`]: the tools the model may call. Read tools run the same
 //!   reports the pages and the REST API show; write tools never write:
 //!   they become previews, validated exactly like the real action.
-//! - [`conversations`]: the stored conversations and their actions.
+//! - [`conversations`]: the stored conversations.
 //! - [`chat`]: one request of `POST /api/chat`: the model and the tools in
 //!   up to six rounds.
 //! - [`proposals`]: a stored proposal is confirmed (booked once) or
@@ -14,9 +14,3 @@ pub mod chat;
 pub mod conversations;
 pub mod proposals;
 pub mod tools;
-
-pub fn register(r: &mut super::Registry) {
-    conversations::register(r);
-    proposals::register(r);
-    tools::register(r);
-}

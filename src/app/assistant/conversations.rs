@@ -1,42 +1,31 @@
-//! Stored conversations: `listConversations`, `getConversation` (each
-//! message with the proposals it made and their state),
-//! `deleteConversation`.
+//! Stored conversations: the list, one conversation (each message with the
+//! proposals it made and their state), and deleting one.
 
-use super::super::{Ctx, NoInput, Registry, Reply};
-use crate::app::input::{required_id, IdInput};
 use crate::error::{Error, Result};
-use crate::store::conversations::{self, StoredMessage};
+use crate::state::AppState;
+use crate::store::conversations::{self, Conversation, StoredMessage};
 use crate::store::proposals::{self, Proposal};
+use crate::store::users::UserId;
 use serde::Serialize;
 use serde_json::Value;
 
-pub fn register(r: &mut Registry) {
-    r.session("listConversations", list);
-    r.session("getConversation", get);
-    r.session("deleteConversation", delete);
-}
-
-async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {
-    let user = ctx.user_id()?;
-    Reply::data(
-        ctx.state
-            .db
-            .run(move |c| conversations::list(c, &user))
-            .await?,
-    )
+/// The user's conversations, the latest first.
+pub async fn list(state: &AppState, user: &UserId) -> Result<Vec<Conversation>> {
+    let user = user.clone();
+    state.db.run(move |c| conversations::list(c, &user)).await
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct MessageView {
-    id: String,
-    role: String,
-    content: String,
-    tool_calls: Value,
+pub struct MessageView {
+    pub id: String,
+    pub role: String,
+    pub content: String,
+    pub tool_calls: Value,
     /// The proposals its tool calls made: `{id, toolCallId, tool,
     /// arguments, state, recordId}`.
-    proposals: Vec<Proposal>,
-    created_at: String,
+    pub proposals: Vec<Proposal>,
+    pub created_at: String,
 }
 
 impl MessageView {
@@ -58,18 +47,18 @@ impl MessageView {
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct ConversationView {
-    id: String,
-    title: String,
-    created_at: String,
-    messages: Vec<MessageView>,
+pub struct ConversationView {
+    pub id: String,
+    pub title: String,
+    pub created_at: String,
+    pub messages: Vec<MessageView>,
 }
 
-async fn get(ctx: Ctx, input: IdInput) -> Result<Reply> {
-    let id = required_id(input.id)?;
-    let user = ctx.user_id()?;
-    let view = ctx
-        .state
+/// One of the user's conversations with its messages; another user's is
+/// not found.
+pub async fn get(state: &AppState, user: &UserId, id: String) -> Result<ConversationView> {
+    let user = user.clone();
+    state
         .db
         .run(move |c| {
             let conv = conversations::find(c, &user, &id)?.ok_or(Error::NotFound)?;
@@ -85,20 +74,18 @@ async fn get(ctx: Ctx, input: IdInput) -> Result<Reply> {
                     .collect(),
             })
         })
-        .await?;
-    Reply::data(view)
+        .await
 }
 
-async fn delete(ctx: Ctx, input: IdInput) -> Result<Reply> {
-    let id = required_id(input.id)?;
-    let user = ctx.user_id()?;
-    let deleted = ctx
-        .state
+/// Deletes one of the user's conversations with its messages.
+pub async fn delete(state: &AppState, user: &UserId, id: String) -> Result<()> {
+    let user = user.clone();
+    let deleted = state
         .db
         .transaction(move |tx| conversations::delete(tx, &user, &id))
         .await?;
     if !deleted {
         return Err(Error::NotFound);
     }
-    Reply::data(())
+    Ok(())
 }

@@ -1,5 +1,5 @@
-//! The assistant's proposals: `confirmProposal` books one exactly once,
-//! `discardProposal` sets it aside (`docs/actions.md`, Assistant).
+//! The assistant's proposals: [`confirm`] books one exactly once,
+//! [`discard`] sets it aside (`docs/actions.md`, Assistant).
 //!
 //! Confirm runs in one write transaction: the proposal must still be
 //! pending, its write is the very one its action runs ([`tools::book`]:
@@ -8,42 +8,24 @@
 //! confirms at once queue for the write lock; the second finds the
 //! proposal saved and is refused.
 
-use super::super::{Ctx, Registry, Reply};
 use super::tools;
-use crate::app::input::optional_id;
 use crate::error::{Error, Result};
+use crate::state::AppState;
 use crate::store::proposals::{self, Proposal, State};
-use serde::{Deserialize, Serialize};
+use crate::store::users::{User, UserId};
+use serde::Serialize;
 use serde_json::Value;
-
-pub fn register(r: &mut Registry) {
-    r.session("confirmProposal", confirm);
-    r.session("discardProposal", discard);
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ProposalInput {
-    #[serde(default)]
-    proposal_id: Option<String>,
-}
-
-impl ProposalInput {
-    fn id(self) -> Result<String> {
-        optional_id(self.proposal_id).ok_or_else(|| Error::invalid("proposalId", "is required"))
-    }
-}
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Settled {
-    proposal_id: String,
-    state: State,
+pub struct Settled {
+    pub proposal_id: String,
+    pub state: State,
     #[serde(skip_serializing_if = "Option::is_none")]
-    record_id: Option<String>,
+    pub record_id: Option<String>,
     /// The booked record as its action answers it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    record: Option<Value>,
+    pub record: Option<Value>,
 }
 
 /// The refusal for a proposal that is not pending: its state, and the
@@ -58,16 +40,14 @@ fn settled_already(p: &Proposal) -> Error {
     }
 }
 
-/// `confirmProposal {proposalId}` → `{proposalId, state: "saved", recordId, record}`.
-async fn confirm(ctx: Ctx, input: ProposalInput) -> Result<Reply> {
-    let id = input.id()?;
-    let user = ctx.user()?.clone();
+/// Books a pending proposal: `{proposalId, state: "saved", recordId, record}`.
+pub async fn confirm(state: &AppState, user: &User, id: String) -> Result<Settled> {
+    let user = user.clone();
     let (now, today) = (
-        crate::clock::timestamp(ctx.state.clock.now()),
-        ctx.state.clock.today(),
+        crate::clock::timestamp(state.clock.now()),
+        state.clock.today(),
     );
-    let settled = ctx
-        .state
+    state
         .db
         .transaction(move |tx| {
             let p = proposals::find(tx, &user.id, &id)?.ok_or(Error::NotFound)?;
@@ -88,19 +68,16 @@ async fn confirm(ctx: Ctx, input: ProposalInput) -> Result<Reply> {
                 record: Some(record),
             })
         })
-        .await?;
-    Reply::data(settled)
+        .await
 }
 
-/// `discardProposal {proposalId}` → `{proposalId, state: "discarded"}`.
-/// Discarding a discarded proposal again answers the same; a saved one is
-/// refused naming its record.
-async fn discard(ctx: Ctx, input: ProposalInput) -> Result<Reply> {
-    let id = input.id()?;
-    let user = ctx.user_id()?;
-    let now = crate::clock::timestamp(ctx.state.clock.now());
-    let settled = ctx
-        .state
+/// Sets a proposal aside: `{proposalId, state: "discarded"}`. Discarding
+/// a discarded proposal again answers the same; a saved one is refused
+/// naming its record.
+pub async fn discard(state: &AppState, user: &UserId, id: String) -> Result<Settled> {
+    let user = user.clone();
+    let now = crate::clock::timestamp(state.clock.now());
+    state
         .db
         .transaction(move |tx| {
             let p = proposals::find(tx, &user, &id)?.ok_or(Error::NotFound)?;
@@ -118,6 +95,5 @@ async fn discard(ctx: Ctx, input: ProposalInput) -> Result<Reply> {
                 record: None,
             })
         })
-        .await?;
-    Reply::data(settled)
+        .await
 }
