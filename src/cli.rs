@@ -385,7 +385,7 @@ async fn demo(
     let rates = crate::services::rates::RateStore::load(&db)?;
     let for_insights = user.clone();
     let insights = db
-        .run(move |c| crate::jobs::insights::run_for_user(c, &for_insights, &rates, now))
+        .run(move |c| crate::app::insights::run_for_user(c, &for_insights, &rates, now))
         .await?;
     println!(
         "demo data for {}: {} accounts, {} recurring expenses, {} incomes, {} transfers, {} one-time expenses, {} insights",
@@ -661,7 +661,7 @@ async fn user_command(config: Config, command: UserCommand) -> anyhow::Result<()
 
 async fn create_user(config: Config, email: String, name: Option<String>) -> anyhow::Result<()> {
     let email = Email::parse("--email", &email)?;
-    let name = crate::actions::auth::parse_name("--name", name.as_deref().unwrap_or(""))?;
+    let name = crate::app::sign_in::parse_name("--name", name.as_deref().unwrap_or(""))?;
     let pw = read_password()?;
     password::check_rule("password", &pw)?;
     config.check_data_dir().map_err(|e| anyhow::anyhow!(e))?;

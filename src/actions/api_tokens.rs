@@ -49,7 +49,7 @@ async fn create(ctx: Ctx, input: CreateInput) -> Result<Reply> {
     let name = input::text("name", input.name, 100)?;
     let days = parse_lifetime("expiresInDays", &input.expires_in_days)?;
     let password = input.password.unwrap_or_default();
-    super::auth::confirm_password(&ctx, "password", password).await?;
+    crate::app::sign_in::confirm_password(&ctx.state, &ctx.client(), "password", password).await?;
     let (user, now) = (ctx.user_id()?, ctx.state.clock.now());
     let created = ctx
         .state

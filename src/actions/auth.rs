@@ -1,15 +1,15 @@
 //! Sign-in actions: `register`, `login`, `logout`, `forgotPassword`,
 //! `resetPassword`. The second step of `login` for users with two-factor
-//! sign-in is in `two_factor`.
+//! sign-in is in `two_factor`; how a sign-in ends is `app::sign_in`.
 
 use super::{Ctx, NoInput, Registry, Reply};
+use crate::app::sign_in::{self, end_old_credentials, parse_name, Ending, SignedIn};
 use crate::auth::{password, secrets, session};
 use crate::clock::timestamp;
 use crate::config::Registration;
 use crate::domain::email::Email;
 use crate::error::{Error, Result};
-use crate::store::users::UserId;
-use crate::store::{api_tokens, password_resets, sessions, two_factor, users};
+use crate::store::{password_resets, sessions, users};
 use chrono::Duration;
 use serde::Deserialize;
 
@@ -17,9 +17,6 @@ use serde::Deserialize;
 pub const RESET_LIFETIME: Duration = Duration::hours(1);
 /// Reset mails per address and hour, so the form cannot flood a mailbox.
 const RESETS_PER_HOUR: i64 = 3;
-/// The longest display name.
-pub const NAME_MAX: usize = 100;
-
 pub fn register(r: &mut Registry) {
     r.public("register", register_user);
     r.public("login", login);
@@ -38,15 +35,6 @@ fn passwords_allowed(state: &crate::state::AppState) -> Result<()> {
         ))),
         _ => Ok(()),
     }
-}
-
-/// Trims a display name and checks its length.
-pub fn parse_name(field: &'static str, raw: &str) -> Result<String> {
-    let name = raw.trim();
-    if name.chars().count() > NAME_MAX {
-        return Err(Error::invalid(field, "must be at most 100 characters"));
-    }
-    Ok(name.to_string())
 }
 
 #[derive(Deserialize)]
@@ -91,7 +79,15 @@ async fn register_user(ctx: Ctx, input: RegisterInput) -> Result<Reply> {
         })
         .await?;
     tracing::info!(user_id = %user.id, "user registered");
-    signed_in(&ctx, &user, session::Via::Password).await
+    let signed = sign_in::start(state, user, session::Via::Password, &ctx.client()).await?;
+    reply(signed)
+}
+
+/// The reply of a session started: the user, and the cookies.
+pub fn reply(signed: SignedIn) -> Result<Reply> {
+    let mut reply = Reply::data(&signed.user)?;
+    reply.set_cookies = signed.cookies;
+    Ok(reply)
 }
 
 #[derive(Deserialize)]
@@ -107,7 +103,11 @@ async fn login(ctx: Ctx, input: LoginInput) -> Result<Reply> {
     let key = email.key();
     let attempt = state
         .sign_in
-        .begin(&key, ctx.sign_in_client(&key), state.clock.now())
+        .begin(
+            &key,
+            ctx.client().limited_as(state, &key),
+            state.clock.now(),
+        )
         .map_err(|r| Error::refused(r.message()))?;
     let found = state
         .db
@@ -130,129 +130,18 @@ async fn login(ctx: Ctx, input: LoginInput) -> Result<Reply> {
             "this account is disabled; ask the administrator of this cashkeeper",
         ));
     }
-    let id = user.id.clone();
-    if state.db.run(move |c| two_factor::is_on(c, &id)).await? {
+    match sign_in::end(state, user, session::Via::Password, &ctx.client()).await? {
+        Ending::SignedIn(signed) => {
+            attempt.succeeded();
+            reply(signed)
+        }
         // No session before the second factor. The attempt stays counted
         // until `loginTotp` succeeds, so guessing codes is limited too.
-        drop(attempt);
-        return super::two_factor::challenge(&ctx, &user.id).await;
+        Ending::SecondFactor { challenge } => {
+            drop(attempt);
+            Reply::data(serde_json::json!({ "totpRequired": true, "challenge": challenge }))
+        }
     }
-    attempt.succeeded();
-    signed_in(&ctx, &user, session::Via::Password).await
-}
-
-/// The reply of a successful sign-in (or sign-up): the user, and the
-/// cookie of a new session in this browser.
-pub async fn signed_in(ctx: &Ctx, user: &users::User, via: session::Via) -> Result<Reply> {
-    let state = &ctx.state;
-    let token = session::start(
-        &state.db,
-        &state.clock,
-        user.id.clone(),
-        &ctx.user_agent,
-        via,
-    )
-    .await?;
-    let reply = Reply::data(user)?.with_cookie(session::set_cookie(&state.config, &token));
-    Ok(match via {
-        // A right password: this browser is known to the account from now on.
-        session::Via::Password => reply.with_cookie(session::set_known_cookie(
-            &state.config,
-            &state.sealer,
-            &user.email.to_lowercase(),
-        )),
-        session::Via::Provider => reply,
-    })
-}
-
-/// How long after a sign-in through the provider a sensitive change needs
-/// no password from an account that has none.
-pub const PROVIDER_CONFIRMS_FOR: Duration = Duration::minutes(10);
-
-async fn confirm_by_provider(ctx: &Ctx, field: &'static str) -> Result<()> {
-    let state = &ctx.state;
-    let hash = ctx
-        .session
-        .as_ref()
-        .ok_or(Error::Unauthorized)?
-        .token_hash
-        .clone();
-    let started = state
-        .db
-        .run(move |c| sessions::provider_sign_in_at(c, &hash))
-        .await?
-        .and_then(|at| crate::clock::parse_timestamp(&at));
-    let now = state.clock.now();
-    match started {
-        Some(at) if now - at <= PROVIDER_CONFIRMS_FOR => Ok(()),
-        _ => Err(Error::invalid(
-            field,
-            "your account signs in through single sign-on and has no password: sign in \
-             through it again, then repeat this within 10 minutes",
-        )),
-    }
-}
-
-/// Asks the signed-in user for their password again before a sensitive
-/// change (a new API token, a new password). Wrong answers count against
-/// the same limits as sign-ins, so a borrowed session cannot guess it.
-///
-/// An account made by signing in through the OpenID provider has no
-/// password its owner knows: it confirms by a fresh sign-in through the
-/// provider instead ([`PROVIDER_CONFIRMS_FOR`]), and `given` is ignored.
-pub async fn confirm_password(ctx: &Ctx, field: &'static str, given: String) -> Result<()> {
-    check_password(ctx, field, given).await?.succeeded();
-    Ok(())
-}
-
-/// [`confirm_password`] for a change that asks for more than the password
-/// (a code too): the attempt stays counted until the caller calls
-/// `succeeded` with everything right, so a right password does not wipe
-/// the failures of what is guessed behind it.
-pub async fn check_password<'a>(
-    ctx: &'a Ctx,
-    field: &'static str,
-    given: String,
-) -> Result<crate::auth::login_limit::Attempt<'a>> {
-    let state = &ctx.state;
-    let user = ctx.user()?;
-    let id = user.id.clone();
-    let (known, phc) = state
-        .db
-        .run(move |c| Ok((users::has_password(c, &id)?, users::password_hash(c, &id)?)))
-        .await?;
-    let key = user.email.to_lowercase();
-    if known && given.is_empty() {
-        return Err(Error::invalid(field, "is required"));
-    }
-    let attempt = state
-        .sign_in
-        .begin(&key, ctx.sign_in_client(&key), state.clock.now())
-        .map_err(|r| Error::invalid(field, r.message()))?;
-    if !known {
-        confirm_by_provider(ctx, field).await?;
-    } else if !password::verify(given, phc).await? {
-        return Err(Error::invalid(field, "is not your current password"));
-    }
-    Ok(attempt)
-}
-
-/// After a password reset or change: every other reset link ends, every
-/// session but `keep` ends, and with `revoke_tokens` every API token too.
-pub fn end_old_credentials(
-    tx: &rusqlite::Connection,
-    user_id: &UserId,
-    keep: Option<&str>,
-    revoke_tokens: bool,
-    now: &str,
-) -> Result<()> {
-    password_resets::delete_all_for_user(tx, user_id)?;
-    sessions::delete_all_for_user(tx, user_id, keep)?;
-    if revoke_tokens {
-        let n = api_tokens::revoke_all_for_user(tx, user_id, now)?;
-        tracing::info!(%user_id, revoked = n, "API tokens revoked with the password change");
-    }
-    Ok(())
 }
 
 async fn logout(ctx: Ctx, _: NoInput) -> Result<Reply> {

@@ -83,20 +83,13 @@ impl Ctx {
         Ok(self.user()?.id.clone())
     }
 
-    /// The client address a password check of `email_key` counts against:
-    /// none for a browser known to that account (a right password before)
-    /// or for a signed-in session (bound to its account, so it cannot try
-    /// other accounts), where the per-account limit still holds.
-    pub fn sign_in_client(&self, email_key: &str) -> Option<std::net::IpAddr> {
-        let known = crate::auth::session::is_known(
-            &self.state.sealer,
-            self.known_browser.as_deref(),
-            email_key,
-        );
-        if known || self.session.is_some() {
-            None
-        } else {
-            self.client
+    /// Who asks, as the sign-in use cases see it.
+    pub fn client(&self) -> crate::app::sign_in::Client<'_> {
+        crate::app::sign_in::Client {
+            address: self.client,
+            user_agent: &self.user_agent,
+            known_browser: self.known_browser.as_deref(),
+            session: self.session.as_ref(),
         }
     }
 }

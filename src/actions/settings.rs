@@ -2,7 +2,7 @@
 //! `deleteUser`, which removes the signed-in user and everything of theirs.
 
 use super::{Ctx, NoInput, Registry, Reply};
-use crate::actions::auth::parse_name;
+use crate::app::sign_in::{self, parse_name};
 use crate::auth::password;
 use crate::clock::timestamp;
 use crate::domain::currency::Currency;
@@ -33,10 +33,10 @@ async fn get_settings(ctx: Ctx, _: NoInput) -> Result<Reply> {
     struct View<'a> {
         #[serde(flatten)]
         user: &'a crate::store::users::User,
-        two_factor: super::two_factor::Status,
+        two_factor: sign_in::TwoFactorStatus,
     }
     let user = ctx.user()?;
-    let two_factor = super::two_factor::status(&ctx.state, &user.id).await?;
+    let two_factor = sign_in::two_factor_status(&ctx.state, &user.id).await?;
     Reply::data(View { user, two_factor })
 }
 
@@ -96,7 +96,13 @@ struct ChangePasswordInput {
 /// stays, and the API tokens are revoked unless the user keeps them.
 async fn change_password(ctx: Ctx, input: ChangePasswordInput) -> Result<Reply> {
     password::check_rule("newPassword", &input.new_password)?;
-    super::auth::confirm_password(&ctx, "currentPassword", input.current_password).await?;
+    sign_in::confirm_password(
+        &ctx.state,
+        &ctx.client(),
+        "currentPassword",
+        input.current_password,
+    )
+    .await?;
     let user_id = ctx.user_id()?;
     let keep = ctx.session.as_ref().map(|s| s.token_hash.clone());
     let state = &ctx.state;
@@ -107,7 +113,7 @@ async fn change_password(ctx: Ctx, input: ChangePasswordInput) -> Result<Reply> 
         .db
         .transaction(move |tx| {
             users::set_password(tx, &user_id, &hash, &now)?;
-            super::auth::end_old_credentials(tx, &user_id, keep.as_deref(), revoke_tokens, &now)
+            sign_in::end_old_credentials(tx, &user_id, keep.as_deref(), revoke_tokens, &now)
         })
         .await?;
     state.token_cache.clear();
@@ -124,7 +130,7 @@ struct DeleteUserInput {
 /// session and token of theirs, in one transaction (the files after it);
 /// the session cookie is cleared.
 async fn delete_user(ctx: Ctx, input: DeleteUserInput) -> Result<Reply> {
-    super::auth::confirm_password(&ctx, "password", input.password).await?;
+    sign_in::confirm_password(&ctx.state, &ctx.client(), "password", input.password).await?;
     let user_id = ctx.user_id()?;
     let state = &ctx.state;
     let files = state.files.clone();

@@ -3,10 +3,11 @@
 //! second step of `login` for users who turned it on.
 
 use super::{Ctx, Registry, Reply};
+use crate::app::sign_in::{self, check_second_factor};
 use crate::auth::{secrets, session, totp};
 use crate::clock::timestamp;
 use crate::error::{Error, Result};
-use crate::store::users::{self, UserId};
+use crate::store::users;
 use crate::store::{sessions, two_factor};
 use serde::Deserialize;
 use serde_json::json;
@@ -16,30 +17,6 @@ pub fn register(r: &mut Registry) {
     r.session("enableTotp", enable);
     r.session("disableTotp", disable);
     r.public("loginTotp", login_totp);
-}
-
-/// What Settings shows of a user's two-factor sign-in.
-#[derive(serde::Serialize, Debug, Clone)]
-#[serde(rename_all = "camelCase")]
-pub struct Status {
-    pub enabled: bool,
-    pub enabled_at: Option<String>,
-    pub recovery_codes_left: i64,
-}
-
-pub async fn status(state: &crate::AppState, user_id: &UserId) -> Result<Status> {
-    let id = user_id.clone();
-    state
-        .db
-        .run(move |c| {
-            let t = two_factor::get(c, &id)?;
-            Ok(Status {
-                enabled: t.secret.is_some(),
-                enabled_at: t.enabled_at,
-                recovery_codes_left: two_factor::recovery_codes_left(c, &id)?,
-            })
-        })
-        .await
 }
 
 fn unix(ctx: &Ctx) -> i64 {
@@ -58,7 +35,7 @@ struct BeginInput {
 /// API token): an open session alone must not bind a stranger's app, which
 /// would sign out every other browser and lock the owner out.
 async fn begin_setup(ctx: Ctx, input: BeginInput) -> Result<Reply> {
-    super::auth::confirm_password(&ctx, "password", input.password).await?;
+    sign_in::confirm_password(&ctx.state, &ctx.client(), "password", input.password).await?;
     let user = ctx.user()?.clone();
     let secret = totp::new_secret();
     let sealed = ctx.state.sealer.seal(&secret);
@@ -161,9 +138,10 @@ struct DisableInput {
 async fn disable(ctx: Ctx, input: DisableInput) -> Result<Reply> {
     // One attempt for both: a right password alone does not clear the count,
     // so codes cannot be guessed behind it.
-    let attempt = super::auth::check_password(&ctx, "password", input.password).await?;
+    let client = ctx.client();
+    let attempt = sign_in::check_password(&ctx.state, &client, "password", input.password).await?;
     let user = ctx.user()?.clone();
-    if !check_second_factor(&ctx, &user.id, &input.code).await? {
+    if !check_second_factor(&ctx.state, &user.id, &input.code).await? {
         return Err(Error::invalid("code", "is not a current or recovery code"));
     }
     attempt.succeeded();
@@ -174,57 +152,6 @@ async fn disable(ctx: Ctx, input: DisableInput) -> Result<Reply> {
         .await?;
     tracing::info!(user_id = %user.id, "two-factor sign-in off");
     Reply::data(())
-}
-
-/// Checks a TOTP code or an unused recovery code of `user_id`, and uses it
-/// up: a TOTP step and a recovery code each work once.
-async fn check_second_factor(ctx: &Ctx, user_id: &UserId, given: &str) -> Result<bool> {
-    let state = &ctx.state;
-    let now_unix = unix(ctx);
-    let now = timestamp(state.clock.now());
-    let id = user_id.clone();
-    let stored = state.db.run(move |c| two_factor::get(c, &id)).await?;
-    let Some(sealed) = stored.secret else {
-        return Ok(false);
-    };
-    let id = user_id.clone();
-    if totp::looks_like_code(given) {
-        let Some(secret) = state.sealer.open(&sealed) else {
-            tracing::error!(user_id = %user_id,
-                "the two-factor secret cannot be opened: secrets.key in the data directory is not the one it was sealed with");
-            return Err(Error::refused(
-                "this server cannot read your two-factor secret; sign in with a recovery code, \
-                 or ask the administrator to reset two-factor sign-in",
-            ));
-        };
-        let Some(step) = totp::verify(&secret, given, now_unix, stored.last_step) else {
-            return Ok(false);
-        };
-        return state
-            .db
-            .transaction(move |tx| two_factor::use_step(tx, &id, step))
-            .await;
-    }
-    let hash = state
-        .sealer
-        .fingerprint(&totp::normalize_recovery_code(given));
-    state
-        .db
-        .transaction(move |tx| two_factor::use_recovery_code(tx, &id, &hash, &now))
-        .await
-}
-
-/// After a right password of a user with two-factor sign-in: the reply
-/// with a challenge for `loginTotp` (see `session::challenge`).
-pub async fn challenge(ctx: &Ctx, user_id: &UserId) -> Result<Reply> {
-    let token = session::challenge(
-        &ctx.state.db,
-        &ctx.state.clock,
-        user_id.clone(),
-        session::Via::Password,
-    )
-    .await?;
-    Reply::data(json!({ "totpRequired": true, "challenge": token }))
 }
 
 #[derive(Deserialize)]
@@ -259,12 +186,12 @@ async fn login_totp(ctx: Ctx, input: LoginTotpInput) -> Result<Reply> {
         .await?
         .ok_or_else(|| Error::invalid("challenge", CHALLENGE_GONE))?;
     // Counted like the password step was (see `Ctx::sign_in_client`).
-    let client = ctx.sign_in_client(&user.email.to_lowercase());
+    let client = ctx.client().limited_as(state, &user.email.to_lowercase());
     let attempt = state
         .sign_in
         .begin(&user.email.to_lowercase(), client, state.clock.now())
         .map_err(|r| Error::refused(r.message()))?;
-    if !check_second_factor(&ctx, &user_id, &input.code).await? {
+    if !check_second_factor(state, &user_id, &input.code).await? {
         return Err(Error::invalid("code", "is not a current or recovery code"));
     }
     let (h, n) = (hash, now);
@@ -291,5 +218,5 @@ async fn login_totp(ctx: Ctx, input: LoginTotpInput) -> Result<Reply> {
         state.sign_in.forgive(&user.email.to_lowercase(), client);
         session::Via::Password
     };
-    super::auth::signed_in(&ctx, &user, via).await
+    super::auth::reply(sign_in::start(state, user, via, &ctx.client()).await?)
 }

@@ -35,12 +35,12 @@ pub async fn upcoming_payments(State(state): State<AppState>, headers: HeaderMap
     if let Some(r) = refusal(&state, &headers) {
         return r;
     }
-    Json(crate::jobs::upcoming::run(&state).await).into_response()
+    Json(crate::app::reminders::run(&state).await).into_response()
 }
 
 pub async fn insights(State(state): State<AppState>, headers: HeaderMap) -> Response {
     if let Some(r) = refusal(&state, &headers) {
         return r;
     }
-    Json(crate::jobs::insights::run(&state).await).into_response()
+    Json(crate::app::insights::run(&state).await).into_response()
 }

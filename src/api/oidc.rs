@@ -4,6 +4,7 @@
 //! provider, to the app once signed in, or back to the login page with the
 //! reason (`/login?sso=…`).
 
+use crate::app::sign_in::{self, Ending};
 use crate::auth::oidc::{self, Newcomer, Pending, Refusal};
 use crate::auth::session;
 use crate::clock::timestamp;
@@ -247,36 +248,22 @@ async fn finish(
         tracing::error!("single sign-on: {e}");
         Refusal::Unavailable
     };
-    let id = user.id.clone();
-    let two_factor = state
-        .db
-        .run(move |c| crate::store::two_factor::is_on(c, &id))
-        .await
-        .map_err(fail)?;
-    if two_factor {
-        // The provider vouched for who it is; cashkeeper's own second
-        // factor is still asked, as after a password.
-        let challenge = session::challenge(
-            &state.db,
-            &state.clock,
-            user.id.clone(),
-            session::Via::Provider,
-        )
-        .await
-        .map_err(fail)?;
-        return Ok(Outcome::SecondFactor { challenge });
-    }
-    tracing::info!(user_id = %user.id, "signed in through single sign-on");
     let agent = header_str(headers, header::USER_AGENT).unwrap_or("");
-    let token = session::start(
-        &state.db,
-        &state.clock,
-        user.id.clone(),
-        agent,
-        session::Via::Provider,
-    )
-    .await
-    .map_err(fail)?;
+    let client = sign_in::Client {
+        user_agent: agent,
+        ..sign_in::Client::default()
+    };
+    // The provider vouched for who it is; cashkeeper's own second factor
+    // is still asked, as after a password.
+    let user_id = user.id.clone();
+    let token = match sign_in::end(state, user, session::Via::Provider, &client)
+        .await
+        .map_err(fail)?
+    {
+        Ending::SecondFactor { challenge } => return Ok(Outcome::SecondFactor { challenge }),
+        Ending::SignedIn(signed) => signed.token,
+    };
+    tracing::info!(%user_id, "signed in through single sign-on");
     // A session this browser had before ends (its reminders move over when
     // it was the same user's): one browser, one session.
     if let Some(old) = session::cookie_value(headers, session::COOKIE) {

@@ -7,4 +7,7 @@
 pub mod assistant;
 pub mod import;
 pub mod input;
+pub mod insights;
 pub mod records;
+pub mod reminders;
+pub mod sign_in;

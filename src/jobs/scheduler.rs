@@ -60,7 +60,7 @@ pub async fn start(state: AppState) -> anyhow::Result<Scheduler> {
             Box::pin(async move {
                 match name {
                     "insights" => {
-                        super::insights::run(&st).await;
+                        crate::app::insights::run(&st).await;
                     }
                     "backup" => {
                         super::backups::run(&st).await;
@@ -69,7 +69,7 @@ pub async fn start(state: AppState) -> anyhow::Result<Scheduler> {
                         super::housekeeping::run(&st).await;
                     }
                     _ => {
-                        super::upcoming::run(&st).await;
+                        crate::app::reminders::run(&st).await;
                     }
                 }
             })

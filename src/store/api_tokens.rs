@@ -1,7 +1,7 @@
 //! Personal API tokens for `/api/v1`. Only the SHA-256 of a token is stored.
 
-use super::users::User;
-use super::users::UserId;
+use super::user::User;
+use super::user::UserId;
 use crate::error::Result;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;

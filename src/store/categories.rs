@@ -2,7 +2,7 @@
 //! ON DELETE SET NULL) and forgets the merchants learned for it.
 
 use super::table::{self, Table};
-use super::users::UserId;
+use super::user::UserId;
 use crate::domain::money;
 use crate::error::{Error, Result};
 use rusqlite::types::ToSql;

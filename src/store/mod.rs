@@ -30,6 +30,7 @@ pub mod sessions;
 pub mod table;
 pub mod transfers;
 pub mod two_factor;
+pub mod user;
 pub mod users;
 
 use crate::error::{Error, Result};

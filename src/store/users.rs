@@ -2,71 +2,10 @@
 
 use crate::domain::locale::Locale;
 use crate::error::{Error, Result};
-use rusqlite::{params, Connection, OptionalExtension, Row};
-use serde::Serialize;
+use rusqlite::{params, Connection, OptionalExtension};
 
-/// A user's id. Only a stored user row gives one (through a session, an
-/// API token or a lookup), so a store function that takes a `&UserId` can
-/// neither be handed a record id by mistake nor have its arguments swapped.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(transparent)]
-pub struct UserId(String);
-
-impl UserId {
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-
-    /// An id for unit tests that insert users with SQL of their own.
-    #[cfg(test)]
-    pub fn test(id: &str) -> UserId {
-        UserId(id.to_string())
-    }
-}
-
-impl std::fmt::Display for UserId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl rusqlite::types::ToSql for UserId {
-    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
-        self.0.to_sql()
-    }
-}
-
-impl rusqlite::types::FromSql for UserId {
-    fn column_result(v: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
-        String::column_result(v).map(UserId)
-    }
-}
-
-/// A signed-in person. Never carries the password hash out of the store
-/// except through [`password_hash_by_email`].
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct User {
-    pub id: UserId,
-    pub email: String,
-    pub name: String,
-    pub locale: Locale,
-    pub base_currency: String,
-    pub created_at: String,
-}
-
-const COLUMNS: &str = "id, email, name, locale, base_currency, created_at";
-
-fn from_row(r: &Row<'_>) -> rusqlite::Result<User> {
-    Ok(User {
-        id: r.get(0)?,
-        email: r.get(1)?,
-        name: r.get(2)?,
-        locale: r.get(3)?,
-        base_currency: r.get(4)?,
-        created_at: r.get(5)?,
-    })
-}
+pub use super::user::{find, User, UserId};
+use super::user::{from_row, COLUMNS};
 
 pub struct NewUser<'a> {
     pub email: &'a str,
@@ -78,7 +17,7 @@ pub struct NewUser<'a> {
 
 /// Inserts a user; an email taken in any letter case is refused naming `email`.
 pub fn insert(c: &Connection, u: &NewUser<'_>) -> Result<User> {
-    let id = UserId(super::new_id());
+    let id = UserId::fresh();
     let res = c.execute(
         "INSERT INTO users (id, email, email_lower, name, password_hash, locale, base_currency, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'EUR', ?7, ?7)",
@@ -103,15 +42,6 @@ pub fn create(c: &Connection, u: &NewUser<'_>) -> Result<User> {
     let user = insert(c, u)?;
     super::categories::insert_defaults(c, &user.id, u.locale, u.now)?;
     Ok(user)
-}
-
-pub fn find(c: &Connection, id: &UserId) -> Result<Option<User>> {
-    Ok(c.query_row(
-        &format!("SELECT {COLUMNS} FROM users WHERE id = ?1"),
-        [id],
-        from_row,
-    )
-    .optional()?)
 }
 
 pub fn find_by_email(c: &Connection, email: &str) -> Result<Option<User>> {

@@ -415,7 +415,7 @@ async fn insights_are_listed_in_the_users_language() {
     let a = app.account(&user, "Giro", "EUR").await;
     app.ok(&user, "createIncome", json!({"name": "Minijob", "amount": 500, "frequency": "monthly", "startDate": "2025-06-01", "accountId": a})).await;
     app.ok(&user, "createExpense", json!({"name": "Miete", "amount": 950, "frequency": "monthly", "startDate": "2025-06-01", "accountId": a})).await;
-    cashkeeper::jobs::insights::run(&app.state).await;
+    cashkeeper::app::insights::run(&app.state).await;
 
     let (en, line) = app.read(&user, "list_insights", json!({})).await;
     assert_eq!(line, "looked at your insights");

@@ -221,7 +221,7 @@ async fn axe_finds_no_violations_on_any_page_light_and_dark_desktop_and_phone() 
         })
         .await
         .unwrap();
-    cashkeeper::jobs::insights::run(&app.state).await;
+    cashkeeper::app::insights::run(&app.state).await;
     let accounts = app.ok(&user, "listAccounts", json!({})).await;
     let checking = accounts
         .as_array()

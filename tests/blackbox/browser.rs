@@ -396,7 +396,7 @@ async fn screenshots() {
         })
         .await
         .unwrap();
-    cashkeeper::jobs::insights::run(&app.state).await;
+    cashkeeper::app::insights::run(&app.state).await;
     for (name, width, height, dark) in [
         ("desktop", 1280, 1100, false),
         ("dark", 1280, 1100, true),

@@ -22,7 +22,7 @@ pub async fn show(
     let uid = session.user.id.clone();
     let tokens = state.db.run(move |c| api_tokens::list(c, &uid)).await?;
     let now = crate::clock::timestamp(state.clock.now());
-    let two_factor = crate::actions::two_factor::status(&state, &session.user.id).await?;
+    let two_factor = crate::app::sign_in::two_factor_status(&state, &session.user.id).await?;
     let (uid, at) = (session.user.id.clone(), now.clone());
     let browsers = state
         .db

@@ -1,4 +1,4 @@
-//! The insights job: for every user, gather the facts, find the insights
+//! Insight generation, run by the scheduler and `/api/cron/insights`: for every user, gather the facts, find the insights
 //! (`domain::insights`) and store those not already current, with their
 //! German text (`i18n::insights`).
 
