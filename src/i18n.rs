@@ -4,6 +4,7 @@
 
 pub mod amount;
 pub mod format;
+pub mod import;
 pub mod insights;
 pub mod messages;
 
@@ -85,6 +86,37 @@ impl Locale {
             "savings" => t.type_savings,
             "etf" => t.type_etf,
             _ => t.type_checking,
+        }
+    }
+
+    /// The names of the categories a new user starts with
+    /// (`domain::categories::defaults`).
+    pub fn default_category_names(self) -> [&'static str; 10] {
+        match self {
+            Locale::De => [
+                "Wohnen",
+                "Lebensmittel",
+                "Mobilität",
+                "Versicherungen",
+                "Abos & Streaming",
+                "Gesundheit",
+                "Freizeit",
+                "Restaurants",
+                "Einkäufe",
+                "Sonstiges",
+            ],
+            Locale::En => [
+                "Housing",
+                "Groceries",
+                "Transport",
+                "Insurance",
+                "Subscriptions",
+                "Health",
+                "Leisure",
+                "Restaurants",
+                "Shopping",
+                "Other",
+            ],
         }
     }
 
@@ -1395,6 +1427,16 @@ pub static DE: Texts = Texts {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn default_categories_are_named_in_both_languages() {
+        assert_eq!(Locale::De.default_category_names()[1], "Lebensmittel");
+        assert_eq!(Locale::En.default_category_names()[1], "Groceries");
+        for locale in [Locale::De, Locale::En] {
+            let d = crate::domain::categories::defaults(locale.default_category_names());
+            assert!(d.iter().all(|(name, _, _)| !name.is_empty()));
+        }
+    }
     use super::*;
 
     #[test]

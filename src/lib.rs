@@ -4,16 +4,18 @@
 //! black-box tests can build the very same router on `127.0.0.1:0`.
 //!
 //! Where to start reading:
-//! - [`app`] builds the router, [`state`] is the state every handler shares;
+//! - [`router`] builds the router, [`state`] is the state every handler shares;
 //! - [`config`] reads and checks the environment once, before a port is bound;
+//! - [`app`] holds every feature's use cases as typed functions over the state;
 //! - [`actions`] is the server-action layer (`POST /actions/{name}`) the pages use;
 //! - [`web`] renders the pages, [`api`] serves `/api` and the REST API `/api/v1`;
 //! - [`reports`] computes what pages, actions, the REST API and the jobs show;
 //! - [`store`] owns SQLite, [`domain`] the pure rules, [`auth`] sessions and secrets.
 //!
-//! Layers import downward only: domain ← store ← auth, services, reports ←
-//! state ← actions, api, web, jobs ← app, server, cli; config, clock and error
-//! are below them all, i18n sits just above the domain.
+//! Layers import downward only, and no door (actions, api, web, jobs, cli)
+//! imports another: error, clock, config, memory ← domain ← i18n ← store ←
+//! auth, services, reports, demo ← state ← app ← actions, api, web, jobs ←
+//! router ← server ← cli. `layers.rs` checks this by reading `src/`.
 
 pub mod actions;
 pub mod api;
@@ -35,6 +37,9 @@ pub mod services;
 pub mod state;
 pub mod store;
 pub mod web;
+
+#[cfg(test)]
+mod layers;
 
 pub use config::Config;
 pub use error::{Error, Result};

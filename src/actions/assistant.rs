@@ -91,3 +91,22 @@ async fn preview_tool(ctx: Ctx, input: PreviewInput) -> Result<Reply> {
         arguments,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_write_tool_names_a_registered_action_and_previewtool_is_one() {
+        let registry = crate::actions::catalogue();
+        let mut writes = 0;
+        for tool in tools::catalogue() {
+            if let Some(action) = tools::action_for(&tool.name) {
+                assert!(registry.get(action).is_some(), "{action} is an action");
+                writes += 1;
+            }
+        }
+        assert_eq!(writes, 8, "a create and an update per kind of record");
+        assert!(registry.get("previewTool").is_some());
+    }
+}

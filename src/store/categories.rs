@@ -90,7 +90,8 @@ pub fn insert_defaults(
     locale: crate::domain::locale::Locale,
     now: &str,
 ) -> Result<()> {
-    for (name, icon, color) in crate::domain::categories::defaults(locale) {
+    for (name, icon, color) in crate::domain::categories::defaults(locale.default_category_names())
+    {
         table::insert::<Category>(
             c,
             user_id,

@@ -1665,8 +1665,7 @@ mod tests {
     }
 
     #[test]
-    fn each_write_tool_names_a_registered_action_and_previewtool_is_one() {
-        let registry = crate::actions::catalogue();
+    fn each_write_tool_names_its_action_in_camel_case() {
         for (tool, _, update, action) in WRITE_TOOLS {
             // The action is the tool's name in camelCase.
             let camel: String = tool
@@ -1682,7 +1681,6 @@ mod tests {
                 .collect();
             assert_eq!(&camel, action);
             assert_eq!(action_for(tool), Some(*action));
-            assert!(registry.get(action).is_some(), "{action} is an action");
             assert!(is_write(tool));
             let schema = catalogue()
                 .into_iter()
@@ -1695,7 +1693,6 @@ mod tests {
                 "{tool}: only updates take an id"
             );
         }
-        assert!(registry.get("previewTool").is_some());
         assert_eq!(action_for("get_summary"), None);
         assert!(!is_write("get_summary"));
     }

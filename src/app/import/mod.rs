@@ -147,7 +147,9 @@ fn row_view(r: StagedRow, locale: Locale) -> RowView {
         memo: r.memo,
         category_id: r.category_id,
         status: r.status,
-        reason: r.reason.map(|why| why.text(locale)),
+        reason: r
+            .reason
+            .map(|why| crate::i18n::import::reason(&why, locale)),
         found: r.found.map(|f| MatchView {
             kind: f.kind,
             id: f.id,

@@ -2,7 +2,6 @@
 //! preamble, header, decimal and date formats, sign conventions, and the
 //! layouts of common banks recognised without a mapping.
 
-use crate::domain::locale::Locale;
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -78,23 +77,6 @@ pub enum Problem {
     Amount { value: String },
     /// A booking the bank has not dated yet (comdirect's `offen`).
     Pending { value: String },
-}
-
-impl Problem {
-    pub fn text(&self, locale: Locale) -> String {
-        match (self, locale) {
-            (Problem::Date { value }, Locale::De) => format!("Kein gültiges Datum: „{value}“"),
-            (Problem::Date { value }, Locale::En) => format!("Not a valid date: \"{value}\""),
-            (Problem::Amount { value }, Locale::De) => format!("Kein gültiger Betrag: „{value}“"),
-            (Problem::Amount { value }, Locale::En) => format!("Not a valid amount: \"{value}\""),
-            (Problem::Pending { value }, Locale::De) => {
-                format!("Vorgemerkt, noch ohne Buchungstag („{value}“)")
-            }
-            (Problem::Pending { value }, Locale::En) => {
-                format!("Pending, not booked yet (\"{value}\")")
-            }
-        }
-    }
 }
 
 /// One data row of the file.
@@ -1858,11 +1840,6 @@ mod tests {
             s.rows[0].amount.map(|a| a.to_string()).as_deref(),
             Some("-23.86")
         );
-        assert!(Problem::Pending {
-            value: "offen".into()
-        }
-        .text(Locale::De)
-        .contains("Vorgemerkt"));
     }
 
     #[test]
