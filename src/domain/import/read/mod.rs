@@ -1,0 +1,741 @@
+//! Reading a bank's CSV export as the bank wrote it: encoding, delimiter,
+//! preamble, header, decimal and date formats, sign conventions, and the
+//! layouts of common banks recognised without a mapping.
+
+mod banks;
+mod layout;
+mod values;
+
+pub use banks::label;
+pub use values::parse_amount;
+
+use layout::{detect_date_format, detect_decimal, detect_layout, layout_from_mapping};
+use values::DateFormat;
+
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+/// Files with more data rows than this are refused.
+pub const MAX_ROWS: usize = 200_000;
+
+/// The longest field a file may have, in bytes: far above any booking
+/// text, and small enough that a file with an unterminated quote (whose
+/// last field would run to its end) is refused before it is parsed.
+pub const FIELD_MAX: usize = 64 * 1024;
+
+/// How a file was read: the batch's `format`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Format {
+    /// The id of a recognised layout (`sparkasse-camt`, `dkb`, …), or None.
+    pub bank: Option<String>,
+    /// `utf-8` or `windows-1252`.
+    pub encoding: String,
+    pub delimiter: String,
+    pub decimal_separator: String,
+    /// A chrono pattern such as `%d.%m.%y`.
+    pub date_format: String,
+    /// The 1-based line of the header, None when the layout has none.
+    pub header_line: Option<usize>,
+}
+
+/// A column, by header name or 0-based index.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Column {
+    Index(usize),
+    Name(String),
+}
+
+/// The user's description of a layout that is not recognised.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct Mapping {
+    pub date: Option<Column>,
+    pub amount: Option<Column>,
+    pub debit: Option<Column>,
+    pub credit: Option<Column>,
+    pub payee: Option<Column>,
+    pub memo: Option<Column>,
+    pub currency: Option<Column>,
+    pub date_format: Option<String>,
+    pub decimal_separator: Option<String>,
+    /// Absent: detect; `null`: the file has no header; a number: its line.
+    #[serde(with = "serde_with_null")]
+    pub header_line: Option<Option<usize>>,
+}
+
+mod serde_with_null {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    pub fn serialize<S: Serializer>(v: &Option<Option<usize>>, s: S) -> Result<S::Ok, S::Error> {
+        v.serialize(s)
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<usize>>, D::Error> {
+        Option::<usize>::deserialize(d).map(Some)
+    }
+}
+
+/// Why a row could not be read. Stored with the row; its text is in the
+/// user's language.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "problem", rename_all = "camelCase")]
+pub enum Problem {
+    /// The date column holds something that is not a date in the format.
+    Date { value: String },
+    /// The amount column holds something that is not an amount.
+    Amount { value: String },
+    /// A booking the bank has not dated yet (comdirect's `offen`).
+    Pending { value: String },
+}
+
+/// One data row of the file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// The 1-based line in the file where the row starts.
+    pub line: usize,
+    pub date: Option<NaiveDate>,
+    /// Signed: negative is money out of the account.
+    pub amount: Option<Decimal>,
+    /// From a currency column, upper case; None when the layout has none.
+    pub currency: Option<String>,
+    pub payee: String,
+    pub memo: String,
+    /// Set when the row could not be read; date or amount may then be None.
+    pub problem: Option<Problem>,
+}
+
+/// A file read.
+#[derive(Clone, Debug)]
+pub struct Statement {
+    pub format: Format,
+    /// The header's names (or `column 1`, … without a header).
+    pub columns: Vec<String>,
+    pub rows: Vec<Row>,
+}
+
+/// Why a whole file is refused. Each names the input field at fault.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ReadError {
+    /// No bytes, or no data rows.
+    Empty,
+    /// Not text.
+    Binary,
+    TooManyRows,
+    /// A field longer than [`FIELD_MAX`], starting on this 1-based line
+    /// (most often a quote that is never closed).
+    FieldTooLong {
+        line: usize,
+    },
+    /// Neither a known layout nor a mapping: the columns found.
+    UnknownLayout {
+        columns: Vec<String>,
+    },
+    /// The mapping does not fit the file; `field` is the mapping's field.
+    Mapping {
+        field: String,
+        message: String,
+    },
+}
+
+/// Reads `bytes` with `mapping`, or detects the layout without one.
+pub fn read(bytes: &[u8], mapping: Option<&Mapping>) -> Result<Statement, ReadError> {
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(ReadError::Empty);
+    }
+    if looks_binary(bytes) {
+        return Err(ReadError::Binary);
+    }
+    let (text, encoding) = decode(bytes);
+    let delimiter = detect_delimiter(&text);
+    if let Some(line) = long_field(text.as_bytes(), delimiter, FIELD_MAX) {
+        return Err(ReadError::FieldTooLong { line });
+    }
+    // The first records decide the layout; the rest are read one by one,
+    // so a large file is never held twice.
+    let mut records = Records::new(&text, delimiter);
+    let head: Vec<Record> = records.by_ref().take(HEAD_RECORDS).collect();
+    let layout = match mapping {
+        Some(m) => layout_from_mapping(m, &head)?,
+        None => detect_layout(&head).ok_or_else(|| ReadError::UnknownLayout {
+            columns: likely_header(&head),
+        })?,
+    };
+    let data = head.get(layout.first_row..).unwrap_or(&[]);
+    let decimal = match mapping.and_then(|m| m.decimal_separator.as_deref()) {
+        Some(d) => d.chars().next().unwrap_or(','),
+        None => detect_decimal(&layout, data, delimiter),
+    };
+    let dates = match mapping.and_then(|m| m.date_format.as_deref()) {
+        Some(f) => DateFormat::Custom(f.to_string()),
+        None => detect_date_format(&layout, data),
+    };
+    let header_line = layout.header.map(|i| head[i].line);
+    let mut rows = Vec::new();
+    let rest = head.into_iter().skip(layout.first_row).chain(records);
+    for rec in rest {
+        if is_note(&rec.fields) {
+            continue;
+        }
+        if rows.len() == MAX_ROWS {
+            return Err(ReadError::TooManyRows);
+        }
+        rows.push(layout.row(&rec, decimal, &dates));
+    }
+    if rows.is_empty() {
+        return Err(ReadError::Empty);
+    }
+    Ok(Statement {
+        format: Format {
+            bank: layout.bank.map(str::to_string),
+            encoding: encoding.to_string(),
+            delimiter: (delimiter as char).to_string(),
+            decimal_separator: decimal.to_string(),
+            date_format: dates.pattern(),
+            header_line,
+        },
+        columns: layout.columns,
+        rows,
+    })
+}
+
+// ------------------------------------------------------------ bytes, text
+
+/// Files that are not text: NUL bytes, or the start of a common binary
+/// format, or many control characters.
+fn looks_binary(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(8192)];
+    const MAGIC: &[&[u8]] = &[
+        b"%PDF",
+        b"\x89PNG",
+        b"\xff\xd8\xff",
+        b"PK\x03\x04",
+        b"GIF8",
+        b"RIFF",
+    ];
+    if MAGIC.iter().any(|m| head.starts_with(m)) || head.contains(&0) {
+        return true;
+    }
+    let controls = head
+        .iter()
+        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c))
+        .count();
+    controls * 100 > head.len()
+}
+
+/// UTF-8 (a BOM is dropped), or else Windows-1252, the superset of
+/// ISO-8859-1 that German banks write.
+fn decode(bytes: &[u8]) -> (std::borrow::Cow<'_, str>, &'static str) {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(text) => (text.into(), "utf-8"),
+        Err(_) => (
+            encoding_rs::WINDOWS_1252
+                .decode_without_bom_handling(bytes)
+                .0,
+            "windows-1252",
+        ),
+    }
+}
+
+/// The delimiter that occurs most often outside quotes in the first lines.
+fn detect_delimiter(text: &str) -> u8 {
+    let mut best = (0usize, b',');
+    for candidate in [b';', b',', b'\t', b'|'] {
+        let mut count = 0;
+        for line in text.lines().take(60) {
+            let mut quoted = false;
+            for b in line.bytes() {
+                match b {
+                    b'"' => quoted = !quoted,
+                    b if b == candidate && !quoted => count += 1,
+                    _ => {}
+                }
+            }
+        }
+        if count > best.0 {
+            best = (count, candidate);
+        }
+    }
+    best.1
+}
+
+/// The 1-based line on which the first field longer than `max` bytes
+/// starts, read as the CSV reader reads quotes: a quote opens a quoted
+/// field only at the start of a field, and `""` inside one is a quote.
+/// One pass without allocating, so that such a file is refused before the
+/// reader would gather the rest of the file into one field.
+fn long_field(bytes: &[u8], delimiter: u8, max: usize) -> Option<usize> {
+    #[derive(PartialEq)]
+    enum State {
+        Start,
+        Unquoted,
+        Quoted,
+        QuoteInQuoted,
+    }
+    let (mut state, mut len, mut line, mut field_line) = (State::Start, 0usize, 1usize, 1usize);
+    for &b in bytes {
+        if state == State::Quoted {
+            if b == b'"' {
+                state = State::QuoteInQuoted;
+            } else if b == b'\n' {
+                line += 1;
+            }
+        } else if b == delimiter || b == b'\n' || b == b'\r' {
+            if b == b'\n' {
+                line += 1;
+            }
+            state = State::Start;
+            len = 0;
+            field_line = line;
+            continue;
+        } else {
+            state = match (state, b) {
+                (State::Start | State::QuoteInQuoted, b'"') => State::Quoted,
+                _ => State::Unquoted,
+            };
+        }
+        len += 1;
+        if len > max {
+            return Some(field_line);
+        }
+    }
+    None
+}
+
+/// A record of the file and the 1-based line it starts on.
+struct Record {
+    line: usize,
+    fields: csv::StringRecord,
+}
+
+/// The records of a file in order, each with the line it starts on.
+struct Records<'t> {
+    reader: csv::Reader<&'t [u8]>,
+    bytes: &'t [u8],
+    counted_to: usize,
+    line: usize,
+}
+
+impl<'t> Records<'t> {
+    fn new(text: &'t str, delimiter: u8) -> Records<'t> {
+        Records {
+            reader: csv::ReaderBuilder::new()
+                .delimiter(delimiter)
+                .has_headers(false)
+                .flexible(true)
+                .from_reader(text.as_bytes()),
+            bytes: text.as_bytes(),
+            counted_to: 0,
+            line: 1,
+        }
+    }
+}
+
+impl Iterator for Records<'_> {
+    type Item = Record;
+
+    fn next(&mut self) -> Option<Record> {
+        let mut fields = csv::StringRecord::new();
+        // The text is valid UTF-8 and the reader is flexible: nothing can
+        // fail but the end.
+        if !self.reader.read_record(&mut fields).ok()? {
+            return None;
+        }
+        // Lines are counted here: the reader's position of a record may lie
+        // on the line terminator before it.
+        let mut start = fields.position().map_or(0, |p| p.byte() as usize);
+        while start < self.bytes.len() && matches!(self.bytes[start], b'\r' | b'\n') {
+            start += 1;
+        }
+        let start = start.max(self.counted_to);
+        self.line += self.bytes[self.counted_to..start]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        self.counted_to = start;
+        Some(Record {
+            line: self.line,
+            fields,
+        })
+    }
+}
+
+/// How many records are read before the layout is decided: the header
+/// must be among the first 60 lines, and the separators and the date
+/// format are decided from the rows that follow.
+const HEAD_RECORDS: usize = 2_100;
+
+/// A line that is not a booking: no cell, or a single one (a title, a
+/// note or a footnote such as "* noch nicht ausgeführte Umsätze").
+fn is_note(fields: &csv::StringRecord) -> bool {
+    fields.iter().filter(|f| !f.trim().is_empty()).count() < 2
+}
+
+/// A header name as compared: trimmed, without quotes, lower case.
+fn norm(name: &str) -> String {
+    name.trim()
+        .trim_start_matches('\u{feff}')
+        .trim_matches('"')
+        .trim()
+        .to_lowercase()
+}
+
+/// The header's names without the empty ones a trailing delimiter adds.
+fn header_names(fields: &csv::StringRecord) -> Vec<String> {
+    let mut names: Vec<String> = fields.iter().map(norm).collect();
+    while names.last().is_some_and(|n| n.is_empty()) {
+        names.pop();
+    }
+    names
+}
+
+/// What to show when no layout is recognised: the most header-like line.
+fn likely_header(records: &[Record]) -> Vec<String> {
+    records
+        .iter()
+        .take(40)
+        .filter(|r| !is_note(&r.fields))
+        .find(|r| r.fields.iter().all(|f| !looks_numeric(f)))
+        .or_else(|| records.first())
+        .map(|r| r.fields.iter().map(|f| f.trim().to_string()).collect())
+        .unwrap_or_default()
+}
+
+fn looks_numeric(s: &str) -> bool {
+    let s = s.trim();
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_digit() || "+-.,'/ :€$£".contains(c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_ok(bytes: &[u8]) -> Statement {
+        read(bytes, None).unwrap_or_else(|e| panic!("{e:?}"))
+    }
+
+    fn amounts(s: &Statement) -> Vec<String> {
+        s.rows
+            .iter()
+            .map(|r| r.amount.map_or("-".into(), |a| format!("{a:.2}")))
+            .collect()
+    }
+
+    fn day(s: &str) -> NaiveDate {
+        s.parse().unwrap()
+    }
+
+    const CAMT_HEAD: &str = "\"Auftragskonto\";\"Buchungstag\";\"Valutadatum\";\"Buchungstext\";\"Verwendungszweck\";\"Glaeubiger ID\";\"Mandatsreferenz\";\"Kundenreferenz (End-to-End)\";\"Sammlerreferenz\";\"Lastschrift Ursprungsbetrag\";\"Auslagenersatz Ruecklastschrift\";\"Beguenstigter/Zahlungspflichtiger\";\"Kontonummer/IBAN\";\"BIC (SWIFT-Code)\";\"Betrag\";\"Waehrung\";\"Info\"";
+
+    fn camt_line(day: &str, amount: &str, payee: &str, memo: &str) -> String {
+        format!("\"DE1\";\"{day}\";\"{day}\";\"KARTENZAHLUNG\";\"{memo}\";;;;;;;\"{payee}\";\"DE2\";\"BIC\";\"{amount}\";\"EUR\";\"Umsatz gebucht\"")
+    }
+
+    #[test]
+    fn a_sparkasse_file_in_windows_1252_with_two_digit_years() {
+        let text = format!(
+            "{CAMT_HEAD}\r\n{}\r\n{}\r\n",
+            camt_line("03.04.18", "-62,59", "EDEKA DÜBEL", "Karte1 "),
+            camt_line("04.04.18", "1.234,56", "Arbeitgeber", "Lohn"),
+        );
+        let (bytes, _, _) = encoding_rs::WINDOWS_1252.encode(&text);
+        let s = read_ok(&bytes);
+        assert_eq!(s.format.bank.as_deref(), Some("sparkasse-camt"));
+        assert_eq!(s.format.encoding, "windows-1252");
+        assert_eq!(s.format.delimiter, ";");
+        assert_eq!(s.format.decimal_separator, ",");
+        assert_eq!(s.format.date_format, "%d.%m.%y");
+        assert_eq!(s.format.header_line, Some(1));
+        assert_eq!(amounts(&s), ["-62.59", "1234.56"]);
+        assert_eq!(s.rows[0].date, Some(day("2018-04-03")));
+        assert_eq!(s.rows[0].payee, "EDEKA DÜBEL");
+        assert_eq!(s.rows[0].memo, "Karte1", "outer spaces are trimmed");
+        assert_eq!(s.rows[0].currency.as_deref(), Some("EUR"));
+        assert_eq!((s.rows[0].line, s.rows[1].line), (2, 3));
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_a_preamble_come_before_the_header() {
+        let file = "\u{feff}\"Girokonto\";\"DE12345678901234567890\"\n\n\"Kontostand vom 30.12.2024:\";\"3.600,00 €\"\n\"\"\n\"Buchungsdatum\";\"Wertstellung\";\"Status\";\"Zahlungspflichtige*r\";\"Zahlungsempfänger*in\";\"Verwendungszweck\";\"Umsatztyp\";\"IBAN\";\"Betrag (€)\"\n\"10.12.24\";\"11.12.24\";\"Gebucht\";\"Anna\";\"Ich\";\"Geschenk\";\"Eingang\";\"DE1\";\"1.000\"\n\"30.09.24\";\"30.09.24\";\"Gebucht\";\"Ich\";\"Vermieter\";\"Miete\";\"Ausgang\";\"DE1\";\"-2.000\"\n";
+        let s = read_ok(file.as_bytes());
+        assert_eq!(s.format.bank.as_deref(), Some("dkb"));
+        assert_eq!(s.format.encoding, "utf-8");
+        assert_eq!(s.format.header_line, Some(5));
+        // `.` as a thousands separator without decimals is not a decimal point.
+        assert_eq!(amounts(&s), ["1000.00", "-2000.00"]);
+        // The counterparty is the side that is not the account holder.
+        assert_eq!(
+            (s.rows[0].payee.as_str(), s.rows[1].payee.as_str()),
+            ("Anna", "Vermieter")
+        );
+    }
+
+    #[test]
+    fn files_without_a_header_are_known_by_their_rows() {
+        let targo = "03.11.2025;Lastschrift   BANK AG   DE35;-24,00;;;;'DE67000000000000000000'\r\n04.11.2025;Gutschrift;;1.200,00;;;'DE67000000000000000000'\r\n\r\n";
+        let s = read_ok(targo.as_bytes());
+        assert_eq!(s.format.bank.as_deref(), Some("targobank"));
+        assert_eq!(s.format.header_line, None);
+        assert_eq!(amounts(&s), ["-24.00", "1200.00"]);
+        assert_eq!(s.rows[0].memo, "Lastschrift   BANK AG   DE35");
+
+        let easy = "AT123456789012345678;Zinsen HABEN      BG/000000002     ;01.01.2014;31.12.2013;+1,23;EUR\r\nAT123456789012345678;Miete ;19.01.2014;19.01.2014;-1.001,00;EUR\r\n";
+        let s = read_ok(easy.as_bytes());
+        assert_eq!(s.format.bank.as_deref(), Some("easybank"));
+        assert_eq!(amounts(&s), ["1.23", "-1001.00"]);
+    }
+
+    #[test]
+    fn ragged_rows_are_read_by_their_meaning() {
+        // Longer than the header: the text spills over the delimiter.
+        let live = "Kontonummer;Auszugsnummer;Buchungsdatum;Valutadatum;Umsatzzeit;Zahlungsreferenz;Waehrung;Betrag;Buchungstext;Umsatztext\n1;1;2013-07-03;2013-07-03;x;\"\";EUR;150,00;\"Gutschrift\";A name;\"A text\";\"REF: 1\"\n";
+        let s = read_ok(live.as_bytes());
+        assert_eq!(s.rows[0].memo, "A name A text REF: 1");
+        // Shorter: a field in the middle is missing, the amount is still last but one.
+        let ing = "Buchung;Wertstellungsdatum;Auftraggeber/Empfänger;Buchungstext;Verwendungszweck;Betrag;Währung\n28.11.2025;28.11.2025;Rentenservice;Gutschrift;RV-RENTE;2.647,74;EUR\n27.11.2025;27.11.2025;Rentenservice;RV-RENTE 11.2025;2.647,74;EUR\n";
+        let s = read_ok(ing.as_bytes());
+        assert_eq!(s.format.bank.as_deref(), Some("ing"));
+        assert_eq!(amounts(&s), ["2647.74", "2647.74"]);
+        assert_eq!(s.rows[1].memo, "RV-RENTE 11.2025");
+        // A header ending in a delimiter has no extra column.
+        let lloyds = "Transaction Date,Transaction Type,Sort Code,Account Number,Transaction Description,Debit Amount,Credit Amount,Balance,\n25/05/2017,BGC,'12-34-56,9,EMPLOYER INC,,903.52,4058.83\n15/05/2017,BP,'12-34-56,9,OASIS COFFEE ,2.76,,3155.31\n";
+        let s = read_ok(lloyds.as_bytes());
+        assert_eq!(amounts(&s), ["903.52", "-2.76"]);
+        assert_eq!(s.rows[1].payee, "OASIS COFFEE");
+    }
+
+    #[test]
+    fn a_header_with_a_name_twice_takes_the_amount_by_its_own_name() {
+        let ing = "Buchung;Wertstellungsdatum;Auftraggeber/Empfänger;Buchungstext;Verwendungszweck;Saldo;Währung;Betrag;Währung\n28.12.2018;28.12.2018;PayDude;Lastschrift;Blumen;150,00;EUR;-5,50;EUR\n";
+        assert_eq!(amounts(&read_ok(ing.as_bytes())), ["-5.50"]);
+    }
+
+    #[test]
+    fn amounts_in_every_notation() {
+        for (raw, decimal, want) in [
+            ("1.234,56-", ',', "-1234.56"),
+            ("+1,23", ',', "1.23"),
+            ("-$7,971.39", '.', "-7971.39"),
+            ("11'373.94", '.', "11373.94"),
+            ("3.600,00 €", ',', "3600.00"),
+            ("£12.50", '.', "12.50"),
+            ("1.000", ',', "1000.00"),
+            ("-10,7", ',', "-10.70"),
+            ("100", '.', "100.00"),
+            ("(12.00)", '.', "-12.00"),
+        ] {
+            let got = parse_amount(raw, decimal).map(|d| format!("{d:.2}"));
+            assert_eq!(got.as_deref(), Some(want), "{raw}");
+        }
+        for raw in ["", "EUR", "1,2,3", "12.50.1", "zwölf"] {
+            assert_eq!(parse_amount(raw, ','), None, "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn a_decimal_comma_inside_a_comma_separated_file_and_a_direction_flag() {
+        let file = "\"Datum\",\"Naam / Omschrijving\",\"Rekening\",\"Tegenrekening\",\"Code\",\"Af Bij\",\"Bedrag (EUR)\",\"MutatieSoort\",\"Mededelingen\"\n\"20200213\",\"Kosten\",\"NL99\",\"\",\"DV\",\"Af\",\"1,25\",\"Diversen\",\"jan\"\n\"20200214\",\"Terug\",\"NL99\",\"\",\"VZ\",\"Bij\",\"1.001,25\",\"Diversen\",\"\"\n";
+        let s = read_ok(file.as_bytes());
+        assert_eq!(s.format.delimiter, ",");
+        assert_eq!(s.format.decimal_separator, ",");
+        assert_eq!(s.format.date_format, "%Y%m%d");
+        assert_eq!(amounts(&s), ["-1.25", "1001.25"]);
+    }
+
+    #[test]
+    fn date_formats_are_found_from_all_their_cells() {
+        for (cells, pattern, first) in [
+            (["31.12.2024", "01.01.2025"], "%d.%m.%Y", "2024-12-31"),
+            (["31.12.24", "01.01.25"], "%d.%m.%y", "2024-12-31"),
+            (["2024-12-31", "2025-01-01"], "%Y-%m-%d", "2024-12-31"),
+            (["31/12/2024", "01/01/2025"], "%d/%m/%Y", "2024-12-31"),
+            (["12/31/2024", "01/02/2025"], "%m/%d/%Y", "2024-12-31"),
+            (["31-12-2024", "01-01-2025"], "%d-%m-%Y", "2024-12-31"),
+            (["20241231", "20250101"], "%Y%m%d", "2024-12-31"),
+            (
+                ["2024-12-31 6:11:59", "2025-01-01 18:00:00"],
+                "%Y-%m-%d",
+                "2024-12-31",
+            ),
+            (
+                ["2024-12-31T17:43:43", "2025-01-01T08:00:00"],
+                "%Y-%m-%d",
+                "2024-12-31",
+            ),
+        ] {
+            let file = format!("Datum;Betrag\n{};-1,00\n{};2,00\n", cells[0], cells[1]);
+            let s = read_ok(file.as_bytes());
+            assert_eq!(s.format.date_format, pattern, "{cells:?}");
+            assert_eq!(s.rows[0].date, Some(day(first)), "{cells:?}");
+        }
+    }
+
+    #[test]
+    fn unreadable_and_pending_rows_stay_rows_with_their_problem() {
+        let file = "\n\"Umsätze Girokonto\";\"Zeitraum: 01.09.2023 - 06.10.2023\";\n\n\"Buchungstag\";\"Wertstellung (Valuta)\";\"Vorgang\";\"Buchungstext\";\"Umsatz in EUR\";\n\"offen\";\"--\";\"Karte\";\"Text\";\"-23,86\";\n\"31.02.2023\";\"06.10.2023\";\"Lastschrift\";\"Text\";\"-40,01\";\n\"06.10.2023\";\"06.10.2023\";\"Lastschrift\";\"Text\";\"zwölf\";\n\"06.10.2023\";\"06.10.2023\";\"Lastschrift\";\"Text\";\"0,00\";\n\n\n";
+        let s = read_ok(file.as_bytes());
+        assert_eq!(s.format.bank.as_deref(), Some("comdirect"));
+        let problems: Vec<_> = s.rows.iter().map(|r| r.problem.clone()).collect();
+        assert_eq!(
+            problems,
+            [
+                Some(Problem::Pending {
+                    value: "offen".into()
+                }),
+                Some(Problem::Date {
+                    value: "31.02.2023".into()
+                }),
+                Some(Problem::Amount {
+                    value: "zwölf".into()
+                }),
+                None,
+            ]
+        );
+        // A zero amount is read; whether to book it is not the reader's call.
+        assert_eq!(s.rows[3].amount, Some(Decimal::ZERO));
+        assert_eq!(
+            s.rows[0].amount.map(|a| a.to_string()).as_deref(),
+            Some("-23.86")
+        );
+    }
+
+    #[test]
+    fn footnotes_and_a_header_like_preamble_are_not_bookings() {
+        let file = "\"Kontoumsätze SpardaGiro Online\"\n\n\"Umsätze ab\";\"Enddatum\";\"Kontonummer\";\"Saldo\";\"Währung\"\n\"01.01.2024\";\"15.02.2024\";\"1234567\";\"12.345,67\";\"EUR\"\n\n\"Buchungstag\";\"Wertstellungstag\";\"Verwendungszweck\";\"Umsatz\";\"Währung\"\n\"20.01.2024\";\"20.01.2024\";\"MCDONALDS\";\"-11,99\";\"EUR\";\"\"\n\"* noch nicht ausgeführte Umsätze\"\n";
+        let s = read_ok(file.as_bytes());
+        assert_eq!(s.format.bank.as_deref(), Some("sparda"));
+        assert_eq!(s.format.header_line, Some(6));
+        assert_eq!(amounts(&s), ["-11.99"]);
+    }
+
+    #[test]
+    fn fees_are_taken_off_and_payees_follow_the_direction() {
+        let revolut = "Type,Product,Started Date,Completed Date,Description,Amount,Fee,Currency,State,Balance\nCARD_PAYMENT,Current,2021-09-03 6:13:48,2021-09-05 18:22:20,company äöå,-9.5,0.5,EUR,COMPLETED,156.02\n";
+        let s = read_ok(revolut.as_bytes());
+        assert_eq!(amounts(&s), ["-10.00"]);
+        assert_eq!(s.rows[0].date, Some(day("2021-09-03")));
+        assert_eq!(s.rows[0].payee, "company äöå");
+    }
+
+    #[test]
+    fn empty_binary_and_unknown_files_are_refused() {
+        assert_eq!(read(b"", None).unwrap_err(), ReadError::Empty);
+        assert_eq!(read(b" \r\n\n", None).unwrap_err(), ReadError::Empty);
+        assert_eq!(
+            read(format!("{CAMT_HEAD}\n").as_bytes(), None).unwrap_err(),
+            ReadError::Empty
+        );
+        assert_eq!(
+            read(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", None).unwrap_err(),
+            ReadError::Binary
+        );
+        assert_eq!(read(b"a;b\0;c\n", None).unwrap_err(), ReadError::Binary);
+        match read(b"Wann;Wieviel;Wer\nheute;12;Anna\n", None).unwrap_err() {
+            ReadError::UnknownLayout { columns } => assert_eq!(columns, ["Wann", "Wieviel", "Wer"]),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_mapping_reads_what_detection_cannot_and_names_its_mistakes() {
+        let file = "Wann;Wieviel;Wer\n24.12.2025;-12,50;Anna\n";
+        let m = |v: serde_json::Value| serde_json::from_value::<Mapping>(v).unwrap();
+        let s = read(
+            file.as_bytes(),
+            Some(&m(
+                serde_json::json!({"date": "Wann", "amount": "Wieviel", "payee": "wer"}),
+            )),
+        )
+        .unwrap();
+        assert_eq!(s.format.header_line, Some(1));
+        assert_eq!(
+            (amounts(&s)[0].as_str(), s.rows[0].payee.as_str()),
+            ("-12.50", "Anna")
+        );
+
+        let headerless = "24.12.2025;-12,50;Anna\n25.12.2025;3,00;Ben\n";
+        let s = read(
+            headerless.as_bytes(),
+            Some(&m(
+                serde_json::json!({"date": 0, "amount": 1, "memo": 2, "headerLine": null}),
+            )),
+        )
+        .unwrap();
+        assert_eq!(s.format.header_line, None);
+        assert_eq!(amounts(&s), ["-12.50", "3.00"]);
+
+        let err = read(
+            file.as_bytes(),
+            Some(&m(
+                serde_json::json!({"date": "Wann", "amount": "Betrag X"}),
+            )),
+        )
+        .unwrap_err();
+        assert_eq!(
+            err,
+            ReadError::Mapping {
+                field: "mapping.amount".into(),
+                message: "no column \"Betrag X\"; the file has: wann, wieviel, wer".into()
+            }
+        );
+        let err = read(
+            file.as_bytes(),
+            Some(&m(serde_json::json!({"date": 0, "amount": 7}))),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(err, ReadError::Mapping { ref field, .. } if field == "mapping.amount"),
+            "{err:?}"
+        );
+        let err = read(file.as_bytes(), Some(&m(serde_json::json!({"amount": 1})))).unwrap_err();
+        assert!(
+            matches!(err, ReadError::Mapping { ref field, .. } if field == "mapping.date"),
+            "{err:?}"
+        );
+        let err = read(
+            file.as_bytes(),
+            Some(&m(serde_json::json!({"date": 0, "debit": 1}))),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(err, ReadError::Mapping { ref field, .. } if field == "mapping.credit"),
+            "{err:?}"
+        );
+        assert!(serde_json::from_value::<Mapping>(serde_json::json!({"datum": 0})).is_err());
+    }
+
+    #[test]
+    fn a_field_longer_than_the_most_is_refused_with_its_line() {
+        let header = "Datum;Betrag;Empfänger\n";
+        let fine = format!("{header}01.02.2026;-1,00;\"a;\"\"b\"\"\nc\"\n02.02.2026;-2,00;x\n");
+        assert_eq!(long_field(fine.as_bytes(), b';', 16), None);
+        // A quote never closed: the field runs to the end of the file.
+        let open = format!("{header}01.02.2026;-1,00;\"Laden\n02.02.2026;-2,00;x\n");
+        assert_eq!(long_field(open.as_bytes(), b';', 20), Some(2));
+        // A quote inside an unquoted field is a character like any other.
+        let inner = format!("{header}01.02.2026;-1,00;5\" Bildschirm\n02.02.2026;-2,00;x\n");
+        assert_eq!(long_field(inner.as_bytes(), b';', 20), None);
+        let mut big = format!("{header}01.02.2026;-1,00;\"");
+        big.push_str(&"x".repeat(FIELD_MAX));
+        big.push_str("\n02.02.2026;-2,00;y\n");
+        assert_eq!(
+            read(big.as_bytes(), None).unwrap_err(),
+            ReadError::FieldTooLong { line: 2 }
+        );
+    }
+
+    #[test]
+    fn more_than_the_most_rows_is_refused() {
+        let mut file = String::from("Datum;Betrag\n");
+        for _ in 0..=MAX_ROWS {
+            file.push_str("01.01.2025;1,00\n");
+        }
+        assert_eq!(
+            read(file.as_bytes(), None).unwrap_err(),
+            ReadError::TooManyRows
+        );
+    }
+}
