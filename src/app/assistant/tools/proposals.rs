@@ -1,0 +1,413 @@
+//! Write tools never write: their arguments are decoded into the record's
+//! own input and checked by its own `validate` (with the stored record for
+//! an update, the per-user limit for a create) inside a transaction that
+//! is rolled back, so a preview refuses exactly what the write would. A
+//! confirmed proposal is booked through the same write ([`book`]).
+
+use super::arguments::{normalise_date, normalise_frequency, snake};
+use super::catalogue::{write_tool, Field, Kind, Ty, WRITE_TOOLS};
+use super::reads;
+use super::values::{amt, quoted};
+use super::*;
+
+/// What the write tool `tool` would do with `arguments`, without doing it:
+/// the arguments to send to its action on Confirm, and the preview. Fails
+/// only for an unknown tool or an internal error; every refusal of the
+/// action is a preview with `valid: false`.
+pub async fn preview(
+    state: &AppState,
+    user: &User,
+    tool: &str,
+    arguments: Map<String, Value>,
+) -> Result<(Value, Preview)> {
+    let Some((kind, update)) = write_tool(tool) else {
+        let names: Vec<&str> = WRITE_TOOLS.iter().map(|t| t.0).collect();
+        let what = if reads::find(tool).is_some() {
+            "is a read tool"
+        } else {
+            "is not a tool"
+        };
+        return Err(Error::invalid(
+            "tool",
+            format!("{tool:?} {what}; previews are for {}", names.join(", ")),
+        ));
+    };
+    let arguments = Value::Object(normalise(kind, update, arguments));
+    let (given, user, tool_name) = (arguments.clone(), user.clone(), tool.to_string());
+    let locale = user.locale;
+    let checked = state
+        .db
+        .run(move |c| {
+            // Validation only reads; the transaction, never committed, makes
+            // sure that nothing a check might do is kept.
+            let tx = c.transaction()?;
+            let checked = match kind {
+                Kind::DailyExpense => check::<DailyInput>(&tx, &user, given, update),
+                Kind::Expense => check::<ExpenseInput>(&tx, &user, given, update),
+                Kind::Income => check::<IncomeInput>(&tx, &user, given, update),
+                Kind::Transfer => check::<TransferInput>(&tx, &user, given, update),
+            };
+            drop(tx);
+            match checked {
+                Ok(done) => Ok(Ok(done)),
+                Err(e @ Error::Internal(_)) => Err(e),
+                Err(refusal) => Ok(Err(refusal.to_string())),
+            }
+        })
+        .await?;
+    let preview = match checked {
+        Ok((record, summary)) => Preview {
+            tool: tool_name,
+            valid: true,
+            errors: Vec::new(),
+            summary,
+            record,
+        },
+        Err(refusal) => Preview {
+            tool: tool_name,
+            valid: false,
+            summary: match locale {
+                Locale::De => format!("{} nicht möglich: {refusal}", kind.label(locale)),
+                Locale::En => format!("{} not possible: {refusal}", kind.label(locale)),
+            },
+            errors: vec![refusal],
+            record: Value::Null,
+        },
+    };
+    Ok((arguments, preview))
+}
+
+/// Books a proposal: runs the write of `tool`'s action (`create…` or
+/// `update…`, [`action_for`]) with `arguments` inside the caller's
+/// transaction, decoded and validated exactly as the action does. Answers
+/// the written record's id and the record as the action answers it.
+pub fn book(
+    tx: &Connection,
+    user: &User,
+    tool: &str,
+    arguments: Value,
+    now: &str,
+    today: NaiveDate,
+) -> Result<(String, Value)> {
+    let Some((kind, update)) = write_tool(tool) else {
+        return Err(Error::invalid(
+            "tool",
+            format!("{tool:?} is not a write tool"),
+        ));
+    };
+    let record = match kind {
+        Kind::DailyExpense => written::<DailyInput>(tx, user, arguments, update, now, today),
+        Kind::Expense => written::<ExpenseInput>(tx, user, arguments, update, now, today),
+        Kind::Income => written::<IncomeInput>(tx, user, arguments, update, now, today),
+        Kind::Transfer => written::<TransferInput>(tx, user, arguments, update, now, today),
+    }?;
+    let id = record
+        .get("id")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .ok_or_else(|| Error::Internal(anyhow::anyhow!("a written {tool} record has no id")))?;
+    Ok((id, record))
+}
+
+pub(super) fn written<R: Record>(
+    tx: &Connection,
+    user: &User,
+    arguments: Value,
+    update: bool,
+    now: &str,
+    today: NaiveDate,
+) -> Result<Value> {
+    let input: R = parse_input(arguments)?;
+    let record = if update {
+        entries::update_in(tx, &user.id, input, now, today)?
+    } else {
+        entries::create_in(tx, &user.id, input, now, today)?
+    };
+    serde_json::to_value(record).map_err(|e| Error::Internal(e.into()))
+}
+
+/// A validated record, as the action would write it.
+pub(super) type New<R> = <<R as Record>::Stored as Table>::New;
+
+/// A record input that a write tool proposes: how its validated record
+/// and the line for the person are made.
+pub(super) trait Proposal: Record {
+    /// The validated fields, camelCase, amounts as decimal strings.
+    fn record(new: &New<Self>) -> Map<String, Value>;
+    /// The line for the person ("Einzelausgabe 12,40 € bei Bäckerei am 23.11.2026").
+    fn line(c: &Connection, user: &User, new: &New<Self>) -> Result<String>;
+    /// The stored amount and currency, when an update changes them.
+    fn was(new: &New<Self>, stored: &Self::Stored) -> Option<(Decimal, String)>;
+}
+
+/// Decodes and validates `args` exactly as the action does (its input
+/// type, its `validate`, the stored record of an update, the per-user
+/// limit of a create, the table's own checks); answers the record and the
+/// line, or the action's refusal.
+pub(super) fn check<R: Proposal>(
+    c: &Connection,
+    user: &User,
+    args: Value,
+    update: bool,
+) -> Result<(Value, String)> {
+    let mut input: R = parse_input(args)?;
+    let (id, stored, new) = if update {
+        let id = input::required_id(input.take_id())?;
+        let stored = table::find::<R::Stored>(c, &user.id, &id)?.ok_or(Error::NotFound)?;
+        let new = input.validate(c, &user.id, Some(&stored))?;
+        <R::Stored as Table>::before_write(c, &user.id, &new, Some(&id))?;
+        (Some(id), Some(stored), new)
+    } else {
+        let new = input.validate(c, &user.id, None)?;
+        R::CAP.check(c, &user.id)?;
+        <R::Stored as Table>::before_write(c, &user.id, &new, None)?;
+        (None, None, new)
+    };
+    let mut record = Map::new();
+    if let Some(id) = id {
+        record.insert("id".into(), Value::String(id));
+    }
+    record.extend(R::record(&new));
+    let line = R::line(c, user, &new)?;
+    let locale = user.locale;
+    let summary = match stored {
+        None => line,
+        Some(stored) => {
+            let was = R::was(&new, &stored).map(|(a, cur)| format::money(a, &cur, locale));
+            match (locale, was) {
+                (Locale::De, Some(was)) => format!("Änderung: {line} (bisher {was})"),
+                (Locale::De, None) => format!("Änderung: {line}"),
+                (Locale::En, Some(was)) => format!("Change: {line} (was {was})"),
+                (Locale::En, None) => format!("Change: {line}"),
+            }
+        }
+    };
+    Ok((Value::Object(record), summary))
+}
+
+/// The day a changed amount applies from, as a proposal's line says it
+/// (" – new amount from 01.01.2027").
+pub(super) fn amount_from(from: Option<NaiveDate>, l: Locale) -> String {
+    match (from, l) {
+        (None, _) => String::new(),
+        (Some(d), Locale::De) => format!(", neuer Betrag ab {}", format::date(d, l)),
+        (Some(d), Locale::En) => format!(", new amount from {}", format::date(d, l)),
+    }
+}
+
+/// The fields every schedule has.
+pub(super) fn schedule_fields(s: &Schedule, out: &mut Map<String, Value>) {
+    out.insert("frequency".into(), json!(s.frequency.code()));
+    out.insert("startDate".into(), json!(s.start));
+    out.insert("endDate".into(), json!(s.end));
+}
+
+/// When a schedule is due, for a line: "monatlich ab 01.12.2026",
+/// "on 1 Dec 2026".
+pub(super) fn when(s: &Schedule, l: Locale) -> String {
+    let start = format::date(s.start, l);
+    if s.frequency == Frequency::Once {
+        return match l {
+            Locale::De => format!("am {start}"),
+            Locale::En => format!("on {start}"),
+        };
+    }
+    let f = l.frequency(s.frequency);
+    let end = s.end.map(|e| format::date(e, l));
+    match (l, end) {
+        (Locale::De, None) => format!("{f} ab {start}"),
+        (Locale::De, Some(end)) => format!("{f} ab {start} bis {end}"),
+        (Locale::En, None) => format!("{f} from {start}"),
+        (Locale::En, Some(end)) => format!("{f} from {start} until {end}"),
+    }
+}
+
+/// The name of one of the user's accounts (validated before, so present).
+pub(super) fn account_name(c: &Connection, user: &User, id: &str) -> Result<String> {
+    Ok(table::find::<Account>(c, &user.id, id)?
+        .map(|a| a.name)
+        .unwrap_or_default())
+}
+
+pub(super) fn changed(
+    amount: Decimal,
+    currency: &str,
+    was: Decimal,
+    was_cur: &str,
+) -> Option<(Decimal, String)> {
+    (amount != was || currency != was_cur).then(|| (was, was_cur.to_string()))
+}
+
+impl Proposal for DailyInput {
+    fn record(n: &NewDailyExpense) -> Map<String, Value> {
+        let v = json!({
+            "name": n.name, "amount": amt(n.amount), "currency": n.currency, "date": n.date,
+            "accountId": n.account_id, "categoryId": n.category_id, "merchant": n.merchant,
+            "notes": n.notes,
+        });
+        v.as_object().cloned().unwrap_or_default()
+    }
+
+    fn line(_: &Connection, user: &User, n: &NewDailyExpense) -> Result<String> {
+        let l = user.locale;
+        let (label, amount, date) = (
+            Kind::DailyExpense.label(l),
+            format::money(n.amount, &n.currency, l),
+            format::date(n.date, l),
+        );
+        // "bei Bäckerei": the merchant, or else the name; the name too
+        // when both are given and differ.
+        let merchant = n.merchant.trim();
+        let (named, at) = if merchant.is_empty() || merchant.eq_ignore_ascii_case(&n.name) {
+            (String::new(), n.name.as_str())
+        } else {
+            (format!("{} ", quoted(&n.name, l)), merchant)
+        };
+        Ok(match l {
+            Locale::De => format!("{label} {named}{amount} bei {at} am {date}"),
+            Locale::En => format!("{label} {named}{amount} at {at} on {date}"),
+        })
+    }
+
+    fn was(n: &NewDailyExpense, s: &DailyExpense) -> Option<(Decimal, String)> {
+        changed(n.amount, &n.currency, s.amount, &s.currency)
+    }
+}
+
+impl Proposal for ExpenseInput {
+    fn record(n: &NewExpense) -> Map<String, Value> {
+        let mut m = Map::new();
+        m.insert("name".into(), json!(n.name));
+        m.insert("amount".into(), amt(n.amount));
+        m.insert("currency".into(), json!(n.currency));
+        schedule_fields(&n.schedule, &mut m);
+        m.insert("accountId".into(), json!(n.account_id));
+        m.insert("categoryId".into(), json!(n.category_id));
+        m.insert("isSubscription".into(), json!(n.is_subscription));
+        m.insert("notes".into(), json!(n.notes));
+        if let Some(from) = n.amount_from {
+            m.insert("amountFrom".into(), json!(from.to_string()));
+        }
+        m
+    }
+
+    fn line(_: &Connection, user: &User, n: &NewExpense) -> Result<String> {
+        let l = user.locale;
+        let label = match (n.is_subscription, l) {
+            (true, Locale::De) => "Abo",
+            (true, Locale::En) => "Subscription",
+            (false, _) => Kind::Expense.label(l),
+        };
+        Ok(format!(
+            "{label} {} {} {}{}",
+            quoted(&n.name, l),
+            format::money(n.amount, &n.currency, l),
+            when(&n.schedule, l),
+            amount_from(n.amount_from, l)
+        ))
+    }
+
+    fn was(n: &NewExpense, s: &Expense) -> Option<(Decimal, String)> {
+        changed(n.amount, &n.currency, s.amount, &s.currency)
+    }
+}
+
+impl Proposal for IncomeInput {
+    fn record(n: &NewIncome) -> Map<String, Value> {
+        let mut m = Map::new();
+        m.insert("name".into(), json!(n.name));
+        m.insert("amount".into(), amt(n.amount));
+        m.insert("currency".into(), json!(n.currency));
+        schedule_fields(&n.schedule, &mut m);
+        m.insert("accountId".into(), json!(n.account_id));
+        m.insert("notes".into(), json!(n.notes));
+        if let Some(from) = n.amount_from {
+            m.insert("amountFrom".into(), json!(from.to_string()));
+        }
+        m
+    }
+
+    fn line(_: &Connection, user: &User, n: &NewIncome) -> Result<String> {
+        let l = user.locale;
+        Ok(format!(
+            "{} {} {} {}{}",
+            Kind::Income.label(l),
+            quoted(&n.name, l),
+            format::money(n.amount, &n.currency, l),
+            when(&n.schedule, l),
+            amount_from(n.amount_from, l)
+        ))
+    }
+
+    fn was(n: &NewIncome, s: &Income) -> Option<(Decimal, String)> {
+        changed(n.amount, &n.currency, s.amount, &s.currency)
+    }
+}
+
+impl Proposal for TransferInput {
+    fn record(n: &NewTransfer) -> Map<String, Value> {
+        let mut m = Map::new();
+        m.insert("fromAccountId".into(), json!(n.from_account_id));
+        m.insert("toAccountId".into(), json!(n.to_account_id));
+        m.insert("amount".into(), amt(n.amount));
+        m.insert("currency".into(), json!(n.currency));
+        schedule_fields(&n.schedule, &mut m);
+        m.insert("note".into(), json!(n.note));
+        m
+    }
+
+    fn line(c: &Connection, user: &User, n: &NewTransfer) -> Result<String> {
+        let l = user.locale;
+        let (from, to) = (
+            account_name(c, user, &n.from_account_id)?,
+            account_name(c, user, &n.to_account_id)?,
+        );
+        let (label, amount, when) = (
+            Kind::Transfer.label(l),
+            format::money(n.amount, &n.currency, l),
+            when(&n.schedule, l),
+        );
+        Ok(match l {
+            Locale::De => format!("{label} {amount} von {from} auf {to} {when}"),
+            Locale::En => format!("{label} {amount} from {from} to {to} {when}"),
+        })
+    }
+
+    fn was(n: &NewTransfer, s: &Transfer) -> Option<(Decimal, String)> {
+        changed(n.amount, &n.currency, s.amount, &s.currency)
+    }
+}
+
+/// A write tool's arguments as its action reads them: the tool's fields
+/// only (`id` for an update), under their camelCase names (snake_case ones
+/// renamed), the unambiguous forms of sloppy values tidied. What is still
+/// wrong stays, for the action's decoding to name.
+pub(super) fn normalise(kind: Kind, update: bool, args: Map<String, Value>) -> Map<String, Value> {
+    let mut out = Map::new();
+    let id = Field("id", Ty::Text, true, "");
+    let fields = update.then_some(&id).into_iter().chain(kind.fields());
+    for Field(name, ty, _, _) in fields {
+        let Some(value) = args.get(*name).or_else(|| args.get(&snake(name))) else {
+            continue;
+        };
+        let value = match (ty, value) {
+            (Ty::Text, Value::Number(n)) => Value::String(n.to_string()),
+            (Ty::Amount, Value::String(s)) => {
+                Value::String(s.replace(['€', '$', '£'], "").trim().to_string())
+            }
+            (Ty::Date, Value::String(s)) => Value::String(normalise_date(s)),
+            (Ty::Date, Value::Number(n)) => Value::String(n.to_string()),
+            (Ty::Frequency(_), Value::String(s)) => Value::String(normalise_frequency(s)),
+            (Ty::Bool, Value::String(s)) => match s.trim().to_lowercase().as_str() {
+                "true" | "yes" | "ja" | "1" => Value::Bool(true),
+                "false" | "no" | "nein" | "0" => Value::Bool(false),
+                _ => value.clone(),
+            },
+            (Ty::Bool, Value::Number(n)) if n.as_u64() == Some(1) => Value::Bool(true),
+            (Ty::Bool, Value::Number(n)) if n.as_u64() == Some(0) => Value::Bool(false),
+            _ => value.clone(),
+        };
+        out.insert(name.to_string(), value);
+    }
+    out
+}

@@ -1,0 +1,612 @@
+//! The read tools: each one row of [`READ_TOOLS`] (name, description,
+//! parameters, what it runs), each running the very report the pages, the
+//! actions and the REST API use, so the assistant never has a number of
+//! its own. Amounts are decimal strings with two decimals and the base
+//! currency named.
+
+use super::arguments::Args;
+use super::values::{amt, opt_amt, pct, quoted};
+use super::*;
+use crate::domain::rates::Rates;
+use std::sync::Arc;
+
+/// Payments `list_payments` answers at most.
+pub const PAYMENTS_MAX: usize = 200;
+
+/// A read tool's parameter: name, JSON type, description.
+pub(super) type Param = (&'static str, &'static str, &'static str);
+
+/// What a read tool runs with besides its arguments.
+pub(super) struct Asked<'a> {
+    pub(super) user: &'a User,
+    pub(super) rates: &'a Arc<Rates>,
+    pub(super) today: NaiveDate,
+    pub(super) now: &'a str,
+}
+
+/// How a read tool runs: on one connection, answering its result for the
+/// model and the line for the person.
+pub(super) type ReadFn = fn(&Connection, &Asked<'_>, &Args) -> Result<(Value, String)>;
+
+/// One read tool: name, description, parameters, the required ones, and
+/// what it runs.
+pub(super) type ReadTool = (
+    &'static str,
+    &'static str,
+    &'static [Param],
+    &'static [&'static str],
+    ReadFn,
+);
+
+/// The read tools, one row each. A new read tool is one more row.
+pub(super) const READ_TOOLS: &[ReadTool] = &[
+    (
+        "get_summary",
+        "The user's month at a glance, in the base currency: total assets, the cashflow view \
+         (income and expenses due in the month, surplus, change against the previous month in \
+         percent), the reserve view (recurring items spread by their monthly equivalent: a \
+         yearly 1200 counts 100 a month), recurring fixed costs and subscriptions per month, \
+         and the next payments due. Defaults to the current month.",
+        &[
+            ("year", "integer", "e.g. 2026; default: this year"),
+            (
+                "month",
+                "integer",
+                "1-12; default: this month (January when only year is given)",
+            ),
+        ],
+        &[],
+        |c, a, args| get_summary(c, a.user, a.rates, args.month(a.today)?, a.today),
+    ),
+    (
+        "list_accounts",
+        "The user's accounts (ids, names, type checking/savings/etf, currency) with their \
+         balance, and the balance converted to the base currency. The total of all accounts \
+         is totalAssets in get_summary.",
+        &[],
+        &[],
+        |c, a, _| list_accounts(c, a.user, a.rates),
+    ),
+    (
+        "list_payments",
+        "Every payment from one day through another, both inclusive, at most one year apart: \
+         each due date of recurring expenses and incomes and each one-time expense, with its \
+         amount in the base currency. At most 200; truncated is true when there were more. \
+         For a month's totals use get_summary.",
+        &[
+            ("from", "string", "first day, YYYY-MM-DD"),
+            ("to", "string", "last day, YYYY-MM-DD"),
+        ],
+        &["from", "to"],
+        list_payments,
+    ),
+    (
+        "search",
+        "Finds the user's accounts, categories, recurring and one-time expenses, incomes and \
+         transfers by name, notes or merchant; best matches first, at most 50. Use it to find \
+         the id of a record or a category.",
+        &[("query", "string", "words to look for")],
+        &["query"],
+        run_search,
+    ),
+    (
+        "get_account_forecast",
+        "An account's forecast for the coming months (from next month), in the base currency: \
+         per month income, expenses, transfers in and out, net, and for savings and ETF \
+         accounts the projected balance. Name the account by accountId or accountName.",
+        &[
+            ("accountId", "string", "the account's id"),
+            (
+                "accountName",
+                "string",
+                "the account's name, or a unique part of it",
+            ),
+            ("months", "integer", "1-24; default 12"),
+        ],
+        &[],
+        |c, a, args| {
+            let months = args.int("months", 1..=24)?.unwrap_or(12) as u32;
+            account_forecast(c, a.user, a.rates, args, months, a.today)
+        },
+    ),
+    (
+        "get_reserve_plan",
+        "What to set aside each month for the quarterly, half-yearly and yearly expenses, \
+         what each pot should hold today, what it holds and the gap; base currency.",
+        &[],
+        &[],
+        |c, a, _| reserve_plan(c, a.user, a.rates, a.today),
+    ),
+    (
+        "list_insights",
+        "The user's current insights (unusual spending, budget warnings, saving \
+         opportunities, subscription alerts), newest first.",
+        &[],
+        &[],
+        |c, a, _| list_insights(c, a.user, a.now),
+    ),
+    (
+        "spending_by_category",
+        "The expenses of one month per category (cashflow view, base currency), largest \
+         first, with each category's monthly limit if set. Defaults to the current month.",
+        &[
+            ("year", "integer", "e.g. 2026; default: this year"),
+            (
+                "month",
+                "integer",
+                "1-12; default: this month (January when only year is given)",
+            ),
+        ],
+        &[],
+        |c, a, args| spending_by_category(c, a.user, a.rates, args.month(a.today)?, a.today),
+    ),
+    (
+        "list_subscriptions",
+        "The recurring expenses marked as subscriptions, with what each costs a month and a \
+         year, whether it is active today, and the monthly and yearly totals of the active \
+         ones in the base currency.",
+        &[],
+        &[],
+        |c, a, _| list_subscriptions(c, a.user, a.rates, a.today),
+    ),
+];
+
+/// The read tool of this name, if it is one.
+pub(super) fn find(name: &str) -> Option<ReadFn> {
+    READ_TOOLS.iter().find(|t| t.0 == name).map(|t| t.4)
+}
+
+/// Runs a read tool: its result and the line for the person.
+pub(super) async fn read(
+    state: &AppState,
+    user: &User,
+    run: ReadFn,
+    args: Args,
+) -> Result<(Value, String)> {
+    let (rates, today, now) = (
+        state.rates.current(),
+        state.clock.today(),
+        timestamp(state.clock.now()),
+    );
+    let user = user.clone();
+    state
+        .db
+        .run(move |c| {
+            let asked = Asked {
+                user: &user,
+                rates: &rates,
+                today,
+                now: &now,
+            };
+            run(c, &asked, &args)
+        })
+        .await
+}
+
+/// A line in the user's language.
+pub(super) fn said(l: Locale, de: String, en: String) -> String {
+    match l {
+        Locale::De => de,
+        Locale::En => en,
+    }
+}
+
+pub(super) fn month_view(v: &dashboard::MonthView) -> Value {
+    json!({
+        "income": amt(v.income),
+        "expenses": amt(v.expenses),
+        "surplus": amt(v.surplus),
+        "incomeChangePct": pct(v.income_change_pct),
+        "expensesChangePct": pct(v.expenses_change_pct),
+    })
+}
+
+/// `get_summary`: the dashboard of a month (`reports::dashboard`, as `getDashboard`).
+pub(super) fn get_summary(
+    c: &Connection,
+    user: &User,
+    rates: &crate::domain::rates::Rates,
+    first: NaiveDate,
+    today: NaiveDate,
+) -> Result<(Value, String)> {
+    let d = dashboard::dashboard(c, user, rates, first, today)?;
+    let upcoming: Vec<Value> = d
+        .upcoming
+        .iter()
+        .map(|p| json!({"date": p.date, "type": p.kind, "name": p.name, "amount": amt(p.amount)}))
+        .collect();
+    let result = json!({
+        "currency": d.currency,
+        "year": d.year,
+        "month": d.month,
+        "totalAssets": amt(d.total_assets),
+        "cashflow": month_view(&d.cashflow),
+        "reserve": month_view(&d.reserve),
+        "recurring": {
+            "fixedCostsMonthly": amt(d.recurring.fixed_costs_monthly),
+            "fixedCostsCount": d.recurring.fixed_costs_count,
+            "subscriptionsMonthly": amt(d.recurring.subscriptions_monthly),
+            "subscriptionsCount": d.recurring.subscriptions_count,
+        },
+        "upcoming": upcoming,
+    });
+    let (l, month) = (user.locale, user.locale.month_year(d.year, d.month));
+    Ok((
+        result,
+        said(
+            l,
+            format!("Übersicht für {month} angesehen"),
+            format!("looked at your summary for {month}"),
+        ),
+    ))
+}
+
+/// `list_accounts`: the accounts with their balance in the base currency
+/// (`Rates::to_base`, as `/api/v1/accounts` converts it).
+pub(super) fn list_accounts(
+    c: &Connection,
+    user: &User,
+    rates: &crate::domain::rates::Rates,
+) -> Result<(Value, String)> {
+    let accounts: Vec<Value> = table::all::<Account>(c, &user.id)?
+        .into_iter()
+        .map(|a| {
+            let in_base = rates.to_base(a.balance, &a.currency, &user.base_currency);
+            json!({
+                "id": a.id,
+                "name": a.name,
+                "type": a.kind,
+                "currency": a.currency,
+                "balance": amt(a.balance),
+                "balanceInBase": amt(in_base),
+            })
+        })
+        .collect();
+    Ok((
+        json!({"currency": user.base_currency, "accounts": accounts}),
+        said(
+            user.locale,
+            "Konten angesehen".into(),
+            "looked at your accounts".into(),
+        ),
+    ))
+}
+
+/// `list_payments`: `reports::payments::Source` a month at a time (as
+/// `/api/v1/payments`), stopping after [`PAYMENTS_MAX`].
+pub(super) fn list_payments(c: &Connection, a: &Asked<'_>, args: &Args) -> Result<(Value, String)> {
+    let (user, rates) = (a.user, a.rates);
+    let (from, to) = (args.date("from")?, args.date("to")?);
+    if to < from {
+        return Err(Error::invalid("to", "must not be before from"));
+    }
+    if (to - from).num_days() > crate::reports::payments::MAX_SPAN_DAYS {
+        return Err(Error::invalid(
+            "to",
+            "must be at most 365 days after from (ask for one year at a time)",
+        ));
+    }
+    let source = Source::load(c, user, rates)?;
+    let mut payments = Vec::new();
+    let mut truncated = false;
+    'months: for (first, last) in months(from, to) {
+        for p in source.between(c, first, last)? {
+            if payments.len() == PAYMENTS_MAX {
+                truncated = true;
+                break 'months;
+            }
+            let mut v = json!({
+                "id": p.id, "date": p.date, "type": p.kind, "name": p.name,
+                "amount": amt(p.amount),
+            });
+            if p.original_currency != source.currency() {
+                v["originalAmount"] = amt(p.original_amount);
+                v["originalCurrency"] = json!(p.original_currency);
+            }
+            if let Some(k) = &p.category {
+                v["category"] = json!(k.name);
+            }
+            if p.is_subscription {
+                v["isSubscription"] = json!(true);
+            }
+            payments.push(v);
+        }
+    }
+    let l = user.locale;
+    let (f, t) = (format::date(from, l), format::date(to, l));
+    Ok((
+        json!({
+            "currency": source.currency(), "from": from, "to": to,
+            "count": payments.len(), "truncated": truncated, "payments": payments,
+        }),
+        said(
+            l,
+            format!("Zahlungen vom {f} bis {t} angesehen"),
+            format!("looked at your payments from {f} to {t}"),
+        ),
+    ))
+}
+
+/// `search`: `store::search`, as the `search` action.
+pub(super) fn run_search(c: &Connection, a: &Asked<'_>, args: &Args) -> Result<(Value, String)> {
+    let user = a.user;
+    // As the `search` action reads its query.
+    let query = args.text("query")?.unwrap_or_default();
+    if query.is_empty() {
+        return Err(Error::invalid("query", "is required"));
+    }
+    if query.chars().count() > 100 {
+        return Err(Error::invalid("query", "must be at most 100 characters"));
+    }
+    let hits: Vec<Value> = search::search(c, &user.id, &query, search::LIMIT)?
+        .into_iter()
+        .map(|h| {
+            json!({
+                "kind": h.kind, "id": h.id, "name": h.name, "date": h.date,
+                "amount": opt_amt(h.amount), "currency": h.currency,
+            })
+        })
+        .collect();
+    let q = quoted(&query, user.locale);
+    Ok((
+        json!({"query": query, "hits": hits}),
+        said(
+            user.locale,
+            format!("nach {q} gesucht"),
+            format!("searched for {q}"),
+        ),
+    ))
+}
+
+/// The account a call names: by `accountId`, else by `accountName` (the
+/// same name without regard to case, else the one account whose name
+/// contains it). An `accountId` that is no id is tried as a name, since
+/// models mix the two up.
+pub(super) fn find_account(c: &Connection, user: &User, args: &Args) -> Result<Account> {
+    let accounts = table::all::<Account>(c, &user.id)?;
+    let id = args.text("accountId")?;
+    if let Some(a) = id
+        .as_ref()
+        .and_then(|id| accounts.iter().find(|a| a.id == *id))
+    {
+        return Ok(a.clone());
+    }
+    let (field, wanted) = match (args.text("accountName")?, id) {
+        (Some(name), _) => ("accountName", name),
+        (None, Some(id)) => ("accountId", id),
+        (None, None) => return Err(Error::invalid("accountId", "is required (or accountName)")),
+    };
+    let lower = wanted.to_lowercase();
+    let exact: Vec<&Account> = accounts
+        .iter()
+        .filter(|a| a.name.to_lowercase() == lower)
+        .collect();
+    let found = if exact.is_empty() {
+        accounts
+            .iter()
+            .filter(|a| a.name.to_lowercase().contains(&lower))
+            .collect()
+    } else {
+        exact
+    };
+    let names = |list: &[&Account]| {
+        list.iter()
+            .map(|a| a.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match found[..] {
+        [one] => Ok(one.clone()),
+        [] => {
+            let all: Vec<&Account> = accounts.iter().collect();
+            Err(Error::invalid(
+                field,
+                format!(
+                    "no account {wanted:?}; the accounts are: {}",
+                    if all.is_empty() {
+                        "none".into()
+                    } else {
+                        names(&all)
+                    }
+                ),
+            ))
+        }
+        _ => Err(Error::invalid(
+            field,
+            format!(
+                "{wanted:?} matches several accounts ({}); give accountId",
+                names(&found)
+            ),
+        )),
+    }
+}
+
+/// `get_account_forecast`: `reports::forecasts::for_account`, as
+/// `getAccountForecast`.
+pub(super) fn account_forecast(
+    c: &Connection,
+    user: &User,
+    rates: &crate::domain::rates::Rates,
+    args: &Args,
+    months: u32,
+    today: NaiveDate,
+) -> Result<(Value, String)> {
+    let account = find_account(c, user, args)?;
+    let outlook = forecasts::for_account(c, user, rates, &account.id, months, today)?
+        .ok_or(Error::NotFound)?;
+    let f = outlook.forecast;
+    let monthly: Vec<Value> = f
+        .monthly
+        .iter()
+        .map(|m| {
+            json!({
+                "year": m.year, "month": m.month, "income": amt(m.income),
+                "expenses": amt(m.expenses), "transfersIn": amt(m.transfers_in),
+                "transfersOut": amt(m.transfers_out), "net": amt(m.net),
+                "balance": opt_amt(m.balance),
+            })
+        })
+        .collect();
+    let a = outlook.account;
+    let result = json!({
+        "account": {
+            "id": a.id, "name": a.name, "type": a.kind, "currency": a.currency,
+            "balance": amt(a.balance), "balanceInBase": amt(outlook.balance_in_base),
+        },
+        "currency": user.base_currency,
+        "months": f.months,
+        "isCumulative": f.is_cumulative,
+        "projectedBalance": opt_amt(f.projected_balance),
+        "monthly": monthly,
+    });
+    Ok((
+        result,
+        said(
+            user.locale,
+            format!("Prognose für {} angesehen", a.name),
+            format!("looked at your forecast for {}", a.name),
+        ),
+    ))
+}
+
+/// `get_reserve_plan`: `reports::reserves::plan`, as `getReservePlan`.
+pub(super) fn reserve_plan(
+    c: &Connection,
+    user: &User,
+    rates: &crate::domain::rates::Rates,
+    today: NaiveDate,
+) -> Result<(Value, String)> {
+    let p = reserves::plan(c, user, rates, today)?;
+    let entries: Vec<Value> = p
+        .entries
+        .iter()
+        .map(|e| {
+            json!({
+                "expenseId": e.expense_id, "name": e.name, "frequency": e.frequency.code(),
+                "amount": amt(e.amount), "currency": e.currency,
+                "amountInBase": amt(e.amount_in_base), "nextDueDate": e.next_due_date,
+                "monthlyAmount": amt(e.monthly_amount), "targetToday": amt(e.target_today),
+                "pot": amt(e.pot), "gap": amt(e.gap),
+            })
+        })
+        .collect();
+    Ok((
+        json!({
+            "currency": p.currency, "monthlyTotal": amt(p.monthly_total),
+            "targetTotal": amt(p.target_total), "potsTotal": amt(p.pots_total),
+            "gapTotal": amt(p.gap_total), "entries": entries,
+        }),
+        said(
+            user.locale,
+            "Rücklagenplan angesehen".into(),
+            "looked at your reserve plan".into(),
+        ),
+    ))
+}
+
+/// `list_insights`: `store::insights::current`, as `listInsights`, in the
+/// user's language (stored in German; other languages are made from the
+/// finding, as the insights page does).
+pub(super) fn list_insights(c: &Connection, user: &User, now: &str) -> Result<(Value, String)> {
+    let l = user.locale;
+    let list: Vec<Value> = insights::current(c, &user.id, now, insights::LIMIT)?
+        .into_iter()
+        .map(|listed| {
+            let i = listed.insight;
+            let (title, message) = i.text(l);
+            json!({
+                "id": i.id, "type": i.kind, "severity": i.severity, "title": title,
+                "message": message, "createdAt": i.created_at, "isRead": listed.is_read,
+            })
+        })
+        .collect();
+    Ok((
+        json!({"insights": list}),
+        said(
+            l,
+            "Hinweise angesehen".into(),
+            "looked at your insights".into(),
+        ),
+    ))
+}
+
+/// `spending_by_category`: the dashboard's `byCategory` of a month, with
+/// the categories' limits.
+pub(super) fn spending_by_category(
+    c: &Connection,
+    user: &User,
+    rates: &crate::domain::rates::Rates,
+    first: NaiveDate,
+    today: NaiveDate,
+) -> Result<(Value, String)> {
+    let d = dashboard::dashboard(c, user, rates, first, today)?;
+    let limits: HashMap<String, Option<Decimal>> = table::all::<Category>(c, &user.id)?
+        .into_iter()
+        .map(|k| (k.id, k.monthly_limit))
+        .collect();
+    let l = user.locale;
+    let categories: Vec<Value> = d
+        .by_category
+        .iter()
+        .map(|s| {
+            let name = s
+                .category
+                .as_ref()
+                .map_or(l.texts().uncategorised, |k| k.name.as_str());
+            let limit = s
+                .category_id
+                .as_ref()
+                .and_then(|id| limits.get(id).copied().flatten());
+            json!({
+                "categoryId": s.category_id, "name": name, "amount": amt(s.amount),
+                "monthlyLimit": opt_amt(limit),
+            })
+        })
+        .collect();
+    let month = l.month_year(d.year, d.month);
+    Ok((
+        json!({
+            "currency": d.currency, "year": d.year, "month": d.month,
+            "expenses": amt(d.cashflow.expenses), "categories": categories,
+        }),
+        said(
+            l,
+            format!("Ausgaben nach Kategorie für {month} angesehen"),
+            format!("looked at your spending by category for {month}"),
+        ),
+    ))
+}
+
+/// `list_subscriptions`: `reports::subscriptions`, as `listSubscriptions`.
+pub(super) fn list_subscriptions(
+    c: &Connection,
+    user: &User,
+    rates: &crate::domain::rates::Rates,
+    today: NaiveDate,
+) -> Result<(Value, String)> {
+    let s = subscriptions::subscriptions(c, user, rates, today)?;
+    let list: Vec<Value> = s
+        .subscriptions
+        .iter()
+        .map(|x| {
+            let e = &x.expense;
+            json!({
+                "id": e.id, "name": e.name, "amount": amt(e.amount), "currency": e.currency,
+                "frequency": e.frequency.code(), "startDate": e.start_date, "endDate": e.end_date,
+                "monthlyAmount": amt(x.monthly_amount), "yearlyAmount": amt(x.yearly_amount),
+                "monthlyInBase": amt(x.monthly_in_base), "active": x.active,
+            })
+        })
+        .collect();
+    Ok((
+        json!({
+            "currency": s.currency, "monthlyTotal": amt(s.monthly_total),
+            "yearlyTotal": amt(s.yearly_total), "subscriptions": list,
+        }),
+        said(
+            user.locale,
+            "Abos angesehen".into(),
+            "looked at your subscriptions".into(),
+        ),
+    ))
+}

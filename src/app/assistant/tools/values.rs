@@ -1,0 +1,29 @@
+//! How amounts, percentages and names are written for the model and for
+//! the person: amounts as decimal strings with two decimals, names in the
+//! quotes of the reader's language.
+
+use super::*;
+
+/// An amount at the edge: a decimal string with two decimals ("12.40").
+/// A string, since a JSON number in a `serde_json::Value` is a float and
+/// would lose the trailing zero.
+pub(super) fn amt(d: Decimal) -> Value {
+    Value::String(money::json_text(d))
+}
+
+pub(super) fn opt_amt(d: Option<Decimal>) -> Value {
+    d.map_or(Value::Null, amt)
+}
+
+/// A percentage with one decimal, as the dashboard gives it.
+pub(super) fn pct(d: Option<Decimal>) -> Value {
+    d.map_or(Value::Null, |d| Value::String(format!("{d:.1}")))
+}
+
+/// A name in quotes of the language.
+pub(super) fn quoted(name: &str, l: Locale) -> String {
+    match l {
+        Locale::De => format!("„{name}“"),
+        Locale::En => format!("“{name}”"),
+    }
+}
