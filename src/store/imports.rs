@@ -4,11 +4,11 @@
 //! See `docs/import.md`.
 
 use super::users::UserId;
+use crate::domain::import::candidates::{self, Near};
 use crate::domain::import::read::Format;
 use crate::domain::import::reconcile::{self, Due, Entry, Kind, Outcome, Reason, Status};
 use crate::domain::import::{BatchStatus, Decision};
 use crate::domain::money;
-use crate::domain::recurrence::Schedule;
 use crate::error::Result;
 use chrono::NaiveDate;
 use rusqlite::{params, Connection, OptionalExtension, Row};
@@ -329,21 +329,14 @@ pub fn existing(
     account_id: &str,
     row_dates: &[NaiveDate],
 ) -> Result<Existing> {
-    let window = chrono::Duration::days(reconcile::WINDOW_DAYS);
-    let (Some(first), Some(last)) = (row_dates.first(), row_dates.last()) else {
+    let Some(near) = Near::new(row_dates) else {
         return Ok(Existing {
             entries: Vec::new(),
             dues: Vec::new(),
             memory: HashMap::new(),
         });
     };
-    let (from, to) = (*first - window, *last + window);
-    // Only payments due near a row's date matter: a file's dates may lie
-    // years apart, and a weekly item has thousands of due dates between.
-    let near_a_row = |d: NaiveDate| {
-        let i = row_dates.partition_point(|r| *r < d - window);
-        row_dates.get(i).is_some_and(|r| *r <= d + window)
-    };
+    let (from, to) = near.span();
     let mut entries = Vec::new();
     let mut s = c.prepare_cached(
         "SELECT id, date, amount_cents, name, merchant, import_key FROM daily_expenses
@@ -358,14 +351,14 @@ pub fn existing(
             id: r.get(0)?,
             date: r.get(1)?,
             cents: -r.get::<_, i64>(2)?,
-            key: reconcile::payee_key(&merchant, &name),
+            key: candidates::expense_key(&merchant, &name),
             name,
             import_key: r.get(5)?,
         })
     })?;
     for row in rows {
         let e = row?;
-        if near_a_row(e.date) {
+        if near.contains(e.date) {
             entries.push(e);
         }
     }
@@ -382,38 +375,19 @@ pub fn existing(
             id: r.get(0)?,
             date: r.get(1)?,
             cents: r.get(2)?,
-            key: reconcile::payee_key("", &name),
+            key: candidates::income_key(&name),
             name,
             import_key: r.get(4)?,
         })
     })?;
     for row in rows {
         let e = row?;
-        if near_a_row(e.date) {
+        if near.contains(e.date) {
             entries.push(e);
         }
     }
 
     let mut dues = Vec::new();
-    let mut due = |kind: Kind,
-                   id: &str,
-                   schedule: &Schedule,
-                   cents: &dyn Fn(NaiveDate) -> i64,
-                   name: &str| {
-        for date in schedule
-            .due_dates(from, to)
-            .into_iter()
-            .filter(|d| near_a_row(*d))
-        {
-            dues.push(Due {
-                kind,
-                id: id.to_string(),
-                date,
-                cents: cents(date),
-                name: name.to_string(),
-            });
-        }
-    };
     for e in super::expenses::list(c, user_id, false)? {
         if e.account_id != account_id {
             continue;
@@ -421,7 +395,7 @@ pub fn existing(
         // Each payment at the amount of its day.
         let prices = e.prices();
         let cents = |d: NaiveDate| -money::to_cents(prices.on(d));
-        due(Kind::Expense, &e.id, &e.schedule(), &cents, &e.name);
+        dues.extend(near.dues(Kind::Expense, &e.id, &e.schedule(), cents, &e.name));
     }
     for i in super::table::all::<super::incomes::Income>(c, user_id)? {
         if i.account_id != account_id || i.frequency == crate::domain::recurrence::Frequency::Once {
@@ -429,7 +403,7 @@ pub fn existing(
         }
         let prices = i.prices();
         let cents = |d: NaiveDate| money::to_cents(prices.on(d));
-        due(Kind::Income, &i.id, &i.schedule(), &cents, &i.name);
+        dues.extend(near.dues(Kind::Income, &i.id, &i.schedule(), cents, &i.name));
     }
     let names: HashMap<String, String> = super::table::all::<super::accounts::Account>(c, user_id)?
         .into_iter()
@@ -437,15 +411,13 @@ pub fn existing(
         .collect();
     for t in super::table::all::<super::transfers::Transfer>(c, user_id)? {
         let cents = money::to_cents(t.amount);
-        let (signed, other) = if t.from_account_id == account_id {
-            (-cents, &t.to_account_id)
-        } else if t.to_account_id == account_id {
-            (cents, &t.from_account_id)
-        } else {
+        let side =
+            candidates::transfer_side(account_id, &t.from_account_id, &t.to_account_id, cents);
+        let Some((signed, other)) = side else {
             continue;
         };
         let name = names.get(other).cloned().unwrap_or_default();
-        due(Kind::Transfer, &t.id, &t.schedule(), &|_| signed, &name);
+        dues.extend(near.dues(Kind::Transfer, &t.id, &t.schedule(), |_| signed, &name));
     }
 
     let mut memory = HashMap::new();

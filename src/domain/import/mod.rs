@@ -1,7 +1,9 @@
 //! The staged CSV import's pure rules: reading a bank's export
-//! ([`read`]) and deciding what each row is to the user's records
-//! ([`reconcile`]). See `docs/import.md`.
+//! ([`read`]), which records and payments a row may be ([`candidates`]),
+//! and deciding what each row is to the user's records ([`reconcile`]).
+//! See `docs/import.md`.
 
+pub mod candidates;
 pub mod read;
 pub mod reconcile;
 
