@@ -24,6 +24,10 @@ pub enum Error {
     /// Unknown id, and another user's id, look exactly the same.
     #[error("not found")]
     NotFound,
+    /// A field names a record that is not the user's (unknown, or another
+    /// user's, which looks the same): `"accountId: not found"`.
+    #[error("{0}: not found")]
+    UnknownId(Cow<'static, str>),
     /// No (valid) session or token.
     #[error("unauthorized")]
     Unauthorized,
@@ -41,6 +45,11 @@ impl Error {
             field: field.into(),
             message: message.into(),
         }
+    }
+
+    /// [`Error::UnknownId`] for `field`.
+    pub fn unknown(field: impl Into<Cow<'static, str>>) -> Self {
+        Error::UnknownId(field.into())
     }
 
     pub fn refused(message: impl Into<String>) -> Self {

@@ -8,6 +8,7 @@ mod en;
 pub mod format;
 pub mod import;
 pub mod insights;
+pub mod mail;
 pub mod messages;
 mod texts;
 
@@ -19,6 +20,10 @@ pub use crate::domain::locale::Locale;
 
 /// What a language says: its texts and names.
 impl Locale {
+    /// The language stored words are kept in (an insight's title and
+    /// message); other languages are written from the stored finding.
+    pub const STORED: Locale = Locale::De;
+
     /// The label of a frequency code.
     pub fn frequency(self, f: crate::domain::recurrence::Frequency) -> &'static str {
         use crate::domain::recurrence::Frequency::*;

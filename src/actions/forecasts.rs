@@ -51,6 +51,6 @@ async fn get(ctx: Ctx, input: ForecastInput) -> Result<Reply> {
         .db
         .run(move |c| for_account(c, &user, &state.rates.current(), &account_id, months, today))
         .await?
-        .ok_or_else(|| Error::invalid("accountId", "not found"))?;
+        .ok_or_else(|| Error::unknown("accountId"))?;
     Reply::data(forecast.forecast)
 }

@@ -56,7 +56,7 @@ async fn set_pot(ctx: Ctx, input: PotInput) -> Result<Reply> {
         .db
         .transaction(move |tx| {
             let expense = table::find::<Expense>(tx, &user.id, &expense_id)?
-                .ok_or_else(|| Error::invalid("expenseId", "not found"))?;
+                .ok_or_else(|| Error::unknown("expenseId"))?;
             if !needs_reserve(expense.frequency) {
                 return Err(Error::invalid(
                     "expenseId",

@@ -10,9 +10,10 @@
 //! provider's request is dropped and the person reads why in their
 //! language (an `error` event, or a 504).
 
+use super::ai_turn::{AiTurn, AiUse};
 use super::error;
 use crate::app::assistant::chat::{self, Event};
-use crate::auth::session::Session;
+use crate::auth::rate_limit::SlidingWindow;
 use crate::state::AppState;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
@@ -25,33 +26,29 @@ use std::time::Duration;
 /// The largest request body.
 pub const BODY_LIMIT: usize = 512 * 1024;
 
-pub async fn chat(State(state): State<AppState>, req: Request) -> Response {
-    let Some(session) = req.extensions().get::<Session>().cloned() else {
-        return error(StatusCode::UNAUTHORIZED, "unauthorized");
-    };
-    let Some(ai) = state.ai.clone() else {
-        return error(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "the assistant is off: the server has no AI provider (AI_API_KEY is not set)",
-        );
-    };
-    let user = session.user;
-    if let Err(wait) =
-        state
-            .chat_requests
-            .admit(user.id.as_str(), chat::PER_MINUTE, state.clock.now())
-    {
-        let mut res = error(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!(
-                "too many messages: at most {} a minute; try again in {wait} s",
-                chat::PER_MINUTE
-            ),
-        );
-        res.headers_mut()
-            .insert(header::RETRY_AFTER, HeaderValue::from(wait));
-        return res;
+/// The chat's use of the AI provider.
+pub struct Chat;
+
+impl AiUse for Chat {
+    const PER_MINUTE: u32 = chat::PER_MINUTE;
+    const OFF_STATUS: StatusCode = StatusCode::SERVICE_UNAVAILABLE;
+    const OFF: &'static str =
+        "the assistant is off: the server has no AI provider (AI_API_KEY is not set)";
+
+    fn too_many(wait: i64) -> String {
+        format!(
+            "too many messages: at most {} a minute; try again in {wait} s",
+            chat::PER_MINUTE
+        )
     }
+
+    fn window(state: &AppState) -> &SlidingWindow {
+        &state.chat_requests
+    }
+}
+
+pub async fn chat(State(state): State<AppState>, turn: AiTurn<Chat>, req: Request) -> Response {
+    let (user, ai) = (turn.session.user, turn.ai);
     let stream = req
         .headers()
         .get(header::ACCEPT)

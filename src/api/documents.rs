@@ -17,22 +17,9 @@ use serde_json::json;
 /// multipart framing and the other fields.
 pub const UPLOAD_BODY_LIMIT: usize = MAX_BYTES + 64 * 1024;
 
-/// A failure of the layers below as these routes answer it.
+/// A failure of the layers below as every `/api` route answers it.
 fn failure(e: crate::Error) -> Response {
-    match e {
-        crate::Error::NotFound => error(StatusCode::NOT_FOUND, "not found"),
-        crate::Error::Invalid { ref message, .. } if message == "not found" => {
-            error(StatusCode::NOT_FOUND, e.to_string())
-        }
-        crate::Error::Invalid { .. } | crate::Error::Several(_) | crate::Error::Refused(_) => {
-            error(StatusCode::BAD_REQUEST, e.to_string())
-        }
-        crate::Error::Unauthorized => error(StatusCode::UNAUTHORIZED, "unauthorized"),
-        crate::Error::Internal(ref cause) => {
-            tracing::error!(error = ?cause, "document route failed");
-            error(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
-        }
-    }
+    super::ApiError::from(e).into_response()
 }
 
 /// `GET /api/documents`: 200 `{"documents":[…]}`, newest first.

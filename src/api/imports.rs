@@ -15,18 +15,9 @@ use axum::Json;
 pub const FILE_MAX: usize = 64 * 1024 * 1024;
 pub const BODY_LIMIT: usize = FILE_MAX + 256 * 1024;
 
+/// A failure of the layers below as every `/api` route answers it.
 fn failure(e: crate::Error) -> Response {
-    match e {
-        crate::Error::Invalid { .. }
-        | crate::Error::Several(_)
-        | crate::Error::Refused(_)
-        | crate::Error::NotFound => error(StatusCode::BAD_REQUEST, e.to_string()),
-        crate::Error::Unauthorized => error(StatusCode::UNAUTHORIZED, "unauthorized"),
-        crate::Error::Internal(ref cause) => {
-            tracing::error!(error = ?cause, "import upload failed");
-            error(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
-        }
-    }
+    super::ApiError::from(e).into_response()
 }
 
 pub async fn upload(

@@ -3,10 +3,12 @@
 //! own module). Every answer here is JSON, errors
 //! and unknown paths included.
 
+pub mod ai_turn;
 pub mod auth;
 pub mod chat;
 pub mod cron;
 pub mod documents;
+pub mod error;
 pub mod exchange_rates;
 pub mod export;
 pub mod import_data;
@@ -20,8 +22,7 @@ use crate::state::AppState;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::{Json, Router};
-use serde_json::json;
+use axum::Router;
 use tower_http::catch_panic::CatchPanicLayer;
 
 /// Middleware of every `/api` route: a request that may change something
@@ -65,9 +66,11 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for SessionUser {
     }
 }
 
-/// A route handler's error body: `{"error": "…"}` with `status`.
+pub use error::ApiError;
+
+/// A route handler's error body: `{"error": "…"}` with `status` ([`ApiError`]).
 pub fn error(status: StatusCode, message: impl Into<String>) -> Response {
-    (status, Json(json!({ "error": message.into() }))).into_response()
+    ApiError::new(status, message).into_response()
 }
 
 pub fn router(state: AppState, panic_routes: bool) -> Router<AppState> {

@@ -1,6 +1,7 @@
 //! `POST /api/receipt-scan` (`docs/receipts.md`): a photo of a receipt in,
 //! its merchant, date, total, currency, items and a category out, read by
-//! the vision model and checked here (`domain::receipts`).
+//! the vision model and checked in `app::receipts`. This door reads the
+//! upload and words the answer.
 //!
 //! Checked in this order: session (401), AI configured (400), at most
 //! [`PER_MINUTE`] scans per user in any 60 seconds (429 with
@@ -11,23 +12,20 @@
 //! or `{"success":false,"error"}`; a provider that fails is a 502, an
 //! answer that cannot be used a 422, never a 500.
 
-use crate::auth::session::Session;
-use crate::domain::currency::Currency;
-use crate::domain::merchant;
-use crate::domain::receipts::{self, image_kind, CategoryChoice, Kind, Receipt, MAX_IMAGE_BYTES};
+use super::ai_turn::{AiTurn, AiUse};
+use super::ApiError;
+use crate::app::receipts::{self, ScanFailure};
+use crate::auth::rate_limit::SlidingWindow;
+use crate::domain::receipts::{image_kind, Kind, Receipt, MAX_IMAGE_BYTES};
 use crate::i18n::messages::localize;
-use crate::services::ai::{self, ChatRequest, JsonSchema, Message, Part};
 use crate::state::AppState;
-use crate::store::categories::Category;
-use crate::store::{merchants, table};
 use axum::body::Bytes;
 use axum::extract::multipart::MultipartError;
 use axum::extract::{FromRequest, Multipart, Request, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
-use serde_json::json;
 
 /// Scans per user in any 60 seconds.
 pub const PER_MINUTE: u32 = 5;
@@ -37,172 +35,64 @@ pub const PER_MINUTE: u32 = 5;
 /// a body beyond this is a 413).
 pub const BODY_LIMIT: usize = MAX_IMAGE_BYTES + 64 * 1024;
 
-/// The text sent with the image.
-const ASK: &str = "Read this receipt.";
-
-fn failure(status: StatusCode, message: impl Into<String>) -> Response {
-    (
-        status,
-        Json(json!({ "success": false, "error": message.into() })),
-    )
-        .into_response()
-}
-
 #[derive(Serialize)]
 struct Success<'a> {
     success: bool,
     data: &'a Receipt,
 }
 
-pub async fn scan(State(state): State<AppState>, req: Request) -> Response {
-    let Some(session) = req.extensions().get::<Session>().cloned() else {
-        return failure(StatusCode::UNAUTHORIZED, "unauthorized");
-    };
-    let Some(ai) = state.ai.clone() else {
-        return failure(
-            StatusCode::BAD_REQUEST,
-            "receipt scanning is off: the server has no AI provider (AI_API_KEY is not set)",
-        );
-    };
-    let user = session.user.id.clone();
-    if let Err(wait) = state
-        .receipt_scans
-        .admit(user.as_str(), PER_MINUTE, state.clock.now())
-    {
-        let mut res = failure(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!("too many receipt scans: at most {PER_MINUTE} a minute; try again in {wait} s"),
-        );
-        res.headers_mut()
-            .insert(header::RETRY_AFTER, HeaderValue::from(wait));
-        return res;
+/// The receipt scan's use of the AI provider.
+pub struct ReceiptScan;
+
+impl AiUse for ReceiptScan {
+    const PER_MINUTE: u32 = PER_MINUTE;
+    const OFF_STATUS: StatusCode = StatusCode::BAD_REQUEST;
+    const OFF: &'static str =
+        "receipt scanning is off: the server has no AI provider (AI_API_KEY is not set)";
+
+    fn too_many(wait: i64) -> String {
+        format!("too many receipt scans: at most {PER_MINUTE} a minute; try again in {wait} s")
     }
-    let locale = session.user.locale;
-    let (kind, image) = match read_image(&state, req).await {
-        Ok(found) => found,
-        Err((status, message)) => return failure(status, localize(&message, locale)),
-    };
-    let (kind, image) = match sendable(kind, image).await {
-        Ok(found) => found,
-        Err((status, message)) => return failure(status, localize(&message, locale)),
-    };
 
-    let u = user.clone();
-    let categories = match state.db.run(move |c| table::all::<Category>(c, &u)).await {
-        Ok(list) => list
-            .into_iter()
-            .map(|c| CategoryChoice {
-                id: c.id,
-                name: c.name,
-            })
-            .collect::<Vec<_>>(),
-        Err(e) => {
-            e.log();
-            return failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error");
-        }
-    };
-    let base =
-        Currency::parse("baseCurrency", &session.user.base_currency).unwrap_or(Currency::EUR);
-
-    // The instructions go with the image in the user's message: some local
-    // vision models pay little attention to a system message.
-    let mut request = ChatRequest::new(
-        ai.vision_model(),
-        vec![Message::user_parts(vec![
-            Part::Text(format!("{}\n\n{ASK}", receipts::instructions(&categories))),
-            Part::ImageUrl(ai::data_uri(kind.content_type(), &image)),
-        ])],
-    );
-    request.json_schema = Some(JsonSchema {
-        name: "receipt".into(),
-        schema: receipts::answer_schema(),
-    });
-    // The request holds the image now; free the upload during the wait.
-    drop(image);
-    let answer = match ai.complete_json(&request).await {
-        Ok(answer) => answer,
-        Err(e) if e.is_unusable_answer() => {
-            tracing::info!(model = %ai.vision_model(), error = %e, "receipt scan: unusable answer");
-            return failure(StatusCode::UNPROCESSABLE_ENTITY, e.to_string());
-        }
-        Err(e) => {
-            tracing::warn!(model = %ai.vision_model(), error = %e, "receipt scan: the AI provider failed");
-            return failure(StatusCode::BAD_GATEWAY, e.to_string());
-        }
-    };
-    let mut receipt = match receipts::check_answer(&answer, &categories, &base) {
-        Ok(r) => r,
-        Err(why) => {
-            tracing::info!(model = %ai.vision_model(), why, "receipt scan: unusable answer");
-            return failure(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!("the AI answer could not be used: {why}"),
-            );
-        }
-    };
-
-    // What the user chose for this merchant before beats the model's guess.
-    let key = receipt
-        .merchant
-        .as_deref()
-        .map(merchant::normalize)
-        .unwrap_or_default();
-    if !key.is_empty() {
-        match state
-            .db
-            .run(move |c| merchants::category_for(c, &user, &key))
-            .await
-        {
-            Ok(Some((learned, _))) if categories.iter().any(|c| c.id == learned) => {
-                receipt.category_id = Some(learned);
-            }
-            Ok(_) => {}
-            Err(e) => e.log(),
-        }
+    fn window(state: &AppState) -> &SlidingWindow {
+        &state.receipt_scans
     }
-    Json(Success {
-        success: true,
-        data: &receipt,
-    })
-    .into_response()
+
+    fn reject(e: ApiError) -> Response {
+        e.enveloped()
+    }
 }
 
-/// One image decoded at a time, whoever asks: a large photo takes up to
-/// [`receipts::prepare`]'s allocation limit while it is scaled down.
-static DECODING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
-
-/// The image as the vision model gets it ([`receipts::prepare`], off the
-/// async threads), or the refusal naming `file`.
-async fn sendable(kind: Kind, image: Bytes) -> Result<(Kind, Bytes), Refusal> {
-    let internal = || {
-        (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal error".to_string(),
-        )
+pub async fn scan(
+    State(state): State<AppState>,
+    turn: AiTurn<ReceiptScan>,
+    req: Request,
+) -> Response {
+    let user = turn.session.user;
+    let failure = |status, message: String| ApiError::new(status, message).enveloped();
+    let (kind, image) = match read_image(&state, req).await {
+        Ok(found) => found,
+        Err((status, message)) => return failure(status, localize(&message, user.locale)),
     };
-    // The header alone refuses, or lets a small image through unchanged.
-    match receipts::dimensions(kind, &image) {
-        Some((w, h)) if w.max(h) <= receipts::SENT_SIDE && w > 0 && h > 0 => {
-            return Ok((kind, image))
-        }
-        None => {
-            return Err((
-                StatusCode::BAD_REQUEST,
-                receipts::ImageRefusal::Unreadable.message(),
-            ))
-        }
-        Some(_) => {}
-    }
-    let _turn = DECODING.acquire().await.map_err(|_| internal())?;
-    let prepared = tokio::task::spawn_blocking(move || {
-        receipts::prepare(kind, &image).map(|scaled| match scaled {
-            Some(jpeg) => (Kind::Jpeg, Bytes::from(jpeg)),
-            None => (kind, image),
+    match receipts::scan(&state, &turn.ai, &user, kind, image).await {
+        Ok(receipt) => Json(Success {
+            success: true,
+            data: &receipt,
         })
-    })
-    .await
-    .map_err(|_| internal())?;
-    prepared.map_err(|refusal| (StatusCode::BAD_REQUEST, refusal.message()))
+        .into_response(),
+        Err(ScanFailure::Image(message)) => {
+            failure(StatusCode::BAD_REQUEST, localize(&message, user.locale))
+        }
+        Err(ScanFailure::Unusable(message)) => failure(StatusCode::UNPROCESSABLE_ENTITY, message),
+        Err(ScanFailure::Provider(message)) => failure(StatusCode::BAD_GATEWAY, message),
+        Err(ScanFailure::Internal(e)) => {
+            e.log();
+            failure(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal error".to_string(),
+            )
+        }
+    }
 }
 
 /// A refusal of the upload: its status and `field: message` in English.

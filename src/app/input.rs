@@ -54,7 +54,7 @@ impl Checks {
     pub fn take<T>(&mut self, checked: Result<T>) -> Result<Option<T>> {
         match checked {
             Ok(v) => Ok(Some(v)),
-            Err(e @ Error::Invalid { .. }) => {
+            Err(e @ (Error::Invalid { .. } | Error::UnknownId(_))) => {
                 self.errors.push(e);
                 Ok(None)
             }

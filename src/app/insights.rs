@@ -134,7 +134,7 @@ pub fn run_for_user(
             .and_time(NaiveTime::MIN)
             .and_utc();
         // Stored in German (`docs/planning.md`).
-        let (title, message) = text(&f.finding, Locale::De);
+        let (title, message) = text(&f.finding, Locale::STORED);
         insights::insert(
             &tx,
             &user.id,
@@ -194,4 +194,20 @@ pub async fn run(state: &AppState) -> Summary {
         "insights job"
     );
     summary
+}
+
+/// An insight's title and message in `locale`: stored in German (the
+/// stored words are the German ones); in English written from the finding,
+/// or (for metadata not of its type) as stored.
+pub fn words(insight: &insights::Insight, locale: Locale) -> (String, String) {
+    if locale == Locale::STORED {
+        return (insight.title.clone(), insight.message.clone());
+    }
+    match insight.finding() {
+        Some(finding) => text(&finding, locale),
+        None => {
+            tracing::warn!(insight_id = %insight.id, kind = %insight.kind, "insight metadata is not a finding of its type: shown as stored");
+            (insight.title.clone(), insight.message.clone())
+        }
+    }
 }

@@ -8,6 +8,7 @@ pub mod assistant;
 pub mod import;
 pub mod input;
 pub mod insights;
+pub mod receipts;
 pub mod records;
 pub mod reminders;
 pub mod sign_in;

@@ -3,7 +3,6 @@
 
 use crate::config::Config;
 use crate::error::Result;
-use crate::i18n::Locale;
 use crate::store::users::User;
 use anyhow::Context;
 use lettre::message::{header::ContentType, Mailbox};
@@ -33,7 +32,7 @@ impl Mailer {
 
     /// Sends the reset link to `user` in their language.
     pub async fn send_reset(&self, user: &User, link: &str) -> Result<()> {
-        let (subject, body) = reset_text(user.locale, link);
+        let (subject, body) = crate::i18n::mail::reset(user.locale, link);
         match self {
             Mailer::Log => {
                 tracing::info!(
@@ -57,26 +56,5 @@ impl Mailer {
                 Ok(())
             }
         }
-    }
-}
-
-fn reset_text(locale: Locale, link: &str) -> (&'static str, String) {
-    match locale {
-        Locale::De => (
-            "cashkeeper: Passwort zurücksetzen",
-            format!(
-                "Hallo,\n\njemand (hoffentlich du) möchte das Passwort deines cashkeeper-Kontos zurücksetzen.\n\
-                 Mit diesem Link wählst du ein neues. Er gilt eine Stunde und nur einmal:\n\n{link}\n\n\
-                 Wenn du das nicht warst, ignoriere diese Nachricht; dein Passwort bleibt, wie es ist.\n"
-            ),
-        ),
-        Locale::En => (
-            "cashkeeper: reset your password",
-            format!(
-                "Hello,\n\nsomeone (hopefully you) asked to reset the password of your cashkeeper account.\n\
-                 This link lets you choose a new one. It works once, for one hour:\n\n{link}\n\n\
-                 If this was not you, ignore this message; your password stays as it is.\n"
-            ),
-        ),
     }
 }

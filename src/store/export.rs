@@ -569,6 +569,7 @@ pub fn check<R: Read + Seek>(
             .unwrap_or_default();
         let upload = Upload::check("file", file_name, bytes, None, None).map_err(|e| match e {
             Error::Invalid { message, .. } => refuse(format!("{name}: {message}")),
+            Error::UnknownId(_) => refuse(format!("{name}: not found")),
             other => other,
         })?;
         let sha256 = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&upload.bytes));

@@ -32,21 +32,6 @@ impl Insight {
             .as_ref()
             .and_then(|m| Finding::from_stored(&self.kind, m))
     }
-
-    /// Title and message in `locale`: stored in German; in English written
-    /// from the finding, or (for metadata not of its type) as stored.
-    pub fn text(&self, locale: crate::domain::locale::Locale) -> (String, String) {
-        if locale == crate::domain::locale::Locale::De {
-            return (self.title.clone(), self.message.clone());
-        }
-        match self.finding() {
-            Some(finding) => crate::i18n::insights::text(&finding, locale),
-            None => {
-                tracing::warn!(insight_id = %self.id, kind = %self.kind, "insight metadata is not a finding of its type: shown as stored");
-                (self.title.clone(), self.message.clone())
-            }
-        }
-    }
 }
 
 const COLUMNS: &str = "id, type, severity, title, message, metadata, created_at, expires_at";

@@ -346,7 +346,7 @@ pub fn require_owned_field(
     if owns(c, kind, user_id, id)? {
         Ok(())
     } else {
-        Err(Error::invalid(field, "not found"))
+        Err(Error::unknown(field))
     }
 }
 

@@ -412,13 +412,6 @@ async fn the_page_uploads_a_file_as_multipart() {
             "accountId: is required",
         ),
         (
-            vec![
-                ("accountId", None, &b"no-such-account"[..]),
-                ("file", Some("a.csv"), csv.as_bytes()),
-            ],
-            "accountId: not found",
-        ),
-        (
             vec![("accountId", None, account.as_bytes())],
             "file: is required",
         ),
@@ -469,6 +462,20 @@ async fn the_page_uploads_a_file_as_multipart() {
             "{error:?} should start with {want:?}"
         );
     }
+
+    // An account that is not the user's: 404 naming the field, as on
+    // every /api route.
+    let (status, body) = upload(
+        &app,
+        Some(&user.cookie),
+        &[
+            ("accountId", None, &b"no-such-account"[..]),
+            ("file", Some("a.csv"), csv.as_bytes()),
+        ],
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    assert_eq!(body["error"], "accountId: not found");
 
     // Without a session: 401, and nothing staged.
     let (status, body) = upload(

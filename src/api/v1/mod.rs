@@ -83,7 +83,10 @@ impl ApiError {
 impl From<crate::Error> for ApiError {
     fn from(e: crate::Error) -> Self {
         match e {
-            crate::Error::Invalid { .. } | crate::Error::Several(_) | crate::Error::Refused(_) => {
+            crate::Error::Invalid { .. }
+            | crate::Error::UnknownId(_)
+            | crate::Error::Several(_)
+            | crate::Error::Refused(_) => {
                 ApiError::new(StatusCode::BAD_REQUEST, "invalid_request", e.to_string())
             }
             crate::Error::NotFound => ApiError::not_found("not found"),

@@ -165,7 +165,7 @@ fn row_view(r: StagedRow, locale: Locale) -> RowView {
 /// The user's batch, or the failure an unknown id gets (another user's
 /// batch is unknown too).
 pub(crate) fn batch_of(c: &Connection, user: &UserId, id: &str) -> Result<Batch> {
-    imports::find(c, user, id)?.ok_or_else(|| Error::invalid("id", "not found"))
+    imports::find(c, user, id)?.ok_or_else(|| Error::unknown("id"))
 }
 
 /// Refuses a batch that can no longer change, or whose confirm has begun.
@@ -549,7 +549,7 @@ pub async fn decide(
             let decided = match rows {
                 Rows::One(row_id) => {
                     let row = imports::find_row(tx, &user, &b.id, &row_id)?
-                        .ok_or_else(|| Error::invalid("rowId", "not found"))?;
+                        .ok_or_else(|| Error::unknown("rowId"))?;
                     if row.status == Status::Error {
                         return Err(Error::invalid(
                             "rowId",

@@ -41,7 +41,7 @@ pub fn currency_for(
     given: Option<String>,
 ) -> Result<String> {
     let account = table::find::<Account>(c, user_id, account_id)?
-        .ok_or_else(|| Error::invalid(account_field, "not found"))?;
+        .ok_or_else(|| Error::unknown(account_field))?;
     match given {
         Some(code) if !code.trim().is_empty() => {
             Ok(Currency::parse("currency", &code)?.code().to_string())

@@ -33,7 +33,7 @@ pub async fn show(
                 section.panel { p.muted { (t.no_insights) } }
             }
             @for item in &list {
-                @let (title, message) = item.insight.text(locale);
+                @let (title, message) = crate::app::insights::words(&item.insight, locale);
                 @let sev = item.insight.severity.as_str();
                 article.card.insight.unread[!item.is_read] data-severity=(sev) {
                     header {

@@ -513,7 +513,7 @@ pub(super) fn list_insights(c: &Connection, user: &User, now: &str) -> Result<(V
         .into_iter()
         .map(|listed| {
             let i = listed.insight;
-            let (title, message) = i.text(l);
+            let (title, message) = crate::app::insights::words(&i, l);
             json!({
                 "id": i.id, "type": i.kind, "severity": i.severity, "title": title,
                 "message": message, "createdAt": i.created_at, "isRead": listed.is_read,

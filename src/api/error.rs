@@ -1,0 +1,132 @@
+//! The one error of the plain `/api` routes (`docs/api.md`, Errors): a
+//! status and the body `{"error": "…"}`, with `Retry-After` on a 429. A
+//! failure of the layers below maps the same way on every route: an
+//! unknown or another user's id is 404, a refused field 400, a missing
+//! session 401, anything internal a logged 500 that says only "internal
+//! error". The receipt scan answers the same in its own envelope
+//! (`{"success": false, "error"}`, [`ApiError::enveloped`]).
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::json;
+
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+    /// Seconds to wait, sent as `Retry-After` (429).
+    pub retry_after: Option<u64>,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+            retry_after: None,
+        }
+    }
+
+    /// 400 naming what was wrong ("file: is required").
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    /// 413 naming the limit.
+    pub fn too_large(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, message)
+    }
+
+    /// 429 with `Retry-After`.
+    pub fn too_many(message: impl Into<String>, wait_seconds: u64) -> ApiError {
+        ApiError {
+            retry_after: Some(wait_seconds),
+            ..ApiError::new(StatusCode::TOO_MANY_REQUESTS, message)
+        }
+    }
+
+    /// 500; the cause goes to the log, the client reads "internal error".
+    pub fn internal(cause: &dyn std::fmt::Display) -> ApiError {
+        tracing::error!(error = %cause, "internal error");
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
+    }
+
+    /// The same refusal in the envelope of `POST /api/receipt-scan`.
+    pub fn enveloped(self) -> Response {
+        self.respond(json!({ "success": false, "error": self.message }))
+    }
+
+    fn respond(&self, body: serde_json::Value) -> Response {
+        let mut res = (self.status, Json(body)).into_response();
+        if let Some(wait) = self.retry_after {
+            res.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(wait));
+        }
+        res
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        self.respond(json!({ "error": self.message }))
+    }
+}
+
+/// A failure of the layers below as every plain `/api` route answers it.
+impl From<crate::Error> for ApiError {
+    fn from(e: crate::Error) -> ApiError {
+        match e {
+            crate::Error::NotFound | crate::Error::UnknownId(_) => {
+                ApiError::new(StatusCode::NOT_FOUND, e.to_string())
+            }
+            crate::Error::Invalid { .. } | crate::Error::Several(_) | crate::Error::Refused(_) => {
+                ApiError::bad_request(e.to_string())
+            }
+            crate::Error::Unauthorized => ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized"),
+            crate::Error::Internal(_) => {
+                e.log();
+                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failures_below_map_to_one_status_each() {
+        let status = |e: crate::Error| ApiError::from(e).status;
+        assert_eq!(status(crate::Error::NotFound), StatusCode::NOT_FOUND);
+        assert_eq!(
+            status(crate::Error::unknown("accountId")),
+            StatusCode::NOT_FOUND
+        );
+        assert_eq!(
+            ApiError::from(crate::Error::unknown("accountId")).message,
+            "accountId: not found"
+        );
+        assert_eq!(
+            status(crate::Error::invalid("file", "is required")),
+            StatusCode::BAD_REQUEST
+        );
+        assert_eq!(status(crate::Error::refused("no")), StatusCode::BAD_REQUEST);
+        assert_eq!(status(crate::Error::Unauthorized), StatusCode::UNAUTHORIZED);
+        let internal = ApiError::from(crate::Error::Internal(anyhow::anyhow!("disk on fire")));
+        assert_eq!(internal.status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(internal.message, "internal error");
+    }
+
+    #[test]
+    fn a_429_says_when_to_come_back_in_both_shapes() {
+        for res in [
+            ApiError::too_many("slow down", 7).into_response(),
+            ApiError::too_many("slow down", 7).enveloped(),
+        ] {
+            assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+            assert_eq!(res.headers()[header::RETRY_AFTER], "7");
+        }
+    }
+}

@@ -1,0 +1,25 @@
+//! The words of the mails cashkeeper sends.
+
+use super::Locale;
+
+/// The password-reset mail: subject and body.
+pub fn reset(locale: Locale, link: &str) -> (&'static str, String) {
+    match locale {
+        Locale::De => (
+            "cashkeeper: Passwort zurücksetzen",
+            format!(
+                "Hallo,\n\njemand (hoffentlich du) möchte das Passwort deines cashkeeper-Kontos zurücksetzen.\n\
+                 Mit diesem Link wählst du ein neues. Er gilt eine Stunde und nur einmal:\n\n{link}\n\n\
+                 Wenn du das nicht warst, ignoriere diese Nachricht; dein Passwort bleibt, wie es ist.\n"
+            ),
+        ),
+        Locale::En => (
+            "cashkeeper: reset your password",
+            format!(
+                "Hello,\n\nsomeone (hopefully you) asked to reset the password of your cashkeeper account.\n\
+                 This link lets you choose a new one. It works once, for one hour:\n\n{link}\n\n\
+                 If this was not you, ignore this message; your password stays as it is.\n"
+            ),
+        ),
+    }
+}
