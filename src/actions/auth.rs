@@ -25,18 +25,6 @@ pub fn register(r: &mut Registry) {
     r.public("resetPassword", reset_password);
 }
 
-/// Refuses password sign-in, sign-up and reset when
-/// `CASHKEEPER_OIDC_ONLY=true`: people sign in through the provider.
-fn passwords_allowed(state: &crate::state::AppState) -> Result<()> {
-    match &state.config.oidc {
-        Some(o) if o.only => Err(Error::refused(format!(
-            "sign-in with a password is turned off here; use \"{}\" on the sign-in page",
-            o.label(crate::i18n::EN.sso_button)
-        ))),
-        _ => Ok(()),
-    }
-}
-
 #[derive(Deserialize)]
 struct RegisterInput {
     email: String,
@@ -47,7 +35,7 @@ struct RegisterInput {
 
 async fn register_user(ctx: Ctx, input: RegisterInput) -> Result<Reply> {
     let state = &ctx.state;
-    passwords_allowed(state)?;
+    sign_in::passwords_allowed(state)?;
     if state.config.registration == Registration::Closed {
         return Err(Error::refused("registration is closed"));
     }
@@ -98,7 +86,7 @@ struct LoginInput {
 
 async fn login(ctx: Ctx, input: LoginInput) -> Result<Reply> {
     let state = &ctx.state;
-    passwords_allowed(state)?;
+    sign_in::passwords_allowed(state)?;
     let email = Email::parse("email", &input.email)?;
     let key = email.key();
     let attempt = state
@@ -166,7 +154,7 @@ struct ForgotInput {
 /// tells whether the address is registered.
 async fn forgot_password(ctx: Ctx, input: ForgotInput) -> Result<Reply> {
     let state = ctx.state.clone();
-    passwords_allowed(&state)?;
+    sign_in::passwords_allowed(&state)?;
     let email = Email::parse("email", &input.email)?;
     let lookup = email.key();
     tokio::spawn(async move {
@@ -219,7 +207,7 @@ struct ResetInput {
 /// the same user's): whoever knew the old password is signed out.
 async fn reset_password(ctx: Ctx, input: ResetInput) -> Result<Reply> {
     let state = &ctx.state;
-    passwords_allowed(state)?;
+    sign_in::passwords_allowed(state)?;
     password::check_rule("password", &input.password)?;
     let token = input.token.trim();
     if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {

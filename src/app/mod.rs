@@ -12,3 +12,4 @@ pub mod receipts;
 pub mod records;
 pub mod reminders;
 pub mod sign_in;
+pub mod single_sign_on;

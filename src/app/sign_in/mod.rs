@@ -4,6 +4,12 @@
 //! change asks first: the password again, or a second factor. See
 //! `docs/sign-in.md`.
 
+mod second_factor;
+mod with_password;
+
+pub use second_factor::login_totp;
+pub use with_password::{login, passwords_allowed, register};
+
 use crate::auth::login_limit::Attempt;
 use crate::auth::{password, session, totp};
 use crate::clock::timestamp;

@@ -1,0 +1,112 @@
+//! Signing up and signing in with a password.
+
+use super::{end, parse_name, start, Client, Ending, SignedIn};
+use crate::auth::{password, session};
+use crate::clock::timestamp;
+use crate::config::Registration;
+use crate::domain::email::Email;
+use crate::domain::locale::Locale;
+use crate::error::{Error, Result};
+use crate::state::AppState;
+use crate::store::users;
+
+/// Refuses password sign-in, sign-up and reset when
+/// `CASHKEEPER_OIDC_ONLY=true`: people sign in through the provider.
+pub fn passwords_allowed(state: &AppState) -> Result<()> {
+    match &state.config.oidc {
+        Some(o) if o.only => Err(Error::refused(format!(
+            "sign-in with a password is turned off here; use \"{}\" on the sign-in page",
+            o.label(crate::i18n::EN.sso_button)
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// A new account, signed in at once: its email, password and display
+/// name as given, its language the browser's.
+pub async fn register(
+    state: &AppState,
+    client: &Client<'_>,
+    locale: Locale,
+    email: &str,
+    given_password: String,
+    name: &str,
+) -> Result<SignedIn> {
+    passwords_allowed(state)?;
+    if state.config.registration == Registration::Closed {
+        return Err(Error::refused("registration is closed"));
+    }
+    let email = Email::parse("email", email)?;
+    password::check_rule("password", &given_password)?;
+    let name = parse_name("name", name)?;
+    let hash = password::hash(given_password).await?;
+    let registration = state.config.registration;
+    let now = timestamp(state.clock.now());
+    let user = state
+        .db
+        .transaction(move |tx| {
+            // Checked inside the insert's transaction, so two sign-ups racing
+            // for the first account cannot both win.
+            if !registration.admits(|| users::count(tx))? {
+                return Err(Error::refused("registration is closed"));
+            }
+            users::create(
+                tx,
+                &users::NewUser {
+                    email: email.as_str(),
+                    name: &name,
+                    password_hash: &hash,
+                    locale,
+                    now: &now,
+                },
+            )
+        })
+        .await?;
+    tracing::info!(user_id = %user.id, "user registered");
+    start(state, user, session::Via::Password, client).await
+}
+
+/// The first step with a password: a session, or the second factor asked.
+/// Wrong passwords count against the per-account and per-client limits.
+pub async fn login(
+    state: &AppState,
+    client: &Client<'_>,
+    email: &str,
+    given_password: String,
+) -> Result<Ending> {
+    passwords_allowed(state)?;
+    let email = Email::parse("email", email)?;
+    let key = email.key();
+    let attempt = state
+        .sign_in
+        .begin(&key, client.limited_as(state, &key), state.clock.now())
+        .map_err(|r| Error::refused(r.message()))?;
+    let found = state
+        .db
+        .run(move |c| users::password_hash_by_email(c, &key))
+        .await?;
+    let (user, phc) = match found {
+        Some((u, h)) => (Some(u), Some(h)),
+        None => (None, None),
+    };
+    let ok = password::verify(given_password, phc).await?;
+    let user = match (ok, user) {
+        (true, Some(user)) => user,
+        // The attempt stays counted.
+        _ => return Err(Error::refused("invalid email or password")),
+    };
+    let id = user.id.clone();
+    if state.db.run(move |c| users::is_disabled(c, &id)).await? {
+        // Only the right password learns this; the attempt stays counted.
+        return Err(Error::refused(
+            "this account is disabled; ask the administrator of this cashkeeper",
+        ));
+    }
+    let ending = end(state, user, session::Via::Password, client).await?;
+    // No session before the second factor: the attempt stays counted
+    // until the code is right, so guessing codes is limited too.
+    if let Ending::SignedIn(_) = ending {
+        attempt.succeeded();
+    }
+    Ok(ending)
+}
