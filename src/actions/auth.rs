@@ -3,10 +3,9 @@
 //! sign-in is in `two_factor`; how a sign-in ends is `app::sign_in`.
 
 use super::{Ctx, NoInput, Registry, Reply};
-use crate::app::sign_in::{self, end_old_credentials, parse_name, Ending, SignedIn};
+use crate::app::sign_in::{self, end_old_credentials, Ending, SignedIn};
 use crate::auth::{password, secrets, session};
 use crate::clock::timestamp;
-use crate::config::Registration;
 use crate::domain::email::Email;
 use crate::error::{Error, Result};
 use crate::store::{password_resets, sessions, users};
@@ -17,6 +16,7 @@ use serde::Deserialize;
 pub const RESET_LIFETIME: Duration = Duration::hours(1);
 /// Reset mails per address and hour, so the form cannot flood a mailbox.
 const RESETS_PER_HOUR: i64 = 3;
+
 pub fn register(r: &mut Registry) {
     r.public("register", register_user);
     r.public("login", login);
@@ -34,40 +34,17 @@ struct RegisterInput {
 }
 
 async fn register_user(ctx: Ctx, input: RegisterInput) -> Result<Reply> {
-    let state = &ctx.state;
-    sign_in::passwords_allowed(state)?;
-    if state.config.registration == Registration::Closed {
-        return Err(Error::refused("registration is closed"));
-    }
-    let email = Email::parse("email", &input.email)?;
-    password::check_rule("password", &input.password)?;
-    let name = parse_name("name", input.name.as_deref().unwrap_or(""))?;
-    let hash = password::hash(input.password).await?;
-    let registration = state.config.registration;
-    let locale = ctx.accept_locale;
-    let now = timestamp(state.clock.now());
-    let user = state
-        .db
-        .transaction(move |tx| {
-            // Checked inside the insert's transaction, so two sign-ups racing
-            // for the first account cannot both win.
-            if !registration.admits(|| users::count(tx))? {
-                return Err(Error::refused("registration is closed"));
-            }
-            users::create(
-                tx,
-                &users::NewUser {
-                    email: email.as_str(),
-                    name: &name,
-                    password_hash: &hash,
-                    locale,
-                    now: &now,
-                },
-            )
-        })
-        .await?;
-    tracing::info!(user_id = %user.id, "user registered");
-    let signed = sign_in::start(state, user, session::Via::Password, &ctx.client()).await?;
+    let name = input.name.as_deref().unwrap_or("");
+    let client = ctx.client();
+    let signed = sign_in::register(
+        &ctx.state,
+        &client,
+        ctx.accept_locale,
+        &input.email,
+        input.password,
+        name,
+    )
+    .await?;
     reply(signed)
 }
 
@@ -85,48 +62,9 @@ struct LoginInput {
 }
 
 async fn login(ctx: Ctx, input: LoginInput) -> Result<Reply> {
-    let state = &ctx.state;
-    sign_in::passwords_allowed(state)?;
-    let email = Email::parse("email", &input.email)?;
-    let key = email.key();
-    let attempt = state
-        .sign_in
-        .begin(
-            &key,
-            ctx.client().limited_as(state, &key),
-            state.clock.now(),
-        )
-        .map_err(|r| Error::refused(r.message()))?;
-    let found = state
-        .db
-        .run(move |c| users::password_hash_by_email(c, &key))
-        .await?;
-    let (user, phc) = match found {
-        Some((u, h)) => (Some(u), Some(h)),
-        None => (None, None),
-    };
-    let ok = password::verify(input.password, phc).await?;
-    let user = match (ok, user) {
-        (true, Some(user)) => user,
-        // The attempt stays counted.
-        _ => return Err(Error::refused("invalid email or password")),
-    };
-    let id = user.id.clone();
-    if state.db.run(move |c| users::is_disabled(c, &id)).await? {
-        // Only the right password learns this; the attempt stays counted.
-        return Err(Error::refused(
-            "this account is disabled; ask the administrator of this cashkeeper",
-        ));
-    }
-    match sign_in::end(state, user, session::Via::Password, &ctx.client()).await? {
-        Ending::SignedIn(signed) => {
-            attempt.succeeded();
-            reply(signed)
-        }
-        // No session before the second factor. The attempt stays counted
-        // until `loginTotp` succeeds, so guessing codes is limited too.
+    match sign_in::login(&ctx.state, &ctx.client(), &input.email, input.password).await? {
+        Ending::SignedIn(signed) => reply(signed),
         Ending::SecondFactor { challenge } => {
-            drop(attempt);
             Reply::data(serde_json::json!({ "totpRequired": true, "challenge": challenge }))
         }
     }
