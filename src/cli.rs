@@ -545,10 +545,7 @@ async fn import_user(config: Config, email: String, file: PathBuf) -> anyhow::Re
         Ok(i) => i,
         Err(e) => {
             if created {
-                let id = user.id.clone();
-                let _ = db
-                    .run(move |c| users::delete_everything(c, &files, &id))
-                    .await;
+                let _ = crate::app::accounts::delete(&db, &files, &user.id).await;
             }
             let cause = match e {
                 crate::Error::Internal(cause) => cause,
@@ -620,16 +617,12 @@ async fn user_command(config: Config, command: UserCommand) -> anyhow::Result<()
         }
         UserCommand::Disable { email } => {
             let user = find(email).await?;
-            let id = user.id.clone();
-            db.transaction(move |tx| users::set_disabled(tx, &id, Some(&now), &now))
-                .await?;
+            crate::app::accounts::disable(&db, &user.id, Clock::default().now()).await?;
             println!("{} disabled: signed out, API tokens revoked", user.email);
         }
         UserCommand::Enable { email } => {
             let user = find(email).await?;
-            let id = user.id.clone();
-            db.transaction(move |tx| users::set_disabled(tx, &id, None, &now))
-                .await?;
+            crate::app::accounts::enable(&db, &user.id, Clock::default().now()).await?;
             println!("{} enabled", user.email);
         }
         UserCommand::ResetTwoFactor { email } => {
@@ -649,10 +642,8 @@ async fn user_command(config: Config, command: UserCommand) -> anyhow::Result<()
         }
         UserCommand::Delete { email } => {
             let user = find(email).await?;
-            let id = user.id.clone();
             let files = store::documents::Files::new(&config.data_dir);
-            db.run(move |c| users::delete_everything(c, &files, &id))
-                .await?;
+            crate::app::accounts::delete(&db, &files, &user.id).await?;
             println!("{} deleted with all their data", user.email);
         }
     }

@@ -131,13 +131,8 @@ struct DeleteUserInput {
 /// the session cookie is cleared.
 async fn delete_user(ctx: Ctx, input: DeleteUserInput) -> Result<Reply> {
     sign_in::confirm_password(&ctx.state, &ctx.client(), "password", input.password).await?;
-    let user_id = ctx.user_id()?;
     let state = &ctx.state;
-    let files = state.files.clone();
-    state
-        .db
-        .run(move |c| users::delete_everything(c, &files, &user_id))
-        .await?;
+    crate::app::accounts::delete(&state.db, &state.files, &ctx.user_id()?).await?;
     state.token_cache.clear();
     Ok(Reply::data(())?.with_cookie(crate::auth::session::clear_cookie(&state.config)))
 }

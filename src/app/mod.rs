@@ -4,6 +4,7 @@
 //! here and encodes what it answers; nothing here knows HTTP, JSON
 //! envelopes or pages, and no door calls another.
 
+pub mod accounts;
 pub mod assistant;
 pub mod import;
 pub mod input;
