@@ -1,9 +1,10 @@
 //! How a sign-in ends, whichever way it began (a password, a password and
 //! a second factor, a sign-up, single sign-on): a second factor is asked
 //! when it is on, otherwise a session starts. And what every sensitive
-//! change asks first: the password again, or a second factor. See
-//! `docs/sign-in.md`.
+//! change asks first: the password again, or a second factor. Setting up
+//! an authenticator app is [`authenticator`]. See `docs/sign-in.md`.
 
+pub mod authenticator;
 mod second_factor;
 mod with_password;
 
