@@ -5,9 +5,11 @@
 //! an authenticator app is [`authenticator`]. See `docs/sign-in.md`.
 
 pub mod authenticator;
+mod reset;
 mod second_factor;
 mod with_password;
 
+pub use reset::{forgot_password, reset_password, RESET_LIFETIME};
 pub use second_factor::login_totp;
 pub use with_password::{login, passwords_allowed, register};
 
