@@ -2,10 +2,10 @@
 //! `deleteDocument`, `attachDocument`. See `docs/documents.md`.
 
 use super::{Ctx, Registry, Reply};
+use crate::app::documents;
 use crate::app::input::{optional_id, required_id, IdInput};
 use crate::error::{Error, Result};
-use crate::store::documents::{self, Filter, Upload};
-use crate::store::{require_owned_field, Owned};
+use crate::store::documents::Upload;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde::{Deserialize, Serialize};
@@ -51,18 +51,7 @@ async fn upload(ctx: Ctx, input: UploadInput) -> Result<Reply> {
         optional_id(input.expense_id),
         optional_id(input.daily_expense_id),
     )?;
-    let state = &ctx.state;
-    let now = crate::clock::timestamp(state.clock.now());
-    let doc = documents::save(
-        &state.db,
-        &state.files,
-        &user,
-        upload,
-        state.config.document_quota,
-        now,
-    )
-    .await?;
-    Reply::data(doc)
+    Reply::data(documents::upload(&ctx.state, &user, upload).await?)
 }
 
 #[derive(Serialize)]
@@ -77,9 +66,7 @@ struct Download {
 async fn download(ctx: Ctx, input: IdInput) -> Result<Reply> {
     let id = required_id(input.id)?;
     let user = ctx.user_id()?;
-    let (doc, bytes) = documents::read(&ctx.state.db, &ctx.state.files, &user, &id)
-        .await?
-        .ok_or(Error::NotFound)?;
+    let (doc, bytes) = documents::read(&ctx.state, &user, &id).await?;
     Reply::data(Download {
         id: doc.id,
         file_name: doc.file_name,
@@ -96,27 +83,14 @@ struct ListInput {
 }
 
 async fn list(ctx: Ctx, input: ListInput) -> Result<Reply> {
-    let user = ctx.user_id()?;
-    let docs = ctx
-        .state
-        .db
-        .run(move |c| {
-            let filter = Filter {
-                expense_id: input.expense_id.as_deref(),
-                daily_expense_id: input.daily_expense_id.as_deref(),
-            };
-            documents::list(c, &user, &filter)
-        })
-        .await?;
-    Reply::data(docs)
+    let (expense, daily) = (input.expense_id, input.daily_expense_id);
+    Reply::data(documents::list(&ctx.state, &ctx.user_id()?, expense, daily).await?)
 }
 
 async fn delete(ctx: Ctx, input: IdInput) -> Result<Reply> {
     let id = required_id(input.id)?;
     let user = ctx.user_id()?;
-    if !documents::delete(&ctx.state.db, &ctx.state.files, &user, &id).await? {
-        return Err(Error::NotFound);
-    }
+    documents::delete(&ctx.state, &user, &id).await?;
     Reply::data(())
 }
 
@@ -128,28 +102,12 @@ struct AttachInput {
     daily_expense_id: Option<String>,
 }
 
-/// Attaches a document to one of the user's expenses or one-time expenses,
-/// or (with neither) to none.
+/// `attachDocument {id, expenseId | dailyExpenseId}`; with neither, detached.
 async fn attach(ctx: Ctx, input: AttachInput) -> Result<Reply> {
     let id = required_id(input.id)?;
     let (expense, daily) = (
         optional_id(input.expense_id),
         optional_id(input.daily_expense_id),
     );
-    let user = ctx.user_id()?;
-    let doc = ctx
-        .state
-        .db
-        .transaction(move |tx| {
-            if let Some(e) = &expense {
-                require_owned_field(tx, Owned::Expense, &user, "expenseId", e)?;
-            }
-            if let Some(d) = &daily {
-                require_owned_field(tx, Owned::DailyExpense, &user, "dailyExpenseId", d)?;
-            }
-            documents::attach(tx, &user, &id, expense.as_deref(), daily.as_deref())?
-                .ok_or(Error::NotFound)
-        })
-        .await?;
-    Reply::data(doc)
+    Reply::data(documents::attach(&ctx.state, &ctx.user_id()?, id, expense, daily).await?)
 }

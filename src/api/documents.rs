@@ -4,9 +4,10 @@
 //! origin. See `docs/documents.md`.
 
 use super::{error, SessionUser};
+use crate::app::documents;
 use crate::domain::documents::{content_disposition, MAX_BYTES};
 use crate::state::AppState;
-use crate::store::documents::{self, Filter, Upload};
+use crate::store::documents::Upload;
 use axum::extract::{Multipart, Path, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -24,12 +25,7 @@ fn failure(e: crate::Error) -> Response {
 
 /// `GET /api/documents`: 200 `{"documents":[…]}`, newest first.
 pub async fn list(State(state): State<AppState>, SessionUser(session): SessionUser) -> Response {
-    let user = session.user.id.clone();
-    match state
-        .db
-        .run(move |c| documents::list(c, &user, &Filter::default()))
-        .await
-    {
+    match documents::list(&state, &session.user.id, None, None).await {
         Ok(docs) => Json(json!({ "documents": docs })).into_response(),
         Err(e) => failure(e),
     }
@@ -41,10 +37,8 @@ pub async fn get(
     SessionUser(session): SessionUser,
     Path(id): Path<String>,
 ) -> Response {
-    let found = documents::read(&state.db, &state.files, &session.user.id, &id).await;
-    let (doc, bytes) = match found {
-        Ok(Some(found)) => found,
-        Ok(None) => return error(StatusCode::NOT_FOUND, "not found"),
+    let (doc, bytes) = match documents::read(&state, &session.user.id, &id).await {
+        Ok(found) => found,
         Err(e) => return failure(e),
     };
     let mut res = bytes.into_response();
@@ -76,9 +70,8 @@ pub async fn delete(
     SessionUser(session): SessionUser,
     Path(id): Path<String>,
 ) -> Response {
-    match documents::delete(&state.db, &state.files, &session.user.id, &id).await {
-        Ok(true) => StatusCode::NO_CONTENT.into_response(),
-        Ok(false) => error(StatusCode::NOT_FOUND, "not found"),
+    match documents::delete(&state, &session.user.id, &id).await {
+        Ok(()) => StatusCode::NO_CONTENT.into_response(),
         Err(e) => failure(e),
     }
 }
@@ -146,17 +139,7 @@ pub async fn upload(
         Ok(u) => u,
         Err(e) => return failure(e),
     };
-    let now = crate::clock::timestamp(state.clock.now());
-    match documents::save(
-        &state.db,
-        &state.files,
-        &session.user.id,
-        upload,
-        state.config.document_quota,
-        now,
-    )
-    .await
-    {
+    match documents::upload(&state, &session.user.id, upload).await {
         Ok(doc) => (StatusCode::CREATED, Json(doc)).into_response(),
         Err(e) => failure(e),
     }

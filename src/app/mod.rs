@@ -6,6 +6,7 @@
 
 pub mod accounts;
 pub mod assistant;
+pub mod documents;
 pub mod import;
 pub mod input;
 pub mod insights;
