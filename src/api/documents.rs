@@ -3,7 +3,7 @@
 //! Content-Security-Policy, so no document can run script in the app's
 //! origin. See `docs/documents.md`.
 
-use super::{error, SessionUser};
+use super::{error, failure, SessionUser};
 use crate::app::documents;
 use crate::domain::documents::{content_disposition, MAX_BYTES};
 use crate::state::AppState;
@@ -17,11 +17,6 @@ use serde_json::json;
 /// The body limit of an upload: the largest document and room for the
 /// multipart framing and the other fields.
 pub const UPLOAD_BODY_LIMIT: usize = MAX_BYTES + 64 * 1024;
-
-/// A failure of the layers below as every `/api` route answers it.
-fn failure(e: crate::Error) -> Response {
-    super::ApiError::from(e).into_response()
-}
 
 /// `GET /api/documents`: 200 `{"documents":[…]}`, newest first.
 pub async fn list(State(state): State<AppState>, SessionUser(session): SessionUser) -> Response {

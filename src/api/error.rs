@@ -33,23 +33,12 @@ impl ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, message)
     }
 
-    /// 413 naming the limit.
-    pub fn too_large(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, message)
-    }
-
     /// 429 with `Retry-After`.
     pub fn too_many(message: impl Into<String>, wait_seconds: u64) -> ApiError {
         ApiError {
             retry_after: Some(wait_seconds),
             ..ApiError::new(StatusCode::TOO_MANY_REQUESTS, message)
         }
-    }
-
-    /// 500; the cause goes to the log, the client reads "internal error".
-    pub fn internal(cause: &dyn std::fmt::Display) -> ApiError {
-        tracing::error!(error = %cause, "internal error");
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
     }
 
     /// The same refusal in the envelope of `POST /api/receipt-scan`.

@@ -2,7 +2,7 @@
 //! multipart: `file`, `accountId`, and optionally `mapping` as JSON.
 //! 201 with the batch, as `stageImport` answers it. See `docs/import.md`.
 
-use super::{error, SessionUser};
+use super::{error, failure, SessionUser};
 use crate::app::import::{stage, Upload};
 use crate::domain::import::read::Mapping;
 use crate::state::AppState;
@@ -14,11 +14,6 @@ use axum::Json;
 /// The largest file, and the body limit with room for the other fields.
 pub const FILE_MAX: usize = 64 * 1024 * 1024;
 pub const BODY_LIMIT: usize = FILE_MAX + 256 * 1024;
-
-/// A failure of the layers below as every `/api` route answers it.
-fn failure(e: crate::Error) -> Response {
-    super::ApiError::from(e).into_response()
-}
 
 pub async fn upload(
     State(state): State<AppState>,

@@ -68,6 +68,11 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for SessionUser {
 
 pub use error::ApiError;
 
+/// A failure of the layers below as every `/api` route answers it ([`ApiError`]).
+pub fn failure(e: crate::Error) -> Response {
+    ApiError::from(e).into_response()
+}
+
 /// A route handler's error body: `{"error": "…"}` with `status` ([`ApiError`]).
 pub fn error(status: StatusCode, message: impl Into<String>) -> Response {
     ApiError::new(status, message).into_response()

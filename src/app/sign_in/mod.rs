@@ -9,7 +9,7 @@ mod reset;
 mod second_factor;
 mod with_password;
 
-pub use reset::{forgot_password, reset_password, RESET_LIFETIME};
+pub use reset::{forgot_password, reset_password};
 pub use second_factor::login_totp;
 pub use with_password::{login, passwords_allowed, register};
 
