@@ -4,6 +4,7 @@ use crate::auth::password;
 use crate::clock::{timestamp, Clock};
 use crate::config::Config;
 use crate::domain::email::Email;
+use crate::error::Reason;
 use crate::i18n::Locale;
 use crate::store::{self, users, Db};
 use anyhow::{bail, Context};
@@ -412,7 +413,7 @@ async fn create_token(
     let created = db
         .transaction(move |tx| {
             let user = users::find_by_email(tx, &lookup)?
-                .ok_or_else(|| crate::Error::invalid("--email", "no user with this email"))?;
+                .ok_or_else(|| crate::Error::invalid("--email", Reason::NoSuchUser))?;
             crate::auth::api_tokens::create_for(tx, &user.id, &name, days, now)
         })
         .await?;

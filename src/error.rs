@@ -1,4 +1,5 @@
-//! One error type for the whole service.
+//! One error type for the whole service. What is refused is a [`Reason`];
+//! its words, in the user's language, are `i18n/reasons.rs`.
 //!
 //! Actions turn it into the envelope `{"success":false,"error":"…"}`, the REST
 //! API into `{"error":{"code","message"}}`, pages into an HTML page. The cause
@@ -7,15 +8,18 @@
 
 use std::borrow::Cow;
 
+mod reason;
+pub use reason::{Counted, Reason, Uses};
+
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A field failed validation: `"amount: must be greater than 0"`.
-    #[error("{field}: {message}")]
+    #[error("{field}: {reason}")]
     Invalid {
         field: Cow<'static, str>,
-        message: String,
+        reason: Reason,
     },
     /// Several fields failed validation (each an [`Error::Invalid`]); it
     /// reads as the first, and the action envelope lists them all.
@@ -33,17 +37,17 @@ pub enum Error {
     Unauthorized,
     /// A refusal that is not about one field ("registration is closed").
     #[error("{0}")]
-    Refused(String),
+    Refused(Reason),
     /// Logged with its cause; the client reads "internal error".
     #[error("internal error")]
     Internal(#[from] anyhow::Error),
 }
 
 impl Error {
-    pub fn invalid(field: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
+    pub fn invalid(field: impl Into<Cow<'static, str>>, reason: Reason) -> Self {
         Error::Invalid {
             field: field.into(),
-            message: message.into(),
+            reason,
         }
     }
 
@@ -52,8 +56,8 @@ impl Error {
         Error::UnknownId(field.into())
     }
 
-    pub fn refused(message: impl Into<String>) -> Self {
-        Error::Refused(message.into())
+    pub fn refused(reason: Reason) -> Self {
+        Error::Refused(reason)
     }
 
     /// Logs an internal error's cause, on one line with every cause below

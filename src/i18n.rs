@@ -9,7 +9,7 @@ pub mod format;
 pub mod import;
 pub mod insights;
 pub mod mail;
-pub mod messages;
+mod reasons;
 mod texts;
 
 pub use de::DE;

@@ -4,6 +4,7 @@ use super::{Ctx, NoInput, Registry, Reply};
 use crate::app::input::{self, IdInput};
 use crate::auth::api_tokens::{create_for, LIFETIMES};
 use crate::clock::timestamp;
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use crate::store::api_tokens as store;
 use serde::Deserialize;
@@ -21,14 +22,14 @@ pub fn parse_lifetime(field: &'static str, value: &Value) -> Result<Option<u32>>
         Value::Null => Ok(None),
         Value::Number(n) => match n.as_u64() {
             Some(d) if LIFETIMES.contains(&(d as u32)) && d <= 365 => Ok(Some(d as u32)),
-            _ => Err(Error::invalid(field, "must be 30, 90, 365 or null")),
+            _ => Err(Error::invalid(field, Reason::TokenLifetime)),
         },
         Value::String(s) if s.trim().is_empty() || s == "never" => Ok(None),
         Value::String(s) => match s.trim().parse::<u32>() {
             Ok(d) if LIFETIMES.contains(&d) => Ok(Some(d)),
-            _ => Err(Error::invalid(field, "must be 30, 90, 365 or null")),
+            _ => Err(Error::invalid(field, Reason::TokenLifetime)),
         },
-        _ => Err(Error::invalid(field, "must be 30, 90, 365 or null")),
+        _ => Err(Error::invalid(field, Reason::TokenLifetime)),
     }
 }
 

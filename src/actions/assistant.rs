@@ -6,6 +6,7 @@
 use super::{Ctx, NoInput, Registry, Reply};
 use crate::app::assistant::{conversations, proposals, tools};
 use crate::app::input::{optional_id, required_id, IdInput};
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -43,7 +44,7 @@ struct ProposalInput {
 
 impl ProposalInput {
     fn id(self) -> Result<String> {
-        optional_id(self.proposal_id).ok_or_else(|| Error::invalid("proposalId", "is required"))
+        optional_id(self.proposal_id).ok_or_else(|| Error::invalid("proposalId", Reason::Required))
     }
 }
 
@@ -81,9 +82,9 @@ struct PreviewReply {
 /// `previewTool {tool, arguments}`: what a write tool would do, without
 /// doing it.
 async fn preview_tool(ctx: Ctx, input: PreviewInput) -> Result<Reply> {
-    let tool = optional_id(input.tool).ok_or_else(|| Error::invalid("tool", "is required"))?;
+    let tool = optional_id(input.tool).ok_or_else(|| Error::invalid("tool", Reason::Required))?;
     let args = tools::as_object(input.arguments)
-        .map_err(|_| Error::invalid("arguments", "must be a JSON object"))?;
+        .map_err(|_| Error::invalid("arguments", Reason::NotAnObject))?;
     let (arguments, preview) = tools::preview(&ctx.state, ctx.user()?, &tool, args).await?;
     Reply::data(PreviewReply {
         action: tools::action_for(&tool).unwrap_or_default(),

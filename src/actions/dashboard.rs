@@ -2,6 +2,7 @@
 //! (`reports::dashboard`).
 
 use super::{Ctx, Registry, Reply};
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use crate::reports::dashboard::dashboard;
 use chrono::{Datelike, NaiveDate};
@@ -28,10 +29,10 @@ async fn get(ctx: Ctx, input: DashboardInput) -> Result<Reply> {
         today.month()
     });
     if !(1900..=2200).contains(&year) {
-        return Err(Error::invalid("year", "must be between 1900 and 2200"));
+        return Err(Error::invalid("year", Reason::YearOutOfRange));
     }
     let first = NaiveDate::from_ymd_opt(year, month, 1)
-        .ok_or_else(|| Error::invalid("month", "must be between 1 and 12"))?;
+        .ok_or_else(|| Error::invalid("month", Reason::Between(1, 12)))?;
     let (user, state) = (ctx.user()?.clone(), ctx.state.clone());
     Reply::data(
         ctx.state

@@ -4,6 +4,7 @@
 use super::{Ctx, Registry, Reply};
 use crate::app::documents;
 use crate::app::input::{optional_id, required_id, IdInput};
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use crate::store::documents::Upload;
 use base64::engine::general_purpose::STANDARD;
@@ -36,14 +37,14 @@ async fn upload(ctx: Ctx, input: UploadInput) -> Result<Reply> {
     let data = input
         .data_base64
         .filter(|d| !d.trim().is_empty())
-        .ok_or_else(|| Error::invalid("dataBase64", "is required"))?;
+        .ok_or_else(|| Error::invalid("dataBase64", Reason::Required))?;
     // A data URL's prefix ("data:image/png;base64,") is allowed and ignored.
     let data = data
         .split_once(";base64,")
         .map_or(data.as_str(), |(_, d)| d);
     let bytes = STANDARD
         .decode(data.trim())
-        .map_err(|_| Error::invalid("dataBase64", "is not valid base64"))?;
+        .map_err(|_| Error::invalid("dataBase64", Reason::NotBase64))?;
     let upload = Upload::check(
         "dataBase64",
         &file_name,

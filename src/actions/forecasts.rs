@@ -3,6 +3,7 @@
 
 use super::{Ctx, Registry, Reply};
 use crate::app::input;
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use crate::reports::forecasts::for_account;
 use serde::Deserialize;
@@ -27,21 +28,15 @@ pub fn parse_months(value: &Value) -> Result<u32> {
         Value::Null => Ok(12),
         Value::Number(n) => match n.as_u64() {
             Some(m) if (1..=24).contains(&m) => Ok(m as u32),
-            _ => Err(Error::invalid(
-                "months",
-                "must be a whole number from 1 to 24",
-            )),
+            _ => Err(Error::invalid("months", Reason::WholeNumber(1, 24))),
         },
-        _ => Err(Error::invalid(
-            "months",
-            "must be a whole number from 1 to 24",
-        )),
+        _ => Err(Error::invalid("months", Reason::WholeNumber(1, 24))),
     }
 }
 
 async fn get(ctx: Ctx, input: ForecastInput) -> Result<Reply> {
     let account_id = input::optional_id(input.account_id)
-        .ok_or_else(|| Error::invalid("accountId", "is required"))?;
+        .ok_or_else(|| Error::invalid("accountId", Reason::Required))?;
     let months = parse_months(&input.months)?;
     let user = ctx.user()?.clone();
     let today = ctx.state.clock.today();

@@ -9,6 +9,7 @@ use crate::app::input::optional_id;
 use crate::domain::import::read::Mapping;
 use crate::domain::import::reconcile::Status;
 use crate::domain::import::Decision;
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
@@ -26,7 +27,7 @@ pub fn register(r: &mut Registry) {
 }
 
 fn required_batch_id(id: Option<String>) -> Result<String> {
-    optional_id(id).ok_or_else(|| Error::invalid("id", "is required"))
+    optional_id(id).ok_or_else(|| Error::invalid("id", Reason::Required))
 }
 
 #[derive(Deserialize, Default)]
@@ -43,17 +44,17 @@ async fn stage(ctx: Ctx, input: StageInput) -> Result<Reply> {
     let user = ctx.user()?;
     let (bytes, file_field) = match (input.csv, input.csv_base64) {
         (Some(_), Some(_)) => {
-            return Err(Error::invalid("csv", "give csv or csvBase64, not both"));
+            return Err(Error::invalid("csv", Reason::CsvOrBase64));
         }
         (Some(text), None) => (text.into_bytes(), "csv"),
         (None, Some(b64)) => {
             let b64: String = b64.split_whitespace().collect();
             let bytes = STANDARD
                 .decode(b64)
-                .map_err(|_| Error::invalid("csvBase64", "is not valid base64"))?;
+                .map_err(|_| Error::invalid("csvBase64", Reason::NotBase64))?;
             (bytes, "csvBase64")
         }
-        (None, None) => return Err(Error::invalid("csv", "is required")),
+        (None, None) => return Err(Error::invalid("csv", Reason::Required)),
     };
     let upload = Upload {
         account_id: input.account_id,
@@ -79,23 +80,17 @@ async fn get(ctx: Ctx, input: GetInput) -> Result<Reply> {
     let id = required_batch_id(input.id)?;
     let status = match input.status.as_deref().map(str::trim) {
         None | Some("") => None,
-        Some(s) => Some(Status::from_code(s).ok_or_else(|| {
-            Error::invalid(
-                "status",
-                "must be one of new, duplicate, matched, conflict, error",
-            )
-        })?),
+        Some(s) => {
+            Some(Status::from_code(s).ok_or_else(|| Error::invalid("status", Reason::RowStatus))?)
+        }
     };
     let offset = input.offset.unwrap_or(0);
     if offset < 0 {
-        return Err(Error::invalid("offset", "must not be negative"));
+        return Err(Error::invalid("offset", Reason::NotNegative));
     }
     let limit = input.limit.unwrap_or(PAGE_DEFAULT);
     if !(1..=PAGE_MAX).contains(&limit) {
-        return Err(Error::invalid(
-            "limit",
-            format!("must be between 1 and {PAGE_MAX}"),
-        ));
+        return Err(Error::invalid("limit", Reason::Between(1, PAGE_MAX)));
     }
     let page = RowPage {
         status,
@@ -135,23 +130,21 @@ async fn decide(ctx: Ctx, input: DecideInput) -> Result<Reply> {
     let user = ctx.user_id()?;
     let id = required_batch_id(input.id)?;
     let decision = match input.decision.as_deref().map(str::trim) {
-        Some("") | None => return Err(Error::invalid("decision", "is required")),
+        Some("") | None => return Err(Error::invalid("decision", Reason::Required)),
         Some(d) => Decision::from_code(d)
-            .ok_or_else(|| Error::invalid("decision", "must be import or skip"))?,
+            .ok_or_else(|| Error::invalid("decision", Reason::ImportOrSkip))?,
     };
     let all = match input.all.as_deref().map(str::trim) {
         None | Some("") => None,
         Some(s) => Some(
             Status::from_code(s)
                 .filter(|s| *s != Status::Error)
-                .ok_or_else(|| {
-                    Error::invalid("all", "must be one of new, duplicate, matched, conflict")
-                })?,
+                .ok_or_else(|| Error::invalid("all", Reason::DecidableStatus))?,
         ),
     };
     let rows = match (optional_id(input.row_id), all) {
-        (Some(_), Some(_)) => return Err(Error::invalid("rowId", "give rowId or all, not both")),
-        (None, None) => return Err(Error::invalid("rowId", "is required")),
+        (Some(_), Some(_)) => return Err(Error::invalid("rowId", Reason::RowOrAll)),
+        (None, None) => return Err(Error::invalid("rowId", Reason::Required)),
         (Some(row_id), None) => Rows::One(row_id),
         (None, Some(status)) => Rows::All(status),
     };

@@ -3,6 +3,7 @@
 use super::{Ctx, Registry, Reply};
 use crate::clock::timestamp;
 use crate::domain::merchant;
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use crate::store::categories::Category;
 use crate::store::table;
@@ -50,7 +51,7 @@ struct Hints {
 /// similar merchants it has learned.
 async fn hints(ctx: Ctx, input: HintInput) -> Result<Reply> {
     if input.merchant.chars().count() > 200 {
-        return Err(Error::invalid("merchant", "must be at most 200 characters"));
+        return Err(Error::invalid("merchant", Reason::MaxChars(200)));
     }
     let key = merchant::normalize(&input.merchant);
     let typed = input.merchant.trim().to_string();
@@ -106,10 +107,10 @@ struct LearnInput {
 async fn learn(ctx: Ctx, input: LearnInput) -> Result<Reply> {
     let key = merchant::normalize(&input.merchant);
     if key.is_empty() {
-        return Err(Error::invalid("merchant", "is required"));
+        return Err(Error::invalid("merchant", Reason::Required));
     }
     if key.chars().count() > 200 {
-        return Err(Error::invalid("merchant", "must be at most 200 characters"));
+        return Err(Error::invalid("merchant", Reason::MaxChars(200)));
     }
     let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
     let category_id = input.category_id.trim().to_string();

@@ -367,14 +367,11 @@ async fn dispatch(
                 Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
                 _ => StatusCode::OK,
             };
-            let message = crate::i18n::messages::localize(&e.to_string(), locale);
+            let message = e.text(locale);
             match &e {
                 // Every field error of the form, each as `error` would be.
                 Error::Several(all) => {
-                    let errors: Vec<String> = all
-                        .iter()
-                        .map(|e| crate::i18n::messages::localize(&e.to_string(), locale))
-                        .collect();
+                    let errors: Vec<String> = all.iter().map(|e| e.text(locale)).collect();
                     (
                         status,
                         Json(json!({ "success": false, "error": message, "errors": errors })),

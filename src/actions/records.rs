@@ -8,6 +8,7 @@ use crate::app::records::{
     self, accounts, daily_expenses, expenses, AccountInput, CategoryInput, DailyInput,
     ExpenseInput, IncomeInput, Record, TransferInput,
 };
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use crate::store::daily_expenses::Filter;
 use serde::Deserialize;
@@ -113,13 +114,11 @@ async fn list_daily_expenses(ctx: Ctx, input: ListInput) -> Result<Reply> {
         Some(n) => u32::try_from(n)
             .ok()
             .filter(|n| (1..=PAGE_MAX).contains(n))
-            .ok_or_else(|| Error::invalid("limit", format!("must be between 1 and {PAGE_MAX}")))?,
+            .ok_or_else(|| Error::invalid("limit", Reason::Between(1, PAGE_MAX.into())))?,
     };
     let offset = match input.offset {
         None => 0,
-        Some(n) => {
-            u32::try_from(n).map_err(|_| Error::invalid("offset", "must not be negative"))?
-        }
+        Some(n) => u32::try_from(n).map_err(|_| Error::invalid("offset", Reason::NotNegative))?,
     };
     let mut filter = Filter {
         from: input::optional_date("from", input.from)?,
@@ -139,7 +138,7 @@ async fn list_daily_expenses(ctx: Ctx, input: ListInput) -> Result<Reply> {
     }
     if let (Some(f), Some(t)) = (filter.from, filter.to) {
         if t < f {
-            return Err(Error::invalid("to", "must not be before from"));
+            return Err(Error::invalid("to", Reason::NotBefore("from")));
         }
     }
     Reply::data(daily_expenses::page(&ctx.state, &ctx.user_id()?, filter, offset).await?)

@@ -6,6 +6,7 @@ use crate::app::input;
 use crate::clock::timestamp;
 use crate::domain::money::Sign;
 use crate::domain::reserves::needs_reserve;
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use crate::reports::reserves::plan;
 use crate::store::expenses::Expense;
@@ -43,7 +44,7 @@ struct PotInput {
 /// base currency); answers the plan entry.
 async fn set_pot(ctx: Ctx, input: PotInput) -> Result<Reply> {
     let expense_id = input::optional_id(input.expense_id)
-        .ok_or_else(|| Error::invalid("expenseId", "is required"))?;
+        .ok_or_else(|| Error::invalid("expenseId", Reason::Required))?;
     let amount = input::amount("amount", input.amount, Sign::NonNegative)?;
     let user = ctx.user()?.clone();
     let (state, today, now) = (
@@ -58,10 +59,7 @@ async fn set_pot(ctx: Ctx, input: PotInput) -> Result<Reply> {
             let expense = table::find::<Expense>(tx, &user.id, &expense_id)?
                 .ok_or_else(|| Error::unknown("expenseId"))?;
             if !needs_reserve(expense.frequency) {
-                return Err(Error::invalid(
-                    "expenseId",
-                    "only quarterly, half-yearly and yearly expenses have a reserve pot",
-                ));
+                return Err(Error::invalid("expenseId", Reason::NoReservePot));
             }
             reserve_pots::set(tx, &user.id, &expense_id, amount, &now)?;
             Ok(plan(tx, &user, &state.rates.current(), today)?

@@ -1,6 +1,7 @@
 //! `search {query}`: names, notes and merchants of every record type, best first.
 
 use super::{Ctx, Registry, Reply};
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use crate::store::search::{self, LIMIT};
 use serde::Deserialize;
@@ -17,10 +18,10 @@ struct SearchInput {
 async fn run(ctx: Ctx, input: SearchInput) -> Result<Reply> {
     let query = input.query.trim().to_string();
     if query.is_empty() {
-        return Err(Error::invalid("query", "is required"));
+        return Err(Error::invalid("query", Reason::Required));
     }
     if query.chars().count() > 100 {
-        return Err(Error::invalid("query", "must be at most 100 characters"));
+        return Err(Error::invalid("query", Reason::MaxChars(100)));
     }
     let user = ctx.user_id()?;
     Reply::data(

@@ -6,6 +6,7 @@ use crate::app::sign_in::{self, parse_name};
 use crate::auth::password;
 use crate::clock::timestamp;
 use crate::domain::currency::Currency;
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use crate::i18n::Locale;
 use crate::store::users;
@@ -64,8 +65,7 @@ async fn update_settings(ctx: Ctx, input: UpdateInput) -> Result<Reply> {
             .locale
             .as_deref()
             .map(|l| {
-                Locale::from_code(l.trim())
-                    .ok_or_else(|| Error::invalid("locale", "must be de or en"))
+                Locale::from_code(l.trim()).ok_or_else(|| Error::invalid("locale", Reason::DeOrEn))
             })
             .transpose()?,
     };

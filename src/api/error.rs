@@ -84,6 +84,7 @@ impl From<crate::Error> for ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Reason;
 
     #[test]
     fn failures_below_map_to_one_status_each() {
@@ -98,10 +99,13 @@ mod tests {
             "accountId: not found"
         );
         assert_eq!(
-            status(crate::Error::invalid("file", "is required")),
+            status(crate::Error::invalid("file", Reason::Required)),
             StatusCode::BAD_REQUEST
         );
-        assert_eq!(status(crate::Error::refused("no")), StatusCode::BAD_REQUEST);
+        assert_eq!(
+            status(crate::Error::refused(Reason::RegistrationClosed)),
+            StatusCode::BAD_REQUEST
+        );
         assert_eq!(status(crate::Error::Unauthorized), StatusCode::UNAUTHORIZED);
         let internal = ApiError::from(crate::Error::Internal(anyhow::anyhow!("disk on fire")));
         assert_eq!(internal.status, StatusCode::INTERNAL_SERVER_ERROR);

@@ -127,9 +127,6 @@ pub async fn upload(
             error(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
         }
         // The archive's refusals say what is wrong with it, in the user's language.
-        Err(e) => error(
-            StatusCode::BAD_REQUEST,
-            crate::i18n::messages::localize(&e.to_string(), locale),
-        ),
+        Err(e) => error(StatusCode::BAD_REQUEST, e.text(locale)),
     }
 }

@@ -61,13 +61,13 @@ pub async fn upload(
                 };
                 match crate::app::input::decode::<Mapping>(value) {
                     Ok(m) => mapping = Some(m),
-                    Err(crate::Error::Invalid { field, message }) => {
+                    Err(crate::Error::Invalid { field, reason }) => {
                         let field = if field == "body" {
                             "mapping".to_string()
                         } else {
                             format!("mapping.{field}")
                         };
-                        return error(StatusCode::BAD_REQUEST, format!("{field}: {message}"));
+                        return error(StatusCode::BAD_REQUEST, format!("{field}: {reason}"));
                     }
                     Err(e) => return failure(e),
                 }

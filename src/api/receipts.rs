@@ -17,7 +17,7 @@ use super::ApiError;
 use crate::app::receipts::{self, ScanFailure};
 use crate::auth::rate_limit::SlidingWindow;
 use crate::domain::receipts::{image_kind, Kind, Receipt, MAX_IMAGE_BYTES};
-use crate::i18n::messages::localize;
+use crate::error::{Error, Reason};
 use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::multipart::MultipartError;
@@ -72,7 +72,7 @@ pub async fn scan(
     let failure = |status, message: String| ApiError::new(status, message).enveloped();
     let (kind, image) = match read_image(&state, req).await {
         Ok(found) => found,
-        Err((status, message)) => return failure(status, localize(&message, user.locale)),
+        Err((status, refusal)) => return failure(status, refusal.text(user.locale)),
     };
     match receipts::scan(&state, &turn.ai, &user, kind, image).await {
         Ok(receipt) => Json(Success {
@@ -80,9 +80,10 @@ pub async fn scan(
             data: &receipt,
         })
         .into_response(),
-        Err(ScanFailure::Image(message)) => {
-            failure(StatusCode::BAD_REQUEST, localize(&message, user.locale))
-        }
+        Err(ScanFailure::Image(reason)) => failure(
+            StatusCode::BAD_REQUEST,
+            Error::invalid("file", reason).text(user.locale),
+        ),
         Err(ScanFailure::Unusable(message)) => failure(StatusCode::UNPROCESSABLE_ENTITY, message),
         Err(ScanFailure::Provider(message)) => failure(StatusCode::BAD_GATEWAY, message),
         Err(ScanFailure::Internal(e)) => {
@@ -95,8 +96,8 @@ pub async fn scan(
     }
 }
 
-/// A refusal of the upload: its status and `field: message` in English.
-type Refusal = (StatusCode, String);
+/// A refusal of the upload: its status and the field's error.
+type Refusal = (StatusCode, Error);
 
 /// The first part named `file`, checked: present, at most 5 MiB, a JPEG or
 /// PNG by its first bytes (the part's file name and content type are never
@@ -113,8 +114,7 @@ async fn read_image(state: &AppState, req: Request) -> Result<(Kind, Bytes), Ref
     let mut form = Multipart::from_request(req, state).await.map_err(|_| {
         (
             StatusCode::BAD_REQUEST,
-            "file: expected a multipart/form-data upload with the image in the part \"file\""
-                .to_string(),
+            Error::invalid("file", Reason::ExpectedMultipart),
         )
     })?;
     let mut file = None;
@@ -125,26 +125,26 @@ async fn read_image(state: &AppState, req: Request) -> Result<(Kind, Bytes), Ref
             file = Some(bytes);
         }
     }
-    let invalid = |message: &str| (StatusCode::BAD_REQUEST, format!("file: {message}"));
+    let invalid = |reason| (StatusCode::BAD_REQUEST, Error::invalid("file", reason));
     let Some(bytes) = file else {
-        return Err(invalid("is required: a JPEG or PNG photo of the receipt"));
+        return Err(invalid(Reason::ReceiptRequired));
     };
     if bytes.is_empty() {
-        return Err(invalid("is empty"));
+        return Err(invalid(Reason::Empty));
     }
     if bytes.len() > MAX_IMAGE_BYTES {
-        return Err(invalid("must be at most 5 MiB (5,242,880 bytes)"));
+        return Err(invalid(Reason::ReceiptTooLarge));
     }
     match image_kind(&bytes) {
         Some(kind) => Ok((kind, bytes)),
-        None => Err(invalid("must be a JPEG or PNG image")),
+        None => Err(invalid(Reason::NotJpegOrPng)),
     }
 }
 
 fn too_large() -> Refusal {
     (
         StatusCode::PAYLOAD_TOO_LARGE,
-        "body: too large (the image may be at most 5 MiB)".to_string(),
+        Error::invalid("body", Reason::ReceiptUploadTooLarge),
     )
 }
 
@@ -155,10 +155,7 @@ fn malformed(e: MultipartError) -> Refusal {
     } else {
         (
             StatusCode::BAD_REQUEST,
-            format!(
-                "file: the multipart/form-data body is malformed ({})",
-                e.body_text()
-            ),
+            Error::invalid("file", Reason::MalformedUpload(e.body_text())),
         )
     }
 }

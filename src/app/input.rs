@@ -4,6 +4,7 @@
 
 use crate::domain::money::{self, Sign};
 use crate::domain::recurrence::{parse_date, Frequency, Schedule};
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
@@ -84,7 +85,7 @@ pub fn default_true() -> bool {
 pub fn text(field: &'static str, value: Option<String>, max: usize) -> Result<String> {
     let v = optional_text(field, value, max)?;
     if v.is_empty() {
-        return Err(Error::invalid(field, "is required"));
+        return Err(Error::invalid(field, Reason::Required));
     }
     Ok(v)
 }
@@ -93,10 +94,7 @@ pub fn text(field: &'static str, value: Option<String>, max: usize) -> Result<St
 pub fn optional_text(field: &'static str, value: Option<String>, max: usize) -> Result<String> {
     let v = value.unwrap_or_default().trim().to_string();
     if v.chars().count() > max {
-        return Err(Error::invalid(
-            field,
-            format!("must be at most {max} characters"),
-        ));
+        return Err(Error::invalid(field, Reason::MaxChars(max)));
     }
     Ok(v)
 }
@@ -104,10 +102,10 @@ pub fn optional_text(field: &'static str, value: Option<String>, max: usize) -> 
 /// An amount given as a JSON number or a decimal string.
 pub fn amount(field: &'static str, value: Option<Value>, sign: Sign) -> Result<Decimal> {
     match value {
-        None | Some(Value::Null) => Err(Error::invalid(field, "is required")),
+        None | Some(Value::Null) => Err(Error::invalid(field, Reason::Required)),
         Some(Value::Number(n)) => money::parse(field, &n.to_string(), sign),
         Some(Value::String(s)) => money::parse(field, &s, sign),
-        Some(_) => Err(Error::invalid(field, "must be a number such as 12.50")),
+        Some(_) => Err(Error::invalid(field, Reason::NotANumber)),
     }
 }
 
@@ -132,7 +130,7 @@ pub fn schedule(
 ) -> Result<Schedule> {
     let frequency = match frequency.or(stored.map(|s| s.frequency.code().to_string())) {
         Some(f) => Frequency::parse("frequency", &f, allow_once)?,
-        None => return Err(Error::invalid("frequency", "is required")),
+        None => return Err(Error::invalid("frequency", Reason::Required)),
     };
     let start = date(
         "startDate",
@@ -152,7 +150,7 @@ pub fn schedule(
 pub fn date(field: &'static str, value: Option<String>) -> Result<NaiveDate> {
     match value {
         Some(s) if !s.trim().is_empty() => parse_date(field, &s),
-        _ => Err(Error::invalid(field, "is required")),
+        _ => Err(Error::invalid(field, Reason::Required)),
     }
 }
 
@@ -173,7 +171,7 @@ pub fn optional_id(value: Option<String>) -> Option<String> {
 
 /// The `id` every update and delete names.
 pub fn required_id(value: Option<String>) -> Result<String> {
-    optional_id(value).ok_or_else(|| Error::invalid("id", "is required"))
+    optional_id(value).ok_or_else(|| Error::invalid("id", Reason::Required))
 }
 
 /// Input of the delete actions and of others that only name a record.
@@ -200,7 +198,7 @@ pub fn decode<I: serde::de::DeserializeOwned>(value: Value) -> Result<I> {
             } else {
                 format!("{path}.{name}")
             };
-            return Error::invalid(field, "is required");
+            return Error::invalid(field, Reason::Required);
         }
         let field = if path == "." {
             "body".to_string()
@@ -209,7 +207,7 @@ pub fn decode<I: serde::de::DeserializeOwned>(value: Value) -> Result<I> {
         };
         // serde_json appends " at line 1 column 2" only for text input; the
         // input here is already a value, so the message is clean.
-        Error::invalid(field, inner)
+        Error::invalid(field, Reason::Malformed(inner))
     })
 }
 

@@ -7,7 +7,7 @@
 use crate::domain::currency::Currency;
 use crate::domain::merchant;
 use crate::domain::receipts::{self, CategoryChoice, Kind, Receipt};
-use crate::error::Error;
+use crate::error::{Error, Reason};
 use crate::services::ai::{self, AiClient, ChatRequest, JsonSchema, Message, Part};
 use crate::state::AppState;
 use crate::store::categories::Category;
@@ -21,9 +21,8 @@ const ASK: &str = "Read this receipt.";
 /// Why a scan gave no receipt.
 #[derive(Debug)]
 pub enum ScanFailure {
-    /// The image cannot be read or is too large: `file: …`, in English
-    /// (the door words it for the person).
-    Image(String),
+    /// The image cannot be read or is too large (the field is `file`).
+    Image(Reason),
     /// The AI provider failed.
     Provider(String),
     /// The model's answer cannot be used.
@@ -132,7 +131,7 @@ async fn sendable(kind: Kind, image: Bytes) -> Result<(Kind, Bytes), ScanFailure
         }
         None => {
             return Err(ScanFailure::Image(
-                receipts::ImageRefusal::Unreadable.message(),
+                receipts::ImageRefusal::Unreadable.reason(),
             ))
         }
         Some(_) => {}
@@ -146,5 +145,5 @@ async fn sendable(kind: Kind, image: Bytes) -> Result<(Kind, Bytes), ScanFailure
     })
     .await
     .map_err(|e| internal(&e))?;
-    prepared.map_err(|refusal| ScanFailure::Image(refusal.message()))
+    prepared.map_err(|refusal| ScanFailure::Image(refusal.reason()))
 }

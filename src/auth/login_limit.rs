@@ -12,6 +12,7 @@
 //! back afterwards ([`Attempt::succeeded`]). Anything that ends an attempt
 //! without success (a wrong password, an error) leaves it counted.
 
+use crate::error::Reason;
 use chrono::{DateTime, Duration, Utc};
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -116,17 +117,16 @@ pub enum Refusal {
 }
 
 impl Refusal {
-    /// The refusal the user reads.
-    pub fn message(&self) -> String {
-        let (whom, secs) = match self {
-            Refusal::Address(s) => ("for this address", *s),
-            Refusal::Client(s) => ("from your network", *s),
+    /// What the user is told: the limit and the minutes to wait.
+    pub fn reason(&self) -> Reason {
+        let (address, secs) = match self {
+            Refusal::Address(s) => (true, *s),
+            Refusal::Client(s) => (false, *s),
         };
-        let minutes = (secs + 59) / 60;
-        format!(
-            "too many failed sign-ins {whom}; try again in {minutes} minute{}",
-            if minutes == 1 { "" } else { "s" }
-        )
+        Reason::TooManySignIns {
+            address,
+            minutes: (secs + 59) / 60,
+        }
     }
 }
 
@@ -278,7 +278,7 @@ mod tests {
         let refusal = g.begin("u9@x.org", ip("10.0.0.1"), t0).err().unwrap();
         assert!(matches!(refusal, Refusal::Client(_)));
         assert_eq!(
-            refusal.message(),
+            refusal.reason().to_string(),
             "too many failed sign-ins from your network; try again in 15 minutes"
         );
         // Another client is not affected, and no address got locked.

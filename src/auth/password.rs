@@ -11,6 +11,7 @@
 //! resident memory after every sign-in). The memory of all password work
 //! is therefore exactly the pool's size times 19 MiB.
 
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use argon2::password_hash::phc::{Output, ParamsString, PasswordHash, Salt};
 use argon2::{Algorithm, Argon2, Block, Params, Version};
@@ -27,10 +28,10 @@ pub const MAX_LEN: usize = 1024;
 pub fn check_rule(field: &'static str, password: &str) -> Result<()> {
     let n = password.chars().count();
     if n < MIN_LEN {
-        return Err(Error::invalid(field, "must be at least 8 characters"));
+        return Err(Error::invalid(field, Reason::PasswordTooShort));
     }
     if n > MAX_LEN {
-        return Err(Error::invalid(field, "must be at most 1024 characters"));
+        return Err(Error::invalid(field, Reason::MaxChars(1024)));
     }
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! Categories: their rules and the set a new user starts with.
 
+use crate::error::Reason;
 use crate::error::{Error, Result};
 
 /// A category's colour: `#` and six hex digits, stored lower case.
@@ -9,7 +10,7 @@ pub fn parse_color(field: &'static str, raw: &str) -> Result<String> {
     if ok {
         Ok(s.to_ascii_lowercase())
     } else {
-        Err(Error::invalid(field, "must be a colour such as #1e88e5"))
+        Err(Error::invalid(field, Reason::NotAColour))
     }
 }
 
@@ -20,7 +21,7 @@ pub fn parse_icon(field: &'static str, raw: &str) -> Result<String> {
         || s.chars()
             .any(|c| c.is_ascii_alphanumeric() || c.is_control())
     {
-        return Err(Error::invalid(field, "must be a single emoji such as 🛒"));
+        return Err(Error::invalid(field, Reason::NotAnEmoji));
     }
     Ok(s.to_string())
 }

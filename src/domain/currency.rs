@@ -1,7 +1,7 @@
 //! Currency codes the service knows: the euro and every currency of the
 //! European Central Bank's daily reference rates.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 
 /// EUR first, then the ECB reference currencies.
 pub const KNOWN: &[&str] = &[
@@ -23,15 +23,7 @@ impl Currency {
             .iter()
             .find(|k| **k == code)
             .map(|k| Currency(k))
-            .ok_or_else(|| {
-                Error::invalid(
-                    field,
-                    format!(
-                        "unknown currency {:?}; use a code such as EUR, USD or CHF",
-                        raw.trim()
-                    ),
-                )
-            })
+            .ok_or_else(|| Error::invalid(field, Reason::UnknownCurrency(raw.trim().to_string())))
     }
 
     pub fn code(&self) -> &'static str {

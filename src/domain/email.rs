@@ -1,5 +1,6 @@
 //! Email addresses as users type them.
 
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use unicode_normalization::UnicodeNormalization;
 
@@ -26,9 +27,9 @@ impl Email {
     pub fn parse(field: &'static str, raw: &str) -> Result<Email> {
         let normalised: String = raw.nfc().filter(|c| !invisible(*c)).collect();
         let s = normalised.trim();
-        let bad = || Error::invalid(field, "must be an email address such as name@example.org");
+        let bad = || Error::invalid(field, Reason::NotAnEmail);
         if s.is_empty() {
-            return Err(Error::invalid(field, "is required"));
+            return Err(Error::invalid(field, Reason::Required));
         }
         if s.len() > 254 || s.chars().any(|c| c.is_whitespace() || c.is_control()) {
             return Err(bad());

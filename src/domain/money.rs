@@ -1,6 +1,7 @@
 //! Amounts of money: `rust_decimal` in Rust, INTEGER cents in SQLite, JSON
 //! numbers with two decimals at the edge. Never a float in between.
 
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::{Decimal, RoundingStrategy};
@@ -24,7 +25,7 @@ pub enum Sign {
 pub fn parse(field: &'static str, raw: &str, sign: Sign) -> Result<Decimal> {
     let s = raw.trim();
     if s.is_empty() {
-        return Err(Error::invalid(field, "is required"));
+        return Err(Error::invalid(field, Reason::Required));
     }
     // A single comma is a decimal comma (German input); thousands separators are not accepted.
     let normalized = if s.contains(',') && !s.contains('.') && s.matches(',').count() == 1 {
@@ -46,21 +47,19 @@ pub fn parse(field: &'static str, raw: &str, sign: Sign) -> Result<Decimal> {
         None
     };
     let Some(value) = value else {
-        return Err(Error::invalid(field, "must be a number such as 12.50"));
+        return Err(Error::invalid(field, Reason::NotANumber));
     };
     let value = value.normalize();
     if value.scale() > 2 {
-        return Err(Error::invalid(field, "must have at most two decimals"));
+        return Err(Error::invalid(field, Reason::TwoDecimals));
     }
     if value.abs() > MAX {
-        return Err(Error::invalid(field, "must be at most 999,999,999.99"));
+        return Err(Error::invalid(field, Reason::AmountTooLarge));
     }
     match sign {
-        Sign::Positive if value <= Decimal::ZERO => {
-            Err(Error::invalid(field, "must be greater than 0"))
-        }
+        Sign::Positive if value <= Decimal::ZERO => Err(Error::invalid(field, Reason::Positive)),
         Sign::NonNegative if value < Decimal::ZERO => {
-            Err(Error::invalid(field, "must not be negative"))
+            Err(Error::invalid(field, Reason::NotNegative))
         }
         _ => Ok(value),
     }

@@ -6,6 +6,7 @@
 use crate::domain::currency::Currency;
 pub use crate::domain::documents::Kind;
 use crate::domain::money;
+use crate::error::Reason;
 use chrono::{Datelike, NaiveDate};
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -39,8 +40,8 @@ const DECODE_ALLOC_MAX: u64 = 256 * 1024 * 1024;
 /// The JPEG quality of a scaled-down image.
 const SENT_QUALITY: u8 = 85;
 
-/// Why a photo is not sent, as `file: …` (worded in English; the route
-/// answers it in the user's language).
+/// Why a photo is not sent; the route answers its [`Reason`] about the
+/// field `file`, in the user's language.
 #[derive(Debug, PartialEq, Eq)]
 pub enum ImageRefusal {
     /// No size can be read from its header.
@@ -51,13 +52,15 @@ pub enum ImageRefusal {
 }
 
 impl ImageRefusal {
-    pub fn message(&self) -> String {
-        match self {
-            ImageRefusal::Unreadable => "file: is not a readable JPEG or PNG image".into(),
-            ImageRefusal::TooLarge { width, height } => format!(
-                "file: is {width}×{height} pixels; at most {MAX_SIDE} pixels a side and {} megapixels",
-                MAX_PIXELS / 1_000_000
-            ),
+    pub fn reason(&self) -> Reason {
+        match *self {
+            ImageRefusal::Unreadable => Reason::ImageUnreadable,
+            ImageRefusal::TooLarge { width, height } => Reason::ImagePixels {
+                width,
+                height,
+                max_side: MAX_SIDE,
+                max_megapixels: MAX_PIXELS / 1_000_000,
+            },
         }
     }
 }

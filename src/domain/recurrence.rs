@@ -5,6 +5,7 @@
 //! day clamped to the month's last day: 31 Jan → 28 Feb → 31 Mar, never
 //! 28 Mar. The end date, when there is one, is inclusive.
 
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use chrono::{Datelike, Days, Months, NaiveDate};
 use rust_decimal::Decimal;
@@ -56,19 +57,10 @@ impl Frequency {
     /// Parses a frequency; `once` only where `allow_once` (incomes, transfers).
     pub fn parse(field: &'static str, raw: &str, allow_once: bool) -> Result<Frequency> {
         match Frequency::from_code(raw.trim()) {
-            Some(Frequency::Once) if !allow_once => Err(Error::invalid(
-                field,
-                "must be weekly, monthly, quarterly, half_yearly or yearly",
-            )),
+            Some(Frequency::Once) if !allow_once => Err(Error::invalid(field, Reason::Frequency)),
             Some(f) => Ok(f),
-            None if allow_once => Err(Error::invalid(
-                field,
-                "must be once, weekly, monthly, quarterly, half_yearly or yearly",
-            )),
-            None => Err(Error::invalid(
-                field,
-                "must be weekly, monthly, quarterly, half_yearly or yearly",
-            )),
+            None if allow_once => Err(Error::invalid(field, Reason::FrequencyOrOnce)),
+            None => Err(Error::invalid(field, Reason::Frequency)),
         }
     }
 
@@ -88,15 +80,15 @@ impl Frequency {
 pub fn parse_date(field: &'static str, raw: &str) -> Result<NaiveDate> {
     let s = raw.trim();
     if s.len() != 10 {
-        return Err(Error::invalid(field, "must be a date YYYY-MM-DD"));
+        return Err(Error::invalid(field, Reason::NotADate));
     }
     NaiveDate::parse_from_str(s, "%Y-%m-%d")
-        .map_err(|_| Error::invalid(field, "must be a valid date YYYY-MM-DD"))
+        .map_err(|_| Error::invalid(field, Reason::NotAValidDate))
         .and_then(|d| {
             if (1900..=2200).contains(&d.year()) {
                 Ok(d)
             } else {
-                Err(Error::invalid(field, "must be between 1900 and 2200"))
+                Err(Error::invalid(field, Reason::YearOutOfRange))
             }
         })
 }
@@ -114,7 +106,7 @@ impl Schedule {
     pub fn new(frequency: Frequency, start: NaiveDate, end: Option<NaiveDate>) -> Result<Schedule> {
         if let Some(end) = end {
             if end < start {
-                return Err(Error::invalid("endDate", "must not be before startDate"));
+                return Err(Error::invalid("endDate", Reason::NotBefore("startDate")));
             }
         }
         Ok(Schedule {
@@ -230,7 +222,7 @@ impl Schedule {
 /// Parses `YYYY-MM` into the month's first and last day.
 pub fn parse_month(field: &'static str, raw: &str) -> Result<(NaiveDate, NaiveDate)> {
     let first = parse_date(field, &format!("{}-01", raw.trim()))
-        .map_err(|_| Error::invalid(field, "must be a month YYYY-MM"))?;
+        .map_err(|_| Error::invalid(field, Reason::NotAMonth))?;
     Ok((first, month_end(first)))
 }
 

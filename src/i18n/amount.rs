@@ -33,7 +33,7 @@ impl AmountError {
     pub fn message(&self, locale: Locale) -> String {
         match (self, locale) {
             // As `i18n::messages` words "is required".
-            (AmountError::Empty, _) => crate::i18n::messages::localize("is required", locale),
+            (AmountError::Empty, _) => crate::error::Reason::Required.text(locale),
             (AmountError::Invalid, Locale::De) => {
                 "muss ein Betrag sein, etwa 1.234,56 oder 12,50".into()
             }

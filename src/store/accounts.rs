@@ -4,6 +4,7 @@ use super::table::Table;
 use super::users::UserId;
 use crate::domain::money;
 use crate::error::Result;
+use crate::error::Uses;
 use rusqlite::types::ToSql;
 use rusqlite::{params, Connection, Row};
 use rust_decimal::Decimal;
@@ -68,15 +69,15 @@ impl Table for Account {
 }
 
 /// How many entries of each kind still use the account.
-pub fn usage(c: &Connection, user_id: &UserId, id: &str) -> Result<[(&'static str, i64); 4]> {
+pub fn usage(c: &Connection, user_id: &UserId, id: &str) -> Result<[(Uses, i64); 4]> {
     let count =
         |sql: &str| -> Result<i64> { Ok(c.query_row(sql, params![id, user_id], |r| r.get(0))?) };
     Ok([
-        ("recurring expenses", count("SELECT COUNT(*) FROM expenses WHERE account_id = ?1 AND user_id = ?2")?),
-        ("one-time expenses", count("SELECT COUNT(*) FROM daily_expenses WHERE account_id = ?1 AND user_id = ?2")?),
-        ("incomes", count("SELECT COUNT(*) FROM incomes WHERE account_id = ?1 AND user_id = ?2")?),
+        (Uses::RecurringExpenses, count("SELECT COUNT(*) FROM expenses WHERE account_id = ?1 AND user_id = ?2")?),
+        (Uses::DailyExpenses, count("SELECT COUNT(*) FROM daily_expenses WHERE account_id = ?1 AND user_id = ?2")?),
+        (Uses::Incomes, count("SELECT COUNT(*) FROM incomes WHERE account_id = ?1 AND user_id = ?2")?),
         (
-            "transfers",
+            Uses::Transfers,
             count("SELECT COUNT(*) FROM transfers WHERE (from_account_id = ?1 OR to_account_id = ?1) AND user_id = ?2")?,
         ),
     ])

@@ -4,6 +4,7 @@
 use super::table::{self, Table};
 use super::user::UserId;
 use crate::domain::money;
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use rusqlite::types::ToSql;
 use rusqlite::{params, Connection, Row};
@@ -78,7 +79,7 @@ fn check_unique(c: &Connection, user_id: &UserId, name: &str, except: Option<&st
         |r| r.get(0),
     )?;
     if taken {
-        return Err(Error::invalid("name", "a category with this name exists"));
+        return Err(Error::invalid("name", Reason::CategoryExists));
     }
     Ok(())
 }

@@ -11,6 +11,7 @@
 use super::user::UserId;
 use super::{require_owned_field, Cap, Db, Owned};
 use crate::domain::documents::{clean_name, Kind, MAX_BYTES};
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use anyhow::Context;
 use rusqlite::{params, Connection, OptionalExtension, Row};
@@ -60,15 +61,15 @@ impl Upload {
         daily_expense_id: Option<String>,
     ) -> Result<Upload> {
         if bytes.is_empty() {
-            return Err(Error::invalid(field, "is empty"));
+            return Err(Error::invalid(field, Reason::Empty));
         }
         if bytes.len() > MAX_BYTES {
-            return Err(Error::invalid(field, "must be at most 10 MiB"));
+            return Err(Error::invalid(field, Reason::DocumentTooLarge));
         }
-        let kind = Kind::sniff(&bytes)
-            .ok_or_else(|| Error::invalid(field, "must be a PDF, JPEG, PNG or WebP file"))?;
+        let kind =
+            Kind::sniff(&bytes).ok_or_else(|| Error::invalid(field, Reason::NotADocument))?;
         let file_name =
-            clean_name(file_name).ok_or_else(|| Error::invalid("fileName", "is required"))?;
+            clean_name(file_name).ok_or_else(|| Error::invalid("fileName", Reason::Required))?;
         Ok(Upload {
             file_name,
             kind,
@@ -195,10 +196,7 @@ pub fn attach(
 }
 
 fn one_record() -> Error {
-    Error::invalid(
-        "dailyExpenseId",
-        "a document belongs to an expense or a one-time expense, not both",
-    )
+    Error::invalid("dailyExpenseId", Reason::DocumentOwners)
 }
 
 /// Bytes the user's documents take together.
@@ -223,12 +221,10 @@ pub fn check_quota(c: &Connection, user_id: &UserId, more: i64, quota: u64) -> R
 /// The refusal of documents that do not fit in the `quota` of which `used`
 /// bytes are taken.
 pub fn quota_refusal(quota: u64, used: u64) -> Error {
-    Error::refused(format!(
-        "this file does not fit in your document storage of {} MB ({} MB used); \
-         delete some documents first",
-        quota / (1024 * 1024),
-        used.div_ceil(1024 * 1024),
-    ))
+    Error::refused(Reason::QuotaFull {
+        quota_mb: quota / (1024 * 1024),
+        used_mb: used.div_ceil(1024 * 1024),
+    })
 }
 
 /// Stores an upload: the file first, then its row in an immediate

@@ -18,7 +18,7 @@ use super::documents::{self, Files, Upload};
 use super::users::{User, UserId};
 use super::Cap;
 use crate::domain::documents::MAX_BYTES;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use anyhow::Context;
 use rusqlite::types::ValueRef;
 use rusqlite::Connection;
@@ -327,12 +327,17 @@ pub struct Imported {
 }
 
 /// Why an archive is refused, naming the field `file`. Nothing is written then.
-fn refuse(message: impl Into<String>) -> Error {
-    Error::invalid("file", message)
+fn refuse(reason: Reason) -> Error {
+    Error::invalid("file", reason)
+}
+
+/// A refusal about one file of the archive (`data.json`, `documents/…`).
+fn refuse_file(name: &str, reason: Reason) -> Error {
+    refuse(Reason::InFile(name.to_string(), Box::new(reason)))
 }
 
 fn damaged() -> Error {
-    refuse("data.json: is damaged; this is not an intact cashkeeper export")
+    refuse_file("data.json", Reason::Damaged)
 }
 
 /// An archive read and checked by [`check`]: `data.json`'s rows (as their
@@ -428,18 +433,11 @@ pub fn check<R: Read + Seek>(
     // builds an index of every entry.
     let said = entries_said(&mut archive).unwrap_or(0);
     if said > limits.entries as u64 {
-        return Err(refuse(format!(
-            "the archive holds more than {} files; this is not a cashkeeper export",
-            limits.entries
-        )));
+        return Err(refuse(Reason::TooManyFiles(limits.entries)));
     }
-    let mut zip = zip::ZipArchive::new(archive)
-        .map_err(|_| refuse("is not a cashkeeper export: not a readable zip archive"))?;
+    let mut zip = zip::ZipArchive::new(archive).map_err(|_| refuse(Reason::NotAnExport))?;
     if zip.len() > limits.entries {
-        return Err(refuse(format!(
-            "the archive holds more than {} files; this is not a cashkeeper export",
-            limits.entries
-        )));
+        return Err(refuse(Reason::TooManyFiles(limits.entries)));
     }
     let mut data_index = None;
     let mut document_entries: HashMap<String, (usize, String, u64)> = HashMap::new();
@@ -451,30 +449,25 @@ pub fn check<R: Read + Seek>(
     for i in 0..zip.len() {
         let entry = zip
             .by_index_raw(i)
-            .map_err(|_| refuse("is not a cashkeeper export: not a readable zip archive"))?;
+            .map_err(|_| refuse(Reason::NotAnExport))?;
         let name: String = entry
             .name()
             .map(|n| n.chars().take(200).collect())
             .unwrap_or_else(|_| "?".to_string());
         let (size, packed) = (entry.size(), entry.compressed_size());
         if size > RATIO_FROM && size / packed.max(1) > MAX_RATIO {
-            return Err(refuse(format!(
-                "{name}: expands more than {MAX_RATIO} times; this is not a cashkeeper export"
-            )));
+            return Err(refuse_file(&name, Reason::ExpandsTimes(MAX_RATIO)));
         }
         expanded = expanded.saturating_add(size);
         if expanded > most {
-            return Err(refuse(format!(
-                "{name}: the archive expands to more than {} MB",
-                mb(most)
-            )));
+            return Err(refuse_file(&name, Reason::ArchiveExpandsTo(mb(most))));
         }
         if name == "data.json" {
             if size > limits.data_bytes {
-                return Err(refuse(format!(
-                    "data.json: expands to more than {} MB",
-                    mb(limits.data_bytes)
-                )));
+                return Err(refuse_file(
+                    "data.json",
+                    Reason::ExpandsTo(mb(limits.data_bytes)),
+                ));
             }
             data_index = Some((i, size));
         } else if let Some(rest) = name.strip_prefix("documents/") {
@@ -486,7 +479,7 @@ pub fn check<R: Read + Seek>(
         }
     }
     let Some((data_index, data_size)) = data_index else {
-        return Err(refuse("is not a cashkeeper export: it has no data.json"));
+        return Err(refuse(Reason::NoDataJson));
     };
     let data: Data = {
         let entry = zip.by_index(data_index).map_err(|_| damaged())?;
@@ -500,17 +493,11 @@ pub fn check<R: Read + Seek>(
         serde_json::from_reader(reader).map_err(|_| damaged())?
     };
     if data.format.as_ref().and_then(Value::as_str) != Some(FORMAT) {
-        return Err(refuse(
-            "data.json: has another format; this is not a cashkeeper export",
-        ));
+        return Err(refuse_file("data.json", Reason::OtherFormat));
     }
     let version = match data.version.as_ref().and_then(Value::as_u64) {
         Some(v) if v <= u64::from(VERSION) => v,
-        _ => {
-            return Err(refuse(
-                "data.json: is of a newer export version; use a newer cashkeeper",
-            ))
-        }
+        _ => return Err(refuse_file("data.json", Reason::NewerVersion)),
     };
     let mut all = data.tables.ok_or_else(damaged)?;
     let tables: Vec<(&'static str, Vec<Box<RawValue>>)> = TABLES
@@ -544,7 +531,7 @@ pub fn check<R: Read + Seek>(
             continue;
         };
         if *size > MAX_BYTES as u64 {
-            return Err(refuse(format!("{name}: must be at most 10 MiB")));
+            return Err(refuse_file(name, Reason::DocumentTooLarge));
         }
         total += size;
         if total > limits.quota {
@@ -562,21 +549,18 @@ pub fn check<R: Read + Seek>(
             left: size,
         }
         .read_to_end(&mut bytes)
-        .map_err(|_| refuse(format!("{name}: cannot be read; the archive is damaged")))?;
+        .map_err(|_| refuse_file(&name, Reason::CannotRead))?;
         let file_name = row
             .get("file_name")
             .and_then(Value::as_str)
             .unwrap_or_default();
         let upload = Upload::check("file", file_name, bytes, None, None).map_err(|e| match e {
-            Error::Invalid { message, .. } => refuse(format!("{name}: {message}")),
-            Error::UnknownId(_) => refuse(format!("{name}: not found")),
+            Error::Invalid { reason, .. } => refuse_file(&name, reason),
             other => other,
         })?;
         let sha256 = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&upload.bytes));
         if row.get("sha256").and_then(Value::as_str) != Some(sha256.as_str()) {
-            return Err(refuse(format!(
-                "{name}: does not match its checksum; the archive is damaged"
-            )));
+            return Err(refuse_file(&name, Reason::Checksum));
         }
         let id = super::new_id();
         let path = files.path(user, &id);
@@ -668,9 +652,7 @@ pub fn load(
         |r| r.get(0),
     )?;
     if others > 0 {
-        return Err(refuse(
-            "the user has records already; load an export into a user who has none",
-        ));
+        return Err(refuse(Reason::HasRecords));
     }
     let staged_bytes: i64 = checked.staged.docs.values().map(|d| d.size).sum();
     documents::check_quota(&tx, user, staged_bytes, quota)?;
@@ -755,10 +737,13 @@ pub fn load(
                         other => match other.as_str().and_then(|v| ids.get(v)) {
                             Some(new) => rusqlite::types::Value::Text(new.clone()),
                             None => {
-                                return Err(refuse(format!(
-                                    "data.json: a record of {table} refers to a record of \
-                                     {parent} that is not in this archive"
-                                )))
+                                return Err(refuse_file(
+                                    "data.json",
+                                    Reason::DanglingRecord {
+                                        table: table.to_string(),
+                                        parent: parent.to_string(),
+                                    },
+                                ))
                             }
                         },
                     }
@@ -798,9 +783,7 @@ pub fn load(
                     rusqlite::Error::SqliteFailure(f, _)
                         if f.code == rusqlite::ErrorCode::ConstraintViolation =>
                     {
-                        refuse(format!(
-                            "data.json: a record of {table} cannot be loaded; the archive is damaged"
-                        ))
+                        refuse_file("data.json", Reason::UnloadableRecord(table.to_string()))
                     }
                     e => e.into(),
                 })?;

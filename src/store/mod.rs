@@ -33,7 +33,7 @@ pub mod two_factor;
 pub mod user;
 pub mod users;
 
-use crate::error::{Error, Result};
+use crate::error::{Counted, Error, Reason, Result};
 use anyhow::Context;
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{params, Connection};
@@ -259,7 +259,7 @@ pub fn backup(source: &Path, target: &Path) -> Result<()> {
     src.busy_timeout(BUSY_TIMEOUT)?;
     let file_name = target
         .file_name()
-        .ok_or_else(|| Error::invalid("FILE", "must name a file"))?;
+        .ok_or_else(|| Error::invalid("FILE", Reason::NameAFile))?;
     if let Some(parent) = target.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).context("backup: cannot create the target's folder")?;
     }
@@ -379,14 +379,14 @@ impl Cap {
     }
 
     /// What the limit counts, for the refusal.
-    fn noun(self) -> &'static str {
+    fn counted(self) -> Counted {
         match self {
-            Cap::Accounts => "accounts",
-            Cap::Categories => "categories",
-            Cap::Recurring => "recurring expenses, incomes and transfers",
-            Cap::DailyExpenses => "one-time expenses",
-            Cap::ApiTokens => "API tokens",
-            Cap::Documents => "documents",
+            Cap::Accounts => Counted::Accounts,
+            Cap::Categories => Counted::Categories,
+            Cap::Recurring => Counted::Recurring,
+            Cap::DailyExpenses => Counted::DailyExpenses,
+            Cap::ApiTokens => Counted::ApiTokens,
+            Cap::Documents => Counted::Documents,
         }
     }
 
@@ -421,10 +421,9 @@ impl Cap {
     /// Refuses `more` records when they would pass the limit.
     pub fn check_room(self, c: &Connection, user_id: &UserId, more: i64) -> Result<()> {
         if more > 0 && self.count(c, user_id)? + more > self.max() {
-            return Err(Error::refused(format!(
-                "you have reached the limit of {} {}; delete some before adding more",
+            return Err(Error::refused(Reason::LimitReached(
                 self.max(),
-                self.noun()
+                self.counted(),
             )));
         }
         Ok(())

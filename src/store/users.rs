@@ -1,6 +1,7 @@
 //! Users and their settings.
 
 use crate::domain::locale::Locale;
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -28,7 +29,7 @@ pub fn insert(c: &Connection, u: &NewUser<'_>) -> Result<User> {
         Err(rusqlite::Error::SqliteFailure(e, _))
             if e.code == rusqlite::ErrorCode::ConstraintViolation =>
         {
-            return Err(Error::invalid("email", "is already registered"));
+            return Err(Error::invalid("email", Reason::AlreadyRegistered));
         }
         Err(e) => return Err(e.into()),
     }

@@ -124,23 +124,23 @@ fn check_all(registry: &Registry, names: &[&str], input: &Value) -> Result<(), T
             continue;
         };
         let text = e.to_string();
-        let Error::Invalid { field, message } = &e else {
+        let Error::Invalid { field, reason } = &e else {
             return Err(TestCaseError::fail(format!(
                 "{name}: not a field error: {text:?} for {input}"
             )));
         };
         prop_assert!(
-            !field.is_empty() && !message.is_empty(),
+            !field.is_empty() && !reason.to_string().is_empty(),
             "{}: {:?}",
             name,
             text
         );
-        prop_assert_eq!(&text, &format!("{field}: {message}"));
+        prop_assert_eq!(&text, &format!("{field}: {reason}"));
         // Serde also reads a struct from an array, by position: then the
         // field is a position (`[1]`). The dispatcher refuses any body that
         // is not an object before decoding, so only `decode` itself sees one.
         let named = field == "body"
-            || message == "is required"
+            || *reason == cashkeeper::error::Reason::Required
             || match input {
                 Value::Object(o) => o.keys().any(|k| names_key(field, k)),
                 Value::Array(_) => field.starts_with('['),

@@ -10,6 +10,7 @@
 
 use super::tools::{self, Outcome, Preview};
 use crate::domain::locale::Locale;
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use crate::services::ai::{AiClient, AiError, ChatRequest, Message, StreamEvent, ToolCall};
 use crate::state::AppState;
@@ -53,30 +54,25 @@ pub struct Ask {
 
 /// Reads a request body; a refusal names the field.
 pub fn parse(body: &[u8]) -> Result<Ask> {
-    let value: Value = serde_json::from_slice(body)
-        .map_err(|_| Error::invalid("body", "must be a JSON object"))?;
+    let value: Value =
+        serde_json::from_slice(body).map_err(|_| Error::invalid("body", Reason::NotAnObject))?;
     let obj = value
         .as_object()
-        .ok_or_else(|| Error::invalid("body", "must be a JSON object"))?;
+        .ok_or_else(|| Error::invalid("body", Reason::NotAnObject))?;
     let conversation_id = match obj.get("conversationId") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) if !s.trim().is_empty() => Some(s.trim().to_string()),
-        Some(_) => {
-            return Err(Error::invalid(
-                "conversationId",
-                "must be a conversation's id",
-            ))
-        }
+        Some(_) => return Err(Error::invalid("conversationId", Reason::NotAConversation)),
     };
     let list = match obj.get("messages") {
         Some(Value::Array(list)) if !list.is_empty() => list,
-        Some(Value::Array(_)) | None => return Err(Error::invalid("messages", "is required")),
-        Some(_) => return Err(Error::invalid("messages", "must be a list")),
+        Some(Value::Array(_)) | None => return Err(Error::invalid("messages", Reason::Required)),
+        Some(_) => return Err(Error::invalid("messages", Reason::NotAList)),
     };
     if list.len() > MESSAGES_MAX {
         return Err(Error::invalid(
             "messages",
-            format!("must be at most {MESSAGES_MAX} messages"),
+            Reason::MaxMessages(MESSAGES_MAX),
         ));
     }
     let mut messages = Vec::with_capacity(list.len());
@@ -86,7 +82,7 @@ pub fn parse(body: &[u8]) -> Result<Ask> {
             _ => {
                 return Err(Error::invalid(
                     format!("messages[{i}].role"),
-                    "must be user or assistant",
+                    Reason::UserOrAssistant,
                 ))
             }
         };
@@ -95,14 +91,14 @@ pub fn parse(body: &[u8]) -> Result<Ask> {
             _ => {
                 return Err(Error::invalid(
                     format!("messages[{i}].content"),
-                    "is required",
+                    Reason::Required,
                 ))
             }
         };
         if content.chars().count() > CONTENT_MAX {
             return Err(Error::invalid(
                 format!("messages[{i}].content"),
-                format!("must be at most {CONTENT_MAX} characters"),
+                Reason::MaxChars(CONTENT_MAX),
             ));
         }
         messages.push((role, content));
@@ -110,7 +106,7 @@ pub fn parse(body: &[u8]) -> Result<Ask> {
     if messages.last().map(|(r, _)| r.as_str()) != Some("user") {
         return Err(Error::invalid(
             format!("messages[{}].role", messages.len() - 1),
-            "the last message must be the user's",
+            Reason::LastMessageUsers,
         ));
     }
     Ok(Ask {

@@ -9,6 +9,7 @@
 //! proposal saved and is refused.
 
 use super::tools;
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use crate::state::AppState;
 use crate::store::proposals::{self, Proposal, State};
@@ -33,10 +34,10 @@ pub struct Settled {
 fn settled_already(p: &Proposal) -> Error {
     match (p.state, &p.record_id) {
         (State::Saved, Some(record)) => {
-            Error::invalid("proposalId", format!("is saved already as record {record}"))
+            Error::invalid("proposalId", Reason::ProposalSaved(Some(record.clone())))
         }
-        (State::Saved, None) => Error::invalid("proposalId", "is saved already"),
-        _ => Error::invalid("proposalId", "is discarded already"),
+        (State::Saved, None) => Error::invalid("proposalId", Reason::ProposalSaved(None)),
+        _ => Error::invalid("proposalId", Reason::ProposalDiscarded),
     }
 }
 

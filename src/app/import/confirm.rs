@@ -6,6 +6,7 @@ use super::{batch_of, batch_view, reconcile_batch, require_unconfirmed, BatchVie
 use crate::app::input::{NAME_MAX, NOTES_MAX};
 use crate::domain::import::reconcile::Status;
 use crate::domain::import::{BatchStatus, Decision};
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use crate::state::AppState;
 use crate::store::imports::{self, Batch, StagedRow, Write};
@@ -73,10 +74,7 @@ pub(super) fn is_running(batch_id: &str) -> bool {
 }
 
 pub(super) fn busy() -> Error {
-    Error::invalid(
-        "id",
-        "is being confirmed or taken back; wait until it is done",
-    )
+    Error::invalid("id", Reason::ImportBusy)
 }
 
 /// The user's batch, claimed for a confirm, undo or cancel: another
@@ -166,13 +164,7 @@ pub async fn confirm(state: &AppState, user: &User, id: String) -> Result<Confir
     crate::memory::release_free();
     let resume = match start? {
         Start::Go { resume } => resume,
-        Start::Undecided(n) => {
-            return Err(Error::refused(format!(
-                "{n} {} still need{} a decision: import or skip",
-                if n == 1 { "conflict" } else { "conflicts" },
-                if n == 1 { "s" } else { "" },
-            )))
-        }
+        Start::Undecided(n) => return Err(Error::refused(Reason::ConflictsOpen(n))),
     };
 
     // What an interrupted confirm wrote already, by import key.
@@ -296,12 +288,7 @@ pub async fn cancel(state: &AppState, user: &UserId, id: String) -> Result<Batch
         .transaction(move |tx| {
             let b = batch_of(tx, &user, &b.id)?;
             match b.status {
-                BatchStatus::Confirmed => {
-                    return Err(Error::invalid(
-                        "id",
-                        "is confirmed; undoImport takes it back",
-                    ))
-                }
+                BatchStatus::Confirmed => return Err(Error::invalid("id", Reason::Confirmed)),
                 BatchStatus::Cancelled => {}
                 _ if b.confirming() => imports::abandon_confirm(tx, &b.id, &now)?,
                 _ => imports::cancel(tx, &b.id, &now)?,
@@ -326,10 +313,7 @@ pub async fn undo(state: &AppState, user: &UserId, id: String) -> Result<Undone>
     let now = crate::clock::timestamp(state.clock.now());
     let (b, _running) = claim(state, &user, id).await?;
     if b.status != BatchStatus::Confirmed {
-        return Err(Error::invalid(
-            "id",
-            "is not a confirmed import; only those can be undone",
-        ));
+        return Err(Error::invalid("id", Reason::NotConfirmedImport));
     }
     let removed = remove_written(state, &user, &b.id).await?;
     state

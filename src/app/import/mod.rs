@@ -13,10 +13,11 @@ pub use suggest::Summary;
 use crate::app::input::optional_id;
 use crate::domain::documents::clean_name;
 use crate::domain::import::read::{self, Format, Mapping, ReadError, MAX_ROWS};
-use crate::domain::import::reconcile::{self, Kind, Reason, Staged, Status};
+use crate::domain::import::reconcile::{self, Kind, Staged, Status};
 use crate::domain::import::{BatchStatus, Decision};
 use crate::domain::locale::Locale;
 use crate::domain::money;
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use crate::state::AppState;
 use crate::store::imports::{self, Batch, NewRow, StagedRow};
@@ -175,10 +176,7 @@ pub(crate) fn require_open(b: &Batch) -> Result<()> {
         if confirm::is_running(&b.id) {
             return Err(confirm::busy());
         }
-        return Err(Error::invalid(
-            "id",
-            "was being confirmed when the service stopped; confirmImport finishes it, cancelImport takes it back",
-        ));
+        return Err(Error::invalid("id", Reason::ImportInterrupted));
     }
     Ok(())
 }
@@ -186,11 +184,8 @@ pub(crate) fn require_open(b: &Batch) -> Result<()> {
 /// Refuses a batch that is confirmed or cancelled.
 pub(crate) fn require_unconfirmed(b: &Batch) -> Result<()> {
     match b.status {
-        BatchStatus::Confirmed => Err(Error::invalid(
-            "id",
-            "is already confirmed; undoImport takes it back",
-        )),
-        BatchStatus::Cancelled => Err(Error::invalid("id", "is cancelled")),
+        BatchStatus::Confirmed => Err(Error::invalid("id", Reason::AlreadyConfirmed)),
+        BatchStatus::Cancelled => Err(Error::invalid("id", Reason::Cancelled)),
         _ => Ok(()),
     }
 }
@@ -209,8 +204,8 @@ pub struct Upload {
 
 /// Reads and stages a file: the batch, with every row `new` or `error`.
 pub async fn stage(state: &AppState, user: &User, upload: Upload) -> Result<BatchView> {
-    let account_id =
-        optional_id(upload.account_id).ok_or_else(|| Error::invalid("accountId", "is required"))?;
+    let account_id = optional_id(upload.account_id)
+        .ok_or_else(|| Error::invalid("accountId", Reason::Required))?;
     let file_name = clean_name(&upload.file_name).unwrap_or_else(|| "import.csv".to_string());
     let field = upload.file_field;
     let mapping_json = upload
@@ -274,9 +269,8 @@ pub async fn stage(state: &AppState, user: &User, upload: Upload) -> Result<Batc
 /// Refuses another batch while the most allowed wait for a confirm.
 fn require_room(c: &Connection, user: &UserId) -> Result<()> {
     if imports::open_count(c, user)? >= imports::OPEN_BATCHES_MAX {
-        return Err(Error::refused(format!(
-            "at most {} imports may wait for confirmation; confirm or cancel one first",
-            imports::OPEN_BATCHES_MAX
+        return Err(Error::refused(Reason::OpenImports(
+            imports::OPEN_BATCHES_MAX as usize,
         )));
     }
     Ok(())
@@ -285,27 +279,20 @@ fn require_room(c: &Connection, user: &UserId) -> Result<()> {
 /// A file-level refusal, naming the field.
 fn refusal(field: &'static str, e: ReadError) -> Error {
     match e {
-        ReadError::Empty => Error::invalid(field, "is empty: the file has no rows"),
-        ReadError::Binary => Error::invalid(field, "is not a CSV text file"),
-        ReadError::TooManyRows => Error::invalid(
-            field,
-            format!("has more than {MAX_ROWS} rows; split the file"),
-        ),
+        ReadError::Empty => Error::invalid(field, Reason::NoRows),
+        ReadError::Binary => Error::invalid(field, Reason::NotCsv),
+        ReadError::TooManyRows => Error::invalid(field, Reason::TooManyRows(MAX_ROWS)),
         ReadError::FieldTooLong { line } => Error::invalid(
             field,
-            format!(
-                "has a field longer than {} KiB starting on line {line}; is a closing quote missing?",
-                read::FIELD_MAX / 1024
-            ),
+            Reason::FieldTooLong {
+                kib: read::FIELD_MAX / 1024,
+                line,
+            },
         ),
-        ReadError::UnknownLayout { columns } => Error::invalid(
-            "mapping",
-            format!(
-                "is required: the file's layout is not recognised; columns found: {}",
-                columns.join(", ")
-            ),
-        ),
-        ReadError::Mapping { field, message } => Error::invalid(field, message),
+        ReadError::UnknownLayout { columns } => {
+            Error::invalid("mapping", Reason::UnknownLayout(columns))
+        }
+        ReadError::Mapping { field, reason } => Error::invalid(field, reason),
     }
 }
 
@@ -319,16 +306,16 @@ fn new_rows(rows: Vec<read::Row>, account_currency: &str) -> Vec<NewRow> {
             let (status, reason) = match (&r.problem, r.amount) {
                 (Some(problem), _) => (
                     Status::Error,
-                    Some(Reason::Unreadable {
+                    Some(reconcile::Reason::Unreadable {
                         problem: problem.clone(),
                     }),
                 ),
                 (None, Some(a)) if money::round(a).is_zero() => {
-                    (Status::Error, Some(Reason::ZeroAmount))
+                    (Status::Error, Some(reconcile::Reason::ZeroAmount))
                 }
                 (None, Some(a)) if a.abs() > money::MAX => (
                     Status::Error,
-                    Some(Reason::Unreadable {
+                    Some(reconcile::Reason::Unreadable {
                         problem: read::Problem::Amount {
                             value: a.to_string(),
                         },
@@ -551,10 +538,7 @@ pub async fn decide(
                     let row = imports::find_row(tx, &user, &b.id, &row_id)?
                         .ok_or_else(|| Error::unknown("rowId"))?;
                     if row.status == Status::Error {
-                        return Err(Error::invalid(
-                            "rowId",
-                            "is a row that could not be read; it cannot be imported or skipped",
-                        ));
+                        return Err(Error::invalid("rowId", Reason::UnreadableRow));
                     }
                     imports::set_decision(tx, &row.id, Some(decision))?;
                     1

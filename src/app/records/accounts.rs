@@ -5,6 +5,8 @@ use super::Record;
 use crate::app::input::{self, Patch, NAME_MAX};
 use crate::domain::currency::Currency;
 use crate::domain::money::Sign;
+use crate::error::Reason;
+use crate::error::Uses;
 use crate::error::{Error, Result};
 use crate::state::AppState;
 use crate::store::accounts::TYPES;
@@ -48,15 +50,15 @@ impl Record for AccountInput {
             NAME_MAX,
         ))?;
         let kind = checks.take(match self.kind.or(stored.map(|a| a.kind.clone())) {
-            None => Err(Error::invalid("type", "is required")),
+            None => Err(Error::invalid("type", Reason::Required)),
             Some(k) if !TYPES.contains(&k.trim()) => {
-                Err(Error::invalid("type", "must be checking, savings or etf"))
+                Err(Error::invalid("type", Reason::AccountType))
             }
             Some(k) => Ok(k),
         })?;
         let currency = checks.take(match self.currency.or(stored.map(|a| a.currency.clone())) {
             Some(c) => Currency::parse("currency", &c).map(|c| c.code().to_string()),
-            None => Err(Error::invalid("currency", "is required")),
+            None => Err(Error::invalid("currency", Reason::Required)),
         })?;
         let balance = checks.take(match self.balance {
             Patch::Absent => Ok(stored.map(|a| a.balance).unwrap_or_default()),
@@ -91,21 +93,18 @@ pub async fn delete(
             }
             if let Some(target) = &move_to {
                 if *target == id {
-                    return Err(Error::invalid("moveTo", "must be another account"));
+                    return Err(Error::invalid("moveTo", Reason::AnotherAccount));
                 }
                 require_owned_field(tx, Owned::Account, &user, "moveTo", target)?;
                 accounts::move_entries(tx, &user, &id, target)?;
             }
-            let used: Vec<String> = accounts::usage(tx, &user, &id)?
-                .iter()
+            let used: Vec<(usize, Uses)> = accounts::usage(tx, &user, &id)?
+                .into_iter()
                 .filter(|(_, n)| *n > 0)
-                .map(|(what, n)| format!("{n} {what}"))
+                .map(|(what, n)| (n as usize, what))
                 .collect();
             if !used.is_empty() {
-                return Err(Error::refused(format!(
-                    "account is still used by {}; move them to another account (moveTo) or delete them first",
-                    used.join(", ")
-                )));
+                return Err(Error::refused(Reason::AccountInUse(used)));
             }
             table::delete::<Account>(tx, &user, &id)?;
             Ok(())

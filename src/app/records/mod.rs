@@ -22,6 +22,7 @@ pub use transfers::TransferInput;
 
 use crate::app::input::Patch;
 use crate::domain::currency::Currency;
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use crate::state::AppState;
 use crate::store::accounts::Account;
@@ -61,7 +62,7 @@ pub fn account_and_currency(
     stored: Option<(&str, &str)>,
 ) -> Result<(String, String)> {
     let account_id = crate::app::input::optional_id(account.or(stored.map(|(a, _)| a.to_string())))
-        .ok_or_else(|| Error::invalid("accountId", "is required"))?;
+        .ok_or_else(|| Error::invalid("accountId", Reason::Required))?;
     let given = match currency {
         Patch::Absent => stored.map(|(_, code)| code.to_string()),
         p => p.or(None),

@@ -2,6 +2,7 @@
 
 use super::{currency_for, Record};
 use crate::app::input::{self, Patch, NOTES_MAX};
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use crate::store::transfers::{NewTransfer, Transfer};
 use crate::store::users::UserId;
@@ -45,14 +46,14 @@ impl Record for TransferInput {
                 self.from_account_id
                     .or(stored.map(|t| t.from_account_id.clone())),
             )
-            .ok_or_else(|| Error::invalid("fromAccountId", "is required")),
+            .ok_or_else(|| Error::invalid("fromAccountId", Reason::Required)),
         )?;
         let to = checks.take(
             input::optional_id(
                 self.to_account_id
                     .or(stored.map(|t| t.to_account_id.clone())),
             )
-            .ok_or_else(|| Error::invalid("toAccountId", "is required")),
+            .ok_or_else(|| Error::invalid("toAccountId", Reason::Required)),
         )?;
         // The amount is in the source account's currency.
         let currency = match &from {
@@ -70,7 +71,7 @@ impl Record for TransferInput {
             if owned.is_some() && from.as_ref() == Some(to) {
                 checks.take::<()>(Err(Error::invalid(
                     "toAccountId",
-                    "must be another account than fromAccountId",
+                    Reason::AnotherThanSource,
                 )))?;
             }
         }

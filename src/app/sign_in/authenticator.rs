@@ -4,6 +4,7 @@
 use super::{check_password, check_second_factor, confirm_password, Client};
 use crate::auth::totp;
 use crate::clock::timestamp;
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use crate::state::AppState;
 use crate::store::{sessions, two_factor};
@@ -40,9 +41,7 @@ pub async fn begin_setup(state: &AppState, client: &Client<'_>, password: String
         })
         .await?;
     if !started {
-        return Err(Error::refused(
-            "two-factor sign-in is already on; turn it off first to set up another app",
-        ));
+        return Err(Error::refused(Reason::TwoFactorOnTurnOffFirst));
     }
     let url = totp::otpauth_url(&user.email, &secret);
     Ok(Setup {
@@ -66,22 +65,17 @@ pub async fn enable(state: &AppState, client: &Client<'_>, code: &str) -> Result
         })
         .await?;
     if current.secret.is_some() {
-        return Err(Error::refused("two-factor sign-in is already on"));
+        return Err(Error::refused(Reason::TwoFactorOn));
     }
     let Some(pending) = current.pending else {
-        return Err(Error::refused(
-            "start the setup first: there is no secret waiting for a code",
-        ));
+        return Err(Error::refused(Reason::SetupNotStarted));
     };
     let secret = state
         .sealer
         .open(&pending)
-        .ok_or_else(|| Error::refused("the setup has expired; start it again"))?;
+        .ok_or_else(|| Error::refused(Reason::SetupExpired))?;
     let Some(step) = totp::verify(&secret, code, state.clock.now().timestamp(), None) else {
-        return Err(Error::invalid(
-            "code",
-            "is not the app's current code; check the phone's clock and try the next one",
-        ));
+        return Err(Error::invalid("code", Reason::NotCurrentCode));
     };
     let codes = totp::new_recovery_codes();
     let hashes: Vec<String> = codes
@@ -102,9 +96,7 @@ pub async fn enable(state: &AppState, client: &Client<'_>, code: &str) -> Result
         })
         .await?;
     if !enabled {
-        return Err(Error::refused(
-            "the setup changed meanwhile; start it again",
-        ));
+        return Err(Error::refused(Reason::SetupChanged));
     }
     Ok(codes)
 }
@@ -122,7 +114,7 @@ pub async fn disable(
     let attempt = check_password(state, client, "password", password).await?;
     let user = &client.session.ok_or(Error::Unauthorized)?.user;
     if !check_second_factor(state, &user.id, code).await? {
-        return Err(Error::invalid("code", "is not a current or recovery code"));
+        return Err(Error::invalid("code", Reason::NotACode));
     }
     attempt.succeeded();
     let id = user.id.clone();

@@ -16,6 +16,7 @@ pub use with_password::{login, passwords_allowed, register};
 use crate::auth::login_limit::Attempt;
 use crate::auth::{password, session, totp};
 use crate::clock::timestamp;
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use crate::state::AppState;
 use crate::store::users::{self, User, UserId};
@@ -128,7 +129,7 @@ pub async fn start(
 pub fn parse_name(field: &'static str, raw: &str) -> Result<String> {
     let name = raw.trim();
     if name.chars().count() > NAME_MAX {
-        return Err(Error::invalid(field, "must be at most 100 characters"));
+        return Err(Error::invalid(field, Reason::MaxChars(100)));
     }
     Ok(name.to_string())
 }
@@ -151,11 +152,7 @@ async fn confirm_by_provider(
     let now = state.clock.now();
     match started {
         Some(at) if now - at <= PROVIDER_CONFIRMS_FOR => Ok(()),
-        _ => Err(Error::invalid(
-            field,
-            "your account signs in through single sign-on and has no password: sign in \
-             through it again, then repeat this within 10 minutes",
-        )),
+        _ => Err(Error::invalid(field, Reason::SingleSignOnOnly)),
     }
 }
 
@@ -196,16 +193,16 @@ pub async fn check_password<'a>(
         .await?;
     let key = user.email.to_lowercase();
     if known && given.is_empty() {
-        return Err(Error::invalid(field, "is required"));
+        return Err(Error::invalid(field, Reason::Required));
     }
     let attempt = state
         .sign_in
         .begin(&key, client.limited_as(state, &key), state.clock.now())
-        .map_err(|r| Error::invalid(field, r.message()))?;
+        .map_err(|r| Error::invalid(field, r.reason()))?;
     if !known {
         confirm_by_provider(state, client, field).await?;
     } else if !password::verify(given, phc).await? {
-        return Err(Error::invalid(field, "is not your current password"));
+        return Err(Error::invalid(field, Reason::NotYourPassword));
     }
     Ok(attempt)
 }
@@ -225,10 +222,7 @@ pub async fn check_second_factor(state: &AppState, user_id: &UserId, given: &str
         let Some(secret) = state.sealer.open(&sealed) else {
             tracing::error!(user_id = %user_id,
                 "the two-factor secret cannot be opened: secrets.key in the data directory is not the one it was sealed with");
-            return Err(Error::refused(
-                "this server cannot read your two-factor secret; sign in with a recovery code, \
-                 or ask the administrator to reset two-factor sign-in",
-            ));
+            return Err(Error::refused(Reason::SecretUnreadable));
         };
         let Some(step) = totp::verify(&secret, given, now_unix, stored.last_step) else {
             return Ok(false);

@@ -5,6 +5,7 @@ use super::{end_old_credentials, passwords_allowed, Client};
 use crate::auth::{password, secrets};
 use crate::clock::timestamp;
 use crate::domain::email::Email;
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use crate::state::AppState;
 use crate::store::{password_resets, users};
@@ -73,7 +74,7 @@ pub async fn reset_password(
     password::check_rule("password", &new_password)?;
     let token = token.trim();
     if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(Error::invalid("token", "is invalid or expired"));
+        return Err(Error::invalid("token", Reason::InvalidOrExpired));
     }
     let token_hash = secrets::sha256_hex(&token.to_ascii_lowercase());
     let now = timestamp(state.clock.now());
@@ -84,7 +85,7 @@ pub async fn reset_password(
         .run(move |c| password_resets::is_usable(c, &check_hash, &check_now))
         .await?;
     if !usable {
-        return Err(Error::invalid("token", "is invalid or expired"));
+        return Err(Error::invalid("token", Reason::InvalidOrExpired));
     }
     let hash = password::hash(new_password).await?;
     let current = client
@@ -94,7 +95,7 @@ pub async fn reset_password(
         .db
         .transaction(move |tx| {
             let user_id = password_resets::consume(tx, &token_hash, &now)?
-                .ok_or_else(|| Error::invalid("token", "is invalid or expired"))?;
+                .ok_or_else(|| Error::invalid("token", Reason::InvalidOrExpired))?;
             users::set_password(tx, &user_id, &hash, &now)?;
             let keep = current
                 .as_ref()

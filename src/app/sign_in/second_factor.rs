@@ -3,11 +3,12 @@
 use super::{check_second_factor, start, Client, SignedIn};
 use crate::auth::{secrets, session};
 use crate::clock::timestamp;
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use crate::state::AppState;
 use crate::store::{two_factor, users};
 
-const CHALLENGE_GONE: &str = "has expired or was used; sign in again";
+const CHALLENGE_GONE: Reason = Reason::ChallengeGone;
 
 /// The second step of `login`: a code from the app or an unused recovery
 /// code, with the challenge `login` answered. Signs in exactly like
@@ -41,9 +42,9 @@ pub async fn login_totp(
     let attempt = state
         .sign_in
         .begin(&user.email.to_lowercase(), limited_as, state.clock.now())
-        .map_err(|r| Error::refused(r.message()))?;
+        .map_err(|r| Error::refused(r.reason()))?;
     if !check_second_factor(state, &user_id, code).await? {
-        return Err(Error::invalid("code", "is not a current or recovery code"));
+        return Err(Error::invalid("code", Reason::NotACode));
     }
     let (h, n) = (hash, now);
     let id = user_id.clone();
@@ -51,9 +52,7 @@ pub async fn login_totp(
         .db
         .transaction(move |tx| {
             if users::is_disabled(tx, &id)? {
-                return Err(Error::refused(
-                    "this account is disabled; ask the administrator of this cashkeeper",
-                ));
+                return Err(Error::refused(Reason::AccountDisabled));
             }
             two_factor::consume_challenge(tx, &h, &n)
         })

@@ -6,6 +6,7 @@ use crate::clock::timestamp;
 use crate::config::Registration;
 use crate::domain::email::Email;
 use crate::domain::locale::Locale;
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use crate::state::AppState;
 use crate::store::users;
@@ -14,9 +15,8 @@ use crate::store::users;
 /// `CASHKEEPER_OIDC_ONLY=true`: people sign in through the provider.
 pub fn passwords_allowed(state: &AppState) -> Result<()> {
     match &state.config.oidc {
-        Some(o) if o.only => Err(Error::refused(format!(
-            "sign-in with a password is turned off here; use \"{}\" on the sign-in page",
-            o.label(crate::i18n::EN.sso_button)
+        Some(o) if o.only => Err(Error::refused(Reason::PasswordSignInOff(
+            o.button_label.clone(),
         ))),
         _ => Ok(()),
     }
@@ -34,7 +34,7 @@ pub async fn register(
 ) -> Result<SignedIn> {
     passwords_allowed(state)?;
     if state.config.registration == Registration::Closed {
-        return Err(Error::refused("registration is closed"));
+        return Err(Error::refused(Reason::RegistrationClosed));
     }
     let email = Email::parse("email", email)?;
     password::check_rule("password", &given_password)?;
@@ -48,7 +48,7 @@ pub async fn register(
             // Checked inside the insert's transaction, so two sign-ups racing
             // for the first account cannot both win.
             if !registration.admits(|| users::count(tx))? {
-                return Err(Error::refused("registration is closed"));
+                return Err(Error::refused(Reason::RegistrationClosed));
             }
             users::create(
                 tx,
@@ -80,7 +80,7 @@ pub async fn login(
     let attempt = state
         .sign_in
         .begin(&key, client.limited_as(state, &key), state.clock.now())
-        .map_err(|r| Error::refused(r.message()))?;
+        .map_err(|r| Error::refused(r.reason()))?;
     let found = state
         .db
         .run(move |c| users::password_hash_by_email(c, &key))
@@ -93,14 +93,12 @@ pub async fn login(
     let user = match (ok, user) {
         (true, Some(user)) => user,
         // The attempt stays counted.
-        _ => return Err(Error::refused("invalid email or password")),
+        _ => return Err(Error::refused(Reason::BadCredentials)),
     };
     let id = user.id.clone();
     if state.db.run(move |c| users::is_disabled(c, &id)).await? {
         // Only the right password learns this; the attempt stays counted.
-        return Err(Error::refused(
-            "this account is disabled; ask the administrator of this cashkeeper",
-        ));
+        return Err(Error::refused(Reason::AccountDisabled));
     }
     let ending = end(state, user, session::Via::Password, client).await?;
     // No session before the second factor: the attempt stays counted

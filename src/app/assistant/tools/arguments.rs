@@ -3,6 +3,7 @@
 //! be read without guessing is read; anything else fails naming the field.
 
 use super::*;
+use crate::error::Reason;
 
 /// The arguments of a call as a JSON object. A model may send `""` or
 /// `null` for none, or the object's JSON inside a JSON string.
@@ -64,7 +65,7 @@ impl Args {
             None => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.trim().to_string())),
             Some(Value::Number(n)) => Ok(Some(n.to_string())),
-            Some(_) => Err(Error::invalid(name, "must be text")),
+            Some(_) => Err(Error::invalid(name, Reason::NotText)),
         }
     }
 
@@ -74,16 +75,7 @@ impl Args {
         name: &'static str,
         range: RangeInclusive<i64>,
     ) -> Result<Option<i64>> {
-        let wrong = || {
-            Error::invalid(
-                name,
-                format!(
-                    "must be a whole number from {} to {}",
-                    range.start(),
-                    range.end()
-                ),
-            )
-        };
+        let wrong = || Error::invalid(name, Reason::WholeNumber(*range.start(), *range.end()));
         let n = match self.get(name) {
             None => return Ok(None),
             Some(Value::Number(n)) => n.to_string(),
@@ -102,7 +94,7 @@ impl Args {
     pub(super) fn date(&self, name: &'static str) -> Result<NaiveDate> {
         match self.text(name)? {
             Some(s) => parse_date(name, &normalise_date(&s)),
-            None => Err(Error::invalid(name, "is required")),
+            None => Err(Error::invalid(name, Reason::Required)),
         }
     }
 
@@ -122,7 +114,7 @@ impl Args {
             month.map_or(if year.is_some() { 1 } else { today.month() }, |m| m as u32),
             1,
         );
-        first.ok_or_else(|| Error::invalid("month", "must be between 1 and 12"))
+        first.ok_or_else(|| Error::invalid("month", Reason::Between(1, 12)))
     }
 }
 

@@ -36,6 +36,7 @@ use crate::clock::timestamp;
 use crate::domain::locale::Locale;
 use crate::domain::money;
 use crate::domain::recurrence::{parse_date, parse_month, Frequency, Schedule};
+use crate::error::Reason;
 use crate::error::{Error, Result};
 use crate::i18n::format;
 use crate::reports::payments::{months, Source};
@@ -140,10 +141,10 @@ pub async fn run(state: &AppState, user: &User, name: &str, arguments: &str) -> 
             .map(|t| t.0)
             .chain(WRITE_TOOLS.iter().map(|t| t.0))
             .collect();
-        Err(Error::refused(format!(
-            "unknown tool {name:?}; the tools are {}",
-            names.join(", ")
-        )))
+        Err(Error::refused(Reason::UnknownTool {
+            name: name.to_string(),
+            tools: names.into_iter().map(String::from).collect(),
+        }))
     };
     outcome.unwrap_or_else(|e| {
         e.log();

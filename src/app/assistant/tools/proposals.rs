@@ -9,6 +9,7 @@ use super::catalogue::{write_tool, Field, Kind, Ty, WRITE_TOOLS};
 use super::reads;
 use super::values::{amt, quoted};
 use super::*;
+use crate::error::Reason;
 
 /// What the write tool `tool` would do with `arguments`, without doing it:
 /// the arguments to send to its action on Confirm, and the preview. Fails
@@ -22,14 +23,13 @@ pub async fn preview(
 ) -> Result<(Value, Preview)> {
     let Some((kind, update)) = write_tool(tool) else {
         let names: Vec<&str> = WRITE_TOOLS.iter().map(|t| t.0).collect();
-        let what = if reads::find(tool).is_some() {
-            "is a read tool"
-        } else {
-            "is not a tool"
-        };
         return Err(Error::invalid(
             "tool",
-            format!("{tool:?} {what}; previews are for {}", names.join(", ")),
+            Reason::NotPreviewable {
+                name: tool.to_string(),
+                read_tool: reads::find(tool).is_some(),
+                tools: names.into_iter().map(String::from).collect(),
+            },
         ));
     };
     let arguments = Value::Object(normalise(kind, update, arguments));
@@ -92,7 +92,7 @@ pub fn book(
     let Some((kind, update)) = write_tool(tool) else {
         return Err(Error::invalid(
             "tool",
-            format!("{tool:?} is not a write tool"),
+            Reason::NotAWriteTool(tool.to_string()),
         ));
     };
     let record = match kind {

@@ -8,6 +8,7 @@ use super::arguments::Args;
 use super::values::{amt, opt_amt, pct, quoted};
 use super::*;
 use crate::domain::rates::Rates;
+use crate::error::Reason;
 use std::sync::Arc;
 
 /// Payments `list_payments` answers at most.
@@ -278,13 +279,10 @@ pub(super) fn list_payments(c: &Connection, a: &Asked<'_>, args: &Args) -> Resul
     let (user, rates) = (a.user, a.rates);
     let (from, to) = (args.date("from")?, args.date("to")?);
     if to < from {
-        return Err(Error::invalid("to", "must not be before from"));
+        return Err(Error::invalid("to", Reason::NotBefore("from")));
     }
     if (to - from).num_days() > crate::reports::payments::MAX_SPAN_DAYS {
-        return Err(Error::invalid(
-            "to",
-            "must be at most 365 days after from (ask for one year at a time)",
-        ));
+        return Err(Error::invalid("to", Reason::AtMostAYear));
     }
     let source = Source::load(c, user, rates)?;
     let mut payments = Vec::new();
@@ -333,10 +331,10 @@ pub(super) fn run_search(c: &Connection, a: &Asked<'_>, args: &Args) -> Result<(
     // As the `search` action reads its query.
     let query = args.text("query")?.unwrap_or_default();
     if query.is_empty() {
-        return Err(Error::invalid("query", "is required"));
+        return Err(Error::invalid("query", Reason::Required));
     }
     if query.chars().count() > 100 {
-        return Err(Error::invalid("query", "must be at most 100 characters"));
+        return Err(Error::invalid("query", Reason::MaxChars(100)));
     }
     let hits: Vec<Value> = search::search(c, &user.id, &query, search::LIMIT)?
         .into_iter()
@@ -374,7 +372,7 @@ pub(super) fn find_account(c: &Connection, user: &User, args: &Args) -> Result<A
     let (field, wanted) = match (args.text("accountName")?, id) {
         (Some(name), _) => ("accountName", name),
         (None, Some(id)) => ("accountId", id),
-        (None, None) => return Err(Error::invalid("accountId", "is required (or accountName)")),
+        (None, None) => return Err(Error::invalid("accountId", Reason::AccountOrName)),
     };
     let lower = wanted.to_lowercase();
     let exact: Vec<&Account> = accounts
@@ -389,34 +387,25 @@ pub(super) fn find_account(c: &Connection, user: &User, args: &Args) -> Result<A
     } else {
         exact
     };
-    let names = |list: &[&Account]| {
-        list.iter()
-            .map(|a| a.name.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let names = |list: &[&Account]| list.iter().map(|a| a.name.clone()).collect::<Vec<_>>();
     match found[..] {
         [one] => Ok(one.clone()),
         [] => {
             let all: Vec<&Account> = accounts.iter().collect();
             Err(Error::invalid(
                 field,
-                format!(
-                    "no account {wanted:?}; the accounts are: {}",
-                    if all.is_empty() {
-                        "none".into()
-                    } else {
-                        names(&all)
-                    }
-                ),
+                Reason::NoAccountNamed {
+                    wanted: wanted.to_string(),
+                    accounts: names(&all),
+                },
             ))
         }
         _ => Err(Error::invalid(
             field,
-            format!(
-                "{wanted:?} matches several accounts ({}); give accountId",
-                names(&found)
-            ),
+            Reason::SeveralAccounts {
+                wanted: wanted.to_string(),
+                accounts: names(&found),
+            },
         )),
     }
 }

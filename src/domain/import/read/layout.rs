@@ -290,21 +290,18 @@ pub(super) fn headerless(records: &[Record]) -> Option<Layout> {
 }
 
 pub(super) fn layout_from_mapping(m: &Mapping, records: &[Record]) -> Result<Layout, ReadError> {
-    let bad = |field: &str, message: String| ReadError::Mapping {
+    let bad = |field: &str, reason: Reason| ReadError::Mapping {
         field: format!("mapping.{field}"),
-        message,
+        reason,
     };
     if let Some(d) = m.decimal_separator.as_deref() {
         if d != "," && d != "." {
-            return Err(bad("decimalSeparator", "must be \",\" or \".\"".into()));
+            return Err(bad("decimalSeparator", Reason::DecimalSeparator));
         }
     }
     if let Some(f) = m.date_format.as_deref() {
         if !f.contains('%') {
-            return Err(bad(
-                "dateFormat",
-                "must be a pattern such as %d.%m.%Y".into(),
-            ));
+            return Err(bad("dateFormat", Reason::DatePattern));
         }
     }
     let named = [
@@ -325,12 +322,12 @@ pub(super) fn layout_from_mapping(m: &Mapping, records: &[Record]) -> Result<Lay
     .collect::<Vec<_>>();
     let header = match m.header_line {
         Some(None) => None,
-        Some(Some(line)) => Some(records.iter().position(|r| r.line == line).ok_or_else(|| {
-            bad(
-                "headerLine",
-                format!("line {line} holds no row of the file"),
-            )
-        })?),
+        Some(Some(line)) => Some(
+            records
+                .iter()
+                .position(|r| r.line == line)
+                .ok_or_else(|| bad("headerLine", Reason::NoSuchLine(line)))?,
+        ),
         None if named.is_empty() => detect_layout(records).and_then(|l| l.header),
         // The line holding the most of the named columns; one it lacks is
         // named below.
@@ -355,9 +352,9 @@ pub(super) fn layout_from_mapping(m: &Mapping, records: &[Record]) -> Result<Lay
     };
     let shown = || {
         if header.is_some() {
-            names.join(", ")
+            names.clone()
         } else {
-            likely_header(records).join(", ")
+            likely_header(records)
         }
     };
     let column = |field: &str, c: &Column| -> Result<usize, ReadError> {
@@ -365,18 +362,20 @@ pub(super) fn layout_from_mapping(m: &Mapping, records: &[Record]) -> Result<Lay
             Column::Index(i) if *i < names.len() => Ok(*i),
             Column::Index(i) => Err(bad(
                 field,
-                format!(
-                    "no column {i}: the file has {} (0 to {})",
-                    names.len(),
-                    names.len().saturating_sub(1)
-                ),
+                Reason::NoSuchIndex {
+                    index: *i,
+                    count: names.len(),
+                },
             )),
             Column::Name(n) => find(&names, &norm(n))
                 .filter(|_| header.is_some())
                 .ok_or_else(|| {
                     bad(
                         field,
-                        format!("no column \"{n}\"; the file has: {}", shown()),
+                        Reason::NoSuchColumn {
+                            name: n.clone(),
+                            found: shown(),
+                        },
                     )
                 }),
         }
@@ -384,18 +383,16 @@ pub(super) fn layout_from_mapping(m: &Mapping, records: &[Record]) -> Result<Lay
     let opt = |field: &str, c: &Option<Column>| c.as_ref().map(|c| column(field, c)).transpose();
     let date = match &m.date {
         Some(c) => column("date", c)?,
-        None => return Err(bad("date", "is required".into())),
+        None => return Err(bad("date", Reason::Required)),
     };
     let amount = match (&m.amount, &m.debit, &m.credit) {
         (Some(a), _, _) => AmountCols::Signed(column("amount", a)?),
         (None, Some(d), Some(c)) => {
             AmountCols::DebitCredit(column("debit", d)?, column("credit", c)?)
         }
-        (None, Some(_), None) => return Err(bad("credit", "is required with debit".into())),
-        (None, None, Some(_)) => return Err(bad("debit", "is required with credit".into())),
-        (None, None, None) => {
-            return Err(bad("amount", "is required (or debit and credit)".into()))
-        }
+        (None, Some(_), None) => return Err(bad("credit", Reason::RequiredWithDebit)),
+        (None, None, Some(_)) => return Err(bad("debit", Reason::RequiredWithCredit)),
+        (None, None, None) => return Err(bad("amount", Reason::AmountOrDebitAndCredit)),
     };
     let payee = opt("payee", &m.payee)?.map_or(PayeeCol::None, PayeeCol::Col);
     let memo = opt("memo", &m.memo)?.map_or(MemoCol::None, MemoCol::Col);

@@ -12,6 +12,7 @@ pub use values::parse_amount;
 use layout::{detect_date_format, detect_decimal, detect_layout, layout_from_mapping};
 use values::DateFormat;
 
+use crate::error::Reason;
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -134,7 +135,7 @@ pub enum ReadError {
     /// The mapping does not fit the file; `field` is the mapping's field.
     Mapping {
         field: String,
-        message: String,
+        reason: Reason,
     },
 }
 
@@ -678,7 +679,10 @@ mod tests {
             err,
             ReadError::Mapping {
                 field: "mapping.amount".into(),
-                message: "no column \"Betrag X\"; the file has: wann, wieviel, wer".into()
+                reason: Reason::NoSuchColumn {
+                    name: "Betrag X".into(),
+                    found: vec!["wann".into(), "wieviel".into(), "wer".into()]
+                }
             }
         );
         let err = read(

@@ -1,0 +1,213 @@
+//! Why an input or a request is refused, as a value: what the code decides.
+//! How a person reads it, in English and in German, is `i18n/reasons.rs`;
+//! nothing here is worded, so no refusal is ever parsed back from its text.
+
+/// Why a field (in [`Error::Invalid`](super::Error::Invalid)) or a request
+/// (in [`Error::Refused`](super::Error::Refused)) is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    // Any field.
+    Required,
+    /// Given, but not in the form the field takes (the decoder's own words,
+    /// for the log and for API clients).
+    Malformed(String),
+    MaxChars(usize),
+    NotText,
+    NotAList,
+    NotAnObject,
+    NotBase64,
+    /// A whole number from the first to the second.
+    WholeNumber(i64, i64),
+    /// Between the first and the second (a month, a year, a page size).
+    Between(i64, i64),
+    /// The named field's day lies after this one.
+    NotBefore(&'static str),
+    Empty,
+    /// About one part of a file: a file in an archive, say.
+    InFile(String, Box<Reason>),
+
+    // Amounts and dates.
+    Positive,
+    NotNegative,
+    TwoDecimals,
+    AmountTooLarge,
+    NotANumber,
+    NotADate,
+    NotAValidDate,
+    YearOutOfRange,
+    NotAMonth,
+    AtMostAYear,
+    UnknownCurrency(String),
+    Frequency,
+    FrequencyOrOnce,
+
+    // Accounts, categories and records.
+    AccountType,
+    AnotherAccount,
+    AnotherThanSource,
+    AccountInUse(Vec<(usize, Uses)>),
+    CategoryExists,
+    NotAnEmoji,
+    NotAColour,
+    LimitReached(i64, Counted),
+    NoReservePot,
+    DeOrEn,
+    TokenLifetime,
+
+    // Documents and receipt photos.
+    NotADocument,
+    DocumentTooLarge,
+    DocumentOwners,
+    QuotaFull {
+        quota_mb: u64,
+        used_mb: u64,
+    },
+    ImageUnreadable,
+    ImagePixels {
+        width: u32,
+        height: u32,
+        max_side: u32,
+        max_megapixels: u64,
+    },
+    NotJpegOrPng,
+    ReceiptRequired,
+    ReceiptTooLarge,
+    ReceiptUploadTooLarge,
+    ExpectedMultipart,
+    /// A multipart body that cannot be read; the parser's words.
+    MalformedUpload(String),
+
+    // Signing in.
+    NotAnEmail,
+    PasswordTooShort,
+    NotYourPassword,
+    AlreadyRegistered,
+    BadCredentials,
+    RegistrationClosed,
+    AccountDisabled,
+    /// Only single sign-on is offered; the configured label of its button,
+    /// if any.
+    PasswordSignInOff(Option<String>),
+    TooManySignIns {
+        /// Counted for the address (else for the client's network).
+        address: bool,
+        minutes: i64,
+    },
+    SingleSignOnOnly,
+    InvalidOrExpired,
+    ChallengeGone,
+    NotACode,
+    NotCurrentCode,
+    TwoFactorOn,
+    TwoFactorOnTurnOffFirst,
+    SetupNotStarted,
+    SetupExpired,
+    SetupChanged,
+    SecretUnreadable,
+    NoSuchUser,
+    NameAFile,
+
+    // The staged import.
+    NotCsv,
+    NoRows,
+    TooManyRows(usize),
+    FieldTooLong {
+        kib: usize,
+        line: usize,
+    },
+    UnknownLayout(Vec<String>),
+    DecimalSeparator,
+    DatePattern,
+    NoSuchLine(usize),
+    NoSuchColumn {
+        name: String,
+        found: Vec<String>,
+    },
+    NoSuchIndex {
+        index: usize,
+        count: usize,
+    },
+    RequiredWithDebit,
+    RequiredWithCredit,
+    AmountOrDebitAndCredit,
+    CsvOrBase64,
+    OpenImports(usize),
+    RowStatus,
+    DecidableStatus,
+    ImportOrSkip,
+    RowOrAll,
+    UnreadableRow,
+    ConflictsOpen(usize),
+    ImportBusy,
+    ImportInterrupted,
+    AlreadyConfirmed,
+    Confirmed,
+    Cancelled,
+    NotConfirmedImport,
+
+    // The assistant.
+    NotAConversation,
+    UserOrAssistant,
+    LastMessageUsers,
+    MaxMessages(usize),
+    AccountOrName,
+    NoAccountNamed {
+        wanted: String,
+        accounts: Vec<String>,
+    },
+    SeveralAccounts {
+        wanted: String,
+        accounts: Vec<String>,
+    },
+    UnknownTool {
+        name: String,
+        tools: Vec<String>,
+    },
+    NotPreviewable {
+        name: String,
+        read_tool: bool,
+        tools: Vec<String>,
+    },
+    NotAWriteTool(String),
+    ProposalSaved(Option<String>),
+    ProposalDiscarded,
+
+    // Loading an export.
+    NotAnExport,
+    NoDataJson,
+    HasRecords,
+    TooManyFiles(usize),
+    Damaged,
+    OtherFormat,
+    NewerVersion,
+    CannotRead,
+    Checksum,
+    ExpandsTimes(u64),
+    ExpandsTo(u64),
+    ArchiveExpandsTo(u64),
+    DanglingRecord {
+        table: String,
+        parent: String,
+    },
+    UnloadableRecord(String),
+}
+
+/// What a limit of records counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counted {
+    Accounts,
+    Categories,
+    Recurring,
+    DailyExpenses,
+    ApiTokens,
+    Documents,
+}
+
+/// The records that still use an account.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Uses {
+    RecurringExpenses,
+    DailyExpenses,
+    Incomes,
+    Transfers,
+}

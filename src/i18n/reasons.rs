@@ -1,0 +1,801 @@
+//! How a person reads a refusal ([`Reason`], [`Error`]), in English and in
+//! German. English is also what the log and the API's English callers read.
+//! A new `Reason` without German wording does not compile.
+
+use std::fmt;
+
+use crate::domain::locale::Locale;
+use crate::error::{Counted, Error, Reason, Uses};
+
+impl Error {
+    /// What the client reads, in `locale`: `field: reason` for a field's
+    /// error (the pages put it next to that field), the reason alone for a
+    /// refusal of the whole request.
+    pub fn text(&self, locale: Locale) -> String {
+        let de = locale == Locale::De;
+        match self {
+            Error::Invalid { field, reason } => format!("{field}: {}", reason.text(locale)),
+            Error::Several(all) => all.first().map(|e| e.text(locale)).unwrap_or_default(),
+            Error::NotFound => pick(de, "not found", "nicht gefunden").into(),
+            Error::UnknownId(field) => {
+                format!("{field}: {}", pick(de, "not found", "nicht gefunden"))
+            }
+            Error::Unauthorized => pick(de, "unauthorized", "Bitte melde dich an").into(),
+            Error::Refused(reason) => reason.text(locale),
+            Error::Internal(_) => pick(de, "internal error", "Interner Fehler").into(),
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text(Locale::En))
+    }
+}
+
+fn pick(de: bool, en: &'static str, german: &'static str) -> &'static str {
+    if de {
+        german
+    } else {
+        en
+    }
+}
+
+fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
+}
+
+impl Reason {
+    /// The reason in `locale`, after the field's name.
+    pub fn text(&self, locale: Locale) -> String {
+        let de = locale == Locale::De;
+        let words = |en: &'static str, german: &'static str| pick(de, en, german).to_string();
+        match self {
+            Reason::Required => words("is required", "bitte ausfüllen"),
+            Reason::Malformed(detail) if de => {
+                format!("hat nicht die erwartete Form ({detail})")
+            }
+            Reason::Malformed(detail) => detail.clone(),
+            Reason::MaxChars(n) if de => format!("höchstens {n} Zeichen"),
+            Reason::MaxChars(n) => format!("must be at most {n} characters"),
+            Reason::NotText => words("must be text", "muss Text sein"),
+            Reason::NotAList => words("must be a list", "muss eine Liste sein"),
+            Reason::NotAnObject => words("must be a JSON object", "muss ein JSON-Objekt sein"),
+            Reason::NotBase64 => words("is not valid base64", "ist kein gültiges Base64"),
+            Reason::WholeNumber(low, high) if de => {
+                format!("muss eine ganze Zahl von {low} bis {high} sein")
+            }
+            Reason::WholeNumber(low, high) => {
+                format!("must be a whole number from {low} to {high}")
+            }
+            Reason::Between(low, high) if de => format!("muss zwischen {low} und {high} liegen"),
+            Reason::Between(low, high) => format!("must be between {low} and {high}"),
+            Reason::NotBefore("from") if de => {
+                "darf nicht vor dem Anfang des Zeitraums liegen".into()
+            }
+            Reason::NotBefore(_) if de => "darf nicht vor dem Beginn liegen".into(),
+            Reason::NotBefore(field) => format!("must not be before {field}"),
+            Reason::Empty => words("is empty", "ist leer"),
+            Reason::InFile(file, reason) => format!("{file}: {}", reason.text(locale)),
+
+            Reason::Positive => words("must be greater than 0", "muss größer als 0 sein"),
+            Reason::NotNegative => words("must not be negative", "darf nicht negativ sein"),
+            Reason::TwoDecimals => words(
+                "must have at most two decimals",
+                "höchstens zwei Nachkommastellen",
+            ),
+            Reason::AmountTooLarge => {
+                words("must be at most 999,999,999.99", "höchstens 999.999.999,99")
+            }
+            Reason::NotANumber => words(
+                "must be a number such as 12.50",
+                "muss eine Zahl sein, etwa 12,50",
+            ),
+            Reason::NotADate => words("must be a date YYYY-MM-DD", "muss ein Datum sein"),
+            Reason::NotAValidDate => {
+                words("must be a valid date YYYY-MM-DD", "muss ein Datum sein")
+            }
+            Reason::YearOutOfRange => words(
+                "must be between 1900 and 2200",
+                "muss zwischen 1900 und 2200 liegen",
+            ),
+            Reason::NotAMonth => words("must be a month YYYY-MM", "muss ein Monat sein"),
+            Reason::AtMostAYear => words(
+                "must be at most 365 days after from (ask for one year at a time)",
+                "darf höchstens 365 Tage nach from liegen (frag nach einem Jahr auf einmal)",
+            ),
+            Reason::UnknownCurrency(code) if de => format!(
+                "unbekannte Währung „{code}“; nimm einen Code wie EUR, USD oder CHF"
+            ),
+            Reason::UnknownCurrency(code) => {
+                format!("unknown currency {code:?}; use a code such as EUR, USD or CHF")
+            }
+            Reason::Frequency => words(
+                "must be weekly, monthly, quarterly, half_yearly or yearly",
+                "muss weekly, monthly, quarterly, half_yearly oder yearly sein",
+            ),
+            Reason::FrequencyOrOnce => words(
+                "must be once, weekly, monthly, quarterly, half_yearly or yearly",
+                "muss once, weekly, monthly, quarterly, half_yearly oder yearly sein",
+            ),
+
+            Reason::AccountType => words(
+                "must be checking, savings or etf",
+                "muss Girokonto, Sparkonto oder Depot sein",
+            ),
+            Reason::AnotherAccount => {
+                words("must be another account", "muss ein anderes Konto sein")
+            }
+            Reason::AnotherThanSource => words(
+                "must be another account than fromAccountId",
+                "muss ein anderes Konto sein als das, von dem umgebucht wird",
+            ),
+            Reason::AccountInUse(uses) => {
+                let list = uses
+                    .iter()
+                    .map(|(n, what)| format!("{n} {}", uses_noun(*what, de)))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                if de {
+                    format!(
+                        "Das Konto wird noch verwendet ({list}); verschiebe die Einträge auf ein \
+                         anderes Konto oder lösche sie zuerst"
+                    )
+                } else {
+                    format!(
+                        "account is still used by {list}; move them to another account (moveTo) \
+                         or delete them first"
+                    )
+                }
+            }
+            Reason::CategoryExists => words(
+                "a category with this name exists",
+                "eine Kategorie mit diesem Namen gibt es schon",
+            ),
+            Reason::NotAnEmoji => words(
+                "must be a single emoji such as 🛒",
+                "muss ein einzelnes Emoji sein, etwa 🛒",
+            ),
+            Reason::NotAColour => words(
+                "must be a colour such as #1e88e5",
+                "muss eine Farbe sein, etwa #1e88e5",
+            ),
+            Reason::LimitReached(max, what) if de => format!(
+                "du hast die Grenze von {max} {} erreicht; lösche welche, bevor du neue anlegst",
+                counted_noun(*what, true)
+            ),
+            Reason::LimitReached(max, what) => format!(
+                "you have reached the limit of {max} {}; delete some before adding more",
+                counted_noun(*what, false)
+            ),
+            Reason::NoReservePot => words(
+                "only quarterly, half-yearly and yearly expenses have a reserve pot",
+                "nur vierteljährliche, halbjährliche und jährliche Ausgaben haben einen Rücklagentopf",
+            ),
+            Reason::DeOrEn => words("must be de or en", "muss de oder en sein"),
+            Reason::TokenLifetime => words(
+                "must be 30, 90, 365 or null",
+                "muss 30, 90, 365 oder leer sein",
+            ),
+
+            Reason::NotADocument => words(
+                "must be a PDF, JPEG, PNG or WebP file",
+                "muss eine PDF-, JPEG-, PNG- oder WebP-Datei sein",
+            ),
+            Reason::DocumentTooLarge => {
+                words("must be at most 10 MiB", "darf höchstens 10 MiB groß sein")
+            }
+            Reason::DocumentOwners => words(
+                "a document belongs to an expense or a one-time expense, not both",
+                "ein Dokument gehört zu einer wiederkehrenden oder einer einmaligen Ausgabe, nicht zu beiden",
+            ),
+            Reason::QuotaFull { quota_mb, used_mb } if de => format!(
+                "diese Datei passt nicht mehr in deinen Dokumentenspeicher von {quota_mb} MB \
+                 ({used_mb} MB belegt); lösche erst Dokumente"
+            ),
+            Reason::QuotaFull { quota_mb, used_mb } => format!(
+                "this file does not fit in your document storage of {quota_mb} MB ({used_mb} MB \
+                 used); delete some documents first"
+            ),
+            Reason::ImageUnreadable => words(
+                "is not a readable JPEG or PNG image",
+                "ist kein lesbares JPEG- oder PNG-Bild",
+            ),
+            Reason::ImagePixels {
+                width,
+                height,
+                max_side,
+                max_megapixels,
+            } if de => format!(
+                "ist {width}×{height} Pixel groß; höchstens {max_side} Pixel je Seite und \
+                 {max_megapixels} Megapixel"
+            ),
+            Reason::ImagePixels {
+                width,
+                height,
+                max_side,
+                max_megapixels,
+            } => format!(
+                "is {width}×{height} pixels; at most {max_side} pixels a side and \
+                 {max_megapixels} megapixels"
+            ),
+            Reason::NotJpegOrPng => words(
+                "must be a JPEG or PNG image",
+                "muss ein JPEG- oder PNG-Bild sein",
+            ),
+            Reason::ReceiptRequired => words(
+                "is required: a JPEG or PNG photo of the receipt",
+                "bitte ausfüllen: ein JPEG- oder PNG-Foto des Kassenbons",
+            ),
+            Reason::ReceiptTooLarge => words(
+                "must be at most 5 MiB (5,242,880 bytes)",
+                "darf höchstens 5 MiB (5.242.880 Bytes) groß sein",
+            ),
+            Reason::ReceiptUploadTooLarge => words(
+                "too large (the image may be at most 5 MiB)",
+                "zu groß (das Bild darf höchstens 5 MiB groß sein)",
+            ),
+            Reason::ExpectedMultipart => words(
+                "expected a multipart/form-data upload with the image in the part \"file\"",
+                "erwartet wird ein multipart/form-data-Upload mit dem Bild im Teil \"file\"",
+            ),
+            Reason::MalformedUpload(detail) if de => {
+                format!("der multipart/form-data-Inhalt ist beschädigt ({detail})")
+            }
+            Reason::MalformedUpload(detail) => {
+                format!("the multipart/form-data body is malformed ({detail})")
+            }
+
+            Reason::NotAnEmail => words(
+                "must be an email address such as name@example.org",
+                "muss eine E-Mail-Adresse sein, etwa name@example.org",
+            ),
+            Reason::PasswordTooShort => {
+                words("must be at least 8 characters", "mindestens 8 Zeichen")
+            }
+            Reason::NotYourPassword => words(
+                "is not your current password",
+                "ist nicht dein aktuelles Passwort",
+            ),
+            Reason::AlreadyRegistered => words("is already registered", "ist schon registriert"),
+            Reason::BadCredentials => words(
+                "invalid email or password",
+                "E-Mail-Adresse oder Passwort stimmt nicht",
+            ),
+            Reason::RegistrationClosed => words(
+                "registration is closed",
+                "Die Registrierung ist geschlossen",
+            ),
+            Reason::AccountDisabled => words(
+                "this account is disabled; ask the administrator of this cashkeeper",
+                "Dieses Konto ist deaktiviert; frag den Betreiber dieses cashkeeper",
+            ),
+            Reason::PasswordSignInOff(label) => {
+                let label = label.as_deref().unwrap_or(locale.texts().sso_button);
+                if de {
+                    format!(
+                        "Die Anmeldung mit Passwort ist hier ausgeschaltet; nimm \"{label}\" auf \
+                         der Anmeldeseite"
+                    )
+                } else {
+                    format!(
+                        "sign-in with a password is turned off here; use \"{label}\" on the \
+                         sign-in page"
+                    )
+                }
+            }
+            Reason::TooManySignIns { address, minutes } => {
+                let one = *minutes == 1;
+                match (de, address) {
+                    (true, _) => format!(
+                        "zu viele fehlgeschlagene Anmeldungen {}; versuch es in {minutes} {} wieder",
+                        if *address { "für diese Adresse" } else { "aus deinem Netz" },
+                        if one { "Minute" } else { "Minuten" }
+                    ),
+                    (false, _) => format!(
+                        "too many failed sign-ins {}; try again in {minutes} minute{}",
+                        if *address { "for this address" } else { "from your network" },
+                        if one { "" } else { "s" }
+                    ),
+                }
+            }
+            Reason::SingleSignOnOnly => words(
+                "your account signs in through single sign-on and has no password: sign in \
+                 through it again, then repeat this within 10 minutes",
+                "Dein Konto meldet sich über Single Sign-on an und hat kein Passwort: melde dich \
+                 dort noch einmal an und wiederhole dies innerhalb von 10 Minuten",
+            ),
+            Reason::InvalidOrExpired => {
+                words("is invalid or expired", "ist ungültig oder abgelaufen")
+            }
+            Reason::ChallengeGone => words(
+                "has expired or was used; sign in again",
+                "ist abgelaufen oder wurde schon benutzt; melde dich noch einmal an",
+            ),
+            Reason::NotACode => words(
+                "is not a current or recovery code",
+                "ist weder der aktuelle Code noch ein Wiederherstellungscode",
+            ),
+            Reason::NotCurrentCode => words(
+                "is not the app's current code; check the phone's clock and try the next one",
+                "ist nicht der aktuelle Code der App; prüfe die Uhr des Telefons und versuch den nächsten",
+            ),
+            Reason::TwoFactorOn => words(
+                "two-factor sign-in is already on",
+                "Die Zwei-Faktor-Anmeldung ist schon an",
+            ),
+            Reason::TwoFactorOnTurnOffFirst => words(
+                "two-factor sign-in is already on; turn it off first to set up another app",
+                "Die Zwei-Faktor-Anmeldung ist schon an; schalte sie erst aus, um eine andere App einzurichten",
+            ),
+            Reason::SetupNotStarted => words(
+                "start the setup first: there is no secret waiting for a code",
+                "Beginne zuerst die Einrichtung: es wartet kein Schlüssel auf einen Code",
+            ),
+            Reason::SetupExpired => words(
+                "the setup has expired; start it again",
+                "Die Einrichtung ist abgelaufen; beginne sie noch einmal",
+            ),
+            Reason::SetupChanged => words(
+                "the setup changed meanwhile; start it again",
+                "Die Einrichtung hat sich inzwischen geändert; beginne sie noch einmal",
+            ),
+            Reason::SecretUnreadable => words(
+                "this server cannot read your two-factor secret; sign in with a recovery code, \
+                 or ask the administrator to reset two-factor sign-in",
+                "Dieser Server kann deinen Zwei-Faktor-Schlüssel nicht lesen; melde dich mit einem \
+                 Wiederherstellungscode an oder bitte den Betreiber, die Zwei-Faktor-Anmeldung \
+                 zurückzusetzen",
+            ),
+            Reason::NoSuchUser => words(
+                "no user with this email",
+                "kein Konto mit dieser E-Mail-Adresse",
+            ),
+            Reason::NameAFile => words("must name a file", "muss eine Datei nennen"),
+
+            Reason::NotCsv => words("is not a CSV text file", "ist keine CSV-Textdatei"),
+            Reason::NoRows => words(
+                "is empty: the file has no rows",
+                "ist leer: die Datei hat keine Zeilen",
+            ),
+            Reason::TooManyRows(n) if de => {
+                format!("hat mehr als {n} Zeilen; teile die Datei auf")
+            }
+            Reason::TooManyRows(n) => format!("has more than {n} rows; split the file"),
+            Reason::FieldTooLong { kib, line } if de => format!(
+                "hat ein Feld, das länger als {kib} KiB ist, ab Zeile {line}; fehlt ein \
+                 schließendes Anführungszeichen?"
+            ),
+            Reason::FieldTooLong { kib, line } => format!(
+                "has a field longer than {kib} KiB starting on line {line}; is a closing quote \
+                 missing?"
+            ),
+            Reason::UnknownLayout(columns) if de => format!(
+                "bitte ausfüllen: der Aufbau der Datei ist unbekannt; gefundene Spalten: {}",
+                columns.join(", ")
+            ),
+            Reason::UnknownLayout(columns) => format!(
+                "is required: the file's layout is not recognised; columns found: {}",
+                columns.join(", ")
+            ),
+            Reason::DecimalSeparator => words("must be \",\" or \".\"", "muss \",\" oder \".\" sein"),
+            Reason::DatePattern => words(
+                "must be a pattern such as %d.%m.%Y",
+                "muss ein Muster sein, etwa %d.%m.%Y",
+            ),
+            Reason::NoSuchLine(line) if de => {
+                format!("Zeile {line} enthält keine Zeile der Datei")
+            }
+            Reason::NoSuchLine(line) => format!("line {line} holds no row of the file"),
+            Reason::NoSuchColumn { name, found } if de => format!(
+                "keine Spalte \"{name}\"; die Datei hat: {}",
+                found.join(", ")
+            ),
+            Reason::NoSuchColumn { name, found } => {
+                format!("no column \"{name}\"; the file has: {}", found.join(", "))
+            }
+            Reason::NoSuchIndex { index, count } if de => format!(
+                "keine Spalte {index}: die Datei hat {count} (0 bis {})",
+                count.saturating_sub(1)
+            ),
+            Reason::NoSuchIndex { index, count } => format!(
+                "no column {index}: the file has {count} (0 to {})",
+                count.saturating_sub(1)
+            ),
+            Reason::RequiredWithDebit => {
+                words("is required with debit", "bitte ausfüllen, wenn debit angegeben ist")
+            }
+            Reason::RequiredWithCredit => words(
+                "is required with credit",
+                "bitte ausfüllen, wenn credit angegeben ist",
+            ),
+            Reason::AmountOrDebitAndCredit => words(
+                "is required (or debit and credit)",
+                "bitte ausfüllen (oder debit und credit)",
+            ),
+            Reason::CsvOrBase64 => words(
+                "give csv or csvBase64, not both",
+                "gib csv oder csvBase64 an, nicht beides",
+            ),
+            Reason::OpenImports(n) if de => format!(
+                "höchstens {n} Importe können auf Bestätigung warten; bestätige oder verwirf erst \
+                 einen"
+            ),
+            Reason::OpenImports(n) => format!(
+                "at most {n} imports may wait for confirmation; confirm or cancel one first"
+            ),
+            Reason::RowStatus => words(
+                "must be one of new, duplicate, matched, conflict, error",
+                "muss new, duplicate, matched, conflict oder error sein",
+            ),
+            Reason::DecidableStatus => words(
+                "must be one of new, duplicate, matched, conflict",
+                "muss new, duplicate, matched oder conflict sein",
+            ),
+            Reason::ImportOrSkip => words("must be import or skip", "muss import oder skip sein"),
+            Reason::RowOrAll => words(
+                "give rowId or all, not both",
+                "gib rowId oder all an, nicht beides",
+            ),
+            Reason::UnreadableRow => words(
+                "is a row that could not be read; it cannot be imported or skipped",
+                "ist eine Zeile, die nicht gelesen werden konnte; sie lässt sich weder importieren \
+                 noch überspringen",
+            ),
+            Reason::ConflictsOpen(n) if de => format!(
+                "{n} {} noch eine Entscheidung: importieren oder überspringen",
+                plural(*n, "Konflikt braucht", "Konflikte brauchen")
+            ),
+            Reason::ConflictsOpen(n) => format!(
+                "{n} {} a decision: import or skip",
+                plural(*n, "conflict still needs", "conflicts still need")
+            ),
+            Reason::ImportBusy => words(
+                "is being confirmed or taken back; wait until it is done",
+                "wird gerade bestätigt oder zurückgenommen; warte, bis das fertig ist",
+            ),
+            Reason::ImportInterrupted => words(
+                "was being confirmed when the service stopped; confirmImport finishes it, \
+                 cancelImport takes it back",
+                "wurde gerade bestätigt, als der Dienst anhielt; confirmImport bringt das zu Ende, \
+                 cancelImport nimmt es zurück",
+            ),
+            Reason::AlreadyConfirmed => words(
+                "is already confirmed; undoImport takes it back",
+                "ist schon bestätigt; undoImport nimmt ihn zurück",
+            ),
+            Reason::Confirmed => words(
+                "is confirmed; undoImport takes it back",
+                "ist bestätigt; undoImport nimmt ihn zurück",
+            ),
+            Reason::Cancelled => words("is cancelled", "ist abgebrochen"),
+            Reason::NotConfirmedImport => words(
+                "is not a confirmed import; only those can be undone",
+                "ist kein bestätigter Import; nur die lassen sich zurücknehmen",
+            ),
+
+            Reason::NotAConversation => words(
+                "must be a conversation's id",
+                "muss die Id eines Gesprächs sein",
+            ),
+            Reason::UserOrAssistant => {
+                words("must be user or assistant", "muss user oder assistant sein")
+            }
+            Reason::LastMessageUsers => words(
+                "the last message must be the user's",
+                "die letzte Nachricht muss vom Nutzer sein",
+            ),
+            Reason::MaxMessages(n) if de => format!("höchstens {n} Nachrichten"),
+            Reason::MaxMessages(n) => format!("must be at most {n} messages"),
+            Reason::AccountOrName => words(
+                "is required (or accountName)",
+                "bitte ausfüllen (oder accountName)",
+            ),
+            Reason::NoAccountNamed { wanted, accounts } => {
+                let list = if accounts.is_empty() {
+                    pick(de, "none", "keine").to_string()
+                } else {
+                    accounts.join(", ")
+                };
+                if de {
+                    format!("kein Konto „{wanted}“; die Konten sind: {list}")
+                } else {
+                    format!("no account {wanted:?}; the accounts are: {list}")
+                }
+            }
+            Reason::SeveralAccounts { wanted, accounts } if de => format!(
+                "„{wanted}“ passt auf mehrere Konten ({}); gib accountId an",
+                accounts.join(", ")
+            ),
+            Reason::SeveralAccounts { wanted, accounts } => format!(
+                "{wanted:?} matches several accounts ({}); give accountId",
+                accounts.join(", ")
+            ),
+            Reason::UnknownTool { name, tools } if de => format!(
+                "unbekanntes Werkzeug „{name}“; die Werkzeuge sind {}",
+                tools.join(", ")
+            ),
+            Reason::UnknownTool { name, tools } => {
+                format!("unknown tool {name:?}; the tools are {}", tools.join(", "))
+            }
+            Reason::NotPreviewable {
+                name,
+                read_tool,
+                tools,
+            } if de => format!(
+                "„{name}“ {}; eine Vorschau gibt es für {}",
+                pick(*read_tool, "ist kein Werkzeug", "ist ein Lesewerkzeug"),
+                tools.join(", ")
+            ),
+            Reason::NotPreviewable {
+                name,
+                read_tool,
+                tools,
+            } => format!(
+                "{name:?} {}; previews are for {}",
+                pick(*read_tool, "is not a tool", "is a read tool"),
+                tools.join(", ")
+            ),
+            Reason::NotAWriteTool(name) if de => format!("„{name}“ ist kein Schreibwerkzeug"),
+            Reason::NotAWriteTool(name) => format!("{name:?} is not a write tool"),
+            Reason::ProposalSaved(Some(record)) if de => {
+                format!("ist schon gespeichert als Eintrag {record}")
+            }
+            Reason::ProposalSaved(Some(record)) => {
+                format!("is saved already as record {record}")
+            }
+            Reason::ProposalSaved(None) => words("is saved already", "ist schon gespeichert"),
+            Reason::ProposalDiscarded => words("is discarded already", "ist schon verworfen"),
+
+            Reason::NotAnExport => words(
+                "is not a cashkeeper export: not a readable zip archive",
+                "ist kein cashkeeper-Export: kein lesbares ZIP-Archiv",
+            ),
+            Reason::NoDataJson => words(
+                "is not a cashkeeper export: it has no data.json",
+                "ist kein cashkeeper-Export: es fehlt data.json",
+            ),
+            Reason::HasRecords => words(
+                "the user has records already; load an export into a user who has none",
+                "das Konto hat schon Einträge; lade einen Export in ein Konto ohne Einträge",
+            ),
+            Reason::TooManyFiles(n) if de => {
+                format!("das Archiv enthält mehr als {n} Dateien; das ist kein cashkeeper-Export")
+            }
+            Reason::TooManyFiles(n) => format!(
+                "the archive holds more than {n} files; this is not a cashkeeper export"
+            ),
+            Reason::Damaged => words(
+                "is damaged; this is not an intact cashkeeper export",
+                "ist beschädigt; das ist kein unversehrter cashkeeper-Export",
+            ),
+            Reason::OtherFormat => words(
+                "has another format; this is not a cashkeeper export",
+                "hat ein anderes Format; das ist kein cashkeeper-Export",
+            ),
+            Reason::NewerVersion => words(
+                "is of a newer export version; use a newer cashkeeper",
+                "stammt aus einer neueren Export-Version; nimm ein neueres cashkeeper",
+            ),
+            Reason::CannotRead => words(
+                "cannot be read; the archive is damaged",
+                "lässt sich nicht lesen; das Archiv ist beschädigt",
+            ),
+            Reason::Checksum => words(
+                "does not match its checksum; the archive is damaged",
+                "passt nicht zu seiner Prüfsumme; das Archiv ist beschädigt",
+            ),
+            Reason::ExpandsTimes(n) if de => format!(
+                "wird beim Entpacken mehr als {n}-mal so groß; das ist kein cashkeeper-Export"
+            ),
+            Reason::ExpandsTimes(n) => {
+                format!("expands more than {n} times; this is not a cashkeeper export")
+            }
+            Reason::ExpandsTo(mb) if de => format!("wird entpackt größer als {mb} MB"),
+            Reason::ExpandsTo(mb) => format!("expands to more than {mb} MB"),
+            Reason::ArchiveExpandsTo(mb) if de => {
+                format!("das Archiv wird entpackt größer als {mb} MB")
+            }
+            Reason::ArchiveExpandsTo(mb) => format!("the archive expands to more than {mb} MB"),
+            Reason::DanglingRecord { table, parent } if de => format!(
+                "ein Eintrag aus {table} verweist auf einen Eintrag aus {parent}, der nicht in \
+                 diesem Archiv ist"
+            ),
+            Reason::DanglingRecord { table, parent } => format!(
+                "a record of {table} refers to a record of {parent} that is not in this archive"
+            ),
+            Reason::UnloadableRecord(table) if de => format!(
+                "ein Eintrag aus {table} lässt sich nicht laden; das Archiv ist beschädigt"
+            ),
+            Reason::UnloadableRecord(table) => {
+                format!("a record of {table} cannot be loaded; the archive is damaged")
+            }
+        }
+    }
+}
+
+fn counted_noun(what: Counted, de: bool) -> &'static str {
+    match what {
+        Counted::Accounts => pick(de, "accounts", "Konten"),
+        Counted::Categories => pick(de, "categories", "Kategorien"),
+        Counted::Recurring => pick(
+            de,
+            "recurring expenses, incomes and transfers",
+            "wiederkehrenden Ausgaben, Einnahmen und Umbuchungen",
+        ),
+        Counted::DailyExpenses => pick(de, "one-time expenses", "Einzelausgaben"),
+        Counted::ApiTokens => pick(de, "API tokens", "API-Tokens"),
+        Counted::Documents => pick(de, "documents", "Dokumenten"),
+    }
+}
+
+fn uses_noun(what: Uses, de: bool) -> &'static str {
+    match what {
+        Uses::RecurringExpenses => pick(de, "recurring expenses", "Fixkosten"),
+        Uses::DailyExpenses => pick(de, "one-time expenses", "Einzelausgaben"),
+        Uses::Incomes => pick(de, "incomes", "Einnahmen"),
+        Uses::Transfers => pick(de, "transfers", "Umbuchungen"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn de(e: Error) -> String {
+        e.text(Locale::De)
+    }
+
+    #[test]
+    fn field_errors_keep_their_field_and_speak_german() {
+        assert_eq!(
+            de(Error::invalid("name", Reason::Required)),
+            "name: bitte ausfüllen"
+        );
+        assert_eq!(
+            de(Error::invalid("toAccountId", Reason::AnotherThanSource)),
+            "toAccountId: muss ein anderes Konto sein als das, von dem umgebucht wird"
+        );
+        assert_eq!(
+            de(Error::invalid("name", Reason::MaxChars(100))),
+            "name: höchstens 100 Zeichen"
+        );
+        let english = Error::invalid("name", Reason::Required);
+        assert_eq!(english.text(Locale::En), "name: is required");
+        assert_eq!(
+            english.to_string(),
+            "name: is required",
+            "the log reads English"
+        );
+        assert_eq!(de(Error::unknown("accountId")), "accountId: nicht gefunden");
+    }
+
+    #[test]
+    fn refusals_with_numbers_speak_german_too() {
+        for (reason, en, german) in [
+            (
+                Reason::LimitReached(200, Counted::Accounts),
+                "you have reached the limit of 200 accounts; delete some before adding more",
+                "du hast die Grenze von 200 Konten erreicht; lösche welche, bevor du neue anlegst",
+            ),
+            (
+                Reason::OpenImports(5),
+                "at most 5 imports may wait for confirmation; confirm or cancel one first",
+                "höchstens 5 Importe können auf Bestätigung warten; bestätige oder verwirf erst einen",
+            ),
+            (
+                Reason::FieldTooLong { kib: 64, line: 2 },
+                "has a field longer than 64 KiB starting on line 2; is a closing quote missing?",
+                "hat ein Feld, das länger als 64 KiB ist, ab Zeile 2; fehlt ein schließendes Anführungszeichen?",
+            ),
+            (
+                Reason::ConflictsOpen(1),
+                "1 conflict still needs a decision: import or skip",
+                "1 Konflikt braucht noch eine Entscheidung: importieren oder überspringen",
+            ),
+            (
+                Reason::ConflictsOpen(3),
+                "3 conflicts still need a decision: import or skip",
+                "3 Konflikte brauchen noch eine Entscheidung: importieren oder überspringen",
+            ),
+            (
+                Reason::PasswordSignInOff(Some("Sign in with Authelia".into())),
+                "sign-in with a password is turned off here; use \"Sign in with Authelia\" on the sign-in page",
+                "Die Anmeldung mit Passwort ist hier ausgeschaltet; nimm \"Sign in with Authelia\" auf der Anmeldeseite",
+            ),
+            (
+                Reason::QuotaFull { quota_mb: 500, used_mb: 499 },
+                "this file does not fit in your document storage of 500 MB (499 MB used); delete some documents first",
+                "diese Datei passt nicht mehr in deinen Dokumentenspeicher von 500 MB (499 MB belegt); lösche erst Dokumente",
+            ),
+            (
+                Reason::TooManySignIns { address: true, minutes: 15 },
+                "too many failed sign-ins for this address; try again in 15 minutes",
+                "zu viele fehlgeschlagene Anmeldungen für diese Adresse; versuch es in 15 Minuten wieder",
+            ),
+            (
+                Reason::TooManySignIns { address: false, minutes: 1 },
+                "too many failed sign-ins from your network; try again in 1 minute",
+                "zu viele fehlgeschlagene Anmeldungen aus deinem Netz; versuch es in 1 Minute wieder",
+            ),
+            (
+                Reason::AccountInUse(vec![(2, Uses::DailyExpenses), (1, Uses::Incomes)]),
+                "account is still used by 2 one-time expenses, 1 incomes; move them to another account (moveTo) or delete them first",
+                "Das Konto wird noch verwendet (2 Einzelausgaben, 1 Einnahmen); verschiebe die Einträge auf ein anderes Konto oder lösche sie zuerst",
+            ),
+        ] {
+            assert_eq!(reason.text(Locale::En), en);
+            assert_eq!(reason.to_string(), en);
+            assert_eq!(reason.text(Locale::De), german);
+        }
+    }
+
+    #[test]
+    fn the_password_sign_in_refusal_names_the_button_in_the_users_language() {
+        let off = Reason::PasswordSignInOff(None);
+        assert!(off.text(Locale::De).contains(Locale::De.texts().sso_button));
+        assert!(off.text(Locale::En).contains(Locale::En.texts().sso_button));
+    }
+
+    #[test]
+    fn an_archives_refusals_name_its_file_in_german_too() {
+        for (reason, english, german) in [
+            (
+                Reason::InFile(
+                    "documents/0191/Vertrag.pdf".into(),
+                    Box::new(Reason::DocumentTooLarge),
+                ),
+                "file: documents/0191/Vertrag.pdf: must be at most 10 MiB",
+                "file: documents/0191/Vertrag.pdf: darf höchstens 10 MiB groß sein",
+            ),
+            (
+                Reason::InFile("data.json".into(), Box::new(Reason::ExpandsTimes(100))),
+                "file: data.json: expands more than 100 times; this is not a cashkeeper export",
+                "file: data.json: wird beim Entpacken mehr als 100-mal so groß; das ist kein cashkeeper-Export",
+            ),
+            (
+                Reason::TooManyFiles(10000),
+                "file: the archive holds more than 10000 files; this is not a cashkeeper export",
+                "file: das Archiv enthält mehr als 10000 Dateien; das ist kein cashkeeper-Export",
+            ),
+            (
+                Reason::InFile(
+                    "data.json".into(),
+                    Box::new(Reason::DanglingRecord {
+                        table: "expenses".into(),
+                        parent: "accounts".into(),
+                    }),
+                ),
+                "file: data.json: a record of expenses refers to a record of accounts that is not in this archive",
+                "file: data.json: ein Eintrag aus expenses verweist auf einen Eintrag aus accounts, der nicht in diesem Archiv ist",
+            ),
+        ] {
+            let e = Error::invalid("file", reason);
+            assert_eq!(e.text(Locale::En), english);
+            assert_eq!(e.text(Locale::De), german);
+        }
+    }
+
+    #[test]
+    fn plain_errors_speak_german_too() {
+        assert_eq!(
+            de(Error::refused(Reason::BadCredentials)),
+            "E-Mail-Adresse oder Passwort stimmt nicht"
+        );
+        assert_eq!(de(Error::Unauthorized), "Bitte melde dich an");
+        assert_eq!(
+            de(Error::Internal(anyhow::anyhow!("disk on fire"))),
+            "Interner Fehler",
+            "never the cause"
+        );
+        let several = Error::Several(vec![
+            Error::invalid("name", Reason::Required),
+            Error::invalid("amount", Reason::Positive),
+        ]);
+        assert_eq!(de(several), "name: bitte ausfüllen", "reads as the first");
+    }
+}
