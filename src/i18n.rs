@@ -3,6 +3,7 @@
 //! numbers and dates become text in [`format`], insights in [`insights`].
 
 pub mod amount;
+pub mod assistant;
 mod de;
 mod en;
 pub mod format;

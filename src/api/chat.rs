@@ -78,7 +78,7 @@ pub async fn chat(State(state): State<AppState>, turn: AiTurn<Chat>, req: Reques
         let Ok(result) = tokio::time::timeout(deadline, work).await else {
             return error(
                 StatusCode::GATEWAY_TIMEOUT,
-                chat::too_long(user.locale, deadline),
+                crate::i18n::assistant::too_long(user.locale, deadline.as_secs()),
             );
         };
         return match result {
@@ -116,7 +116,7 @@ pub async fn chat(State(state): State<AppState>, turn: AiTurn<Chat>, req: Reques
                 // request) is dropped, and the stream ends after this.
                 Err(_) => {
                     tracing::warn!(seconds = deadline.as_secs(), "a chat answer passed its deadline");
-                    emit(Event::Error { error: chat::too_long(user.locale, deadline) });
+                    emit(Event::Error { error: crate::i18n::assistant::too_long(user.locale, deadline.as_secs()) });
                 }
             }
         }

@@ -92,16 +92,7 @@ pub async fn push_reminders(state: &AppState, due: &[Due]) -> usize {
             }
         };
         let amount = crate::i18n::format::money(d.amount, &d.currency, d.locale);
-        let (title, body) = match d.locale {
-            crate::i18n::Locale::De => (
-                format!("Morgen fällig: {}", d.name),
-                format!("{} wird morgen abgebucht.", amount),
-            ),
-            crate::i18n::Locale::En => (
-                format!("Due tomorrow: {}", d.name),
-                format!("{amount} will be paid tomorrow."),
-            ),
-        };
+        let (title, body) = crate::i18n::mail::due_tomorrow(d.locale, &d.name, &amount);
         let message = notify_payload(&title, &body, "/expenses");
         for sub in subs {
             match push.send(&sub, &message).await {

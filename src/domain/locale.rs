@@ -19,6 +19,15 @@ impl Locale {
         }
     }
 
+    /// The language's name in English, as the assistant's instructions
+    /// ask the model to answer in it.
+    pub fn english_name(self) -> &'static str {
+        match self {
+            Locale::De => "German",
+            Locale::En => "English",
+        }
+    }
+
     pub fn from_code(code: &str) -> Option<Locale> {
         match code {
             "de" => Some(Locale::De),

@@ -3,21 +3,17 @@
 //! common browsers and systems are named; anything else keeps its raw text
 //! (shown as a tooltip beside it).
 
-/// `Some("Browser N on System")`, or `None` when neither is recognised.
-pub fn label(ua: &str) -> Option<String> {
+/// `Some("Browser N <on> System")` with the language's word for `on`
+/// ("Firefox 128 auf Linux"), or `None` when neither is recognised.
+pub fn label(ua: &str, on: &str) -> Option<String> {
     let browser = browser(ua);
     let system = system(ua);
     match (browser, system) {
-        (Some(b), Some(s)) => Some(format!("{b} on {s}")),
+        (Some(b), Some(s)) => Some(format!("{b} {on} {s}")),
         (Some(b), None) => Some(b),
         (None, Some(s)) => Some(s.to_string()),
         (None, None) => None,
     }
-}
-
-/// The German form: "Firefox 128 auf Linux".
-pub fn label_de(ua: &str) -> Option<String> {
-    label(ua).map(|l| l.replacen(" on ", " auf ", 1))
 }
 
 fn version_after(ua: &str, token: &str) -> Option<String> {
@@ -107,18 +103,21 @@ mod tests {
             ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 OPR/115.0.0.0", "Opera 115 on Windows"),
             ("curl/8.5.0", "curl"),
         ] {
-            assert_eq!(label(ua).as_deref(), Some(want), "{ua}");
+            assert_eq!(label(ua, "on").as_deref(), Some(want), "{ua}");
         }
         assert_eq!(
-            label_de("Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0")
-                .as_deref(),
+            label(
+                "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",
+                "auf"
+            )
+            .as_deref(),
             Some("Firefox 128 auf Linux")
         );
     }
 
     #[test]
     fn unknown_or_empty_agents_are_not_named() {
-        assert_eq!(label(""), None);
-        assert_eq!(label("HomeAssistant/2024.11 aiohttp/3.10"), None);
+        assert_eq!(label("", "on"), None);
+        assert_eq!(label("HomeAssistant/2024.11 aiohttp/3.10", "on"), None);
     }
 }

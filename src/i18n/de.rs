@@ -124,6 +124,7 @@ pub static DE: Texts = Texts {
     confirm_sign_out: "Diesen Browser abmelden?",
     sign_out_others: "Alle anderen Browser abmelden",
     unknown_browser: "Unbekannter Browser",
+    browser_on: "auf",
     reminders_unsupported: "Dieser Browser kann keine Push-Benachrichtigungen zeigen (oder die Seite kommt nicht über HTTPS).",
     reminders_denied: "Benachrichtigungen sind für diese Seite in den Browser-Einstellungen blockiert.",
     reminders_unconfigured: "Auf dem Server sind keine Push-Schlüssel eingerichtet (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT).",

@@ -126,6 +126,7 @@ pub static EN: Texts = Texts {
     confirm_sign_out: "Sign this browser out?",
     sign_out_others: "Sign out all other browsers",
     unknown_browser: "Unknown browser",
+    browser_on: "on",
     reminders_unsupported: "This browser cannot show push notifications (or the page is not served over HTTPS).",
     reminders_denied: "Notifications are blocked for this site in the browser's settings.",
     reminders_unconfigured: "The server has no push keys configured (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT).",

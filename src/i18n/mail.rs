@@ -1,4 +1,4 @@
-//! The words of the mails cashkeeper sends.
+//! The words of the mails and push messages cashkeeper sends.
 
 use super::Locale;
 
@@ -20,6 +20,20 @@ pub fn reset(locale: Locale, link: &str) -> (&'static str, String) {
                  This link lets you choose a new one. It works once, for one hour:\n\n{link}\n\n\
                  If this was not you, ignore this message; your password stays as it is.\n"
             ),
+        ),
+    }
+}
+
+/// The push message the day before a payment: title and body.
+pub fn due_tomorrow(locale: Locale, name: &str, amount: &str) -> (String, String) {
+    match locale {
+        Locale::De => (
+            format!("Morgen fällig: {name}"),
+            format!("{amount} wird morgen abgebucht."),
+        ),
+        Locale::En => (
+            format!("Due tomorrow: {name}"),
+            format!("{amount} will be paid tomorrow."),
         ),
     }
 }

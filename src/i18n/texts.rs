@@ -181,6 +181,8 @@ pub struct Texts {
     pub confirm_sign_out: &'static str,
     pub sign_out_others: &'static str,
     pub unknown_browser: &'static str,
+    /// Between a browser and its system: "Firefox 128 on Linux".
+    pub browser_on: &'static str,
     pub reminders_unsupported: &'static str,
     pub reminders_denied: &'static str,
     pub reminders_unconfigured: &'static str,

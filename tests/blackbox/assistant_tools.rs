@@ -732,6 +732,26 @@ async fn previews_validate_like_the_actions_and_write_nothing() {
         assert_eq!(said, e, "{tool}: the action refuses alike");
     }
 
+    // A refused preview speaks the person's language, as the action does.
+    app.set_locale(&user, "de").await;
+    let p = preview(
+        &app,
+        &user,
+        "create_income",
+        json!({"name": "Bonus", "amount": 0, "frequency": "once", "startDate": "2026-12-01", "accountId": s.giro}),
+    )
+    .await;
+    assert_eq!(refusal(&p), "amount: muss größer als 0 sein");
+    assert_eq!(
+        p["summary"],
+        "Einnahme nicht möglich: amount: muss größer als 0 sein"
+    );
+    let said = app
+        .refused(&user, "createIncome", p["arguments"].clone())
+        .await;
+    assert_eq!(said, "amount: muss größer als 0 sein");
+    app.set_locale(&user, "en").await;
+
     // Valid previews of every write tool.
     let valid: Vec<(&str, Value, &str)> = vec![
         ("update_daily_expense", json!({"id": bakery, "amount": 15}), "Change: One-time expense €15.00 at Bäckerei on 5\u{a0}Nov\u{a0}2026 (was €12.40)"),

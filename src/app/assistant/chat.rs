@@ -9,7 +9,6 @@
 //! text stored per message.
 
 use super::tools::{self, Outcome, Preview};
-use crate::domain::locale::Locale;
 use crate::error::Reason;
 use crate::error::{Error, Result};
 use crate::services::ai::{AiClient, AiError, ChatRequest, Message, StreamEvent, ToolCall};
@@ -277,20 +276,6 @@ impl Failure {
             Failure::Provider(e) => format!("the AI provider failed: {e}"),
             Failure::Internal(_) => "internal error".to_string(),
         }
-    }
-}
-
-/// What the person reads when an answer took longer than `deadline`
-/// (the whole request, every round included).
-pub fn too_long(locale: Locale, deadline: std::time::Duration) -> String {
-    let secs = deadline.as_secs();
-    match locale {
-        Locale::De => format!(
-            "Die Antwort hat zu lange gedauert (mehr als {secs} Sekunden) und wurde abgebrochen; bitte versuch es noch einmal."
-        ),
-        Locale::En => format!(
-            "The answer took too long (more than {secs} seconds) and was stopped; please try again."
-        ),
     }
 }
 
@@ -629,10 +614,7 @@ async fn system_prompt(state: &AppState, user: &User) -> Result<String> {
         .take(100)
         .map(|k| format!("- {} (id {})", k.name, k.id))
         .collect();
-    let language = match user.locale {
-        Locale::De => "German",
-        Locale::En => "English",
-    };
+    let language = user.locale.english_name();
     Ok(format!(
         "You are the assistant of cashkeeper, {name}'s personal finance tracker. \
          Answer in {language}, briefly and concretely.\n\

@@ -180,10 +180,8 @@ pub async fn show(
                     tbody {
                         @for b in &browsers {
                             @let current = b.id == session.id;
-                            @let name = match viewer.locale {
-                                crate::domain::locale::Locale::De => user_agent::label_de(&b.user_agent),
-                                crate::domain::locale::Locale::En => user_agent::label(&b.user_agent),
-                            }.unwrap_or_else(|| t.unknown_browser.to_string());
+                            @let name = user_agent::label(&b.user_agent, t.browser_on)
+                                .unwrap_or_else(|| t.unknown_browser.to_string());
                             tr.current[current] {
                                 td data-label=(t.session_browser) {
                                     span title=(b.user_agent) { (name) }

@@ -6,6 +6,7 @@
 
 use super::reads::READ_TOOLS;
 use super::*;
+use crate::i18n::assistant::Entry;
 
 /// The kinds of record the write tools propose.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -197,17 +198,13 @@ impl Kind {
         }
     }
 
-    /// The record's name in a summary line.
-    pub(super) fn label(self, locale: Locale) -> &'static str {
-        match (self, locale) {
-            (Kind::DailyExpense, Locale::De) => "Einzelausgabe",
-            (Kind::DailyExpense, Locale::En) => "One-time expense",
-            (Kind::Expense, Locale::De) => "Wiederkehrende Ausgabe",
-            (Kind::Expense, Locale::En) => "Recurring expense",
-            (Kind::Income, Locale::De) => "Einnahme",
-            (Kind::Income, Locale::En) => "Income",
-            (Kind::Transfer, Locale::De) => "Umbuchung",
-            (Kind::Transfer, Locale::En) => "Transfer",
+    /// The entry a summary line names.
+    pub(super) fn entry(self) -> Entry {
+        match self {
+            Kind::DailyExpense => Entry::DailyExpense,
+            Kind::Expense => Entry::Expense,
+            Kind::Income => Entry::Income,
+            Kind::Transfer => Entry::Transfer,
         }
     }
 }

@@ -33,7 +33,6 @@ use crate::app::records::{
     self as entries, DailyInput, ExpenseInput, IncomeInput, Record, TransferInput,
 };
 use crate::clock::timestamp;
-use crate::domain::locale::Locale;
 use crate::domain::money;
 use crate::domain::recurrence::{parse_date, parse_month, Frequency, Schedule};
 use crate::error::Reason;
@@ -155,6 +154,7 @@ pub async fn run(state: &AppState, user: &User, name: &str, arguments: &str) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::locale::Locale;
     use crate::store::users::UserId;
 
     fn user(locale: Locale) -> User {

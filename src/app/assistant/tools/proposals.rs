@@ -7,9 +7,10 @@
 use super::arguments::{normalise_date, normalise_frequency, snake};
 use super::catalogue::{write_tool, Field, Kind, Ty, WRITE_TOOLS};
 use super::reads;
-use super::values::{amt, quoted};
+use super::values::amt;
 use super::*;
 use crate::error::Reason;
+use crate::i18n::assistant::{self as words, amount_from, quoted, when, Entry};
 
 /// What the write tool `tool` would do with `arguments`, without doing it:
 /// the arguments to send to its action on Confirm, and the preview. Fails
@@ -51,7 +52,7 @@ pub async fn preview(
             match checked {
                 Ok(done) => Ok(Ok(done)),
                 Err(e @ Error::Internal(_)) => Err(e),
-                Err(refusal) => Ok(Err(refusal.to_string())),
+                Err(refusal) => Ok(Err(refusal.text(locale))),
             }
         })
         .await?;
@@ -66,10 +67,7 @@ pub async fn preview(
         Err(refusal) => Preview {
             tool: tool_name,
             valid: false,
-            summary: match locale {
-                Locale::De => format!("{} nicht möglich: {refusal}", kind.label(locale)),
-                Locale::En => format!("{} not possible: {refusal}", kind.label(locale)),
-            },
+            summary: words::not_possible(kind.entry(), &refusal, locale),
             errors: vec![refusal],
             record: Value::Null,
         },
@@ -174,25 +172,10 @@ pub(super) fn check<R: Proposal>(
         None => line,
         Some(stored) => {
             let was = R::was(&new, &stored).map(|(a, cur)| format::money(a, &cur, locale));
-            match (locale, was) {
-                (Locale::De, Some(was)) => format!("Änderung: {line} (bisher {was})"),
-                (Locale::De, None) => format!("Änderung: {line}"),
-                (Locale::En, Some(was)) => format!("Change: {line} (was {was})"),
-                (Locale::En, None) => format!("Change: {line}"),
-            }
+            words::change(&line, was.as_deref(), locale)
         }
     };
     Ok((Value::Object(record), summary))
-}
-
-/// The day a changed amount applies from, as a proposal's line says it
-/// (" – new amount from 01.01.2027").
-pub(super) fn amount_from(from: Option<NaiveDate>, l: Locale) -> String {
-    match (from, l) {
-        (None, _) => String::new(),
-        (Some(d), Locale::De) => format!(", neuer Betrag ab {}", format::date(d, l)),
-        (Some(d), Locale::En) => format!(", new amount from {}", format::date(d, l)),
-    }
 }
 
 /// The fields every schedule has.
@@ -200,26 +183,6 @@ pub(super) fn schedule_fields(s: &Schedule, out: &mut Map<String, Value>) {
     out.insert("frequency".into(), json!(s.frequency.code()));
     out.insert("startDate".into(), json!(s.start));
     out.insert("endDate".into(), json!(s.end));
-}
-
-/// When a schedule is due, for a line: "monatlich ab 01.12.2026",
-/// "on 1 Dec 2026".
-pub(super) fn when(s: &Schedule, l: Locale) -> String {
-    let start = format::date(s.start, l);
-    if s.frequency == Frequency::Once {
-        return match l {
-            Locale::De => format!("am {start}"),
-            Locale::En => format!("on {start}"),
-        };
-    }
-    let f = l.frequency(s.frequency);
-    let end = s.end.map(|e| format::date(e, l));
-    match (l, end) {
-        (Locale::De, None) => format!("{f} ab {start}"),
-        (Locale::De, Some(end)) => format!("{f} ab {start} bis {end}"),
-        (Locale::En, None) => format!("{f} from {start}"),
-        (Locale::En, Some(end)) => format!("{f} from {start} until {end}"),
-    }
 }
 
 /// The name of one of the user's accounts (validated before, so present).
@@ -250,11 +213,7 @@ impl Proposal for DailyInput {
 
     fn line(_: &Connection, user: &User, n: &NewDailyExpense) -> Result<String> {
         let l = user.locale;
-        let (label, amount, date) = (
-            Kind::DailyExpense.label(l),
-            format::money(n.amount, &n.currency, l),
-            format::date(n.date, l),
-        );
+        let amount = format::money(n.amount, &n.currency, l);
         // "bei Bäckerei": the merchant, or else the name; the name too
         // when both are given and differ.
         let merchant = n.merchant.trim();
@@ -263,10 +222,7 @@ impl Proposal for DailyInput {
         } else {
             (format!("{} ", quoted(&n.name, l)), merchant)
         };
-        Ok(match l {
-            Locale::De => format!("{label} {named}{amount} bei {at} am {date}"),
-            Locale::En => format!("{label} {named}{amount} at {at} on {date}"),
-        })
+        Ok(words::one_time(&named, &amount, at, n.date, l))
     }
 
     fn was(n: &NewDailyExpense, s: &DailyExpense) -> Option<(Decimal, String)> {
@@ -293,13 +249,14 @@ impl Proposal for ExpenseInput {
 
     fn line(_: &Connection, user: &User, n: &NewExpense) -> Result<String> {
         let l = user.locale;
-        let label = match (n.is_subscription, l) {
-            (true, Locale::De) => "Abo",
-            (true, Locale::En) => "Subscription",
-            (false, _) => Kind::Expense.label(l),
+        let entry = if n.is_subscription {
+            Entry::Subscription
+        } else {
+            Entry::Expense
         };
         Ok(format!(
-            "{label} {} {} {}{}",
+            "{} {} {} {}{}",
+            entry.label(l),
             quoted(&n.name, l),
             format::money(n.amount, &n.currency, l),
             when(&n.schedule, l),
@@ -331,7 +288,7 @@ impl Proposal for IncomeInput {
         let l = user.locale;
         Ok(format!(
             "{} {} {} {}{}",
-            Kind::Income.label(l),
+            Entry::Income.label(l),
             quoted(&n.name, l),
             format::money(n.amount, &n.currency, l),
             when(&n.schedule, l),
@@ -362,15 +319,11 @@ impl Proposal for TransferInput {
             account_name(c, user, &n.from_account_id)?,
             account_name(c, user, &n.to_account_id)?,
         );
-        let (label, amount, when) = (
-            Kind::Transfer.label(l),
+        let (amount, when) = (
             format::money(n.amount, &n.currency, l),
             when(&n.schedule, l),
         );
-        Ok(match l {
-            Locale::De => format!("{label} {amount} von {from} auf {to} {when}"),
-            Locale::En => format!("{label} {amount} from {from} to {to} {when}"),
-        })
+        Ok(words::transfer(&amount, &from, &to, &when, l))
     }
 
     fn was(n: &NewTransfer, s: &Transfer) -> Option<(Decimal, String)> {

@@ -5,10 +5,11 @@
 //! currency named.
 
 use super::arguments::Args;
-use super::values::{amt, opt_amt, pct, quoted};
+use super::values::{amt, opt_amt, pct};
 use super::*;
 use crate::domain::rates::Rates;
 use crate::error::Reason;
+use crate::i18n::assistant::Looked;
 use std::sync::Arc;
 
 /// Payments `list_payments` answers at most.
@@ -184,14 +185,6 @@ pub(super) async fn read(
         .await
 }
 
-/// A line in the user's language.
-pub(super) fn said(l: Locale, de: String, en: String) -> String {
-    match l {
-        Locale::De => de,
-        Locale::En => en,
-    }
-}
-
 pub(super) fn month_view(v: &dashboard::MonthView) -> Value {
     json!({
         "income": amt(v.income),
@@ -232,14 +225,7 @@ pub(super) fn get_summary(
         "upcoming": upcoming,
     });
     let (l, month) = (user.locale, user.locale.month_year(d.year, d.month));
-    Ok((
-        result,
-        said(
-            l,
-            format!("Übersicht für {month} angesehen"),
-            format!("looked at your summary for {month}"),
-        ),
-    ))
+    Ok((result, Looked::Summary(month).text(l)))
 }
 
 /// `list_accounts`: the accounts with their balance in the base currency
@@ -265,11 +251,7 @@ pub(super) fn list_accounts(
         .collect();
     Ok((
         json!({"currency": user.base_currency, "accounts": accounts}),
-        said(
-            user.locale,
-            "Konten angesehen".into(),
-            "looked at your accounts".into(),
-        ),
+        Looked::Accounts.text(user.locale),
     ))
 }
 
@@ -311,17 +293,12 @@ pub(super) fn list_payments(c: &Connection, a: &Asked<'_>, args: &Args) -> Resul
         }
     }
     let l = user.locale;
-    let (f, t) = (format::date(from, l), format::date(to, l));
     Ok((
         json!({
             "currency": source.currency(), "from": from, "to": to,
             "count": payments.len(), "truncated": truncated, "payments": payments,
         }),
-        said(
-            l,
-            format!("Zahlungen vom {f} bis {t} angesehen"),
-            format!("looked at your payments from {f} to {t}"),
-        ),
+        Looked::Payments { from, to }.text(l),
     ))
 }
 
@@ -345,15 +322,8 @@ pub(super) fn run_search(c: &Connection, a: &Asked<'_>, args: &Args) -> Result<(
             })
         })
         .collect();
-    let q = quoted(&query, user.locale);
-    Ok((
-        json!({"query": query, "hits": hits}),
-        said(
-            user.locale,
-            format!("nach {q} gesucht"),
-            format!("searched for {q}"),
-        ),
-    ))
+    let looked = Looked::Search(query.clone()).text(user.locale);
+    Ok((json!({"query": query, "hits": hits}), looked))
 }
 
 /// The account a call names: by `accountId`, else by `accountName` (the
@@ -448,14 +418,7 @@ pub(super) fn account_forecast(
         "projectedBalance": opt_amt(f.projected_balance),
         "monthly": monthly,
     });
-    Ok((
-        result,
-        said(
-            user.locale,
-            format!("Prognose für {} angesehen", a.name),
-            format!("looked at your forecast for {}", a.name),
-        ),
-    ))
+    Ok((result, Looked::Forecast(a.name.clone()).text(user.locale)))
 }
 
 /// `get_reserve_plan`: `reports::reserves::plan`, as `getReservePlan`.
@@ -485,11 +448,7 @@ pub(super) fn reserve_plan(
             "targetTotal": amt(p.target_total), "potsTotal": amt(p.pots_total),
             "gapTotal": amt(p.gap_total), "entries": entries,
         }),
-        said(
-            user.locale,
-            "Rücklagenplan angesehen".into(),
-            "looked at your reserve plan".into(),
-        ),
+        Looked::ReservePlan.text(user.locale),
     ))
 }
 
@@ -509,14 +468,7 @@ pub(super) fn list_insights(c: &Connection, user: &User, now: &str) -> Result<(V
             })
         })
         .collect();
-    Ok((
-        json!({"insights": list}),
-        said(
-            l,
-            "Hinweise angesehen".into(),
-            "looked at your insights".into(),
-        ),
-    ))
+    Ok((json!({"insights": list}), Looked::Insights.text(l)))
 }
 
 /// `spending_by_category`: the dashboard's `byCategory` of a month, with
@@ -558,11 +510,7 @@ pub(super) fn spending_by_category(
             "currency": d.currency, "year": d.year, "month": d.month,
             "expenses": amt(d.cashflow.expenses), "categories": categories,
         }),
-        said(
-            l,
-            format!("Ausgaben nach Kategorie für {month} angesehen"),
-            format!("looked at your spending by category for {month}"),
-        ),
+        Looked::SpendingByCategory(month).text(l),
     ))
 }
 
@@ -592,10 +540,6 @@ pub(super) fn list_subscriptions(
             "currency": s.currency, "monthlyTotal": amt(s.monthly_total),
             "yearlyTotal": amt(s.yearly_total), "subscriptions": list,
         }),
-        said(
-            user.locale,
-            "Abos angesehen".into(),
-            "looked at your subscriptions".into(),
-        ),
+        Looked::Subscriptions.text(user.locale),
     ))
 }

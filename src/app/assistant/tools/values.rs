@@ -19,11 +19,3 @@ pub(super) fn opt_amt(d: Option<Decimal>) -> Value {
 pub(super) fn pct(d: Option<Decimal>) -> Value {
     d.map_or(Value::Null, |d| Value::String(format!("{d:.1}")))
 }
-
-/// A name in quotes of the language.
-pub(super) fn quoted(name: &str, l: Locale) -> String {
-    match l {
-        Locale::De => format!("„{name}“"),
-        Locale::En => format!("“{name}”"),
-    }
-}
