@@ -462,14 +462,9 @@ async fn export(config: Config, email: String, out: PathBuf) -> anyhow::Result<(
     let tmp = out.with_file_name(format!(".{name}.partial"));
     let files = store::documents::Files::new(&config.data_dir);
     let now = timestamp(Clock::default().now());
-    let (t, u) = (tmp.clone(), user.clone());
-    let summary = db
-        .run(move |c| {
-            let file = std::fs::File::create(&t)
-                .with_context(|| format!("--out: cannot write {}", t.display()))?;
-            Ok(store::export::write(c, &files, &u, &now, file)?)
-        })
-        .await;
+    let file = std::fs::File::create(&tmp)
+        .with_context(|| format!("--out: cannot write {}", tmp.display()))?;
+    let summary = crate::app::export::write(&db, &files, &user, now, file).await;
     let summary = match summary {
         Ok(s) => s,
         Err(e) => {
@@ -524,24 +519,9 @@ async fn import_user(config: Config, email: String, file: PathBuf) -> anyhow::Re
         }
     };
     let files = store::documents::Files::new(&config.data_dir);
-    let (id, f) = (user.id.clone(), files.clone());
     let now = timestamp(Clock::default().now());
-    let quota = config.document_quota;
-    // Checked without a connection; one is held only to write.
-    let checked = tokio::task::spawn_blocking(move || {
-        store::export::check(&f, &id, archive, &store::export::Limits::command(quota))
-    })
-    .await
-    .map_err(crate::Error::from)
-    .and_then(|r| r);
-    let id = user.id.clone();
-    let result = match checked {
-        Ok(checked) => {
-            db.run(move |c| store::export::load(c, &id, checked, quota, &now))
-                .await
-        }
-        Err(e) => Err(e),
-    };
+    let limits = store::export::Limits::command(config.document_quota);
+    let result = crate::app::export::load(&db, &files, &user.id, archive, limits, now).await;
     let imported = match result {
         Ok(i) => i,
         Err(e) => {

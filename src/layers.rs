@@ -3,8 +3,8 @@
 //! files import each other, directly or in a loop.
 //!
 //! ```text
-//! error, clock, config, memory ← domain ← i18n ← store
-//!   ← auth, services, reports, demo ← state ← app
+//! error, clock, config, memory, cache ← domain ← i18n ← store
+//!   ← auth, services, demo ← state ← app
 //!   ← doors: actions, api, web, jobs ← router ← server ← cli
 //! ```
 //!
@@ -21,12 +21,12 @@ const LAYERS: &[(&str, u8)] = &[
     ("clock", 0),
     ("config", 0),
     ("memory", 0),
+    ("cache", 0),
     ("domain", 1),
     ("i18n", 2),
     ("store", 3),
     ("auth", 4),
     ("services", 4),
-    ("reports", 4),
     ("demo", 4),
     ("state", 5),
     ("app", 6),

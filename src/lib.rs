@@ -9,18 +9,19 @@
 //! - [`app`] holds every feature's use cases as typed functions over the state;
 //! - [`actions`] is the server-action layer (`POST /actions/{name}`) the pages use;
 //! - [`web`] renders the pages, [`api`] serves `/api` and the REST API `/api/v1`;
-//! - [`reports`] computes what pages, actions, the REST API and the jobs show;
+//! - [`app::reports`] computes what pages, actions, the REST API and the jobs show;
 //! - [`store`] owns SQLite, [`domain`] the pure rules, [`auth`] sessions and secrets.
 //!
 //! Layers import downward only, and no door (actions, api, web, jobs, cli)
-//! imports another: error, clock, config, memory ← domain ← i18n ← store ←
-//! auth, services, reports, demo ← state ← app ← actions, api, web, jobs ←
+//! imports another: error, clock, config, memory, cache ← domain ← i18n ←
+//! store ← auth, services, demo ← state ← app ← actions, api, web, jobs ←
 //! router ← server ← cli. `layers.rs` checks this by reading `src/`.
 
 pub mod actions;
 pub mod api;
 pub mod app;
 pub mod auth;
+pub mod cache;
 pub mod cli;
 pub mod clock;
 pub mod config;
@@ -30,7 +31,6 @@ pub mod error;
 pub mod i18n;
 pub mod jobs;
 pub mod memory;
-pub mod reports;
 pub mod router;
 pub mod server;
 pub mod services;

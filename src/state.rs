@@ -32,9 +32,8 @@ pub struct Inner {
     /// Known API tokens while the database is unchanged.
     pub token_cache: crate::auth::api_tokens::TokenCache,
     /// Computed `/api/v1` replies, by user data version.
-    pub summary_cache:
-        crate::reports::cache::ReplyCache<crate::reports::cache::Until<axum::body::Bytes>>,
-    pub accounts_cache: crate::reports::cache::ReplyCache<axum::body::Bytes>,
+    pub summary_cache: crate::cache::ReplyCache<crate::cache::Until<axum::body::Bytes>>,
+    pub accounts_cache: crate::cache::ReplyCache<axum::body::Bytes>,
     /// One lock per recurring job.
     pub jobs: JobLocks,
     /// The current exchange-rate table (`services::rates`).

@@ -1,12 +1,10 @@
 //! Personal API tokens: `createApiToken`, `listApiTokens`, `revokeApiToken`.
 
 use super::{Ctx, NoInput, Registry, Reply};
+use crate::app::api_tokens;
 use crate::app::input::{self, IdInput};
-use crate::auth::api_tokens::{create_for, LIFETIMES};
-use crate::clock::timestamp;
-use crate::error::Reason;
-use crate::error::{Error, Result};
-use crate::store::api_tokens as store;
+use crate::auth::api_tokens::LIFETIMES;
+use crate::error::{Error, Reason, Result};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -50,34 +48,16 @@ async fn create(ctx: Ctx, input: CreateInput) -> Result<Reply> {
     let name = input::text("name", input.name, 100)?;
     let days = parse_lifetime("expiresInDays", &input.expires_in_days)?;
     let password = input.password.unwrap_or_default();
-    crate::app::sign_in::confirm_password(&ctx.state, &ctx.client(), "password", password).await?;
-    let (user, now) = (ctx.user_id()?, ctx.state.clock.now());
-    let created = ctx
-        .state
-        .db
-        .transaction(move |tx| create_for(tx, &user, &name, days, now))
-        .await?;
-    tracing::info!(token_id = %created.record.id, "API token created");
-    Reply::data(created)
+    let user = ctx.user_id()?;
+    Reply::data(api_tokens::create(&ctx.state, &ctx.client(), &user, name, days, password).await?)
 }
 
 async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {
-    let user = ctx.user_id()?;
-    Reply::data(ctx.state.db.run(move |c| store::list(c, &user)).await?)
+    Reply::data(api_tokens::list(&ctx.state, &ctx.user_id()?).await?)
 }
 
 async fn revoke(ctx: Ctx, input: IdInput) -> Result<Reply> {
     let id = input::required_id(input.id)?;
-    let (user, now) = (ctx.user_id()?, timestamp(ctx.state.clock.now()));
-    if !ctx
-        .state
-        .db
-        .run(move |c| store::revoke(c, &user, &id, &now))
-        .await?
-    {
-        return Err(Error::NotFound);
-    }
-    // Effective on the next request, whatever the file system's timestamps say.
-    ctx.state.token_cache.clear();
+    api_tokens::revoke(&ctx.state, &ctx.user_id()?, id).await?;
     Reply::data(())
 }

@@ -6,8 +6,7 @@
 use super::{Ctx, NoInput, Registry, Reply};
 use crate::app::assistant::{conversations, proposals, tools};
 use crate::app::input::{optional_id, required_id, IdInput};
-use crate::error::Reason;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

@@ -1,10 +1,9 @@
 //! `getDashboard {year?, month?}`: the dashboard of a month
-//! (`reports::dashboard`).
+//! (`app::reports::dashboard`).
 
 use super::{Ctx, Registry, Reply};
-use crate::error::Reason;
-use crate::error::{Error, Result};
-use crate::reports::dashboard::dashboard;
+use crate::app::reports::{self, dashboard::dashboard};
+use crate::error::{Error, Reason, Result};
 use chrono::{Datelike, NaiveDate};
 use serde::Deserialize;
 
@@ -33,11 +32,10 @@ async fn get(ctx: Ctx, input: DashboardInput) -> Result<Reply> {
     }
     let first = NaiveDate::from_ymd_opt(year, month, 1)
         .ok_or_else(|| Error::invalid("month", Reason::Between(1, 12)))?;
-    let (user, state) = (ctx.user()?.clone(), ctx.state.clone());
     Reply::data(
-        ctx.state
-            .db
-            .run(move |c| dashboard(c, &user, &state.rates.current(), first, today))
-            .await?,
+        reports::read(&ctx.state, ctx.user()?, move |c, user, rates, today| {
+            dashboard(c, user, rates, first, today)
+        })
+        .await?,
     )
 }

@@ -4,8 +4,7 @@
 use super::{Ctx, Registry, Reply};
 use crate::app::documents;
 use crate::app::input::{optional_id, required_id, IdInput};
-use crate::error::Reason;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use crate::store::documents::Upload;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;

@@ -1,11 +1,10 @@
 //! `getAccountForecast {accountId, months?}`: an account's forecast
-//! (`reports::forecasts`).
+//! (`app::reports::forecasts`).
 
 use super::{Ctx, Registry, Reply};
 use crate::app::input;
-use crate::error::Reason;
-use crate::error::{Error, Result};
-use crate::reports::forecasts::for_account;
+use crate::app::reports::{self, forecasts::for_account};
+use crate::error::{Error, Reason, Result};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -38,14 +37,10 @@ async fn get(ctx: Ctx, input: ForecastInput) -> Result<Reply> {
     let account_id = input::optional_id(input.account_id)
         .ok_or_else(|| Error::invalid("accountId", Reason::Required))?;
     let months = parse_months(&input.months)?;
-    let user = ctx.user()?.clone();
-    let today = ctx.state.clock.today();
-    let state = ctx.state.clone();
-    let forecast = ctx
-        .state
-        .db
-        .run(move |c| for_account(c, &user, &state.rates.current(), &account_id, months, today))
-        .await?
-        .ok_or_else(|| Error::unknown("accountId"))?;
+    let forecast = reports::read(&ctx.state, ctx.user()?, move |c, user, rates, today| {
+        for_account(c, user, rates, &account_id, months, today)
+    })
+    .await?
+    .ok_or_else(|| Error::unknown("accountId"))?;
     Reply::data(forecast.forecast)
 }

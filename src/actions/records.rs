@@ -8,8 +8,7 @@ use crate::app::records::{
     self, accounts, daily_expenses, expenses, AccountInput, CategoryInput, DailyInput,
     ExpenseInput, IncomeInput, Record, TransferInput,
 };
-use crate::error::Reason;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use crate::store::daily_expenses::Filter;
 use serde::Deserialize;
 

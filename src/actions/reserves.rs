@@ -1,17 +1,11 @@
 //! Reserves: `getReservePlan {}` and `setReservePot {expenseId, amount}`
-//! (the plan itself is `reports::reserves`).
+//! (the plan itself is `app::reports::reserves`).
 
 use super::{Ctx, NoInput, Registry, Reply};
-use crate::app::input;
-use crate::clock::timestamp;
+use crate::app::reports::{self, reserves::plan};
+use crate::app::{input, reserves};
 use crate::domain::money::Sign;
-use crate::domain::reserves::needs_reserve;
-use crate::error::Reason;
-use crate::error::{Error, Result};
-use crate::reports::reserves::plan;
-use crate::store::expenses::Expense;
-use crate::store::reserve_pots;
-use crate::store::table;
+use crate::error::{Error, Reason, Result};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -21,14 +15,7 @@ pub fn register(r: &mut Registry) {
 }
 
 async fn get_plan(ctx: Ctx, _: NoInput) -> Result<Reply> {
-    let user = ctx.user()?.clone();
-    let (state, today) = (ctx.state.clone(), ctx.state.clock.today());
-    Reply::data(
-        ctx.state
-            .db
-            .run(move |c| plan(c, &user, &state.rates.current(), today))
-            .await?,
-    )
+    Reply::data(reports::read(&ctx.state, ctx.user()?, plan).await?)
 }
 
 #[derive(Deserialize)]
@@ -46,29 +33,7 @@ async fn set_pot(ctx: Ctx, input: PotInput) -> Result<Reply> {
     let expense_id = input::optional_id(input.expense_id)
         .ok_or_else(|| Error::invalid("expenseId", Reason::Required))?;
     let amount = input::amount("amount", input.amount, Sign::NonNegative)?;
-    let user = ctx.user()?.clone();
-    let (state, today, now) = (
-        ctx.state.clone(),
-        ctx.state.clock.today(),
-        timestamp(ctx.state.clock.now()),
-    );
-    let entry = ctx
-        .state
-        .db
-        .transaction(move |tx| {
-            let expense = table::find::<Expense>(tx, &user.id, &expense_id)?
-                .ok_or_else(|| Error::unknown("expenseId"))?;
-            if !needs_reserve(expense.frequency) {
-                return Err(Error::invalid("expenseId", Reason::NoReservePot));
-            }
-            reserve_pots::set(tx, &user.id, &expense_id, amount, &now)?;
-            Ok(plan(tx, &user, &state.rates.current(), today)?
-                .entries
-                .into_iter()
-                .find(|e| e.expense_id == expense_id))
-        })
-        .await?;
-    match entry {
+    match reserves::set_pot(&ctx.state, ctx.user()?, expense_id, amount).await? {
         Some(e) => Reply::data(e),
         None => Reply::data(Value::Null),
     }

@@ -1,11 +1,10 @@
 //! The user's own browser sessions: `listSessions`, `revokeSession`,
-//! `revokeOtherSessions`. Signing a session out also ends the reminders
-//! its browser subscribed to.
+//! `revokeOtherSessions` (`app::sessions`).
 
 use super::{Ctx, NoInput, Registry, Reply};
-use crate::clock::timestamp;
+use crate::app::sessions;
 use crate::error::{Error, Result};
-use crate::store::sessions;
+use crate::store::sessions::Listed;
 use serde::{Deserialize, Serialize};
 
 pub fn register(r: &mut Registry) {
@@ -16,34 +15,25 @@ pub fn register(r: &mut Registry) {
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct SessionView {
+struct SessionView {
     #[serde(flatten)]
-    pub session: sessions::Listed,
+    session: Listed,
     /// The session of this request.
-    pub current: bool,
-}
-
-/// The signed-in user's live sessions, the most recently used first.
-pub async fn list_sessions(ctx: &Ctx) -> Result<Vec<SessionView>> {
-    let session = ctx.session.clone().ok_or(Error::Unauthorized)?;
-    let now = timestamp(ctx.state.clock.now());
-    let user_id = session.user.id.clone();
-    let listed = ctx
-        .state
-        .db
-        .run(move |c| sessions::list_for_user(c, &user_id, &now))
-        .await?;
-    Ok(listed
-        .into_iter()
-        .map(|s| SessionView {
-            current: s.id == session.id,
-            session: s,
-        })
-        .collect())
+    current: bool,
 }
 
 async fn list(ctx: Ctx, _: NoInput) -> Result<Reply> {
-    Reply::data(list_sessions(&ctx).await?)
+    let session = ctx.session.as_ref().ok_or(Error::Unauthorized)?;
+    let listed = sessions::list(&ctx.state, &session.user.id).await?;
+    Reply::data(
+        listed
+            .into_iter()
+            .map(|s| SessionView {
+                current: s.id == session.id,
+                session: s,
+            })
+            .collect::<Vec<_>>(),
+    )
 }
 
 #[derive(Deserialize)]
@@ -52,37 +42,20 @@ struct RevokeInput {
 }
 
 /// Signs out one session; the current one too (like `logout`, the cookie
-/// is then cleared). Another user's session id answers like an unknown one.
+/// is then cleared).
 async fn revoke(ctx: Ctx, input: RevokeInput) -> Result<Reply> {
-    let session = ctx.session.clone().ok_or(Error::Unauthorized)?;
-    let user_id = session.user.id.clone();
-    let id = input.id.trim().to_string();
-    let current = id == session.id;
-    let removed = ctx
-        .state
-        .db
-        .transaction(move |tx| sessions::delete_by_id(tx, &user_id, &id))
-        .await?;
-    if !removed {
-        return Err(Error::NotFound);
-    }
+    let session = ctx.session.as_ref().ok_or(Error::Unauthorized)?;
+    sessions::revoke(&ctx.state, &session.user.id, &input.id).await?;
     let reply = Reply::data(())?;
-    Ok(if current {
+    Ok(if input.id.trim() == session.id {
         reply.with_cookie(crate::auth::session::clear_cookie(&ctx.state.config))
     } else {
         reply
     })
 }
 
-/// Signs out every session of the user but this one; answers how many.
 async fn revoke_others(ctx: Ctx, _: NoInput) -> Result<Reply> {
-    let session = ctx.session.clone().ok_or(Error::Unauthorized)?;
-    let user_id = session.user.id.clone();
-    let keep = session.token_hash.clone();
-    let ended = ctx
-        .state
-        .db
-        .transaction(move |tx| sessions::delete_all_for_user(tx, &user_id, Some(&keep)))
-        .await?;
+    let session = ctx.session.as_ref().ok_or(Error::Unauthorized)?;
+    let ended = sessions::revoke_others(&ctx.state, &session.user.id, &session.token_hash).await?;
     Reply::data(serde_json::json!({ "revoked": ended }))
 }

@@ -2,14 +2,8 @@
 //! `deleteUser`, which removes the signed-in user and everything of theirs.
 
 use super::{Ctx, NoInput, Registry, Reply};
-use crate::app::sign_in::{self, parse_name};
-use crate::auth::password;
-use crate::clock::timestamp;
-use crate::domain::currency::Currency;
-use crate::error::Reason;
-use crate::error::{Error, Result};
-use crate::i18n::Locale;
-use crate::store::users;
+use crate::app::{settings, sign_in};
+use crate::error::Result;
 use serde::Deserialize;
 
 pub fn register(r: &mut Registry) {
@@ -50,35 +44,12 @@ struct UpdateInput {
 }
 
 async fn update_settings(ctx: Ctx, input: UpdateInput) -> Result<Reply> {
-    let change = users::SettingsChange {
-        name: input
-            .name
-            .as_deref()
-            .map(|n| parse_name("name", n))
-            .transpose()?,
-        base_currency: input
-            .base_currency
-            .as_deref()
-            .map(|c| Currency::parse("baseCurrency", c).map(|c| c.code().to_string()))
-            .transpose()?,
-        locale: input
-            .locale
-            .as_deref()
-            .map(|l| {
-                Locale::from_code(l.trim()).ok_or_else(|| Error::invalid("locale", Reason::DeOrEn))
-            })
-            .transpose()?,
+    let given = settings::Given {
+        name: input.name,
+        base_currency: input.base_currency,
+        locale: input.locale,
     };
-    let user_id = ctx.user_id()?;
-    let now = timestamp(ctx.state.clock.now());
-    let user = ctx
-        .state
-        .db
-        .run(move |c| users::update_settings(c, &user_id, &change, &now))
-        .await?;
-    // The API's token cache holds the user's base currency and name.
-    ctx.state.token_cache.clear();
-    Reply::data(user)
+    Reply::data(settings::update(&ctx.state, &ctx.user_id()?, given).await?)
 }
 
 #[derive(Deserialize)]
@@ -95,28 +66,16 @@ struct ChangePasswordInput {
 /// session and every outstanding reset link of the user ends, this session
 /// stays, and the API tokens are revoked unless the user keeps them.
 async fn change_password(ctx: Ctx, input: ChangePasswordInput) -> Result<Reply> {
-    password::check_rule("newPassword", &input.new_password)?;
-    sign_in::confirm_password(
+    settings::change_password(
         &ctx.state,
         &ctx.client(),
-        "currentPassword",
+        &ctx.user_id()?,
+        ctx.session.as_ref().map(|s| s.token_hash.clone()),
         input.current_password,
+        input.new_password,
+        input.revoke_api_tokens,
     )
     .await?;
-    let user_id = ctx.user_id()?;
-    let keep = ctx.session.as_ref().map(|s| s.token_hash.clone());
-    let state = &ctx.state;
-    let hash = password::hash(input.new_password).await?;
-    let now = timestamp(state.clock.now());
-    let revoke_tokens = input.revoke_api_tokens;
-    state
-        .db
-        .transaction(move |tx| {
-            users::set_password(tx, &user_id, &hash, &now)?;
-            sign_in::end_old_credentials(tx, &user_id, keep.as_deref(), revoke_tokens, &now)
-        })
-        .await?;
-    state.token_cache.clear();
     Reply::data(())
 }
 

@@ -1,8 +1,9 @@
 //! `GET /api/export`: the signed-in user's data as one zip archive
-//! (`store::export`), built in a temporary file of the data directory and
+//! (`app::export::write`), built in a temporary file of the data directory and
 //! streamed; only its owner's session gets it. See `docs/operations.md`.
 
 use super::{error, SessionUser};
+use crate::app::export;
 use crate::state::AppState;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
@@ -14,23 +15,16 @@ pub async fn download(
     State(state): State<AppState>,
     SessionUser(session): SessionUser,
 ) -> Response {
-    let user = session.user.clone();
     let now = state.clock.now();
-    let files = state.files.clone();
+    let stamp = crate::clock::timestamp(now);
     let path = state
         .config
         .data_dir
         .join(format!(".export-{}.zip", crate::store::new_id()));
-    let tmp = path.clone();
-    let written = state
-        .db
-        .run(move |c| {
-            let file = std::fs::File::create(&tmp).map_err(anyhow::Error::from)?;
-            let stamp = crate::clock::timestamp(now);
-            crate::store::export::write(c, &files, &user, &stamp, file)
-                .map_err(crate::Error::Internal)
-        })
-        .await;
+    let written = match std::fs::File::create(&path) {
+        Ok(file) => export::write(&state.db, &state.files, &session.user, stamp, file).await,
+        Err(e) => Err(crate::Error::Internal(e.into())),
+    };
     let opened = match written {
         Ok(_) => tokio::fs::File::open(&path).await,
         Err(e) => {

@@ -1,23 +1,21 @@
 //! `POST /api/import-data`: Settings' "Load an export": a zip written by
 //! "Export my data" (multipart part `file`) becomes the data of the
-//! signed-in user, who has no records yet: read and checked without a
-//! database connection (`store::export::check`), then written in one
-//! transaction (`store::export::load`). 200 `{records, documents, tables}`
+//! signed-in user, who has no records yet (`app::export::load`: read and
+//! checked without a database connection, then written in one
+//! transaction). 200 `{records, documents, tables}`
 //! with the records loaded per table; 400 `{"error": "file: …"}` in the
 //! user's language for an archive refused. See `docs/operations.md`.
 
 use super::{error, SessionUser};
+use crate::app::export;
 use crate::state::AppState;
-use crate::store::export;
+use crate::store::export::Limits;
 use axum::extract::{Multipart, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
 use std::io::Write;
-
-/// Archives read and checked at once; more wait their turn.
-static CHECKS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
 
 /// The largest archive: the documents a user may keep and room for the rest.
 pub fn body_limit(document_quota: u64) -> usize {
@@ -81,36 +79,20 @@ pub async fn upload(
     if !received {
         return error(StatusCode::BAD_REQUEST, "file: is required");
     }
-    // Reading and checking the archive needs no database connection; two
-    // at a time bound the memory of parallel loads, and a connection is
-    // held only to write what passed.
-    let Ok(_permit) = CHECKS.acquire().await else {
-        let _ = std::fs::remove_file(&path);
-        return error(StatusCode::INTERNAL_SERVER_ERROR, "internal error");
-    };
-    let files = state.files.clone();
-    let user = session.user.id.clone();
-    let quota = state.config.document_quota;
-    let (tmp, u) = (path.clone(), user.clone());
-    let checked = tokio::task::spawn_blocking(move || {
-        let archive = std::fs::File::open(&tmp).map_err(anyhow::Error::from)?;
-        export::check(&files, &u, archive, &export::Limits::upload(quota))
-    })
-    .await
-    .map_err(crate::Error::from)
-    .and_then(|r| r);
+    // The open file stays readable; its name goes at once.
+    let archive = std::fs::File::open(&path);
     let _ = std::fs::remove_file(&path);
-    let now = crate::clock::timestamp(state.clock.now());
-    let result = match checked {
-        Ok(checked) => {
-            state
-                .db
-                .run(move |c| export::load(c, &user, checked, quota, &now))
-                .await
+    let archive = match archive {
+        Ok(f) => f,
+        Err(e) => {
+            tracing::error!(error = %e, "import-data: cannot read the temporary file");
+            return error(StatusCode::INTERNAL_SERVER_ERROR, "internal error");
         }
-        Err(e) => Err(e),
     };
-    crate::memory::release_free();
+    let limits = Limits::upload(state.config.document_quota);
+    let now = crate::clock::timestamp(state.clock.now());
+    let user = &session.user.id;
+    let result = export::load(&state.db, &state.files, user, archive, limits, now).await;
     let locale = session.user.locale;
     match result {
         Ok(done) => (

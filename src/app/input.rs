@@ -4,8 +4,7 @@
 
 use crate::domain::money::{self, Sign};
 use crate::domain::recurrence::{parse_date, Frequency, Schedule};
-use crate::error::Reason;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Deserializer};

@@ -2,19 +2,19 @@
 //! (`domain::insights`) and store those not already current, with their
 //! German text (`i18n::insights`).
 
+use crate::app::reports::dashboard::load_ledger;
 use crate::clock::timestamp;
 use crate::domain::insights::{find, CategoryFacts, Facts, SubscriptionFacts};
 use crate::domain::recurrence::{add_months, month_end, month_start, monthly_equivalent};
 use crate::domain::views::{self, View};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::i18n::insights::text;
 use crate::i18n::Locale;
-use crate::reports::dashboard::load_ledger;
 use crate::services::rates::RateStore;
 use crate::state::AppState;
 use crate::store::categories::Category;
 use crate::store::table;
-use crate::store::users::User;
+use crate::store::users::{User, UserId};
 use crate::store::{expenses, insights};
 use chrono::{DateTime, Duration, NaiveTime, Utc};
 use rust_decimal::Decimal;
@@ -209,5 +209,44 @@ pub fn words(insight: &insights::Insight, locale: Locale) -> (String, String) {
             tracing::warn!(insight_id = %insight.id, kind = %insight.kind, "insight metadata is not a finding of its type: shown as stored");
             (insight.title.clone(), insight.message.clone())
         }
+    }
+}
+
+/// The user's current insights (not dismissed, unexpired), newest first.
+pub async fn current(state: &AppState, user: &UserId) -> Result<Vec<insights::Listed>> {
+    let (user, now) = (user.clone(), timestamp(state.clock.now()));
+    state
+        .db
+        .run(move |c| insights::current(c, &user, &now, insights::LIMIT))
+        .await
+}
+
+/// Marks the user's insight `id` read; another user's is [`Error::NotFound`].
+pub async fn mark_read(state: &AppState, user: &UserId, id: String) -> Result<()> {
+    let user = user.clone();
+    found(
+        state
+            .db
+            .run(move |c| insights::mark_read(c, &user, &id))
+            .await?,
+    )
+}
+
+/// Dismisses the user's insight `id`: it is not shown again.
+pub async fn dismiss(state: &AppState, user: &UserId, id: String) -> Result<()> {
+    let (user, now) = (user.clone(), timestamp(state.clock.now()));
+    found(
+        state
+            .db
+            .run(move |c| insights::dismiss(c, &user, &id, &now))
+            .await?,
+    )
+}
+
+fn found(changed: bool) -> Result<()> {
+    if changed {
+        Ok(())
+    } else {
+        Err(Error::NotFound)
     }
 }

@@ -5,13 +5,21 @@
 //! envelopes or pages, and no door calls another.
 
 pub mod accounts;
+pub mod api_tokens;
 pub mod assistant;
 pub mod documents;
+pub mod export;
 pub mod import;
 pub mod input;
 pub mod insights;
+pub mod merchants;
 pub mod receipts;
 pub mod records;
 pub mod reminders;
+pub mod reports;
+pub mod reserves;
+pub mod search;
+pub mod sessions;
+pub mod settings;
 pub mod sign_in;
 pub mod single_sign_on;

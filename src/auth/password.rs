@@ -11,8 +11,7 @@
 //! resident memory after every sign-in). The memory of all password work
 //! is therefore exactly the pool's size times 19 MiB.
 
-use crate::error::Reason;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use argon2::password_hash::phc::{Output, ParamsString, PasswordHash, Salt};
 use argon2::{Algorithm, Argon2, Block, Params, Version};
 use std::cell::RefCell;

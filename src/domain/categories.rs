@@ -1,7 +1,6 @@
 //! Categories: their rules and the set a new user starts with.
 
-use crate::error::Reason;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 
 /// A category's colour: `#` and six hex digits, stored lower case.
 pub fn parse_color(field: &'static str, raw: &str) -> Result<String> {

@@ -1,7 +1,6 @@
 //! Email addresses as users type them.
 
-use crate::error::Reason;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use unicode_normalization::UnicodeNormalization;
 
 /// An address that looks like one: `local@domain.tld`, no spaces, at most

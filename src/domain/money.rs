@@ -1,8 +1,7 @@
 //! Amounts of money: `rust_decimal` in Rust, INTEGER cents in SQLite, JSON
 //! numbers with two decimals at the edge. Never a float in between.
 
-use crate::error::Reason;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::{Decimal, RoundingStrategy};
 

@@ -5,8 +5,7 @@
 //! day clamped to the month's last day: 31 Jan → 28 Feb → 31 Mar, never
 //! 28 Mar. The end date, when there is one, is inclusive.
 
-use crate::error::Reason;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use chrono::{Datelike, Days, Months, NaiveDate};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};

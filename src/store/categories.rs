@@ -4,8 +4,7 @@
 use super::table::{self, Table};
 use super::user::UserId;
 use crate::domain::money;
-use crate::error::Reason;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use rusqlite::types::ToSql;
 use rusqlite::{params, Connection, Row};
 use rust_decimal::Decimal;

@@ -11,8 +11,7 @@
 use super::user::UserId;
 use super::{require_owned_field, Cap, Db, Owned};
 use crate::domain::documents::{clean_name, Kind, MAX_BYTES};
-use crate::error::Reason;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use anyhow::Context;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use serde::Serialize;

@@ -1,8 +1,7 @@
 //! Users and their settings.
 
 use crate::domain::locale::Locale;
-use crate::error::Reason;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use rusqlite::{params, Connection, OptionalExtension};
 
 pub use super::user::{find, User, UserId};

@@ -3,11 +3,11 @@
 
 use super::auth::ApiUser;
 use super::{json_bytes, ApiError, Params};
+use crate::app::reports::forecasts::{outlooks, ForecastJson};
+use crate::cache::Stamp;
 use crate::domain::money;
 use crate::domain::rates::Rates;
 use crate::error::Result;
-use crate::reports::cache::Stamp;
-use crate::reports::forecasts::{outlooks, ForecastJson};
 use crate::state::AppState;
 use crate::store::users::User;
 use axum::extract::rejection::QueryRejection;

@@ -13,8 +13,8 @@
 
 use super::auth::ApiUser;
 use super::{ApiError, Params};
+use crate::app::reports::payments::{months, Source};
 use crate::error::Result;
-use crate::reports::payments::{months, Source};
 use crate::state::AppState;
 use crate::store::Db;
 use axum::body::{Body, Bytes};
@@ -24,7 +24,7 @@ use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use chrono::NaiveDate;
 
-use crate::reports::payments::MAX_SPAN_DAYS;
+use crate::app::reports::payments::MAX_SPAN_DAYS;
 /// Bytes gathered before a chunk goes to the client.
 const CHUNK: usize = 64 * 1024;
 /// Chunks that may wait for a slow client.

@@ -3,9 +3,9 @@
 
 use super::auth::ApiUser;
 use super::{json_bytes, ApiError, Params};
+use crate::app::reports::summary::{count_insights, summary, InsightCounts, Summary};
+use crate::cache::{Stamp, Until};
 use crate::clock::{parse_timestamp, timestamp};
-use crate::reports::cache::{Stamp, Until};
-use crate::reports::summary::{count_insights, summary, InsightCounts, Summary};
 use crate::state::AppState;
 use crate::store::insights;
 use axum::body::Bytes;

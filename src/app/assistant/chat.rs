@@ -9,8 +9,7 @@
 //! text stored per message.
 
 use super::tools::{self, Outcome, Preview};
-use crate::error::Reason;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use crate::services::ai::{AiClient, AiError, ChatRequest, Message, StreamEvent, ToolCall};
 use crate::state::AppState;
 use crate::store::accounts::Account;

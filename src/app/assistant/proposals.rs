@@ -9,8 +9,7 @@
 //! proposal saved and is refused.
 
 use super::tools;
-use crate::error::Reason;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
 use crate::store::proposals::{self, Proposal, State};
 use crate::store::users::{User, UserId};

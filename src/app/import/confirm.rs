@@ -6,8 +6,7 @@ use super::{batch_of, batch_view, reconcile_batch, require_unconfirmed, BatchVie
 use crate::app::input::{NAME_MAX, NOTES_MAX};
 use crate::domain::import::reconcile::Status;
 use crate::domain::import::{BatchStatus, Decision};
-use crate::error::Reason;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
 use crate::store::imports::{self, Batch, StagedRow, Write};
 use crate::store::users::{User, UserId};

@@ -3,9 +3,9 @@
 
 use super::{self as entries, check_category, Record, Written};
 use crate::app::input::{self, Patch, NAME_MAX, NOTES_MAX};
+use crate::app::reports::subscriptions::Subscriptions;
 use crate::domain::prices::Update;
 use crate::error::Result;
-use crate::reports::subscriptions::Subscriptions;
 use crate::state::AppState;
 use crate::store::expenses::{Expense, NewExpense};
 use crate::store::prices::{self as store_prices, Owner};
@@ -137,6 +137,6 @@ pub async fn subscriptions(state: &AppState, user: &User) -> Result<Subscription
     let (user, rates, today) = (user.clone(), state.rates.current(), state.clock.today());
     state
         .db
-        .run(move |c| crate::reports::subscriptions::subscriptions(c, &user, &rates, today))
+        .run(move |c| crate::app::reports::subscriptions::subscriptions(c, &user, &rates, today))
         .await
 }

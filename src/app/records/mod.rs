@@ -22,8 +22,7 @@ pub use transfers::TransferInput;
 
 use crate::app::input::Patch;
 use crate::domain::currency::Currency;
-use crate::error::Reason;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
 use crate::store::accounts::Account;
 use crate::store::table::{self, Table};

@@ -2,8 +2,7 @@
 
 use super::{currency_for, Record};
 use crate::app::input::{self, Patch, NOTES_MAX};
-use crate::error::Reason;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use crate::store::transfers::{NewTransfer, Transfer};
 use crate::store::users::UserId;
 use crate::store::Cap;

@@ -4,8 +4,7 @@
 use super::{check_password, check_second_factor, confirm_password, Client};
 use crate::auth::totp;
 use crate::clock::timestamp;
-use crate::error::Reason;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
 use crate::store::{sessions, two_factor};
 use serde::Serialize;

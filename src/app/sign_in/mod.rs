@@ -16,8 +16,7 @@ pub use with_password::{login, passwords_allowed, register};
 use crate::auth::login_limit::Attempt;
 use crate::auth::{password, session, totp};
 use crate::clock::timestamp;
-use crate::error::Reason;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
 use crate::store::users::{self, User, UserId};
 use crate::store::{api_tokens, password_resets, sessions, two_factor};
@@ -248,6 +247,13 @@ pub struct TwoFactorStatus {
     pub enabled: bool,
     pub enabled_at: Option<String>,
     pub recovery_codes_left: i64,
+}
+
+/// Whether the user has a password (an account made by single sign-on
+/// has none until one is set).
+pub async fn has_password(state: &AppState, user_id: &UserId) -> Result<bool> {
+    let user = user_id.clone();
+    state.db.run(move |c| users::has_password(c, &user)).await
 }
 
 pub async fn two_factor_status(state: &AppState, user_id: &UserId) -> Result<TwoFactorStatus> {

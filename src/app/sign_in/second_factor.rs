@@ -3,8 +3,7 @@
 use super::{check_second_factor, start, Client, SignedIn};
 use crate::auth::{secrets, session};
 use crate::clock::timestamp;
-use crate::error::Reason;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
 use crate::store::{two_factor, users};
 

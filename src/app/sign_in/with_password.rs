@@ -6,8 +6,7 @@ use crate::clock::timestamp;
 use crate::config::Registration;
 use crate::domain::email::Email;
 use crate::domain::locale::Locale;
-use crate::error::Reason;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
 use crate::store::users;
 

@@ -2,8 +2,11 @@
 
 use super::common::{amount_cell, currency_options, EditQuery, PageResult, Refs};
 use super::record_page::{amount_value, Editing, RecordForm, RecordList, Row};
+use crate::app::reports::{
+    self,
+    forecasts::{balance_set_on, since_balance_set},
+};
 use crate::i18n::format;
-use crate::reports::forecasts::{balance_set_on, since_balance_set};
 use crate::state::AppState;
 use crate::store::accounts::TYPES;
 use crate::web::components::{form_error, select, Field};
@@ -21,16 +24,11 @@ pub async fn show(
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
     let refs = Refs::load(&state, &user.id).await?;
     let editing = q.find(&refs.accounts, |a| a.id.as_str());
-    let (st, u, accounts, today) = (
-        state.clone(),
-        user.clone(),
-        refs.accounts.clone(),
-        state.clock.today(),
-    );
-    let since = state
-        .db
-        .run(move |c| since_balance_set(c, &u, &st.rates.current(), &accounts, today))
-        .await?;
+    let accounts = refs.accounts.clone();
+    let since = reports::read(&state, user, move |c, u, rates, today| {
+        since_balance_set(c, u, rates, &accounts, today)
+    })
+    .await?;
     let types: Vec<(String, String)> = TYPES
         .iter()
         .map(|k| (k.to_string(), locale.account_type(k).to_string()))

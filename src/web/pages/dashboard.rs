@@ -2,10 +2,13 @@
 //! costs and subscriptions, what is due next, and two charts.
 
 use super::common::PageResult;
+use crate::app::reports::{
+    self,
+    dashboard::{dashboard, Dashboard, MonthView},
+};
 use crate::domain::recurrence::{add_months, month_start};
 use crate::i18n::format;
 use crate::i18n::Locale;
-use crate::reports::dashboard::{dashboard, Dashboard, MonthView};
 use crate::state::AppState;
 use crate::web::charts::{self, CategorySlice};
 use crate::web::layout::page;
@@ -150,11 +153,11 @@ pub async fn show(
         .and_then(|m| crate::domain::recurrence::parse_month("month", m).ok())
         .map(|(f, _)| f)
         .unwrap_or_else(|| month_start(state.clock.today()));
-    let (today, st, u) = (state.clock.today(), state.clone(), session.user.clone());
-    let d = state
-        .db
-        .run(move |c| dashboard(c, &u, &st.rates.current(), first, today))
-        .await?;
+    let today = state.clock.today();
+    let d = reports::read(&state, &session.user, move |c, u, rates, today| {
+        dashboard(c, u, rates, first, today)
+    })
+    .await?;
     let user = &session.user;
     let greeting = if user.name.is_empty() {
         &user.email

@@ -6,10 +6,10 @@ use super::record_page::{
     amount_and_currency, amount_change, amount_today, Editing, RecordForm, RecordList, Row,
     SchedulePrefill,
 };
+use crate::app::reports::{self, subscriptions::subscriptions};
 use crate::domain::recurrence::monthly_equivalent;
 use crate::i18n::format;
 use crate::i18n::Locale;
-use crate::reports::subscriptions::subscriptions;
 use crate::state::AppState;
 use crate::store::documents::{self, Document};
 use crate::store::expenses::{self, Expense};
@@ -125,11 +125,8 @@ pub async fn subscriptions_page(
 ) -> PageResult {
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
     let refs = Refs::load(&state, &user.id).await?;
-    let (u, today, st) = (session.user.clone(), state.clock.today(), state.clone());
-    let subs = state
-        .db
-        .run(move |c| subscriptions(c, &u, &st.rates.current(), today))
-        .await?;
+    let today = state.clock.today();
+    let subs = reports::read(&state, user, subscriptions).await?;
     let editing = q
         .find(&subs.subscriptions, |s| s.expense.id.as_str())
         .map(|s| &s.expense);

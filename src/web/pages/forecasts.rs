@@ -3,8 +3,11 @@
 //! with everyday spending taken off (`reports::forecasts::expected`).
 
 use super::common::{PageResult, Refs};
+use crate::app::reports::{
+    self,
+    forecasts::{with_expected, AccountOutlook},
+};
 use crate::i18n::format;
-use crate::reports::forecasts::{with_expected, AccountOutlook};
 use crate::state::AppState;
 use crate::web::charts::{self, Line};
 use crate::web::components::select;
@@ -37,11 +40,10 @@ pub async fn show(
     let today = state.clock.today();
     let forecast = match account_id.clone() {
         Some(id) => {
-            let (st, u) = (state.clone(), user.clone());
-            state
-                .db
-                .run(move |c| with_expected(c, &u, &st.rates.current(), &id, months, today))
-                .await?
+            reports::read(&state, &user, move |c, u, rates, today| {
+                with_expected(c, u, rates, &id, months, today)
+            })
+            .await?
         }
         None => None,
     };

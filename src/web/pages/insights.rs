@@ -2,9 +2,8 @@
 //! the text is made from the insight's finding (`i18n::insights`).
 
 use super::common::PageResult;
-use crate::clock::timestamp;
+use crate::app::insights;
 use crate::state::AppState;
-use crate::store::insights::{self, LIMIT};
 use crate::web::components::form_error;
 use crate::web::layout::page;
 use crate::web::SignedIn;
@@ -17,11 +16,7 @@ pub async fn show(
     SignedIn { viewer, session }: SignedIn,
 ) -> PageResult {
     let (t, locale) = (viewer.t(), viewer.locale);
-    let (user, now) = (session.user.id.clone(), timestamp(state.clock.now()));
-    let list = state
-        .db
-        .run(move |c| insights::current(c, &user, &now, LIMIT))
-        .await?;
+    let list = insights::current(&state, &session.user.id).await?;
     Ok(page(
         &viewer,
         "/insights",
@@ -33,7 +28,7 @@ pub async fn show(
                 section.panel { p.muted { (t.no_insights) } }
             }
             @for item in &list {
-                @let (title, message) = crate::app::insights::words(&item.insight, locale);
+                @let (title, message) = insights::words(&item.insight, locale);
                 @let sev = item.insight.severity.as_str();
                 article.card.insight.unread[!item.is_read] data-severity=(sev) {
                     header {

@@ -2,8 +2,8 @@
 //! what should be saved by today, and the pots.
 
 use super::common::PageResult;
+use crate::app::reports::{self, reserves::plan};
 use crate::i18n::format;
-use crate::reports::reserves::plan;
 use crate::state::AppState;
 use crate::web::components::form_error;
 use crate::web::layout::page;
@@ -17,11 +17,7 @@ pub async fn show(
     SignedIn { viewer, session }: SignedIn,
 ) -> PageResult {
     let (t, locale) = (viewer.t(), viewer.locale);
-    let (user, today, st) = (session.user.clone(), state.clock.today(), state.clone());
-    let plan = state
-        .db
-        .run(move |c| plan(c, &user, &st.rates.current(), today))
-        .await?;
+    let plan = reports::read(&state, &session.user, plan).await?;
     let cur = plan.currency.as_str();
     Ok(page(
         &viewer,

@@ -1,10 +1,9 @@
 //! `/search`: one box over every record.
 
 use super::common::PageResult;
+use crate::app::search::{self, Found};
 use crate::i18n::format;
 use crate::state::AppState;
-use crate::store::search;
-use crate::store::search::LIMIT;
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::{Query, State};
@@ -23,22 +22,19 @@ pub async fn show(
     Query(q): Query<SearchQuery>,
 ) -> PageResult {
     let (t, locale) = (viewer.t(), viewer.locale);
-    let query: String = q.q.unwrap_or_default().trim().chars().take(100).collect();
-    let hits = if query.is_empty() {
-        vec![]
+    let query: String =
+        q.q.unwrap_or_default()
+            .trim()
+            .chars()
+            .take(search::QUERY_MAX)
+            .collect();
+    let Found { hits, total } = if query.is_empty() {
+        Found {
+            hits: vec![],
+            total: 0,
+        }
     } else {
-        let (uid, qq) = (session.user.id.clone(), query.clone());
-        state
-            .db
-            .run(move |c| search::search(c, &uid, &qq, LIMIT))
-            .await?
-    };
-    // At the limit, say how many there are in all.
-    let total = if hits.len() >= LIMIT {
-        let (uid, qq) = (session.user.id.clone(), query.clone());
-        state.db.run(move |c| search::count(c, &uid, &qq)).await?
-    } else {
-        hits.len()
+        search::find(&state, &session.user.id, &query).await?
     };
     let link = |kind: &str, id: &str| match kind {
         "account" => format!("/accounts?edit={id}"),

@@ -1,12 +1,12 @@
 //! `/settings`: profile, language, base currency, password, two-factor
 //! sign-in, signed-in browsers, API tokens, reminders, export, deletion.
 
+use crate::app::{api_tokens, sessions, sign_in};
 use crate::auth::api_tokens::LIFETIMES;
 use crate::domain::currency::KNOWN;
 use crate::domain::user_agent;
 use crate::i18n::format as fmt;
 use crate::state::AppState;
-use crate::store::{api_tokens, sessions};
 use crate::web::components::{checkbox, delete_button, form_error, form_success, select, Field};
 use crate::web::layout::page;
 use crate::web::pages::common::PageResult;
@@ -19,20 +19,12 @@ pub async fn show(
     State(state): State<AppState>,
     SignedIn { viewer, session }: SignedIn,
 ) -> PageResult {
-    let uid = session.user.id.clone();
-    let tokens = state.db.run(move |c| api_tokens::list(c, &uid)).await?;
+    let uid = &session.user.id;
+    let tokens = api_tokens::list(&state, uid).await?;
+    let two_factor = sign_in::two_factor_status(&state, uid).await?;
+    let browsers = sessions::list(&state, uid).await?;
+    let has_password = sign_in::has_password(&state, uid).await?;
     let now = crate::clock::timestamp(state.clock.now());
-    let two_factor = crate::app::sign_in::two_factor_status(&state, &session.user.id).await?;
-    let (uid, at) = (session.user.id.clone(), now.clone());
-    let browsers = state
-        .db
-        .run(move |c| sessions::list_for_user(c, &uid, &at))
-        .await?;
-    let uid = session.user.id.clone();
-    let has_password = state
-        .db
-        .run(move |c| crate::store::users::has_password(c, &uid))
-        .await?;
     let t = viewer.t();
     let user = &session.user;
     // A password field that confirms a change: optional for an account that

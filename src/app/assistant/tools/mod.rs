@@ -32,14 +32,13 @@ use crate::app::input::{self, decode as parse_input};
 use crate::app::records::{
     self as entries, DailyInput, ExpenseInput, IncomeInput, Record, TransferInput,
 };
+use crate::app::reports::payments::{months, Source};
+use crate::app::reports::{dashboard, forecasts, reserves, subscriptions};
 use crate::clock::timestamp;
 use crate::domain::money;
 use crate::domain::recurrence::{parse_date, parse_month, Frequency, Schedule};
-use crate::error::Reason;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use crate::i18n::format;
-use crate::reports::payments::{months, Source};
-use crate::reports::{dashboard, forecasts, reserves, subscriptions};
 use crate::services::ai::Tool;
 use crate::state::AppState;
 use crate::store::accounts::Account;

@@ -263,7 +263,7 @@ pub(super) fn list_payments(c: &Connection, a: &Asked<'_>, args: &Args) -> Resul
     if to < from {
         return Err(Error::invalid("to", Reason::NotBefore("from")));
     }
-    if (to - from).num_days() > crate::reports::payments::MAX_SPAN_DAYS {
+    if (to - from).num_days() > crate::app::reports::payments::MAX_SPAN_DAYS {
         return Err(Error::invalid("to", Reason::AtMostAYear));
     }
     let source = Source::load(c, user, rates)?;
@@ -306,13 +306,7 @@ pub(super) fn list_payments(c: &Connection, a: &Asked<'_>, args: &Args) -> Resul
 pub(super) fn run_search(c: &Connection, a: &Asked<'_>, args: &Args) -> Result<(Value, String)> {
     let user = a.user;
     // As the `search` action reads its query.
-    let query = args.text("query")?.unwrap_or_default();
-    if query.is_empty() {
-        return Err(Error::invalid("query", Reason::Required));
-    }
-    if query.chars().count() > 100 {
-        return Err(Error::invalid("query", Reason::MaxChars(100)));
-    }
+    let query = crate::app::search::query(&args.text("query")?.unwrap_or_default())?;
     let hits: Vec<Value> = search::search(c, &user.id, &query, search::LIMIT)?
         .into_iter()
         .map(|h| {

@@ -2,13 +2,13 @@
 //! recurring costs, what is due in the next days, a forecast of the coming
 //! months and the counts of unread insights.
 
+use crate::app::reports::dashboard::{load_ledger, Ledger, MonthView, Payment};
 use crate::domain::forecast::summary_forecast;
 use crate::domain::money;
 use crate::domain::rates::Rates;
 use crate::domain::recurrence::{add_months, month_end, month_start};
 use crate::domain::views::{self, Kind, RecurringCosts, View};
 use crate::error::Result;
-use crate::reports::dashboard::{load_ledger, Ledger, MonthView, Payment};
 use crate::store::insights::Insight;
 use crate::store::users::User;
 use chrono::{Datelike, Duration, NaiveDate};
