@@ -6,7 +6,6 @@ use super::{Ctx, NoInput, Registry, Reply};
 use crate::app::sign_in::{self, Ending, SignedIn};
 use crate::auth::session;
 use crate::error::Result;
-use crate::store::sessions;
 use serde::Deserialize;
 
 pub fn register(r: &mut Registry) {
@@ -64,11 +63,7 @@ async fn login(ctx: Ctx, input: LoginInput) -> Result<Reply> {
 
 async fn logout(ctx: Ctx, _: NoInput) -> Result<Reply> {
     if let Some(s) = &ctx.session {
-        let hash = s.token_hash.clone();
-        ctx.state
-            .db
-            .transaction(move |tx| sessions::delete(tx, &hash))
-            .await?;
+        sign_in::sign_out(&ctx.state, &s.token_hash).await?;
     }
     Ok(Reply::data(())?.with_cookie(session::clear_cookie(&ctx.state.config)))
 }

@@ -2,10 +2,10 @@
 //! (`docs/push.md`). Session required.
 
 use super::{error, SessionUser};
-use crate::clock::timestamp;
+use crate::app::reminders;
 use crate::services::push::{check_endpoint, PushService};
 use crate::state::AppState;
-use crate::store::push_subscriptions::{self, Saved, MAX_PER_USER};
+use crate::store::push_subscriptions::{Saved, MAX_PER_USER};
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -99,14 +99,15 @@ pub async fn subscribe(
         Ok((k, _)) => k,
         Err(why) => return unprocessable(&why),
     };
-    let (user, now) = (session.user.id.clone(), timestamp(state.clock.now()));
-    let session_id = session.id.clone();
-    let saved = state
-        .db
-        .run(move |c| {
-            push_subscriptions::save(c, &user, &session_id, &endpoint, &p256dh, &auth, &now)
-        })
-        .await;
+    let saved = reminders::subscribe(
+        &state,
+        &session.user.id,
+        &session.id,
+        endpoint,
+        p256dh,
+        auth,
+    )
+    .await;
     match saved {
         Ok(Saved::Created) => (StatusCode::CREATED, Json(json!({ "ok": true }))).into_response(),
         Ok(Saved::Updated) => Json(json!({ "ok": true })).into_response(),
@@ -136,12 +137,7 @@ pub async fn unsubscribe(
         Ok(_) => return unprocessable("endpoint: must be a non-empty string"),
         Err(_) => return error(StatusCode::BAD_REQUEST, "body: expected {\"endpoint\": …}"),
     };
-    let user = session.user.id.clone();
-    match state
-        .db
-        .run(move |c| push_subscriptions::delete_endpoint(c, &user, &endpoint))
-        .await
-    {
+    match reminders::unsubscribe(&state, &session.user.id, endpoint).await {
         Ok(_) => Json(json!({ "ok": true })).into_response(),
         Err(e) => {
             e.log();

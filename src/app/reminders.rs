@@ -3,7 +3,7 @@
 
 use crate::state::AppState;
 use crate::store::users::UserId;
-use crate::store::{expenses, users};
+use crate::store::{expenses, push_subscriptions, users};
 use chrono::Duration;
 use serde::Serialize;
 
@@ -73,7 +73,6 @@ pub async fn run(state: &AppState) -> Summary {
 /// Without the VAPID configuration there is nothing to send.
 pub async fn push_reminders(state: &AppState, due: &[Due]) -> usize {
     use crate::services::push::{notify_payload, Outcome, PushService};
-    use crate::store::push_subscriptions;
     let Some(push) = PushService::from_config(&state.config) else {
         return 0;
     };
@@ -113,4 +112,35 @@ pub async fn push_reminders(state: &AppState, due: &[Due]) -> usize {
         }
     }
     delivered
+}
+
+/// Keeps the browser's push subscription of the user's session
+/// `session_id` (one per endpoint; [`push_subscriptions::MAX_PER_USER`] at
+/// most), keys as base64url.
+pub async fn subscribe(
+    state: &AppState,
+    user: &UserId,
+    session_id: &str,
+    endpoint: String,
+    p256dh: String,
+    auth: String,
+) -> crate::Result<push_subscriptions::Saved> {
+    let (user, session_id) = (user.clone(), session_id.to_string());
+    let now = crate::clock::timestamp(state.clock.now());
+    state
+        .db
+        .run(move |c| {
+            push_subscriptions::save(c, &user, &session_id, &endpoint, &p256dh, &auth, &now)
+        })
+        .await
+}
+
+/// Forgets the user's subscription of `endpoint`, if there is one.
+pub async fn unsubscribe(state: &AppState, user: &UserId, endpoint: String) -> crate::Result<()> {
+    let user = user.clone();
+    state
+        .db
+        .run(move |c| push_subscriptions::delete_endpoint(c, &user, &endpoint))
+        .await?;
+    Ok(())
 }

@@ -9,9 +9,9 @@ mod reset;
 mod second_factor;
 mod with_password;
 
-pub use reset::{forgot_password, reset_password};
+pub use reset::{forgot_password, reset_link_usable, reset_password};
 pub use second_factor::login_totp;
-pub use with_password::{login, passwords_allowed, register};
+pub use with_password::{login, passwords_allowed, register, registration_open};
 
 use crate::auth::login_limit::Attempt;
 use crate::auth::{password, session, totp};
@@ -247,6 +247,15 @@ pub struct TwoFactorStatus {
     pub enabled: bool,
     pub enabled_at: Option<String>,
     pub recovery_codes_left: i64,
+}
+
+/// Ends the session of `token_hash` (signing out).
+pub async fn sign_out(state: &AppState, token_hash: &str) -> Result<()> {
+    let hash = token_hash.to_string();
+    state
+        .db
+        .transaction(move |tx| sessions::delete(tx, &hash))
+        .await
 }
 
 /// Whether the user has a password (an account made by single sign-on

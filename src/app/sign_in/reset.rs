@@ -108,3 +108,18 @@ pub async fn reset_password(
     state.token_cache.clear();
     Ok(())
 }
+
+/// Whether the reset link of `token` can still set a password (the page
+/// says so before asking for one).
+pub async fn reset_link_usable(state: &AppState, token: &str) -> bool {
+    if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return false;
+    }
+    let hash = secrets::sha256_hex(&token.to_ascii_lowercase());
+    let now = timestamp(state.clock.now());
+    state
+        .db
+        .run(move |c| password_resets::is_usable(c, &hash, &now))
+        .await
+        .unwrap_or(false)
+}

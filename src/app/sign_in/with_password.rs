@@ -107,3 +107,14 @@ pub async fn login(
     }
     Ok(ending)
 }
+
+/// Whether the sign-up form is offered: by the configured rule (open, the
+/// first account only, closed).
+pub async fn registration_open(state: &AppState) -> bool {
+    let registration = state.config.registration;
+    state
+        .db
+        .run(move |c| registration.admits(|| users::count(c)))
+        .await
+        .unwrap_or(false)
+}

@@ -1,8 +1,7 @@
 //! Sign-in pages: `/login`, `/register`, `/forgot-password`, `/reset-password`.
 
-use crate::auth::secrets;
+use crate::app::sign_in;
 use crate::state::AppState;
-use crate::store::{password_resets, users};
 use crate::web::components::{checkbox, form_error, form_success, Field};
 use crate::web::layout::bare;
 use crate::web::Viewer;
@@ -12,14 +11,6 @@ use maud::html;
 use serde::Deserialize;
 
 /// Whether the register form is offered right now.
-async fn registration_open(state: &AppState) -> bool {
-    let registration = state.config.registration;
-    state
-        .db
-        .run(move |c| registration.admits(|| users::count(c)))
-        .await
-        .unwrap_or(false)
-}
 
 #[derive(Deserialize)]
 pub struct LoginQuery {
@@ -65,7 +56,7 @@ pub async fn login(
         return Redirect::to("/").into_response();
     }
     let t = viewer.t();
-    let open = registration_open(&state).await;
+    let open = sign_in::registration_open(&state).await;
     let passwords = !state.config.oidc_only();
     // After the provider, for an account with two-factor sign-in: the code
     // form comes first, holding the challenge the callback left in a cookie.
@@ -126,7 +117,7 @@ pub async fn register(State(state): State<AppState>, viewer: Viewer) -> Response
         return Redirect::to("/").into_response();
     }
     let t = viewer.t();
-    let open = registration_open(&state).await;
+    let open = sign_in::registration_open(&state).await;
     bare(
         &viewer,
         t.register_title,
@@ -186,17 +177,7 @@ pub async fn reset(
 ) -> Response {
     let t = viewer.t();
     let token = q.token.unwrap_or_default();
-    let usable = if token.len() == 64 && token.bytes().all(|b| b.is_ascii_hexdigit()) {
-        let hash = secrets::sha256_hex(&token.to_ascii_lowercase());
-        let now = crate::clock::timestamp(state.clock.now());
-        state
-            .db
-            .run(move |c| password_resets::is_usable(c, &hash, &now))
-            .await
-            .unwrap_or(false)
-    } else {
-        false
-    };
+    let usable = sign_in::reset_link_usable(&state, &token).await;
     bare(
         &viewer,
         t.reset_title,
