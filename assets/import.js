@@ -266,9 +266,58 @@
     row.classList.remove('undecided');
   }
 
+  // A row's category (setImportRowCategory); on a refusal the select
+  // goes back to what the row has.
+  async function setCategory(select, categoryId) {
+    const row = select.closest('tr[data-row]');
+    const before = select.dataset.saved !== undefined ? select.dataset.saved : select.defaultValue;
+    clearError(root.querySelector('.import-actions') || select);
+    select.disabled = true;
+    const r = await action('setImportRowCategory', { id: batchId, rowId: row.dataset.row, categoryId: categoryId || null });
+    select.disabled = false;
+    if (!r.success) {
+      select.value = before;
+      showError(root.querySelector('.import-actions') || select, r.error);
+      return;
+    }
+    select.value = categoryId;
+    select.dataset.saved = categoryId;
+    const hint = row.querySelector('.suggestion');
+    if (hint) hint.remove();
+    say(T.categorySet);
+  }
+
+  for (const select of root.querySelectorAll('select[data-row-category]')) {
+    select.dataset.saved = select.value;
+  }
+
+  root.addEventListener('change', function (ev) {
+    const select = ev.target.closest('select[data-row-category]');
+    if (select) setCategory(select, select.value);
+  });
+
   root.addEventListener('click', async function (ev) {
     const button = ev.target.closest('button');
     if (!button || !root.contains(button)) return;
+
+    // The AI's suggestion for one row.
+    if (button.dataset.useCategory) {
+      const select = button.closest('tr[data-row]').querySelector('select[data-row-category]');
+      if (select) await setCategory(select, button.dataset.useCategory);
+      return;
+    }
+
+    // Every suggestion at once.
+    if (button.dataset.acceptSuggestions !== undefined) {
+      const scope = button.closest('.import-actions') || root;
+      clearError(button);
+      busy(scope, true);
+      const r = await action('acceptImportSuggestions', { id: batchId });
+      if (!r.success) { busy(scope, false); showError(button, r.error); return; }
+      flash(T.accepted.replace('{n}', count(r.data.accepted)));
+      window.location.reload();
+      return;
+    }
 
     // One row: Import or Skip.
     if (button.dataset.decide) {

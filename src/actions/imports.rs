@@ -20,6 +20,8 @@ pub fn register(r: &mut Registry) {
     r.session("listImports", list);
     r.session("reconcileImport", reconcile);
     r.session("decideImportConflict", decide);
+    r.session("setImportRowCategory", set_row_category);
+    r.session("acceptImportSuggestions", accept_suggestions);
     r.session("confirmImport", confirm);
     r.session("cancelImport", cancel);
     r.session("undoImport", undo);
@@ -151,9 +153,33 @@ async fn decide(ctx: Ctx, input: DecideInput) -> Result<Reply> {
 }
 
 #[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct RowCategoryInput {
+    id: Option<String>,
+    row_id: Option<String>,
+    /// Null or empty: no category.
+    category_id: Option<String>,
+}
+
+/// `setImportRowCategory {id, rowId, categoryId | null}` → the row.
+async fn set_row_category(ctx: Ctx, input: RowCategoryInput) -> Result<Reply> {
+    let id = required_batch_id(input.id)?;
+    let row_id =
+        optional_id(input.row_id).ok_or_else(|| Error::invalid("rowId", Reason::Required))?;
+    let category = optional_id(input.category_id);
+    Reply::data(import::set_row_category(&ctx.state, ctx.user()?, id, row_id, category).await?)
+}
+
+#[derive(Deserialize, Default)]
 #[serde(default)]
 struct IdOnly {
     id: Option<String>,
+}
+
+/// `acceptImportSuggestions {id}` → `{accepted}`.
+async fn accept_suggestions(ctx: Ctx, input: IdOnly) -> Result<Reply> {
+    let id = required_batch_id(input.id)?;
+    Reply::data(import::accept_suggestions(&ctx.state, &ctx.user_id()?, id).await?)
 }
 
 async fn confirm(ctx: Ctx, input: IdOnly) -> Result<Reply> {

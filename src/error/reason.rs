@@ -137,6 +137,8 @@ pub enum Reason {
     ImportOrSkip,
     RowOrAll,
     UnreadableRow,
+    /// A category for a row of money in (it becomes an income, which has none).
+    MoneyInHasNoCategory,
     ConflictsOpen(usize),
     ImportBusy,
     ImportInterrupted,

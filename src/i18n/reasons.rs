@@ -446,6 +446,10 @@ impl Reason {
                 "ist eine Zeile, die nicht gelesen werden konnte; sie lässt sich weder importieren \
                  noch überspringen",
             ),
+            Reason::MoneyInHasNoCategory => words(
+                "is money in; only money out gets a category",
+                "ist ein Geldeingang; nur Ausgaben bekommen eine Kategorie",
+            ),
             Reason::ConflictsOpen(n) if de => format!(
                 "{n} {} noch eine Entscheidung: importieren oder überspringen",
                 plural(*n, "Konflikt braucht", "Konflikte brauchen")

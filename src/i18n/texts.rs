@@ -380,6 +380,15 @@ pub struct Texts {
     pub import_import_all: &'static str,
     pub import_skip_all: &'static str,
     pub import_ai_button: &'static str,
+    /// The category select's empty choice on a row of the review.
+    pub import_no_category: &'static str,
+    /// The AI's suggestion under a row's category: "Suggested: {name}".
+    pub import_suggested: &'static str,
+    pub import_use_suggestion: &'static str,
+    pub import_accept_all: &'static str,
+    /// After "apply all suggestions": "{n} rows got …".
+    pub import_accepted: &'static str,
+    pub import_category_set: &'static str,
     pub import_confirming: &'static str,
     pub import_confirm: &'static str,
     pub import_cancel: &'static str,

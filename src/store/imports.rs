@@ -92,6 +92,10 @@ pub struct StagedRow {
     pub payee: String,
     pub memo: String,
     pub category_id: Option<String>,
+    /// The person chose `category_id` (or none): reconciliation keeps it.
+    pub category_chosen: bool,
+    /// The AI's suggestion, until it is accepted.
+    pub suggested_category_id: Option<String>,
     pub status: Status,
     pub reason: Option<Reason>,
     pub found: Option<reconcile::Found>,
@@ -100,7 +104,11 @@ pub struct StagedRow {
 }
 
 const ROW_COLUMNS: &str = "id, line_no, date, amount_cents, currency, payee, memo, category_id, \
-     status, reason, match_kind, match_id, match_date, match_cents, match_name, decision, import_key";
+     status, reason, match_kind, match_id, match_date, match_cents, match_name, decision, import_key, \
+     category_chosen, suggested_category_id";
+/// How many columns [`ROW_COLUMNS`] names: a column selected after them is
+/// at this index.
+const ROW_COLUMN_COUNT: usize = 19;
 
 fn staged_from_row(r: &Row<'_>) -> rusqlite::Result<StagedRow> {
     let status: String = r.get(8)?;
@@ -137,6 +145,8 @@ fn staged_from_row(r: &Row<'_>) -> rusqlite::Result<StagedRow> {
             .get::<_, Option<String>>(15)?
             .and_then(|d| Decision::from_code(&d)),
         import_key: r.get(16)?,
+        category_chosen: r.get(17)?,
+        suggested_category_id: r.get(18)?,
     })
 }
 
@@ -441,14 +451,15 @@ pub fn existing(
 /// same order), only where something changed; decisions stay.
 pub fn save_outcomes(tx: &Connection, rows: &[&StagedRow], outcomes: &[Outcome]) -> Result<()> {
     let mut update = tx.prepare_cached(
-        "UPDATE import_rows SET status = ?2, reason = ?3, category_id = ?4, match_kind = ?5,
+        "UPDATE import_rows SET status = ?2, reason = ?3,
+            category_id = CASE WHEN category_chosen THEN category_id ELSE ?4 END, match_kind = ?5,
             match_id = ?6, match_date = ?7, match_cents = ?8, match_name = ?9
          WHERE id = ?1",
     )?;
     for (row, o) in rows.iter().zip(outcomes) {
         let same = row.status == o.status
             && row.reason == o.reason
-            && row.category_id == o.category_id
+            && (row.category_chosen || row.category_id == o.category_id)
             && row.found == o.found;
         if same {
             continue;
@@ -477,6 +488,47 @@ pub fn set_reason(tx: &Connection, row_id: &str, reason: &Reason) -> Result<()> 
         params![row_id, reason_json(reason)?],
     )?;
     Ok(())
+}
+
+/// The AI's category for a row, with the reason that says so.
+pub fn set_suggestion(
+    tx: &Connection,
+    row_id: &str,
+    category_id: &str,
+    reason: &Reason,
+) -> Result<()> {
+    tx.execute(
+        "UPDATE import_rows SET reason = ?2, suggested_category_id = ?3 WHERE id = ?1",
+        params![row_id, reason_json(reason)?, category_id],
+    )?;
+    Ok(())
+}
+
+/// Sets the category the person chose for a row of the user's batch
+/// (`None`: no category); false when there is no such row.
+pub fn choose_category(
+    tx: &Connection,
+    user_id: &UserId,
+    batch_id: &str,
+    row_id: &str,
+    category_id: Option<&str>,
+) -> Result<bool> {
+    Ok(tx.execute(
+        "UPDATE import_rows SET category_id = ?4, category_chosen = 1
+         WHERE id = ?3 AND batch_id = ?2 AND user_id = ?1",
+        params![user_id, batch_id, row_id, category_id],
+    )? == 1)
+}
+
+/// Gives every money-out row of the batch without a category the AI's
+/// suggestion; answers how many.
+pub fn accept_suggestions(tx: &Connection, user_id: &UserId, batch_id: &str) -> Result<usize> {
+    Ok(tx.execute(
+        "UPDATE import_rows SET category_id = suggested_category_id, category_chosen = 1
+         WHERE batch_id = ?2 AND user_id = ?1 AND category_id IS NULL
+           AND suggested_category_id IS NOT NULL AND amount_cents < 0 AND status <> 'error'",
+        params![user_id, batch_id],
+    )?)
 }
 
 /// A record a confirm writes.
@@ -522,7 +574,7 @@ pub fn rows_to_write(
     let mut s = c.prepare_cached(&sql)?;
     let rows = s
         .query_map(params![batch_id, after, limit as i64], |r| {
-            Ok((r.get(17)?, staged_from_row(r)?))
+            Ok((r.get(ROW_COLUMN_COUNT)?, staged_from_row(r)?))
         })?
         .collect::<rusqlite::Result<_>>()?;
     Ok(rows)
@@ -704,4 +756,14 @@ pub fn written(c: &Connection, user_id: &UserId, batch_id: &str) -> Result<i64> 
         params![user_id, batch_id],
         |r| r.get(0),
     )?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_row_column_count_is_the_number_of_row_columns() {
+        assert_eq!(ROW_COLUMNS.split(',').count(), ROW_COLUMN_COUNT);
+    }
 }

@@ -13,15 +13,15 @@ pub fn learn(
     category_id: &str,
     now: &str,
 ) -> Result<()> {
-    c.execute(
+    c.prepare_cached(
         "INSERT INTO merchant_categories (user_id, merchant, category_id, uses, updated_at)
          VALUES (?1, ?2, ?3, 1, ?4)
          ON CONFLICT (user_id, merchant) DO UPDATE SET
             uses = CASE WHEN category_id = excluded.category_id THEN uses + 1 ELSE 1 END,
             category_id = excluded.category_id,
             updated_at = excluded.updated_at",
-        params![user_id, merchant, category_id, now],
-    )?;
+    )?
+    .execute(params![user_id, merchant, category_id, now])?;
     Ok(())
 }
 

@@ -2013,6 +2013,228 @@ async fn ai_suggestions_land_in_the_reason_only() {
     );
 }
 
+#[tokio::test]
+async fn categories_chosen_before_the_confirm_stay_are_written_and_teach_the_merchant_memory() {
+    let Setup { app, user, account } = setup().await;
+    let food = id(&app
+        .ok(&user, "createCategory", json!({"name": "Lebensmittel"}))
+        .await);
+    let fuel = id(&app
+        .ok(&user, "createCategory", json!({"name": "Tanken"}))
+        .await);
+    let file = sparkasse(&[
+        ("2026-03-02", "-4,20", "Bäckerei Schmidt", "Brötchen"),
+        ("2026-03-03", "-70,00", "Tankstelle Nord", "Super"),
+        ("2026-03-04", "2.500,00", "Arbeitgeber GmbH", "Gehalt"),
+    ]);
+    let (batch, rows) = staged_and_reconciled(&app, &user, &account, &file).await;
+    for r in &rows {
+        assert_eq!(r["categoryId"], Value::Null, "{r}");
+        assert_eq!(r["suggestedCategoryId"], Value::Null, "{r}");
+    }
+    let set = |row: &Value, category: Value| json!({"id": batch, "rowId": row["id"], "categoryId": category});
+    let row = app
+        .ok(&user, "setImportRowCategory", set(&rows[0], json!(food)))
+        .await;
+    assert_eq!(row["categoryId"], food.as_str(), "{row}");
+    assert_eq!(row["id"], rows[0]["id"]);
+    app.ok(&user, "setImportRowCategory", set(&rows[1], json!(food)))
+        .await;
+    let cleared = app
+        .ok(&user, "setImportRowCategory", set(&rows[1], Value::Null))
+        .await;
+    assert_eq!(cleared["categoryId"], Value::Null, "{cleared}");
+
+    // Refusals name the field and change nothing.
+    let other = app.new_user().await;
+    let theirs = id(&app
+        .ok(&other, "createCategory", json!({"name": "Fremd"}))
+        .await);
+    for (body, said) in [
+        (set(&rows[1], json!(theirs)), "categoryId: not found"),
+        (
+            set(&rows[1], json!("no-such-category")),
+            "categoryId: not found",
+        ),
+        (
+            set(&rows[2], json!(food)),
+            "rowId: is money in; only money out gets a category",
+        ),
+        (
+            json!({"id": batch, "rowId": "no-such-row", "categoryId": food}),
+            "rowId: not found",
+        ),
+        (
+            json!({"id": batch, "categoryId": food}),
+            "rowId: is required",
+        ),
+    ] {
+        assert_eq!(
+            app.refused(&user, "setImportRowCategory", body.clone())
+                .await,
+            said,
+            "{body}"
+        );
+    }
+    // Another user's batch is unknown.
+    assert_eq!(
+        app.refused(&other, "setImportRowCategory", set(&rows[0], Value::Null))
+            .await,
+        "id: not found"
+    );
+
+    // A choice stays when the batch is reconciled again (the merchant
+    // memory knows neither payee).
+    app.ok(&user, "reconcileImport", json!({"id": batch})).await;
+    let rows = rows_of(&app, &user, &batch).await;
+    assert_eq!(rows[0]["categoryId"], food.as_str(), "{}", rows[0]);
+    assert_eq!(rows[1]["categoryId"], Value::Null, "{}", rows[1]);
+    app.ok(&user, "setImportRowCategory", set(&rows[1], json!(fuel)))
+        .await;
+
+    let done = app.ok(&user, "confirmImport", json!({"id": batch})).await;
+    assert_eq!(done["imported"], 3, "{done}");
+    for (category, amount) in [(&food, "4.20"), (&fuel, "70.00")] {
+        let written = app
+            .ok(&user, "listDailyExpenses", json!({"categoryId": category}))
+            .await;
+        assert_eq!(written.as_array().unwrap().len(), 1, "{written}");
+        assert_eq!(m(&written[0]["amount"]), amount);
+    }
+    // The merchant memory learned both payees: the next file arrives categorised.
+    let hints = app
+        .ok(
+            &user,
+            "getMerchantCategoryHints",
+            json!({"merchant": "Tankstelle Nord"}),
+        )
+        .await;
+    assert_eq!(hints["categoryId"], fuel.as_str(), "{hints}");
+    let next = sparkasse(&[
+        ("2026-04-02", "-3,80", "Bäckerei Schmidt", "Brötchen"),
+        ("2026-04-03", "-65,00", "Tankstelle Nord", "Super"),
+    ]);
+    let (_, rows2) = staged_and_reconciled(&app, &user, &account, &next).await;
+    assert_eq!(rows2[0]["categoryId"], food.as_str(), "{}", rows2[0]);
+    assert_eq!(rows2[1]["categoryId"], fuel.as_str(), "{}", rows2[1]);
+
+    // A confirmed batch takes no more changes.
+    assert_eq!(
+        app.refused(&user, "setImportRowCategory", set(&rows[0], Value::Null))
+            .await,
+        "id: is already confirmed; undoImport takes it back"
+    );
+}
+
+#[tokio::test]
+async fn the_ais_suggestions_are_accepted_one_by_one_or_all_at_once() {
+    use crate::assistant::{app_with_chat, ChatProvider, Dialect, Turn};
+    let provider = ChatProvider::start(Dialect::OpenAi).await;
+    let app = app_with_chat(&provider.base_url).await;
+    let user = app.new_user().await;
+    let account = app.account(&user, "Giro", "EUR").await;
+    let food = id(&app
+        .ok(&user, "createCategory", json!({"name": "Lebensmittel"}))
+        .await);
+    let fun = id(&app
+        .ok(&user, "createCategory", json!({"name": "Freizeit"}))
+        .await);
+    let file = sparkasse(&[
+        ("2026-03-02", "-4,20", "Bäckerei Schmidt", "Brötchen"),
+        ("2026-03-03", "-12,00", "Kino am Markt", "Tickets"),
+        ("2026-03-04", "-3,10", "Bäckerei Schmidt", "Kuchen"),
+    ]);
+    let batch = id(&stage(&app, &user, &account, &file).await);
+    provider.then(Turn::Text(
+        json!({"categories": [{"payee": "Bäckerei Schmidt", "category": "Lebensmittel"},
+                              {"payee": "Kino am Markt", "category": "freizeit"}],
+               "duplicates": []})
+        .to_string(),
+    ));
+    let r = app
+        .ok(&user, "reconcileImport", json!({"id": batch, "ai": true}))
+        .await;
+    assert_eq!(r["ai"]["categories"], 3, "{r}");
+    let rows = rows_of(&app, &user, &batch).await;
+    assert_eq!(rows[0]["suggestedCategoryId"], food.as_str(), "{}", rows[0]);
+    assert_eq!(rows[1]["suggestedCategoryId"], fun.as_str(), "{}", rows[1]);
+    for r in &rows {
+        assert_eq!(r["categoryId"], Value::Null, "a suggestion only: {r}");
+    }
+
+    // The page offers a category on every row and the suggestions.
+    app.ok(&user, "updateSettings", json!({"locale": "de"}))
+        .await;
+    let page = app
+        .get(&format!("/import?batch={batch}"), Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(
+        page.matches("data-row-category").count(),
+        3,
+        "a select per row"
+    );
+    assert!(
+        page.contains("Vorschlag: Lebensmittel"),
+        "the suggestion is named"
+    );
+    assert!(
+        page.contains("data-accept-suggestions"),
+        "and all can be taken at once"
+    );
+    assert!(page.contains("Alle Vorschläge übernehmen"));
+
+    // The person picks another category for the last row; "apply all"
+    // fills only the rows without one.
+    app.ok(
+        &user,
+        "setImportRowCategory",
+        json!({"id": batch, "rowId": rows[2]["id"], "categoryId": fun}),
+    )
+    .await;
+    let accepted = app
+        .ok(&user, "acceptImportSuggestions", json!({"id": batch}))
+        .await;
+    assert_eq!(accepted, json!({"accepted": 2}));
+    let rows = rows_of(&app, &user, &batch).await;
+    let categories: Vec<&str> = rows
+        .iter()
+        .map(|r| r["categoryId"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(categories, [food.as_str(), fun.as_str(), fun.as_str()]);
+    let again = app
+        .ok(&user, "acceptImportSuggestions", json!({"id": batch}))
+        .await;
+    assert_eq!(again, json!({"accepted": 0}), "nothing left to accept");
+    let page = app
+        .get(&format!("/import?batch={batch}"), Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        !page.contains("data-accept-suggestions"),
+        "nothing left to offer"
+    );
+
+    app.ok(&user, "confirmImport", json!({"id": batch})).await;
+    let food_written = app
+        .ok(&user, "listDailyExpenses", json!({"categoryId": food}))
+        .await;
+    assert_eq!(food_written.as_array().unwrap().len(), 1, "{food_written}");
+    let fun_written = app
+        .ok(&user, "listDailyExpenses", json!({"categoryId": fun}))
+        .await;
+    assert_eq!(fun_written.as_array().unwrap().len(), 2, "{fun_written}");
+    assert_eq!(
+        app.refused(&user, "acceptImportSuggestions", json!({"id": batch}))
+            .await,
+        "id: ist schon bestätigt; undoImport nimmt ihn zurück"
+    );
+}
+
 // ------------------------------------------------------------- the crash
 
 /// The records the batch wrote and their distinct import keys, and the

@@ -4,13 +4,13 @@
 
 use super::{batch_of, batch_view, reconcile_batch, require_unconfirmed, BatchView};
 use crate::app::input::{NAME_MAX, NOTES_MAX};
-use crate::domain::import::reconcile::Status;
+use crate::domain::import::reconcile::{self, Status};
 use crate::domain::import::{BatchStatus, Decision};
 use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
 use crate::store::imports::{self, Batch, StagedRow, Write};
 use crate::store::users::{User, UserId};
-use crate::store::Cap;
+use crate::store::{merchants, Cap};
 use serde::Serialize;
 use std::collections::HashSet;
 use std::sync::{Arc, LazyLock, Mutex};
@@ -202,6 +202,13 @@ pub async fn confirm(state: &AppState, user: &User, id: String) -> Result<Confir
             .filter_map(|r| write_of(r, fallback))
             .collect();
         imports::write_chunk(tx, &u, &b, &writes, &chunk_now)?;
+        // The categories of what is written teach the merchant memory.
+        for w in writes.iter().filter(|w| w.cents < 0) {
+            let key = reconcile::payee_key(&w.row.payee, &w.row.memo);
+            if let (Some(category), false) = (&w.row.category_id, key.is_empty()) {
+                merchants::learn(tx, &u, &key, category, &chunk_now)?;
+            }
+        }
         // Only once the chunk is committed does the next one start after it.
         after.store(*last, std::sync::atomic::Ordering::Relaxed);
         Ok(Some(writes.len()))

@@ -95,6 +95,8 @@ pub struct RowView {
     pub payee: String,
     pub memo: String,
     pub category_id: Option<String>,
+    /// The AI's suggestion (reconcileImport with `ai`), until accepted.
+    pub suggested_category_id: Option<String>,
     pub status: Status,
     pub reason: Option<String>,
     #[serde(rename = "match")]
@@ -146,6 +148,7 @@ fn row_view(r: StagedRow, locale: Locale) -> RowView {
         payee: r.payee,
         memo: r.memo,
         category_id: r.category_id,
+        suggested_category_id: r.suggested_category_id,
         status: r.status,
         reason: r
             .reason
@@ -459,7 +462,9 @@ pub(crate) fn reconcile_batch(
         r.status = o.status;
         r.reason = o.reason;
         r.found = o.found;
-        r.category_id = o.category_id;
+        if !r.category_chosen {
+            r.category_id = o.category_id;
+        }
     }
     if batch.status == BatchStatus::Staged {
         imports::set_status(tx, &batch.id, BatchStatus::Reconciled, now)?;
@@ -547,6 +552,65 @@ pub async fn decide(
             Ok(Decided {
                 decided,
                 batch: batch_view(tx, b)?,
+            })
+        })
+        .await
+}
+
+// ------------------------------------------------------------ categories
+
+/// Gives the row `row_id` of the user's open batch the user's category
+/// `category_id` (None: no category), kept through later reconciliations;
+/// answers the row. Only rows of money out, which become one-time
+/// expenses, have a category.
+pub async fn set_row_category(
+    state: &AppState,
+    user: &User,
+    id: String,
+    row_id: String,
+    category_id: Option<String>,
+) -> Result<RowView> {
+    let (u, locale) = (user.id.clone(), user.locale);
+    state
+        .db
+        .transaction(move |tx| {
+            let b = batch_of(tx, &u, &id)?;
+            require_open(&b)?;
+            let row = imports::find_row(tx, &u, &b.id, &row_id)?
+                .ok_or_else(|| Error::unknown("rowId"))?;
+            if row.status == Status::Error {
+                return Err(Error::invalid("rowId", Reason::UnreadableRow));
+            }
+            if row.cents.is_some_and(|c| c > 0) {
+                return Err(Error::invalid("rowId", Reason::MoneyInHasNoCategory));
+            }
+            if let Some(category) = &category_id {
+                store::require_owned_field(tx, Owned::Category, &u, "categoryId", category)?;
+            }
+            imports::choose_category(tx, &u, &b.id, &row.id, category_id.as_deref())?;
+            let row = imports::find_row(tx, &u, &b.id, &row.id)?.ok_or(Error::NotFound)?;
+            Ok(row_view(row, locale))
+        })
+        .await
+}
+
+#[derive(Serialize)]
+pub struct Accepted {
+    /// Rows that got the AI's suggestion as their category.
+    pub accepted: usize,
+}
+
+/// Gives every row of money out of the user's open batch that has no
+/// category the one the AI suggested.
+pub async fn accept_suggestions(state: &AppState, user: &UserId, id: String) -> Result<Accepted> {
+    let user = user.clone();
+    state
+        .db
+        .transaction(move |tx| {
+            let b = batch_of(tx, &user, &id)?;
+            require_open(&b)?;
+            Ok(Accepted {
+                accepted: imports::accept_suggestions(tx, &user, &b.id)?,
             })
         })
         .await

@@ -182,12 +182,13 @@ pub async fn suggest(state: &AppState, user: &User, batch_id: &str, work: Work) 
     };
 
     // Only names of the user's categories and payees that were asked count.
-    let known: HashMap<String, &str> = work
+    let known: HashMap<String, (&str, &str)> = work
         .categories
         .iter()
-        .map(|(_, n)| (n.to_lowercase(), n.as_str()))
+        .map(|(id, n)| (n.to_lowercase(), (id.as_str(), n.as_str())))
         .collect();
-    let mut reasons: Vec<(String, Reason)> = Vec::new();
+    // Per row: the reason shown, and the category suggested with it.
+    let mut reasons: Vec<(String, Reason, Option<String>)> = Vec::new();
     let payees: HashMap<&str, &Vec<String>> = work
         .payees
         .iter()
@@ -208,7 +209,7 @@ pub async fn suggest(state: &AppState, user: &User, batch_id: &str, work: Work) 
             .get("category")
             .and_then(Value::as_str)
             .and_then(|c| known.get(&c.trim().to_lowercase()));
-        if let (Some(ids), Some(category)) = (payees.get(payee), category) {
+        if let (Some(ids), Some((category_id, category))) = (payees.get(payee), category) {
             categories += ids.len();
             for id in ids.iter() {
                 reasons.push((
@@ -216,6 +217,7 @@ pub async fn suggest(state: &AppState, user: &User, batch_id: &str, work: Work) 
                     Reason::AiCategory {
                         category: category.to_string(),
                     },
+                    Some(category_id.to_string()),
                 ));
             }
         }
@@ -231,13 +233,14 @@ pub async fn suggest(state: &AppState, user: &User, batch_id: &str, work: Work) 
         if let Some(p) = work.pairs.get(n as usize) {
             duplicates += 1;
             // A possible duplicate says more than a category.
-            reasons.retain(|(id, _)| id != &p.row_id);
+            reasons.retain(|(id, _, _)| id != &p.row_id);
             reasons.push((
                 p.row_id.clone(),
                 Reason::AiDuplicate {
                     name: p.name.clone(),
                     date: p.date,
                 },
+                None,
             ));
         }
     }
@@ -250,8 +253,11 @@ pub async fn suggest(state: &AppState, user: &User, batch_id: &str, work: Work) 
                 Some(b) if b.status.is_open() => {}
                 _ => return Ok(()),
             }
-            for (row_id, reason) in &reasons {
-                imports::set_reason(tx, row_id, reason)?;
+            for (row_id, reason, category) in &reasons {
+                match category {
+                    Some(category_id) => imports::set_suggestion(tx, row_id, category_id, reason)?,
+                    None => imports::set_reason(tx, row_id, reason)?,
+                }
             }
             Ok(())
         })

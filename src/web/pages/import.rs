@@ -277,7 +277,10 @@ impl View<'_> {
                 } @else if b.status == BatchStatus::Cancelled {
                     p.notice { (t.import_cancelled_notice) }
                 }
-                @if b.is_open() { (self.batch_actions(b, rows_total)) }
+                @if b.is_open() {
+                    @let suggestions = opened.rows.iter().any(|r| r.category_id.is_none() && r.suggested_category_id.is_some());
+                    (self.batch_actions(b, rows_total, suggestions))
+                }
             }
             @if b.status != BatchStatus::Cancelled {
                 section.panel.import-preview aria-labelledby="import-rows-title" {
@@ -330,7 +333,7 @@ impl View<'_> {
     }
 
     /// Partial: decide every conflict, AI suggestions, confirm, cancel.
-    fn batch_actions(&self, b: &BatchView, rows_total: i64) -> Markup {
+    fn batch_actions(&self, b: &BatchView, rows_total: i64, suggestions: bool) -> Markup {
         let t = self.t;
         html! {
             div.import-actions {
@@ -347,6 +350,11 @@ impl View<'_> {
                         }
                         button type="button" data-decide-all="import" { (t.import_import_all) }
                         button type="button" data-decide-all="skip" { (t.import_skip_all) }
+                    }
+                }
+                @if suggestions {
+                    div.accept-suggestions {
+                        button type="button" data-accept-suggestions="" { (t.import_accept_all) }
                     }
                 }
                 @if self.ai {
@@ -440,18 +448,54 @@ impl View<'_> {
                         None => span.muted { "–" },
                     }
                 }
-                td data-label=(t.category) {
-                    @match r.category_id.as_deref() {
-                        Some(id) => (category_chip(self.categories.get(id).copied(), self.locale)),
-                        None => span.muted { "–" },
-                    }
-                }
+                td.category data-label=(t.category) { (self.category(b, r)) }
                 td.why data-label=(t.import_status) {
                     (status_badge(t, r.status))
                     @if let Some(reason) = &r.reason { span.reason { (reason) } }
                     @if let Some(f) = &r.found { (self.found(f, &r.currency)) }
                 }
                 td.decision data-label=(t.import_decision) { (self.decision(b, r)) }
+            }
+        }
+    }
+
+    /// Partial: a row's category. While the batch is open, a row of money
+    /// out (it becomes a one-time expense) offers every category, and the
+    /// AI's suggestion to take over; otherwise the category it has.
+    fn category(&self, b: &BatchView, r: &RowView) -> Markup {
+        let t = self.t;
+        let money_out = r.amount.is_some_and(|a| a.is_sign_negative());
+        if !(b.is_open() && money_out && r.status != Status::Error) {
+            return html! {
+                @match r.category_id.as_deref() {
+                    Some(id) => (category_chip(self.categories.get(id).copied(), self.locale)),
+                    None => span.muted { "–" },
+                }
+            };
+        }
+        let suggested = r
+            .suggested_category_id
+            .as_deref()
+            .filter(|_| r.category_id.is_none())
+            .and_then(|id| self.categories.get(id).copied());
+        let id = format!("import-category-{}", r.id);
+        let mut options: Vec<&Category> = self.categories.values().copied().collect();
+        options.sort_by_key(|c| c.name.to_lowercase());
+        html! {
+            label.sr-only for=(id) { (t.category) " · " (t.import_line.replace("{n}", &r.line.to_string())) }
+            select #(id) data-row-category="" {
+                option value="" selected[r.category_id.is_none()] { "– " (t.import_no_category) " –" }
+                @for c in options {
+                    option value=(c.id) selected[r.category_id.as_deref() == Some(c.id.as_str())] {
+                        (c.icon) " " (c.name)
+                    }
+                }
+            }
+            @if let Some(c) = suggested {
+                span.suggestion {
+                    (t.import_suggested.replace("{name}", &c.name)) " "
+                    button.link type="button" data-use-category=(c.id) { (t.import_use_suggestion) }
+                }
             }
         }
     }
@@ -736,6 +780,8 @@ fn script_texts(t: &Texts) -> String {
         "aiDone": t.import_ai_done,
         "aiFailed": t.import_ai_failed,
         "decidedAll": t.import_decided_all,
+        "accepted": t.import_accepted,
+        "categorySet": t.import_category_set,
         "undecided": t.import_undecided,
         "cancelConfirm": t.import_cancel_confirm,
         "undoConfirm": t.import_undo_confirm,
