@@ -221,6 +221,9 @@ async fn import_screenshots() {
     let app = spawn_app().await;
     let user = app.new_user().await;
     let giro = app.account(&user, "Girokonto", "EUR").await;
+    for name in ["Lebensmittel", "Freizeit", "Mobilität"] {
+        app.ok(&user, "createCategory", json!({ "name": name })).await;
+    }
     let id = seed(&app, &user, &giro, 12).await;
     for (name, width, dark, lang) in [
         ("desktop", 1280, false, "en"),
