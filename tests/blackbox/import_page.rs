@@ -222,7 +222,8 @@ async fn import_screenshots() {
     let user = app.new_user().await;
     let giro = app.account(&user, "Girokonto", "EUR").await;
     for name in ["Lebensmittel", "Freizeit", "Mobilität"] {
-        app.ok(&user, "createCategory", json!({ "name": name })).await;
+        app.ok(&user, "createCategory", json!({ "name": name }))
+            .await;
     }
     let id = seed(&app, &user, &giro, 12).await;
     for (name, width, dark, lang) in [
