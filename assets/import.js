@@ -370,9 +370,10 @@
       }
       progress.hide();
       busy(actions, false);
-      // Refused while conflicts wait for a decision: offer to show them.
+      // Refused while conflicts wait for a decision (the page offers to
+      // decide them all): offer to show them, in whatever language.
       let extra = null;
-      if (/conflict/.test(r.error || '')) {
+      if (root.querySelector('.decide-all')) {
         extra = document.createElement('a');
         extra.href = '/import?batch=' + encodeURIComponent(batchId) + '&status=conflict';
         extra.textContent = T.showConflicts;

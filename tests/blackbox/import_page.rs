@@ -582,6 +582,17 @@ async fn a_person_imports_a_sparkasse_file_decides_a_conflict_confirms_and_undoe
         "1 conflict still needs a decision",
     )
     .await;
+    // Next to the refusal, the way to the conflict.
+    let link = c
+        .find(Locator::Css(".import-actions .import-error a"))
+        .await
+        .unwrap();
+    assert!(link
+        .attr("href")
+        .await
+        .unwrap()
+        .unwrap_or_default()
+        .ends_with("&status=conflict"));
 
     // Import it after all.
     conflict
@@ -674,6 +685,50 @@ async fn a_person_imports_a_sparkasse_file_decides_a_conflict_confirms_and_undoe
         .as_array()
         .unwrap()
         .is_empty());
+    browser.client.clone().close().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_refused_confirm_offers_the_conflicts_in_german_too() {
+    use crate::browser::start;
+    use fantoccini::Locator;
+    let Some(browser) = start(1280, 1000).await else {
+        return;
+    };
+    let c = &browser.client;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    app.ok(&user, "updateSettings", json!({ "locale": "de" }))
+        .await;
+    let giro = app.account(&user, "Girokonto", "EUR").await;
+    let id = seed(&app, &user, &giro, 3).await;
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url(&format!("/import?batch={id}")))
+        .await
+        .unwrap();
+    c.find(Locator::Css("button[data-confirm-import]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_shown(
+        c,
+        ".import-actions .import-error",
+        "1 Konflikt braucht noch eine Entscheidung",
+    )
+    .await;
+    let link = c
+        .find(Locator::Css(".import-actions .import-error a"))
+        .await
+        .unwrap();
+    assert_eq!(link.text().await.unwrap(), "Konflikte zeigen");
+    assert!(link
+        .attr("href")
+        .await
+        .unwrap()
+        .unwrap_or_default()
+        .ends_with("&status=conflict"));
     browser.client.clone().close().await.unwrap();
 }
 
