@@ -56,9 +56,9 @@ impl Reason {
         let words = |en: &'static str, german: &'static str| pick(de, en, german).to_string();
         match self {
             Reason::Required => words("is required", "bitte ausfüllen"),
-            Reason::Malformed(detail) if de => {
-                format!("hat nicht die erwartete Form ({detail})")
-            }
+            // The decoder's words are for programs calling the API; a person
+            // reads that the value has the wrong form.
+            Reason::Malformed(_) if de => "hat nicht die erwartete Form".into(),
             Reason::Malformed(detail) => detail.clone(),
             Reason::MaxChars(n) if de => format!("höchstens {n} Zeichen"),
             Reason::MaxChars(n) => format!("must be at most {n} characters"),
@@ -243,8 +243,8 @@ impl Reason {
                 "expected a multipart/form-data upload with the image in the part \"file\"",
                 "erwartet wird ein multipart/form-data-Upload mit dem Bild im Teil \"file\"",
             ),
-            Reason::MalformedUpload(detail) if de => {
-                format!("der multipart/form-data-Inhalt ist beschädigt ({detail})")
+            Reason::MalformedUpload(_) if de => {
+                "die hochgeladene Datei kam nicht vollständig an; bitte noch einmal".into()
             }
             Reason::MalformedUpload(detail) => {
                 format!("the multipart/form-data body is malformed ({detail})")

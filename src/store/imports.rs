@@ -451,15 +451,14 @@ pub fn existing(
 /// same order), only where something changed; decisions stay.
 pub fn save_outcomes(tx: &Connection, rows: &[&StagedRow], outcomes: &[Outcome]) -> Result<()> {
     let mut update = tx.prepare_cached(
-        "UPDATE import_rows SET status = ?2, reason = ?3,
-            category_id = CASE WHEN category_chosen THEN category_id ELSE ?4 END, match_kind = ?5,
+        "UPDATE import_rows SET status = ?2, reason = ?3, category_id = ?4, match_kind = ?5,
             match_id = ?6, match_date = ?7, match_cents = ?8, match_name = ?9
          WHERE id = ?1",
     )?;
     for (row, o) in rows.iter().zip(outcomes) {
         let same = row.status == o.status
             && row.reason == o.reason
-            && (row.category_chosen || row.category_id == o.category_id)
+            && row.category_id == o.category_id
             && row.found == o.found;
         if same {
             continue;

@@ -202,8 +202,12 @@ pub async fn confirm(state: &AppState, user: &User, id: String) -> Result<Confir
             .filter_map(|r| write_of(r, fallback))
             .collect();
         imports::write_chunk(tx, &u, &b, &writes, &chunk_now)?;
-        // The categories of what is written teach the merchant memory.
-        for w in writes.iter().filter(|w| w.cents < 0) {
+        // The categories the person chose teach the merchant memory (the
+        // others came from it).
+        for w in writes
+            .iter()
+            .filter(|w| w.cents < 0 && w.row.category_chosen)
+        {
             let key = reconcile::payee_key(&w.row.payee, &w.row.memo);
             if let (Some(category), false) = (&w.row.category_id, key.is_empty()) {
                 merchants::learn(tx, &u, &key, category, &chunk_now)?;

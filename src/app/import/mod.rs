@@ -451,8 +451,14 @@ pub(crate) fn reconcile_batch(
             }
         })
         .collect();
-    let outcomes =
+    let mut outcomes =
         reconcile::reconcile(&staged, &existing.entries, &existing.dues, &existing.memory);
+    // A category the person chose stays over the merchant memory's.
+    for (&i, o) in readable.iter().zip(outcomes.iter_mut()) {
+        if rows[i].category_chosen {
+            o.category_id = rows[i].category_id.clone();
+        }
+    }
     {
         let refs: Vec<&StagedRow> = readable.iter().map(|&i| &rows[i]).collect();
         imports::save_outcomes(tx, &refs, &outcomes)?;
@@ -462,9 +468,7 @@ pub(crate) fn reconcile_batch(
         r.status = o.status;
         r.reason = o.reason;
         r.found = o.found;
-        if !r.category_chosen {
-            r.category_id = o.category_id;
-        }
+        r.category_id = o.category_id;
     }
     if batch.status == BatchStatus::Staged {
         imports::set_status(tx, &batch.id, BatchStatus::Reconciled, now)?;
@@ -539,11 +543,7 @@ pub async fn decide(
             require_open(&b)?;
             let decided = match rows {
                 Rows::One(row_id) => {
-                    let row = imports::find_row(tx, &user, &b.id, &row_id)?
-                        .ok_or_else(|| Error::unknown("rowId"))?;
-                    if row.status == Status::Error {
-                        return Err(Error::invalid("rowId", Reason::UnreadableRow));
-                    }
+                    let row = readable_row(tx, &user, &b, &row_id)?;
                     imports::set_decision(tx, &row.id, Some(decision))?;
                     1
                 }
@@ -555,6 +555,16 @@ pub async fn decide(
             })
         })
         .await
+}
+
+/// The row `row_id` of the batch `b`, refused when it could not be read
+/// (nothing can be decided about it).
+fn readable_row(c: &Connection, user: &UserId, b: &Batch, row_id: &str) -> Result<StagedRow> {
+    let row = imports::find_row(c, user, &b.id, row_id)?.ok_or_else(|| Error::unknown("rowId"))?;
+    if row.status == Status::Error {
+        return Err(Error::invalid("rowId", Reason::UnreadableRow));
+    }
+    Ok(row)
 }
 
 // ------------------------------------------------------------ categories
@@ -576,11 +586,7 @@ pub async fn set_row_category(
         .transaction(move |tx| {
             let b = batch_of(tx, &u, &id)?;
             require_open(&b)?;
-            let row = imports::find_row(tx, &u, &b.id, &row_id)?
-                .ok_or_else(|| Error::unknown("rowId"))?;
-            if row.status == Status::Error {
-                return Err(Error::invalid("rowId", Reason::UnreadableRow));
-            }
+            let row = readable_row(tx, &u, &b, &row_id)?;
             if row.cents.is_some_and(|c| c > 0) {
                 return Err(Error::invalid("rowId", Reason::MoneyInHasNoCategory));
             }
