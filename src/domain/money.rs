@@ -74,6 +74,11 @@ pub fn from_cents(cents: i64) -> Decimal {
     Decimal::new(cents, 2)
 }
 
+/// Back from cents that may be absent.
+pub fn from_cents_or_none(cents: Option<i64>) -> Option<Decimal> {
+    cents.map(from_cents)
+}
+
 /// Rounds to cents, half away from zero (the rounding of every conversion).
 pub fn round(d: Decimal) -> Decimal {
     d.round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero)

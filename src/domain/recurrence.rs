@@ -115,6 +115,19 @@ impl Schedule {
         })
     }
 
+    /// A schedule as stored with a record: a one-off ends on its day,
+    /// whatever the end column holds.
+    pub fn stored(frequency: Frequency, start: NaiveDate, end: Option<NaiveDate>) -> Schedule {
+        match frequency {
+            Frequency::Once => Schedule::once(start),
+            frequency => Schedule {
+                frequency,
+                start,
+                end,
+            },
+        }
+    }
+
     /// A one-off on `date`.
     pub fn once(date: NaiveDate) -> Schedule {
         Schedule {

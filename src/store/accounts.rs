@@ -1,12 +1,11 @@
 //! Accounts: checking, savings, ETF. The balance is kept by the user.
 
-use super::table::Table;
+use super::table::{read_columns, written_columns, Table};
 use super::users::UserId;
 use crate::domain::money;
 use crate::error::Result;
 use crate::error::Uses;
-use rusqlite::types::ToSql;
-use rusqlite::{params, Connection, Row};
+use rusqlite::{params, Connection};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -40,31 +39,16 @@ pub struct NewAccount {
 impl Table for Account {
     type New = NewAccount;
     const NAME: &'static str = "accounts";
-    const COLUMNS: &'static str =
-        "id, name, type, currency, balance_cents, created_at, updated_at, balance_set_at";
-    const WRITTEN: &'static [&'static str] = &["name", "type", "currency", "balance_cents"];
     const ORDER: &'static str = "name COLLATE NOCASE, id";
 
-    fn from_row(r: &Row<'_>) -> rusqlite::Result<Self> {
-        Ok(Account {
-            id: r.get(0)?,
-            name: r.get(1)?,
-            kind: r.get(2)?,
-            currency: r.get(3)?,
-            balance: money::from_cents(r.get(4)?),
-            created_at: r.get(5)?,
-            updated_at: r.get(6)?,
-            balance_set_at: r.get(7)?,
-        })
+    read_columns! {
+        name, kind: "type", currency, balance: "balance_cents" => money::from_cents,
+        created_at, updated_at, balance_set_at,
     }
 
-    fn bind<R>(a: &NewAccount, f: impl FnOnce(&[&dyn ToSql]) -> R) -> R {
-        f(params![
-            a.name,
-            a.kind,
-            a.currency,
-            money::to_cents(a.balance)
-        ])
+    written_columns! { a;
+        "name" => a.name, "type" => a.kind, "currency" => a.currency,
+        "balance_cents" => money::to_cents(a.balance),
     }
 }
 

@@ -1,12 +1,11 @@
 //! Categories. Deleting one leaves its entries uncategorised (the schema's
 //! ON DELETE SET NULL) and forgets the merchants learned for it.
 
-use super::table::{self, Table};
+use super::table::{self, read_columns, written_columns, Table};
 use super::user::UserId;
 use crate::domain::money;
 use crate::error::{Error, Reason, Result};
-use rusqlite::types::ToSql;
-use rusqlite::{params, Connection, Row};
+use rusqlite::{params, Connection};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -33,30 +32,16 @@ pub struct NewCategory {
 impl Table for Category {
     type New = NewCategory;
     const NAME: &'static str = "categories";
-    const COLUMNS: &'static str =
-        "id, name, icon, color, monthly_limit_cents, created_at, updated_at";
-    const WRITTEN: &'static [&'static str] = &["name", "icon", "color", "monthly_limit_cents"];
     const ORDER: &'static str = "name COLLATE NOCASE, id";
 
-    fn from_row(r: &Row<'_>) -> rusqlite::Result<Self> {
-        Ok(Category {
-            id: r.get(0)?,
-            name: r.get(1)?,
-            icon: r.get(2)?,
-            color: r.get(3)?,
-            monthly_limit: r.get::<_, Option<i64>>(4)?.map(money::from_cents),
-            created_at: r.get(5)?,
-            updated_at: r.get(6)?,
-        })
+    read_columns! {
+        name, icon, color, monthly_limit: "monthly_limit_cents" => money::from_cents_or_none,
+        created_at, updated_at,
     }
 
-    fn bind<R>(k: &NewCategory, f: impl FnOnce(&[&dyn ToSql]) -> R) -> R {
-        f(params![
-            k.name,
-            k.icon,
-            k.color,
-            k.monthly_limit.map(money::to_cents)
-        ])
+    written_columns! { k;
+        "name" => k.name, "icon" => k.icon, "color" => k.color,
+        "monthly_limit_cents" => k.monthly_limit.map(money::to_cents),
     }
 
     fn before_write(

@@ -1,12 +1,11 @@
 //! One-time ("daily") expenses.
 
-use super::table::Table;
+use super::table::{read_columns, written_columns, Table};
 use super::users::UserId;
 use crate::domain::money;
 use crate::error::Result;
 use chrono::NaiveDate;
-use rusqlite::types::ToSql;
-use rusqlite::{params, Connection, Row};
+use rusqlite::{params, Connection};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -52,48 +51,17 @@ pub struct Filter {
 impl Table for DailyExpense {
     type New = NewDailyExpense;
     const NAME: &'static str = "daily_expenses";
-    const COLUMNS: &'static str =
-        "id, name, amount_cents, currency, date, account_id, category_id, merchant, \
-                                   notes, created_at, updated_at";
-    const WRITTEN: &'static [&'static str] = &[
-        "name",
-        "amount_cents",
-        "currency",
-        "date",
-        "account_id",
-        "category_id",
-        "merchant",
-        "notes",
-    ];
     const ORDER: &'static str = "date DESC, created_at DESC, id";
 
-    fn from_row(r: &Row<'_>) -> rusqlite::Result<Self> {
-        Ok(DailyExpense {
-            id: r.get(0)?,
-            name: r.get(1)?,
-            amount: money::from_cents(r.get(2)?),
-            currency: r.get(3)?,
-            date: r.get(4)?,
-            account_id: r.get(5)?,
-            category_id: r.get(6)?,
-            merchant: r.get(7)?,
-            notes: r.get(8)?,
-            created_at: r.get(9)?,
-            updated_at: r.get(10)?,
-        })
+    read_columns! {
+        name, amount: "amount_cents" => money::from_cents, currency, date,
+        account_id, category_id, merchant, notes, created_at, updated_at,
     }
 
-    fn bind<R>(e: &NewDailyExpense, f: impl FnOnce(&[&dyn ToSql]) -> R) -> R {
-        f(params![
-            e.name,
-            money::to_cents(e.amount),
-            e.currency,
-            e.date,
-            e.account_id,
-            e.category_id,
-            e.merchant,
-            e.notes
-        ])
+    written_columns! { e;
+        "name" => e.name, "amount_cents" => money::to_cents(e.amount), "currency" => e.currency,
+        "date" => e.date, "account_id" => e.account_id, "category_id" => e.category_id,
+        "merchant" => e.merchant, "notes" => e.notes,
     }
 }
 

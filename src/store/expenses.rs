@@ -1,15 +1,14 @@
 //! Recurring expenses; subscriptions are those flagged `is_subscription`.
 
 use super::prices;
-use super::table::Table;
+use super::table::{read_columns, written_columns, Table};
 use super::users::UserId;
 use crate::domain::money;
 use crate::domain::prices::{Earlier, Prices};
 use crate::domain::recurrence::{Frequency, Schedule};
 use crate::error::Result;
 use chrono::NaiveDate;
-use rusqlite::types::ToSql;
-use rusqlite::{params, Connection, Row};
+use rusqlite::{params, Connection};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -49,11 +48,7 @@ impl Expense {
     }
 
     pub fn schedule(&self) -> Schedule {
-        Schedule {
-            frequency: self.frequency,
-            start: self.start_date,
-            end: self.end_date,
-        }
+        Schedule::stored(self.frequency, self.start_date, self.end_date)
     }
 }
 
@@ -73,60 +68,25 @@ pub struct NewExpense {
 impl Table for Expense {
     type New = NewExpense;
     const NAME: &'static str = "expenses";
-    const COLUMNS: &'static str = "id, name, amount_cents, currency, frequency, start_date, end_date, \
-                                   account_id, category_id, is_subscription, notes, created_at, updated_at, \
-                                   previous_amount_cents, amount_changed_at, \
-                                   (SELECT group_concat(p.until || ' ' || p.amount_cents) \
-                                      FROM earlier_amounts p \
-                                     WHERE p.expense_id = expenses.id AND p.user_id = expenses.user_id)";
-    const WRITTEN: &'static [&'static str] = &[
-        "name",
-        "amount_cents",
-        "currency",
-        "frequency",
-        "start_date",
-        "end_date",
-        "account_id",
-        "category_id",
-        "is_subscription",
-        "notes",
-    ];
     const ORDER: &'static str = "name COLLATE NOCASE, id";
 
-    fn from_row(r: &Row<'_>) -> rusqlite::Result<Self> {
-        Ok(Expense {
-            id: r.get(0)?,
-            name: r.get(1)?,
-            amount: money::from_cents(r.get(2)?),
-            currency: r.get(3)?,
-            frequency: r.get(4)?,
-            start_date: r.get(5)?,
-            end_date: r.get(6)?,
-            account_id: r.get(7)?,
-            category_id: r.get(8)?,
-            is_subscription: r.get(9)?,
-            notes: r.get(10)?,
-            created_at: r.get(11)?,
-            updated_at: r.get(12)?,
-            previous_amount: r.get::<_, Option<i64>>(13)?.map(money::from_cents),
-            amount_changed_at: r.get(14)?,
-            earlier_amounts: prices::parse(r.get(15)?),
-        })
+    read_columns! {
+        name, amount: "amount_cents" => money::from_cents, currency,
+        frequency, start_date, end_date, account_id, category_id, is_subscription, notes,
+        created_at, updated_at,
+        previous_amount: "previous_amount_cents" => money::from_cents_or_none, amount_changed_at,
+        earlier_amounts: "(SELECT group_concat(p.until || ' ' || p.amount_cents) \
+                             FROM earlier_amounts p \
+                            WHERE p.expense_id = expenses.id AND p.user_id = expenses.user_id)"
+            => prices::parse,
     }
 
-    fn bind<R>(e: &NewExpense, f: impl FnOnce(&[&dyn ToSql]) -> R) -> R {
-        f(params![
-            e.name,
-            money::to_cents(e.amount),
-            e.currency,
-            e.schedule.frequency.code(),
-            e.schedule.start,
-            e.schedule.end,
-            e.account_id,
-            e.category_id,
-            e.is_subscription,
-            e.notes
-        ])
+    written_columns! { e;
+        "name" => e.name, "amount_cents" => money::to_cents(e.amount), "currency" => e.currency,
+        "frequency" => e.schedule.frequency.code(),
+        "start_date" => e.schedule.start, "end_date" => e.schedule.end,
+        "account_id" => e.account_id, "category_id" => e.category_id,
+        "is_subscription" => e.is_subscription, "notes" => e.notes,
     }
 }
 

@@ -1,13 +1,11 @@
 //! Incomes: once or recurring.
 
 use super::prices;
-use super::table::Table;
+use super::table::{read_columns, written_columns, Table};
 use crate::domain::money;
 use crate::domain::prices::{Earlier, Prices};
 use crate::domain::recurrence::{Frequency, Schedule};
 use chrono::NaiveDate;
-use rusqlite::types::ToSql;
-use rusqlite::{params, Row};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -41,14 +39,7 @@ impl Income {
     }
 
     pub fn schedule(&self) -> Schedule {
-        match self.frequency {
-            Frequency::Once => Schedule::once(self.start_date),
-            f => Schedule {
-                frequency: f,
-                start: self.start_date,
-                end: self.end_date,
-            },
-        }
+        Schedule::stored(self.frequency, self.start_date, self.end_date)
     }
 }
 
@@ -66,51 +57,21 @@ pub struct NewIncome {
 impl Table for Income {
     type New = NewIncome;
     const NAME: &'static str = "incomes";
-    const COLUMNS: &'static str =
-        "id, name, amount_cents, currency, frequency, start_date, end_date, \
-                                   account_id, notes, created_at, updated_at, \
-                                   (SELECT group_concat(p.until || ' ' || p.amount_cents) \
-                                      FROM earlier_amounts p \
-                                     WHERE p.income_id = incomes.id AND p.user_id = incomes.user_id)";
-    const WRITTEN: &'static [&'static str] = &[
-        "name",
-        "amount_cents",
-        "currency",
-        "frequency",
-        "start_date",
-        "end_date",
-        "account_id",
-        "notes",
-    ];
     const ORDER: &'static str = "start_date DESC, name COLLATE NOCASE, id";
 
-    fn from_row(r: &Row<'_>) -> rusqlite::Result<Self> {
-        Ok(Income {
-            id: r.get(0)?,
-            name: r.get(1)?,
-            amount: money::from_cents(r.get(2)?),
-            currency: r.get(3)?,
-            frequency: r.get(4)?,
-            start_date: r.get(5)?,
-            end_date: r.get(6)?,
-            account_id: r.get(7)?,
-            notes: r.get(8)?,
-            created_at: r.get(9)?,
-            updated_at: r.get(10)?,
-            earlier_amounts: prices::parse(r.get(11)?),
-        })
+    read_columns! {
+        name, amount: "amount_cents" => money::from_cents, currency,
+        frequency, start_date, end_date, account_id, notes, created_at, updated_at,
+        earlier_amounts: "(SELECT group_concat(p.until || ' ' || p.amount_cents) \
+                             FROM earlier_amounts p \
+                            WHERE p.income_id = incomes.id AND p.user_id = incomes.user_id)"
+            => prices::parse,
     }
 
-    fn bind<R>(i: &NewIncome, f: impl FnOnce(&[&dyn ToSql]) -> R) -> R {
-        f(params![
-            i.name,
-            money::to_cents(i.amount),
-            i.currency,
-            i.schedule.frequency.code(),
-            i.schedule.start,
-            i.schedule.end,
-            i.account_id,
-            i.notes
-        ])
+    written_columns! { i;
+        "name" => i.name, "amount_cents" => money::to_cents(i.amount), "currency" => i.currency,
+        "frequency" => i.schedule.frequency.code(),
+        "start_date" => i.schedule.start, "end_date" => i.schedule.end,
+        "account_id" => i.account_id, "notes" => i.notes,
     }
 }

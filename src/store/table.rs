@@ -42,6 +42,52 @@ pub trait Table: Sized {
     }
 }
 
+/// Writes a table's [`Table::COLUMNS`] and [`Table::from_row`] from one
+/// list, so the columns and the order they are read in cannot drift apart.
+/// `id` comes first; each field is then read from the column of its name, or
+/// from the column (or expression) given after `:`, passed through the
+/// function after `=>` when there is one.
+macro_rules! read_columns {
+    { $($field:ident $(: $column:literal $(=> $read:path)?)?),+ $(,)? } => {
+        const COLUMNS: &'static str =
+            concat!("id" $(, ", ", $crate::store::table::read_columns!(@name $field $($column)?))+);
+
+        fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
+            let mut at = 0;
+            let mut next = || {
+                at += 1;
+                at
+            };
+            Ok(Self {
+                id: r.get(0)?,
+                $($field: $crate::store::table::read_columns!(@read r, next() $($(, $read)?)?),)+
+            })
+        }
+    };
+    (@name $field:ident) => { stringify!($field) };
+    (@name $field:ident $column:literal) => { $column };
+    (@read $r:ident, $at:expr) => { $r.get($at)? };
+    (@read $r:ident, $at:expr, $read:path) => { $read($r.get($at)?) };
+}
+pub(crate) use read_columns;
+
+/// Writes a table's [`Table::WRITTEN`] and [`Table::bind`] from one list of
+/// `column => value` pairs, the values taken from the validated record named
+/// before the `;`.
+macro_rules! written_columns {
+    { $new:ident; $($column:literal => $value:expr),+ $(,)? } => {
+        const WRITTEN: &'static [&'static str] = &[$($column),+];
+
+        fn bind<R>(
+            $new: &Self::New,
+            f: impl FnOnce(&[&dyn rusqlite::types::ToSql]) -> R,
+        ) -> R {
+            f(rusqlite::params![$($value),+])
+        }
+    };
+}
+pub(crate) use written_columns;
+
 /// The user's record with this id, if any.
 pub fn find<T: Table>(c: &Connection, user_id: &UserId, id: &str) -> Result<Option<T>> {
     let sql = format!(
