@@ -1,5 +1,6 @@
 //! The command line (README, "Command line"). With no subcommand it serves.
 
+use crate::app::accounts;
 use crate::auth::password;
 use crate::clock::{timestamp, Clock};
 use crate::config::Config;
@@ -552,13 +553,12 @@ async fn import_user(config: Config, email: String, file: PathBuf) -> anyhow::Re
 async fn user_command(config: Config, command: UserCommand) -> anyhow::Result<()> {
     config.check_data_dir().map_err(|e| anyhow::anyhow!(e))?;
     let db = Db::open(&config.data_dir)?;
-    let now = timestamp(Clock::default().now());
+    let now = Clock::default().now();
     let find = |email: String| {
         let db = db.clone();
         async move {
             let email = Email::parse("--email", &email)?;
-            let key = email.key();
-            db.run(move |c| users::find_by_email(c, &key))
+            accounts::find(&db, &email)
                 .await?
                 .ok_or_else(|| anyhow::anyhow!("--email: no user {}", email.as_str()))
         }
@@ -566,7 +566,7 @@ async fn user_command(config: Config, command: UserCommand) -> anyhow::Result<()
     match command {
         UserCommand::Create { .. } => unreachable!("handled by create_user"),
         UserCommand::List => {
-            let list = db.run(|c| users::list_for_admin(c)).await?;
+            let list = accounts::list(&db).await?;
             println!(
                 "{:<36}  {:<24}  {:<8}  {:>7}  created",
                 "email", "name", "state", "records"
@@ -585,34 +585,22 @@ async fn user_command(config: Config, command: UserCommand) -> anyhow::Result<()
         }
         UserCommand::SetPassword { email, .. } => {
             let user = find(email).await?;
-            let pw = read_password()?;
-            password::check_rule("password", &pw)?;
-            let hash = password::hash(pw).await?;
-            let id = user.id.clone();
-            db.transaction(move |tx| {
-                users::set_password(tx, &id, &hash, &now)?;
-                store::sessions::delete_all_for_user(tx, &id, None)
-            })
-            .await?;
+            accounts::set_password(&db, &user.id, read_password()?, now).await?;
             println!("password of {} set; their sessions ended", user.email);
         }
         UserCommand::Disable { email } => {
             let user = find(email).await?;
-            crate::app::accounts::disable(&db, &user.id, Clock::default().now()).await?;
+            accounts::disable(&db, &user.id, now).await?;
             println!("{} disabled: signed out, API tokens revoked", user.email);
         }
         UserCommand::Enable { email } => {
             let user = find(email).await?;
-            crate::app::accounts::enable(&db, &user.id, Clock::default().now()).await?;
+            accounts::enable(&db, &user.id, now).await?;
             println!("{} enabled", user.email);
         }
         UserCommand::ResetTwoFactor { email } => {
             let user = find(email).await?;
-            let id = user.id.clone();
-            let was_on = db
-                .transaction(move |tx| store::two_factor::disable(tx, &id))
-                .await?;
-            if was_on {
+            if accounts::reset_two_factor(&db, &user.id).await? {
                 println!(
                     "two-factor sign-in of {} is off; they sign in with the password alone",
                     user.email
@@ -624,7 +612,7 @@ async fn user_command(config: Config, command: UserCommand) -> anyhow::Result<()
         UserCommand::Delete { email } => {
             let user = find(email).await?;
             let files = store::documents::Files::new(&config.data_dir);
-            crate::app::accounts::delete(&db, &files, &user.id).await?;
+            accounts::delete(&db, &files, &user.id).await?;
             println!("{} deleted with all their data", user.email);
         }
     }
@@ -635,25 +623,9 @@ async fn create_user(config: Config, email: String, name: Option<String>) -> any
     let email = Email::parse("--email", &email)?;
     let name = crate::app::sign_in::parse_name("--name", name.as_deref().unwrap_or(""))?;
     let pw = read_password()?;
-    password::check_rule("password", &pw)?;
     config.check_data_dir().map_err(|e| anyhow::anyhow!(e))?;
     let db = Db::open(&config.data_dir)?;
-    let hash = password::hash(pw).await?;
-    let now = timestamp(Clock::default().now());
-    let user = db
-        .transaction(move |tx| {
-            users::create(
-                tx,
-                &users::NewUser {
-                    email: email.as_str(),
-                    name: &name,
-                    password_hash: &hash,
-                    locale: Locale::En,
-                    now: &now,
-                },
-            )
-        })
-        .await?;
+    let user = accounts::create(&db, &email, name, pw, Locale::En, Clock::default().now()).await?;
     println!("created user {} ({})", user.email, user.id);
     Ok(())
 }

@@ -1,14 +1,82 @@
-//! A user account's lifecycle beyond sign-up: disabled and enabled again by
-//! the administrator, deleted with everything it holds (by its owner in
+//! A user account's lifecycle besides signing up: created, listed, given a
+//! new password or freed of its second factor by the administrator, disabled
+//! and enabled again, deleted with everything it holds (by its owner in
 //! Settings, or by the administrator). The command line runs these on the
 //! database alone, so they take it rather than the whole state.
 
+use crate::auth::password;
 use crate::clock::timestamp;
+use crate::domain::email::Email;
 use crate::error::Result;
+use crate::i18n::Locale;
 use crate::store::documents::Files;
-use crate::store::users::{self, UserId};
-use crate::store::Db;
+use crate::store::users::{self, Listed, NewUser, User, UserId};
+use crate::store::{sessions, two_factor, Db};
 use chrono::{DateTime, Utc};
+
+/// The user with this email address, if any.
+pub async fn find(db: &Db, email: &Email) -> Result<Option<User>> {
+    let key = email.key();
+    db.run(move |c| users::find_by_email(c, &key)).await
+}
+
+/// Every user with their state and how many records they keep.
+pub async fn list(db: &Db) -> Result<Vec<Listed>> {
+    db.run(|c| users::list_for_admin(c)).await
+}
+
+/// A new user with the default categories, signing in with `password`
+/// (checked against the password rule, naming `password`).
+pub async fn create(
+    db: &Db,
+    email: &Email,
+    name: String,
+    password: String,
+    locale: Locale,
+    now: DateTime<Utc>,
+) -> Result<User> {
+    password::check_rule("password", &password)?;
+    let hash = password::hash(password).await?;
+    let (email, now) = (email.as_str().to_string(), timestamp(now));
+    db.transaction(move |tx| {
+        users::create(
+            tx,
+            &NewUser {
+                email: &email,
+                name: &name,
+                password_hash: &hash,
+                locale,
+                now: &now,
+            },
+        )
+    })
+    .await
+}
+
+/// Gives the user a new password (checked against the rule, naming
+/// `password`) and ends every session of theirs.
+pub async fn set_password(
+    db: &Db,
+    user: &UserId,
+    password: String,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    password::check_rule("password", &password)?;
+    let hash = password::hash(password).await?;
+    let (id, now) = (user.clone(), timestamp(now));
+    db.transaction(move |tx| {
+        users::set_password(tx, &id, &hash, &now)?;
+        sessions::delete_all_for_user(tx, &id, None)
+    })
+    .await?;
+    Ok(())
+}
+
+/// Turns the user's second factor off; `false` when it was not on.
+pub async fn reset_two_factor(db: &Db, user: &UserId) -> Result<bool> {
+    let id = user.clone();
+    db.transaction(move |tx| two_factor::disable(tx, &id)).await
+}
 
 /// Disables an account: its sessions end and its API tokens are revoked,
 /// and it cannot sign in until enabled again.

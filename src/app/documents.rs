@@ -5,7 +5,9 @@
 
 use crate::error::{Error, Result};
 use crate::state::AppState;
+use crate::store::daily_expenses::{self, DailyExpense};
 use crate::store::documents::{self, Document, Filter, Upload};
+use crate::store::expenses::{self, Expense};
 use crate::store::users::UserId;
 use crate::store::{require_owned_field, Owned};
 
@@ -46,6 +48,40 @@ pub async fn list(
                 daily_expense_id: daily_expense_id.as_deref(),
             };
             documents::list(c, &user, &filter)
+        })
+        .await
+}
+
+/// The documents page: every document with the name of what it is attached
+/// to, the bytes used, and what a document can be attached to.
+pub struct Overview {
+    pub documents: Vec<(Document, Option<String>)>,
+    pub used_bytes: i64,
+    /// The recurring expenses.
+    pub recurring: Vec<Expense>,
+    /// The latest one-time expenses, at most [`RECENT`].
+    pub recent: Vec<DailyExpense>,
+}
+
+/// One-time expenses offered to attach a document to.
+pub const RECENT: u32 = 100;
+
+/// The user's documents and what they can be attached to.
+pub async fn overview(state: &AppState, user: &UserId) -> Result<Overview> {
+    let user = user.clone();
+    state
+        .db
+        .run(move |c| {
+            let recent = daily_expenses::Filter {
+                limit: Some(RECENT),
+                ..daily_expenses::Filter::default()
+            };
+            Ok(Overview {
+                documents: documents::list_named(c, &user)?,
+                used_bytes: documents::used_bytes(c, &user)?,
+                recurring: expenses::list(c, &user, false)?,
+                recent: daily_expenses::list(c, &user, &recent)?,
+            })
         })
         .await
 }

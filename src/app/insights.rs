@@ -212,6 +212,18 @@ pub fn words(insight: &insights::Insight, locale: Locale) -> (String, String) {
     }
 }
 
+/// Unread insights listed (and counted by the summary) at most.
+pub const UNREAD_MAX: u32 = 50;
+
+/// The user's unread, unexpired insights, newest first, at most [`UNREAD_MAX`].
+pub async fn unread(state: &AppState, user: &UserId) -> Result<Vec<insights::Insight>> {
+    let (user, now) = (user.clone(), timestamp(state.clock.now()));
+    state
+        .db
+        .run(move |c| insights::unread(c, &user, &now, UNREAD_MAX))
+        .await
+}
+
 /// The user's current insights (not dismissed, unexpired), newest first.
 pub async fn current(state: &AppState, user: &UserId) -> Result<Vec<insights::Listed>> {
     let (user, now) = (user.clone(), timestamp(state.clock.now()));

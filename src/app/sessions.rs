@@ -1,6 +1,6 @@
 //! The user's own browser sessions: the list, and signing one or all
 //! others out. Signing a session out also ends the reminders its browser
-//! subscribed to.
+//! subscribed to. And the housekeeping that forgets expired sessions.
 
 use crate::clock::timestamp;
 use crate::error::{Error, Result};
@@ -39,5 +39,14 @@ pub async fn revoke_others(state: &AppState, user: &UserId, keep_hash: &str) -> 
     state
         .db
         .transaction(move |tx| sessions::delete_all_for_user(tx, &user, Some(&keep)))
+        .await
+}
+
+/// Deletes every expired session of every user; answers how many.
+pub async fn delete_expired(state: &AppState) -> Result<usize> {
+    let now = timestamp(state.clock.now());
+    state
+        .db
+        .transaction(move |tx| sessions::delete_expired(tx, &now))
         .await
 }

@@ -1,9 +1,8 @@
 //! The daily housekeeping of the bundled scheduler: expired sessions are
 //! deleted, so the table holds only sessions that can still sign someone in.
 
-use crate::clock::timestamp;
+use crate::app::sessions;
 use crate::state::AppState;
-use crate::store::sessions;
 
 /// When the bundled scheduler runs it (five-field cron, UTC): daily, at an
 /// hour when nobody waits for it.
@@ -12,12 +11,7 @@ pub const SCHEDULE: &str = "10 4 * * *";
 /// Deletes the expired sessions; answers how many, or None when it failed
 /// (the failure is logged: housekeeping never takes the service down).
 pub async fn run(state: &AppState) -> Option<usize> {
-    let now = timestamp(state.clock.now());
-    match state
-        .db
-        .transaction(move |tx| sessions::delete_expired(tx, &now))
-        .await
-    {
+    match sessions::delete_expired(state).await {
         Ok(removed) => {
             tracing::info!(expired_sessions = removed, "housekeeping");
             Some(removed)

@@ -2,11 +2,11 @@
 //! per-token rate limit.
 
 use super::ApiError;
+use crate::app::api_tokens;
 use crate::auth::api_tokens::is_well_formed;
 use crate::auth::secrets::{constant_time_eq, sha256_hex};
-use crate::clock::{parse_timestamp, timestamp};
+use crate::clock::parse_timestamp;
 use crate::state::AppState;
-use crate::store::api_tokens;
 use crate::store::users::User;
 use axum::extract::FromRequestParts;
 use axum::http::{header, request::Parts};
@@ -39,7 +39,7 @@ impl FromRequestParts<AppState> for ApiUser {
             return Err(ApiError::unauthorized("malformed token"));
         }
         let hash = sha256_hex(token);
-        let presented = lookup(state, &hash)
+        let presented = api_tokens::presented(state, &hash)
             .await?
             .ok_or_else(|| ApiError::unauthorized("unknown token"))?;
         if !constant_time_eq(&presented.token_hash, &hash) {
@@ -65,13 +65,7 @@ impl FromRequestParts<AppState> for ApiUser {
             return Err(ApiError::rate_limited(retry_after));
         }
         if state.api_guard.touch_due(&presented.id, now) {
-            // Off the request's path: "last used" is bookkeeping, not an answer.
-            let (db, id, at) = (state.db.clone(), presented.id.clone(), timestamp(now));
-            tokio::spawn(async move {
-                if let Err(e) = db.run(move |c| api_tokens::touch(c, &id, &at)).await {
-                    e.log();
-                }
-            });
+            api_tokens::mark_used(state, presented.id.clone(), now);
         }
         Ok(ApiUser {
             user,
@@ -79,24 +73,4 @@ impl FromRequestParts<AppState> for ApiUser {
             data_version: presented.data_version,
         })
     }
-}
-
-/// The token with this hash, its user and data version: from memory while
-/// no process has committed anything since it was read (so a revocation, a
-/// deleted user or any write is seen on the next request), else from the
-/// database.
-async fn lookup(state: &AppState, hash: &str) -> Result<Option<api_tokens::Presented>, ApiError> {
-    let stamp = state.db.change_stamp();
-    if let Some(known) = stamp.and_then(|s| state.token_cache.get(hash, s)) {
-        return Ok(Some(known));
-    }
-    let key = hash.to_string();
-    let found = state
-        .db
-        .run(move |c| api_tokens::find_by_hash(c, &key))
-        .await?;
-    if let (Some(stamp), Some(p)) = (stamp, &found) {
-        state.token_cache.put(hash, stamp, p.clone());
-    }
-    Ok(found)
 }

@@ -3,11 +3,10 @@
 
 use super::auth::ApiUser;
 use super::{json_bytes, ApiError, Params};
-use crate::app::reports::summary::{count_insights, summary, InsightCounts, Summary};
+use crate::app::reports::summary::{insights_at, summary, InsightCounts, Summary};
 use crate::cache::{Stamp, Until};
-use crate::clock::{parse_timestamp, timestamp};
+use crate::clock::timestamp;
 use crate::state::AppState;
-use crate::store::insights;
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
@@ -66,13 +65,10 @@ pub async fn get(
         .db
         .run(move |c| {
             let summary = summary(c, &user, &st.rates.current(), today, days, months)?;
-            let insights = insights::unread(c, &user.id, &at, super::insights::MAX)?;
-            let until = insights::next_expiry(c, &user.id, &at)?
-                .as_deref()
-                .and_then(parse_timestamp);
+            let (insights, until) = insights_at(c, &user.id, &at)?;
             let body = serde_json::to_vec(&Body {
                 summary: &summary,
-                insights: count_insights(&insights),
+                insights,
             })
             .map_err(|e| crate::Error::Internal(e.into()))?;
             Ok(Until {

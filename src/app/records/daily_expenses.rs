@@ -7,9 +7,12 @@ use crate::domain::merchant;
 use crate::error::Result;
 use crate::state::AppState;
 use crate::store::daily_expenses::{DailyExpense, Filter, NewDailyExpense};
+use crate::store::documents::{self, Attached, Document};
 use crate::store::merchants;
+use crate::store::table;
 use crate::store::users::UserId;
 use crate::store::Cap;
+use chrono::NaiveDate;
 use rusqlite::Connection;
 use serde::Deserialize;
 use serde_json::Value;
@@ -124,5 +127,45 @@ pub async fn page(
     state
         .db
         .run(move |c| crate::store::daily_expenses::page(c, &user, &filter, offset))
+        .await
+}
+
+/// One month of one-time expenses as their page shows it.
+pub struct Month {
+    /// The entries the filter selects, newest first.
+    pub entries: Vec<DailyExpense>,
+    /// The entry being edited, when `?edit=` names one of the user's.
+    pub editing: Option<DailyExpense>,
+    /// The documents attached to entries of the month.
+    pub documents: Vec<Document>,
+}
+
+/// The one-time expenses from `first` through `last` that `filter` selects
+/// (its dates are these), the one named `editing`, and their documents.
+pub async fn month(
+    state: &AppState,
+    user: &UserId,
+    (first, last): (NaiveDate, NaiveDate),
+    filter: Filter,
+    editing: Option<String>,
+) -> Result<Month> {
+    let user = user.clone();
+    let filter = Filter {
+        from: Some(first),
+        to: Some(last),
+        ..filter
+    };
+    state
+        .db
+        .run(move |c| {
+            Ok(Month {
+                entries: crate::store::daily_expenses::list(c, &user, &filter)?,
+                editing: match editing {
+                    Some(id) => table::find::<DailyExpense>(c, &user, &id)?,
+                    None => None,
+                },
+                documents: documents::attached(c, &user, Attached::DailyExpenses(first, last))?,
+            })
+        })
         .await
 }

@@ -7,6 +7,7 @@ use crate::app::reports::subscriptions::Subscriptions;
 use crate::domain::prices::Update;
 use crate::error::Result;
 use crate::state::AppState;
+use crate::store::documents::{self, Attached, Document};
 use crate::store::expenses::{Expense, NewExpense};
 use crate::store::prices::{self as store_prices, Owner};
 use crate::store::users::{User, UserId};
@@ -129,6 +130,23 @@ pub async fn list(state: &AppState, user: &UserId) -> Result<Vec<Expense>> {
     state
         .db
         .run(move |c| crate::store::expenses::list(c, &user, false))
+        .await
+}
+
+/// The user's recurring expenses and the documents attached to any of them.
+pub async fn with_documents(
+    state: &AppState,
+    user: &UserId,
+) -> Result<(Vec<Expense>, Vec<Document>)> {
+    let user = user.clone();
+    state
+        .db
+        .run(move |c| {
+            Ok((
+                crate::store::expenses::list(c, &user, false)?,
+                documents::attached(c, &user, Attached::Expenses)?,
+            ))
+        })
         .await
 }
 

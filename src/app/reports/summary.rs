@@ -2,16 +2,19 @@
 //! recurring costs, what is due in the next days, a forecast of the coming
 //! months and the counts of unread insights.
 
+use crate::app::insights::UNREAD_MAX;
 use crate::app::reports::dashboard::{load_ledger, Ledger, MonthView, Payment};
+use crate::clock::parse_timestamp;
 use crate::domain::forecast::summary_forecast;
 use crate::domain::money;
 use crate::domain::rates::Rates;
 use crate::domain::recurrence::{add_months, month_end, month_start};
 use crate::domain::views::{self, Kind, RecurringCosts, View};
 use crate::error::Result;
-use crate::store::insights::Insight;
-use crate::store::users::User;
-use chrono::{Datelike, Duration, NaiveDate};
+use crate::store::insights::{self, Insight};
+use crate::store::users::{User, UserId};
+use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
+use rusqlite::Connection;
 use rust_decimal::Decimal;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -95,7 +98,7 @@ pub const TYPES: [&str; 5] = [
     "trend_info",
 ];
 
-/// Counts of unread, unexpired insights (at most the 50 newest), with every
+/// Counts of unread, unexpired insights (at most the [`UNREAD_MAX`] newest), with every
 /// severity and type present.
 pub fn count_insights(list: &[Insight]) -> InsightCounts {
     let mut by_severity: BTreeMap<&'static str, usize> =
@@ -122,6 +125,20 @@ pub fn count_insights(list: &[Insight]) -> InsightCounts {
         by_severity,
         by_type,
     }
+}
+
+/// The counts of the user's unread, unexpired insights at `at`, and when
+/// the first of them expires (a cached summary is good until then).
+pub fn insights_at(
+    c: &Connection,
+    user: &UserId,
+    at: &str,
+) -> Result<(InsightCounts, Option<DateTime<Utc>>)> {
+    let list = insights::unread(c, user, at, UNREAD_MAX)?;
+    let until = insights::next_expiry(c, user, at)?
+        .as_deref()
+        .and_then(parse_timestamp);
+    Ok((count_insights(&list), until))
 }
 
 /// The days a ledger for the summary must cover.

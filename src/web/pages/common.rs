@@ -2,6 +2,7 @@
 //! for the forms, the amount cell, the `?edit=` lookup, and turning store
 //! errors into pages. Their list and form skeleton is `record_page`.
 
+use crate::app::records::{self, AccountInput, CategoryInput};
 use crate::domain::recurrence::Frequency;
 use crate::error::Error;
 use crate::i18n::format;
@@ -9,7 +10,6 @@ use crate::i18n::Locale;
 use crate::state::AppState;
 use crate::store::accounts::Account;
 use crate::store::categories::Category;
-use crate::store::table;
 use crate::store::users::UserId;
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
@@ -63,16 +63,10 @@ pub struct Refs {
 
 impl Refs {
     pub async fn load(state: &AppState, user_id: &UserId) -> Result<Refs, Error> {
-        let user = user_id.clone();
-        state
-            .db
-            .run(move |c| {
-                Ok(Refs {
-                    accounts: table::all::<Account>(c, &user)?,
-                    categories: table::all::<Category>(c, &user)?,
-                })
-            })
-            .await
+        Ok(Refs {
+            accounts: records::list::<AccountInput>(state, user_id).await?,
+            categories: records::list::<CategoryInput>(state, user_id).await?,
+        })
     }
 
     pub fn account_options(&self) -> Vec<(String, String)> {

@@ -3,14 +3,13 @@
 use super::common::{amount_cell, category_chip, PageResult, Refs};
 use super::documents::paperclip;
 use super::record_page::{amount_and_currency, amount_value, Editing, RecordForm, RecordList, Row};
+use crate::app::records::daily_expenses::{self, Month};
 use crate::domain::recurrence::parse_month;
 use crate::domain::recurrence::{add_months, month_start};
 use crate::i18n::format;
 use crate::state::AppState;
-use crate::store::daily_expenses::DailyExpense;
-use crate::store::daily_expenses::{self, Filter};
-use crate::store::documents::{self, Document};
-use crate::store::table;
+use crate::store::daily_expenses::Filter;
+use crate::store::documents::Document;
 use crate::web::components::{select, textarea, Field};
 use crate::web::layout::page;
 use crate::web::SignedIn;
@@ -48,27 +47,15 @@ pub async fn show(
     let month_value = format!("{:04}-{:02}", first.year(), first.month());
     let category = q.category.clone().filter(|c| !c.is_empty());
     let filter = Filter {
-        from: Some(first),
-        to: Some(last),
         uncategorised: category.as_deref() == Some("none"),
         category_id: category.clone().filter(|c| c != "none"),
-        limit: None,
+        ..Filter::default()
     };
-    let uid = user.id.clone();
-    let edit_id = q.edit.clone();
-    let (list, editing, docs) = state
-        .db
-        .run(move |c| {
-            let list = daily_expenses::list(c, &uid, &filter)?;
-            let editing = match edit_id {
-                Some(id) => table::find::<DailyExpense>(c, &uid, &id)?,
-                None => None,
-            };
-            let docs =
-                documents::attached(c, &uid, documents::Attached::DailyExpenses(first, last))?;
-            Ok((list, editing, docs))
-        })
-        .await?;
+    let Month {
+        entries: list,
+        editing,
+        documents: docs,
+    } = daily_expenses::month(&state, &user.id, (first, last), filter, q.edit.clone()).await?;
     let docs_of = |id: &str| -> Vec<&Document> {
         docs.iter()
             .filter(|d| d.daily_expense_id.as_deref() == Some(id))

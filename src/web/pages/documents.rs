@@ -2,13 +2,14 @@
 //! thumbnails, open, attach, delete. See `docs/documents.md`.
 
 use super::common::{EditQuery, PageResult};
+use crate::app::{self, documents::Overview};
 use crate::domain::documents::Kind;
 use crate::i18n::format;
 use crate::i18n::Texts;
 use crate::state::AppState;
-use crate::store::daily_expenses::{self, DailyExpense, Filter};
-use crate::store::documents::{self, Document};
-use crate::store::expenses::{self, Expense};
+use crate::store::daily_expenses::DailyExpense;
+use crate::store::documents::Document;
+use crate::store::expenses::Expense;
 use crate::web::components::form_error;
 use crate::web::layout::page;
 use crate::web::SignedIn;
@@ -26,22 +27,12 @@ pub async fn show(
     Query(q): Query<EditQuery>,
 ) -> PageResult {
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
-    let uid = user.id.clone();
-    let (docs, used, recurring, recent) = state
-        .db
-        .run(move |c| {
-            let recent = Filter {
-                limit: Some(100),
-                ..Filter::default()
-            };
-            Ok((
-                documents::list_named(c, &uid)?,
-                documents::used_bytes(c, &uid)?,
-                expenses::list(c, &uid, false)?,
-                daily_expenses::list(c, &uid, &recent)?,
-            ))
-        })
-        .await?;
+    let Overview {
+        documents: docs,
+        used_bytes: used,
+        recurring,
+        recent,
+    } = app::documents::overview(&state, &user.id).await?;
     let quota = state.config.document_quota;
     let editing = q.find(&docs, |(d, _)| d.id.as_str());
     Ok(page(

@@ -6,13 +6,14 @@ use super::record_page::{
     amount_and_currency, amount_change, amount_today, Editing, RecordForm, RecordList, Row,
     SchedulePrefill,
 };
+use crate::app;
 use crate::app::reports::{self, subscriptions::subscriptions};
 use crate::domain::recurrence::monthly_equivalent;
 use crate::i18n::format;
 use crate::i18n::Locale;
 use crate::state::AppState;
-use crate::store::documents::{self, Document};
-use crate::store::expenses::{self, Expense};
+use crate::store::documents::Document;
+use crate::store::expenses::Expense;
 use crate::store::users::User;
 use crate::web::components::{checkbox, select, textarea, Field};
 use crate::web::layout::page;
@@ -67,16 +68,7 @@ pub async fn show(
 ) -> PageResult {
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
     let refs = Refs::load(&state, &user.id).await?;
-    let uid = user.id.clone();
-    let (list, docs) = state
-        .db
-        .run(move |c| {
-            Ok((
-                expenses::list(c, &uid, false)?,
-                documents::attached(c, &uid, documents::Attached::Expenses)?,
-            ))
-        })
-        .await?;
+    let (list, docs) = app::records::expenses::with_documents(&state, &user.id).await?;
     let docs_of = |id: &str| -> Vec<&Document> {
         docs.iter()
             .filter(|d| d.expense_id.as_deref() == Some(id))

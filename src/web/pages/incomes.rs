@@ -5,11 +5,10 @@ use super::record_page::{
     amount_and_currency, amount_change, amount_today, Editing, RecordForm, RecordList, Row,
     SchedulePrefill,
 };
+use crate::app::records::{self, IncomeInput};
 use crate::domain::recurrence::Frequency;
 use crate::i18n::format;
 use crate::state::AppState;
-use crate::store::incomes::Income;
-use crate::store::table;
 use crate::web::components::{select, textarea, Field};
 use crate::web::layout::page;
 use crate::web::SignedIn;
@@ -24,8 +23,7 @@ pub async fn show(
 ) -> PageResult {
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
     let refs = Refs::load(&state, &user.id).await?;
-    let uid = user.id.clone();
-    let list = state.db.run(move |c| table::all::<Income>(c, &uid)).await?;
+    let list = records::list::<IncomeInput>(&state, &user.id).await?;
     let editing = q.find(&list, |i| i.id.as_str());
     let today = state.clock.today();
     let schedule = SchedulePrefill::new(

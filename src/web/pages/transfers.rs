@@ -2,10 +2,9 @@
 
 use super::common::{amount_cell, EditQuery, PageResult, Refs};
 use super::record_page::{amount_field, Editing, RecordForm, RecordList, Row, SchedulePrefill};
+use crate::app::records::{self, TransferInput};
 use crate::i18n::format;
 use crate::state::AppState;
-use crate::store::table;
-use crate::store::transfers::Transfer;
 use crate::web::components::{select, textarea};
 use crate::web::layout::page;
 use crate::web::SignedIn;
@@ -20,11 +19,7 @@ pub async fn show(
 ) -> PageResult {
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
     let refs = Refs::load(&state, &user.id).await?;
-    let uid = user.id.clone();
-    let list = state
-        .db
-        .run(move |c| table::all::<Transfer>(c, &uid))
-        .await?;
+    let list = records::list::<TransferInput>(&state, &user.id).await?;
     let editing = q.find(&list, |x| x.id.as_str());
     let today = state.clock.today();
     // A new transfer goes from the everyday account to savings.
