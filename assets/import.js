@@ -124,6 +124,7 @@
       general.hidden = true;
     };
     const mapping = form.querySelector('.import-mapping');
+    const pick = form.querySelector('.import-pick-account');
     const columnSelects = mapping ? Array.from(mapping.querySelectorAll('select[data-map]'))
       .filter(function (s) { return !['dateFormat', 'decimalSeparator'].includes(s.dataset.map); }) : [];
     // What a column's name suggests it holds.
@@ -184,6 +185,23 @@
         fileError.textContent = m[2];
         fileInput.setAttribute('aria-invalid', 'true');
         fileInput.focus();
+      } else if (field === 'accountIban' && pick) {
+        // The refusal ends with the file's accounts: offer them.
+        const listed = /: ([^:]+)$/.exec(m[2]);
+        const select = pick.querySelector('select');
+        const before = select.value;
+        select.replaceChildren();
+        for (const id of listed ? listed[1].split(', ') : []) {
+          const option = document.createElement('option');
+          option.value = id;
+          option.textContent = id;
+          select.append(option);
+        }
+        if (before) select.value = before;
+        pick.hidden = false;
+        pick.querySelector('[data-error-for]').textContent = m[2];
+        select.setAttribute('aria-invalid', 'true');
+        select.focus();
       } else if (field === 'accountId' && accountError) {
         accountError.textContent = m[2];
         form.elements.namedItem('accountId').setAttribute('aria-invalid', 'true');
@@ -197,6 +215,7 @@
     fileInput.addEventListener('change', function () {
       clear();
       if (mapping) mapping.hidden = true;
+      if (pick) { pick.hidden = true; pick.querySelector('select').replaceChildren(); }
     });
 
     form.addEventListener('submit', function (ev) {
@@ -212,6 +231,9 @@
       data.append('accountId', form.elements.namedItem('accountId').value);
       const chosen = chosenMapping();
       if (chosen) data.append('mapping', JSON.stringify(chosen));
+      if (pick && !pick.hidden && pick.querySelector('select').value) {
+        data.append('accountIban', pick.querySelector('select').value);
+      }
       data.append('file', file, file.name);
       busy(form, true);
       progress.show(T.uploading.replace('{p}', '0'), 0);
@@ -363,8 +385,10 @@
       busy(actions, true);
       const progress = progressOf(actions);
       progress.show(button.dataset.busy);
-      const r = await action('confirmImport', { id: batchId });
+      const setBalance = root.querySelector('[data-set-balance]');
+      const r = await action('confirmImport', { id: batchId, setBalance: !!(setBalance && setBalance.checked) });
       if (r.success) {
+        if (r.data && r.data.balanceSet) flash(T.balanceSet);
         window.location.assign('/import?batch=' + encodeURIComponent(batchId));
         return;
       }

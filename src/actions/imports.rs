@@ -39,6 +39,7 @@ struct StageInput {
     csv: Option<String>,
     csv_base64: Option<String>,
     mapping: Option<Mapping>,
+    account_iban: Option<String>,
 }
 
 async fn stage(ctx: Ctx, input: StageInput) -> Result<Reply> {
@@ -62,6 +63,7 @@ async fn stage(ctx: Ctx, input: StageInput) -> Result<Reply> {
         file_name: input.file_name.unwrap_or_default(),
         bytes,
         mapping: input.mapping,
+        account_iban: input.account_iban,
         file_field,
     };
     Reply::data(import::stage(&ctx.state, user, upload).await?)
@@ -182,9 +184,17 @@ async fn accept_suggestions(ctx: Ctx, input: IdOnly) -> Result<Reply> {
     Reply::data(import::accept_suggestions(&ctx.state, &ctx.user_id()?, id).await?)
 }
 
-async fn confirm(ctx: Ctx, input: IdOnly) -> Result<Reply> {
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct ConfirmInput {
+    id: Option<String>,
+    /// Set the account's balance to the file's closing balance.
+    set_balance: bool,
+}
+
+async fn confirm(ctx: Ctx, input: ConfirmInput) -> Result<Reply> {
     let id = required_batch_id(input.id)?;
-    Reply::data(import::confirm(&ctx.state, ctx.user()?, id).await?)
+    Reply::data(import::confirm(&ctx.state, ctx.user()?, id, input.set_balance).await?)
 }
 
 async fn cancel(ctx: Ctx, input: IdOnly) -> Result<Reply> {

@@ -28,6 +28,7 @@ pub async fn upload(
     };
     let mut file: Option<(String, Vec<u8>)> = None;
     let mut account_id = None;
+    let mut account_iban = None;
     let mut mapping: Option<Mapping> = None;
     loop {
         let field = match multipart.next_field().await {
@@ -45,6 +46,10 @@ pub async fn upload(
             }
             "accountId" => match field.text().await {
                 Ok(t) => account_id = Some(t),
+                Err(e) => return multipart_failure(e),
+            },
+            "accountIban" => match field.text().await {
+                Ok(t) => account_iban = Some(t),
                 Err(e) => return multipart_failure(e),
             },
             "mapping" => {
@@ -89,6 +94,7 @@ pub async fn upload(
         file_name,
         bytes,
         mapping,
+        account_iban,
         file_field: "file",
     };
     match stage(&state, &session.user, upload).await {

@@ -103,6 +103,18 @@ pub mod json {
             .serialize(s)
     }
 
+    /// Reads back what [`serialize`] wrote, digit for digit (a JSON number
+    /// is never taken through a float).
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Decimal, D::Error> {
+        use serde::de::Error as _;
+        use serde::Deserialize;
+        let raw = Box::<RawValue>::deserialize(d)?;
+        raw.get()
+            .trim_matches('"')
+            .parse()
+            .map_err(D::Error::custom)
+    }
+
     pub mod option {
         use rust_decimal::Decimal;
         use serde::Serializer;

@@ -116,6 +116,20 @@ pub enum Reason {
         line: usize,
     },
     UnknownLayout(Vec<String>),
+    /// A statement file (its format's code) unreadable from this line on.
+    StatementUnreadable {
+        kind: &'static str,
+        line: usize,
+    },
+    /// A file with statements of these accounts, and none chosen.
+    StatementAccounts(Vec<String>),
+    /// The account asked for is not among these of the file.
+    AccountNotInFile(Vec<String>),
+    /// `setBalance` for a file in another currency than the account.
+    BalanceCurrency {
+        file: String,
+        account: String,
+    },
     DecimalSeparator,
     DatePattern,
     NoSuchLine(usize),

@@ -382,6 +382,37 @@ impl Reason {
                 "is required: the file's layout is not recognised; columns found: {}",
                 columns.join(", ")
             ),
+            Reason::StatementUnreadable { kind, line } if de => format!(
+                "ist eine {}-Datei, die ab Zeile {line} nicht gelesen werden kann; ist sie \
+                 vollständig?",
+                kind.to_uppercase()
+            ),
+            Reason::StatementUnreadable { kind, line } => format!(
+                "is a {} file that cannot be read from line {line} on; is it complete?",
+                kind.to_uppercase()
+            ),
+            Reason::StatementAccounts(accounts) if de => format!(
+                "bitte ausfüllen: die Datei enthält Auszüge mehrerer Konten; wähle eines: {}",
+                accounts.join(", ")
+            ),
+            Reason::StatementAccounts(accounts) => format!(
+                "is required: the file holds statements of several accounts; choose one: {}",
+                accounts.join(", ")
+            ),
+            Reason::AccountNotInFile(accounts) if de => format!(
+                "steht nicht in der Datei; sie enthält: {}",
+                accounts.join(", ")
+            ),
+            Reason::AccountNotInFile(accounts) => format!(
+                "is not in the file; it holds: {}",
+                accounts.join(", ")
+            ),
+            Reason::BalanceCurrency { file, account } if de => format!(
+                "geht nicht: der Kontostand der Datei ist in {file}, das Konto in {account}"
+            ),
+            Reason::BalanceCurrency { file, account } => format!(
+                "is not possible: the file's balance is in {file}, the account in {account}"
+            ),
             Reason::DecimalSeparator => words("must be \",\" or \".\"", "muss \",\" oder \".\" sein"),
             Reason::DatePattern => words(
                 "must be a pattern such as %d.%m.%Y",

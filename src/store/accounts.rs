@@ -5,7 +5,7 @@ use super::users::UserId;
 use crate::domain::money;
 use crate::error::Result;
 use crate::error::Uses;
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, OptionalExtension};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -90,5 +90,29 @@ pub fn move_entries(c: &Connection, user_id: &UserId, from: &str, to: &str) -> R
         "UPDATE transfers SET to_account_id = ?1 WHERE to_account_id = ?2 AND user_id = ?3",
         params![to, from, user_id],
     )?;
+    Ok(())
+}
+
+/// The currency of the user's account, if it is theirs.
+pub fn currency(c: &Connection, user_id: &UserId, id: &str) -> Result<Option<String>> {
+    Ok(
+        c.prepare_cached("SELECT currency FROM accounts WHERE id = ?1 AND user_id = ?2")?
+            .query_row(params![id, user_id], |r| r.get(0))
+            .optional()?,
+    )
+}
+
+/// Sets the balance of the user's account (as of `now`, when it differs).
+pub fn set_balance(
+    c: &Connection,
+    user_id: &UserId,
+    id: &str,
+    balance: Decimal,
+    now: &str,
+) -> Result<()> {
+    c.prepare_cached(
+        "UPDATE accounts SET balance_cents = ?3, updated_at = ?4 WHERE id = ?1 AND user_id = ?2",
+    )?
+    .execute(params![id, user_id, money::to_cents(balance), now])?;
     Ok(())
 }

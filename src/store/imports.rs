@@ -197,6 +197,21 @@ pub fn insert_batch(
     Ok(find(tx, user_id, &id)?.expect("the batch was just inserted"))
 }
 
+/// The accounts of statement files staged into the user's `account` before,
+/// the latest first: a file with several accounts reads the one of these
+/// it holds.
+pub fn statement_accounts(c: &Connection, user_id: &UserId, account: &str) -> Result<Vec<String>> {
+    let rows = c
+        .prepare_cached(
+            "SELECT json_extract(format, '$.accountIban') AS iban FROM import_batches
+              WHERE user_id = ?1 AND account_id = ?2 AND iban IS NOT NULL
+              GROUP BY iban ORDER BY MAX(created_at) DESC LIMIT 20",
+        )?
+        .query_map(params![user_id, account], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
 fn reason_json(r: &Reason) -> Result<String> {
     Ok(serde_json::to_string(r).map_err(anyhow::Error::from)?)
 }

@@ -184,12 +184,15 @@ pub async fn seed(app: &TestApp, user: &TestUser, account: &str, n: usize) -> St
         row.import_key = key;
     }
     let format = Format {
+        kind: "csv".into(),
         bank: Some("sparkasse-camt".into()),
         encoding: "windows-1252".into(),
-        delimiter: ";".into(),
-        decimal_separator: ",".into(),
-        date_format: "%d.%m.%y".into(),
+        delimiter: Some(";".into()),
+        decimal_separator: Some(",".into()),
+        date_format: Some("%d.%m.%y".into()),
         header_line: Some(1),
+        closing_balance: None,
+        account_iban: None,
     };
     let (uid, account) = (app.user_id(user).await, account.to_string());
     let batch = app

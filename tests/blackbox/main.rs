@@ -38,5 +38,6 @@ mod rates;
 mod receipts;
 mod sessions;
 mod smtp;
+mod statements;
 mod two_factor;
 mod upgrade;

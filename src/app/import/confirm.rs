@@ -10,16 +10,20 @@ use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
 use crate::store::imports::{self, Batch, StagedRow, Write};
 use crate::store::users::{User, UserId};
-use crate::store::{merchants, Cap};
+use crate::store::{accounts, merchants, Cap};
 use serde::Serialize;
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Confirmed {
     pub imported: usize,
     pub skipped: usize,
+    /// Whether the account's balance became the file's closing balance.
+    pub balance_set: bool,
     pub batch: BatchView,
 }
 
@@ -129,11 +133,41 @@ enum Start {
 /// (the account may have changed since), checks the decisions and the
 /// limit and marks the batch confirming; then [`CHUNK_ROWS`] rows per
 /// transaction are written in file order; the last one marks the batch
-/// `confirmed`. A confirm that was interrupted (the service stopped) is
-/// resumed by the next confirm without writing any row twice.
-pub async fn confirm(state: &AppState, user: &User, id: String) -> Result<Confirmed> {
+/// `confirmed`, and with `set_balance` sets the account's balance to the
+/// file's closing balance in the same transaction. A confirm that was
+/// interrupted (the service stopped) is resumed by the next confirm
+/// without writing any row twice.
+pub async fn confirm(
+    state: &AppState,
+    user: &User,
+    id: String,
+    set_balance: bool,
+) -> Result<Confirmed> {
     let now = crate::clock::timestamp(state.clock.now());
     let (b, _running) = claim(state, &user.id, id).await?;
+    let closing = match (&b.format.closing_balance, set_balance) {
+        (Some(closing), true) => Some(closing.clone()),
+        _ => None,
+    };
+    if let Some(closing) = &closing {
+        let (u, account) = (user.id.clone(), b.account_id.clone());
+        let currency = state
+            .db
+            .run(move |c| accounts::currency(c, &u, &account))
+            .await?;
+        match (&closing.currency, currency) {
+            (Some(file), Some(account)) if *file != account => {
+                return Err(Error::invalid(
+                    "setBalance",
+                    Reason::BalanceCurrency {
+                        file: file.clone(),
+                        account,
+                    },
+                ));
+            }
+            _ => {}
+        }
+    }
     let (u, batch_id, start_now) = (user.id.clone(), b.id.clone(), now.clone());
     let start = state
         .db
@@ -180,6 +214,8 @@ pub async fn confirm(state: &AppState, user: &User, id: String) -> Result<Confir
     let after = Arc::new(std::sync::atomic::AtomicI64::new(-1));
     let (u, batch_id, chunk_now) = (user.id.clone(), b.id.clone(), now.clone());
     let fallback = user.locale.texts().import_entry_fallback;
+    let balance_set = Arc::new(AtomicBool::new(false));
+    let set = balance_set.clone();
     in_chunks(state, move |tx| {
         let b = batch_of(tx, &u, &batch_id)?;
         if !b.confirming() {
@@ -192,6 +228,10 @@ pub async fn confirm(state: &AppState, user: &User, id: String) -> Result<Confir
             CHUNK_ROWS,
         )?;
         let Some((last, _)) = rows.last() else {
+            if let Some(closing) = &closing {
+                accounts::set_balance(tx, &u, &b.account_id, closing.amount, &chunk_now)?;
+                set.store(true, Ordering::Relaxed);
+            }
             imports::finish_confirm(tx, &b.id, &chunk_now)?;
             return Ok(None);
         };
@@ -228,6 +268,7 @@ pub async fn confirm(state: &AppState, user: &User, id: String) -> Result<Confir
             Ok(Confirmed {
                 imported,
                 skipped: (b.row_count as usize).saturating_sub(imported),
+                balance_set: balance_set.load(Ordering::Relaxed),
                 batch: batch_view(c, b)?,
             })
         })

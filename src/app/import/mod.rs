@@ -12,7 +12,7 @@ pub use suggest::Summary;
 
 use crate::app::input::optional_id;
 use crate::domain::documents::clean_name;
-use crate::domain::import::read::{self, Format, Mapping, ReadError, MAX_ROWS};
+use crate::domain::import::read::{self, Choice, Format, Mapping, ReadError, MAX_ROWS};
 use crate::domain::import::reconcile::{self, Kind, Staged, Status};
 use crate::domain::import::{BatchStatus, Decision};
 use crate::domain::locale::Locale;
@@ -200,6 +200,8 @@ pub struct Upload {
     pub file_name: String,
     pub bytes: Vec<u8>,
     pub mapping: Option<Mapping>,
+    /// Which account of a statement file with several to read.
+    pub account_iban: Option<String>,
     /// The input field that carried the bytes, named by a refusal.
     pub file_field: &'static str,
 }
@@ -219,25 +221,30 @@ pub async fn stage(state: &AppState, user: &User, upload: Upload) -> Result<Batc
     // The account and the number of waiting imports first: a file that
     // could not be staged is not even read.
     let (u, a) = (user.id.clone(), account_id.clone());
-    let currency = state
+    let (currency, known) = state
         .db
         .run(move |c| {
             store::require_owned_field(c, Owned::Account, &u, "accountId", &a)?;
             require_room(c, &u)?;
-            Ok(
+            let currency =
                 c.query_row("SELECT currency FROM accounts WHERE id = ?1", [&a], |r| {
                     r.get::<_, String>(0)
-                })?,
-            )
+                })?;
+            Ok((currency, imports::statement_accounts(c, &u, &a)?))
         })
         .await?;
 
     let bytes = upload.bytes;
     let mapping = upload.mapping;
-    let statement = tokio::task::spawn_blocking(move || read::read(&bytes, mapping.as_ref()))
-        .await
-        .map_err(anyhow::Error::from)?
-        .map_err(|e| refusal(field, e))?;
+    let choice = Choice {
+        given: upload.account_iban,
+        known,
+    };
+    let statement =
+        tokio::task::spawn_blocking(move || read::read(&bytes, mapping.as_ref(), &choice))
+            .await
+            .map_err(anyhow::Error::from)?
+            .map_err(|e| refusal(field, e))?;
     let rows = tokio::task::spawn_blocking(move || new_rows(statement.rows, &currency))
         .await
         .map_err(anyhow::Error::from)?;
@@ -295,6 +302,15 @@ fn refusal(field: &'static str, e: ReadError) -> Error {
             Error::invalid("mapping", Reason::UnknownLayout(columns))
         }
         ReadError::Mapping { field, reason } => Error::invalid(field, reason),
+        ReadError::Statement { kind, line } => {
+            Error::invalid(field, Reason::StatementUnreadable { kind, line })
+        }
+        ReadError::SeveralAccounts { accounts } => {
+            Error::invalid("accountIban", Reason::StatementAccounts(accounts))
+        }
+        ReadError::NoSuchAccount { accounts, .. } => {
+            Error::invalid("accountIban", Reason::AccountNotInFile(accounts))
+        }
     }
 }
 

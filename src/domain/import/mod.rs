@@ -6,6 +6,8 @@
 pub mod candidates;
 pub mod read;
 pub mod reconcile;
+pub mod row;
+pub mod statement;
 
 use serde::Serialize;
 

@@ -96,6 +96,15 @@ impl Refs {
             .unwrap_or_default()
     }
 
+    /// The currency of the account `id` ("" when it is not among them).
+    pub fn account_currency(&self, id: &str) -> String {
+        self.accounts
+            .iter()
+            .find(|a| a.id == id)
+            .map(|a| a.currency.clone())
+            .unwrap_or_default()
+    }
+
     /// The account a new entry's form starts with: the first checking
     /// account (where everyday money goes), else the first. The pages'
     /// script then prefers the account last chosen in that form.

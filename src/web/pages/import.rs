@@ -12,6 +12,7 @@
 
 use super::common::{category_chip, PageResult, Refs};
 use crate::app::import::{self, BatchView, BatchWithRows, MatchView, RowPage, RowView};
+use crate::domain::import::read::ClosingBalance;
 use crate::domain::import::reconcile::{Kind, Status};
 use crate::domain::import::{BatchStatus, Decision};
 use crate::i18n::{format, Locale, Texts};
@@ -159,6 +160,13 @@ impl View<'_> {
                             }
                             small #import-file-hint .hint { (t.import_file_hint) }
                             span #import-file-error .field-error data-error-for="file" aria-live="polite" {}
+                        }
+                        div.field.import-pick-account hidden {
+                            label for="import-account-iban" { (t.import_statement_account) }
+                            select #import-account-iban name="accountIban"
+                                aria-describedby="import-account-iban-hint import-account-iban-error" {}
+                            small #import-account-iban-hint .hint { (t.import_pick_account) }
+                            span #import-account-iban-error .field-error data-error-for="accountIban" aria-live="polite" {}
                         }
                         (self.mapping())
                         @if self.ai {
@@ -313,23 +321,53 @@ impl View<'_> {
     /// Partial: how the file was read.
     fn format(&self, b: &BatchView) -> Markup {
         let (t, f) = (self.t, &b.format);
+        let csv = f.kind == "csv";
         html! {
             dl.import-format {
-                div { dt { (t.import_bank) } dd { @match &f.bank {
-                    Some(id) => strong { (bank_name(id)) },
-                    None => span.muted { (t.import_bank_unknown) },
-                } } }
+                @if csv {
+                    div { dt { (t.import_bank) } dd { @match &f.bank {
+                        Some(id) => strong { (bank_name(id)) },
+                        None => span.muted { (t.import_bank_unknown) },
+                    } } }
+                } @else {
+                    div { dt { (t.import_kind) } dd { strong { (kind_name(&f.kind)) } } }
+                }
+                @if let Some(account) = &f.account_iban {
+                    div { dt { (t.import_statement_account) } dd { (account) } }
+                }
                 div { dt { (t.import_encoding) } dd { (encoding_name(&f.encoding)) } }
-                div { dt { (t.import_delimiter) } dd { (separator_name(t, &f.delimiter)) } }
-                div { dt { (t.import_decimal) } dd { (separator_name(t, &f.decimal_separator)) } }
-                div { dt { (t.import_date_format) } dd { (date_pattern(t, &f.date_format)) } }
-                div { dt { (t.import_header) } dd { @match f.header_line {
-                    Some(n) => (t.import_line.replace("{n}", &n.to_string())),
-                    None => (t.import_no_header),
-                } } }
+                @if let (Some(delimiter), Some(decimal), Some(dates)) =
+                    (&f.delimiter, &f.decimal_separator, &f.date_format) {
+                    div { dt { (t.import_delimiter) } dd { (separator_name(t, delimiter)) } }
+                    div { dt { (t.import_decimal) } dd { (separator_name(t, decimal)) } }
+                    div { dt { (t.import_date_format) } dd { (date_pattern(t, dates)) } }
+                    div { dt { (t.import_header) } dd { @match f.header_line {
+                        Some(n) => (t.import_line.replace("{n}", &n.to_string())),
+                        None => (t.import_no_header),
+                    } } }
+                }
+                @if let Some(closing) = &f.closing_balance {
+                    div { dt { (t.import_closing_balance) } dd {
+                        (self.closing_text(t.import_closing_on, b, closing))
+                    } }
+                }
                 div { dt { (t.import_rows) } dd { (self.count(b.row_count)) } }
             }
         }
+    }
+
+    /// `template` with the closing balance's `{amount}` and `{date}`.
+    fn closing_text(&self, template: &str, b: &BatchView, closing: &ClosingBalance) -> String {
+        let currency = closing
+            .currency
+            .clone()
+            .unwrap_or_else(|| self.refs.account_currency(&b.account_id));
+        template
+            .replace(
+                "{amount}",
+                &format::money(closing.amount, &currency, self.locale),
+            )
+            .replace("{date}", &format::date(closing.date, self.locale))
     }
 
     /// Partial: decide every conflict, AI suggestions, confirm, cancel.
@@ -361,6 +399,14 @@ impl View<'_> {
                     div.ai-suggest {
                         button type="button" data-ai="" aria-describedby="import-ai-batch-hint" { (t.import_ai_button) }
                         small #import-ai-batch-hint .hint { (t.import_ai_hint) }
+                    }
+                }
+                @if let Some(closing) = &b.format.closing_balance {
+                    div.field.check.set-balance {
+                        input #import-set-balance type="checkbox" checked data-set-balance="";
+                        label for="import-set-balance" {
+                            (self.closing_text(t.import_set_balance, b, closing))
+                        }
                     }
                 }
                 div.buttons {
@@ -708,6 +754,14 @@ fn status_badge(t: &Texts, status: Status) -> Markup {
 
 /// A recognised layout's bank for people (`read::label`), or its id as
 /// stored when this version does not know it.
+/// A statement format's usual spelling: `camt.053` → "CAMT.053".
+fn kind_name(kind: &str) -> String {
+    match kind {
+        "ofx" => "OFX / QFX".to_string(),
+        other => other.to_uppercase(),
+    }
+}
+
 fn bank_name(id: &str) -> &str {
     crate::domain::import::read::label(id).unwrap_or(id)
 }
@@ -791,6 +845,7 @@ fn script_texts(t: &Texts) -> String {
         "showConflicts": t.import_show_conflicts,
         "mappingNeeded": t.import_map_needed,
         "tooLarge": t.import_too_large,
+        "balanceSet": t.import_balance_set,
     })
     .to_string()
 }

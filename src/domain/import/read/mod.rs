@@ -1,10 +1,16 @@
-//! Reading a bank's CSV export as the bank wrote it: encoding, delimiter,
+//! Reading a bank's file as the bank wrote it. A statement format (CAMT,
+//! MT940, OFX, QIF) is recognised by its content and read by
+//! [`super::statement`]; anything else is read as CSV: encoding, delimiter,
 //! preamble, header, decimal and date formats, sign conventions, and the
 //! layouts of common banks recognised without a mapping.
 
 mod banks;
 mod layout;
 mod values;
+
+pub use super::row::{Problem, Row};
+use super::statement::{self, Kind};
+use crate::domain::money;
 
 pub use banks::label;
 pub use values::parse_amount;
@@ -29,16 +35,56 @@ pub const FIELD_MAX: usize = 64 * 1024;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Format {
-    /// The id of a recognised layout (`sparkasse-camt`, `dkb`, …), or None.
+    /// `csv`, `camt.053`, `camt.052`, `mt940`, `ofx` or `qif`.
+    #[serde(default = "csv")]
+    pub kind: String,
+    /// The id of a recognised CSV layout (`sparkasse-camt`, `dkb`, …), or None.
     pub bank: Option<String>,
-    /// `utf-8` or `windows-1252`.
+    /// `utf-8`, `windows-1252`, …
     pub encoding: String,
-    pub delimiter: String,
-    pub decimal_separator: String,
+    /// CSV only, like the three fields after it.
+    pub delimiter: Option<String>,
+    pub decimal_separator: Option<String>,
     /// A chrono pattern such as `%d.%m.%y`.
-    pub date_format: String,
+    pub date_format: Option<String>,
     /// The 1-based line of the header, None when the layout has none.
     pub header_line: Option<usize>,
+    /// The booked closing balance the file states, if it states one.
+    #[serde(default)]
+    pub closing_balance: Option<ClosingBalance>,
+    /// The account the file's statements are of (an IBAN, or the account
+    /// number as the file writes it), when it names one.
+    #[serde(default)]
+    pub account_iban: Option<String>,
+}
+
+fn csv() -> String {
+    "csv".to_string()
+}
+
+/// A balance the file states as booked at the end of a day.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClosingBalance {
+    pub date: NaiveDate,
+    /// Signed: negative is an overdrawn account.
+    #[serde(
+        serialize_with = "money::json::serialize",
+        deserialize_with = "money::json::deserialize"
+    )]
+    pub amount: Decimal,
+    /// The statement's currency, when the file states it.
+    #[serde(default)]
+    pub currency: Option<String>,
+}
+
+/// Which account of a file with statements of several accounts to read.
+#[derive(Clone, Debug, Default)]
+pub struct Choice {
+    /// The one asked for (`accountIban`).
+    pub given: Option<String>,
+    /// The ones earlier files of the import account were read from.
+    pub known: Vec<String>,
 }
 
 /// A column, by header name or 0-based index.
@@ -77,35 +123,6 @@ mod serde_with_null {
     }
 }
 
-/// Why a row could not be read. Stored with the row; its text is in the
-/// user's language.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "problem", rename_all = "camelCase")]
-pub enum Problem {
-    /// The date column holds something that is not a date in the format.
-    Date { value: String },
-    /// The amount column holds something that is not an amount.
-    Amount { value: String },
-    /// A booking the bank has not dated yet (comdirect's `offen`).
-    Pending { value: String },
-}
-
-/// One data row of the file.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Row {
-    /// The 1-based line in the file where the row starts.
-    pub line: usize,
-    pub date: Option<NaiveDate>,
-    /// Signed: negative is money out of the account.
-    pub amount: Option<Decimal>,
-    /// From a currency column, upper case; None when the layout has none.
-    pub currency: Option<String>,
-    pub payee: String,
-    pub memo: String,
-    /// Set when the row could not be read; date or amount may then be None.
-    pub problem: Option<Problem>,
-}
-
 /// A file read.
 #[derive(Clone, Debug)]
 pub struct Statement {
@@ -137,13 +154,114 @@ pub enum ReadError {
         field: String,
         reason: Reason,
     },
+    /// A statement file that cannot be read from this 1-based line on.
+    Statement {
+        kind: &'static str,
+        line: usize,
+    },
+    /// Statements of several accounts, and none chosen: their identifiers.
+    SeveralAccounts {
+        accounts: Vec<String>,
+    },
+    /// The account asked for is not in the file, which holds these.
+    NoSuchAccount {
+        given: String,
+        accounts: Vec<String>,
+    },
 }
 
-/// Reads `bytes` with `mapping`, or detects the layout without one.
-pub fn read(bytes: &[u8], mapping: Option<&Mapping>) -> Result<Statement, ReadError> {
+/// Reads `bytes`: a statement format by its reader (one account of it, as
+/// `choice` says), anything else as CSV with `mapping`, or detecting the
+/// layout without one.
+pub fn read(
+    bytes: &[u8],
+    mapping: Option<&Mapping>,
+    choice: &Choice,
+) -> Result<Statement, ReadError> {
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(ReadError::Empty);
     }
+    match statement::sniff(bytes) {
+        Some(kind) => read_statement(bytes, kind, choice),
+        None => read_csv(bytes, mapping),
+    }
+}
+
+/// One account of a statement file.
+fn read_statement(bytes: &[u8], kind: Kind, choice: &Choice) -> Result<Statement, ReadError> {
+    let parsed = statement::read(bytes).map_err(|e| match e {
+        statement::Error::Empty => ReadError::Empty,
+        statement::Error::TooManyRows => ReadError::TooManyRows,
+        statement::Error::Malformed { line } => ReadError::Statement {
+            kind: kind.code(),
+            line,
+        },
+    })?;
+    let account = choose(parsed.accounts, choice)?;
+    if account.rows.is_empty() {
+        return Err(ReadError::Empty);
+    }
+    let currency = account.currency.clone();
+    Ok(Statement {
+        format: Format {
+            kind: kind.code().to_string(),
+            bank: None,
+            encoding: parsed.encoding.to_string(),
+            delimiter: None,
+            decimal_separator: None,
+            date_format: None,
+            header_line: None,
+            closing_balance: account.closing.map(|b| ClosingBalance {
+                date: b.date,
+                amount: b.amount,
+                currency,
+            }),
+            account_iban: Some(account.id).filter(|id| !id.is_empty()),
+        },
+        columns: Vec::new(),
+        rows: account.rows,
+    })
+}
+
+/// An account identifier as compared: without spaces, upper case.
+fn account_key(id: &str) -> String {
+    id.chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_uppercase()
+}
+
+/// The account of the file that `choice` asks for; the only one when none
+/// is asked for; else the one earlier files of the import account were
+/// read from; else a refusal listing them.
+fn choose(
+    accounts: Vec<statement::Account>,
+    choice: &Choice,
+) -> Result<statement::Account, ReadError> {
+    let ids = || accounts.iter().map(|a| a.id.clone()).collect::<Vec<_>>();
+    let position = |wanted: &str| {
+        let wanted = account_key(wanted);
+        accounts.iter().position(|a| account_key(&a.id) == wanted)
+    };
+    let at = match choice.given.as_deref().map(str::trim) {
+        Some(given) if !given.is_empty() => {
+            position(given).ok_or_else(|| ReadError::NoSuchAccount {
+                given: given.to_string(),
+                accounts: ids(),
+            })?
+        }
+        _ if accounts.len() == 1 => 0,
+        _ => choice
+            .known
+            .iter()
+            .find_map(|k| position(k))
+            .ok_or_else(|| ReadError::SeveralAccounts { accounts: ids() })?,
+    };
+    accounts.into_iter().nth(at).ok_or(ReadError::Empty)
+}
+
+/// Reads CSV text with `mapping`, or detects the layout without one.
+fn read_csv(bytes: &[u8], mapping: Option<&Mapping>) -> Result<Statement, ReadError> {
     if looks_binary(bytes) {
         return Err(ReadError::Binary);
     }
@@ -188,12 +306,15 @@ pub fn read(bytes: &[u8], mapping: Option<&Mapping>) -> Result<Statement, ReadEr
     }
     Ok(Statement {
         format: Format {
+            kind: csv(),
             bank: layout.bank.map(str::to_string),
             encoding: encoding.to_string(),
-            delimiter: (delimiter as char).to_string(),
-            decimal_separator: decimal.to_string(),
-            date_format: dates.pattern(),
+            delimiter: Some((delimiter as char).to_string()),
+            decimal_separator: Some(decimal.to_string()),
+            date_format: Some(dates.pattern()),
             header_line,
+            closing_balance: None,
+            account_iban: None,
         },
         columns: layout.columns,
         rows,
@@ -415,7 +536,7 @@ mod tests {
     use super::*;
 
     fn read_ok(bytes: &[u8]) -> Statement {
-        read(bytes, None).unwrap_or_else(|e| panic!("{e:?}"))
+        read(bytes, None, &Choice::default()).unwrap_or_else(|e| panic!("{e:?}"))
     }
 
     fn amounts(s: &Statement) -> Vec<String> {
@@ -446,9 +567,9 @@ mod tests {
         let s = read_ok(&bytes);
         assert_eq!(s.format.bank.as_deref(), Some("sparkasse-camt"));
         assert_eq!(s.format.encoding, "windows-1252");
-        assert_eq!(s.format.delimiter, ";");
-        assert_eq!(s.format.decimal_separator, ",");
-        assert_eq!(s.format.date_format, "%d.%m.%y");
+        assert_eq!(s.format.delimiter.as_deref(), Some(";"));
+        assert_eq!(s.format.decimal_separator.as_deref(), Some(","));
+        assert_eq!(s.format.date_format.as_deref(), Some("%d.%m.%y"));
         assert_eq!(s.format.header_line, Some(1));
         assert_eq!(amounts(&s), ["-62.59", "1234.56"]);
         assert_eq!(s.rows[0].date, Some(day("2018-04-03")));
@@ -540,9 +661,9 @@ mod tests {
     fn a_decimal_comma_inside_a_comma_separated_file_and_a_direction_flag() {
         let file = "\"Datum\",\"Naam / Omschrijving\",\"Rekening\",\"Tegenrekening\",\"Code\",\"Af Bij\",\"Bedrag (EUR)\",\"MutatieSoort\",\"Mededelingen\"\n\"20200213\",\"Kosten\",\"NL99\",\"\",\"DV\",\"Af\",\"1,25\",\"Diversen\",\"jan\"\n\"20200214\",\"Terug\",\"NL99\",\"\",\"VZ\",\"Bij\",\"1.001,25\",\"Diversen\",\"\"\n";
         let s = read_ok(file.as_bytes());
-        assert_eq!(s.format.delimiter, ",");
-        assert_eq!(s.format.decimal_separator, ",");
-        assert_eq!(s.format.date_format, "%Y%m%d");
+        assert_eq!(s.format.delimiter.as_deref(), Some(","));
+        assert_eq!(s.format.decimal_separator.as_deref(), Some(","));
+        assert_eq!(s.format.date_format.as_deref(), Some("%Y%m%d"));
         assert_eq!(amounts(&s), ["-1.25", "1001.25"]);
     }
 
@@ -569,7 +690,7 @@ mod tests {
         ] {
             let file = format!("Datum;Betrag\n{};-1,00\n{};2,00\n", cells[0], cells[1]);
             let s = read_ok(file.as_bytes());
-            assert_eq!(s.format.date_format, pattern, "{cells:?}");
+            assert_eq!(s.format.date_format.as_deref(), Some(pattern), "{cells:?}");
             assert_eq!(s.rows[0].date, Some(day(first)), "{cells:?}");
         }
     }
@@ -623,18 +744,38 @@ mod tests {
 
     #[test]
     fn empty_binary_and_unknown_files_are_refused() {
-        assert_eq!(read(b"", None).unwrap_err(), ReadError::Empty);
-        assert_eq!(read(b" \r\n\n", None).unwrap_err(), ReadError::Empty);
         assert_eq!(
-            read(format!("{CAMT_HEAD}\n").as_bytes(), None).unwrap_err(),
+            read(b"", None, &Choice::default()).unwrap_err(),
             ReadError::Empty
         );
         assert_eq!(
-            read(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", None).unwrap_err(),
+            read(b" \r\n\n", None, &Choice::default()).unwrap_err(),
+            ReadError::Empty
+        );
+        assert_eq!(
+            read(
+                format!("{CAMT_HEAD}\n").as_bytes(),
+                None,
+                &Choice::default()
+            )
+            .unwrap_err(),
+            ReadError::Empty
+        );
+        assert_eq!(
+            read(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", None, &Choice::default()).unwrap_err(),
             ReadError::Binary
         );
-        assert_eq!(read(b"a;b\0;c\n", None).unwrap_err(), ReadError::Binary);
-        match read(b"Wann;Wieviel;Wer\nheute;12;Anna\n", None).unwrap_err() {
+        assert_eq!(
+            read(b"a;b\0;c\n", None, &Choice::default()).unwrap_err(),
+            ReadError::Binary
+        );
+        match read(
+            b"Wann;Wieviel;Wer\nheute;12;Anna\n",
+            None,
+            &Choice::default(),
+        )
+        .unwrap_err()
+        {
             ReadError::UnknownLayout { columns } => assert_eq!(columns, ["Wann", "Wieviel", "Wer"]),
             other => panic!("{other:?}"),
         }
@@ -649,6 +790,7 @@ mod tests {
             Some(&m(
                 serde_json::json!({"date": "Wann", "amount": "Wieviel", "payee": "wer"}),
             )),
+            &Choice::default(),
         )
         .unwrap();
         assert_eq!(s.format.header_line, Some(1));
@@ -663,6 +805,7 @@ mod tests {
             Some(&m(
                 serde_json::json!({"date": 0, "amount": 1, "memo": 2, "headerLine": null}),
             )),
+            &Choice::default(),
         )
         .unwrap();
         assert_eq!(s.format.header_line, None);
@@ -673,6 +816,7 @@ mod tests {
             Some(&m(
                 serde_json::json!({"date": "Wann", "amount": "Betrag X"}),
             )),
+            &Choice::default(),
         )
         .unwrap_err();
         assert_eq!(
@@ -688,13 +832,19 @@ mod tests {
         let err = read(
             file.as_bytes(),
             Some(&m(serde_json::json!({"date": 0, "amount": 7}))),
+            &Choice::default(),
         )
         .unwrap_err();
         assert!(
             matches!(err, ReadError::Mapping { ref field, .. } if field == "mapping.amount"),
             "{err:?}"
         );
-        let err = read(file.as_bytes(), Some(&m(serde_json::json!({"amount": 1})))).unwrap_err();
+        let err = read(
+            file.as_bytes(),
+            Some(&m(serde_json::json!({"amount": 1}))),
+            &Choice::default(),
+        )
+        .unwrap_err();
         assert!(
             matches!(err, ReadError::Mapping { ref field, .. } if field == "mapping.date"),
             "{err:?}"
@@ -702,6 +852,7 @@ mod tests {
         let err = read(
             file.as_bytes(),
             Some(&m(serde_json::json!({"date": 0, "debit": 1}))),
+            &Choice::default(),
         )
         .unwrap_err();
         assert!(
@@ -726,7 +877,7 @@ mod tests {
         big.push_str(&"x".repeat(FIELD_MAX));
         big.push_str("\n02.02.2026;-2,00;y\n");
         assert_eq!(
-            read(big.as_bytes(), None).unwrap_err(),
+            read(big.as_bytes(), None, &Choice::default()).unwrap_err(),
             ReadError::FieldTooLong { line: 2 }
         );
     }
@@ -738,7 +889,7 @@ mod tests {
             file.push_str("01.01.2025;1,00\n");
         }
         assert_eq!(
-            read(file.as_bytes(), None).unwrap_err(),
+            read(file.as_bytes(), None, &Choice::default()).unwrap_err(),
             ReadError::TooManyRows
         );
     }

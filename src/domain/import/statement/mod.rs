@@ -1,0 +1,281 @@
+//! Readers for bank statement files that are not CSV: ISO 20022 camt.053 /
+//! camt.052 XML, SWIFT MT940, OFX 1.x (SGML) / 2.x (XML) / QFX, and QIF.
+//!
+//! Each reader turns a file into accounts with their rows and, where the file
+//! states one, the latest booked closing balance. The rules for which field
+//! becomes date, amount, payee and memo are described per format in
+//! docs/import-formats.md.
+
+mod camt;
+mod mt940;
+mod ofx;
+mod qif;
+mod text;
+
+use crate::domain::import::row::Row;
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+use std::collections::HashMap;
+
+/// The statement formats this module reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Camt053,
+    Camt052,
+    Mt940,
+    Ofx,
+    Qif,
+}
+
+impl Kind {
+    /// A short stable code for the format.
+    pub fn code(self) -> &'static str {
+        match self {
+            Kind::Camt053 => "camt.053",
+            Kind::Camt052 => "camt.052",
+            Kind::Mt940 => "mt940",
+            Kind::Ofx => "ofx",
+            Kind::Qif => "qif",
+        }
+    }
+}
+
+/// A balance as stated in the file; negative means the account is overdrawn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Balance {
+    pub date: NaiveDate,
+    pub amount: Decimal,
+}
+
+/// One account of the file with its rows in file order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Account {
+    /// The account as the file names it: camt IBAN (or other id), MT940
+    /// `:25:` as written without a glued-on currency code, OFX ACCTID, QIF
+    /// `!Account` name ("" when the QIF file names no account).
+    pub id: String,
+    pub currency: Option<String>,
+    /// The latest booked closing balance of this account in the file (latest
+    /// date; the last in file order on a tie).
+    pub closing: Option<Balance>,
+    pub rows: Vec<Row>,
+}
+
+/// What a file holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Parsed {
+    pub kind: Kind,
+    /// The encoding the file was read with ("utf-8", "windows-1252", ...).
+    pub encoding: &'static str,
+    pub accounts: Vec<Account>,
+}
+
+/// Why a file could not be read at all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// Not the format, or cut off before anything could be read; `line` is
+    /// where reading stopped.
+    Malformed { line: usize },
+    /// More than [`MAX_ROWS`] rows.
+    TooManyRows,
+    /// The file has no content.
+    Empty,
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Malformed { line } => write!(f, "the file cannot be read (line {line})"),
+            Error::TooManyRows => write!(f, "the file has more than {MAX_ROWS} rows"),
+            Error::Empty => write!(f, "the file is empty"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// The most rows one file may have.
+pub const MAX_ROWS: usize = 200_000;
+
+/// How much of the start of a file sniff() looks at.
+const SNIFF_BYTES: usize = 8192;
+
+/// Recognises a statement format by content only (never by a file name);
+/// None for anything else, in particular CSV.
+pub fn sniff(bytes: &[u8]) -> Option<Kind> {
+    let head = bytes.get(..SNIFF_BYTES).unwrap_or(bytes);
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    // A cut-off multi-byte character at the end of the window is harmless
+    // here: only ASCII markers are looked for.
+    let text = String::from_utf8_lossy(head);
+    let trimmed = text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{1a}');
+    if trimmed.is_empty() {
+        return None;
+    }
+    if trimmed.starts_with('<') {
+        if let Some(kind) = camt::sniff(trimmed) {
+            return Some(kind);
+        }
+    }
+    if ofx::sniff(trimmed) {
+        return Some(Kind::Ofx);
+    }
+    if qif::sniff(trimmed) {
+        return Some(Kind::Qif);
+    }
+    if mt940::sniff(trimmed) {
+        return Some(Kind::Mt940);
+    }
+    None
+}
+
+/// Reads a file sniff() recognised.
+pub fn read(bytes: &[u8]) -> Result<Parsed, Error> {
+    let content = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if content
+        .iter()
+        .all(|b| b.is_ascii_whitespace() || *b == 0x1a || *b == 0)
+    {
+        return Err(Error::Empty);
+    }
+    let kind = sniff(bytes).ok_or(Error::Malformed { line: 1 })?;
+    let (encoding, accounts) = match kind {
+        Kind::Camt053 | Kind::Camt052 => camt::read(bytes)?,
+        Kind::Mt940 => mt940::read(bytes)?,
+        Kind::Ofx => ofx::read(bytes)?,
+        Kind::Qif => qif::read(bytes)?,
+    };
+    Ok(Parsed {
+        kind,
+        encoding,
+        accounts,
+    })
+}
+
+/// Collects accounts in file order, merging statements of the same account
+/// and keeping the row count within [`MAX_ROWS`].
+#[derive(Default)]
+struct Accounts {
+    list: Vec<Account>,
+    /// Position of each id in `list`, so files with many accounts stay fast.
+    index: HashMap<String, usize>,
+    rows: usize,
+}
+
+impl Accounts {
+    /// The account with this id, created at the end of the list if new.
+    fn get(&mut self, id: &str) -> &mut Account {
+        let pos = match self.index.get(id) {
+            Some(&pos) => pos,
+            None => {
+                self.index.insert(id.to_string(), self.list.len());
+                self.list.push(Account {
+                    id: id.to_string(),
+                    currency: None,
+                    closing: None,
+                    rows: Vec::new(),
+                });
+                self.list.len() - 1
+            }
+        };
+        &mut self.list[pos]
+    }
+
+    /// Adds a row to an account.
+    fn push(&mut self, id: &str, row: Row) -> Result<(), Error> {
+        self.rows += 1;
+        if self.rows > MAX_ROWS {
+            return Err(Error::TooManyRows);
+        }
+        self.get(id).rows.push(row);
+        Ok(())
+    }
+
+    /// Notes a booked closing balance; a later or equal date replaces an
+    /// earlier one, so the latest wins and the last in file order wins a tie.
+    fn closing(&mut self, id: &str, balance: Balance) {
+        let account = self.get(id);
+        let replace = match &account.closing {
+            Some(old) => balance.date >= old.date,
+            None => true,
+        };
+        if replace {
+            account.closing = Some(balance);
+        }
+    }
+
+    /// Sets the account currency unless one is already known.
+    fn currency(&mut self, id: &str, currency: Option<String>) {
+        let account = self.get(id);
+        if account.currency.is_none() {
+            account.currency = currency;
+        }
+    }
+}
+
+/// A well-formed ISO currency code in upper case, or None.
+fn currency_code(s: &str) -> Option<String> {
+    let t = s.trim();
+    if t.len() == 3 && t.bytes().all(|b| b.is_ascii_alphabetic()) {
+        Some(t.to_ascii_uppercase())
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sniff_rejects_csv_and_noise() {
+        assert_eq!(sniff(b""), None);
+        assert_eq!(
+            sniff(b"Date;Amount;Text\n2024-01-01;1,00;<b>x</b> :20:\n"),
+            None
+        );
+        assert_eq!(sniff(b"\"Buchungstag\";\":25:\"\n:20:x\n"), None);
+        assert_eq!(sniff(b"<html><body>hi</body></html>"), None);
+    }
+
+    #[test]
+    fn read_rejects_empty_and_unknown() {
+        assert_eq!(read(b"  \n"), Err(Error::Empty));
+        assert_eq!(read(b"a;b;c\n1;2;3\n"), Err(Error::Malformed { line: 1 }));
+    }
+
+    #[test]
+    fn closing_keeps_latest_and_last_on_tie() {
+        let mut acc = Accounts::default();
+        let d = |day| NaiveDate::from_ymd_opt(2024, 1, day).unwrap_or_default();
+        acc.closing(
+            "a",
+            Balance {
+                date: d(2),
+                amount: Decimal::ONE,
+            },
+        );
+        acc.closing(
+            "a",
+            Balance {
+                date: d(1),
+                amount: Decimal::TWO,
+            },
+        );
+        assert_eq!(
+            acc.list[0].closing.as_ref().map(|b| b.amount),
+            Some(Decimal::ONE)
+        );
+        acc.closing(
+            "a",
+            Balance {
+                date: d(2),
+                amount: Decimal::TEN,
+            },
+        );
+        assert_eq!(
+            acc.list[0].closing.as_ref().map(|b| b.amount),
+            Some(Decimal::TEN)
+        );
+    }
+}
