@@ -175,13 +175,14 @@ fuzz_target!(|data: &[u8]| {
             continue;
         };
         let text = e.to_string();
-        let Error::Invalid { field, message } = &e else {
+        let Error::Invalid { field, reason } = &e else {
             panic!("{name}: not a field error: {text:?} for {input}");
         };
         assert!(
             !field.is_empty(),
             "{name}: no field in {text:?} for {input}"
         );
+        let message = reason.to_string();
         assert!(
             !message.is_empty(),
             "{name}: no message in {text:?} for {input}"

@@ -13,9 +13,9 @@ use libfuzzer_sys::fuzz_target;
 
 fn check_refusal(e: &Error) {
     match e {
-        Error::Invalid { field, message } => {
+        Error::Invalid { field, reason } => {
             assert_eq!(field, "amount");
-            assert!(!message.is_empty());
+            assert!(!reason.to_string().is_empty());
         }
         other => panic!("not a field error: {other:?}"),
     }

@@ -278,4 +278,66 @@ mod tests {
             Some(Decimal::TEN)
         );
     }
+
+    /// Inputs that once tempted a reader to index past an end: never a panic.
+    #[test]
+    fn odd_inputs_never_panic() {
+        let deep = format!(
+            "<?xml version=\"1.0\"?><Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.02\">{}",
+            "<a>".repeat(100_000)
+        );
+        let inputs: Vec<Vec<u8>> = vec![
+            deep.into_bytes(),
+            b"OFXHEADER:100\n<OFX><STMTRS><STMTTRN><TRNAMT>".to_vec(),
+            b"<OFX><".to_vec(),
+            b"!Type:Bank\nD\xff/\xff/\xff\nT\xc3\n^".to_vec(),
+            b":20:\n:25:\n:60F:\n:61:\n:86:\xe2\x82".to_vec(),
+            b":20:x\n:25:y\n:61:99999999999RCX\n:86:123?".to_vec(),
+            b":20:x\n:25:y\n:61:0101".to_vec(),
+            b"\xef\xbb\xbf\xff\xfe<\x00O\x00F\x00X\x00>\x00".to_vec(),
+            vec![0x1a; 10],
+        ];
+        for input in inputs {
+            let _ = sniff(&input);
+            let _ = read(&input);
+        }
+    }
+
+    /// Real statements cut off anywhere or with a byte changed are read or
+    /// refused, never a panic (the `bank_file` fuzz target goes further;
+    /// `docs/fuzzing.md`). Uses the statement corpus beside the repository
+    /// when it is there.
+    #[test]
+    fn damaged_statements_never_panic() {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bank-statements");
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            eprintln!("!!! SKIPPED: no statement corpus at {} !!!", dir.display());
+            return;
+        };
+        let mut seed: u64 = 0x5eed_1234_abcd_0042;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) as usize
+        };
+        for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+            let bytes = std::fs::read(&path).unwrap_or_default();
+            if sniff(&bytes).is_none() {
+                continue;
+            }
+            for cut in (0..bytes.len()).step_by(101) {
+                let _ = read(&bytes[..cut]);
+            }
+            for _ in 0..40 {
+                let mut copy = bytes.clone();
+                let at = next() % copy.len().max(1);
+                if let Some(b) = copy.get_mut(at) {
+                    *b = b"<>?:\n\r/&\x1a\xc3\xff\x00"[next() % 12];
+                }
+                let _ = read(&copy);
+            }
+        }
+    }
 }
