@@ -439,24 +439,6 @@ pub(super) const AMOUNT_NAMES: &[&str] = &[
     "importo",
     "summe",
 ];
-pub(super) const DEBIT_NAMES: &[&str] = &[
-    "soll",
-    "debit",
-    "debit amount",
-    "withdrawal",
-    "ausgang",
-    "débit",
-    "belastung",
-];
-pub(super) const CREDIT_NAMES: &[&str] = &[
-    "haben",
-    "credit",
-    "credit amount",
-    "deposit",
-    "eingang",
-    "crédit",
-    "gutschrift",
-];
 pub(super) const PAYEE_NAMES: &[&str] = &[
     "beguenstigter/zahlungspflichtiger",
     "begünstigter/zahlungspflichtiger",

@@ -2,10 +2,7 @@
 //! known by its rows, any header with a date and an amount, or the user's
 //! mapping; then each record read into a row by its layout.
 
-use super::banks::{
-    Amount, Bank, Memo, Payee, AMOUNT_NAMES, BANKS, CREDIT_NAMES, CURRENCY_NAMES, DATE_NAMES,
-    DEBIT_NAMES, MEMO_NAMES, PAYEE_NAMES,
-};
+use super::banks::{Amount, Bank, Memo, Payee, BANKS};
 use super::values::{is_pending, parse_amount, DateFormat, Order};
 use super::*;
 
@@ -83,33 +80,6 @@ pub(super) fn detect_layout(records: &[Record]) -> Option<Layout> {
     // A known bank's layout without a header.
     if let Some(layout) = headerless(records) {
         return Some(layout);
-    }
-    // Any header with a date and an amount (or debit and credit).
-    for (i, rec) in records[..head].iter().enumerate() {
-        let names = header_names(&rec.fields);
-        if names.len() < 2 || rec.fields.iter().any(looks_numeric) {
-            continue;
-        }
-        let Some(date) = find_any(&names, DATE_NAMES) else {
-            continue;
-        };
-        let amount = match (
-            find_any(&names, AMOUNT_NAMES),
-            find_any(&names, DEBIT_NAMES),
-            find_any(&names, CREDIT_NAMES),
-        ) {
-            (Some(a), _, _) => AmountCols::Signed(a),
-            (None, Some(d), Some(c)) => AmountCols::DebitCredit(d, c),
-            _ => continue,
-        };
-        let payee = find_any(&names, PAYEE_NAMES).map_or(PayeeCol::None, PayeeCol::Col);
-        let memo = find_any(&names, MEMO_NAMES)
-            .filter(|m| PayeeCol::Col(*m) != payee)
-            .map_or(MemoCol::None, MemoCol::Col);
-        let currency = find_any(&names, CURRENCY_NAMES);
-        return Some(with_header(
-            None, i, names, date, amount, payee, memo, currency,
-        ));
     }
     None
 }
@@ -289,7 +259,13 @@ pub(super) fn headerless(records: &[Record]) -> Option<Layout> {
     None
 }
 
-pub(super) fn layout_from_mapping(m: &Mapping, records: &[Record]) -> Result<Layout, ReadError> {
+/// The layout `m` describes; `detect` finds the header when the mapping
+/// names columns by position only.
+pub(super) fn layout_from_mapping(
+    m: &Mapping,
+    records: &[Record],
+    detect: impl Fn(&[Record]) -> Option<Layout>,
+) -> Result<Layout, ReadError> {
     let bad = |field: &str, reason: Reason| ReadError::Mapping {
         field: format!("mapping.{field}"),
         reason,
@@ -328,7 +304,7 @@ pub(super) fn layout_from_mapping(m: &Mapping, records: &[Record]) -> Result<Lay
                 .position(|r| r.line == line)
                 .ok_or_else(|| bad("headerLine", Reason::NoSuchLine(line)))?,
         ),
-        None if named.is_empty() => detect_layout(records).and_then(|l| l.header),
+        None if named.is_empty() => detect(records).and_then(|l| l.header),
         // The line holding the most of the named columns; one it lacks is
         // named below.
         None => records
@@ -513,7 +489,7 @@ impl Layout {
                 let flag = self.cell(f, flag).trim().to_lowercase();
                 let out = matches!(
                     flag.as_str(),
-                    "af" | "d" | "debit" | "dr" | "s" | "soll" | "-"
+                    "af" | "d" | "debit" | "debet" | "dr" | "db" | "s" | "soll" | "-"
                 );
                 Some(if out { -a } else { a })
             }

@@ -5,6 +5,7 @@
 //! layouts of common banks recognised without a mapping.
 
 mod banks;
+mod guess;
 mod layout;
 mod values;
 
@@ -187,6 +188,13 @@ pub fn read(
     }
 }
 
+/// A known bank's layout, or else any header read by the words of its
+/// names and the rows below it.
+fn detect(records: &[Record]) -> Option<layout::Layout> {
+    detect_layout(records)
+        .or_else(|| (0..records.len().min(60)).find_map(|i| guess::unknown_header(records, i)))
+}
+
 /// One account of a statement file.
 fn read_statement(bytes: &[u8], kind: Kind, choice: &Choice) -> Result<Statement, ReadError> {
     let parsed = statement::read(bytes).map_err(|e| match e {
@@ -275,8 +283,8 @@ fn read_csv(bytes: &[u8], mapping: Option<&Mapping>) -> Result<Statement, ReadEr
     let mut records = Records::new(&text, delimiter);
     let head: Vec<Record> = records.by_ref().take(HEAD_RECORDS).collect();
     let layout = match mapping {
-        Some(m) => layout_from_mapping(m, &head)?,
-        None => detect_layout(&head).ok_or_else(|| ReadError::UnknownLayout {
+        Some(m) => layout_from_mapping(m, &head, detect)?,
+        None => detect(&head).ok_or_else(|| ReadError::UnknownLayout {
             columns: likely_header(&head),
         })?,
     };

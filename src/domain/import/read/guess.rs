@@ -1,0 +1,574 @@
+//! The columns of a header that no bank of the table has, read as a person
+//! reads them: by the words of their names in the languages our users'
+//! banks write (German, English, French, Dutch, Italian, Spanish, Czech,
+//! Polish), and where the names say nothing, by what the rows hold
+//! (`docs/import-formats.md`, "Any other header").
+
+use super::banks::{AMOUNT_NAMES, CURRENCY_NAMES, DATE_NAMES, MEMO_NAMES, PAYEE_NAMES};
+use super::layout::{find_any, with_header, AmountCols, Layout, MemoCol, PayeeCol};
+use super::values::DateFormat;
+use super::{header_names, is_note, looks_numeric, Record};
+
+/// What a column's name says it holds; the number ranks columns of the
+/// same kind (lower is better).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Role {
+    Date(u8),
+    Amount(u8),
+    Debit,
+    Credit,
+    /// A debit/credit indicator (`S`/`H`, `D`/`C`, `Af`/`Bij`).
+    Indicator,
+    Currency,
+    Payee(u8),
+    /// The recipient of money out (`Empfänger`), beside a payer column.
+    PayeeOut,
+    /// The payer of money in (`Auftraggeber`), beside a recipient column.
+    PayeeIn,
+    Memo(u8),
+    /// An identifier, the account's own name, a balance, a type: never a
+    /// payee or a memo.
+    Known,
+    /// The name says nothing.
+    Unknown,
+}
+
+/// Lower case with the accents of the languages above taken off, so that
+/// the word lists can be plain ASCII (`Währung` → `waehrung`, `Částka` →
+/// `castka`).
+fn fold(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name
+        .trim()
+        .trim_end_matches(':')
+        .trim()
+        .to_lowercase()
+        .chars()
+    {
+        match c {
+            'ä' => out.push_str("ae"),
+            'ö' => out.push_str("oe"),
+            'ü' => out.push_str("ue"),
+            'ß' => out.push_str("ss"),
+            'á' | 'à' | 'â' | 'ą' => out.push('a'),
+            'é' | 'è' | 'ê' | 'ë' | 'ě' | 'ę' => out.push('e'),
+            'í' | 'ì' | 'î' | 'ï' => out.push('i'),
+            'ó' | 'ò' | 'ô' => out.push('o'),
+            'ú' | 'ù' | 'û' | 'ů' => out.push('u'),
+            'ý' => out.push('y'),
+            'č' | 'ć' | 'ç' => out.push('c'),
+            'ř' => out.push('r'),
+            'š' | 'ś' => out.push('s'),
+            'ž' | 'ż' | 'ź' => out.push('z'),
+            'ť' => out.push('t'),
+            'ď' => out.push('d'),
+            'ň' | 'ñ' | 'ń' => out.push('n'),
+            'ł' => out.push('l'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Numbers and references, whatever else the name says.
+const ID_WORDS: &[&str] = &[
+    "iban",
+    "bic",
+    "swift",
+    "blz",
+    "bankleitzahl",
+    "kontonummer",
+    "konto-nr",
+    "account number",
+    "account no",
+    "rekeningnummer",
+    "tegenrekening",
+    "cislo uctu",
+    "numer rachunku",
+    "nr rachunku",
+    "mandat",
+    "glaeubiger",
+    "creditor id",
+    "kundenreferenz",
+    "end-to-end",
+    "sammlerreferenz",
+    "referenznummer",
+    "transaction id",
+    "volgnr",
+    "card number",
+    "kartennummer",
+    "reference number",
+];
+/// The account the file is of, not the counterparty.
+const OWN_WORDS: &[&str] = &[
+    "auftragskonto",
+    "account name",
+    "kontoname",
+    "kontobezeichnung",
+    "kontoinhaber",
+    "account holder",
+    "eigenes konto",
+    "own account",
+];
+const BALANCE_WORDS: &[&str] = &["saldo", "balance", "kontostand", "solde", "zustatek"];
+const CURRENCY_WORDS: &[&str] = &[
+    "waehrung",
+    "currency",
+    "valutacode",
+    "munt",
+    "mena",
+    "waluta",
+    "divisa",
+    "devise",
+    "monnaie",
+];
+const TYPE_WORDS: &[&str] = &[
+    "umsatzart",
+    "buchungsart",
+    "transaktionstyp",
+    "transaction type",
+    "mutatiesoort",
+    "type",
+    "typ",
+    "kategorie",
+    "category",
+    "categorie",
+    "code",
+    "status",
+];
+const INDICATOR_WORDS: &[&str] = &[
+    "af bij",
+    "af/bij",
+    "creditdebet",
+    "credit/debit",
+    "debit/credit",
+    "debet/credit",
+    "soll/haben",
+    "s/h",
+    "cr/dr",
+    "dr/cr",
+    "d/c",
+    "c/d",
+    "debit or credit",
+    "credit or debit",
+    "kennzeichen",
+    "vorzeichen",
+];
+const DATE_WORDS: &[&str] = &["datum", "date", "fecha", "data", "wertstellung"];
+/// Words of a booking date, the date a bank's statement sorts by.
+const BOOKING_WORDS: &[&str] = &[
+    "buchung",
+    "boek",
+    "booking",
+    "book",
+    "posted",
+    "posting",
+    "processed",
+    "zauctovani",
+    "ksiegowania",
+    "contabil",
+    "contable",
+    "comptab",
+];
+const TRANSACTION_WORDS: &[&str] = &[
+    "transa",
+    "umsatz",
+    "operac",
+    "auftrag",
+    "purchase",
+    "kauf",
+    "provedeni",
+    "uskutecneni",
+];
+const VALUE_WORDS: &[&str] = &[
+    "valuta",
+    "wert",
+    "value",
+    "valeur",
+    "rente",
+    "splatnost",
+    "waluty",
+    "valor",
+];
+const DEBIT_WORDS: &[&str] = &[
+    "soll",
+    "debit",
+    "debet",
+    "lastschrift",
+    "belastung",
+    "ausgang",
+    "ausgabe",
+    "withdrawal",
+    "paid out",
+    "money out",
+    "uscite",
+    "addebit",
+    "cargo",
+    "debe",
+    "vydaj",
+    "wydatki",
+    "obciazenia",
+];
+const CREDIT_WORDS: &[&str] = &[
+    "haben",
+    "credit",
+    "gutschrift",
+    "eingang",
+    "einnahme",
+    "deposit",
+    "paid in",
+    "money in",
+    "entrate",
+    "accredit",
+    "abono",
+    "haber",
+    "prijem",
+    "wplywy",
+    "uznania",
+];
+const AMOUNT_WORDS: &[&str] = &[
+    "betrag", "amount", "bedrag", "montant", "importe", "importo", "castka", "kwota", "umsatz",
+    "summe",
+];
+/// Amounts that are not the booked one.
+const OTHER_AMOUNT_WORDS: &[&str] = &[
+    "ursprung", "original", "fremd", "foreign", "gebuehr", "fee", "charge", "auslagen",
+];
+const RECIPIENT_WORDS: &[&str] = &["empfaenger", "recipient", "beneficiary", "beguenstigt"];
+const PAYER_WORDS: &[&str] = &["auftraggeber", "zahler", "payer", "remitter", "sender"];
+const PAYEE_WORDS: &[&str] = &[
+    "zahlungsbeteiligter",
+    "zahlungspflichtig",
+    "gegenpartei",
+    "gegenseite",
+    "payee",
+    "counterparty",
+    "counter party",
+    "merchant",
+    "haendler",
+    "partner",
+    "tegenpartij",
+    "tegenrekening naam",
+    "tegenrekeninghouder",
+    "naam",
+    "name",
+    "nom",
+    "beneficiaire",
+    "destinatario",
+    "beneficiario",
+    "ordenante",
+    "protiuct",
+    "protistrana",
+    "nazev",
+    "kontrahent",
+    "odbiorca",
+    "nadawca",
+    "nazwa",
+];
+/// Memo words, the most telling first.
+const MEMO_WORDS: &[&str] = &[
+    "verwendungszweck",
+    "zweck",
+    "memo",
+    "purpose",
+    "omschrijving",
+    "mededeling",
+    "description",
+    "beschreibung",
+    "details",
+    "libelle",
+    "communication",
+    "causale",
+    "descrizione",
+    "concepto",
+    "descripcion",
+    "zprava",
+    "poznamka",
+    "tytul",
+    "opis",
+    "narrative",
+    "particulars",
+    "payment reference",
+    "reference",
+    "referenz",
+    "buchungstext",
+    "text",
+    "notes",
+    "notiz",
+    "bemerkung",
+    "info",
+];
+/// Memo words of exports whose description is the merchant (card and US
+/// or UK bank exports): without a payee column, it is the payee too.
+const DESCRIBES_MERCHANT: &[&str] = &[
+    "description",
+    "omschrijving",
+    "libelle",
+    "descrizione",
+    "descripcion",
+    "concepto",
+    "narrative",
+    "particulars",
+    "details",
+];
+
+fn any(name: &str, words: &[&str]) -> bool {
+    words.iter().any(|w| name.contains(w))
+}
+
+/// The rank of the first of `words` that `name` holds.
+fn rank(name: &str, words: &[&str]) -> Option<u8> {
+    words
+        .iter()
+        .position(|w| name.contains(w))
+        .map(|i| i.min(250) as u8)
+}
+
+/// What a column's name says: the bank table's exact names first, then the
+/// words above in an order that lets the more telling win (`IBAN
+/// Zahlungsbeteiligter` is a number, `Name Zahlungsbeteiligter` the payee,
+/// `Buchungstext` a memo although it names the booking).
+fn role(raw: &str) -> Role {
+    let exact = |names: &[&str]| find_any(&[raw.to_string()], names).is_some();
+    if exact(DATE_NAMES) {
+        return Role::Date(date_rank(&fold(raw)));
+    }
+    if exact(AMOUNT_NAMES) {
+        return Role::Amount(0);
+    }
+    if exact(CURRENCY_NAMES) {
+        return Role::Currency;
+    }
+    if exact(PAYEE_NAMES) {
+        return Role::Payee(0);
+    }
+    if exact(MEMO_NAMES) {
+        return Role::Memo(rank(&fold(raw), MEMO_WORDS).unwrap_or(0));
+    }
+    let name = fold(raw);
+    let names_someone = any(&name, &["naam", "name", "nom", "nazev", "nazwa", "houder"]);
+    if name.is_empty() {
+        Role::Unknown
+    } else if any(&name, INDICATOR_WORDS) {
+        Role::Indicator
+    } else if (any(&name, ID_WORDS) && !names_someone) || any(&name, OWN_WORDS) {
+        Role::Known
+    } else if any(&name, BALANCE_WORDS) {
+        Role::Known
+    } else if any(&name, CURRENCY_WORDS) {
+        Role::Currency
+    } else if is_date_name(&name) {
+        Role::Date(date_rank(&name))
+    } else if any(&name, TYPE_WORDS) {
+        Role::Known
+    } else if any(&name, DEBIT_WORDS) && !any(&name, CREDIT_WORDS) {
+        Role::Debit
+    } else if any(&name, CREDIT_WORDS) && !any(&name, DEBIT_WORDS) {
+        Role::Credit
+    } else if any(&name, AMOUNT_WORDS) {
+        Role::Amount(if any(&name, OTHER_AMOUNT_WORDS) { 9 } else { 1 })
+    } else if any(&name, RECIPIENT_WORDS) && !any(&name, PAYER_WORDS) {
+        Role::PayeeOut
+    } else if any(&name, PAYER_WORDS) && !any(&name, RECIPIENT_WORDS) {
+        Role::PayeeIn
+    } else if let Some(r) = rank(&name, PAYEE_WORDS) {
+        Role::Payee(1 + r)
+    } else if let Some(r) = rank(&name, MEMO_WORDS) {
+        Role::Memo(r)
+    } else {
+        Role::Unknown
+    }
+}
+
+fn is_date_name(name: &str) -> bool {
+    any(name, DATE_WORDS) || name.ends_with("tag") || name == "day" || name.ends_with(" day")
+}
+
+/// Booking dates first, then the day of the purchase, any date, and the
+/// value date last.
+fn date_rank(name: &str) -> u8 {
+    if any(name, BOOKING_WORDS) {
+        0
+    } else if any(name, TRANSACTION_WORDS) {
+        1
+    } else if any(name, VALUE_WORDS) {
+        3
+    } else {
+        2
+    }
+}
+
+/// The indicator pairs: what a cell says for money out, and for money in.
+const INDICATORS: &[(&str, &str)] = &[
+    ("s", "h"),
+    ("d", "c"),
+    ("af", "bij"),
+    ("soll", "haben"),
+    ("debit", "credit"),
+    ("debet", "credit"),
+    ("dr", "cr"),
+    ("db", "cr"),
+];
+
+/// The column (other than `taken`) whose cells are all one of an
+/// indicator pair.
+fn indicator_by_content(rows: &[&Record], width: usize, taken: &[usize]) -> Option<usize> {
+    (0..width).filter(|c| !taken.contains(c)).find(|&c| {
+        let cells: Vec<String> = rows
+            .iter()
+            .map(|r| r.fields.get(c).unwrap_or("").trim().to_lowercase())
+            .filter(|s| !s.is_empty())
+            .collect();
+        cells.len() >= 2
+            && INDICATORS.iter().any(|(out, inn)| {
+                cells.iter().all(|s| s == out || s == inn) && cells.iter().any(|s| s == out)
+            })
+    })
+}
+
+/// Whether the cells of column `c` are free text: mostly with letters, and
+/// not dates, amounts, IBANs or single-word references.
+fn holds_text(rows: &[&Record], c: usize) -> bool {
+    let cells: Vec<&str> = rows
+        .iter()
+        .map(|r| r.fields.get(c).unwrap_or("").trim())
+        .filter(|s| !s.is_empty())
+        .collect();
+    let texts = cells
+        .iter()
+        .filter(|s| {
+            s.chars().any(char::is_alphabetic)
+                && !looks_numeric(s)
+                && !DateFormat::DETECTED.iter().any(|f| f.parse(s).is_some())
+                && !(s.len() >= 10 && !s.contains(' ') && s.chars().any(|c| c.is_ascii_digit()))
+        })
+        .count();
+    !cells.is_empty() && texts * 2 > cells.len()
+}
+
+/// The layout of the header on record `i`, if its columns name a date and
+/// an amount (or debit and credit columns).
+pub(super) fn unknown_header(records: &[Record], i: usize) -> Option<Layout> {
+    let names = header_names(&records[i].fields);
+    if names.len() < 2 || records[i].fields.iter().any(looks_numeric) {
+        return None;
+    }
+    let roles: Vec<Role> = names.iter().map(|n| role(n)).collect();
+    let best = |pick: &dyn Fn(Role) -> Option<u8>| {
+        roles
+            .iter()
+            .enumerate()
+            .filter_map(|(c, r)| pick(*r).map(|rank| (rank, c)))
+            .min()
+            .map(|(_, c)| c)
+    };
+    let date = best(&|r| match r {
+        Role::Date(n) => Some(n),
+        _ => None,
+    })?;
+    let signed = best(&|r| match r {
+        Role::Amount(n) => Some(n),
+        _ => None,
+    });
+    let first = |wanted: Role| roles.iter().position(|r| *r == wanted);
+    let mut amount = match (signed, first(Role::Debit), first(Role::Credit)) {
+        (_, Some(d), Some(c)) if signed.is_none_or(|a| roles[a] != Role::Amount(0)) => {
+            AmountCols::DebitCredit(d, c)
+        }
+        (Some(a), _, _) => AmountCols::Signed(a),
+        _ => return None,
+    };
+    let rows: Vec<&Record> = records[i + 1..]
+        .iter()
+        .filter(|r| !is_note(&r.fields))
+        .take(50)
+        .collect();
+    if let AmountCols::Signed(a) = amount {
+        let taken = [date, a];
+        let named = first(Role::Indicator);
+        if let Some(flag) = named.or_else(|| indicator_by_content(&rows, names.len(), &taken)) {
+            amount = AmountCols::Flag(a, flag);
+        }
+    }
+    let payee = match (first(Role::PayeeOut), first(Role::PayeeIn)) {
+        (Some(out), Some(inn)) => PayeeCol::BySign(out, inn),
+        (out, inn) => best(&|r| match r {
+            Role::Payee(n) => Some(n),
+            _ => None,
+        })
+        .or(out)
+        .or(inn)
+        .map_or(PayeeCol::None, PayeeCol::Col),
+    };
+    let memo = best(&|r| match r {
+        Role::Memo(n) => Some(n),
+        _ => None,
+    })
+    .filter(|m| PayeeCol::Col(*m) != payee);
+    // No name says payee: the first column of free text no name explains,
+    // or a description that names the merchant.
+    let payee = match payee {
+        PayeeCol::None => (0..names.len())
+            .find(|&c| roles[c] == Role::Unknown && holds_text(&rows, c))
+            .or_else(|| memo.filter(|&m| any(&fold(&names[m]), DESCRIBES_MERCHANT)))
+            .map_or(PayeeCol::None, PayeeCol::Col),
+        p => p,
+    };
+    let currency = first(Role::Currency);
+    Some(with_header(
+        None,
+        i,
+        names,
+        date,
+        amount,
+        payee,
+        memo.map_or(MemoCol::None, MemoCol::Col),
+        currency,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_say_what_a_column_holds_in_many_languages() {
+        for (name, want) in [
+            ("Buchungsdatum", Role::Date(0)),
+            ("Date Processed", Role::Date(0)),
+            ("Transactiedatum", Role::Date(1)),
+            ("Valutadatum", Role::Date(3)),
+            ("Datum zaúčtování", Role::Date(0)),
+            ("Data księgowania", Role::Date(0)),
+            ("Lastschrift in CHF", Role::Debit),
+            ("Gutschrift in CHF", Role::Credit),
+            ("Částka", Role::Amount(1)),
+            ("Ursprungsbetrag", Role::Amount(9)),
+            ("CreditDebet", Role::Indicator),
+            ("Af Bij", Role::Indicator),
+            ("Zahlungsempfänger", Role::PayeeOut),
+            ("Auftraggebername", Role::PayeeIn),
+            ("Name Zahlungsbeteiligter", Role::Payee(0)),
+            ("IBAN Zahlungsbeteiligter", Role::Known),
+            ("Tegenrekening naam", Role::Payee(16)),
+            ("Tegenrekening", Role::Known),
+            ("Bezeichnung Auftragskonto", Role::Known),
+            ("Saldo na trn", Role::Known),
+            ("Omschrijving", Role::Memo(4)),
+            ("Název protiúčtu", Role::Payee(24)),
+            ("Währung", Role::Currency),
+            ("Valutacode", Role::Currency),
+            ("", Role::Unknown),
+        ] {
+            let got = role(&name.to_lowercase());
+            match want {
+                Role::Date(_) | Role::Amount(_) => assert_eq!(got, want, "{name}"),
+                _ => assert_eq!(
+                    std::mem::discriminant(&got),
+                    std::mem::discriminant(&want),
+                    "{name}: {got:?}"
+                ),
+            }
+        }
+    }
+}
