@@ -351,9 +351,10 @@ fn role(raw: &str) -> Role {
         Role::Unknown
     } else if any(&name, INDICATOR_WORDS) {
         Role::Indicator
-    } else if (any(&name, ID_WORDS) && !names_someone) || any(&name, OWN_WORDS) {
-        Role::Known
-    } else if any(&name, BALANCE_WORDS) {
+    } else if (any(&name, ID_WORDS) && !names_someone)
+        || any(&name, OWN_WORDS)
+        || any(&name, BALANCE_WORDS)
+    {
         Role::Known
     } else if any(&name, CURRENCY_WORDS) {
         Role::Currency
@@ -437,10 +438,10 @@ fn holds_text(rows: &[&Record], c: usize) -> bool {
     let texts = cells
         .iter()
         .filter(|s| {
-            s.chars().any(char::is_alphabetic)
-                && !looks_numeric(s)
-                && !DateFormat::DETECTED.iter().any(|f| f.parse(s).is_some())
-                && !(s.len() >= 10 && !s.contains(' ') && s.chars().any(|c| c.is_ascii_digit()))
+            let reference =
+                s.len() >= 10 && !s.contains(' ') && s.chars().any(|c| c.is_ascii_digit());
+            let date = DateFormat::DETECTED.iter().any(|f| f.parse(s).is_some());
+            s.chars().any(char::is_alphabetic) && !looks_numeric(s) && !date && !reference
         })
         .count();
     !cells.is_empty() && texts * 2 > cells.len()
