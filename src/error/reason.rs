@@ -109,6 +109,8 @@ pub enum Reason {
 
     // The staged import.
     NotCsv,
+    /// A file that is not a bank export at all, and what it is.
+    NotABankFile(FileKind),
     NoRows,
     TooManyRows(usize),
     FieldTooLong {
@@ -226,4 +228,13 @@ pub enum Uses {
     DailyExpenses,
     Incomes,
     Transfers,
+}
+
+/// What a file that is not a bank export was found to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    Pdf,
+    Image,
+    /// A ZIP archive: an Excel (`.xlsx`) or OpenDocument sheet is one.
+    Zip,
 }

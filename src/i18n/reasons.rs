@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::domain::locale::Locale;
-use crate::error::{Counted, Error, Reason, Uses};
+use crate::error::{Counted, Error, FileKind, Reason, Uses};
 
 impl Error {
     /// What the client reads, in `locale`: `field: reason` for a field's
@@ -358,6 +358,27 @@ impl Reason {
             Reason::NameAFile => words("must name a file", "muss eine Datei nennen"),
 
             Reason::NotCsv => words("is not a CSV text file", "ist keine CSV-Textdatei"),
+            Reason::NotABankFile(kind) => {
+                let (en, german) = match kind {
+                    FileKind::Pdf => ("a PDF document", "ein PDF-Dokument"),
+                    FileKind::Image => ("an image", "ein Bild"),
+                    FileKind::Zip => (
+                        "a ZIP archive (an Excel sheet is one)",
+                        "ein ZIP-Archiv (wie eine Excel-Tabelle)",
+                    ),
+                };
+                if de {
+                    format!(
+                        "ist {german}, keine Umsatzdatei; lade bei deiner Bank CSV, CAMT, MT940, \
+                         OFX oder QIF herunter"
+                    )
+                } else {
+                    format!(
+                        "is {en}, not a bank export; download CSV, CAMT, MT940, OFX or QIF \
+                         from your bank"
+                    )
+                }
+            }
             Reason::NoRows => words(
                 "is empty: the file has no rows",
                 "ist leer: die Datei hat keine Zeilen",

@@ -289,7 +289,8 @@ fn require_room(c: &Connection, user: &UserId) -> Result<()> {
 fn refusal(field: &'static str, e: ReadError) -> Error {
     match e {
         ReadError::Empty => Error::invalid(field, Reason::NoRows),
-        ReadError::Binary => Error::invalid(field, Reason::NotCsv),
+        ReadError::Binary(Some(kind)) => Error::invalid(field, Reason::NotABankFile(kind)),
+        ReadError::Binary(None) => Error::invalid(field, Reason::NotCsv),
         ReadError::TooManyRows => Error::invalid(field, Reason::TooManyRows(MAX_ROWS)),
         ReadError::FieldTooLong { line } => Error::invalid(
             field,

@@ -356,15 +356,15 @@ fn role(raw: &str) -> Role {
         || any(&name, BALANCE_WORDS)
     {
         Role::Known
-    } else if any(&name, CURRENCY_WORDS) {
+    } else if any(&name, CURRENCY_WORDS) && !any(&name, OTHER_AMOUNT_WORDS) {
         Role::Currency
     } else if is_date_name(&name) {
         Role::Date(date_rank(&name))
     } else if any(&name, TYPE_WORDS) {
         Role::Known
-    } else if any(&name, DEBIT_WORDS) && !any(&name, CREDIT_WORDS) {
+    } else if any(&name, DEBIT_WORDS) && !any(&name, CREDIT_WORDS) && !any(&name, MEMO_WORDS) {
         Role::Debit
-    } else if any(&name, CREDIT_WORDS) && !any(&name, DEBIT_WORDS) {
+    } else if any(&name, CREDIT_WORDS) && !any(&name, DEBIT_WORDS) && !any(&name, MEMO_WORDS) {
         Role::Credit
     } else if any(&name, AMOUNT_WORDS) {
         Role::Amount(if any(&name, OTHER_AMOUNT_WORDS) { 9 } else { 1 })
@@ -571,5 +571,184 @@ mod tests {
                 ),
             }
         }
+    }
+
+    use super::super::{read, Choice, Statement};
+
+    fn read_ok(bytes: &[u8]) -> Statement {
+        read(bytes, None, &Choice::default()).unwrap_or_else(|e| panic!("{e:?}"))
+    }
+
+    /// (date, amount, payee, memo) of every row.
+    fn rows(s: &Statement) -> Vec<(String, String, String, String)> {
+        s.rows
+            .iter()
+            .map(|r| {
+                (
+                    r.date.map_or("-".into(), |d| d.to_string()),
+                    r.amount.map_or("-".into(), |a| format!("{a:.2}")),
+                    r.payee.clone(),
+                    r.memo.clone(),
+                )
+            })
+            .collect()
+    }
+
+    fn row(date: &str, amount: &str, payee: &str, memo: &str) -> (String, String, String, String) {
+        (date.into(), amount.into(), payee.into(), memo.into())
+    }
+
+    #[test]
+    fn a_german_direct_banks_comma_export_keeps_its_payees() {
+        let file = "\"Datum\",\"Zahlungsempfänger\",\"Kontonummer\",\"Transaktionstyp\",\"Verwendungszweck\",\"Betrag (EUR)\",\"Betrag (Fremdwährung)\",\"Fremdwährung\",\"Wechselkurs\"\n\
+            \"2024-11-02\",\"REWE Markt\",\"\",\"MasterCard Zahlung\",\"\",\"-23.99\",\"-23.99\",\"USD\",\"1.0\"\n\
+            \"2024-11-03\",\"Anna Schmidt\",\"DE89370400440532013000\",\"Gutschrift\",\"Miete November\",\"650.0\",\"\",\"\",\"\"\n";
+        let s = read_ok(file.as_bytes());
+        assert_eq!(
+            rows(&s),
+            [
+                row("2024-11-02", "-23.99", "REWE Markt", ""),
+                row("2024-11-03", "650.00", "Anna Schmidt", "Miete November"),
+            ]
+        );
+        // The foreign currency column is not the booking's currency.
+        assert_eq!(s.rows[0].currency, None);
+    }
+
+    #[test]
+    fn an_atruvia_export_names_its_counterparty() {
+        let file = "Bezeichnung Auftragskonto;IBAN Auftragskonto;BIC Auftragskonto;Bankname Auftragskonto;Buchungstag;Valutadatum;Name Zahlungsbeteiligter;IBAN Zahlungsbeteiligter;BIC (SWIFT-Code) Zahlungsbeteiligter;Buchungstext;Verwendungszweck;Betrag;Waehrung;Saldo nach Buchung;Bemerkung;Kategorie;Steuerrelevant;Glaeubiger ID;Mandatsreferenz\n\
+            Girokonto;DE02120300000000202051;BYLADEM1001;Sparda-Bank;04.11.2024;02.11.2024;REWE Markt GmbH;DE12500105170648489890;INGDDEFFXXX;Kartenzahlung;REWE SAGT DANKE;-23,99;EUR;1.000,00;;;;;\n";
+        let s = read_ok(file.as_bytes());
+        assert_eq!(
+            rows(&s),
+            [row(
+                "2024-11-04",
+                "-23.99",
+                "REWE Markt GmbH",
+                "REWE SAGT DANKE"
+            )]
+        );
+    }
+
+    #[test]
+    fn a_us_credit_unions_description_is_the_payee() {
+        let file = "Date,Description,Amount,Balance\n\
+            11/02/2024,\"AMAZON.COM*2K3 SEATTLE WA\",-23.99,1000.00\n\
+            11/15/2024,\"PAYROLL ACME INC\",2500.00,3500.00\n";
+        let s = read_ok(file.as_bytes());
+        assert_eq!(
+            rows(&s)[0],
+            row(
+                "2024-11-02",
+                "-23.99",
+                "AMAZON.COM*2K3 SEATTLE WA",
+                "AMAZON.COM*2K3 SEATTLE WA"
+            )
+        );
+    }
+
+    #[test]
+    fn a_dutch_credit_debit_column_signs_the_amount_and_the_booking_day_counts() {
+        let file = "\"Rekeningnummer\";\"Transactiedatum\";\"Valutacode\";\"CreditDebet\";\"Bedrag\";\"Tegenrekeningnummer\";\"Tegenrekeninghouder\";\"Valutadatum\";\"Betaalwijze\";\"Omschrijving\";\"Type betaling\";\"Machtigingsnummer\";\"Incassant ID\";\"Adres\";\"Referentie\";\"Boekdatum\"\n\
+            \"NL01KNAB0123456789\";\"02-11-2024\";\"EUR\";\"D\";\"23,99\";\"NL02INGB0001234567\";\"Albert Heijn\";\"04-11-2024\";\"Betaalautomaat\";\"AH 1234 Amsterdam\";\"\";\"\";\"\";\"\";\"\";\"03-11-2024\"\n\
+            \"NL01KNAB0123456789\";\"05-11-2024\";\"EUR\";\"C\";\"650,00\";\"NL03RABO0123456789\";\"J. de Vries\";\"05-11-2024\";\"Overboeking\";\"Huur november\";\"\";\"\";\"\";\"\";\"\";\"05-11-2024\"\n";
+        let s = read_ok(file.as_bytes());
+        assert_eq!(
+            rows(&s),
+            [
+                row("2024-11-03", "-23.99", "Albert Heijn", "AH 1234 Amsterdam"),
+                row("2024-11-05", "650.00", "J. de Vries", "Huur november"),
+            ]
+        );
+    }
+
+    #[test]
+    fn separate_payer_and_recipient_columns_give_the_counterparty_by_sign() {
+        let file = "Buchungsdatum;Valutadatum;Betrag;Währung;Auftraggebername;Auftraggeber IBAN;Empfängername;Empfänger IBAN;Verwendungszweck\n\
+            02.11.2024;02.11.2024;-23,99;EUR;Max Muster;AT611904300234573201;BILLA AG;AT021100000012345678;BILLA DANKT\n\
+            03.11.2024;03.11.2024;2.500,00;EUR;ACME GmbH;AT031200000012345678;Max Muster;AT611904300234573201;Gehalt November\n";
+        let s = read_ok(file.as_bytes());
+        assert_eq!(
+            rows(&s),
+            [
+                row("2024-11-02", "-23.99", "BILLA AG", "BILLA DANKT"),
+                row("2024-11-03", "2500.00", "ACME GmbH", "Gehalt November"),
+            ]
+        );
+    }
+
+    #[test]
+    fn key_value_lines_before_and_a_disclaimer_after_are_not_bookings() {
+        let file = "Datum von:;01.11.2024\nDatum bis:;30.11.2024\nKontotyp:;Privatkonto\nKonto:;CH5609000000123456789\nWährung:;CHF\nBuchungsart:;Alle Buchungen\n\
+            Buchungsdatum;Avisierungstext;Gutschrift in CHF;Lastschrift in CHF;Valuta;Saldo in CHF\n\
+            02.11.2024;\"KAUF/DIENSTLEISTUNG VOM 01.11.2024 COOP-1234 ZUERICH\";;-23.95;02.11.2024;1000.00\n\
+            05.11.2024;\"GIRO AUS KONTO ACME AG\";2500.00;;05.11.2024;3500.00\n\
+            \nDisclaimer:;\nDies ist kein durch PostFinance AG erstelltes Dokument.;Es gilt der Kontoauszug.\n";
+        let s = read_ok(file.as_bytes());
+        let got: Vec<_> = rows(&s).into_iter().map(|r| (r.0, r.1)).collect();
+        assert_eq!(
+            got,
+            [
+                ("2024-11-02".to_string(), "-23.95".to_string()),
+                ("2024-11-05".to_string(), "2500.00".to_string())
+            ]
+        );
+        assert_eq!(s.format.header_line, Some(7));
+    }
+
+    #[test]
+    fn a_czech_windows_1250_file_is_found_out_and_read() {
+        let text = "Datum zaúčtování;Částka;Měna;Název protiúčtu;Zpráva pro příjemce\n\
+            02.11.2024;-23,99;CZK;Albert Česká republika;Nákup potravin\n\
+            03.11.2024;-120,00;CZK;Lékárna Dr. Max;Léky pro děti\n";
+        let (bytes, _, unmappable) = encoding_rs::WINDOWS_1250.encode(text);
+        assert!(!unmappable);
+        let s = read_ok(&bytes);
+        assert_eq!(s.format.encoding, "windows-1250");
+        assert_eq!(
+            rows(&s)[0],
+            row(
+                "2024-11-02",
+                "-23.99",
+                "Albert Česká republika",
+                "Nákup potravin"
+            )
+        );
+        assert_eq!(s.rows[0].currency.as_deref(), Some("CZK"));
+    }
+
+    #[test]
+    fn a_header_ending_in_an_empty_cell_is_read() {
+        let file = "Date Processed, Description, Amount,\n02/11/2024, TESCO STORES 1234, -23.99,\n15/11/2024, SALARY ACME LTD, 2500.00,\n";
+        let s = read_ok(file.as_bytes());
+        assert_eq!(
+            rows(&s)[0],
+            row(
+                "2024-11-02",
+                "-23.99",
+                "TESCO STORES 1234",
+                "TESCO STORES 1234"
+            )
+        );
+    }
+
+    #[test]
+    fn a_balance_line_before_the_header_is_the_closing_balance() {
+        let file = "\"Girokonto\";\"DE02120300000000202051\"\n\"\"\n\"Kontostand vom 30.12.2024:\";\"3.600,00 €\"\n\"\"\n\
+            \"Buchungsdatum\";\"Zahlungsempfänger*in\";\"Verwendungszweck\";\"Betrag (€)\"\n\
+            \"30.12.24\";\"REWE\";\"Einkauf\";\"-23,99\"\n";
+        let s = read_ok(file.as_bytes());
+        let closing = s.format.closing_balance.expect("the balance line");
+        assert_eq!(closing.date.to_string(), "2024-12-30");
+        assert_eq!(format!("{:.2}", closing.amount), "3600.00");
+        assert_eq!(closing.currency.as_deref(), Some("EUR"));
+        // An opening balance is not the closing one; a balance without a
+        // day is the balance after the last booking.
+        let opening = file.replace("Kontostand vom 30.12.2024:", "Anfangssaldo");
+        assert!(read_ok(opening.as_bytes()).format.closing_balance.is_none());
+        let undated = file.replace("Kontostand vom 30.12.2024:", "Saldo");
+        let closing = read_ok(undated.as_bytes()).format.closing_balance.unwrap();
+        assert_eq!(closing.date.to_string(), "2024-12-30");
     }
 }

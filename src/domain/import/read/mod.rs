@@ -19,7 +19,7 @@ pub use values::parse_amount;
 use layout::{detect_date_format, detect_decimal, detect_layout, layout_from_mapping};
 use values::DateFormat;
 
-use crate::error::Reason;
+use crate::error::{FileKind, Reason};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -138,8 +138,8 @@ pub struct Statement {
 pub enum ReadError {
     /// No bytes, or no data rows.
     Empty,
-    /// Not text.
-    Binary,
+    /// Not text; what it is when that is known.
+    Binary(Option<FileKind>),
     TooManyRows,
     /// A field longer than [`FIELD_MAX`], starting on this 1-based line
     /// (most often a quote that is never closed).
@@ -271,7 +271,7 @@ fn choose(
 /// Reads CSV text with `mapping`, or detects the layout without one.
 fn read_csv(bytes: &[u8], mapping: Option<&Mapping>) -> Result<Statement, ReadError> {
     if looks_binary(bytes) {
-        return Err(ReadError::Binary);
+        return Err(ReadError::Binary(file_kind(bytes)));
     }
     let (text, encoding) = decode(bytes);
     let delimiter = detect_delimiter(&text);
@@ -298,6 +298,9 @@ fn read_csv(bytes: &[u8], mapping: Option<&Mapping>) -> Result<Statement, ReadEr
         None => detect_date_format(&layout, data),
     };
     let header_line = layout.header.map(|i| head[i].line);
+    let stated = layout
+        .header
+        .and_then(|h| preamble_balance(&head[..h], decimal));
     let mut rows = Vec::new();
     let rest = head.into_iter().skip(layout.first_row).chain(records);
     for rec in rest {
@@ -309,19 +312,35 @@ fn read_csv(bytes: &[u8], mapping: Option<&Mapping>) -> Result<Statement, ReadEr
         }
         rows.push(layout.row(&rec, decimal, &dates));
     }
+    // A footer (a total, a disclaimer) holds neither a date nor an amount.
+    while rows
+        .last()
+        .is_some_and(|r: &Row| r.date.is_none() && r.amount.is_none())
+    {
+        rows.pop();
+    }
     if rows.is_empty() {
         return Err(ReadError::Empty);
     }
+    // A balance line without its day is the balance after the last booking.
+    let closing_balance = stated.and_then(|(date, amount, currency)| {
+        let date = date.or_else(|| rows.iter().filter_map(|r| r.date).max())?;
+        Some(ClosingBalance {
+            date,
+            amount,
+            currency,
+        })
+    });
     Ok(Statement {
         format: Format {
             kind: csv(),
             bank: layout.bank.map(str::to_string),
-            encoding: encoding.to_string(),
+            encoding: encoding.to_lowercase(),
             delimiter: Some((delimiter as char).to_string()),
             decimal_separator: Some(decimal.to_string()),
             date_format: Some(dates.pattern()),
             header_line,
-            closing_balance: None,
+            closing_balance,
             account_iban: None,
         },
         columns: layout.columns,
@@ -330,6 +349,80 @@ fn read_csv(bytes: &[u8], mapping: Option<&Mapping>) -> Result<Statement, ReadEr
 }
 
 // ------------------------------------------------------------ bytes, text
+
+/// The balance a line before the header states (`Kontostand vom
+/// 30.12.2024:;3.600,00 €`, `Saldo;1.234,56;EUR`): its day when the line
+/// names one, the amount and the currency. An opening balance is not one.
+fn preamble_balance(
+    records: &[Record],
+    decimal: char,
+) -> Option<(Option<NaiveDate>, Decimal, Option<String>)> {
+    const BALANCE: &[&str] = &[
+        "kontostand",
+        "saldo",
+        "balance",
+        "solde",
+        "zůstatek",
+        "stan konta",
+    ];
+    const OPENING: &[&str] = &[
+        "anfang",
+        "opening",
+        "start",
+        "alter",
+        "previous",
+        "begin",
+        "počáteční",
+        "eröffnung",
+    ];
+    let day = |cell: &str| {
+        cell.split(|c: char| c.is_whitespace() || c == ':' || c == ',')
+            .find_map(|token| {
+                values::DateFormat::DETECTED
+                    .iter()
+                    .find_map(|f| f.parse(token))
+            })
+    };
+    records.iter().rev().find_map(|rec| {
+        let cells: Vec<&str> = rec.fields.iter().map(str::trim).collect();
+        let key = cells.iter().position(|c| {
+            let c = c.to_lowercase();
+            BALANCE.iter().any(|w| c.contains(w)) && !OPENING.iter().any(|w| c.contains(w))
+        })?;
+        let (at, amount) = cells.iter().enumerate().skip(key + 1).find_map(|(i, c)| {
+            (day(c).is_none() && c.chars().any(|ch| ch.is_ascii_digit()))
+                .then(|| parse_amount(c, decimal))
+                .flatten()
+                .map(|a| (i, a))
+        })?;
+        let date = cells.iter().find_map(|c| day(c));
+        let currency = cells[at..].iter().find_map(|c| {
+            if c.contains('€') {
+                return Some("EUR".to_string());
+            }
+            c.split_whitespace()
+                .find(|t| t.len() == 3 && t.chars().all(|ch| ch.is_ascii_uppercase()))
+                .map(str::to_string)
+        });
+        Some((date, amount, currency))
+    })
+}
+
+/// What a binary file is, by its first bytes.
+fn file_kind(bytes: &[u8]) -> Option<FileKind> {
+    const KINDS: &[(&[u8], FileKind)] = &[
+        (b"%PDF", FileKind::Pdf),
+        (b"\x89PNG", FileKind::Image),
+        (b"\xff\xd8\xff", FileKind::Image),
+        (b"GIF8", FileKind::Image),
+        (b"RIFF", FileKind::Image),
+        (b"PK\x03\x04", FileKind::Zip),
+    ];
+    KINDS
+        .iter()
+        .find(|(magic, _)| bytes.starts_with(magic))
+        .map(|(_, kind)| *kind)
+}
 
 /// Files that are not text: NUL bytes, or the start of a common binary
 /// format, or many control characters.
@@ -353,18 +446,30 @@ fn looks_binary(bytes: &[u8]) -> bool {
     controls * 100 > head.len()
 }
 
-/// UTF-8 (a BOM is dropped), or else Windows-1252, the superset of
-/// ISO-8859-1 that German banks write.
+/// UTF-8 (a BOM is dropped), or else the single-byte encoding the bytes
+/// look like: Windows-1252 (the superset of ISO-8859-1 that German banks
+/// write), Windows-1250 or ISO-8859-2 (Czech, Polish), … as Mozilla's
+/// detector judges from the first MiB.
 fn decode(bytes: &[u8]) -> (std::borrow::Cow<'_, str>, &'static str) {
     let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
     match std::str::from_utf8(bytes) {
         Ok(text) => (text.into(), "utf-8"),
-        Err(_) => (
-            encoding_rs::WINDOWS_1252
-                .decode_without_bom_handling(bytes)
-                .0,
-            "windows-1252",
-        ),
+        Err(_) => {
+            let mut detector = chardetng::EncodingDetector::new();
+            detector.feed(&bytes[..bytes.len().min(1 << 20)], true);
+            let guess = detector.guess(None, true);
+            // A bank file is never in a multi-byte legacy encoding; such a
+            // guess on a few odd bytes is read as the common case instead.
+            let encoding = if guess.is_single_byte() {
+                guess
+            } else {
+                encoding_rs::WINDOWS_1252
+            };
+            (
+                encoding.decode_without_bom_handling(bytes).0,
+                encoding.name(),
+            )
+        }
     }
 }
 
@@ -771,11 +876,11 @@ mod tests {
         );
         assert_eq!(
             read(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", None, &Choice::default()).unwrap_err(),
-            ReadError::Binary
+            ReadError::Binary(Some(FileKind::Image))
         );
         assert_eq!(
             read(b"a;b\0;c\n", None, &Choice::default()).unwrap_err(),
-            ReadError::Binary
+            ReadError::Binary(None)
         );
         match read(
             b"Wann;Wieviel;Wer\nheute;12;Anna\n",
