@@ -350,7 +350,7 @@ pub static DE: Texts = Texts {
     import_pick_account: "Die Datei enthält Auszüge mehrerer Konten: wähle das, das in dieses Konto importiert wird.",
     import_closing_balance: "Kontostand laut Datei",
     import_closing_on: "{amount} am {date}",
-    import_set_balance: "Kontostand des Kontos auf {amount} setzen (laut Datei am {date})",
+    import_set_balance: "Kontostand von {account} auf {amount} setzen (Stand {date})",
     import_balance_set: "Der Kontostand des Kontos ist jetzt der aus der Datei.",
     import_no_rows: "Keine Zeilen mit diesem Status.",
     import_batch_staged: "Eingelesen",

@@ -352,7 +352,7 @@ pub static EN: Texts = Texts {
     import_pick_account: "The file holds statements of several accounts: choose the one to import into this account.",
     import_closing_balance: "Balance in the file",
     import_closing_on: "{amount} on {date}",
-    import_set_balance: "Set the account's balance to {amount} (the file's balance on {date})",
+    import_set_balance: "Set the balance of {account} to {amount} (as of {date})",
     import_balance_set: "The account's balance is now the file's.",
     import_no_rows: "No rows with this status.",
     import_batch_staged: "Read",

@@ -466,3 +466,72 @@ async fn an_interrupted_confirm_is_finished_by_a_confirm_or_taken_back_by_a_canc
     let left = app.ok(&user, "listDailyExpenses", json!({})).await;
     assert_eq!(left, json!([]));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_64_mib_ofx_with_one_huge_memo_is_refused_below_400_mib() {
+    use crate::crash::Service;
+    let dir = tempfile::tempdir().unwrap();
+    let service = Service::start(dir.path(), &[]);
+    let reg = service
+        .action(
+            "register",
+            json!({"email": "ofx@example.org", "password": "correct horse battery"}),
+            None,
+        )
+        .await
+        .unwrap();
+    let cookie = reg["cookie"].as_str().unwrap().to_string();
+    let account = service
+        .action(
+            "createAccount",
+            json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "0"}),
+            Some(&cookie),
+        )
+        .await
+        .unwrap()["data"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut ofx = String::from(
+        "OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS>\
+         <CURDEF>EUR<BANKACCTFROM><ACCTID>12345</BANKACCTFROM><BANKTRANLIST>\n\
+         <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20241102<TRNAMT>-23.99<NAME>REWE<MEMO>",
+    );
+    ofx.push_str(&"x".repeat(64 * 1024 * 1024 - 1024));
+    ofx.push_str("\n</STMTTRN></BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n");
+    let before = peak_mib(service.child.id());
+    let boundary = "cashkeeper-test-boundary";
+    let mut body = Vec::with_capacity(ofx.len() + 1024);
+    body.extend_from_slice(
+        format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"accountId\"\r\n\r\n{account}\r\n\
+             --{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"konto.ofx\"\r\n\
+             Content-Type: application/x-ofx\r\n\r\n"
+        )
+        .as_bytes(),
+    );
+    body.extend_from_slice(ofx.as_bytes());
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    drop(ofx);
+    let r = service
+        .client
+        .post(format!("{}/api/imports", service.base))
+        .header(
+            "content-type",
+            format!("multipart/form-data; boundary={boundary}"),
+        )
+        .header("cookie", format!("cashkeeper_session={cookie}"))
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    let text = r.text().await.unwrap();
+    assert!(
+        text.contains("file: has a field longer than 64 KiB starting on line"),
+        "{text}"
+    );
+    let peak = peak_mib(service.child.id());
+    eprintln!("peak RSS {before} MiB before, {peak} MiB after a 64 MiB OFX");
+    assert!(peak < 400, "peak RSS {peak} MiB");
+}

@@ -353,9 +353,40 @@ async fn a_statement_names_its_account_and_can_set_the_balance_at_the_confirm() 
         "the balance is shown"
     );
     assert!(
-        page.contains("Kontostand des Kontos auf 976,01"),
+        page.contains("Kontostand von Giro auf 976,01"),
         "the balance is offered"
     );
+    // The file's balance is older than the one typed today: not ticked.
+    assert!(!page.contains(r#"id="import-set-balance" type="checkbox" checked"#));
+    // A newer one is.
+    let newer = TWO_ACCOUNTS.replace(":62F:C241202", ":62F:C491202");
+    let staged = app
+        .ok(
+            &user,
+            "stageImport",
+            stage_input(
+                &giro,
+                "neu.sta",
+                newer.as_bytes(),
+                Some("10020030/1234567890"),
+            ),
+        )
+        .await;
+    let page = app
+        .get(
+            &format!("/import?batch={}", staged["id"].as_str().unwrap()),
+            Some(&user.cookie),
+        )
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        page.contains(r#"id="import-set-balance" type="checkbox" checked"#),
+        "ticked"
+    );
+    app.ok(&user, "cancelImport", json!({"id": staged["id"]}))
+        .await;
 
     // Without setBalance the typed balance stays.
     let confirmed = app.ok(&user, "confirmImport", json!({"id": batch})).await;
@@ -445,4 +476,99 @@ async fn a_broken_statement_is_refused_naming_the_file_and_its_line() {
         e.starts_with("csvBase64: ") && !e.contains(" file "),
         "German: {e}"
     );
+}
+
+/// What a file of every new kind of bad input gets: a refusal naming the
+/// field, or rows marked as errors; never a failure of the service.
+#[tokio::test]
+async fn bad_statements_get_a_refusal_or_error_rows() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let giro = account(&app, &user, "EUR").await;
+    let stage = |name: &'static str, bytes: Vec<u8>| {
+        let input = stage_input(&giro, name, &bytes, None);
+        let (app, cookie) = (&app, user.cookie.clone());
+        async move { app.action("stageImport", input, Some(&cookie)).await }
+    };
+
+    // Entities that would expand to gigabytes are never expanded.
+    let mut bomb =
+        String::from("<?xml version=\"1.0\"?>\n<!DOCTYPE d [\n<!ENTITY a \"aaaaaaaaaa\">\n");
+    for i in 1..10 {
+        let prev = if i == 1 {
+            "a".to_string()
+        } else {
+            format!("e{}", i - 1)
+        };
+        bomb.push_str(&format!(
+            "<!ENTITY e{i} \"{}\">\n",
+            format!("&{prev};").repeat(10)
+        ));
+    }
+    bomb.push_str(
+        "]>\n<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.02\"><BkToCstmrStmt><Stmt>\
+         <Acct><Id><IBAN>DE02120300000000202051</IBAN></Id><Ccy>EUR</Ccy></Acct>\
+         <Ntry><Amt Ccy=\"EUR\">1.00</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts>BOOK</Sts>\
+         <BookgDt><Dt>2024-11-02</Dt></BookgDt><NtryDtls><TxDtls><RmtInf><Ustrd>&e9;</Ustrd></RmtInf>\
+         </TxDtls></NtryDtls></Ntry></Stmt></BkToCstmrStmt></Document>\n",
+    );
+    let r = stage("bomb.xml", bomb.into_bytes()).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    if r.ok() {
+        let rows = app
+            .ok(&user, "getImport", json!({"id": r.data()["id"]}))
+            .await["rows"]
+            .clone();
+        assert!(rows.to_string().len() < 10_000, "an entity was expanded");
+        app.ok(&user, "cancelImport", json!({"id": r.data()["id"]}))
+            .await;
+    } else {
+        assert!(
+            r.body["error"].as_str().unwrap().starts_with("csvBase64: "),
+            "{}",
+            r.body
+        );
+    }
+
+    // A broken :61: line: that row cannot be read, the others can.
+    let broken = TWO_ACCOUNTS.split("-\n").next().unwrap().replace(
+        ":61:2412021202DR23,99NMSCNONREF",
+        ":61:24X2021202DR23,99NMSCNONREF",
+    ) + ":61:2412051205DR5,00NMSCNONREF\n:86:106?20Bäckerei?32Bäcker Meier\n-\n";
+    let r = stage("kaputt.sta", broken.into_bytes()).await;
+    assert!(r.ok(), "{}", r.body);
+    let rows = app
+        .ok(&user, "getImport", json!({"id": r.data()["id"]}))
+        .await["rows"]
+        .clone();
+    let statuses: Vec<&str> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["error", "new"], "{rows}");
+    assert_eq!(rows[1]["payee"], "Bäcker Meier");
+    app.ok(&user, "cancelImport", json!({"id": r.data()["id"]}))
+        .await;
+
+    // QIF whose last record lacks its closing `^`.
+    let qif = "!Type:Bank\nD11/02/2024\nT-23.99\nPREWE\n^\nD11/03/2024\nT-5.00\nPBäcker\n";
+    let r = stage("konto.qif", qif.as_bytes().to_vec()).await;
+    assert!(r.ok(), "{}", r.body);
+    assert_eq!(r.data()["rowCount"], 2);
+    assert_eq!(r.data()["format"]["kind"], "qif");
+    app.ok(&user, "cancelImport", json!({"id": r.data()["id"]}))
+        .await;
+
+    // A statement downloaded as PDF is named as what it is, in German too.
+    app.ok(&user, "updateSettings", json!({"locale": "de"}))
+        .await;
+    let r = stage(
+        "auszug.pdf",
+        b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj".to_vec(),
+    )
+    .await;
+    let e = r.body["error"].as_str().unwrap().to_string();
+    assert!(e.starts_with("csvBase64: ist ein PDF-Dokument"), "{e}");
 }

@@ -356,7 +356,20 @@ impl View<'_> {
         }
     }
 
-    /// `template` with the closing balance's `{amount}` and `{date}`.
+    /// Whether the file's balance is newer than the account's: of a day on
+    /// or after the one its balance was last set.
+    fn newer_balance(&self, b: &BatchView, closing: &ClosingBalance) -> bool {
+        self.refs
+            .accounts
+            .iter()
+            .find(|a| a.id == b.account_id)
+            .and_then(|a| a.balance_set_at.as_deref())
+            .and_then(crate::clock::parse_timestamp)
+            .is_none_or(|set| closing.date >= set.date_naive())
+    }
+
+    /// `template` with the closing balance's `{amount}` and `{date}`, and
+    /// the batch's `{account}`.
     fn closing_text(&self, template: &str, b: &BatchView, closing: &ClosingBalance) -> String {
         let currency = closing
             .currency
@@ -368,6 +381,7 @@ impl View<'_> {
                 &format::money(closing.amount, &currency, self.locale),
             )
             .replace("{date}", &format::date(closing.date, self.locale))
+            .replace("{account}", &self.refs.account_name(&b.account_id))
     }
 
     /// Partial: decide every conflict, AI suggestions, confirm, cancel.
@@ -403,7 +417,8 @@ impl View<'_> {
                 }
                 @if let Some(closing) = &b.format.closing_balance {
                     div.field.check.set-balance {
-                        input #import-set-balance type="checkbox" checked data-set-balance="";
+                        input #import-set-balance type="checkbox" checked[self.newer_balance(b, closing)]
+                            data-set-balance="";
                         label for="import-set-balance" {
                             (self.closing_text(t.import_set_balance, b, closing))
                         }

@@ -197,6 +197,11 @@ fn detect(records: &[Record]) -> Option<layout::Layout> {
 
 /// One account of a statement file.
 fn read_statement(bytes: &[u8], kind: Kind, choice: &Choice) -> Result<Statement, ReadError> {
+    // No value of these formats runs longer than a CSV cell may without a
+    // tag or a line break: refused before the file is decoded and parsed.
+    if let Some(line) = long_text(bytes, FIELD_MAX) {
+        return Err(ReadError::FieldTooLong { line });
+    }
     let parsed = statement::read(bytes).map_err(|e| match e {
         statement::Error::Empty => ReadError::Empty,
         statement::Error::TooManyRows => ReadError::TooManyRows,
@@ -208,6 +213,14 @@ fn read_statement(bytes: &[u8], kind: Kind, choice: &Choice) -> Result<Statement
     let account = choose(parsed.accounts, choice)?;
     if account.rows.is_empty() {
         return Err(ReadError::Empty);
+    }
+    // The bound a CSV cell has holds for a statement's texts too.
+    if let Some(long) = account
+        .rows
+        .iter()
+        .find(|r| r.payee.len() > FIELD_MAX || r.memo.len() > FIELD_MAX)
+    {
+        return Err(ReadError::FieldTooLong { line: long.line });
     }
     let currency = account.currency.clone();
     Ok(Statement {
@@ -229,6 +242,30 @@ fn read_statement(bytes: &[u8], kind: Kind, choice: &Choice) -> Result<Statement
         columns: Vec::new(),
         rows: account.rows,
     })
+}
+
+/// The 1-based line on which a run of more than `max` bytes without a line
+/// break or a tag's `<` or `>` starts.
+fn long_text(bytes: &[u8], max: usize) -> Option<usize> {
+    let (mut run, mut line, mut run_line) = (0usize, 1usize, 1usize);
+    for &b in bytes {
+        match b {
+            b'\n' | b'\r' | b'<' | b'>' => {
+                if b == b'\n' {
+                    line += 1;
+                }
+                run = 0;
+                run_line = line;
+            }
+            _ => {
+                run += 1;
+                if run > max {
+                    return Some(run_line);
+                }
+            }
+        }
+    }
+    None
 }
 
 /// An account identifier as compared: without spaces, upper case.
