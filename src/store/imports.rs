@@ -197,6 +197,18 @@ pub fn insert_batch(
     Ok(find(tx, user_id, &id)?.expect("the batch was just inserted"))
 }
 
+/// The mapping the latest file staged into the user's `account` with one
+/// was read with: the next file of the same layout needs none.
+pub fn last_mapping(c: &Connection, user_id: &UserId, account: &str) -> Result<Option<String>> {
+    Ok(c.prepare_cached(
+        "SELECT mapping FROM import_batches
+              WHERE user_id = ?1 AND account_id = ?2 AND mapping IS NOT NULL
+              ORDER BY created_at DESC LIMIT 1",
+    )?
+    .query_row(params![user_id, account], |r| r.get(0))
+    .optional()?)
+}
+
 /// The accounts of statement files staged into the user's `account` before,
 /// the latest first: a file with several accounts reads the one of these
 /// it holds.

@@ -2525,3 +2525,51 @@ async fn a_confirmed_import_is_searchable_and_in_the_month_sums_and_an_undo_take
     assert_eq!(search("Abendrot").await, 0);
     assert_eq!(month_sums_agree(app.data_dir()), (320, 0));
 }
+
+#[tokio::test]
+async fn the_mapping_of_an_accounts_last_unknown_file_reads_its_next_one() {
+    let Setup { app, user, account } = setup().await;
+    let csv = "Wann;Wieviel;Wer\n24.12.2025;-12,50;Anna\n";
+    let e = app
+        .refused(
+            &user,
+            "stageImport",
+            json!({"accountId": account, "csv": csv}),
+        )
+        .await;
+    assert!(e.starts_with("mapping:"), "{e}");
+    let mapping = json!({"date": "Wann", "amount": "Wieviel", "payee": "Wer"});
+    let first = app
+        .ok(
+            &user,
+            "stageImport",
+            json!({"accountId": account, "csv": csv, "mapping": mapping}),
+        )
+        .await;
+    app.ok(&user, "cancelImport", json!({"id": id(&first)}))
+        .await;
+
+    // The next file of the same layout into the same account needs none.
+    let next = "Wann;Wieviel;Wer\n27.12.2025;-3,00;Bäcker\n";
+    let second = app
+        .ok(
+            &user,
+            "stageImport",
+            json!({"accountId": account, "csv": next}),
+        )
+        .await;
+    let rows = app.ok(&user, "getImport", json!({"id": id(&second)})).await["rows"].clone();
+    assert_eq!(rows[0]["payee"], "Bäcker");
+    assert_eq!(rows[0]["amount"], json!(-3.0));
+
+    // Another account has not seen the layout.
+    let other = app.account(&user, "Tagesgeld", "EUR").await;
+    let e = app
+        .refused(
+            &user,
+            "stageImport",
+            json!({"accountId": other, "csv": next}),
+        )
+        .await;
+    assert!(e.starts_with("mapping:"), "{e}");
+}

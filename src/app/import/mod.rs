@@ -221,7 +221,7 @@ pub async fn stage(state: &AppState, user: &User, upload: Upload) -> Result<Batc
     // The account and the number of waiting imports first: a file that
     // could not be staged is not even read.
     let (u, a) = (user.id.clone(), account_id.clone());
-    let (currency, known) = state
+    let (currency, known, remembered) = state
         .db
         .run(move |c| {
             store::require_owned_field(c, Owned::Account, &u, "accountId", &a)?;
@@ -230,7 +230,13 @@ pub async fn stage(state: &AppState, user: &User, upload: Upload) -> Result<Batc
                 c.query_row("SELECT currency FROM accounts WHERE id = ?1", [&a], |r| {
                     r.get::<_, String>(0)
                 })?;
-            Ok((currency, imports::statement_accounts(c, &u, &a)?))
+            let remembered = imports::last_mapping(c, &u, &a)?
+                .and_then(|m| serde_json::from_str::<Mapping>(&m).ok());
+            Ok((
+                currency,
+                imports::statement_accounts(c, &u, &a)?,
+                remembered,
+            ))
         })
         .await?;
 
@@ -240,11 +246,28 @@ pub async fn stage(state: &AppState, user: &User, upload: Upload) -> Result<Batc
         given: upload.account_iban,
         known,
     };
-    let statement =
-        tokio::task::spawn_blocking(move || read::read(&bytes, mapping.as_ref(), &choice))
-            .await
-            .map_err(anyhow::Error::from)?
-            .map_err(|e| refusal(field, e))?;
+    // A layout that is not recognised is read with the mapping the
+    // account's last such file was read with, when that fits.
+    let (statement, remembered_used) =
+        tokio::task::spawn_blocking(
+            move || match read::read(&bytes, mapping.as_ref(), &choice) {
+                Err(ReadError::UnknownLayout { columns }) => match remembered {
+                    Some(m) => match read::read(&bytes, Some(&m), &choice) {
+                        Ok(s) => Ok((s, Some(m))),
+                        Err(_) => Err(ReadError::UnknownLayout { columns }),
+                    },
+                    None => Err(ReadError::UnknownLayout { columns }),
+                },
+                other => other.map(|s| (s, None)),
+            },
+        )
+        .await
+        .map_err(anyhow::Error::from)?
+        .map_err(|e| refusal(field, e))?;
+    let mapping_json = match (mapping_json, remembered_used) {
+        (None, Some(m)) => Some(serde_json::to_string(&m).map_err(anyhow::Error::from)?),
+        (given, _) => given,
+    };
     let rows = tokio::task::spawn_blocking(move || new_rows(statement.rows, &currency))
         .await
         .map_err(anyhow::Error::from)?;

@@ -110,7 +110,7 @@ pub struct Mapping {
     pub date_format: Option<String>,
     pub decimal_separator: Option<String>,
     /// Absent: detect; `null`: the file has no header; a number: its line.
-    #[serde(with = "serde_with_null")]
+    #[serde(with = "serde_with_null", skip_serializing_if = "Option::is_none")]
     pub header_line: Option<Option<usize>>,
 }
 
@@ -1042,5 +1042,20 @@ mod tests {
             read(file.as_bytes(), None, &Choice::default()).unwrap_err(),
             ReadError::TooManyRows
         );
+    }
+
+    /// A mapping kept with a batch reads back as it was given: "detect the
+    /// header" stays that, and is not taken for "no header".
+    #[test]
+    fn a_stored_mapping_reads_back_as_given() {
+        for given in [
+            serde_json::json!({"date": "Wann", "amount": 1}),
+            serde_json::json!({"date": 0, "amount": 1, "headerLine": null}),
+            serde_json::json!({"date": 0, "amount": 1, "headerLine": 3}),
+        ] {
+            let m: Mapping = serde_json::from_value(given).unwrap();
+            let back: Mapping = serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap();
+            assert_eq!(back, m);
+        }
     }
 }
