@@ -193,6 +193,7 @@ pub async fn seed(app: &TestApp, user: &TestUser, account: &str, n: usize) -> St
         header_line: Some(1),
         closing_balance: None,
         account_iban: None,
+        columns: None,
     };
     let (uid, account) = (app.user_id(user).await, account.to_string());
     let batch = app

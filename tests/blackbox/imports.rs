@@ -2561,6 +2561,21 @@ async fn the_mapping_of_an_accounts_last_unknown_file_reads_its_next_one() {
     let rows = app.ok(&user, "getImport", json!({"id": id(&second)})).await["rows"].clone();
     assert_eq!(rows[0]["payee"], "Bäcker");
     assert_eq!(rows[0]["amount"], json!(-3.0));
+    // The page says which column was read as what.
+    assert_eq!(second["format"]["columns"]["payee"], "wer");
+    let page = app
+        .get(
+            &format!("/import?batch={}", id(&second)),
+            Some(&user.cookie),
+        )
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        page.contains("Columns read") && page.contains("<q>wieviel</q>"),
+        "{page}"
+    );
 
     // Another account has not seen the layout.
     let other = app.account(&user, "Tagesgeld", "EUR").await;

@@ -12,7 +12,7 @@
 
 use super::common::{category_chip, PageResult, Refs};
 use crate::app::import::{self, BatchView, BatchWithRows, MatchView, RowPage, RowView};
-use crate::domain::import::read::ClosingBalance;
+use crate::domain::import::read::{ClosingBalance, Columns};
 use crate::domain::import::reconcile::{Kind, Status};
 use crate::domain::import::{BatchStatus, Decision};
 use crate::i18n::{format, Locale, Texts};
@@ -346,12 +346,47 @@ impl View<'_> {
                         None => (t.import_no_header),
                     } } }
                 }
+                @if let Some(c) = &f.columns {
+                    div.import-columns { dt { (t.import_columns) } dd { (self.columns(c)) } }
+                }
                 @if let Some(closing) = &f.closing_balance {
                     div { dt { (t.import_closing_balance) } dd {
                         (self.closing_text(t.import_closing_on, b, closing))
                     } }
                 }
                 div { dt { (t.import_rows) } dd { (self.count(b.row_count)) } }
+            }
+        }
+    }
+
+    /// Partial: which column was read as what, for a layout no bank has.
+    fn columns(&self, c: &Columns) -> Markup {
+        let t = self.t;
+        let payee = match (&c.payee, &c.payee_in) {
+            (Some(out), Some(inn)) => Some(
+                t.import_payee_out_in
+                    .replace("{out}", out)
+                    .replace("{in}", inn),
+            ),
+            (p, _) => p.clone(),
+        };
+        let read = [
+            (t.import_map_date, Some(c.date.clone())),
+            (t.amount, c.amount.clone()),
+            (t.import_direction, c.direction.clone()),
+            (t.import_map_debit, c.debit.clone()),
+            (t.import_map_credit, c.credit.clone()),
+            (t.import_payee, payee),
+            (t.import_memo, c.memo.clone()),
+            (t.currency, c.currency.clone()),
+        ];
+        html! {
+            ul {
+                @for (what, column) in read {
+                    @if let Some(column) = column {
+                        li { (what) ": " q { (column) } }
+                    }
+                }
             }
         }
     }

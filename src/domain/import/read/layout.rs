@@ -392,6 +392,37 @@ pub(super) fn layout_from_mapping(
 // ------------------------------------------------------------------- rows
 
 impl Layout {
+    /// The columns read, by their names.
+    pub(super) fn chosen(&self) -> Columns {
+        let name = |c: usize| self.columns.get(c).cloned().unwrap_or_default();
+        let (mut out, mut debit, mut credit, mut direction) = (None, None, None, None);
+        match self.amount {
+            AmountCols::Signed(a) | AmountCols::LessFee(a, _) => out = Some(name(a)),
+            AmountCols::DebitCredit(d, c) => (debit, credit) = (Some(name(d)), Some(name(c))),
+            AmountCols::Flag(a, f) => (out, direction) = (Some(name(a)), Some(name(f))),
+        }
+        let (payee, payee_in) = match self.payee {
+            PayeeCol::None => (None, None),
+            PayeeCol::Col(p) => (Some(name(p)), None),
+            PayeeCol::BySign(o, i) => (Some(name(o)), Some(name(i))),
+        };
+        let memo = match self.memo {
+            MemoCol::None => None,
+            MemoCol::Col(m) | MemoCol::Rest(m) | MemoCol::SingleQuoted(m) => Some(name(m)),
+        };
+        Columns {
+            date: name(self.date),
+            amount: out,
+            debit,
+            credit,
+            direction,
+            payee,
+            payee_in,
+            memo,
+            currency: self.currency.map(name),
+        }
+    }
+
     /// The cell of header column `col` in `rec`.
     pub(super) fn cell<'r>(&self, rec: &'r csv::StringRecord, col: usize) -> &'r str {
         let missing = self.header_len.saturating_sub(rec.len());

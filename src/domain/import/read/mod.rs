@@ -57,6 +57,27 @@ pub struct Format {
     /// number as the file writes it), when it names one.
     #[serde(default)]
     pub account_iban: Option<String>,
+    /// The columns a CSV file of no known bank was read from, by name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub columns: Option<Columns>,
+}
+
+/// Which columns were read as what (a header's names, or `column 3`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Columns {
+    pub date: String,
+    /// A signed amount, or one signed by `direction`.
+    pub amount: Option<String>,
+    pub debit: Option<String>,
+    pub credit: Option<String>,
+    /// The column saying whether an amount is money out or in.
+    pub direction: Option<String>,
+    /// The payee; of money out only when `payee_in` is there too.
+    pub payee: Option<String>,
+    pub payee_in: Option<String>,
+    pub memo: Option<String>,
+    pub currency: Option<String>,
 }
 
 fn csv() -> String {
@@ -232,6 +253,7 @@ fn read_statement(bytes: &[u8], kind: Kind, choice: &Choice) -> Result<Statement
             decimal_separator: None,
             date_format: None,
             header_line: None,
+            columns: None,
             closing_balance: account.closing.map(|b| ClosingBalance {
                 date: b.date,
                 amount: b.amount,
@@ -335,6 +357,7 @@ fn read_csv(bytes: &[u8], mapping: Option<&Mapping>) -> Result<Statement, ReadEr
         None => detect_date_format(&layout, data),
     };
     let header_line = layout.header.map(|i| head[i].line);
+    let columns = layout.bank.is_none().then(|| layout.chosen());
     let stated = layout
         .header
         .and_then(|h| preamble_balance(&head[..h], decimal));
@@ -379,6 +402,7 @@ fn read_csv(bytes: &[u8], mapping: Option<&Mapping>) -> Result<Statement, ReadEr
             header_line,
             closing_balance,
             account_iban: None,
+            columns,
         },
         columns: layout.columns,
         rows,
