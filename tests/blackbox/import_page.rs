@@ -230,6 +230,17 @@ async fn import_screenshots() {
             .await;
     }
     let id = seed(&app, &user, &giro, 12).await;
+    let statement = crate::statements::TWO_ACCOUNTS.replace(":62F:C241202", ":62F:C491202");
+    let staged = app
+        .ok(
+            &user,
+            "stageImport",
+            json!({"accountId": giro, "fileName": "umsatz.sta", "csv": statement,
+                   "accountIban": "10020030/1234567890"}),
+        )
+        .await;
+    let sid = staged["id"].as_str().unwrap().to_string();
+    app.ok(&user, "reconcileImport", json!({ "id": sid })).await;
     for (name, width, dark, lang) in [
         ("desktop", 1280, false, "en"),
         ("dark", 1280, true, "en"),
@@ -251,6 +262,7 @@ async fn import_screenshots() {
             ("batch", format!("/import?batch={id}")),
             ("conflicts", format!("/import?batch={id}&status=conflict")),
             ("errors", format!("/import?batch={id}&status=error")),
+            ("statement", format!("/import?batch={sid}")),
         ] {
             full_shot(c, &app, &path, width, &format!("import-{page}-{name}")).await;
         }

@@ -249,7 +249,7 @@ async fn every_statement_of_the_corpus_stages_as_expected() {
 }
 
 /// Two accounts' statements in one MT940 file, with German `?` subfields.
-const TWO_ACCOUNTS: &str = "\
+pub const TWO_ACCOUNTS: &str = "\
 :20:STARTUMS
 :25:10020030/1234567890
 :28C:1/1
