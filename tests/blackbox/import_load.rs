@@ -267,6 +267,95 @@ async fn one_time_expenses_are_listed_a_page_at_a_time() {
     );
 }
 
+/// The real binary on a fresh data directory, with a user (its session
+/// cookie) and a checking account.
+async fn service_with_account() -> (tempfile::TempDir, crate::crash::Service, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let service = crate::crash::Service::start(dir.path(), &[]);
+    let reg = service
+        .action(
+            "register",
+            json!({"email": "upload@example.org", "password": "correct horse battery"}),
+            None,
+        )
+        .await
+        .unwrap();
+    let cookie = reg["cookie"].as_str().unwrap().to_string();
+    let account = service
+        .action(
+            "createAccount",
+            json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "0"}),
+            Some(&cookie),
+        )
+        .await
+        .unwrap()["data"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    (dir, service, cookie, account)
+}
+
+/// The multipart body of `POST /api/imports` and its boundary.
+fn upload_body(
+    account: &str,
+    mapping: Option<&Value>,
+    name: &str,
+    file: &[u8],
+) -> (String, Vec<u8>) {
+    let boundary = "cashkeeper-test-boundary".to_string();
+    let mut body = Vec::with_capacity(file.len() + 1024);
+    body.extend_from_slice(
+        format!("--{boundary}\r\nContent-Disposition: form-data; name=\"accountId\"\r\n\r\n{account}\r\n")
+            .as_bytes(),
+    );
+    if let Some(mapping) = mapping {
+        body.extend_from_slice(
+            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"mapping\"\r\n\r\n{mapping}\r\n")
+                .as_bytes(),
+        );
+    }
+    body.extend_from_slice(
+        format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n\
+             Content-Type: application/octet-stream\r\n\r\n"
+        )
+        .as_bytes(),
+    );
+    body.extend_from_slice(file);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    (boundary, body)
+}
+
+/// Sends one upload three times at once, as three browser tabs would; each
+/// must be refused (400): answers their bodies.
+async fn three_at_once(
+    service: &crate::crash::Service,
+    cookie: &str,
+    boundary: &str,
+    body: &[u8],
+) -> Vec<String> {
+    let send = || {
+        service
+            .client
+            .post(format!("{}/api/imports", service.base))
+            .header(
+                "content-type",
+                format!("multipart/form-data; boundary={boundary}"),
+            )
+            .header("cookie", format!("cashkeeper_session={cookie}"))
+            .body(body.to_vec())
+            .send()
+    };
+    let (a, b, c) = tokio::join!(send(), send(), send());
+    let mut texts = Vec::new();
+    for r in [a, b, c] {
+        let r = r.unwrap();
+        assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+        texts.push(r.text().await.unwrap());
+    }
+    texts
+}
+
 /// A file whose payee cell opens a quote that is never closed, padded to
 /// `size` bytes.
 fn unterminated(size: usize) -> String {
@@ -341,64 +430,12 @@ fn peak_mib(pid: u32) -> u64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_66_mb_file_with_an_unterminated_quote_is_refused_below_400_mib() {
-    use crate::crash::Service;
-    let dir = tempfile::tempdir().unwrap();
-    let service = Service::start(dir.path(), &[]);
-    let reg = service
-        .action(
-            "register",
-            json!({"email": "quote@example.org", "password": "correct horse battery"}),
-            None,
-        )
-        .await
-        .unwrap();
-    let cookie = reg["cookie"].as_str().unwrap().to_string();
-    let account = service
-        .action(
-            "createAccount",
-            json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "0"}),
-            Some(&cookie),
-        )
-        .await
-        .unwrap()["data"]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (_dir, service, cookie, account) = service_with_account().await;
     let csv = unterminated(66_000_000);
     let before = peak_mib(service.child.id());
-    let boundary = "cashkeeper-test-boundary";
-    let mut body = Vec::with_capacity(csv.len() + 1024);
-    body.extend_from_slice(
-        format!(
-            "--{boundary}\r\nContent-Disposition: form-data; name=\"accountId\"\r\n\r\n{account}\r\n\
-             --{boundary}\r\nContent-Disposition: form-data; name=\"mapping\"\r\n\r\n{}\r\n\
-             --{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"gross.csv\"\r\n\
-             Content-Type: text/csv\r\n\r\n",
-            mapping()
-        )
-        .as_bytes(),
-    );
-    body.extend_from_slice(csv.as_bytes());
-    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    let (boundary, body) = upload_body(&account, Some(&mapping()), "gross.csv", csv.as_bytes());
     drop(csv);
-    // Three at once, as three browser tabs would send it.
-    let send = || {
-        service
-            .client
-            .post(format!("{}/api/imports", service.base))
-            .header(
-                "content-type",
-                format!("multipart/form-data; boundary={boundary}"),
-            )
-            .header("cookie", format!("cashkeeper_session={cookie}"))
-            .body(body.clone())
-            .send()
-    };
-    let (a, b, c) = tokio::join!(send(), send(), send());
-    for r in [a, b, c] {
-        let r = r.unwrap();
-        assert_eq!(r.status(), StatusCode::BAD_REQUEST);
-        let text = r.text().await.unwrap();
+    for text in three_at_once(&service, &cookie, &boundary, &body).await {
         assert!(
             text.contains("file: has a field longer than 64 KiB starting on line 2"),
             "{text}"
@@ -469,29 +506,7 @@ async fn an_interrupted_confirm_is_finished_by_a_confirm_or_taken_back_by_a_canc
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_64_mib_ofx_with_one_huge_memo_is_refused_below_400_mib() {
-    use crate::crash::Service;
-    let dir = tempfile::tempdir().unwrap();
-    let service = Service::start(dir.path(), &[]);
-    let reg = service
-        .action(
-            "register",
-            json!({"email": "ofx@example.org", "password": "correct horse battery"}),
-            None,
-        )
-        .await
-        .unwrap();
-    let cookie = reg["cookie"].as_str().unwrap().to_string();
-    let account = service
-        .action(
-            "createAccount",
-            json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "0"}),
-            Some(&cookie),
-        )
-        .await
-        .unwrap()["data"]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (_dir, service, cookie, account) = service_with_account().await;
     let mut ofx = String::from(
         "OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS>\
          <CURDEF>EUR<BANKACCTFROM><ACCTID>12345</BANKACCTFROM><BANKTRANLIST>\n\
@@ -500,38 +515,15 @@ async fn a_64_mib_ofx_with_one_huge_memo_is_refused_below_400_mib() {
     ofx.push_str(&"x".repeat(64 * 1024 * 1024 - 1024));
     ofx.push_str("\n</STMTTRN></BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n");
     let before = peak_mib(service.child.id());
-    let boundary = "cashkeeper-test-boundary";
-    let mut body = Vec::with_capacity(ofx.len() + 1024);
-    body.extend_from_slice(
-        format!(
-            "--{boundary}\r\nContent-Disposition: form-data; name=\"accountId\"\r\n\r\n{account}\r\n\
-             --{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"konto.ofx\"\r\n\
-             Content-Type: application/x-ofx\r\n\r\n"
-        )
-        .as_bytes(),
-    );
-    body.extend_from_slice(ofx.as_bytes());
-    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    let (boundary, body) = upload_body(&account, None, "konto.ofx", ofx.as_bytes());
     drop(ofx);
-    let r = service
-        .client
-        .post(format!("{}/api/imports", service.base))
-        .header(
-            "content-type",
-            format!("multipart/form-data; boundary={boundary}"),
-        )
-        .header("cookie", format!("cashkeeper_session={cookie}"))
-        .body(body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
-    let text = r.text().await.unwrap();
-    assert!(
-        text.contains("file: has a field longer than 64 KiB starting on line"),
-        "{text}"
-    );
+    for text in three_at_once(&service, &cookie, &boundary, &body).await {
+        assert!(
+            text.contains("file: has a field longer than 64 KiB starting on line"),
+            "{text}"
+        );
+    }
     let peak = peak_mib(service.child.id());
-    eprintln!("peak RSS {before} MiB before, {peak} MiB after a 64 MiB OFX");
+    eprintln!("peak RSS {before} MiB before, {peak} MiB after three 64 MiB OFX files");
     assert!(peak < 400, "peak RSS {peak} MiB");
 }
