@@ -1,7 +1,7 @@
 //! Recurring expenses; subscriptions are those flagged `is_subscription`.
 
 use super::prices;
-use super::table::{read_columns, written_columns, Table};
+use super::table::{earlier_amounts, read_columns, written_columns, Table};
 use super::users::UserId;
 use crate::domain::money;
 use crate::domain::prices::{Earlier, Prices};
@@ -75,18 +75,14 @@ impl Table for Expense {
         frequency, start_date, end_date, account_id, category_id, is_subscription, notes,
         created_at, updated_at,
         previous_amount: "previous_amount_cents" => money::from_cents_or_none, amount_changed_at,
-        earlier_amounts: "(SELECT group_concat(p.until || ' ' || p.amount_cents) \
-                             FROM earlier_amounts p \
-                            WHERE p.expense_id = expenses.id AND p.user_id = expenses.user_id)"
-            => prices::parse,
+        earlier_amounts: earlier_amounts!("expense_id", "expenses") => prices::parse,
     }
 
     written_columns! { e;
         "name" => e.name, "amount_cents" => money::to_cents(e.amount), "currency" => e.currency,
-        "frequency" => e.schedule.frequency.code(),
-        "start_date" => e.schedule.start, "end_date" => e.schedule.end,
         "account_id" => e.account_id, "category_id" => e.category_id,
-        "is_subscription" => e.is_subscription, "notes" => e.notes,
+        "is_subscription" => e.is_subscription, "notes" => e.notes;
+        schedule: e.schedule,
     }
 }
 

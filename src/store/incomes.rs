@@ -1,7 +1,7 @@
 //! Incomes: once or recurring.
 
 use super::prices;
-use super::table::{read_columns, written_columns, Table};
+use super::table::{earlier_amounts, read_columns, written_columns, Table};
 use crate::domain::money;
 use crate::domain::prices::{Earlier, Prices};
 use crate::domain::recurrence::{Frequency, Schedule};
@@ -62,16 +62,12 @@ impl Table for Income {
     read_columns! {
         name, amount: "amount_cents" => money::from_cents, currency,
         frequency, start_date, end_date, account_id, notes, created_at, updated_at,
-        earlier_amounts: "(SELECT group_concat(p.until || ' ' || p.amount_cents) \
-                             FROM earlier_amounts p \
-                            WHERE p.income_id = incomes.id AND p.user_id = incomes.user_id)"
-            => prices::parse,
+        earlier_amounts: earlier_amounts!("income_id", "incomes") => prices::parse,
     }
 
     written_columns! { i;
         "name" => i.name, "amount_cents" => money::to_cents(i.amount), "currency" => i.currency,
-        "frequency" => i.schedule.frequency.code(),
-        "start_date" => i.schedule.start, "end_date" => i.schedule.end,
-        "account_id" => i.account_id, "notes" => i.notes,
+        "account_id" => i.account_id, "notes" => i.notes;
+        schedule: i.schedule,
     }
 }

@@ -48,7 +48,7 @@ pub trait Table: Sized {
 /// from the column (or expression) given after `:`, passed through the
 /// function after `=>` when there is one.
 macro_rules! read_columns {
-    { $($field:ident $(: $column:literal $(=> $read:path)?)?),+ $(,)? } => {
+    { $($field:ident $(: $column:expr $(=> $read:path)?)?),+ $(,)? } => {
         const COLUMNS: &'static str =
             concat!("id" $(, ", ", $crate::store::table::read_columns!(@name $field $($column)?))+);
 
@@ -65,7 +65,7 @@ macro_rules! read_columns {
         }
     };
     (@name $field:ident) => { stringify!($field) };
-    (@name $field:ident $column:literal) => { $column };
+    (@name $field:ident $column:expr) => { $column };
     (@read $r:ident, $at:expr) => { $r.get($at)? };
     (@read $r:ident, $at:expr, $read:path) => { $read($r.get($at)?) };
 }
@@ -73,8 +73,22 @@ pub(crate) use read_columns;
 
 /// Writes a table's [`Table::WRITTEN`] and [`Table::bind`] from one list of
 /// `column => value` pairs, the values taken from the validated record named
-/// before the `;`.
+/// before the `;`; `schedule: …` after them writes a
+/// [`crate::domain::recurrence::Schedule`] to the columns `frequency`,
+/// `start_date` and `end_date`.
 macro_rules! written_columns {
+    { $new:ident; $($column:literal => $value:expr),+ ; schedule: $schedule:expr $(,)? } => {
+        const WRITTEN: &'static [&'static str] =
+            &[$($column,)+ "frequency", "start_date", "end_date"];
+
+        fn bind<R>(
+            $new: &Self::New,
+            f: impl FnOnce(&[&dyn rusqlite::types::ToSql]) -> R,
+        ) -> R {
+            let s = &$schedule;
+            f(rusqlite::params![$($value,)+ s.frequency.code(), s.start, s.end])
+        }
+    };
     { $new:ident; $($column:literal => $value:expr),+ $(,)? } => {
         const WRITTEN: &'static [&'static str] = &[$($column),+];
 
@@ -86,6 +100,23 @@ macro_rules! written_columns {
         }
     };
 }
+
+/// The column that reads a record's earlier amounts (`store::prices`), for
+/// the record table `$table` whose rows `earlier_amounts.$owner` names.
+macro_rules! earlier_amounts {
+    ($owner:literal, $table:literal) => {
+        concat!(
+            "(SELECT group_concat(p.until || ' ' || p.amount_cents) FROM earlier_amounts p WHERE p.",
+            $owner,
+            " = ",
+            $table,
+            ".id AND p.user_id = ",
+            $table,
+            ".user_id)"
+        )
+    };
+}
+pub(crate) use earlier_amounts;
 pub(crate) use written_columns;
 
 /// The user's record with this id, if any.

@@ -52,8 +52,7 @@ impl Table for Transfer {
 
     written_columns! { t;
         "from_account_id" => t.from_account_id, "to_account_id" => t.to_account_id,
-        "amount_cents" => money::to_cents(t.amount), "currency" => t.currency,
-        "frequency" => t.schedule.frequency.code(),
-        "start_date" => t.schedule.start, "end_date" => t.schedule.end, "note" => t.note,
+        "amount_cents" => money::to_cents(t.amount), "currency" => t.currency, "note" => t.note;
+        schedule: t.schedule,
     }
 }
