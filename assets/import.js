@@ -214,7 +214,8 @@
     // Another file may well be one the server knows.
     fileInput.addEventListener('change', function () {
       clear();
-      if (mapping) mapping.hidden = true;
+      // Choosing other columns for a file keeps them open for it.
+      if (mapping && !form.elements.namedItem('replaces')) mapping.hidden = true;
       if (pick) { pick.hidden = true; pick.querySelector('select').replaceChildren(); }
     });
 
@@ -259,6 +260,9 @@
         }
         progress.show(wantAi ? T.askingAi : T.reconciling);
         await reconcile(body.id, wantAi);
+        // Read again with other columns: the new import replaces the old.
+        const replaces = form.elements.namedItem('replaces');
+        if (replaces && replaces.value) await action('cancelImport', { id: replaces.value });
         window.location.assign('/import?batch=' + encodeURIComponent(body.id));
       });
       xhr.send(data);

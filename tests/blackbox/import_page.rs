@@ -826,3 +826,79 @@ async fn a_refused_file_says_why_next_to_the_form() {
     assert!(listed.as_array().unwrap().is_empty(), "{listed}");
     browser.client.clone().close().await.unwrap();
 }
+
+/// The columns a file of no known bank was read from can be chosen anew:
+/// the same file, read again, replaces the import it came from.
+#[tokio::test]
+async fn other_columns_read_the_same_file_again_in_place_of_the_first() {
+    use crate::browser::start;
+    use fantoccini::Locator;
+    let Some(browser) = start(1280, 1000).await else {
+        return;
+    };
+    let c = &browser.client;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let giro = app.account(&user, "Girokonto", "EUR").await;
+    let csv = "Buchungstag;Betrag;Partner;Notiz\n02.11.2024;-23,99;REWE;Einkauf Wocheneinkauf\n";
+    let first = app
+        .ok(
+            &user,
+            "stageImport",
+            json!({"accountId": giro, "fileName": "x.csv", "csv": csv}),
+        )
+        .await;
+    let first_id = first["id"].as_str().unwrap().to_string();
+    assert_eq!(first["format"]["columns"]["payee"], "partner");
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url(&format!("/import?batch={first_id}")))
+        .await
+        .unwrap();
+    c.find(Locator::Css(".import-columns a"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    // The form opens with the columns read before: change the payee's.
+    let payee = c.find(Locator::Css("#import-map-payee")).await.unwrap();
+    assert_eq!(payee.prop("value").await.unwrap().as_deref(), Some("2"));
+    payee.select_by_value("3").await.unwrap();
+    c.find(Locator::Css("#import-map-memo"))
+        .await
+        .unwrap()
+        .select_by_value("")
+        .await
+        .unwrap();
+    let file = tempfile::Builder::new().suffix(".csv").tempfile().unwrap();
+    std::fs::write(file.path(), csv).unwrap();
+    c.find(Locator::Css("#import-form input[type=file]"))
+        .await
+        .unwrap()
+        .send_keys(file.path().to_str().unwrap())
+        .await
+        .unwrap();
+    c.find(Locator::Css("#import-form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let mut second = None;
+    for _ in 0..100 {
+        let url = c.current_url().await.unwrap();
+        if let Some((_, id)) = url.query_pairs().find(|(k, _)| k == "batch") {
+            if id != first_id {
+                second = Some(id.to_string());
+                break;
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let second = second.expect("the file was read again");
+    let rows = app.ok(&user, "getImport", json!({"id": second})).await["rows"].clone();
+    assert_eq!(rows[0]["payee"], "Einkauf Wocheneinkauf");
+    assert_eq!(rows[0]["memo"], "");
+    let old = app.ok(&user, "getImport", json!({"id": first_id})).await;
+    assert_eq!(old["status"], "cancelled");
+}

@@ -12,7 +12,7 @@
 
 use super::common::{category_chip, PageResult, Refs};
 use crate::app::import::{self, BatchView, BatchWithRows, MatchView, RowPage, RowView};
-use crate::domain::import::read::{ClosingBalance, Columns};
+use crate::domain::import::read::{ClosingBalance, Columns, Format};
 use crate::domain::import::reconcile::{Kind, Status};
 use crate::domain::import::{BatchStatus, Decision};
 use crate::i18n::{format, Locale, Texts};
@@ -48,6 +48,9 @@ pub struct ImportQuery {
     status: Option<String>,
     /// The first row shown (0-based, within the filter).
     offset: Option<i64>,
+    /// An open batch whose columns to choose anew: the upload form opens
+    /// with them, for the same file again.
+    columns: Option<String>,
 }
 
 pub async fn show(
@@ -74,6 +77,22 @@ pub async fn show(
                 Ok(b) => Some(b),
                 Err(e @ crate::Error::Internal(_)) => return Err(e.into()),
                 Err(_) => None,
+            }
+        }
+        None => None,
+    };
+    // A batch of a CSV file read by guessed or given columns, still open.
+    let changing = match q.columns.filter(|c| !c.trim().is_empty()) {
+        Some(id) => {
+            let page = RowPage {
+                status: None,
+                offset: 0,
+                limit: 1,
+            };
+            match import::get(&state, user, id.trim().to_string(), page).await {
+                Ok(b) if b.batch.is_open() && b.batch.format.columns.is_some() => Some(b.batch),
+                Err(e @ crate::Error::Internal(_)) => return Err(e.into()),
+                _ => None,
             }
         }
         None => None,
@@ -116,7 +135,7 @@ pub async fn show(
                 @if let Some(b) = &opened {
                     (view.batch(b, status, offset, written))
                 }
-                @if show_upload { (view.upload()) }
+                @if show_upload { (view.upload(changing.as_ref())) }
                 (view.history(&history))
             }
         },
@@ -138,11 +157,15 @@ impl View<'_> {
         format::number(Decimal::from(n), 0, self.locale)
     }
 
-    /// Partial: the upload form.
-    fn upload(&self) -> Markup {
+    /// Partial: the upload form; with the columns of `changing` chosen, to
+    /// read its file again in place of it.
+    fn upload(&self, changing: Option<&BatchView>) -> Markup {
         let t = self.t;
         let accounts = &self.refs.accounts;
-        let default = self.refs.default_account().map(|a| a.id.as_str());
+        let default = match changing {
+            Some(b) => Some(b.account_id.as_str()),
+            None => self.refs.default_account().map(|a| a.id.as_str()),
+        };
         html! {
             section.panel.import-upload aria-labelledby="import-upload-title" {
                 h2 #import-upload-title { (t.import_upload_title) }
@@ -150,7 +173,13 @@ impl View<'_> {
                 @if accounts.is_empty() {
                     p.notice { (t.import_need_account) " " a href="/accounts" { (t.nav_accounts) } }
                 } @else {
+                    @if changing.is_some() {
+                        p.notice role="status" { (t.import_change_hint) }
+                    }
                     form #import-form .stack.import-form novalidate {
+                        @if let Some(b) = changing {
+                            input type="hidden" name="replaces" value=(b.id);
+                        }
                         (select(t.account, "accountId", &self.refs.account_options(), default, None))
                         div.field {
                             label.dropzone {
@@ -168,7 +197,7 @@ impl View<'_> {
                             small #import-account-iban-hint .hint { (t.import_pick_account) }
                             span #import-account-iban-error .field-error data-error-for="accountIban" aria-live="polite" {}
                         }
-                        (self.mapping())
+                        (self.mapping(changing.map(|b| &b.format)))
                         @if self.ai {
                             div.field.check {
                                 input #import-ai type="checkbox" name="ai" aria-describedby="import-ai-hint";
@@ -191,23 +220,47 @@ impl View<'_> {
     /// Partial: which column holds what, for a layout the reader does not
     /// know. Hidden until the server refuses a file for it; the script then
     /// offers the file's columns (the refusal names them) in each select
-    /// and sends the choice as the upload's `mapping`.
-    fn mapping(&self) -> Markup {
+    /// and sends the choice as the upload's `mapping`. Open, with the
+    /// columns `format` was read from chosen, to choose them anew.
+    fn mapping(&self, format: Option<&Format>) -> Markup {
         let t = self.t;
+        let read = format.and_then(|f| f.columns.as_ref());
+        let found: &[String] = read.map_or(&[], |c| &c.found);
+        let chosen = |key: &str| -> Option<usize> {
+            let c = read?;
+            let name = match key {
+                "date" => Some(&c.date),
+                "amount" => c.amount.as_ref(),
+                "direction" => c.direction.as_ref(),
+                "debit" => c.debit.as_ref(),
+                "credit" => c.credit.as_ref(),
+                "payee" => c.payee.as_ref(),
+                "payeeIn" => c.payee_in.as_ref(),
+                "memo" => c.memo.as_ref(),
+                _ => None,
+            }?;
+            found.iter().position(|f| f == name)
+        };
         let column = |key: &str, label: &str, required: bool| {
             let id = format!("import-map-{key}");
+            let selected = chosen(key);
             html! {
                 div.field {
                     label for=(id) { (label) }
                     select id=(id) data-map=(key) required[required] {
                         option value="" { (t.import_map_none) }
+                        @for (i, name) in found.iter().enumerate() {
+                            option value=(i) selected[selected == Some(i)] { (name) }
+                        }
                     }
                     span.field-error data-error-for={ "mapping." (key) } aria-live="polite" {}
                 }
             }
         };
+        let date_format = format.and_then(|f| f.date_format.as_deref());
+        let decimal = format.and_then(|f| f.decimal_separator.as_deref());
         html! {
-            fieldset.import-mapping hidden {
+            fieldset.import-mapping hidden[read.is_none()] {
                 legend { (t.import_map_title) }
                 p.hint { (t.import_map_intro) }
                 div.row {
@@ -216,7 +269,7 @@ impl View<'_> {
                         label for="import-map-dateFormat" { (t.import_date_format) }
                         select #import-map-dateFormat data-map="dateFormat" {
                             @for p in DATE_FORMATS {
-                                option value=(p) { (date_pattern(t, p)) }
+                                option value=(p) selected[date_format == Some(p)] { (date_pattern(t, p)) }
                             }
                         }
                         span.field-error data-error-for="mapping.dateFormat" aria-live="polite" {}
@@ -228,7 +281,7 @@ impl View<'_> {
                         label for="import-map-decimalSeparator" { (t.import_decimal) }
                         select #import-map-decimalSeparator data-map="decimalSeparator" {
                             @for sep in [",", "."] {
-                                option value=(sep) { (separator_name(t, sep)) }
+                                option value=(sep) selected[decimal == Some(sep)] { (separator_name(t, sep)) }
                             }
                         }
                         span.field-error data-error-for="mapping.decimalSeparator" aria-live="polite" {}
@@ -240,7 +293,13 @@ impl View<'_> {
                     (column("credit", t.import_map_credit, false))
                 }
                 div.row {
+                    (column("direction", t.import_direction, false))
+                }
+                div.row {
                     (column("payee", t.import_payee, false))
+                    (column("payeeIn", t.import_map_payee_in, false))
+                }
+                div.row {
                     (column("memo", t.import_memo, false))
                 }
             }
@@ -347,7 +406,12 @@ impl View<'_> {
                     } } }
                 }
                 @if let Some(c) = &f.columns {
-                    div.import-columns { dt { (t.import_columns) } dd { (self.columns(c)) } }
+                    div.import-columns { dt { (t.import_columns) } dd {
+                        (self.columns(c))
+                        @if b.is_open() {
+                            a href={ "/import?columns=" (b.id) } { (t.import_change_columns) }
+                        }
+                    } }
                 }
                 @if let Some(closing) = &f.closing_balance {
                     div { dt { (t.import_closing_balance) } dd {

@@ -288,6 +288,8 @@ pub(super) fn layout_from_mapping(
         &m.payee,
         &m.memo,
         &m.currency,
+        &m.payee_in,
+        &m.direction,
     ]
     .into_iter()
     .flatten()
@@ -362,7 +364,10 @@ pub(super) fn layout_from_mapping(
         None => return Err(bad("date", Reason::Required)),
     };
     let amount = match (&m.amount, &m.debit, &m.credit) {
-        (Some(a), _, _) => AmountCols::Signed(column("amount", a)?),
+        (Some(a), _, _) => match &m.direction {
+            Some(d) => AmountCols::Flag(column("amount", a)?, column("direction", d)?),
+            None => AmountCols::Signed(column("amount", a)?),
+        },
         (None, Some(d), Some(c)) => {
             AmountCols::DebitCredit(column("debit", d)?, column("credit", c)?)
         }
@@ -370,7 +375,12 @@ pub(super) fn layout_from_mapping(
         (None, None, Some(_)) => return Err(bad("debit", Reason::RequiredWithCredit)),
         (None, None, None) => return Err(bad("amount", Reason::AmountOrDebitAndCredit)),
     };
-    let payee = opt("payee", &m.payee)?.map_or(PayeeCol::None, PayeeCol::Col);
+    let payee = match (opt("payee", &m.payee)?, opt("payeeIn", &m.payee_in)?) {
+        (Some(out), Some(inn)) => PayeeCol::BySign(out, inn),
+        (Some(p), None) => PayeeCol::Col(p),
+        (None, Some(_)) => return Err(bad("payee", Reason::Required)),
+        (None, None) => PayeeCol::None,
+    };
     let memo = opt("memo", &m.memo)?.map_or(MemoCol::None, MemoCol::Col);
     let currency = opt("currency", &m.currency)?;
     let first_row = header.map_or(0, |h| h + 1);
@@ -420,6 +430,7 @@ impl Layout {
             payee_in,
             memo,
             currency: self.currency.map(name),
+            found: self.columns.clone(),
         }
     }
 

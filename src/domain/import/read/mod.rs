@@ -78,6 +78,8 @@ pub struct Columns {
     pub payee_in: Option<String>,
     pub memo: Option<String>,
     pub currency: Option<String>,
+    /// Every column of the header, in order.
+    pub found: Vec<String>,
 }
 
 fn csv() -> String {
@@ -126,6 +128,11 @@ pub struct Mapping {
     pub debit: Option<Column>,
     pub credit: Option<Column>,
     pub payee: Option<Column>,
+    /// With `payee`: the payer of money in, `payee` being the recipient of
+    /// money out.
+    pub payee_in: Option<Column>,
+    /// With `amount`: the column saying whether it is money out or in.
+    pub direction: Option<Column>,
     pub memo: Option<Column>,
     pub currency: Option<Column>,
     pub date_format: Option<String>,
