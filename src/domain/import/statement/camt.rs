@@ -1,7 +1,12 @@
 //! ISO 20022 camt.053 (statement) and camt.052 (account report) reader.
 //!
 //! The XML is read into a small element tree (local names only, no
-//! namespaces, no DTD or entity expansion), then each `Stmt`/`Rpt` is walked.
+//! namespaces, no DTD or entity expansion), except the entries: each `Ntry`
+//! of a `Stmt`/`Rpt` is read into rows as soon as it closes and then
+//! dropped, so that a file of 100,000 entries never stands as a tree.
+//! What comes before the entries (the account, the balances) is in the
+//! statement's element by then; the closing balances are read when the
+//! statement closes.
 //!
 //! Rules (see docs/import-formats.md):
 //! - date: `BookgDt` (falling back to `ValDt` when a pending entry has none);
@@ -87,10 +92,15 @@ impl Node {
     }
 }
 
-/// Reads the XML into a tree. A document that breaks off (truncated or
-/// ill-formed) keeps what was read before the break; the line of the break is
-/// returned too so a caller can report it when nothing usable was found.
-fn parse_tree(text: &str) -> (Node, Option<usize>) {
+/// Reads the XML into a tree, handing each entry of a statement to
+/// `on_entry` (with the statement as read so far) instead of keeping it. A
+/// document that breaks off (truncated or ill-formed) keeps what was read
+/// before the break; the line of the break is returned too so a caller can
+/// report it when nothing usable was found.
+fn parse_tree(
+    text: &str,
+    on_entry: &mut dyn FnMut(&Node, Node) -> Result<(), Error>,
+) -> Result<(Node, Option<usize>), Error> {
     let lines = Lines::new(text);
     let mut reader = Reader::from_str(text);
     let config = reader.config_mut();
@@ -134,11 +144,7 @@ fn parse_tree(text: &str) -> (Node, Option<usize>) {
                 if skipped > 0 {
                     skipped -= 1;
                 } else if stack.len() > 1 {
-                    if let Some(node) = stack.pop() {
-                        if let Some(parent) = stack.last_mut() {
-                            parent.children.push(node);
-                        }
-                    }
+                    close(&mut stack, on_entry)?;
                 }
             }
             Event::Text(t) => {
@@ -172,13 +178,27 @@ fn parse_tree(text: &str) -> (Node, Option<usize>) {
     }
     // Close whatever is still open (a cut-off file).
     while stack.len() > 1 {
-        if let Some(node) = stack.pop() {
-            if let Some(parent) = stack.last_mut() {
+        close(&mut stack, on_entry)?;
+    }
+    Ok((stack.pop().unwrap_or_default(), broken))
+}
+
+/// Closes the innermost open element: an entry of a statement goes to
+/// `on_entry`, anything else to its parent.
+fn close(
+    stack: &mut Vec<Node>,
+    on_entry: &mut dyn FnMut(&Node, Node) -> Result<(), Error>,
+) -> Result<(), Error> {
+    if let Some(node) = stack.pop() {
+        if let Some(parent) = stack.last_mut() {
+            if node.name == "Ntry" && (parent.name == "Stmt" || parent.name == "Rpt") {
+                on_entry(parent, node)?;
+            } else {
                 parent.children.push(node);
             }
         }
     }
-    (stack.pop().unwrap_or_default(), broken)
+    Ok(())
 }
 
 fn element(e: &quick_xml::events::BytesStart<'_>, line: usize) -> Node {
@@ -206,11 +226,13 @@ fn element(e: &quick_xml::events::BytesStart<'_>, line: usize) -> Node {
 pub fn read(bytes: &[u8]) -> Result<(&'static str, Vec<Account>), Error> {
     let declared = xml_declared_encoding(bytes);
     let (text, encoding) = decode(bytes, declared.as_deref());
-    let (root, broken) = parse_tree(&text);
+    let mut accounts = Accounts::default();
+    let (root, broken) = parse_tree(&text, &mut |stmt, ntry| {
+        read_entry(stmt, &ntry, &mut accounts)
+    })?;
     let message = find_message(&root).ok_or(Error::Malformed {
         line: broken.unwrap_or(1),
     })?;
-    let mut accounts = Accounts::default();
     let mut statements = 0;
     for stmt in message
         .children
@@ -218,7 +240,7 @@ pub fn read(bytes: &[u8]) -> Result<(&'static str, Vec<Account>), Error> {
         .filter(|c| c.name == "Stmt" || c.name == "Rpt")
     {
         statements += 1;
-        read_statement(stmt, &mut accounts)?;
+        read_statement(stmt, &mut accounts);
     }
     if statements == 0 {
         return Err(Error::Malformed {
@@ -257,7 +279,9 @@ fn find_message(root: &Node) -> Option<&Node> {
     None
 }
 
-fn read_statement(stmt: &Node, accounts: &mut Accounts) -> Result<(), Error> {
+/// The statement's account, noted with its currency (from the account, or
+/// else from a balance's amount).
+fn account_of(stmt: &Node, accounts: &mut Accounts) -> String {
     let id = stmt
         .text_at(&["Acct", "Id", "IBAN"])
         .or_else(|| stmt.text_at(&["Acct", "Id", "Othr", "Id"]))
@@ -268,7 +292,33 @@ fn read_statement(stmt: &Node, accounts: &mut Accounts) -> Result<(), Error> {
         stmt.text_at(&["Acct", "Ccy"])
             .and_then(|c| currency_code(&c)),
     );
+    for bal in stmt.all("Bal") {
+        if let Some(ccy) = bal.child("Amt").and_then(|a| a.attr("Ccy")) {
+            accounts.currency(&id, currency_code(ccy));
+        }
+    }
+    id
+}
 
+/// The rows of one entry of `stmt` (as read up to the entry).
+fn read_entry(stmt: &Node, ntry: &Node, accounts: &mut Accounts) -> Result<(), Error> {
+    let id = account_of(stmt, accounts);
+    let own = normalize_account(&id);
+    let entry_ccy = ntry
+        .child("Amt")
+        .and_then(|a| a.attr("Ccy"))
+        .and_then(currency_code);
+    accounts.currency(&id, entry_ccy.clone());
+    let currency = entry_ccy.or_else(|| accounts.get(&id).currency.clone());
+    for row in entry_rows(ntry, &own, currency) {
+        accounts.push(&id, row)?;
+    }
+    Ok(())
+}
+
+/// The statement's account and its booked closing balance.
+fn read_statement(stmt: &Node, accounts: &mut Accounts) {
+    let id = account_of(stmt, accounts);
     for bal in stmt.all("Bal") {
         let code = bal.text_at(&["Tp", "CdOrPrtry", "Cd"]).unwrap_or_default();
         if code != "CLBD" {
@@ -283,24 +333,7 @@ fn read_statement(stmt: &Node, accounts: &mut Accounts) -> Result<(), Error> {
             let amount = if is_debit(bal) { -amount } else { amount };
             accounts.closing(&id, Balance { date, amount });
         }
-        if let Some(ccy) = bal.child("Amt").and_then(|a| a.attr("Ccy")) {
-            accounts.currency(&id, currency_code(ccy));
-        }
     }
-
-    let own = normalize_account(&id);
-    for ntry in stmt.all("Ntry") {
-        let entry_ccy = ntry
-            .child("Amt")
-            .and_then(|a| a.attr("Ccy"))
-            .and_then(currency_code);
-        accounts.currency(&id, entry_ccy.clone());
-        let currency = entry_ccy.or_else(|| accounts.get(&id).currency.clone());
-        for row in entry_rows(ntry, &own, currency) {
-            accounts.push(&id, row)?;
-        }
-    }
-    Ok(())
 }
 
 fn is_debit(node: &Node) -> bool {
