@@ -458,13 +458,15 @@ impl View<'_> {
     /// Whether the file's balance is newer than the account's: of a day on
     /// or after the one its balance was last set.
     fn newer_balance(&self, b: &BatchView, closing: &ClosingBalance) -> bool {
-        self.refs
+        let set = self
+            .refs
             .accounts
             .iter()
             .find(|a| a.id == b.account_id)
             .and_then(|a| a.balance_set_at.as_deref())
             .and_then(crate::clock::parse_timestamp)
-            .is_none_or(|set| closing.date >= set.date_naive())
+            .map(|set| set.date_naive());
+        closing.is_newer_than(set)
     }
 
     /// `template` with the closing balance's `{amount}` and `{date}`, and

@@ -102,6 +102,14 @@ pub struct ClosingBalance {
     pub currency: Option<String>,
 }
 
+impl ClosingBalance {
+    /// Whether to offer it ticked: it is of a day on or after the one the
+    /// account's balance was last set (`None`: never).
+    pub fn is_newer_than(&self, balance_set: Option<NaiveDate>) -> bool {
+        balance_set.is_none_or(|set| self.date >= set)
+    }
+}
+
 /// Which account of a file with statements of several accounts to read.
 #[derive(Clone, Debug, Default)]
 pub struct Choice {
@@ -1088,5 +1096,18 @@ mod tests {
             let back: Mapping = serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap();
             assert_eq!(back, m);
         }
+    }
+
+    #[test]
+    fn a_closing_balance_is_newer_from_the_day_the_balance_was_set() {
+        let closing = ClosingBalance {
+            date: day("2024-12-30"),
+            amount: Decimal::ONE,
+            currency: None,
+        };
+        assert!(closing.is_newer_than(None));
+        assert!(closing.is_newer_than(Some(day("2024-12-30"))));
+        assert!(closing.is_newer_than(Some(day("2024-12-01"))));
+        assert!(!closing.is_newer_than(Some(day("2024-12-31"))));
     }
 }
