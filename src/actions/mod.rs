@@ -15,6 +15,7 @@
 pub mod api_tokens;
 pub mod assistant;
 pub mod auth;
+pub mod budgets;
 pub mod dashboard;
 pub mod documents;
 pub mod forecasts;
@@ -230,6 +231,7 @@ fn registry() -> Registry {
     records::register(&mut r);
     documents::register(&mut r);
     dashboard::register(&mut r);
+    budgets::register(&mut r);
     merchants::register(&mut r);
     search::register(&mut r);
     api_tokens::register(&mut r);

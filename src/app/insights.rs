@@ -2,6 +2,7 @@
 //! (`domain::insights`) and store those not already current, with their
 //! German text (`i18n::insights`).
 
+use crate::app::reports::budgets;
 use crate::app::reports::dashboard::load_ledger;
 use crate::clock::timestamp;
 use crate::domain::insights::{find, CategoryFacts, Facts, SubscriptionFacts};
@@ -41,7 +42,16 @@ pub fn facts(
     let first = month_start(today);
     let from = add_months(first, -3);
     let to = month_end(first).max(today + Duration::days(3));
-    let ledger = load_ledger(c, user, &rates.current(), from, to, today)?;
+    let plan = budgets::plan(c, user, first)?;
+    let ledger = load_ledger(
+        c,
+        user,
+        &rates.current(),
+        from.min(plan.earliest),
+        to,
+        today,
+    )?;
+    let budgets = budgets::from_ledger(&plan, &ledger, user, first);
     let totals = views::monthly_totals(&ledger.items, from, 4, View::Cashflow);
     let per_month: Vec<Vec<(Option<String>, Decimal)>> = (0..4)
         .map(|i| views::expenses_by_category(&ledger.items, add_months(from, i)))
@@ -58,9 +68,9 @@ pub fn facts(
                     .unwrap_or_default();
             }
             CategoryFacts {
+                budget: budgets.of(&k.id).map(|b| (b.available, b.status)),
                 id: k.id,
                 name: k.name,
-                limit: k.monthly_limit,
                 spent,
             }
         })

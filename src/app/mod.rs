@@ -7,6 +7,7 @@
 pub mod accounts;
 pub mod api_tokens;
 pub mod assistant;
+pub mod budgets;
 pub mod documents;
 pub mod export;
 pub mod import;

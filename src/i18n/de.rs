@@ -236,7 +236,7 @@ pub static DE: Texts = Texts {
     type_etf: "ETF-Depot",
     icon: "Symbol (Emoji)",
     color: "Farbe",
-    monthly_limit: "Monatslimit (optional)",
+    monthly_limit: "Monatsbudget (optional)",
     search_placeholder: "Namen, Notizen, Händler suchen …",
     search_button: "Suchen",
     no_results: "Keine Treffer.",

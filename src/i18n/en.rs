@@ -238,7 +238,7 @@ pub static EN: Texts = Texts {
     type_etf: "ETF",
     icon: "Icon (emoji)",
     color: "Colour",
-    monthly_limit: "Monthly limit (optional)",
+    monthly_limit: "Monthly budget (optional)",
     search_placeholder: "Search names, notes, merchants…",
     search_button: "Search",
     no_results: "No matches.",

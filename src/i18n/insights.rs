@@ -58,24 +58,35 @@ pub fn text(finding: &Finding, locale: Locale) -> (String, String) {
             currency: cur,
             limit,
             ..
-        } => match locale {
-            Locale::De => (
-                format!("Limit überschritten: {name}"),
-                format!(
-                    "Für {name} hast du in diesem Monat {} ausgegeben, dein Limit ist {}.",
-                    stored_de(*amount, cur),
-                    stored_de(*limit, cur)
+        } => {
+            let over = amount > limit;
+            match locale {
+                Locale::De => (
+                    if over {
+                        format!("Budget überschritten: {name}")
+                    } else {
+                        format!("Budget fast aufgebraucht: {name}")
+                    },
+                    format!(
+                        "Für {name} hast du in diesem Monat {} von {} ausgegeben.",
+                        stored_de(*amount, cur),
+                        stored_de(*limit, cur)
+                    ),
                 ),
-            ),
-            Locale::En => (
-                format!("Limit exceeded: {name}"),
-                format!(
-                    "You have spent {} on {name} this month; your limit is {}.",
-                    en(*amount, cur),
-                    en(*limit, cur)
+                Locale::En => (
+                    if over {
+                        format!("Over budget: {name}")
+                    } else {
+                        format!("Budget nearly used: {name}")
+                    },
+                    format!(
+                        "You have spent {} of {} on {name} this month.",
+                        en(*amount, cur),
+                        en(*limit, cur)
+                    ),
                 ),
-            ),
-        },
+            }
+        }
         Finding::OverIncome {
             currency: cur,
             expenses,
@@ -266,10 +277,10 @@ mod tests {
             "You have spent €1,620.56 on Lebensmittel this month so far, 440 % more than the average of the last three months (€300.00).",
         ),
         (
-            "Limit überschritten: Lebensmittel",
-            "Für Lebensmittel hast du in diesem Monat 1.620,56 € ausgegeben, dein Limit ist 500,00 €.",
-            "Limit exceeded: Lebensmittel",
-            "You have spent €1,620.56 on Lebensmittel this month; your limit is €500.00.",
+            "Budget überschritten: Lebensmittel",
+            "Für Lebensmittel hast du in diesem Monat 1.620,56 € von 500,00 € ausgegeben.",
+            "Over budget: Lebensmittel",
+            "You have spent €1,620.56 of €500.00 on Lebensmittel this month.",
         ),
         (
             "Mehr Ausgaben als Einnahmen",
@@ -388,7 +399,7 @@ mod tests {
         f.categories.push(CategoryFacts {
             id: "food".into(),
             name: "Lebensmittel".into(),
-            limit: None,
+            budget: None,
             spent: [dec("300"), dec("320"), dec("280"), dec("620")],
         });
         let m = message(&f);

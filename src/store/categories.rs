@@ -16,6 +16,8 @@ pub struct Category {
     pub name: String,
     pub icon: String,
     pub color: String,
+    /// The budget as its newest change set it (`None` when ended or never
+    /// set); the months are in `budgets` (`docs/budgets.md`).
     #[serde(serialize_with = "money::json::option::serialize")]
     pub monthly_limit: Option<Decimal>,
     pub created_at: String,
@@ -26,7 +28,9 @@ pub struct NewCategory {
     pub name: String,
     pub icon: String,
     pub color: String,
-    pub monthly_limit: Option<Decimal>,
+    /// `monthlyLimit` given with the category: its budget from this month
+    /// on (`Some(None)` ends it). Not a column: budgets keep it.
+    pub budget: Option<Option<Decimal>>,
 }
 
 impl Table for Category {
@@ -35,13 +39,14 @@ impl Table for Category {
     const ORDER: &'static str = "name COLLATE NOCASE, id";
 
     read_columns! {
-        name, icon, color, monthly_limit: "monthly_limit_cents" => money::from_cents_or_none,
+        name, icon, color,
+        monthly_limit: "(SELECT b.amount_cents FROM budgets b WHERE b.category_id = categories.id
+                         ORDER BY b.month DESC LIMIT 1)" => money::from_cents_or_none,
         created_at, updated_at,
     }
 
     written_columns! { k;
         "name" => k.name, "icon" => k.icon, "color" => k.color,
-        "monthly_limit_cents" => k.monthly_limit.map(money::to_cents),
     }
 
     fn before_write(
@@ -84,7 +89,7 @@ pub fn insert_defaults(
                 name: name.into(),
                 icon: icon.into(),
                 color: color.into(),
-                monthly_limit: None,
+                budget: None,
             },
             now,
         )?;

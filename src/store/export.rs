@@ -33,8 +33,9 @@ use zip::{CompressionMethod, ZipWriter};
 /// The archive's format, in `data.json`.
 pub const FORMAT: &str = "cashkeeper-export";
 /// 2: with `earlier_amounts` (price history) and `accounts.balance_set_at`;
-/// an archive of version 1 is read as the migrations would have upgraded it.
-pub const VERSION: u32 = 2;
+/// 3: with `budgets`, and categories without their `monthly_limit_cents`.
+/// An older archive is read as the migrations would have upgraded it.
+pub const VERSION: u32 = 3;
 
 /// The user's tables in the order a later import writes them (parents
 /// first), and whether each gets a CSV file. Sessions, password resets,
@@ -43,6 +44,7 @@ pub const VERSION: u32 = 2;
 pub const TABLES: &[(&str, bool)] = &[
     ("accounts", true),
     ("categories", true),
+    ("budgets", true),
     ("expenses", true),
     ("daily_expenses", true),
     ("incomes", true),
@@ -684,6 +686,9 @@ pub fn load(
     }
 
     let mut imported = Imported::default();
+    // Categories' monthly limits of an archive before budgets: (new id,
+    // cents, created at), made budgets below.
+    let mut limits: Vec<(String, i64, String)> = Vec::new();
     for (table, rows) in &checked.tables {
         let mut known: Vec<String> = Vec::new();
         let mut text_id = false;
@@ -719,6 +724,14 @@ pub fn load(
                 row.insert("content_type".into(), json!(doc.content_type));
                 row.insert("size_bytes".into(), json!(doc.size));
                 row.insert("sha256".into(), json!(doc.sha256));
+            }
+            if *table == "categories" && checked.version < 3 {
+                let old = row.get("id").and_then(Value::as_str);
+                let cents = row.get("monthly_limit_cents").and_then(Value::as_i64);
+                if let (Some(new), Some(cents)) = (old.and_then(|o| ids.get(o)), cents) {
+                    let created = row.get("created_at").and_then(Value::as_str);
+                    limits.push((new.clone(), cents, created.unwrap_or_default().to_string()));
+                }
             }
             let mut columns = Vec::with_capacity(row.len());
             let mut values: Vec<rusqlite::types::Value> = Vec::with_capacity(row.len());
@@ -792,6 +805,16 @@ pub fn load(
         }
     }
     drop(ids);
+    // An archive from before budgets: each monthly limit is the category's
+    // budget from the month it was made, as migrations/V16__budgets.sql
+    // turned them.
+    for (category, cents, created) in limits.into_iter().filter(|l| l.1 > 0) {
+        tx.execute(
+            "INSERT INTO budgets (user_id, category_id, month, amount_cents, rollover, created_at)
+             VALUES (?1, ?2, substr(?3, 1, 7), ?4, 0, ?3)",
+            rusqlite::params![user, category, created, cents],
+        )?;
+    }
     // An archive from before price histories: the one earlier price the
     // expenses kept, as migrations/V12__earlier_amounts.sql seeds it.
     if checked.version < 2 && !checked.tables.iter().any(|(t, _)| *t == "earlier_amounts") {

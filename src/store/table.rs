@@ -27,6 +27,9 @@ pub trait Table: Sized {
 
     fn from_row(r: &Row<'_>) -> rusqlite::Result<Self>;
 
+    /// The record's id.
+    fn id(&self) -> &str;
+
     /// Calls `f` with the values of [`Table::WRITTEN`] for `new`.
     fn bind<R>(new: &Self::New, f: impl FnOnce(&[&dyn ToSql]) -> R) -> R;
 
@@ -51,6 +54,10 @@ macro_rules! read_columns {
     { $($field:ident $(: $column:expr $(=> $read:path)?)?),+ $(,)? } => {
         const COLUMNS: &'static str =
             concat!("id" $(, ", ", $crate::store::table::read_columns!(@name $field $($column)?))+);
+
+        fn id(&self) -> &str {
+            &self.id
+        }
 
         fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
             let mut at = 0;

@@ -370,7 +370,7 @@ async fn read_tools_answer_the_numbers_the_pages_show() {
             (
                 x["name"].as_str().unwrap().into(),
                 m(&x["amount"]),
-                x["monthlyLimit"].clone(),
+                x["budget"].clone(),
             )
         })
         .collect();

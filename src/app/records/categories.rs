@@ -1,6 +1,6 @@
 //! Categories: their input and validation.
 
-use super::Record;
+use super::{Record, Written};
 use crate::app::input::{self, Patch};
 use crate::domain::categories::{parse_color, parse_icon};
 use crate::domain::money::Sign;
@@ -19,7 +19,8 @@ pub struct CategoryInput {
     name: Patch<String>,
     icon: Patch<String>,
     color: Patch<String>,
-    /// Optional monthly spending limit (budget warnings).
+    /// The category's budget from this month on (`setBudget`); null or
+    /// empty ends it.
     monthly_limit: Patch<Value>,
 }
 
@@ -56,10 +57,12 @@ impl Record for CategoryInput {
             _ => Ok("#64748b".to_string()),
         })?;
         let monthly_limit = checks.take(match self.monthly_limit {
-            Patch::Absent => Ok(stored.and_then(|k| k.monthly_limit)),
-            Patch::Null => Ok(None),
-            Patch::Value(Value::String(s)) if s.trim().is_empty() => Ok(None),
-            Patch::Value(v) => input::amount("monthlyLimit", Some(v), Sign::Positive).map(Some),
+            Patch::Absent => Ok(None),
+            Patch::Null => Ok(Some(None)),
+            Patch::Value(Value::String(s)) if s.trim().is_empty() => Ok(Some(None)),
+            Patch::Value(v) => {
+                input::amount("monthlyLimit", Some(v), Sign::Positive).map(|a| Some(Some(a)))
+            }
         })?;
         let (name, icon, color, monthly_limit) =
             checks.finish(|| Some((name?, icon?, color?, monthly_limit?)))?;
@@ -67,7 +70,17 @@ impl Record for CategoryInput {
             name,
             icon,
             color,
-            monthly_limit,
+            budget: monthly_limit,
         })
+    }
+
+    fn after_write(c: &Connection, user: &UserId, w: &Written<'_, Category>) -> Result<()> {
+        match w.new.budget {
+            Some(amount) => {
+                crate::app::budgets::set_in(c, user, w.id, amount, false, w.today, w.now)
+                    .map(|_| ())
+            }
+            None => Ok(()),
+        }
     }
 }

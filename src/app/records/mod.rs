@@ -109,6 +109,8 @@ pub trait Record: serde::de::DeserializeOwned + Send + 'static {
 
 /// A record just created or updated, as [`Record::after_write`] sees it.
 pub struct Written<'a, S: Table> {
+    /// The record's id (a new one after a create).
+    pub id: &'a str,
     /// The id and the record before an update; `None` after a create.
     pub stored: Option<(&'a str, &'a S)>,
     pub new: &'a S::New,
@@ -152,13 +154,15 @@ pub fn create_in<R: Record>(
     R::CAP.check(tx, user)?;
     let record = table::insert::<R::Stored>(tx, user, &new, now)?;
     let written = Written {
+        id: record.id(),
         stored: None,
         new: &new,
         now,
         today,
     };
     R::after_write(tx, user, &written)?;
-    Ok(record)
+    // Read again: `after_write` may have changed what the record shows.
+    table::find::<R::Stored>(tx, user, record.id())?.ok_or(Error::NotFound)
 }
 
 /// The given fields over the stored record, validated and written in one
@@ -191,6 +195,7 @@ pub fn update_in<R: Record>(
     let new = input.validate(tx, user, Some(&stored))?;
     table::update::<R::Stored>(tx, user, &id, &new, now)?.ok_or(Error::NotFound)?;
     let written = Written {
+        id: &id,
         stored: Some((&id, &stored)),
         new: &new,
         now,

@@ -91,6 +91,7 @@ pub struct Dashboard {
 }
 
 /// A user's entries as the views see them, in the base currency.
+#[derive(Default)]
 pub struct Ledger {
     /// What the month views count: recurring items, and one-time expenses
     /// as sums per month, category and currency.

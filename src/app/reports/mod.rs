@@ -3,6 +3,7 @@
 //! Every report is a plain function over a connection, the user, the rates
 //! and the day; [`read`] runs one for a door.
 
+pub mod budgets;
 pub mod dashboard;
 pub mod forecasts;
 pub mod payments;

@@ -51,13 +51,13 @@ pub fn everything() -> Facts {
             CategoryFacts {
                 id: "food".into(),
                 name: "Lebensmittel".into(),
-                limit: Some(dec("500")),
+                budget: Some((dec("500"), crate::domain::budgets::Status::Over)),
                 spent: [dec("300"), dec("320"), dec("280"), dec("1620.555")],
             },
             CategoryFacts {
                 id: "tv".into(),
                 name: "Streaming".into(),
-                limit: None,
+                budget: None,
                 spent: [Decimal::ZERO; 4],
             },
         ],
@@ -79,6 +79,7 @@ pub fn everything_else() -> Facts {
     f.expenses = [dec("2400"), dec("2200"), dec("2000"), dec("3000.004")];
     f.income[3] = Decimal::ZERO;
     f.categories[0].spent = [dec("100"), dec("100"), dec("100"), dec("170")];
+    f.categories[0].budget = Some((dec("500"), crate::domain::budgets::Status::Ok));
     f.subscriptions[3].amount = dec("9.99");
     f
 }

@@ -7,8 +7,10 @@
 //! The five kinds and their rules:
 //! - `spending_anomaly`: a category's spending this month is at least 1.5×
 //!   its average of the three months before (and at least 50 more);
-//! - `budget_warning`: the month's expenses exceed its income, or a category
-//!   exceeds the monthly limit set on it;
+//! - `budget_warning`: the month's expenses exceed its income, or a
+//!   category's spending is near its budget (80 %, with at least five days
+//!   of the month left: `warning`) or over it (`critical`), once per
+//!   category and month;
 //! - `saving_opportunity`: two or more running subscriptions in one category,
 //!   or a subscription costing more than twice the others of its category;
 //! - `subscription_alert`: a subscription falls due within three days, or
@@ -28,7 +30,9 @@ use serde_json::Value;
 pub struct CategoryFacts {
     pub id: String,
     pub name: String,
-    pub limit: Option<Decimal>,
+    /// This month's budget, if the category has one: what is available
+    /// (the budget with what rollover carried) and its status.
+    pub budget: Option<(Decimal, super::budgets::Status)>,
     /// `[m-3, m-2, m-1, this month]`.
     pub spent: [Decimal; 4],
 }
@@ -89,7 +93,8 @@ pub enum Finding {
         #[serde(with = "whole")]
         percent: Decimal,
     },
-    /// `budget_warning`: a category's spending this month above its limit.
+    /// `budget_warning`: a category's spending this month near or above
+    /// its budget; `limit` is what is available.
     OverLimit {
         #[serde(with = "amount")]
         amount: Decimal,
@@ -317,21 +322,23 @@ pub fn find(facts: &Facts) -> Vec<Found> {
                 valid_through: month_last,
             });
         }
-        if let Some(limit) = k.limit {
-            if now > limit {
+        if let Some((available, status)) = k.budget {
+            let days_left = (month_last - facts.today).num_days();
+            let severity = match status {
+                super::budgets::Status::Over => Some("critical"),
+                super::budgets::Status::Near if days_left >= 5 => Some("warning"),
+                _ => None,
+            };
+            if let Some(severity) = severity {
                 out.push(Found {
                     finding: Finding::OverLimit {
                         amount: money::round(now),
                         category_id: k.id.clone(),
                         category_name: k.name.clone(),
                         currency: cur.to_string(),
-                        limit: money::round(limit),
+                        limit: money::round(available),
                     },
-                    severity: if now > limit * Decimal::new(12, 1) {
-                        "critical"
-                    } else {
-                        "warning"
-                    },
+                    severity,
                     dedupe_key: format!("budget_warning:{}:{month}", k.id),
                     valid_through: month_last,
                 });
@@ -522,7 +529,7 @@ mod tests {
         f.categories.push(CategoryFacts {
             id: "food".into(),
             name: "Lebensmittel".into(),
-            limit: None,
+            budget: None,
             spent: [dec("300"), dec("320"), dec("280"), dec("620")],
         });
         let out = find(&f);
@@ -548,13 +555,35 @@ mod tests {
         f.categories.push(CategoryFacts {
             id: "fun".into(),
             name: "Freizeit".into(),
-            limit: Some(dec("100")),
+            budget: Some((dec("100"), super::super::budgets::Status::Over)),
             spent: [dec("90"), dec("95"), dec("100"), dec("110")],
         });
         let out = find(&f);
         assert_eq!(kinds(&out), vec!["budget_warning"]);
-        assert_eq!(out[0].severity, "warning");
+        assert_eq!(out[0].severity, "critical");
         assert_eq!(meta(&out[0])["categoryId"], "fun");
+        assert_eq!(meta(&out[0])["limit"], "100.00");
+    }
+
+    #[test]
+    fn near_a_budget_warns_only_with_five_days_of_the_month_left() {
+        let near = |today: &str| {
+            let mut f = facts();
+            f.today = NaiveDate::parse_from_str(today, "%Y-%m-%d").unwrap();
+            f.categories.push(CategoryFacts {
+                id: "fun".into(),
+                name: "Freizeit".into(),
+                budget: Some((dec("100"), super::super::budgets::Status::Near)),
+                spent: [dec("0"), dec("0"), dec("0"), dec("85")],
+            });
+            find(&f)
+                .into_iter()
+                .filter(|x| x.dedupe_key.starts_with("budget_warning:fun"))
+                .map(|x| x.severity)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(near("2025-06-25"), vec!["warning"]);
+        assert_eq!(near("2025-06-26"), Vec::<&str>::new());
     }
 
     #[test]
@@ -563,7 +592,7 @@ mod tests {
         f.categories.push(CategoryFacts {
             id: "tv".into(),
             name: "Streaming".into(),
-            limit: None,
+            budget: None,
             spent: [Decimal::ZERO; 4],
         });
         f.subscriptions = vec![

@@ -2,6 +2,7 @@
 
 use super::common::{category_chip, EditQuery, PageResult, Refs};
 use super::record_page::{amount_value, Editing, RecordForm, RecordList, Row};
+use crate::app::reports;
 use crate::i18n::format;
 use crate::state::AppState;
 use crate::web::components::Field;
@@ -19,7 +20,14 @@ pub async fn show(
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
     let refs = Refs::load(&state, &user.id).await?;
     let editing = q.find(&refs.categories, |k| k.id.as_str());
-    let limit = amount_value(editing.and_then(|k| k.monthly_limit), locale);
+    // The column and the field show this month's budget (`/budgets` has
+    // the months and the rollover).
+    let budgets = reports::read(&state, user, |c, user, rates, today| {
+        reports::budgets::budgets(c, user, rates, today, today)
+    })
+    .await?;
+    let budget = |id: &str| budgets.of(id).map(|b| b.amount);
+    let limit = amount_value(editing.and_then(|k| budget(&k.id)), locale);
     let list = RecordList::new(
         t,
         "/categories?edit=",
@@ -50,7 +58,7 @@ pub async fn show(
             }))
             (list.render(&refs.categories, |k| Row::new(&k.id, html! {
                 td { (category_chip(Some(k), locale)) }
-                td.num { @if let Some(l) = k.monthly_limit { (format::money(l, &user.base_currency, locale)) } }
+                td.num { @if let Some(l) = budget(&k.id) { (format::money(l, &user.base_currency, locale)) } }
             })))
         },
     )

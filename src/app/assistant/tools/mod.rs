@@ -42,7 +42,6 @@ use crate::i18n::format;
 use crate::services::ai::Tool;
 use crate::state::AppState;
 use crate::store::accounts::Account;
-use crate::store::categories::Category;
 use crate::store::daily_expenses::{DailyExpense, NewDailyExpense};
 use crate::store::expenses::{Expense, NewExpense};
 use crate::store::incomes::{Income, NewIncome};
@@ -55,7 +54,6 @@ use rusqlite::Connection;
 use rust_decimal::Decimal;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
-use std::collections::HashMap;
 use std::ops::RangeInclusive;
 
 /// What a write tool would do, without doing it (`previewTool`'s reply).

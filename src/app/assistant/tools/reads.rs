@@ -466,7 +466,7 @@ pub(super) fn list_insights(c: &Connection, user: &User, now: &str) -> Result<(V
 }
 
 /// `spending_by_category`: the dashboard's `byCategory` of a month, with
-/// the categories' limits.
+/// each category's budget of that month.
 pub(super) fn spending_by_category(
     c: &Connection,
     user: &User,
@@ -474,11 +474,8 @@ pub(super) fn spending_by_category(
     first: NaiveDate,
     today: NaiveDate,
 ) -> Result<(Value, String)> {
-    let d = dashboard::dashboard(c, user, rates, first, today)?;
-    let limits: HashMap<String, Option<Decimal>> = table::all::<Category>(c, &user.id)?
-        .into_iter()
-        .map(|k| (k.id, k.monthly_limit))
-        .collect();
+    let (d, budgets) =
+        crate::app::reports::budgets::dashboard_and_budgets(c, user, rates, first, today)?;
     let l = user.locale;
     let categories: Vec<Value> = d
         .by_category
@@ -488,13 +485,10 @@ pub(super) fn spending_by_category(
                 .category
                 .as_ref()
                 .map_or(l.texts().uncategorised, |k| k.name.as_str());
-            let limit = s
-                .category_id
-                .as_ref()
-                .and_then(|id| limits.get(id).copied().flatten());
+            let budget = s.category_id.as_deref().and_then(|id| budgets.of(id));
             json!({
                 "categoryId": s.category_id, "name": name, "amount": amt(s.amount),
-                "monthlyLimit": opt_amt(limit),
+                "budget": budget.map(|b| amt(b.available)),
             })
         })
         .collect();

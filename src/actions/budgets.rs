@@ -1,0 +1,43 @@
+//! `setBudget`, `deleteBudget` and `listBudgets {month?}`
+//! (`docs/budgets.md`), over [`crate::app::budgets`] and
+//! [`crate::app::reports::budgets`].
+
+use super::{Ctx, Registry, Reply};
+use crate::app::budgets::{self, DeleteInput, SetInput};
+use crate::app::reports::{self, budgets::budgets as month_budgets};
+use crate::domain::recurrence::{month_start, parse_month};
+use crate::error::Result;
+use serde::Deserialize;
+
+pub fn register(r: &mut Registry) {
+    r.session("setBudget", set);
+    r.session("deleteBudget", delete);
+    r.session("listBudgets", list);
+}
+
+async fn set(ctx: Ctx, input: SetInput) -> Result<Reply> {
+    Reply::data(budgets::set(&ctx.state, &ctx.user_id()?, input).await?)
+}
+
+async fn delete(ctx: Ctx, input: DeleteInput) -> Result<Reply> {
+    Reply::data(budgets::delete(&ctx.state, &ctx.user_id()?, input).await?)
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ListInput {
+    month: Option<String>,
+}
+
+async fn list(ctx: Ctx, input: ListInput) -> Result<Reply> {
+    let first = match input.month {
+        Some(m) if !m.trim().is_empty() => parse_month("month", &m)?.0,
+        _ => month_start(ctx.state.clock.today()),
+    };
+    Reply::data(
+        reports::read(&ctx.state, ctx.user()?, move |c, user, rates, today| {
+            month_budgets(c, user, rates, first, today)
+        })
+        .await?,
+    )
+}

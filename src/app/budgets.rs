@@ -1,0 +1,112 @@
+//! Setting and ending budgets (`setBudget`, `deleteBudget`; the rules in
+//! [`crate::domain::budgets`], the month's figures in
+//! [`crate::app::reports::budgets`]).
+
+use crate::app::input;
+use crate::app::records::check_category;
+use crate::domain::budgets;
+use crate::domain::money::{self, Sign};
+use crate::domain::recurrence::{month_start, parse_month};
+use crate::error::{Error, Reason, Result};
+use crate::state::AppState;
+use crate::store::budgets as stored;
+use crate::store::users::UserId;
+use chrono::NaiveDate;
+use rusqlite::Connection;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+pub struct SetInput {
+    pub category_id: Option<String>,
+    pub amount: Option<Value>,
+    pub rollover: Option<bool>,
+    pub from: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+pub struct DeleteInput {
+    pub category_id: Option<String>,
+    pub from: Option<String>,
+}
+
+/// What a change wrote: the category's budget from `from` on (`amount`
+/// null when it ended).
+#[derive(Serialize, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct Set {
+    pub category_id: String,
+    pub from: String,
+    #[serde(serialize_with = "money::json::option::serialize")]
+    pub amount: Option<Decimal>,
+    pub rollover: bool,
+}
+
+/// The category a budget is for, required.
+fn category(id: Option<String>) -> Result<String> {
+    input::optional_id(id).ok_or_else(|| Error::invalid("categoryId", Reason::Required))
+}
+
+/// The month a change holds from: `from` (`YYYY-MM`), else this month.
+fn from_month(from: Option<String>, today: NaiveDate) -> Result<NaiveDate> {
+    match from {
+        Some(raw) if !raw.trim().is_empty() => Ok(parse_month("from", &raw)?.0),
+        _ => Ok(month_start(today)),
+    }
+}
+
+/// Sets the budget of `category_id` to `amount` from the month of `from`
+/// on, in the caller's write transaction; months before keep theirs.
+pub fn set_in(
+    tx: &Connection,
+    user: &UserId,
+    category_id: &str,
+    amount: Option<Decimal>,
+    rollover: bool,
+    from: NaiveDate,
+    now: &str,
+) -> Result<Set> {
+    check_category(tx, user, Some(category_id))?;
+    let changes = stored::of(tx, user, category_id)?;
+    let from = month_start(from);
+    let changed = budgets::apply(&changes, from, amount, rollover);
+    stored::replace(tx, user, category_id, from, &changed, now)?;
+    Ok(Set {
+        category_id: category_id.to_string(),
+        from: from.format("%Y-%m").to_string(),
+        amount,
+        rollover: amount.is_some() && rollover,
+    })
+}
+
+/// `setBudget {categoryId, amount, rollover?, from?}`.
+pub async fn set(state: &AppState, user: &UserId, input: SetInput) -> Result<Set> {
+    let mut checks = input::Checks::default();
+    let category_id = checks.take(category(input.category_id))?;
+    let amount = checks.take(input::amount("amount", input.amount, Sign::Positive))?;
+    let today = state.clock.today();
+    let from = checks.take(from_month(input.from, today))?;
+    let (category_id, amount, from) = checks.finish(|| Some((category_id?, amount?, from?)))?;
+    let rollover = input.rollover.unwrap_or(false);
+    let (user, now) = (user.clone(), crate::clock::timestamp(state.clock.now()));
+    state
+        .db
+        .transaction(move |tx| set_in(tx, &user, &category_id, Some(amount), rollover, from, &now))
+        .await
+}
+
+/// `deleteBudget {categoryId, from?}`: no budget from that month on.
+pub async fn delete(state: &AppState, user: &UserId, input: DeleteInput) -> Result<Set> {
+    let mut checks = input::Checks::default();
+    let category_id = checks.take(category(input.category_id))?;
+    let from = checks.take(from_month(input.from, state.clock.today()))?;
+    let (category_id, from) = checks.finish(|| Some((category_id?, from?)))?;
+    let (user, now) = (user.clone(), crate::clock::timestamp(state.clock.now()));
+    state
+        .db
+        .transaction(move |tx| set_in(tx, &user, &category_id, None, false, from, &now))
+        .await
+}

@@ -1,0 +1,174 @@
+//! The budgets of a month (`listBudgets`, `/api/v1/budgets`, the budgets
+//! page, the dashboard's bars, the insights, the assistant): each budget
+//! against the category's spending as the dashboard's "spending by
+//! category" counts it ([`views::expenses_by_category`] over the same
+//! [`Ledger`]), so the two never differ.
+
+use super::dashboard::{self, load_ledger, Dashboard, Ledger};
+use crate::domain::budgets::{self, Change, Status};
+use crate::domain::money;
+use crate::domain::rates::Rates;
+use crate::domain::recurrence::{add_months, month_end, month_start};
+use crate::domain::views;
+use crate::error::Result;
+use crate::store::budgets as stored;
+use crate::store::categories::Category;
+use crate::store::users::User;
+use chrono::{Duration, NaiveDate};
+use rusqlite::Connection;
+use rust_decimal::Decimal;
+use serde::Serialize;
+use std::collections::HashMap;
+
+#[derive(Serialize, Clone, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct Budget {
+    pub category_id: String,
+    pub name: String,
+    pub icon: String,
+    pub color: String,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub amount: Decimal,
+    pub rollover: bool,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub carried: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub available: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub spent: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub remaining: Decimal,
+    pub percent: Option<i64>,
+    pub status: Status,
+}
+
+#[derive(Serialize, Clone, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct Budgets {
+    /// `YYYY-MM`.
+    pub month: String,
+    pub currency: String,
+    pub budgets: Vec<Budget>,
+}
+
+impl Budgets {
+    /// The budget of one category, if it has one this month.
+    pub fn of(&self, category_id: &str) -> Option<&Budget> {
+        self.budgets.iter().find(|b| b.category_id == category_id)
+    }
+}
+
+/// Every category's budget changes; the first month whose spending the
+/// budgets of the month of `first` need (rollover reaches back).
+pub struct Plan {
+    changes: HashMap<String, Vec<Change>>,
+    pub earliest: NaiveDate,
+}
+
+/// The budget changes of `user` and how far back the month of `first` needs spending.
+pub fn plan(c: &Connection, user: &User, first: NaiveDate) -> Result<Plan> {
+    let first = month_start(first);
+    let changes = stored::all(c, &user.id)?;
+    let earliest = changes
+        .values()
+        .filter_map(|ch| budgets::months_needed(ch, first))
+        .min()
+        .unwrap_or(first)
+        .min(first);
+    Ok(Plan { changes, earliest })
+}
+
+/// The budgets of the month of `first` over a ledger that holds the
+/// months from `plan.earliest` on (the dashboard's, when it reaches back
+/// far enough).
+pub fn from_ledger(plan: &Plan, ledger: &Ledger, user: &User, first: NaiveDate) -> Budgets {
+    let first = month_start(first);
+    let mut spending: HashMap<NaiveDate, HashMap<Option<String>, Decimal>> = HashMap::new();
+    let mut spent_in = |category: &str, m: NaiveDate| -> Decimal {
+        spending
+            .entry(m)
+            .or_insert_with(|| {
+                views::expenses_by_category(&ledger.items, m)
+                    .into_iter()
+                    .collect()
+            })
+            .get(&Some(category.to_string()))
+            .copied()
+            .unwrap_or_default()
+    };
+    let mut list: Vec<Budget> = Vec::new();
+    for (category_id, changes) in &plan.changes {
+        let Some(category) = ledger.categories.get(category_id) else {
+            continue;
+        };
+        let Some(m) = budgets::month(changes, first, |m| spent_in(category_id, m)) else {
+            continue;
+        };
+        let rollover = budgets::in_force(changes, first).is_some_and(|c| c.rollover);
+        list.push(line(category, m, rollover));
+    }
+    list.sort_by(|a, b| {
+        a.name
+            .to_lowercase()
+            .cmp(&b.name.to_lowercase())
+            .then_with(|| a.category_id.cmp(&b.category_id))
+    });
+    Budgets {
+        month: first.format("%Y-%m").to_string(),
+        currency: user.base_currency.clone(),
+        budgets: list,
+    }
+}
+
+fn line(category: &Category, m: budgets::Month, rollover: bool) -> Budget {
+    Budget {
+        category_id: category.id.clone(),
+        name: category.name.clone(),
+        icon: category.icon.clone(),
+        color: category.color.clone(),
+        amount: m.amount,
+        rollover,
+        carried: m.carried,
+        available: m.available,
+        spent: m.spent,
+        remaining: m.remaining,
+        percent: m.percent,
+        status: m.status,
+    }
+}
+
+/// The budgets of `user` in the month of `first`.
+pub fn budgets(
+    c: &Connection,
+    user: &User,
+    rates: &Rates,
+    first: NaiveDate,
+    today: NaiveDate,
+) -> Result<Budgets> {
+    let first = month_start(first);
+    let plan = plan(c, user, first)?;
+    if plan.changes.is_empty() {
+        return Ok(from_ledger(&plan, &Ledger::default(), user, first));
+    }
+    let ledger = load_ledger(c, user, rates, plan.earliest, month_end(first), today)?;
+    Ok(from_ledger(&plan, &ledger, user, first))
+}
+
+/// The dashboard and the budgets of the month of `first`, over one ledger
+/// that reaches back as far as either needs.
+pub fn dashboard_and_budgets(
+    c: &rusqlite::Connection,
+    user: &User,
+    rates: &Rates,
+    first: NaiveDate,
+    today: NaiveDate,
+) -> Result<(Dashboard, Budgets)> {
+    let plan = plan(c, user, first)?;
+    let from = add_months(first, -11).min(plan.earliest);
+    let to = month_end(first).max(today + Duration::days(dashboard::UPCOMING_DAYS));
+    let ledger = load_ledger(c, user, rates, from, to, today)?;
+    Ok((
+        dashboard::build(&ledger, user, first, today),
+        from_ledger(&plan, &ledger, user, first),
+    ))
+}
