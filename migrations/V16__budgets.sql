@@ -21,3 +21,13 @@ INSERT INTO budgets (user_id, category_id, month, amount_cents, rollover, create
 SELECT user_id, id, substr(created_at, 1, 7), monthly_limit_cents, 0, updated_at
 FROM categories WHERE monthly_limit_cents IS NOT NULL AND monthly_limit_cents > 0;
 ALTER TABLE categories DROP COLUMN monthly_limit_cents;
+
+-- "Over budget" pushes sent (docs/budgets.md): one per category and month.
+CREATE TABLE budget_alerts (
+    user_id     TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    category_id TEXT NOT NULL REFERENCES categories(id) ON DELETE CASCADE,
+    month       TEXT NOT NULL,
+    sent_at     TEXT NOT NULL,
+    PRIMARY KEY (category_id, month)
+);
+CREATE INDEX budget_alerts_user ON budget_alerts(user_id);

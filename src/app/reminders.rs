@@ -1,5 +1,7 @@
 //! The upcoming-payments job: finds the recurring expenses due tomorrow
-//! (the next UTC day) and reminds their owners by web push.
+//! (the next UTC day) and reminds their owners by web push; and tells users
+//! by web push when a category is over its budget, once per category and
+//! month (`docs/budgets.md`).
 
 use crate::state::AppState;
 use crate::store::users::UserId;
@@ -59,7 +61,13 @@ pub async fn run(state: &AppState) -> Summary {
         }
     };
     let notified = push_reminders(state, &due).await;
-    tracing::info!(total = due.len(), notified, "upcoming-payments job");
+    let over_budget = push_over_budget(state).await;
+    tracing::info!(
+        total = due.len(),
+        notified,
+        over_budget,
+        "upcoming-payments job"
+    );
     Summary {
         success: true,
         notified,
@@ -72,44 +80,151 @@ pub async fn run(state: &AppState) -> Summary {
 /// (404, 410) are deleted. Answers how many messages were accepted.
 /// Without the VAPID configuration there is nothing to send.
 pub async fn push_reminders(state: &AppState, due: &[Due]) -> usize {
-    use crate::services::push::{notify_payload, Outcome, PushService};
+    use crate::services::push::{notify_payload, PushService};
     let Some(push) = PushService::from_config(&state.config) else {
         return 0;
     };
     let mut delivered = 0;
     for d in due {
-        let user = d.user_id.clone();
-        let subs = match state
-            .db
-            .run(move |c| push_subscriptions::list_for_user(c, &user))
-            .await
-        {
-            Ok(s) => s,
-            Err(e) => {
-                e.log();
-                continue;
-            }
-        };
         let amount = crate::i18n::format::money(d.amount, &d.currency, d.locale);
         let (title, body) = crate::i18n::mail::due_tomorrow(d.locale, &d.name, &amount);
         let message = notify_payload(&title, &body, "/expenses");
-        for sub in subs {
-            match push.send(&sub, &message).await {
-                Outcome::Delivered => delivered += 1,
-                Outcome::Gone => {
-                    let id = sub.id.clone();
-                    if let Err(e) = state
-                        .db
-                        .run(move |c| push_subscriptions::delete_by_id(c, &id))
-                        .await
-                    {
-                        e.log();
-                    }
-                    tracing::info!(user_id = %sub.user_id, "push subscription gone; removed");
+        delivered += send(state, &push, &d.user_id, &message).await;
+    }
+    delivered
+}
+
+/// Sends `message` to each of the user's subscriptions; subscriptions the
+/// push service says are gone (404, 410) are deleted. Answers how many
+/// messages were accepted.
+async fn send(
+    state: &AppState,
+    push: &crate::services::push::PushService,
+    user: &UserId,
+    message: &[u8],
+) -> usize {
+    use crate::services::push::Outcome;
+    let user = user.clone();
+    let subs = match state
+        .db
+        .run(move |c| push_subscriptions::list_for_user(c, &user))
+        .await
+    {
+        Ok(s) => s,
+        Err(e) => {
+            e.log();
+            return 0;
+        }
+    };
+    let mut delivered = 0;
+    for sub in subs {
+        match push.send(&sub, message).await {
+            Outcome::Delivered => delivered += 1,
+            Outcome::Gone => {
+                let id = sub.id.clone();
+                if let Err(e) = state
+                    .db
+                    .run(move |c| push_subscriptions::delete_by_id(c, &id))
+                    .await
+                {
+                    e.log();
                 }
-                Outcome::Failed(why) => tracing::warn!(user_id = %sub.user_id, %why, "push failed"),
+                tracing::info!(user_id = %sub.user_id, "push subscription gone; removed");
+            }
+            Outcome::Failed(why) => tracing::warn!(user_id = %sub.user_id, %why, "push failed"),
+        }
+    }
+    delivered
+}
+
+/// A category over its budget this month, with its owner.
+struct Over {
+    user: crate::store::users::User,
+    budget: crate::app::reports::budgets::Budget,
+}
+
+/// The categories over budget this month of the users with a push
+/// subscription.
+fn over_budget(
+    c: &rusqlite::Connection,
+    rates: &crate::domain::rates::Rates,
+    today: chrono::NaiveDate,
+) -> crate::Result<Vec<Over>> {
+    use crate::app::reports::budgets::budgets;
+    use crate::domain::budgets::Status;
+    let first = crate::domain::recurrence::month_start(today);
+    let with_budgets = crate::store::budgets::users_with_budgets(c, first)?;
+    let mut out = Vec::new();
+    for user in users::all(c)?
+        .into_iter()
+        .filter(|u| with_budgets.contains(&u.id))
+    {
+        if push_subscriptions::list_for_user(c, &user.id)?.is_empty() {
+            continue;
+        }
+        for budget in budgets(c, &user, rates, first, today)?.budgets {
+            if budget.status == Status::Over {
+                out.push(Over {
+                    user: user.clone(),
+                    budget,
+                });
             }
         }
+    }
+    Ok(out)
+}
+
+/// Pushes "over budget" for each category over its budget this month that
+/// was not pushed this month yet; a push that reached no browser is tried
+/// again on the next run. Answers how many messages were accepted.
+async fn push_over_budget(state: &AppState) -> usize {
+    use crate::services::push::{notify_payload, PushService};
+    let Some(push) = PushService::from_config(&state.config) else {
+        return 0;
+    };
+    let (rates, today) = (state.rates.current(), state.clock.today());
+    let found = match state.db.run(move |c| over_budget(c, &rates, today)).await {
+        Ok(found) => found,
+        Err(e) => {
+            e.log();
+            return 0;
+        }
+    };
+    let first = crate::domain::recurrence::month_start(today);
+    let mut delivered = 0;
+    for Over { user, budget } in found {
+        let (id, category) = (user.id.clone(), budget.category_id.clone());
+        let sent = state
+            .db
+            .run(move |c| crate::store::budgets::alert_sent(c, &id, &category, first))
+            .await;
+        if !matches!(sent, Ok(false)) {
+            continue;
+        }
+        let l = user.locale;
+        let money = |a| crate::i18n::format::money(a, &user.base_currency, l);
+        let (title, body) = crate::i18n::mail::over_budget(
+            l,
+            &budget.name,
+            &money(budget.spent),
+            &money(budget.available),
+        );
+        let message = notify_payload(&title, &body, "/budgets");
+        let accepted = send(state, &push, &user.id, &message).await;
+        if accepted > 0 {
+            let (id, category) = (user.id.clone(), budget.category_id.clone());
+            let now = crate::clock::timestamp(state.clock.now());
+            if let Err(e) = state
+                .db
+                .transaction(move |tx| {
+                    crate::store::budgets::mark_alert(tx, &id, &category, first, &now).map(|_| ())
+                })
+                .await
+            {
+                e.log();
+            }
+        }
+        delivered += accepted;
     }
     delivered
 }

@@ -24,6 +24,25 @@ pub fn reset(locale: Locale, link: &str) -> (&'static str, String) {
     }
 }
 
+/// The "over budget" push of a category: title and body.
+pub fn over_budget(
+    locale: Locale,
+    category: &str,
+    spent: &str,
+    available: &str,
+) -> (String, String) {
+    match locale {
+        Locale::De => (
+            format!("Budget überschritten: {category}"),
+            format!("Diesen Monat {spent} von {available} ausgegeben."),
+        ),
+        Locale::En => (
+            format!("Over budget: {category}"),
+            format!("{spent} of {available} spent this month."),
+        ),
+    }
+}
+
 /// The push message the day before a payment: title and body.
 pub fn due_tomorrow(locale: Locale, name: &str, amount: &str) -> (String, String) {
     match locale {

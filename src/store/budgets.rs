@@ -91,3 +91,44 @@ pub fn exists(c: &Connection, user_id: &UserId, category_id: &str) -> Result<boo
         |r| r.get(0),
     )?)
 }
+
+/// Whether the "over budget" push of a category and month was sent.
+pub fn alert_sent(
+    c: &Connection,
+    user_id: &UserId,
+    category_id: &str,
+    month: NaiveDate,
+) -> Result<bool> {
+    Ok(c.query_row(
+        "SELECT EXISTS(SELECT 1 FROM budget_alerts WHERE user_id = ?1 AND category_id = ?2
+                       AND month = ?3)",
+        params![user_id, category_id, key(month)],
+        |r| r.get(0),
+    )?)
+}
+
+/// Marks the "over budget" push of a category and month as sent; `false`
+/// when it was sent before.
+pub fn mark_alert(
+    c: &Connection,
+    user_id: &UserId,
+    category_id: &str,
+    month: NaiveDate,
+    now: &str,
+) -> Result<bool> {
+    Ok(c.execute(
+        "INSERT OR IGNORE INTO budget_alerts (user_id, category_id, month, sent_at)
+         VALUES (?1, ?2, ?3, ?4)",
+        params![user_id, category_id, key(month), now],
+    )? == 1)
+}
+
+/// The users with a budget in force in the month of `first` (the only ones
+/// an "over budget" push can be for).
+pub fn users_with_budgets(c: &Connection, first: NaiveDate) -> Result<Vec<UserId>> {
+    let mut s = c.prepare(
+        "SELECT DISTINCT user_id FROM budgets WHERE month <= ?1 AND amount_cents IS NOT NULL",
+    )?;
+    let rows = s.query_map([key(first)], |r| r.get::<_, UserId>(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}

@@ -5,6 +5,7 @@
 
 pub mod accounts;
 pub mod auth;
+pub mod budgets;
 pub mod insights;
 pub mod me;
 pub mod payments;
@@ -174,6 +175,21 @@ impl Params {
         Ok(n)
     }
 
+    /// An optional month `YYYY-MM`, as its first day.
+    pub fn month(&self, name: &str) -> Result<Option<chrono::NaiveDate>, ApiError> {
+        let Some(raw) = self.get(name) else {
+            return Ok(None);
+        };
+        let valid = raw.len() == 7 && raw.as_bytes()[4] == b'-';
+        match crate::domain::recurrence::parse_month("month", raw) {
+            Ok((first, _)) if valid => Ok(Some(first)),
+            _ => Err(ApiError::invalid(
+                name,
+                format!("must be a month YYYY-MM, got {raw:?}"),
+            )),
+        }
+    }
+
     /// A required day `YYYY-MM-DD`.
     pub fn date(&self, name: &str) -> Result<chrono::NaiveDate, ApiError> {
         let raw = self
@@ -208,6 +224,7 @@ pub fn router(panic_routes: bool) -> Router<AppState> {
         .route("/accounts", get(accounts::get))
         .route("/payments", get(payments::get))
         .route("/insights", get(insights::get))
+        .route("/budgets", get(budgets::get))
         .route("/openapi.json", get(openapi))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "not_found", "no such endpoint") })
         .method_not_allowed_fallback(|| async {

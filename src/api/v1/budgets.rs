@@ -1,0 +1,76 @@
+//! `GET /api/v1/budgets?month=YYYY-MM`: each category's budget of a month
+//! (this month when `month` is absent), as `listBudgets` computes it.
+
+use super::auth::ApiUser;
+use super::{ApiError, Params};
+use crate::app::reports::{self, budgets};
+use crate::domain::budgets::Status;
+use crate::domain::money;
+use crate::domain::recurrence::month_start;
+use crate::state::AppState;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::response::IntoResponse;
+use axum::Json;
+use rust_decimal::Decimal;
+use serde::Serialize;
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Budget {
+    category_id: String,
+    category: String,
+    icon: String,
+    #[serde(serialize_with = "money::json::serialize")]
+    budget: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    available: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    spent: Decimal,
+    #[serde(serialize_with = "money::json::serialize")]
+    remaining: Decimal,
+    percent: Option<i64>,
+    status: Status,
+}
+
+#[derive(Serialize)]
+struct Reply {
+    month: String,
+    currency: String,
+    budgets: Vec<Budget>,
+}
+
+pub async fn get(
+    State(state): State<AppState>,
+    api: ApiUser,
+    q: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Result<impl IntoResponse, ApiError> {
+    let params = Params::from_query(q)?;
+    let first = match params.month("month")? {
+        Some(first) => first,
+        None => month_start(state.clock.today()),
+    };
+    let month = reports::read(&state, &api.user, move |c, user, rates, today| {
+        budgets::budgets(c, user, rates, first, today)
+    })
+    .await?;
+    Ok(Json(Reply {
+        month: month.month,
+        currency: month.currency,
+        budgets: month
+            .budgets
+            .into_iter()
+            .map(|b| Budget {
+                category_id: b.category_id,
+                category: b.name,
+                icon: b.icon,
+                budget: b.amount,
+                available: b.available,
+                spent: b.spent,
+                remaining: b.remaining,
+                percent: b.percent,
+                status: b.status,
+            })
+            .collect(),
+    }))
+}
