@@ -92,7 +92,7 @@ async fn the_archive_holds_every_record_and_document_of_its_owner_only() {
 
     let data = data_json(&files);
     assert_eq!(data["format"], "cashkeeper-export");
-    assert_eq!(data["version"], 2);
+    assert_eq!(data["version"], 3);
     assert_eq!(data["user"]["email"], anna.email);
     let tables = &data["tables"];
     assert_eq!(tables["accounts"][0]["name"], "Annakonto");
@@ -765,4 +765,112 @@ async fn price_histories_travel_and_an_archive_cannot_reach_another_users_record
         })
         .unwrap();
     assert_eq!(seeded, ("2025-09-01".to_string(), 1299));
+}
+
+/// Budgets travel with their months and rollover, and an archive from
+/// before budgets turns each category's monthly limit into its budget.
+#[tokio::test]
+async fn budgets_travel_and_an_old_archives_monthly_limit_becomes_a_budget() {
+    let source = spawn_app().await;
+    let anna = source.new_user().await;
+    household(&source, &anna, "Anna").await;
+    let food = source
+        .ok(&anna, "createCategory", json!({"name": "Lebensmittel"}))
+        .await["id"]
+        .clone();
+    source
+        .ok(
+            &anna,
+            "setBudget",
+            json!({"categoryId": food, "amount": 400, "from": "2025-01", "rollover": true}),
+        )
+        .await;
+    source
+        .ok(
+            &anna,
+            "setBudget",
+            json!({"categoryId": food, "amount": 350, "from": "2025-06", "rollover": true}),
+        )
+        .await;
+    let files = unzip(
+        &source
+            .get("/api/export", Some(&anna.cookie))
+            .await
+            .bytes()
+            .await
+            .unwrap(),
+    );
+    let budgets = data_json(&files)["tables"]["budgets"].clone();
+    assert_eq!(budgets.as_array().unwrap().len(), 2, "{budgets}");
+    assert!(files.iter().any(|(n, _)| n == "csv/budgets.csv"));
+
+    let target = spawn_app().await;
+    let dir = tempfile::tempdir().unwrap();
+    let import = |name: &str, bytes: Vec<u8>, email: &str| {
+        let file = dir.path().join(name);
+        std::fs::write(&file, bytes).unwrap();
+        let (d, email) = (target.data_dir().to_path_buf(), email.to_string());
+        async move {
+            tokio::task::spawn_blocking(move || {
+                cli(
+                    &d,
+                    &["import-user", "--email", &email, file.to_str().unwrap()],
+                    None,
+                )
+            })
+            .await
+            .unwrap()
+        }
+    };
+    let rows = |email: &'static str| {
+        let db = rusqlite::Connection::open(target.data_dir().join("cashkeeper.db")).unwrap();
+        let mut s = db
+            .prepare(
+                "SELECT b.month, b.amount_cents, b.rollover FROM budgets b
+                 JOIN users u ON u.id = b.user_id JOIN categories k ON k.id = b.category_id
+                 WHERE u.email = ?1 AND k.user_id = u.id ORDER BY b.month",
+            )
+            .unwrap();
+        s.query_map([email], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<rusqlite::Result<Vec<(String, i64, bool)>>>()
+            .unwrap()
+    };
+    let out = import("anna.zip", rezip(&files, |_| {}), "anna2@example.org").await;
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        rows("anna2@example.org"),
+        vec![
+            ("2025-01".into(), 40000, true),
+            ("2025-06".into(), 35000, true)
+        ]
+    );
+
+    // An archive of version 2: no budgets, a monthly limit on the category.
+    let old = rezip(&files, |d| {
+        d["version"] = json!(2);
+        d["tables"].as_object_mut().unwrap().remove("budgets");
+        for k in d["tables"]["categories"].as_array_mut().unwrap() {
+            if k["name"] == "Lebensmittel" {
+                k["monthly_limit_cents"] = json!(25000);
+                k["created_at"] = json!("2024-11-20T10:00:00Z");
+            }
+        }
+    });
+    let out = import("old.zip", old, "anna3@example.org").await;
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        rows("anna3@example.org"),
+        vec![("2024-11".into(), 25000, false)]
+    );
 }

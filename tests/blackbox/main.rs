@@ -12,6 +12,7 @@ mod authz;
 mod axe;
 mod backups;
 mod browser;
+mod budgets;
 mod cli;
 mod crash;
 mod documents;

@@ -11,8 +11,8 @@ use web_push_native::jwt_simple::prelude::*;
 
 /// A browser's side of a subscription: its key pair and auth secret.
 pub struct BrowserKeys {
-    secret: web_push_native::p256::SecretKey,
-    auth: [u8; 16],
+    pub secret: web_push_native::p256::SecretKey,
+    pub auth: [u8; 16],
 }
 
 impl BrowserKeys {
@@ -57,7 +57,7 @@ pub async fn subscribe(app: &TestApp, cookie: &str, body: &Value) -> reqwest::Re
         .unwrap()
 }
 
-fn vapid() -> Vapid {
+pub fn vapid() -> Vapid {
     let (public_key, private_key) = cashkeeper::config::Vapid::generate();
     Vapid {
         public_key,
@@ -275,15 +275,15 @@ async fn an_endpoint_subscribed_in_another_account_moves_there() {
 
 /// One request the loopback push service received.
 #[derive(Clone, Debug)]
-struct Received {
-    path: String,
-    headers: axum::http::HeaderMap,
-    body: Vec<u8>,
+pub struct Received {
+    pub path: String,
+    pub headers: axum::http::HeaderMap,
+    pub body: Vec<u8>,
 }
 
 /// A push service on loopback: /push/gone404 answers 404, /push/gone410
 /// 410, /push/fail 500, anything else 201; every request is recorded.
-async fn push_service() -> (String, Arc<Mutex<Vec<Received>>>) {
+pub async fn push_service() -> (String, Arc<Mutex<Vec<Received>>>) {
     let log: Arc<Mutex<Vec<Received>>> = Arc::default();
     let seen = log.clone();
     let app = axum::Router::new().fallback(move |req: axum::extract::Request| {

@@ -1,0 +1,555 @@
+//! Budgets through their actions and `/api/v1/budgets`: rollover, changes
+//! from a month, spending counted as the dashboard counts it, the status
+//! thresholds, refusals, the insight and the "over budget" push.
+
+use crate::helpers::*;
+use crate::push::{push_service, subscribe, vapid, BrowserKeys};
+use cashkeeper::config::Secret;
+use chrono::{TimeZone, Utc};
+use serde_json::{json, Value};
+
+/// "Today" in these tests: 15 March 2026, noon UTC.
+fn set_today(app: &TestApp) {
+    app.state
+        .clock
+        .set(Utc.with_ymd_and_hms(2026, 3, 15, 12, 0, 0).unwrap());
+}
+
+struct Household {
+    user: TestUser,
+    giro: String,
+    food: String,
+}
+
+async fn household(app: &TestApp) -> Household {
+    set_today(app);
+    let user = app.new_user().await;
+    let giro = app.account(&user, "Giro", "EUR").await;
+    let food = app
+        .ok(
+            &user,
+            "createCategory",
+            json!({"name": "Lebensmittel", "icon": "🛒"}),
+        )
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    Household { user, giro, food }
+}
+
+impl Household {
+    async fn spend(&self, app: &TestApp, amount: &str, date: &str) {
+        app.ok(
+            &self.user,
+            "createDailyExpense",
+            json!({"name": "Einkauf", "amount": amount, "date": date, "accountId": self.giro, "categoryId": self.food}),
+        )
+        .await;
+    }
+
+    /// The food budget of `month`, or `Value::Null` when there is none.
+    async fn budget(&self, app: &TestApp, month: &str) -> Value {
+        let list = app
+            .ok(&self.user, "listBudgets", json!({"month": month}))
+            .await;
+        assert_eq!(list["month"], month);
+        assert_eq!(list["currency"], "EUR");
+        list["budgets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["categoryId"] == self.food.as_str())
+            .cloned()
+            .unwrap_or(Value::Null)
+    }
+}
+
+/// An amount as the JSON number it is, with two decimals.
+fn m(v: &Value) -> String {
+    format!(
+        "{:.2}",
+        v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+    )
+}
+
+/// `(carried, available, spent, remaining, percent, status)` as text.
+fn figures(b: &Value) -> (String, String, String, String, Value, String) {
+    (
+        m(&b["carried"]),
+        m(&b["available"]),
+        m(&b["spent"]),
+        m(&b["remaining"]),
+        b["percent"].clone(),
+        b["status"].as_str().unwrap().to_string(),
+    )
+}
+
+#[tokio::test]
+async fn rollover_carries_what_is_left_and_what_was_overspent_across_three_months() {
+    let app = spawn_app().await;
+    let h = household(&app).await;
+    let set = app
+        .ok(
+            &h.user,
+            "setBudget",
+            json!({"categoryId": h.food, "amount": "400", "rollover": true, "from": "2026-01"}),
+        )
+        .await;
+    assert_eq!(set["from"], "2026-01");
+    h.spend(&app, "300", "2026-01-10").await;
+    h.spend(&app, "350", "2026-02-03").await;
+    h.spend(&app, "250", "2026-02-20").await;
+    h.spend(&app, "100", "2026-03-01").await;
+
+    let jan = h.budget(&app, "2026-01").await;
+    assert_eq!(jan["name"], "Lebensmittel");
+    assert_eq!(jan["icon"], "🛒");
+    assert_eq!(m(&jan["amount"]), "400.00");
+    assert_eq!(
+        figures(&jan),
+        (
+            "0.00".into(),
+            "400.00".into(),
+            "300.00".into(),
+            "100.00".into(),
+            json!(75),
+            "ok".into()
+        )
+    );
+    let feb = h.budget(&app, "2026-02").await;
+    assert_eq!(
+        figures(&feb),
+        (
+            "100.00".into(),
+            "500.00".into(),
+            "600.00".into(),
+            "-100.00".into(),
+            json!(120),
+            "over".into()
+        )
+    );
+    let mar = h.budget(&app, "2026-03").await;
+    assert_eq!(
+        figures(&mar),
+        (
+            "-100.00".into(),
+            "300.00".into(),
+            "100.00".into(),
+            "200.00".into(),
+            json!(33),
+            "ok".into()
+        )
+    );
+    // Without a month: this month.
+    let now = app.ok(&h.user, "listBudgets", json!({})).await;
+    assert_eq!(now["month"], "2026-03");
+    assert_eq!(m(&now["budgets"][0]["remaining"]), "200.00");
+    // Before its first month there is no budget.
+    assert_eq!(h.budget(&app, "2025-12").await, Value::Null);
+}
+
+#[tokio::test]
+async fn a_change_from_a_later_month_keeps_the_earlier_months_and_an_end_stops_it() {
+    let app = spawn_app().await;
+    let h = household(&app).await;
+    let set =
+        |amount: &str, from: &str| json!({"categoryId": h.food, "amount": amount, "from": from});
+    app.ok(&h.user, "setBudget", set("400", "2026-01")).await;
+    app.ok(&h.user, "setBudget", set("250", "2026-03")).await;
+    for (month, amount) in [
+        ("2026-01", "400.00"),
+        ("2026-02", "400.00"),
+        ("2026-03", "250.00"),
+        ("2026-09", "250.00"),
+    ] {
+        assert_eq!(m(&h.budget(&app, month).await["amount"]), amount, "{month}");
+    }
+    // Without rollover nothing is carried.
+    h.spend(&app, "10", "2026-02-01").await;
+    assert_eq!(m(&h.budget(&app, "2026-03").await["carried"]), "0.00");
+    // The category shows its budget as it now stands.
+    let cats = app.ok(&h.user, "listCategories", json!({})).await;
+    let food = cats
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["id"] == h.food.as_str())
+        .unwrap()
+        .clone();
+    assert_eq!(m(&food["monthlyLimit"]), "250.00");
+
+    let ended = app
+        .ok(
+            &h.user,
+            "deleteBudget",
+            json!({"categoryId": h.food, "from": "2026-05"}),
+        )
+        .await;
+    assert_eq!(ended["amount"], Value::Null);
+    assert_eq!(m(&h.budget(&app, "2026-04").await["amount"]), "250.00");
+    assert_eq!(h.budget(&app, "2026-05").await, Value::Null);
+    assert_eq!(h.budget(&app, "2027-01").await, Value::Null);
+    // Without `from`, this month.
+    app.ok(&h.user, "deleteBudget", json!({"categoryId": h.food}))
+        .await;
+    assert_eq!(h.budget(&app, "2026-03").await, Value::Null);
+    assert_eq!(m(&h.budget(&app, "2026-02").await["amount"]), "400.00");
+}
+
+#[tokio::test]
+async fn spent_is_the_dashboards_category_sum_with_a_subscription_in_dollars() {
+    let app = spawn_app().await;
+    let h = household(&app).await;
+    let usd = app.account(&h.user, "US", "USD").await;
+    app.ok(
+        &h.user,
+        "createExpense",
+        json!({"name": "Meal kit", "amount": "59.99", "currency": "USD", "frequency": "monthly", "startDate": "2026-01-07", "accountId": usd, "categoryId": h.food, "isSubscription": true}),
+    )
+    .await;
+    app.ok(
+        &h.user,
+        "createExpense",
+        json!({"name": "Vorrat", "amount": "120", "frequency": "yearly", "startDate": "2026-06-01", "accountId": h.giro, "categoryId": h.food}),
+    )
+    .await;
+    h.spend(&app, "45.30", "2026-03-02").await;
+    h.spend(&app, "12.05", "2026-03-28").await;
+    h.spend(&app, "99", "2026-04-01").await;
+    app.ok(
+        &h.user,
+        "setBudget",
+        json!({"categoryId": h.food, "amount": "300"}),
+    )
+    .await;
+
+    let dashboard = app
+        .ok(&h.user, "getDashboard", json!({"year": 2026, "month": 3}))
+        .await;
+    let on_dashboard = m(&dashboard["byCategory"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["categoryId"] == h.food.as_str())
+        .unwrap()["amount"]);
+    let budget = h.budget(&app, "2026-03").await;
+    assert_eq!(m(&budget["spent"]), on_dashboard);
+    // 45.30 + 12.05 and the dollar subscription converted, not the yearly
+    // item of June nor April's purchase.
+    let rate = app.state.rates.current().rate("USD").unwrap();
+    let dollars = (rust_decimal::Decimal::new(5999, 2) / rate).round_dp(2);
+    let expected = rust_decimal::Decimal::new(5735, 2) + dollars;
+    let spent: rust_decimal::Decimal = m(&budget["spent"]).parse().unwrap();
+    assert!(
+        (spent - expected).abs() <= rust_decimal::Decimal::new(1, 2),
+        "{spent} vs {expected}"
+    );
+}
+
+#[tokio::test]
+async fn percent_and_status_at_79_80_100_and_101_percent() {
+    let app = spawn_app().await;
+    let h = household(&app).await;
+    app.ok(
+        &h.user,
+        "setBudget",
+        json!({"categoryId": h.food, "amount": 100}),
+    )
+    .await;
+    let mut expect = Vec::new();
+    for (add, percent, status) in [
+        ("79", 79, "ok"),
+        ("1", 80, "near"),
+        ("20", 100, "near"),
+        ("1", 101, "over"),
+    ] {
+        h.spend(&app, add, "2026-03-05").await;
+        let b = h.budget(&app, "2026-03").await;
+        expect.push((b["percent"].clone(), b["status"].clone()));
+        assert_eq!(
+            (b["percent"].clone(), b["status"].clone()),
+            (json!(percent), json!(status)),
+            "{expect:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn bad_input_is_refused_naming_the_field_and_another_users_category_is_unknown() {
+    let app = spawn_app().await;
+    let h = household(&app).await;
+    let other = app.new_user().await;
+    let theirs = app
+        .ok(&other, "createCategory", json!({"name": "Fremd"}))
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for (body, field) in [
+        (json!({"categoryId": theirs, "amount": 100}), "categoryId"),
+        (json!({"categoryId": "nope", "amount": 100}), "categoryId"),
+        (json!({"amount": 100}), "categoryId"),
+        (json!({"categoryId": h.food}), "amount"),
+        (json!({"categoryId": h.food, "amount": 0}), "amount"),
+        (json!({"categoryId": h.food, "amount": "-5"}), "amount"),
+        (json!({"categoryId": h.food, "amount": "viel"}), "amount"),
+        (
+            json!({"categoryId": h.food, "amount": 100, "from": "2026-13"}),
+            "from",
+        ),
+        (
+            json!({"categoryId": h.food, "amount": 100, "from": "März"}),
+            "from",
+        ),
+        (
+            json!({"categoryId": h.food, "amount": 100, "rollover": "yes"}),
+            "rollover",
+        ),
+    ] {
+        let err = app.refused(&h.user, "setBudget", body.clone()).await;
+        assert!(err.starts_with(&format!("{field}:")), "{body} → {err}");
+    }
+    let err = app
+        .refused(&h.user, "deleteBudget", json!({"categoryId": theirs}))
+        .await;
+    assert!(err.starts_with("categoryId:"), "{err}");
+    let err = app
+        .refused(&h.user, "listBudgets", json!({"month": "2026-3x"}))
+        .await;
+    assert!(err.starts_with("month:"), "{err}");
+    // Nothing was written for either user.
+    assert_eq!(
+        app.ok(&h.user, "listBudgets", json!({})).await["budgets"],
+        json!([])
+    );
+    assert_eq!(
+        app.ok(&other, "listBudgets", json!({})).await["budgets"],
+        json!([])
+    );
+    // And the other user never sees this one's budgets.
+    app.ok(
+        &h.user,
+        "setBudget",
+        json!({"categoryId": h.food, "amount": 100}),
+    )
+    .await;
+    assert_eq!(
+        app.ok(&other, "listBudgets", json!({})).await["budgets"],
+        json!([])
+    );
+}
+
+#[tokio::test]
+async fn a_categorys_monthly_limit_is_its_budget_and_deleting_the_category_removes_it() {
+    let app = spawn_app().await;
+    set_today(&app);
+    let user = app.new_user().await;
+    let k = app
+        .ok(
+            &user,
+            "createCategory",
+            json!({"name": "Freizeit", "monthlyLimit": "80"}),
+        )
+        .await;
+    assert_eq!(m(&k["monthlyLimit"]), "80.00");
+    let id = k["id"].as_str().unwrap().to_string();
+    let list = app.ok(&user, "listBudgets", json!({})).await;
+    assert_eq!(list["budgets"][0]["categoryId"], id.as_str());
+    assert_eq!(m(&list["budgets"][0]["amount"]), "80.00");
+    // Months before this one are as they were.
+    let feb = app
+        .ok(&user, "listBudgets", json!({"month": "2026-02"}))
+        .await;
+    assert_eq!(feb["budgets"], json!([]));
+    let k = app
+        .ok(
+            &user,
+            "updateCategory",
+            json!({"id": id, "monthlyLimit": null}),
+        )
+        .await;
+    assert_eq!(k["monthlyLimit"], Value::Null);
+    assert_eq!(
+        app.ok(&user, "listBudgets", json!({})).await["budgets"],
+        json!([])
+    );
+
+    app.ok(
+        &user,
+        "setBudget",
+        json!({"categoryId": id, "amount": 50, "from": "2026-01"}),
+    )
+    .await;
+    app.ok(&user, "deleteCategory", json!({"id": id})).await;
+    for month in ["2026-01", "2026-03"] {
+        let list = app.ok(&user, "listBudgets", json!({"month": month})).await;
+        assert_eq!(list["budgets"], json!([]), "{month}");
+    }
+}
+
+#[tokio::test]
+async fn the_rest_api_answers_a_months_budgets_and_refuses_bad_months() {
+    let app = spawn_app().await;
+    let h = household(&app).await;
+    app.ok(
+        &h.user,
+        "setBudget",
+        json!({"categoryId": h.food, "amount": "400", "from": "2026-02"}),
+    )
+    .await;
+    h.spend(&app, "124.50", "2026-03-03").await;
+    let token = app.token(&h.user, json!(30)).await;
+
+    let now = app.api_json("/budgets", &token).await;
+    assert_eq!(
+        now,
+        json!({"month": "2026-03", "currency": "EUR", "budgets": [{
+            "categoryId": h.food, "category": "Lebensmittel", "icon": "🛒",
+            "budget": 400.00, "available": 400.00, "spent": 124.50, "remaining": 275.50,
+            "percent": 31, "status": "ok"
+        }]})
+    );
+    let feb = app.api_json("/budgets?month=2026-02", &token).await;
+    assert_eq!(m(&feb["budgets"][0]["spent"]), "0.00");
+    let jan = app.api_json("/budgets?month=2026-01", &token).await;
+    assert_eq!(jan["budgets"], json!([]));
+
+    for bad in ["2026-3", "2026-13", "march", "2026-03-01", ""] {
+        let res = app.api(&format!("/budgets?month={bad}"), &token).await;
+        assert_eq!(res.status(), 400, "{bad}");
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "invalid_request");
+        assert!(body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("month:"));
+    }
+    let anonymous = app
+        .client
+        .get(app.url("/api/v1/budgets"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(anonymous.status(), 401);
+    let wrong = app.api("/budgets", "csk_not_a_token").await;
+    assert_eq!(wrong.status(), 401);
+}
+
+#[tokio::test]
+async fn the_insight_and_the_push_come_once_per_category_and_month_in_both_languages() {
+    let (base, received) = push_service().await;
+    let keys = vapid();
+    let app = spawn_app_with(move |c| {
+        c.vapid = Some(keys);
+        c.push_allow_loopback_http = true;
+        c.cron_secret = Some(Secret::new("k"));
+    })
+    .await;
+    let h = household(&app).await;
+    let de = app.new_user().await;
+    app.ok(&de, "updateSettings", json!({"locale": "de"})).await;
+    let de_giro = app.account(&de, "Giro", "EUR").await;
+    let de_food = app
+        .ok(&de, "createCategory", json!({"name": "Essen gehen"}))
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut browsers = Vec::new();
+    for (user, category) in [(&h.user, &h.food), (&de, &de_food)] {
+        app.ok(
+            user,
+            "setBudget",
+            json!({"categoryId": category, "amount": 100}),
+        )
+        .await;
+        let keys = BrowserKeys::new();
+        let endpoint = format!("{base}/push/ok-{}", browsers.len());
+        assert_eq!(
+            subscribe(&app, &user.cookie, &keys.json(&endpoint))
+                .await
+                .status(),
+            201
+        );
+        browsers.push(keys);
+    }
+    h.spend(&app, "85", "2026-03-02").await;
+    app.ok(&de, "createDailyExpense", json!({"name": "Pizza", "amount": "130", "date": "2026-03-04", "accountId": de_giro, "categoryId": de_food}))
+        .await;
+
+    let cron = |path: &'static str| {
+        let req = app
+            .client
+            .get(app.url(&format!("/api/cron/{path}")))
+            .header("authorization", "Bearer k");
+        async move { req.send().await.unwrap().json::<Value>().await.unwrap() }
+    };
+    for _ in 0..2 {
+        assert_eq!(cron("insights").await["success"], true);
+        assert_eq!(cron("upcoming-payments").await["success"], true);
+    }
+
+    let warnings = |list: Value| -> Vec<Value> {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i["type"] == "budget_warning" && i["metadata"]["categoryId"].is_string())
+            .cloned()
+            .collect()
+    };
+    let near = warnings(app.ok(&h.user, "listInsights", json!({})).await);
+    assert_eq!(near.len(), 1, "once: {near:?}");
+    assert_eq!(near[0]["severity"], "warning");
+    assert_eq!(near[0]["metadata"]["amount"], "85.00");
+    assert_eq!(near[0]["metadata"]["limit"], "100.00");
+    let over = warnings(app.ok(&de, "listInsights", json!({})).await);
+    assert_eq!(over.len(), 1, "once: {over:?}");
+    assert_eq!(over[0]["severity"], "critical");
+    assert_eq!(over[0]["title"], "Budget überschritten: Essen gehen");
+    assert_eq!(
+        over[0]["message"],
+        "Für Essen gehen hast du in diesem Monat 130,00 € von 100,00 € ausgegeben."
+    );
+    let html = app
+        .get("/insights", Some(&h.user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("Budget nearly used: Lebensmittel"), "{html}");
+
+    // One push, to the German user over budget, though the job ran twice.
+    let pushes = received.lock().unwrap().clone();
+    assert_eq!(
+        pushes.len(),
+        1,
+        "{:?}",
+        pushes.iter().map(|p| &p.path).collect::<Vec<_>>()
+    );
+    let keys = &browsers[1];
+    let mut secret = web_push_native::Auth::default();
+    secret.copy_from_slice(&keys.auth);
+    let plain = web_push_native::decrypt(pushes[0].body.clone(), &keys.secret, &secret)
+        .expect("sent to the German user's browser");
+    let payload: Value = serde_json::from_slice(&plain).unwrap();
+    assert_eq!(payload["title"], "Budget überschritten: Essen gehen");
+    assert_eq!(
+        payload["body"],
+        "Diesen Monat 130,00\u{a0}€ von 100,00\u{a0}€ ausgegeben."
+    );
+    assert_eq!(payload["url"], "/budgets");
+    // Spending more the same month pushes nothing new.
+    app.ok(&de, "createDailyExpense", json!({"name": "Sushi", "amount": "40", "date": "2026-03-05", "accountId": de_giro, "categoryId": de_food}))
+        .await;
+    cron("upcoming-payments").await;
+    assert_eq!(received.lock().unwrap().len(), 1);
+    // A new month is a new warning.
+    app.state
+        .clock
+        .set(Utc.with_ymd_and_hms(2026, 4, 2, 12, 0, 0).unwrap());
+    app.ok(&de, "createDailyExpense", json!({"name": "Pizza", "amount": "101", "date": "2026-04-01", "accountId": de_giro, "categoryId": de_food}))
+        .await;
+    cron("upcoming-payments").await;
+    assert_eq!(received.lock().unwrap().len(), 2);
+}
