@@ -610,3 +610,22 @@
   });
   show().catch(function () { say('textUnsupported'); });
 })();
+
+// The one-time expense form: once a category is chosen, its budget this
+// month ("Budget: noch 124,50 € von 400,00 €"), from the map the page wrote.
+(function () {
+  for (const hint of document.querySelectorAll('.budget-hint[data-budgets]')) {
+    let map = {};
+    try { map = JSON.parse(hint.dataset.budgets || '{}'); } catch (e) { continue; }
+    const select = hint.closest('form') && hint.closest('form').querySelector('select[name=categoryId]');
+    if (!select) continue;
+    const show = function () {
+      const text = map[select.value];
+      hint.textContent = text || '';
+      hint.hidden = !text;
+    };
+    select.addEventListener('change', show);
+    select.form.addEventListener('reset', function () { setTimeout(show, 0); });
+    show();
+  }
+})();

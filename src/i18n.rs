@@ -4,6 +4,7 @@
 
 pub mod amount;
 pub mod assistant;
+pub mod budgets;
 mod de;
 mod en;
 pub mod format;

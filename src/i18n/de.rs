@@ -14,6 +14,7 @@ pub static DE: Texts = Texts {
     nav_incomes: "Einnahmen",
     nav_transfers: "Umbuchungen",
     nav_categories: "Kategorien",
+    nav_budgets: "Budgets",
     nav_documents: "Belege",
     nav_reserves: "Rücklagen",
     nav_forecasts: "Prognosen",

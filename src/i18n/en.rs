@@ -14,6 +14,7 @@ pub static EN: Texts = Texts {
     nav_incomes: "Income",
     nav_transfers: "Transfers",
     nav_categories: "Categories",
+    nav_budgets: "Budgets",
     nav_documents: "Documents",
     nav_reserves: "Reserves",
     nav_forecasts: "Forecasts",

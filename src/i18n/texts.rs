@@ -15,6 +15,7 @@ pub struct Texts {
     pub nav_incomes: &'static str,
     pub nav_transfers: &'static str,
     pub nav_categories: &'static str,
+    pub nav_budgets: &'static str,
     pub nav_documents: &'static str,
     pub nav_reserves: &'static str,
     pub nav_forecasts: &'static str,

@@ -45,6 +45,10 @@ const NAV: &[NavItem] = &[
         label: |t| t.nav_categories,
     },
     NavItem {
+        href: "/budgets",
+        label: |t| t.nav_budgets,
+    },
+    NavItem {
         href: "/documents",
         label: |t| t.nav_documents,
     },

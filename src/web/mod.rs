@@ -79,6 +79,7 @@ pub fn router(panic_routes: bool) -> Router<AppState> {
         .route("/settings", get(pages::settings::show))
         .route("/accounts", get(pages::accounts::show))
         .route("/categories", get(pages::categories::show))
+        .route("/budgets", get(pages::budgets::show))
         .route("/expenses", get(pages::expenses::show))
         .route("/subscriptions", get(pages::expenses::subscriptions_page))
         .route("/daily-expenses", get(pages::daily_expenses::show))

@@ -6,6 +6,7 @@ use super::record_page::{amount_and_currency, amount_value, Editing, RecordForm,
 use crate::app::records::daily_expenses::{self, Month};
 use crate::domain::recurrence::parse_month;
 use crate::domain::recurrence::{add_months, month_start};
+use crate::app::reports;
 use crate::i18n::format;
 use crate::state::AppState;
 use crate::store::daily_expenses::Filter;
@@ -62,6 +63,22 @@ pub async fn show(
             .collect()
     };
     let cats = refs.categories_by_id();
+    // This month's budget of each category, shown once one is chosen.
+    let budgets = reports::read(&state, user, move |c, user, rates, today| {
+        reports::budgets::budgets(c, user, rates, today, today)
+    })
+    .await?;
+    let budget_hints = serde_json::Value::Object(
+        budgets
+            .budgets
+            .iter()
+            .map(|b| {
+                let text = crate::i18n::budgets::left_of(b.remaining, b.available, &budgets.currency, locale);
+                (b.category_id.clone(), serde_json::Value::String(text))
+            })
+            .collect(),
+    )
+    .to_string();
     let total: rust_decimal::Decimal = list
         .iter()
         .map(|e| {
@@ -137,6 +154,7 @@ pub async fn show(
                 (select(t.account, "accountId", &refs.account_options(), editing.as_ref().map(|e| e.account_id.as_str()).or(refs.default_account().map(|a| a.id.as_str())), None))
                 (select(t.category, "categoryId", &refs.category_options(),
                     editing.as_ref().and_then(|e| e.category_id.as_deref()), Some(t.uncategorised)))
+                p.hint.budget-hint hidden aria-live="polite" data-budgets=(budget_hints) {}
                 p.hint.merchant-hint hidden { (t.merchant_hint) }
                 (textarea(t.notes, "notes", editing.as_ref().map(|e| e.notes.as_str()).unwrap_or("")))
             }))

@@ -4,7 +4,8 @@
 use super::common::PageResult;
 use crate::app::reports::{
     self,
-    dashboard::{dashboard, Dashboard, MonthView},
+    budgets::{dashboard_and_budgets, Budgets},
+    dashboard::{Dashboard, MonthView},
 };
 use crate::domain::recurrence::{add_months, month_start};
 use crate::i18n::format;
@@ -52,7 +53,7 @@ fn month_card(title: &str, hint: &str, v: &MonthView, currency: &str, locale: Lo
     }
 }
 
-fn body(d: &Dashboard, locale: Locale, first: NaiveDate, today: NaiveDate) -> Markup {
+fn body(d: &Dashboard, b: &Budgets, locale: Locale, first: NaiveDate, today: NaiveDate) -> Markup {
     let t = locale.texts();
     // Assets and the next payments are today's, whichever month is shown:
     // another month says so.
@@ -106,6 +107,16 @@ fn body(d: &Dashboard, locale: Locale, first: NaiveDate, today: NaiveDate) -> Ma
                 small.muted { (d.recurring.subscriptions_count) " × " a href="/subscriptions" { (t.nav_subscriptions) } }
             }
         }
+        section.card.budgets-card {
+            @let w = crate::i18n::budgets::words(locale);
+            h2 { (w.this_month) }
+            @if b.budgets.is_empty() {
+                p.muted { (w.none_dashboard) " " a href="/budgets" { (w.set_title) } }
+            } @else {
+                (super::budgets::bars(b, locale, first, today, false))
+                p { a href=(format!("/budgets?month={:04}-{:02}", first.year(), first.month())) { (w.all) } }
+            }
+        }
         div.grid2 {
             (month_card(t.cashflow_view, t.cashflow_hint, &d.cashflow, cur, locale))
             (month_card(t.reserve_view, t.reserve_hint, &d.reserve, cur, locale))
@@ -154,8 +165,8 @@ pub async fn show(
         .map(|(f, _)| f)
         .unwrap_or_else(|| month_start(state.clock.today()));
     let today = state.clock.today();
-    let d = reports::read(&state, &session.user, move |c, u, rates, today| {
-        dashboard(c, u, rates, first, today)
+    let (d, b) = reports::read(&state, &session.user, move |c, u, rates, today| {
+        dashboard_and_budgets(c, u, rates, first, today)
     })
     .await?;
     let user = &session.user;
@@ -180,7 +191,7 @@ pub async fn show(
                     p { a.button.primary href="/accounts" { (t.new_account) } }
                 }
             }
-            (body(&d, viewer.locale, first, today))
+            (body(&d, &b, viewer.locale, first, today))
         },
     )
     .into_response())

@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod assistant;
 pub mod auth;
+pub mod budgets;
 pub mod categories;
 pub mod common;
 pub mod daily_expenses;

@@ -1,0 +1,141 @@
+//! The budgets' words: the page, the bars, the form and the expense form's
+//! hint, in both languages.
+
+use super::{format, Locale};
+use crate::domain::budgets::Status;
+use rust_decimal::Decimal;
+
+pub struct Words {
+    pub title: &'static str,
+    pub intro: &'static str,
+    pub this_month: &'static str,
+    pub all: &'static str,
+    pub none: &'static str,
+    pub none_dashboard: &'static str,
+    pub set_title: &'static str,
+    pub category: &'static str,
+    pub amount: &'static str,
+    pub rollover: &'static str,
+    pub rollover_hint: &'static str,
+    pub from: &'static str,
+    pub from_hint: &'static str,
+    pub save: &'static str,
+    pub saved: &'static str,
+    pub end: &'static str,
+    pub end_confirm: &'static str,
+    pub edit: &'static str,
+    pub carried: &'static str,
+    pub today: &'static str,
+    pub no_categories: &'static str,
+}
+
+const EN: Words = Words {
+    title: "Budgets",
+    intro: "A monthly amount per category. Spending counts as on the dashboard: one-time expenses on their day, recurring expenses and subscriptions in the month they are due.",
+    this_month: "Budgets this month",
+    all: "All budgets",
+    none: "No budgets this month. Set one below.",
+    none_dashboard: "No budgets yet.",
+    set_title: "Set a budget",
+    category: "Category",
+    amount: "Amount per month",
+    rollover: "Carry what is left (or overspent) into the next month",
+    rollover_hint: "Without it, every month starts at the amount.",
+    from: "From month",
+    from_hint: "Months before keep the budget they had.",
+    save: "Save budget",
+    saved: "Saved.",
+    end: "End",
+    end_confirm: "End this budget from this month on? Earlier months keep it.",
+    edit: "Change",
+    carried: "carried",
+    today: "today",
+    no_categories: "Make a category first: budgets are per category.",
+};
+
+const DE: Words = Words {
+    title: "Budgets",
+    intro: "Ein Betrag pro Monat und Kategorie. Gezählt wird wie im Überblick: einmalige Ausgaben an ihrem Tag, wiederkehrende Ausgaben und Abos in dem Monat, in dem sie fällig sind.",
+    this_month: "Budgets in diesem Monat",
+    all: "Alle Budgets",
+    none: "Keine Budgets in diesem Monat. Lege unten eins an.",
+    none_dashboard: "Noch keine Budgets.",
+    set_title: "Budget festlegen",
+    category: "Kategorie",
+    amount: "Betrag pro Monat",
+    rollover: "Was übrig ist (oder fehlt), in den nächsten Monat mitnehmen",
+    rollover_hint: "Ohne beginnt jeder Monat beim Betrag.",
+    from: "Ab Monat",
+    from_hint: "Frühere Monate behalten ihr Budget.",
+    save: "Budget speichern",
+    saved: "Gespeichert.",
+    end: "Beenden",
+    end_confirm: "Dieses Budget ab diesem Monat beenden? Frühere Monate behalten es.",
+    edit: "Ändern",
+    carried: "übertragen",
+    today: "heute",
+    no_categories: "Lege zuerst eine Kategorie an: Budgets gelten pro Kategorie.",
+};
+
+pub fn words(locale: Locale) -> &'static Words {
+    match locale {
+        Locale::De => &DE,
+        Locale::En => &EN,
+    }
+}
+
+/// The status as words (the bar's colour says it too, never alone).
+pub fn status(status: Status, locale: Locale) -> &'static str {
+    match (status, locale) {
+        (Status::Ok, Locale::De) => "im Rahmen",
+        (Status::Near, Locale::De) => "fast aufgebraucht",
+        (Status::Over, Locale::De) => "überschritten",
+        (Status::Ok, Locale::En) => "on track",
+        (Status::Near, Locale::En) => "nearly used",
+        (Status::Over, Locale::En) => "over budget",
+    }
+}
+
+/// "124,50 € von 400,00 € ausgegeben".
+pub fn spent_of(spent: Decimal, available: Decimal, currency: &str, locale: Locale) -> String {
+    let (s, a) = (
+        format::money(spent, currency, locale),
+        format::money(available, currency, locale),
+    );
+    match locale {
+        Locale::De => format!("{s} von {a} ausgegeben"),
+        Locale::En => format!("{s} of {a} spent"),
+    }
+}
+
+/// "noch 275,50 €" or "12,00 € drüber".
+pub fn remaining(remaining: Decimal, currency: &str, locale: Locale) -> String {
+    let r = format::money(remaining.abs(), currency, locale);
+    match (remaining < Decimal::ZERO, locale) {
+        (false, Locale::De) => format!("noch {r}"),
+        (true, Locale::De) => format!("{r} drüber"),
+        (false, Locale::En) => format!("{r} left"),
+        (true, Locale::En) => format!("{r} over"),
+    }
+}
+
+/// The expense form's hint once a category is chosen: "noch 124,50 € von
+/// 400,00 €".
+pub fn left_of(remaining: Decimal, available: Decimal, currency: &str, locale: Locale) -> String {
+    let a = format::money(available, currency, locale);
+    let r = format::money(remaining.abs(), currency, locale);
+    match (remaining < Decimal::ZERO, locale) {
+        (false, Locale::De) => format!("Budget: noch {r} von {a}"),
+        (true, Locale::De) => format!("Budget: {r} über {a}"),
+        (false, Locale::En) => format!("Budget: {r} left of {a}"),
+        (true, Locale::En) => format!("Budget: {r} over {a}"),
+    }
+}
+
+/// The marker's label: how far the month is.
+pub fn day_of_month(day: u32, days: u32, locale: Locale) -> String {
+    match locale {
+        Locale::De => format!("Tag {day} von {days}"),
+        Locale::En => format!("day {day} of {days}"),
+    }
+}
