@@ -390,8 +390,8 @@ async fn demo(
         .run(move |c| crate::app::insights::run_for_user(c, &for_insights, &rates, now))
         .await?;
     println!(
-        "demo data for {}: {} accounts, {} recurring expenses, {} incomes, {} transfers, {} one-time expenses, {} insights",
-        user.email, summary.accounts, summary.recurring, summary.incomes, summary.transfers, summary.daily, insights
+        "demo data for {}: {} accounts, {} recurring expenses, {} incomes, {} transfers, {} one-time expenses, {} budgets, {} insights",
+        user.email, summary.accounts, summary.recurring, summary.incomes, summary.transfers, summary.daily, summary.budgets, insights
     );
     if let Some(pw) = new_password.filter(|_| !password_stdin) {
         println!("sign in as {} with the password {pw}", user.email);

@@ -11,7 +11,7 @@
 
 use crate::clock::timestamp;
 use crate::domain::money;
-use crate::domain::recurrence::{add_months, Frequency, Schedule};
+use crate::domain::recurrence::{add_months, month_start, Frequency, Schedule};
 use crate::error::Result;
 use crate::store::accounts::Account;
 use crate::store::accounts::NewAccount;
@@ -39,6 +39,7 @@ pub struct Summary {
     pub incomes: usize,
     pub transfers: usize,
     pub daily: usize,
+    pub budgets: usize,
 }
 
 /// Deletes every record of the user (accounts, entries, learned merchants,
@@ -421,6 +422,34 @@ pub fn fill_household(
                 &now_s,
             )?;
         }
+    }
+    // Budgets from three months ago: what this month's spending so far
+    // makes near for groceries, over for restaurants, and well within for
+    // leisure (which carries what is left over) and shopping.
+    let first = month_start(today);
+    let since = add_months(first, -3);
+    let spent = |category: &Option<String>| -> Result<i64> {
+        Ok(c.query_row(
+            "SELECT COALESCE(SUM(amount_cents), 0) FROM daily_expenses
+             WHERE user_id = ?1 AND category_id = ?2 AND currency = 'EUR' AND date >= ?3 AND date <= ?4",
+            rusqlite::params![user_id, category, first.to_string(), today.to_string()],
+            |r| r.get(0),
+        )?)
+    };
+    for (category, share, floor, rollover) in [
+        (&groceries, 85, 100_00, false),
+        (&restaurants, 115, 20_00, false),
+        (&leisure, 45, 120_00, true),
+        (&shopping, 50, 150_00, false),
+    ] {
+        let Some(id) = category else { continue };
+        let used = spent(category)?;
+        // Whole euros: `used / share` is what makes the share come out.
+        let cents = (used * 100 / share / 100 * 100).max(floor);
+        let amount = Some(Decimal::new(cents, 2));
+        let changes = crate::domain::budgets::apply(&[], since, amount, rollover);
+        crate::store::budgets::replace(c, user_id, id, since, &changes, &now_s)?;
+        summary.budgets += 1;
     }
     Ok(summary)
 }

@@ -139,6 +139,7 @@ const PAGES: &[(&str, &str)] = &[
     ("incomes", "/incomes"),
     ("transfers", "/transfers"),
     ("categories", "/categories"),
+    ("budgets", "/budgets"),
     ("forecasts", "/forecasts"),
     ("reserves", "/reserves"),
     ("insights", "/insights"),
@@ -166,6 +167,7 @@ const EDITABLE: &[(&str, &str)] = &[
 /// The pages also checked in German.
 const GERMAN: &[(&str, &str)] = &[
     ("dashboard-de", "/"),
+    ("budgets-de", "/budgets"),
     ("expenses-de", "/expenses"),
     ("daily-de", "/daily-expenses"),
     ("forecasts-de", "/forecasts"),

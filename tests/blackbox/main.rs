@@ -12,6 +12,7 @@ mod authz;
 mod axe;
 mod backups;
 mod browser;
+mod budget_pages;
 mod budgets;
 mod cli;
 mod crash;

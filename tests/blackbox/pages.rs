@@ -36,6 +36,7 @@ async fn a_signed_in_user_gets_the_dashboard_with_navigation_for_every_area() {
         "/incomes",
         "/transfers",
         "/categories",
+        "/budgets",
         "/documents",
         "/reserves",
         "/forecasts",

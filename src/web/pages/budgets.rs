@@ -73,9 +73,13 @@ pub fn bars(b: &Budgets, locale: Locale, first: NaiveDate, today: NaiveDate, edi
                     div.budget-track role="progressbar" aria-label=(label)
                         aria-valuemin="0" aria-valuemax="100" aria-valuenow=(fill)
                         aria-valuetext=(format!("{spent}, {}", words::status(x.status, locale))) {
-                        span.budget-fill style=(format!("width:{fill}%")) {}
-                        @if let Some((_, _, at)) = progress {
-                            span.budget-today aria-hidden="true" style=(format!("left:{at}%")) {}
+                        // Drawn as SVG: the page's content security policy
+                        // allows no style attributes.
+                        svg viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true" focusable="false" {
+                            rect.budget-fill x="0" y="0" width=(fill) height="10" {}
+                            @if let Some((_, _, at)) = progress {
+                                line.budget-today x1=(at) x2=(at) y1="0" y2="10" vector-effect="non-scaling-stroke" {}
+                            }
                         }
                     }
                     p.budget-figures {
@@ -155,7 +159,7 @@ pub async fn show(
                 @if refs.categories.is_empty() {
                     p.muted { (w.no_categories) " " a href="/categories" { (t.nav_categories) } }
                 } @else {
-                    form data-action="setBudget" data-reload="" {
+                    form.stack data-action="setBudget" data-reload="" {
                         (select(w.category, "categoryId", &refs.category_options(), editing.map(|x| x.category_id.as_str()), None))
                         (Field::new(w.amount, "amount", "text").value(&amount).decimal().required().render())
                         (checkbox(w.rollover, "rollover", editing.is_some_and(|x| x.rollover)))

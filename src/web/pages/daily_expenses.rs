@@ -4,9 +4,9 @@ use super::common::{amount_cell, category_chip, PageResult, Refs};
 use super::documents::paperclip;
 use super::record_page::{amount_and_currency, amount_value, Editing, RecordForm, RecordList, Row};
 use crate::app::records::daily_expenses::{self, Month};
+use crate::app::reports;
 use crate::domain::recurrence::parse_month;
 use crate::domain::recurrence::{add_months, month_start};
-use crate::app::reports;
 use crate::i18n::format;
 use crate::state::AppState;
 use crate::store::daily_expenses::Filter;
@@ -73,7 +73,12 @@ pub async fn show(
             .budgets
             .iter()
             .map(|b| {
-                let text = crate::i18n::budgets::left_of(b.remaining, b.available, &budgets.currency, locale);
+                let text = crate::i18n::budgets::left_of(
+                    b.remaining,
+                    b.available,
+                    &budgets.currency,
+                    locale,
+                );
                 (b.category_id.clone(), serde_json::Value::String(text))
             })
             .collect(),
