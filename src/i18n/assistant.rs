@@ -24,6 +24,8 @@ pub enum Looked {
     Insights,
     /// Spending by category of a month ("November 2026").
     SpendingByCategory(String),
+    /// The budgets of a month ("November 2026").
+    Budgets(String),
     Subscriptions,
 }
 
@@ -62,6 +64,10 @@ impl Looked {
             Looked::SpendingByCategory(month) => (
                 format!("Ausgaben nach Kategorie für {month} angesehen"),
                 format!("looked at your spending by category for {month}"),
+            ),
+            Looked::Budgets(month) => (
+                format!("Budgets für {month} angesehen"),
+                format!("looked at your budgets for {month}"),
             ),
             Looked::Subscriptions => (
                 "Abos angesehen".into(),

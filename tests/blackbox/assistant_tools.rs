@@ -403,6 +403,20 @@ async fn read_tools_answer_the_numbers_the_pages_show() {
     assert_eq!(line, "Prognose für Tagesgeld angesehen");
     let (c, _) = app.read(&user, "spending_by_category", json!({})).await;
     assert_eq!(c["categories"][2]["name"], "Ohne Kategorie");
+
+    // "Wie viel darf ich diesen Monat noch für Freizeit ausgeben?"
+    let (b, line) = app.read(&user, "list_budgets", json!({})).await;
+    assert_eq!(line, "Budgets für November 2026 angesehen");
+    assert_eq!(b["month"], "2026-11");
+    assert_eq!(b["budgets"][0]["name"], "Freizeit");
+    assert_eq!(m(&b["budgets"][0]["available"]), "50.00");
+    assert_eq!(m(&b["budgets"][0]["spent"]), "12.99");
+    assert_eq!(m(&b["budgets"][0]["remaining"]), "37.01");
+    assert_eq!(b["budgets"][0]["status"], "ok");
+    let (before, _) = app
+        .read(&user, "list_budgets", json!({"year": 2026, "month": 10}))
+        .await;
+    assert_eq!(before["budgets"], json!([]), "set from this month on");
 }
 
 #[tokio::test]

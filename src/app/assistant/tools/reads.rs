@@ -130,7 +130,8 @@ pub(super) const READ_TOOLS: &[ReadTool] = &[
     (
         "spending_by_category",
         "The expenses of one month per category (cashflow view, base currency), largest \
-         first, with each category's monthly limit if set. Defaults to the current month.",
+         first, with what each category's budget makes available that month, if it has one. \
+         Defaults to the current month.",
         &[
             ("year", "integer", "e.g. 2026; default: this year"),
             (
@@ -141,6 +142,23 @@ pub(super) const READ_TOOLS: &[ReadTool] = &[
         ],
         &[],
         |c, a, args| spending_by_category(c, a.user, a.rates, args.month(a.today)?, a.today),
+    ),
+    (
+        "list_budgets",
+        "The budgets of one month per category (base currency): the budget, what is \
+         available with rollover, what was spent, what remains (negative when overspent), \
+         percent spent and status ok/near/over. Answers \"how much may I still spend on \
+         groceries this month\". Defaults to the current month.",
+        &[
+            ("year", "integer", "e.g. 2026; default: this year"),
+            (
+                "month",
+                "integer",
+                "1-12; default: this month (January when only year is given)",
+            ),
+        ],
+        &[],
+        |c, a, args| list_budgets(c, a.user, a.rates, args.month(a.today)?, a.today),
     ),
     (
         "list_subscriptions",
@@ -463,6 +481,23 @@ pub(super) fn list_insights(c: &Connection, user: &User, now: &str) -> Result<(V
         })
         .collect();
     Ok((json!({"insights": list}), Looked::Insights.text(l)))
+}
+
+/// `list_budgets`: `listBudgets` of a month.
+pub(super) fn list_budgets(
+    c: &Connection,
+    user: &User,
+    rates: &crate::domain::rates::Rates,
+    first: NaiveDate,
+    today: NaiveDate,
+) -> Result<(Value, String)> {
+    let b = crate::app::reports::budgets::budgets(c, user, rates, first, today)?;
+    let l = user.locale;
+    let month = l.month_year(first.year(), first.month());
+    Ok((
+        serde_json::to_value(&b).map_err(anyhow::Error::from)?,
+        Looked::Budgets(month).text(l),
+    ))
 }
 
 /// `spending_by_category`: the dashboard's `byCategory` of a month, with
