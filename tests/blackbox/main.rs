@@ -5,6 +5,7 @@
 mod actions;
 mod api;
 mod api_contract;
+mod api_docs;
 mod assistant;
 mod assistant_tools;
 mod auth;
