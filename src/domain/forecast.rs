@@ -110,6 +110,67 @@ pub fn everyday_per_month(recent: &[Decimal]) -> Decimal {
     super::money::round(median)
 }
 
+/// A checking account's everyday spending a month, where budgets may stand
+/// in for what was learned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Everyday {
+    /// What the expected balance takes off each month.
+    pub total: Decimal,
+    /// The budgets counted instead of the learned spending: (category id,
+    /// the month's budget).
+    pub budgeted: Vec<(String, Decimal)>,
+    /// The learned spending of the other categories ([`everyday_per_month`]).
+    pub usual: Decimal,
+}
+
+/// Everyday spending of one checking account from its one-time expenses of
+/// the last full months by category (`spent[month index]`, oldest first, in
+/// the base currency). A category with a budget this month counts its
+/// budget instead of what it used to cost when this account paid at least
+/// half of the category's one-time spending over all accounts in those
+/// months (`all`); the rest counts as [`everyday_per_month`] of their
+/// monthly sums. Without budgets that apply it is the learned spending alone.
+pub fn everyday(
+    spent: &[(Option<String>, Vec<Decimal>)],
+    all: &std::collections::HashMap<String, Decimal>,
+    budgets: &[(String, Decimal)],
+    months: usize,
+) -> Everyday {
+    let here = |k: &str| -> Decimal {
+        spent
+            .iter()
+            .filter(|(c, _)| c.as_deref() == Some(k))
+            .flat_map(|(_, m)| m.iter().copied())
+            .sum()
+    };
+    let budgeted: Vec<(String, Decimal)> = budgets
+        .iter()
+        .filter(|(k, _)| {
+            let total = all.get(k).copied().unwrap_or_default();
+            total > Decimal::ZERO && here(k) * Decimal::TWO >= total
+        })
+        .cloned()
+        .collect();
+    let mut rest = vec![Decimal::ZERO; months];
+    for (category, per_month) in spent {
+        if category
+            .as_deref()
+            .is_some_and(|k| budgeted.iter().any(|(b, _)| b == k))
+        {
+            continue;
+        }
+        for (slot, m) in rest.iter_mut().zip(per_month) {
+            *slot += m;
+        }
+    }
+    let usual = everyday_per_month(&rest);
+    Everyday {
+        total: budgeted.iter().map(|(_, a)| *a).sum::<Decimal>() + usual,
+        budgeted,
+        usual,
+    }
+}
+
 /// What the entries move on the account from `from` through `to`.
 pub fn net_between(entries: &[AccountEntry], from: NaiveDate, to: NaiveDate) -> Decimal {
     due_between(entries, from, to).1
@@ -388,5 +449,39 @@ mod tests {
         let f = summary_forecast(&items, d("2025-03-01"), 3);
         assert_eq!(f[0].expenses, dec("100"), "yearly 1200 spread");
         assert_eq!(f[2].balance, dec("8700"));
+    }
+
+    #[test]
+    fn budgets_stand_in_for_the_categories_this_account_pays() {
+        let food = Some("food".to_string());
+        let fun = Some("fun".to_string());
+        let spent = vec![
+            (food.clone(), vec![dec("300"), dec("320"), dec("340")]),
+            (fun.clone(), vec![dec("10"), dec("0"), dec("20")]),
+            (None, vec![dec("50"), dec("500"), dec("60")]),
+        ];
+        let all: std::collections::HashMap<String, Decimal> = [
+            ("food".to_string(), dec("960")),
+            ("fun".to_string(), dec("100")),
+        ]
+        .into();
+        // Without budgets: the median of the monthly totals.
+        let learned = everyday(&spent, &all, &[], 3);
+        assert_eq!(learned.total, dec("420"));
+        assert_eq!(learned.budgeted, vec![]);
+        // Food's budget counts instead of its past; fun is paid mostly from
+        // another account, so its budget does not count here.
+        let budgets = [
+            ("food".to_string(), dec("400")),
+            ("fun".to_string(), dec("80")),
+        ];
+        let planned = everyday(&spent, &all, &budgets, 3);
+        assert_eq!(planned.budgeted, vec![("food".to_string(), dec("400"))]);
+        // The rest: 60, 500, 80 → 80.
+        assert_eq!(planned.usual, dec("80"));
+        assert_eq!(planned.total, dec("480"));
+        // A budget of a category without any spending yet is not this account's.
+        let none = everyday(&spent, &all, &[("new".to_string(), dec("50"))], 3);
+        assert_eq!(none, learned);
     }
 }

@@ -139,3 +139,36 @@ pub fn day_of_month(day: u32, days: u32, locale: Locale) -> String {
         Locale::En => format!("day {day} of {days}"),
     }
 }
+
+/// The forecast's note when budgets stand in for everyday spending: which
+/// budgets, and what the other categories usually cost.
+pub fn forecast_hint(
+    total: Decimal,
+    budgets: &[(String, Decimal)],
+    usual: Decimal,
+    currency: &str,
+    locale: Locale,
+) -> String {
+    let m = |a: Decimal| format::money(a, currency, locale);
+    let list = budgets
+        .iter()
+        .map(|(name, a)| format!("{name} {}", m(*a)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    match locale {
+        Locale::De => format!(
+            "Alltagsausgaben: {} im Monat erwartet, aus deinen Budgets ({list}) und für die \
+             übrigen Kategorien aus den Einzelausgaben dieses Kontos in den letzten drei vollen \
+             Monaten ({}). Der erwartete Stand beginnt beim heutigen Kontostand und zieht sie ab.",
+            m(total),
+            m(usual)
+        ),
+        Locale::En => format!(
+            "Everyday spending: {} a month expected, from your budgets ({list}) and, for the \
+             other categories, from the one-time expenses on this account in the last three \
+             full months ({}). The expected balance starts from today's balance and takes it off.",
+            m(total),
+            m(usual)
+        ),
+    }
+}

@@ -134,23 +134,28 @@ pub fn month_sums(
 }
 
 /// The one-time expenses of one of the user's accounts dated in
-/// `[from, to]`, summed per month (its first day) and currency.
+/// `[from, to]`, summed per month (its first day), category and currency.
 pub fn account_month_sums(
     c: &Connection,
     user_id: &UserId,
     account_id: &str,
     from: NaiveDate,
     to: NaiveDate,
-) -> Result<Vec<(NaiveDate, String, Decimal)>> {
+) -> Result<Vec<MonthSum>> {
     let mut s = c.prepare_cached(
-        "SELECT substr(date, 1, 7) || '-01', currency, SUM(amount_cents)
+        "SELECT substr(date, 1, 7) || '-01', category_id, currency, SUM(amount_cents)
          FROM daily_expenses
          WHERE user_id = ?1 AND account_id = ?2 AND date >= ?3 AND date <= ?4
-         GROUP BY 1, 2",
+         GROUP BY 1, 2, 3",
     )?;
     let rows = s
         .query_map(params![user_id, account_id, from, to], |r| {
-            Ok((r.get(0)?, r.get(1)?, money::from_cents(r.get(2)?)))
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                money::from_cents(r.get(3)?),
+            ))
         })?
         .collect::<rusqlite::Result<_>>()?;
     Ok(rows)

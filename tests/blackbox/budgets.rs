@@ -553,3 +553,46 @@ async fn the_insight_and_the_push_come_once_per_category_and_month_in_both_langu
     cron("upcoming-payments").await;
     assert_eq!(received.lock().unwrap().len(), 2);
 }
+
+#[tokio::test]
+async fn a_checking_accounts_forecast_takes_off_the_budgets_of_the_categories_it_pays() {
+    let app = spawn_app().await;
+    let h = household(&app).await;
+    for (amount, date) in [
+        ("300", "2025-12-10"),
+        ("320", "2026-01-10"),
+        ("340", "2026-02-10"),
+    ] {
+        h.spend(&app, amount, date).await;
+    }
+    let path = format!("/forecasts?account={}", h.giro);
+    let page = || async {
+        app.get(&path, Some(&h.user.cookie))
+            .await
+            .text()
+            .await
+            .unwrap()
+    };
+    let learned = page().await;
+    assert!(
+        learned.contains("Everyday spending: €320.00 a month expected, from the one-time expenses"),
+        "{learned}"
+    );
+    assert!(!learned.contains("from your budgets"));
+
+    app.ok(
+        &h.user,
+        "setBudget",
+        json!({"categoryId": h.food, "amount": 400}),
+    )
+    .await;
+    let planned = page().await;
+    assert!(
+        planned.contains(
+            "Everyday spending: €400.00 a month expected, from your budgets (Lebensmittel €400.00)"
+        ),
+        "{planned}"
+    );
+    // The expected balance takes the budget off: 1,000 today, 400 a month.
+    assert!(planned.contains("€400.00"), "{planned}");
+}

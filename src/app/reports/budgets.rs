@@ -137,6 +137,16 @@ fn line(category: &Category, m: budgets::Month, rollover: bool) -> Budget {
     }
 }
 
+/// Each category's budget amount in force in the month of `first` (no
+/// rollover: what a month ahead is planned with).
+pub fn amounts(c: &Connection, user: &User, first: NaiveDate) -> Result<Vec<(String, Decimal)>> {
+    let first = month_start(first);
+    Ok(stored::all(c, &user.id)?
+        .into_iter()
+        .filter_map(|(k, changes)| Some((k, budgets::in_force(&changes, first)?.amount?)))
+        .collect())
+}
+
 /// The budgets of `user` in the month of `first`.
 pub fn budgets(
     c: &Connection,

@@ -3,8 +3,8 @@
 //! page alike.
 
 use crate::domain::forecast::{
-    account_forecast, due_between, everyday_per_month, expected_balances, lowest_daily,
-    net_between, AccountEntry, AccountMonth, Flow, EVERYDAY_MONTHS,
+    account_forecast, due_between, everyday, expected_balances, lowest_daily, net_between,
+    AccountEntry, AccountMonth, Everyday, Flow, EVERYDAY_MONTHS,
 };
 use crate::domain::money;
 use crate::domain::prices::Prices;
@@ -235,8 +235,10 @@ fn outlooks_of(
 /// off.
 pub struct Expected {
     /// A checking account's everyday spending a month: the median of its
-    /// one-time expenses in the last full months ([`everyday_per_month`]).
-    pub everyday: Option<Decimal>,
+    /// one-time expenses in the last full months
+    /// with the budgets of the categories it pays in their place
+    /// ([`everyday`]).
+    pub everyday: Option<Everyday>,
     /// The balance expected at each forecast month's end.
     pub with_everyday: Vec<Decimal>,
     /// The same from the entries alone.
@@ -294,25 +296,45 @@ fn expected(
     let this_month = month_start(today);
     let everyday = if outlook.account.kind == "checking" {
         let since = add_months(this_month, -EVERYDAY_MONTHS);
-        let mut recent = vec![Decimal::ZERO; EVERYDAY_MONTHS as usize];
-        for (month, currency, sum) in daily_expenses::account_month_sums(
-            c,
-            &user.id,
-            &outlook.account.id,
-            since,
-            this_month.pred_opt().unwrap_or(this_month),
-        )? {
-            let i =
-                (month.year() - since.year()) * 12 + month.month() as i32 - since.month() as i32;
-            if let Some(slot) = usize::try_from(i).ok().and_then(|i| recent.get_mut(i)) {
-                *slot += rates.to_base(sum, &currency, base);
+        let until = this_month.pred_opt().unwrap_or(this_month);
+        let months = EVERYDAY_MONTHS as usize;
+        let index = |month: NaiveDate| {
+            usize::try_from(
+                (month.year() - since.year()) * 12 + month.month() as i32 - since.month() as i32,
+            )
+            .ok()
+            .filter(|i| *i < months)
+        };
+        let mut spent: Vec<(Option<String>, Vec<Decimal>)> = Vec::new();
+        for (month, category, currency, sum) in
+            daily_expenses::account_month_sums(c, &user.id, &outlook.account.id, since, until)?
+        {
+            let Some(i) = index(month) else { continue };
+            let at = match spent.iter().position(|(k, _)| *k == category) {
+                Some(at) => at,
+                None => {
+                    spent.push((category, vec![Decimal::ZERO; months]));
+                    spent.len() - 1
+                }
+            };
+            spent[at].1[i] += rates.to_base(sum, &currency, base);
+        }
+        let budgets = super::budgets::amounts(c, user, this_month)?;
+        let mut all: HashMap<String, Decimal> = HashMap::new();
+        if !budgets.is_empty() {
+            for (_, category, currency, sum) in
+                daily_expenses::month_sums(c, &user.id, since, month_start(until))?
+            {
+                if let Some(k) = category {
+                    *all.entry(k).or_default() += rates.to_base(sum, &currency, base);
+                }
             }
         }
-        Some(everyday_per_month(&recent))
+        Some(everyday(&spent, &all, &budgets, months))
     } else {
         None
     };
-    let spending = everyday.unwrap_or_default();
+    let spending = everyday.as_ref().map_or(Decimal::ZERO, |e| e.total);
     let end = month_end(today);
     let last = month_end(add_months(this_month, outlook.forecast.months as i32));
     let rest = today

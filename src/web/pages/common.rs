@@ -134,6 +134,15 @@ impl Refs {
         self.default_account().map_or(base, |a| a.currency.as_str())
     }
 
+    /// The name of the category `id` ("" when it is not among them).
+    pub fn category_name(&self, id: &str) -> String {
+        self.categories
+            .iter()
+            .find(|k| k.id == id)
+            .map(|k| k.name.clone())
+            .unwrap_or_default()
+    }
+
     pub fn categories_by_id(&self) -> HashMap<&str, &Category> {
         self.categories.iter().map(|k| (k.id.as_str(), k)).collect()
     }

@@ -86,18 +86,23 @@ pub async fn show(
                     @if let Some(end) = line.last().filter(|_| line.len() > 1) {
                         div.card.stat { span.label { (t.projected_balance) } strong.amount { (format::money(*end, cur, locale)) } }
                     }
-                    @if let Some(everyday) = e.everyday {
+                    @if let Some(everyday) = e.everyday.as_ref().map(|x| x.total) {
                         div.card.stat { span.label { (t.everyday_spending) " " (t.per_month) } strong.amount { (format::money(everyday, cur, locale)) } }
                     }
                 }
                 section.card {
-                    @match e.everyday {
-                        Some(everyday) => {
+                    @match &e.everyday {
+                        Some(x) => {
                             (charts::balance_lines(&format!("{}: {}", account.name, t.projected_balance), &labels, &[
                                 Line { label: t.projected_balance, values: line.clone() },
                                 Line { label: t.without_everyday, values: std::iter::once(*in_base).chain(e.entries_only.iter().copied()).collect() },
                             ], cur, locale))
-                            p.hint { (t.everyday_hint.replace("{amount}", &format::money(everyday, cur, locale))) }
+                            @if x.budgeted.is_empty() {
+                                p.hint { (t.everyday_hint.replace("{amount}", &format::money(x.total, cur, locale))) }
+                            } @else {
+                                @let names: Vec<(String, Decimal)> = x.budgeted.iter().map(|(id, a)| (refs.category_name(id), *a)).collect();
+                                p.hint.everyday-budgets { (crate::i18n::budgets::forecast_hint(x.total, &names, x.usual, cur, locale)) }
+                            }
                         }
                         None => {
                             (charts::balance_lines(&format!("{}: {}", account.name, t.projected_balance), &labels, &[
@@ -125,7 +130,7 @@ pub async fn show(
                                     td.num.amount { (format::money(m.transfers_in, cur, locale)) }
                                     td.num.amount { (format::money(m.transfers_out, cur, locale)) }
                                     td.num.amount { (format::money(m.net, cur, locale)) }
-                                    @if let Some(everyday) = e.everyday {
+                                    @if let Some(everyday) = e.everyday.as_ref().map(|x| x.total) {
                                         td.num.amount { @if !everyday.is_zero() { "−" } (format::money(everyday, cur, locale)) }
                                     }
                                     td.num.amount { @if let Some(b) = line.get(k + 1) { (format::money(*b, cur, locale)) } }
