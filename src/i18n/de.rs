@@ -182,6 +182,7 @@ pub static DE: Texts = Texts {
     delete: "Löschen",
     cancel: "Abbrechen",
     confirm_delete: "Diesen Eintrag löschen? Das lässt sich nicht rückgängig machen.",
+    confirm_delete_category_budget: "Diese Kategorie und ihr Budget löschen? Ihre Einträge bleiben, ohne Kategorie. Das lässt sich nicht rückgängig machen.",
     doc_intro: "Kassenbons, Verträge und Rechnungen bei deinen Einträgen. PDF, JPEG, PNG oder WebP, je höchstens 10 MB.",
     doc_choose: "Dateien auswählen oder hierher ziehen",
     doc_upload: "Hochladen",

@@ -184,6 +184,7 @@ pub static EN: Texts = Texts {
     delete: "Delete",
     cancel: "Cancel",
     confirm_delete: "Delete this entry? This cannot be undone.",
+    confirm_delete_category_budget: "Delete this category and its budget? Its entries stay, without a category. This cannot be undone.",
     doc_intro: "Receipts, contracts and invoices, kept with your records. PDF, JPEG, PNG or WebP, at most 10 MB each.",
     doc_choose: "Choose files or drop them here",
     doc_upload: "Upload",

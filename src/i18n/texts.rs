@@ -193,6 +193,7 @@ pub struct Texts {
     pub delete: &'static str,
     pub cancel: &'static str,
     pub confirm_delete: &'static str,
+    pub confirm_delete_category_budget: &'static str,
     pub doc_intro: &'static str,
     pub doc_choose: &'static str,
     pub doc_upload: &'static str,

@@ -59,7 +59,7 @@ pub async fn show(
             (list.render(&refs.categories, |k| Row::new(&k.id, html! {
                 td { (category_chip(Some(k), locale)) }
                 td.num { @if let Some(l) = budget(&k.id) { (format::money(l, &user.base_currency, locale)) } }
-            })))
+            }).confirm(k.monthly_limit.map(|_| t.confirm_delete_category_budget))))
         },
     )
     .into_response())

@@ -19,6 +19,7 @@ pub struct Row<'a> {
     id: &'a str,
     cells: Markup,
     inactive: bool,
+    confirm: Option<&'a str>,
 }
 
 impl<'a> Row<'a> {
@@ -27,7 +28,15 @@ impl<'a> Row<'a> {
             id,
             cells,
             inactive: false,
+            confirm: None,
         }
+    }
+
+    /// What the delete button asks instead of the usual question (e.g.
+    /// that a category's budget goes with it).
+    pub fn confirm(mut self, question: Option<&'a str>) -> Self {
+        self.confirm = question;
+        self
     }
 
     /// Greys the row out (a record that no longer runs): `tr.inactive`.
@@ -98,7 +107,7 @@ impl<'a> RecordList<'a> {
                                     (r.cells)
                                     td.row-actions {
                                         a href={ (self.edit_href) (r.id) "#record-form" } { (t.edit) }
-                                        (delete_button(self.delete_action, r.id, t.confirm_delete, t.delete))
+                                        (delete_button(self.delete_action, r.id, r.confirm.unwrap_or(t.confirm_delete), t.delete))
                                     }
                                 }
                             }
