@@ -83,6 +83,23 @@ async fn restore_brings_back_the_backup_and_its_documents_into_a_stopped_instanc
     let app = spawn_app().await;
     let before = app.new_user().await;
     let doc = upload(&app, &before).await;
+    let food = app
+        .action(
+            "createCategory",
+            json!({"name": "Lebensmittel"}),
+            Some(&before.cookie),
+        )
+        .await
+        .data()["id"]
+        .clone();
+    let set = app
+        .action(
+            "setBudget",
+            json!({"categoryId": food, "amount": 400, "from": "2026-01"}),
+            Some(&before.cookie),
+        )
+        .await;
+    assert!(set.ok(), "{}", set.body);
     let copy_dir = tempfile::tempdir().unwrap();
     let copy = copy_dir.path().join("copy.db");
     backups::write(app.data_dir(), &copy).unwrap();
@@ -125,6 +142,14 @@ async fn restore_brings_back_the_backup_and_its_documents_into_a_stopped_instanc
         .get(&format!("/api/documents/{doc}"), Some(&cookie))
         .await;
     assert_eq!(file.status(), 200, "the deleted document is back");
+    let budgets = app
+        .action("listBudgets", json!({"month": "2026-01"}), Some(&cookie))
+        .await;
+    assert_eq!(
+        budgets.data()["budgets"][0]["categoryId"],
+        food,
+        "the budget is back"
+    );
 }
 
 #[tokio::test]
