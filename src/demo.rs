@@ -627,5 +627,22 @@ pub fn fill_heavy(
         )?;
         summary.daily += 1;
     }
+    // A budget on every category from two years ago, each changed once a
+    // year later, half of them carrying what is left over: the dashboard
+    // counts two years of a category's months for those.
+    let two_years_ago = month_start(add_months(today, -24));
+    for (i, k) in cats.iter().enumerate() {
+        let first = Some(dec(rng.random_range(200_00..2_000_00)));
+        let later = Some(dec(rng.random_range(200_00..2_000_00)));
+        let changes = crate::domain::budgets::apply(&[], two_years_ago, first, i % 2 == 0);
+        let changes = crate::domain::budgets::apply(
+            &changes,
+            add_months(two_years_ago, 12),
+            later,
+            i % 2 == 0,
+        );
+        crate::store::budgets::replace(c, user_id, &k.id, two_years_ago, &changes, &now_s)?;
+        summary.budgets += 1;
+    }
     Ok(summary)
 }
