@@ -8,6 +8,7 @@
 pub mod accounts;
 pub mod api_tokens;
 pub mod backups;
+pub mod balance_history;
 pub mod categories;
 pub mod conversations;
 pub mod daily_expenses;

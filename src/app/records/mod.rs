@@ -111,6 +111,8 @@ pub trait Record: serde::de::DeserializeOwned + Send + 'static {
 pub struct Written<'a, S: Table> {
     /// The id and the record before an update; `None` after a create.
     pub stored: Option<(&'a str, &'a S)>,
+    /// The record as written.
+    pub record: &'a S,
     pub new: &'a S::New,
     pub now: &'a str,
     pub today: NaiveDate,
@@ -153,6 +155,7 @@ pub fn create_in<R: Record>(
     let record = table::insert::<R::Stored>(tx, user, &new, now)?;
     let written = Written {
         stored: None,
+        record: &record,
         new: &new,
         now,
         today,
@@ -189,9 +192,10 @@ pub fn update_in<R: Record>(
     let id = crate::app::input::required_id(input.take_id())?;
     let stored = table::find::<R::Stored>(tx, user, &id)?.ok_or(Error::NotFound)?;
     let new = input.validate(tx, user, Some(&stored))?;
-    table::update::<R::Stored>(tx, user, &id, &new, now)?.ok_or(Error::NotFound)?;
+    let record = table::update::<R::Stored>(tx, user, &id, &new, now)?.ok_or(Error::NotFound)?;
     let written = Written {
         stored: Some((&id, &stored)),
+        record: &record,
         new: &new,
         now,
         today,
