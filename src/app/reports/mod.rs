@@ -5,6 +5,7 @@
 
 pub mod dashboard;
 pub mod forecasts;
+pub mod net_worth;
 pub mod payments;
 pub mod reserves;
 pub mod subscriptions;
