@@ -92,7 +92,7 @@ async fn the_archive_holds_every_record_and_document_of_its_owner_only() {
 
     let data = data_json(&files);
     assert_eq!(data["format"], "cashkeeper-export");
-    assert_eq!(data["version"], 2);
+    assert_eq!(data["version"], 3);
     assert_eq!(data["user"]["email"], anna.email);
     let tables = &data["tables"];
     assert_eq!(tables["accounts"][0]["name"], "Annakonto");
