@@ -473,11 +473,11 @@ fn balance_year(
             _ => balance + balance * rng.random_range(-250..250) / 1000,
         }
     };
-    let mut points = vec![(opened, at(12, rng))];
+    let mut points = vec![(opened, at(13, rng))];
     for j in 0..12 {
         let month = add_months(opened, j);
         let day = month_end(month) - Duration::days(rng.random_range(0..4));
-        points.push((day, at(11 - i64::from(j), rng)));
+        points.push((day, at(12 - i64::from(j), rng)));
     }
     points.push((today, balance));
     for (day, cents) in points {
