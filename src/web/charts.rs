@@ -544,7 +544,8 @@ pub fn net_worth(title: &str, months: &[WorthMonth], currency: &str, locale: Loc
                             @if !value.is_zero() {
                                 @let v = f(value);
                                 @let (from, to) = if v > 0.0 { above += v; (above - v, above) } else { below += v; (below, below - v) };
-                                rect class={ "chart-worth-" (kind) } x=(format!("{:.1}", x - bar / 2.0)) y=(format!("{:.1}", y(to)))
+                                // The pattern's fill, not a class's: CSS would win over it.
+                                rect class={ "chart-part part-" (kind) } x=(format!("{:.1}", x - bar / 2.0)) y=(format!("{:.1}", y(to)))
                                     width=(format!("{bar:.1}")) height=(format!("{:.1}", (y(from) - y(to)).max(0.5)))
                                     fill=[(*kind != "checking").then(|| format!("url(#{id}-{kind})"))] {
                                     title { (m.name) ", " (locale.account_type(kind)) ": " (money(value)) }
@@ -694,7 +695,7 @@ mod tests {
         assert!(svg.contains("fill=\"url(#nw-") && svg.contains("-savings)\""));
         assert!(svg.contains("chart-dot"));
         // A zero part draws nothing; what is owed is drawn below zero.
-        assert_eq!(svg.matches("class=\"chart-worth-").count(), 4 + 2, "{svg}");
+        assert_eq!(svg.matches("class=\"chart-part ").count(), 4, "{svg}");
         assert!(svg.contains("<th scope=\"row\">February 2026</th><td>€300.00</td>"));
         assert!(!svg.contains("NaN") && !svg.contains("inf") && !svg.contains("style="));
         let none = net_worth("Net worth", &[], "EUR", Locale::En).into_string();

@@ -133,6 +133,7 @@ async fn accept_language(c: &Client, lang: &str) {
 const PAGES: &[(&str, &str)] = &[
     ("dashboard", "/"),
     ("accounts", "/accounts"),
+    ("accounts-net-worth-all", "/accounts?months=all"),
     ("expenses", "/expenses"),
     ("daily", "/daily-expenses"),
     ("subscriptions", "/subscriptions"),
@@ -166,6 +167,7 @@ const EDITABLE: &[(&str, &str)] = &[
 /// The pages also checked in German.
 const GERMAN: &[(&str, &str)] = &[
     ("dashboard-de", "/"),
+    ("accounts-de", "/accounts"),
     ("expenses-de", "/expenses"),
     ("daily-de", "/daily-expenses"),
     ("forecasts-de", "/forecasts"),

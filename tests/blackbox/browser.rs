@@ -1557,3 +1557,110 @@ async fn a_charts_values_open_from_the_keyboard() {
         "{text}"
     );
 }
+
+/// The accounts page's net-worth chart with a year of demo balances, on a
+/// desktop and a phone, light and dark: drawn and readable, the account
+/// types told apart by pattern, the page not scrolling sideways, and the
+/// span links working without script. Saved as screenshots.
+#[tokio::test]
+async fn the_net_worth_chart_on_the_accounts_page_at_desktop_and_phone_light_and_dark() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let (uid, now) = (app.user_id(&user).await, app.state.clock.now());
+    app.state
+        .db
+        .transaction(move |tx| {
+            cashkeeper::demo::fill_household(tx, &uid, now.date_naive(), now)?;
+            Ok(())
+        })
+        .await
+        .unwrap();
+    for (mode, width, height, dark) in [
+        ("desktop", 1280, 1100, false),
+        ("dark", 1280, 1100, true),
+        ("phone", 390, 1600, false),
+        ("phone-dark", 390, 1600, true),
+    ] {
+        // Headless Chromium's window is at least 500 pixels wide: a phone's
+        // viewport is set through the DevTools protocol.
+        let Some(browser) = start_with(width.max(500), height, dark).await else {
+            return;
+        };
+        let c = &browser.client;
+        crate::import_page::resize(c, width, height).await;
+        sign_in(c, &app, &user).await;
+        c.goto(&app.url("/accounts")).await.unwrap();
+        let chart = wait_for_css(c, "figure.net-worth svg[role=img]").await;
+        assert!(chart.is_displayed().await.unwrap(), "{mode}");
+        let count = |css: &'static str| async move {
+            c.execute(
+                &format!("return document.querySelectorAll({css:?}).length"),
+                vec![],
+            )
+            .await
+            .unwrap()
+            .as_u64()
+            .unwrap()
+        };
+        // Twelve months, each with a total; savings hatched, ETF dotted.
+        assert_eq!(
+            count("figure.net-worth line.chart-total").await,
+            12,
+            "{mode}"
+        );
+        assert!(count("figure.net-worth rect.part-savings[fill^='url(']").await >= 12);
+        assert!(count("figure.net-worth rect.part-etf[fill^='url(']").await >= 12);
+        assert!(count("figure.net-worth rect.part-checking:not([fill])").await >= 12);
+        // Drawn with the pattern: no style rule paints over it.
+        for kind in ["savings", "etf"] {
+            let fill = c
+                .execute(
+                    &format!("return getComputedStyle(document.querySelector('figure.net-worth rect.part-{kind}')).fill"),
+                    vec![],
+                )
+                .await
+                .unwrap();
+            assert!(
+                fill.as_str().unwrap().starts_with("url("),
+                "{mode} {kind}: {fill}"
+            );
+        }
+        let smallest = smallest_chart_text(c).await;
+        assert!(smallest >= 9.0, "{mode}: chart text {smallest:.1} px high");
+        // Only the chart may scroll sideways on a phone, never the page.
+        let wider = c
+            .execute(
+                "return document.documentElement.scrollWidth - document.documentElement.clientWidth",
+                vec![],
+            )
+            .await
+            .unwrap()
+            .as_i64()
+            .unwrap();
+        assert!(
+            wider <= 1,
+            "{mode}: the page is {wider} px wider than the window"
+        );
+        c.execute(
+            "document.getElementById('net-worth').scrollIntoView()",
+            vec![],
+        )
+        .await
+        .unwrap();
+        screenshot(c, &format!("accounts-net-worth-{mode}")).await;
+
+        // Two years, by a link.
+        c.find(Locator::Css("nav.chart-span a[href*='months=24']"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        wait_for_css(c, "nav.chart-span a[href*='months=24'][aria-current=page]").await;
+        assert_eq!(
+            count("figure.net-worth details.chart-values tbody tr").await,
+            24
+        );
+        browser.client.clone().close().await.unwrap();
+    }
+}
