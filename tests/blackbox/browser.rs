@@ -1561,7 +1561,8 @@ async fn a_charts_values_open_from_the_keyboard() {
 /// The accounts page's net-worth chart with a year of demo balances, on a
 /// desktop and a phone, light and dark: drawn and readable, the account
 /// types told apart by pattern, the page not scrolling sideways, and the
-/// span links working without script. Saved as screenshots.
+/// span links working without script; and the forecast's line from the
+/// past balances on. Saved as screenshots.
 #[tokio::test]
 async fn the_net_worth_chart_on_the_accounts_page_at_desktop_and_phone_light_and_dark() {
     let app = spawn_app().await;
@@ -1661,6 +1662,26 @@ async fn the_net_worth_chart_on_the_accounts_page_at_desktop_and_phone_light_and
             count("figure.net-worth details.chart-values tbody tr").await,
             24
         );
+
+        // The forecast of the checking account: the year so far solid, then
+        // the expected balance dashed and the one without everyday
+        // spending dotted.
+        c.goto(&app.url("/forecasts")).await.unwrap();
+        wait_for_css(c, "polyline.chart-line.solid").await;
+        assert_eq!(count("polyline.chart-line.dashed").await, 1, "{mode}");
+        assert_eq!(count("polyline.chart-line.dotted").await, 1, "{mode}");
+        let smallest = smallest_chart_text(c).await;
+        assert!(
+            smallest >= 9.0,
+            "{mode}: forecast text {smallest:.1} px high"
+        );
+        c.execute(
+            "document.querySelector('figure.chart').scrollIntoView()",
+            vec![],
+        )
+        .await
+        .unwrap();
+        screenshot(c, &format!("forecast-past-{mode}")).await;
         browser.client.clone().close().await.unwrap();
     }
 }

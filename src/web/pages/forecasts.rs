@@ -23,8 +23,10 @@ use maud::html;
 use rust_decimal::Decimal;
 use serde::Deserialize;
 
-/// The most months of the past the chart draws before the forecast.
-const PAST_MONTHS: u32 = 12;
+/// The most months of the past the chart draws before the forecast: half
+/// a year, so that on a phone, where the chart scrolls sideways, today and
+/// the first months ahead are still in view.
+const PAST_MONTHS: u32 = 6;
 
 #[derive(Deserialize, Default)]
 pub struct ForecastQuery {
@@ -52,7 +54,7 @@ pub async fn show(
                 else {
                     return Ok(None);
                 };
-                // As much of the past as is drawn ahead, up to a year.
+                // As much of the past as is drawn ahead, up to half a year.
                 let past = past_balances(
                     c,
                     u,
