@@ -450,22 +450,20 @@ pub fn net_worth(title: &str, months: &[WorthMonth], currency: &str, locale: Loc
     let id = chart_id("nw");
     let kinds = ["checking", "savings", "etf"];
     let parts = |m: &WorthMonth| [m.checking, m.savings, m.etf];
-    let up = |m: &WorthMonth| {
+    // How far a month's bar reaches above zero (what is owned) and below
+    // (what is owed).
+    let reach = |m: &WorthMonth, above: bool| {
         parts(m)
             .iter()
-            .filter(|v| v.is_sign_positive())
+            .filter(|v| v.is_sign_positive() == above)
             .map(|v| f(*v))
             .sum::<f64>()
     };
-    let down = |m: &WorthMonth| {
-        parts(m)
-            .iter()
-            .filter(|v| v.is_sign_negative())
-            .map(|v| f(*v))
-            .sum::<f64>()
-    };
-    let hi = months.iter().map(up).fold(0.0f64, f64::max);
-    let lo = months.iter().map(down).fold(0.0f64, f64::min);
+    let hi = months.iter().map(|m| reach(m, true)).fold(0.0f64, f64::max);
+    let lo = months
+        .iter()
+        .map(|m| reach(m, false))
+        .fold(0.0f64, f64::min);
     let step = nice_step(hi - lo);
     let top = if hi > 0.0 {
         (hi / step).ceil() * step

@@ -387,15 +387,7 @@ async fn a_person_records_an_account_a_recurring_and_a_one_time_expense_and_sees
 async fn screenshots() {
     let app = spawn_app().await;
     let user = app.new_user().await;
-    let (uid, now) = (app.user_id(&user).await, app.state.clock.now());
-    app.state
-        .db
-        .transaction(move |tx| {
-            cashkeeper::demo::fill_household(tx, &uid, now.date_naive(), now)?;
-            Ok(())
-        })
-        .await
-        .unwrap();
+    app.demo_household(&user).await;
     cashkeeper::app::insights::run(&app.state).await;
     for (name, width, height, dark) in [
         ("desktop", 1280, 1100, false),
@@ -1567,15 +1559,7 @@ async fn a_charts_values_open_from_the_keyboard() {
 async fn the_net_worth_chart_on_the_accounts_page_at_desktop_and_phone_light_and_dark() {
     let app = spawn_app().await;
     let user = app.new_user().await;
-    let (uid, now) = (app.user_id(&user).await, app.state.clock.now());
-    app.state
-        .db
-        .transaction(move |tx| {
-            cashkeeper::demo::fill_household(tx, &uid, now.date_naive(), now)?;
-            Ok(())
-        })
-        .await
-        .unwrap();
+    app.demo_household(&user).await;
     for (mode, width, height, dark) in [
         ("desktop", 1280, 1100, false),
         ("dark", 1280, 1100, true),

@@ -504,11 +504,7 @@ async fn the_accounts_page_draws_net_worth_with_its_values_and_says_when_history
         json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "1000"}),
     )
     .await;
-    let page = |cookie: String, path: &'static str| {
-        let app = &app;
-        async move { app.get(path, Some(&cookie)).await.text().await.unwrap() }
-    };
-    let html = page(user.cookie.clone(), "/accounts").await;
+    let html = app.page(&user, "/accounts").await;
     assert!(
         html.contains("<figure class=\"chart net-worth\">"),
         "{html}"
@@ -535,7 +531,7 @@ async fn the_accounts_page_draws_net_worth_with_its_values_and_says_when_history
         json!({"id": giro, "balance": "1500"}),
     )
     .await;
-    let html = page(user.cookie.clone(), "/accounts?months=24").await;
+    let html = app.page(&user, "/accounts?months=24").await;
     assert!(!html.contains("History starts now"));
     assert!(html
         .contains(r#"<a href="/accounts?months=24#net-worth" aria-current="page">24 months</a>"#));
@@ -547,25 +543,25 @@ async fn the_accounts_page_draws_net_worth_with_its_values_and_says_when_history
     assert!(html.contains(">Jun 26<"), "{html}");
 
     // All: back to the month the oldest account was opened.
-    let html = page(user.cookie.clone(), "/accounts?months=all").await;
+    let html = app.page(&user, "/accounts?months=all").await;
     let table = &html[html.find("<details class=\"chart-values\">").unwrap()..];
     assert_eq!(table.matches("<tr><th scope=\"row\">").count(), 13);
     assert!(table.contains("<th scope=\"row\">June 2025</th>"));
     // Anything else is the last twelve months.
-    let html = page(user.cookie.clone(), "/accounts?months=7000").await;
+    let html = app.page(&user, "/accounts?months=7000").await;
     assert!(html.contains(r#"aria-current="page">12 months</a>"#));
 
     // In German.
     app.ok(&user, "updateSettings", json!({"locale": "de"}))
         .await;
-    let html = page(user.cookie.clone(), "/accounts").await;
+    let html = app.page(&user, "/accounts").await;
     assert!(html.contains("<h2>Vermögen</h2>"), "{html}");
     assert!(html.contains(">12 Monate</a>") && html.contains(">Alle</a>"));
     assert!(html.contains("<th scope=\"row\">Juni 2026</th><td>1.500,00\u{a0}€</td>"));
 
     // Without accounts there is no chart.
     let empty = app.new_user().await;
-    let html = page(empty.cookie.clone(), "/accounts").await;
+    let html = app.page(&empty, "/accounts").await;
     assert!(!html.contains("net-worth"));
 }
 
@@ -594,14 +590,8 @@ async fn the_forecast_chart_joins_the_past_balances_to_the_expected_ones() {
     )
     .await;
     let html = app
-        .get(
-            &format!("/forecasts?account={depot}&months=3"),
-            Some(&user.cookie),
-        )
-        .await
-        .text()
-        .await
-        .unwrap();
+        .page(&user, &format!("/forecasts?account={depot}&months=3"))
+        .await;
     // Three months of the past (January to March), today, three ahead.
     assert!(html.contains("class=\"chart-line solid\""), "{html}");
     assert!(html.contains("class=\"chart-line dashed\""));
@@ -623,11 +613,8 @@ async fn the_forecast_chart_joins_the_past_balances_to_the_expected_ones() {
     )
     .await;
     let html = app
-        .get(&format!("/forecasts?account={fresh}"), Some(&user.cookie))
-        .await
-        .text()
-        .await
-        .unwrap();
+        .page(&user, &format!("/forecasts?account={fresh}"))
+        .await;
     assert!(!html.contains("Balance so far"));
     assert!(html.contains("class=\"chart-line dashed\""));
 }
@@ -666,12 +653,7 @@ async fn an_upgraded_database_gives_each_account_its_balance_from_its_creation_d
         );
     }
     // The demo user of the fixture speaks German.
-    let html = app
-        .get("/accounts", Some(&user.cookie))
-        .await
-        .text()
-        .await
-        .unwrap();
+    let html = app.page(&user, "/accounts").await;
     assert!(html.contains("Der Verlauf beginnt jetzt"), "{html}");
 }
 
@@ -679,15 +661,7 @@ async fn an_upgraded_database_gives_each_account_its_balance_from_its_creation_d
 async fn the_demo_household_has_a_year_of_plausible_balances() {
     let app = spawn_app().await;
     let user = app.new_user().await;
-    let (uid, now) = (app.user_id(&user).await, app.state.clock.now());
-    app.state
-        .db
-        .transaction(move |tx| {
-            cashkeeper::demo::fill_household(tx, &uid, now.date_naive(), now)?;
-            Ok(())
-        })
-        .await
-        .unwrap();
+    app.demo_household(&user).await;
     let accounts = app.ok(&user, "listAccounts", json!({})).await;
     let id_of = |name: &str| {
         accounts
@@ -730,11 +704,6 @@ async fn the_demo_household_has_a_year_of_plausible_balances() {
             .all(|p| amount(&p["byType"]["savings"]) > Decimal::ZERO),
         "every account counts from a year ago"
     );
-    let html = app
-        .get("/accounts", Some(&user.cookie))
-        .await
-        .text()
-        .await
-        .unwrap();
+    let html = app.page(&user, "/accounts").await;
     assert!(html.contains("net-worth") && !html.contains("History starts now"));
 }
