@@ -103,6 +103,15 @@ pub async fn start_with(width: u32, height: u32, dark: bool) -> Option<Browser> 
     panic!("cannot connect to chromedriver: {last_err:?}");
 }
 
+/// The four ways a page is looked at: (name, width, height, dark), a
+/// desktop and a phone, each in the light and the dark scheme.
+pub const MODES: [(&str, u32, u32, bool); 4] = [
+    ("desktop", 1280, 1100, false),
+    ("dark", 1280, 1100, true),
+    ("phone", 390, 1600, false),
+    ("phone-dark", 390, 1600, true),
+];
+
 /// Waits until the page's path is `path`.
 pub async fn wait_for_path(c: &Client, path: &str) {
     for _ in 0..100 {
@@ -1560,12 +1569,7 @@ async fn the_net_worth_chart_on_the_accounts_page_at_desktop_and_phone_light_and
     let app = spawn_app().await;
     let user = app.new_user().await;
     app.demo_household(&user).await;
-    for (mode, width, height, dark) in [
-        ("desktop", 1280, 1100, false),
-        ("dark", 1280, 1100, true),
-        ("phone", 390, 1600, false),
-        ("phone-dark", 390, 1600, true),
-    ] {
+    for (mode, width, height, dark) in MODES {
         // Headless Chromium's window is at least 500 pixels wide: a phone's
         // viewport is set through the DevTools protocol.
         let Some(browser) = start_with(width.max(500), height, dark).await else {
