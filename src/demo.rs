@@ -1,5 +1,5 @@
 //! Demo data: a year of a German household, so a newcomer sees a living
-//! dashboard at once; and the heavy benchmark user (ten years, 300
+//! dashboard (and a year of balances, for net worth) at once; and the heavy benchmark user (ten years, 300
 //! recurring items, 50,000 one-time expenses, four currencies).
 //!
 //! Generated from a fixed seed, so two runs on the same day write the same
@@ -11,7 +11,7 @@
 
 use crate::clock::timestamp;
 use crate::domain::money;
-use crate::domain::recurrence::{add_months, month_start, Frequency, Schedule};
+use crate::domain::recurrence::{add_months, month_end, month_start, Frequency, Schedule};
 use crate::error::Result;
 use crate::store::accounts::Account;
 use crate::store::accounts::NewAccount;
@@ -24,7 +24,7 @@ use crate::store::table;
 use crate::store::transfers::NewTransfer;
 use crate::store::transfers::Transfer;
 use crate::store::users::UserId;
-use crate::store::{merchants, new_id};
+use crate::store::{balance_history, merchants, new_id};
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -56,6 +56,7 @@ pub fn clear(c: &Connection, user_id: &UserId) -> Result<()> {
         "expenses",
         "incomes",
         "transfers",
+        "balance_history",
         "accounts",
         "categories",
     ] {
@@ -116,6 +117,25 @@ pub fn fill_household(
     let tagesgeld = account("Tagesgeld", "savings", "EUR", 8_200_00)?;
     let depot = account("ETF-Depot", "etf", "EUR", 15_340_12)?;
     let usd = account("Reisekasse USD", "checking", "USD", 640_00)?;
+    // A generator of its own, so the records below stay as they were.
+    let mut history_rng = StdRng::seed_from_u64(20_260_401);
+    for (id, kind, balance) in [
+        (&giro, "checking", 2_450_37),
+        (&tagesgeld, "savings", 8_200_00),
+        (&depot, "etf", 15_340_12),
+        (&usd, "checking", 640_00),
+    ] {
+        balance_year(
+            c,
+            user_id,
+            id,
+            kind,
+            balance,
+            today,
+            &now_s,
+            &mut history_rng,
+        )?;
+    }
 
     let year_ago = add_months(today, -12);
     let start_on = |day: u32| {
@@ -454,6 +474,52 @@ pub fn fill_household(
     Ok(summary)
 }
 
+/// A year of balances of a demo account that has `balance` (cents) today:
+/// the account counts as opened on the first of the month a year ago, with
+/// a balance then, one near the end of each month since and today's.
+/// Savings grow by what is put aside, the ETF with the market's ups and
+/// downs, and a checking account wobbles with salary and rent around
+/// where it is now.
+#[allow(clippy::too_many_arguments)]
+fn balance_year(
+    c: &Connection,
+    user_id: &UserId,
+    account_id: &str,
+    kind: &str,
+    balance: i64,
+    today: NaiveDate,
+    now: &str,
+    rng: &mut StdRng,
+) -> Result<()> {
+    let opened = add_months(today, -12);
+    let at = |months_ago: i64, rng: &mut StdRng| -> i64 {
+        match kind {
+            "savings" => balance - months_ago * (balance / 30) + rng.random_range(-40_00..40_00),
+            "etf" => {
+                let trend = balance - months_ago * (balance / 55);
+                trend + trend * rng.random_range(-30..30) / 1000
+            }
+            _ => balance + balance * rng.random_range(-250..250) / 1000,
+        }
+    };
+    let mut points = vec![(opened, at(13, rng))];
+    for j in 0..12 {
+        let month = add_months(opened, j);
+        let day = month_end(month) - Duration::days(rng.random_range(0..4));
+        points.push((day, at(12 - i64::from(j), rng)));
+    }
+    points.push((today, balance));
+    for (day, cents) in points {
+        balance_history::record(c, user_id, account_id, day, dec(cents), now)?;
+    }
+    let created = opened.and_hms_opt(9, 0, 0).unwrap_or_default().and_utc();
+    c.execute(
+        "UPDATE accounts SET created_at = ?1 WHERE id = ?2 AND user_id = ?3",
+        params![timestamp(created), account_id, user_id],
+    )?;
+    Ok(())
+}
+
 #[allow(clippy::too_many_arguments)]
 fn insert_daily(
     c: &Connection,
@@ -497,6 +563,7 @@ pub fn fill_heavy(
 ) -> Result<Summary> {
     let now_s = timestamp(now);
     let mut rng = StdRng::seed_from_u64(42);
+    let mut history_rng = StdRng::seed_from_u64(43);
     let cats = table::all::<Category>(c, user_id)?;
     let mut summary = Summary::default();
     let mut account_ids = Vec::new();
@@ -521,6 +588,16 @@ pub fn fill_heavy(
                 balance: dec(rng.random_range(100_00..50_000_00)),
             },
             &now_s,
+        )?;
+        balance_year(
+            c,
+            user_id,
+            &a.id,
+            kind,
+            money::to_cents(a.balance),
+            today,
+            &now_s,
+            &mut history_rng,
         )?;
         account_ids.push((a.id, currency));
         summary.accounts += 1;

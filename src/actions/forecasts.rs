@@ -23,14 +23,7 @@ struct ForecastInput {
 
 /// Months of a forecast: 1 to 24, 12 when not given.
 pub fn parse_months(value: &Value) -> Result<u32> {
-    match value {
-        Value::Null => Ok(12),
-        Value::Number(n) => match n.as_u64() {
-            Some(m) if (1..=24).contains(&m) => Ok(m as u32),
-            _ => Err(Error::invalid("months", Reason::WholeNumber(1, 24))),
-        },
-        _ => Err(Error::invalid("months", Reason::WholeNumber(1, 24))),
-    }
+    input::whole_number("months", value, 12, 1, 24)
 }
 
 async fn get(ctx: Ctx, input: ForecastInput) -> Result<Reply> {

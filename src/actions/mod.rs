@@ -22,6 +22,7 @@ pub mod forecasts;
 pub mod imports;
 pub mod insights;
 pub mod merchants;
+pub mod net_worth;
 pub mod records;
 pub mod reserves;
 pub mod search;
@@ -236,6 +237,7 @@ fn registry() -> Registry {
     search::register(&mut r);
     api_tokens::register(&mut r);
     forecasts::register(&mut r);
+    net_worth::register(&mut r);
     reserves::register(&mut r);
     insights::register(&mut r);
     assistant::register(&mut r);

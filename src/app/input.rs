@@ -161,6 +161,29 @@ pub fn optional_date(field: &'static str, value: Option<String>) -> Result<Optio
     }
 }
 
+/// A whole number from `low` to `high` (a count of months, say), `default`
+/// when absent; anything else, text included, is refused naming `field`.
+pub fn whole_number(
+    field: &'static str,
+    value: &Value,
+    default: u32,
+    low: u32,
+    high: u32,
+) -> Result<u32> {
+    match value {
+        Value::Null => Ok(default),
+        Value::Number(n) => n
+            .as_u64()
+            .filter(|m| (u64::from(low)..=u64::from(high)).contains(m))
+            .map(|m| m as u32)
+            .ok_or_else(|| Error::invalid(field, Reason::WholeNumber(low.into(), high.into()))),
+        _ => Err(Error::invalid(
+            field,
+            Reason::WholeNumber(low.into(), high.into()),
+        )),
+    }
+}
+
 /// An id of a record; empty text counts as none.
 pub fn optional_id(value: Option<String>) -> Option<String> {
     value

@@ -12,6 +12,7 @@ pub mod insights;
 pub mod locale;
 pub mod merchant;
 pub mod money;
+pub mod net_worth;
 pub mod prices;
 pub mod rates;
 pub mod receipts;

@@ -127,6 +127,13 @@ pub struct Texts {
     pub field_required: &'static str,
     pub balance_set_on: &'static str,
     pub balance_since: &'static str,
+    // net worth
+    pub net_worth: &'static str,
+    pub net_worth_intro: &'static str,
+    pub net_worth_span: &'static str,
+    pub net_worth_months: &'static str,
+    pub net_worth_starts_now: &'static str,
+    pub past_balance: &'static str,
     pub field_invalid: &'static str,
     // insights
     pub insights_intro: &'static str,

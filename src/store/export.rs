@@ -33,8 +33,9 @@ use zip::{CompressionMethod, ZipWriter};
 /// The archive's format, in `data.json`.
 pub const FORMAT: &str = "cashkeeper-export";
 /// 2: with `earlier_amounts` (price history) and `accounts.balance_set_at`;
-/// 3: with `budgets`, and categories without their `monthly_limit_cents`.
-/// An older archive is read as the migrations would have upgraded it.
+/// 3: with `budgets` and `balance_history`, and categories without their
+/// `monthly_limit_cents`. An archive of an older version is read as the
+/// migrations would have upgraded it.
 pub const VERSION: u32 = 3;
 
 /// The user's tables in the order a later import writes them (parents
@@ -43,6 +44,7 @@ pub const VERSION: u32 = 3;
 /// stay out; sums and search indexes are derived.
 pub const TABLES: &[(&str, bool)] = &[
     ("accounts", true),
+    ("balance_history", true),
     ("categories", true),
     ("budgets", true),
     ("expenses", true),
@@ -828,6 +830,16 @@ pub fn load(
                 AND substr(amount_changed_at, 1, 10) > start_date
                 AND substr(amount_changed_at, 1, 10) > substr(created_at, 1, 10)",
             [user],
+        )?;
+    }
+    // An archive from before balance histories: each account's balance
+    // from its creation day, as migrations/V17__balance_history.sql seeds it.
+    if !checked.tables.iter().any(|(t, _)| *t == "balance_history") {
+        tx.execute(
+            "INSERT INTO balance_history (user_id, account_id, date, balance_cents, recorded_at)
+             SELECT user_id, id, substr(created_at, 1, 10), balance_cents, ?2
+               FROM accounts WHERE user_id = ?1",
+            rusqlite::params![user, now],
         )?;
     }
     // What the insert triggers leave to a confirm for imported entries

@@ -8,6 +8,7 @@
 pub mod accounts;
 pub mod api_tokens;
 pub mod backups;
+pub mod balance_history;
 pub mod budgets;
 pub mod categories;
 pub mod conversations;

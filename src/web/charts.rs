@@ -240,22 +240,84 @@ pub fn balance_line(
     locale: Locale,
 ) -> Markup {
     let labels: Vec<String> = points.iter().map(|(l, _)| l.clone()).collect();
-    let line = Line {
-        label: locale.texts().projected_balance,
-        values: points.iter().map(|(_, v)| *v).collect(),
-    };
+    let line = Line::new(
+        locale.texts().projected_balance,
+        points.iter().map(|(_, v)| *v).collect(),
+    )
+    .lowest();
     balance_lines(title, &labels, &[line], currency, locale)
 }
 
-/// One line of [`balance_lines`]: a value per label.
+/// How a line of [`balance_lines`] is drawn: they differ in their stroke,
+/// not only in their colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stroke {
+    Solid,
+    Dashed,
+    Dotted,
+}
+
+impl Stroke {
+    fn class(self) -> &'static str {
+        match self {
+            Stroke::Solid => "solid",
+            Stroke::Dashed => "dashed",
+            Stroke::Dotted => "dotted",
+        }
+    }
+}
+
+/// One line of [`balance_lines`]: a value per label from the label `from` on.
 pub struct Line<'a> {
     pub label: &'a str,
     pub values: Vec<Decimal>,
+    /// The index of the label of the first value (a forecast starts at today).
+    pub from: usize,
+    pub stroke: Stroke,
+    /// Whether the line's lowest point is marked.
+    pub mark_lowest: bool,
 }
 
-/// Balances over the months, one line each (the first solid, the others
-/// dashed, named in a legend), with gridlines; the first line's lowest
-/// point is marked.
+impl<'a> Line<'a> {
+    /// A solid line from the first label on.
+    pub fn new(label: &'a str, values: Vec<Decimal>) -> Line<'a> {
+        Line {
+            label,
+            values,
+            from: 0,
+            stroke: Stroke::Solid,
+            mark_lowest: false,
+        }
+    }
+
+    /// Starting at the label with index `from`.
+    pub fn from(mut self, from: usize) -> Self {
+        self.from = from;
+        self
+    }
+
+    pub fn stroke(mut self, stroke: Stroke) -> Self {
+        self.stroke = stroke;
+        self
+    }
+
+    /// With its lowest point marked.
+    pub fn lowest(mut self) -> Self {
+        self.mark_lowest = true;
+        self
+    }
+
+    /// The value at label `i`, if the line has one there.
+    fn at(&self, i: usize) -> Option<Decimal> {
+        i.checked_sub(self.from)
+            .and_then(|k| self.values.get(k))
+            .copied()
+    }
+}
+
+/// Balances over the months, one line each (each with its own stroke,
+/// named in a legend when there are several), with gridlines; the lowest
+/// point of a line that asks for it is marked.
 pub fn balance_lines(
     title: &str,
     labels: &[String],
@@ -280,17 +342,21 @@ pub fn balance_lines(
         l.values
             .iter()
             .enumerate()
-            .map(|(i, v)| format!("{:.1},{:.1}", x(i), y(f(*v))))
+            .map(|(i, v)| format!("{:.1},{:.1}", x(l.from + i), y(f(*v))))
             .collect::<Vec<_>>()
             .join(" ")
     };
-    let lowest = lines.first().and_then(|l| {
-        l.values
-            .iter()
-            .enumerate()
-            .min_by_key(|(_, v)| **v)
-            .map(|(i, v)| (i, f(*v)))
-    });
+    let lowest: Vec<(usize, f64)> = lines
+        .iter()
+        .filter(|l| l.mark_lowest)
+        .filter_map(|l| {
+            l.values
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, v)| **v)
+                .map(|(i, v)| (l.from + i, f(*v)))
+        })
+        .collect();
     let ticks: Vec<f64> = (0..=((span / step).round() as i64))
         .map(|i| bottom_v + i as f64 * step)
         .collect();
@@ -299,6 +365,7 @@ pub fn balance_lines(
         .map(|l| {
             let points = labels
                 .iter()
+                .skip(l.from)
                 .zip(&l.values)
                 .map(|(label, v)| format!("{label}: {}", format::money(*v, currency, locale)))
                 .collect::<Vec<_>>()
@@ -319,8 +386,8 @@ pub fn balance_lines(
                 h2 { (title) }
                 @if lines.len() > 1 {
                     span.legend {
-                        @for (i, l) in lines.iter().enumerate() {
-                            span { span.key.line.dashed[i > 0] aria-hidden="true" {} (l.label) }
+                        @for l in lines {
+                            span { span class={ "key line " (l.stroke.class()) } aria-hidden="true" {} (l.label) }
                         }
                     }
                 }
@@ -338,8 +405,8 @@ pub fn balance_lines(
                             (format::number(Decimal::from_f64_retain(*v).unwrap_or_default(), 0, locale))
                         }
                     }
-                    @for (i, l) in lines.iter().enumerate().rev() {
-                        polyline.chart-line.dashed[i > 0] points=(path(l)) fill="none" {
+                    @for l in lines.iter().rev() {
+                        polyline class={ "chart-line " (l.stroke.class()) } points=(path(l)) fill="none" {
                             title { (l.label) }
                         }
                     }
@@ -348,15 +415,154 @@ pub fn balance_lines(
                             text.chart-axis x=(format!("{:.1}", x(i))) y=(8.0 + plot_h + 18.0) text-anchor="middle" { (label) }
                         }
                     }
-                    @if let Some((i, v)) = lowest {
-                        circle.chart-low cx=(format!("{:.1}", x(i))) cy=(format!("{:.1}", y(v))) r="5" {}
+                    @for (i, v) in &lowest {
+                        circle.chart-low cx=(format!("{:.1}", x(*i))) cy=(format!("{:.1}", y(*v))) r="5" {}
                     }
                 }
                 (values_table(t.chart_values, &head, labels.iter().enumerate().map(|(i, label)| {
                     let mut row = vec![label.clone()];
-                    row.extend(lines.iter().map(|l| l.values.get(i).map(|v| format::money(*v, currency, locale)).unwrap_or_default()));
+                    row.extend(lines.iter().map(|l| l.at(i).map(|v| format::money(v, currency, locale)).unwrap_or_default()));
                     row
                 })))
+            }
+        }
+    }
+}
+
+/// One month of the net-worth chart, in the base currency.
+pub struct WorthMonth {
+    /// Under its bar ("Jan", or "Jan 26" over more than a year).
+    pub label: String,
+    /// In the text alternative and the table ("January 2026").
+    pub name: String,
+    pub checking: Decimal,
+    pub savings: Decimal,
+    pub etf: Decimal,
+    pub total: Decimal,
+}
+
+/// Net worth month by month: a bar per month stacked by account type
+/// (checking plain, savings hatched, ETF dotted: they differ without
+/// telling colours apart), what is owed below the zero line, and the total
+/// marked across each bar; the numbers in a table under it.
+pub fn net_worth(title: &str, months: &[WorthMonth], currency: &str, locale: Locale) -> Markup {
+    let t = locale.texts();
+    let id = chart_id("nw");
+    let kinds = ["checking", "savings", "etf"];
+    let parts = |m: &WorthMonth| [m.checking, m.savings, m.etf];
+    // How far a month's bar reaches above zero (what is owned) and below
+    // (what is owed).
+    let reach = |m: &WorthMonth, above: bool| {
+        parts(m)
+            .iter()
+            .filter(|v| v.is_sign_positive() == above)
+            .map(|v| f(*v))
+            .sum::<f64>()
+    };
+    let hi = months.iter().map(|m| reach(m, true)).fold(0.0f64, f64::max);
+    let lo = months
+        .iter()
+        .map(|m| reach(m, false))
+        .fold(0.0f64, f64::min);
+    let step = nice_step(hi - lo);
+    let top = if hi > 0.0 {
+        (hi / step).ceil() * step
+    } else {
+        0.0
+    };
+    let bottom_v = (lo / step).floor() * step;
+    let span = (top - bottom_v).max(step);
+    let (left, width, plot_h, bottom) = (72.0, 640.0, 200.0, 28.0);
+    let plot_w = width - left;
+    let n = months.len().max(1);
+    let group = plot_w / n as f64;
+    let bar = (group * 0.62).min(28.0);
+    let y = |v: f64| 8.0 + plot_h - (v - bottom_v) / span * plot_h;
+    // Every label fits up to a year and a bit; beyond, every k-th.
+    let every = n.div_ceil(13);
+    let ticks: Vec<f64> = (0..=((span / step).round() as i64))
+        .map(|i| bottom_v + i as f64 * step)
+        .collect();
+    let money = |v: Decimal| format::money(v, currency, locale);
+    let desc = months
+        .iter()
+        .map(|m| {
+            format!(
+                "{}: {} ({} {}, {} {}, {} {})",
+                m.name,
+                money(m.total),
+                locale.account_type("checking"),
+                money(m.checking),
+                locale.account_type("savings"),
+                money(m.savings),
+                locale.account_type("etf"),
+                money(m.etf)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    html! {
+        figure.chart.net-worth {
+            figcaption {
+                h2 { (title) }
+                span.legend {
+                    @for kind in kinds {
+                        span { span class={ "key worth-" (kind) } aria-hidden="true" {} (locale.account_type(kind)) }
+                    }
+                    span { span.key.worth-total aria-hidden="true" {} (t.total) }
+                }
+            }
+            @if months.is_empty() {
+                p.muted { (t.empty_list) }
+            } @else {
+                svg role="img" aria-labelledby={ (id) "-t " (id) "-d" } viewBox={ "0 0 " (width) " " (8.0 + plot_h + bottom) }
+                    width="100%" xmlns="http://www.w3.org/2000/svg" {
+                    title id={ (id) "-t" } { (title) }
+                    desc id={ (id) "-d" } { (desc) }
+                    defs {
+                        pattern id={ (id) "-savings" } width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)" {
+                            rect.chart-worth-savings width="6" height="6" {}
+                            line.chart-hatch x1="0" y1="0" x2="0" y2="6" {}
+                        }
+                        pattern id={ (id) "-etf" } width="6" height="6" patternUnits="userSpaceOnUse" {
+                            rect.chart-worth-etf width="6" height="6" {}
+                            circle.chart-dot cx="3" cy="3" r="1.3" {}
+                        }
+                    }
+                    @for v in &ticks {
+                        line.chart-grid x1=(left) x2=(width) y1=(format!("{:.1}", y(*v))) y2=(format!("{:.1}", y(*v))) {}
+                        text.chart-axis x=(left - 6.0) y=(format!("{:.1}", y(*v) + 4.0)) text-anchor="end" {
+                            (format::number(Decimal::from_f64_retain(*v).unwrap_or_default(), 0, locale))
+                        }
+                    }
+                    @for (i, m) in months.iter().enumerate() {
+                        @let x = left + group * i as f64 + group / 2.0;
+                        @let (mut above, mut below) = (0.0f64, 0.0f64);
+                        @for (kind, value) in kinds.iter().zip(parts(m)) {
+                            @if !value.is_zero() {
+                                @let v = f(value);
+                                @let (from, to) = if v > 0.0 { above += v; (above - v, above) } else { below += v; (below, below - v) };
+                                // The pattern's fill, not a class's: CSS would win over it.
+                                rect class={ "chart-part part-" (kind) } x=(format!("{:.1}", x - bar / 2.0)) y=(format!("{:.1}", y(to)))
+                                    width=(format!("{bar:.1}")) height=(format!("{:.1}", (y(from) - y(to)).max(0.5)))
+                                    fill=[(*kind != "checking").then(|| format!("url(#{id}-{kind})"))] {
+                                    title { (m.name) ", " (locale.account_type(kind)) ": " (money(value)) }
+                                }
+                            }
+                        }
+                        line.chart-total x1=(format!("{:.1}", x - bar / 2.0 - 3.0)) x2=(format!("{:.1}", x + bar / 2.0 + 3.0))
+                            y1=(format!("{:.1}", y(f(m.total)))) y2=(format!("{:.1}", y(f(m.total)))) {
+                            title { (m.name) ", " (t.total) ": " (money(m.total)) }
+                        }
+                        @if i % every == (n - 1) % every {
+                            text.chart-axis x=(format!("{x:.1}")) y=(8.0 + plot_h + 18.0) text-anchor="middle" { (m.label) }
+                        }
+                    }
+                    line.chart-baseline x1=(left) x2=(width) y1=(format!("{:.1}", y(0.0))) y2=(format!("{:.1}", y(0.0))) {}
+                }
+                (values_table(t.chart_values,
+                    &[t.month, locale.account_type("checking"), locale.account_type("savings"), locale.account_type("etf"), t.total],
+                    months.iter().map(|m| vec![m.name.clone(), money(m.checking), money(m.savings), money(m.etf), money(m.total)])))
             }
         }
     }
@@ -453,6 +659,67 @@ mod tests {
         assert!(svg.contains("<polyline") && svg.contains("chart-low"));
         assert!(svg.contains("Feb: -€200.00"));
         assert!(!svg.contains("NaN") && !svg.contains("style="));
+    }
+
+    #[test]
+    fn the_net_worth_chart_stacks_by_type_and_names_every_value() {
+        let months = vec![
+            WorthMonth {
+                label: "Jan".into(),
+                name: "January 2026".into(),
+                checking: dec("-200"),
+                savings: dec("1000"),
+                etf: dec("500"),
+                total: dec("1300"),
+            },
+            WorthMonth {
+                label: "Feb".into(),
+                name: "February 2026".into(),
+                checking: dec("300"),
+                savings: dec("0"),
+                etf: dec("0"),
+                total: dec("300"),
+            },
+        ];
+        let svg = net_worth("Net worth", &months, "EUR", Locale::En).into_string();
+        assert!(svg.contains("role=\"img\"") && svg.contains("<desc"));
+        assert!(
+            svg.contains(
+                "January 2026: €1,300.00 (Checking -€200.00, Savings €1,000.00, ETF €500.00)"
+            ),
+            "{svg}"
+        );
+        // Savings hatched, ETF dotted: told apart without colour.
+        assert!(svg.contains("fill=\"url(#nw-") && svg.contains("-savings)\""));
+        assert!(svg.contains("chart-dot"));
+        // A zero part draws nothing; what is owed is drawn below zero.
+        assert_eq!(svg.matches("class=\"chart-part ").count(), 4, "{svg}");
+        assert!(svg.contains("<th scope=\"row\">February 2026</th><td>€300.00</td>"));
+        assert!(!svg.contains("NaN") && !svg.contains("inf") && !svg.contains("style="));
+        let none = net_worth("Net worth", &[], "EUR", Locale::En).into_string();
+        assert!(!none.contains("<svg"));
+    }
+
+    #[test]
+    fn a_line_may_start_later_and_lines_differ_in_their_stroke() {
+        let labels: Vec<String> = ["Jan", "Feb", "Today", "Apr"].map(String::from).to_vec();
+        let past = Line::new("Past", vec![dec("10"), dec("20"), dec("30")]);
+        let ahead = Line::new("Ahead", vec![dec("30"), dec("5")])
+            .from(2)
+            .stroke(Stroke::Dashed)
+            .lowest();
+        let svg = balance_lines("Giro", &labels, &[past, ahead], "EUR", Locale::En).into_string();
+        assert!(
+            svg.contains("class=\"chart-line solid\"")
+                && svg.contains("class=\"chart-line dashed\"")
+        );
+        assert!(svg.contains("Ahead: Today: €30.00, Apr: €5.00"), "{svg}");
+        // The table leaves the months before the forecast empty.
+        assert!(
+            svg.contains("<th scope=\"row\">Jan</th><td>€10.00</td><td></td>"),
+            "{svg}"
+        );
+        assert_eq!(svg.matches("chart-low").count(), 1);
     }
 
     #[test]

@@ -178,6 +178,7 @@ async fn every_endpoint_answers_exactly_as_documented() {
         ("/accounts", "/accounts?forecastMonths=2"),
         ("/payments", "/payments?start=2025-03-01&end=2025-03-31"),
         ("/insights", "/insights"),
+        ("/net-worth", "/net-worth?months=3"),
     ];
     for (path, url) in calls {
         let body = app.api_json(url, &token).await;

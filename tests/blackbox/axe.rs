@@ -8,7 +8,7 @@
 //! Chromium, unless CASHKEEPER_E2E=required. With CASHKEEPER_SCREENSHOTS set
 //! it also saves a screenshot of each page, named `{page}-{mode}.png`.
 
-use crate::browser::{screenshot, sign_in, start_with};
+use crate::browser::{screenshot, sign_in, start_with, MODES};
 use crate::helpers::*;
 use crate::import_page::{resize, seed, Cdp};
 use fantoccini::{Client, Locator};
@@ -133,6 +133,7 @@ async fn accept_language(c: &Client, lang: &str) {
 const PAGES: &[(&str, &str)] = &[
     ("dashboard", "/"),
     ("accounts", "/accounts"),
+    ("accounts-net-worth-all", "/accounts?months=all"),
     ("expenses", "/expenses"),
     ("daily", "/daily-expenses"),
     ("subscriptions", "/subscriptions"),
@@ -168,6 +169,7 @@ const EDITABLE: &[(&str, &str)] = &[
 const GERMAN: &[(&str, &str)] = &[
     ("dashboard-de", "/"),
     ("budgets-de", "/budgets"),
+    ("accounts-de", "/accounts"),
     ("expenses-de", "/expenses"),
     ("daily-de", "/daily-expenses"),
     ("forecasts-de", "/forecasts"),
@@ -247,12 +249,7 @@ async fn axe_finds_no_violations_on_any_page_light_and_dark_desktop_and_phone() 
     let conflicts_path = format!("/import?batch={batch}&status=conflict");
     let mut found = Vec::new();
     let mut pages = 0;
-    for (mode, width, height, dark) in [
-        ("desktop", 1280, 1100, false),
-        ("dark", 1280, 1100, true),
-        ("phone", 390, 1600, false),
-        ("phone-dark", 390, 1600, true),
-    ] {
+    for (mode, width, height, dark) in MODES {
         // Headless Chromium's window is at least 500 pixels wide: a phone's
         // viewport is set through the DevTools protocol.
         let Some(browser) = start_with(width.max(500), height, dark).await else {

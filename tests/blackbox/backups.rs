@@ -78,6 +78,42 @@ async fn scheduled_backups_hold_database_and_documents_and_keep_the_newest() {
     }
 }
 
+/// A backup is SQLite's copy of the whole database: every table, the
+/// balance history among them, comes along.
+#[tokio::test]
+async fn a_backup_holds_the_balance_history() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let r = app
+        .action(
+            "createAccount",
+            json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "100"}),
+            Some(&user.cookie),
+        )
+        .await;
+    let giro = r.data()["id"].as_str().unwrap().to_string();
+    app.state.clock.advance(Duration::days(1));
+    let r = app
+        .action(
+            "updateAccount",
+            json!({"id": giro, "balance": "250.75"}),
+            Some(&user.cookie),
+        )
+        .await;
+    assert!(r.ok(), "{}", r.body);
+    let file = cashkeeper::jobs::backups::run(&app.state).await.unwrap();
+    backups::check(&file).unwrap();
+    let c = rusqlite::Connection::open(&file).unwrap();
+    let balances: Vec<i64> = c
+        .prepare("SELECT balance_cents FROM balance_history WHERE account_id = ?1 ORDER BY date")
+        .unwrap()
+        .query_map([&giro], |r| r.get(0))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    assert_eq!(balances, [10000, 25075], "cents");
+}
+
 #[tokio::test]
 async fn restore_brings_back_the_backup_and_its_documents_into_a_stopped_instance() {
     let app = spawn_app().await;

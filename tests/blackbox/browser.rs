@@ -103,6 +103,15 @@ pub async fn start_with(width: u32, height: u32, dark: bool) -> Option<Browser> 
     panic!("cannot connect to chromedriver: {last_err:?}");
 }
 
+/// The four ways a page is looked at: (name, width, height, dark), a
+/// desktop and a phone, each in the light and the dark scheme.
+pub const MODES: [(&str, u32, u32, bool); 4] = [
+    ("desktop", 1280, 1100, false),
+    ("dark", 1280, 1100, true),
+    ("phone", 390, 1600, false),
+    ("phone-dark", 390, 1600, true),
+];
+
 /// Waits until the page's path is `path`.
 pub async fn wait_for_path(c: &Client, path: &str) {
     for _ in 0..100 {
@@ -387,15 +396,7 @@ async fn a_person_records_an_account_a_recurring_and_a_one_time_expense_and_sees
 async fn screenshots() {
     let app = spawn_app().await;
     let user = app.new_user().await;
-    let (uid, now) = (app.user_id(&user).await, app.state.clock.now());
-    app.state
-        .db
-        .transaction(move |tx| {
-            cashkeeper::demo::fill_household(tx, &uid, now.date_naive(), now)?;
-            Ok(())
-        })
-        .await
-        .unwrap();
+    app.demo_household(&user).await;
     cashkeeper::app::insights::run(&app.state).await;
     for (name, width, height, dark) in [
         ("desktop", 1280, 1100, false),
@@ -1556,4 +1557,119 @@ async fn a_charts_values_open_from_the_keyboard() {
         text.contains("Today") && text.contains("€2,000.00"),
         "{text}"
     );
+}
+
+/// The accounts page's net-worth chart with a year of demo balances, on a
+/// desktop and a phone, light and dark: drawn and readable, the account
+/// types told apart by pattern, the page not scrolling sideways, and the
+/// span links working without script; and the forecast's line from the
+/// past balances on. Saved as screenshots.
+#[tokio::test]
+async fn the_net_worth_chart_on_the_accounts_page_at_desktop_and_phone_light_and_dark() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    app.demo_household(&user).await;
+    for (mode, width, height, dark) in MODES {
+        // Headless Chromium's window is at least 500 pixels wide: a phone's
+        // viewport is set through the DevTools protocol.
+        let Some(browser) = start_with(width.max(500), height, dark).await else {
+            return;
+        };
+        let c = &browser.client;
+        crate::import_page::resize(c, width, height).await;
+        sign_in(c, &app, &user).await;
+        c.goto(&app.url("/accounts")).await.unwrap();
+        let chart = wait_for_css(c, "figure.net-worth svg[role=img]").await;
+        assert!(chart.is_displayed().await.unwrap(), "{mode}");
+        let count = |css: &'static str| async move {
+            c.execute(
+                &format!("return document.querySelectorAll({css:?}).length"),
+                vec![],
+            )
+            .await
+            .unwrap()
+            .as_u64()
+            .unwrap()
+        };
+        // Twelve months, each with a total; savings hatched, ETF dotted.
+        assert_eq!(
+            count("figure.net-worth line.chart-total").await,
+            12,
+            "{mode}"
+        );
+        assert!(count("figure.net-worth rect.part-savings[fill^='url(']").await >= 12);
+        assert!(count("figure.net-worth rect.part-etf[fill^='url(']").await >= 12);
+        assert!(count("figure.net-worth rect.part-checking:not([fill])").await >= 12);
+        // Drawn with the pattern: no style rule paints over it.
+        for kind in ["savings", "etf"] {
+            let fill = c
+                .execute(
+                    &format!("return getComputedStyle(document.querySelector('figure.net-worth rect.part-{kind}')).fill"),
+                    vec![],
+                )
+                .await
+                .unwrap();
+            assert!(
+                fill.as_str().unwrap().starts_with("url("),
+                "{mode} {kind}: {fill}"
+            );
+        }
+        let smallest = smallest_chart_text(c).await;
+        assert!(smallest >= 9.0, "{mode}: chart text {smallest:.1} px high");
+        // Only the chart may scroll sideways on a phone, never the page.
+        let wider = c
+            .execute(
+                "return document.documentElement.scrollWidth - document.documentElement.clientWidth",
+                vec![],
+            )
+            .await
+            .unwrap()
+            .as_i64()
+            .unwrap();
+        assert!(
+            wider <= 1,
+            "{mode}: the page is {wider} px wider than the window"
+        );
+        c.execute(
+            "document.getElementById('net-worth').scrollIntoView()",
+            vec![],
+        )
+        .await
+        .unwrap();
+        screenshot(c, &format!("accounts-net-worth-{mode}")).await;
+
+        // Two years, by a link.
+        c.find(Locator::Css("nav.chart-span a[href*='months=24']"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        wait_for_css(c, "nav.chart-span a[href*='months=24'][aria-current=page]").await;
+        assert_eq!(
+            count("figure.net-worth details.chart-values tbody tr").await,
+            24
+        );
+
+        // The forecast of the checking account: the year so far solid, then
+        // the expected balance dashed and the one without everyday
+        // spending dotted.
+        c.goto(&app.url("/forecasts")).await.unwrap();
+        wait_for_css(c, "polyline.chart-line.solid").await;
+        assert_eq!(count("polyline.chart-line.dashed").await, 1, "{mode}");
+        assert_eq!(count("polyline.chart-line.dotted").await, 1, "{mode}");
+        let smallest = smallest_chart_text(c).await;
+        assert!(
+            smallest >= 9.0,
+            "{mode}: forecast text {smallest:.1} px high"
+        );
+        c.execute(
+            "document.querySelector('figure.chart').scrollIntoView()",
+            vec![],
+        )
+        .await
+        .unwrap();
+        screenshot(c, &format!("forecast-past-{mode}")).await;
+        browser.client.clone().close().await.unwrap();
+    }
 }

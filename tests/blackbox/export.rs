@@ -874,3 +874,83 @@ async fn budgets_travel_and_an_old_archives_monthly_limit_becomes_a_budget() {
         vec![("2024-11".into(), 25000, false)]
     );
 }
+
+async fn history(app: &TestApp, user: &TestUser, account: Value) -> Value {
+    app.ok(user, "listBalanceHistory", json!({"accountId": account}))
+        .await
+}
+
+#[tokio::test]
+async fn balance_histories_travel_and_an_older_archive_gets_one_balance_per_account() {
+    let source = spawn_app().await;
+    let anna = source.new_user().await;
+    let giro = source
+        .ok(
+            &anna,
+            "createAccount",
+            json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "100"}),
+        )
+        .await["id"]
+        .clone();
+    source.state.clock.advance(chrono::Duration::days(1));
+    source
+        .ok(
+            &anna,
+            "updateAccount",
+            json!({"id": giro, "balance": "-150.25"}),
+        )
+        .await;
+    let before = history(&source, &anna, giro.clone()).await;
+    assert_eq!(before.as_array().unwrap().len(), 2, "{before}");
+    let files = unzip(
+        &source
+            .get("/api/export", Some(&anna.cookie))
+            .await
+            .bytes()
+            .await
+            .unwrap(),
+    );
+    let rows = data_json(&files)["tables"]["balance_history"].clone();
+    assert_eq!(rows.as_array().unwrap().len(), 2, "{rows}");
+    assert_eq!(rows[0]["account_id"], giro);
+    assert_eq!(rows[1]["balance_cents"], -15025);
+    assert!(rows[0].get("user_id").is_none());
+    let (_, csv) = files
+        .iter()
+        .find(|(n, _)| n == "csv/balance_history.csv")
+        .expect("a CSV of the balances");
+    let csv = String::from_utf8(csv.clone()).unwrap();
+    assert!(
+        csv.starts_with("account_id,date,balance,recorded_at\n") && csv.contains(",-150.25,"),
+        "{csv}"
+    );
+
+    // Loaded elsewhere, the account has the same history under its new id.
+    let target = spawn_app().await;
+    let moved = target.new_user().await;
+    let (status, body) = load(&target, Some(&moved.cookie), rezip(&files, |_| {})).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["tables"]["balance_history"], 2, "{body}");
+    let account = target.ok(&moved, "listAccounts", json!({})).await[0]["id"].clone();
+    assert_ne!(account, giro);
+    assert_eq!(history(&target, &moved, account).await, before);
+
+    // An archive from before balance histories: each account's balance
+    // from its creation day, as the upgrade gives it.
+    let old = rezip(&files, |d| {
+        d["version"] = json!(2);
+        d["tables"]
+            .as_object_mut()
+            .unwrap()
+            .remove("balance_history");
+    });
+    let third = target.new_user().await;
+    let (status, body) = load(&target, Some(&third.cookie), old).await;
+    assert_eq!(status, 200, "{body}");
+    let account = target.ok(&third, "listAccounts", json!({})).await[0].clone();
+    let created = account["createdAt"].as_str().unwrap()[..10].to_string();
+    assert_eq!(
+        history(&target, &third, account["id"].clone()).await,
+        json!([{"date": created, "balance": -150.25}])
+    );
+}

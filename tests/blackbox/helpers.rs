@@ -196,6 +196,26 @@ impl TestApp {
         }
     }
 
+    /// Fills `user`'s data with the demo household's year (`cashkeeper demo`).
+    pub async fn demo_household(&self, user: &TestUser) {
+        let (uid, now) = (self.user_id(user).await, self.state.clock.now());
+        self.state
+            .db
+            .transaction(move |tx| {
+                cashkeeper::demo::fill_household(tx, &uid, now.date_naive(), now)?;
+                Ok(())
+            })
+            .await
+            .unwrap();
+    }
+
+    /// The page at `path` as `user` sees it.
+    pub async fn page(&self, user: &TestUser, path: &str) -> String {
+        let res = self.get(path, Some(&user.cookie)).await;
+        assert_eq!(res.status(), 200, "{path}");
+        res.text().await.unwrap()
+    }
+
     /// Stops the server gracefully and waits for it.
     pub async fn stop(mut self) -> tempfile::TempDir {
         if let Some(tx) = self.shutdown.take() {

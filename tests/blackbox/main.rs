@@ -31,6 +31,7 @@ mod jobs;
 mod large_replies;
 mod lifecycle;
 mod money;
+mod networth;
 mod oidc;
 mod operations;
 mod pages;

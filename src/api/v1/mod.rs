@@ -8,6 +8,7 @@ pub mod auth;
 pub mod budgets;
 pub mod insights;
 pub mod me;
+pub mod net_worth;
 pub mod payments;
 pub mod summary;
 
@@ -225,6 +226,7 @@ pub fn router(panic_routes: bool) -> Router<AppState> {
         .route("/payments", get(payments::get))
         .route("/insights", get(insights::get))
         .route("/budgets", get(budgets::get))
+        .route("/net-worth", get(net_worth::get))
         .route("/openapi.json", get(openapi))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "not_found", "no such endpoint") })
         .method_not_allowed_fallback(|| async {

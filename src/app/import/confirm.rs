@@ -10,7 +10,7 @@ use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
 use crate::store::imports::{self, Batch, StagedRow, Write};
 use crate::store::users::{User, UserId};
-use crate::store::{accounts, merchants, Cap};
+use crate::store::{accounts, balance_history, merchants, Cap};
 use serde::Serialize;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -230,6 +230,15 @@ pub async fn confirm(
         let Some((last, _)) = rows.last() else {
             if let Some(closing) = &closing {
                 accounts::set_balance(tx, &u, &b.account_id, closing.amount, &chunk_now)?;
+                // The history keeps the balance as of the file's day, not today's.
+                balance_history::record(
+                    tx,
+                    &u,
+                    &b.account_id,
+                    closing.date,
+                    closing.amount,
+                    &chunk_now,
+                )?;
                 set.store(true, Ordering::Relaxed);
             }
             imports::finish_confirm(tx, &b.id, &chunk_now)?;

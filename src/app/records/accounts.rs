@@ -1,7 +1,7 @@
 //! Accounts: their input and validation, and deleting one (with its
 //! entries moved to another account first when asked).
 
-use super::Record;
+use super::{Record, Written};
 use crate::app::input::{self, Patch, NAME_MAX};
 use crate::domain::currency::Currency;
 use crate::domain::money::Sign;
@@ -10,8 +10,8 @@ use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
 use crate::store::accounts::TYPES;
 use crate::store::accounts::{self, Account, NewAccount};
-use crate::store::table;
 use crate::store::users::UserId;
+use crate::store::{balance_history, table};
 use crate::store::{require_owned_field, Cap, Owned};
 use rusqlite::Connection;
 use serde::Deserialize;
@@ -72,6 +72,17 @@ impl Record for AccountInput {
             currency,
             balance,
         })
+    }
+
+    /// A new account's balance, and a changed one, go into its balance
+    /// history as of today.
+    fn after_write(c: &Connection, user: &UserId, w: &Written<'_, Account>) -> Result<()> {
+        if w.stored
+            .is_some_and(|(_, before)| before.balance == w.new.balance)
+        {
+            return Ok(());
+        }
+        balance_history::record(c, user, &w.record.id, w.today, w.new.balance, w.now)
     }
 }
 

@@ -113,6 +113,8 @@ pub struct Written<'a, S: Table> {
     pub id: &'a str,
     /// The id and the record before an update; `None` after a create.
     pub stored: Option<(&'a str, &'a S)>,
+    /// The record as written.
+    pub record: &'a S,
     pub new: &'a S::New,
     pub now: &'a str,
     pub today: NaiveDate,
@@ -156,6 +158,7 @@ pub fn create_in<R: Record>(
     let written = Written {
         id: record.id(),
         stored: None,
+        record: &record,
         new: &new,
         now,
         today,
@@ -193,10 +196,11 @@ pub fn update_in<R: Record>(
     let id = crate::app::input::required_id(input.take_id())?;
     let stored = table::find::<R::Stored>(tx, user, &id)?.ok_or(Error::NotFound)?;
     let new = input.validate(tx, user, Some(&stored))?;
-    table::update::<R::Stored>(tx, user, &id, &new, now)?.ok_or(Error::NotFound)?;
+    let record = table::update::<R::Stored>(tx, user, &id, &new, now)?.ok_or(Error::NotFound)?;
     let written = Written {
         id: &id,
         stored: Some((&id, &stored)),
+        record: &record,
         new: &new,
         now,
         today,

@@ -6,6 +6,7 @@
 pub mod budgets;
 pub mod dashboard;
 pub mod forecasts;
+pub mod net_worth;
 pub mod payments;
 pub mod reserves;
 pub mod subscriptions;

@@ -1,32 +1,110 @@
-//! `/accounts`: list, create, edit, delete.
+//! `/accounts`: list, create, edit, delete; and net worth month by month
+//! (`?months=12`, `24`, `60` or `all`), as links that work without script.
 
 use super::common::{amount_cell, currency_options, EditQuery, PageResult, Refs};
 use super::record_page::{amount_value, Editing, RecordForm, RecordList, Row};
 use crate::app::reports::{
     self,
     forecasts::{balance_set_on, since_balance_set},
+    net_worth::{chart, Chart, Span},
 };
-use crate::i18n::format;
+use crate::i18n::{format, Locale};
 use crate::state::AppState;
 use crate::store::accounts::TYPES;
+use crate::web::charts::{self, WorthMonth};
 use crate::web::components::{form_error, select, Field};
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::{Query, State};
 use axum::response::IntoResponse;
-use maud::html;
+use chrono::Datelike;
+use maud::{html, Markup};
+use serde::Deserialize;
+
+/// `?edit=<id>` and `?months=`: the spans the net-worth chart offers.
+#[derive(Deserialize, Default)]
+pub struct AccountsQuery {
+    edit: Option<String>,
+    months: Option<String>,
+}
+
+/// The spans of the net-worth chart, as `?months=` takes them.
+const SPANS: [&str; 4] = ["12", "24", "60", "all"];
+
+impl AccountsQuery {
+    /// The chosen span; anything unknown is the last twelve months.
+    fn span(&self) -> (&'static str, Span) {
+        match self.months.as_deref().map(str::trim) {
+            Some("all") => ("all", Span::All),
+            Some("24") => ("24", Span::Months(24)),
+            Some("60") => ("60", Span::Months(60)),
+            _ => ("12", Span::Months(12)),
+        }
+    }
+}
+
+/// Partial: net worth month by month, the span's links, and the line
+/// saying that history starts now while no balance has changed yet.
+fn net_worth_section(c: &Chart, chosen: &str, locale: Locale) -> Markup {
+    let t = locale.texts();
+    let cur = c.net_worth.currency.as_str();
+    let long = c.net_worth.points.len() > 12;
+    let months: Vec<WorthMonth> = c
+        .net_worth
+        .points
+        .iter()
+        .map(|p| {
+            let (y, m) = (p.month.year(), p.month.month());
+            WorthMonth {
+                label: if long {
+                    format!("{} {:02}", locale.month_short(m), y.rem_euclid(100))
+                } else {
+                    locale.month_short(m).to_string()
+                },
+                name: locale.month_year(y, m),
+                checking: p.by_type.checking,
+                savings: p.by_type.savings,
+                etf: p.by_type.etf,
+                total: p.total,
+            }
+        })
+        .collect();
+    html! {
+        section.card #net-worth {
+            (charts::net_worth(t.net_worth, &months, cur, locale))
+            nav.chart-span aria-label=(t.net_worth_span) {
+                @for span in SPANS {
+                    a href={ "/accounts?months=" (span) "#net-worth" } aria-current=[(span == chosen).then_some("page")] {
+                        @if span == "all" { (t.all) } @else { (t.net_worth_months.replace("{n}", span)) }
+                    }
+                }
+            }
+            @if c.only_begun {
+                p.notice.history-starts { (t.net_worth_starts_now) }
+            }
+            p.hint { (t.net_worth_intro.replace("{currency}", cur)) }
+        }
+    }
+}
 
 pub async fn show(
     State(state): State<AppState>,
     SignedIn { viewer, session }: SignedIn,
-    Query(q): Query<EditQuery>,
+    Query(q): Query<AccountsQuery>,
 ) -> PageResult {
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
     let refs = Refs::load(&state, &user.id).await?;
-    let editing = q.find(&refs.accounts, |a| a.id.as_str());
+    let edit = EditQuery {
+        edit: q.edit.clone(),
+    };
+    let editing = edit.find(&refs.accounts, |a| a.id.as_str());
     let accounts = refs.accounts.clone();
-    let since = reports::read(&state, user, move |c, u, rates, today| {
-        since_balance_set(c, u, rates, &accounts, today)
+    let (chosen, span) = q.span();
+    let (since, worth) = reports::read(&state, user, move |c, u, rates, today| {
+        Ok((
+            since_balance_set(c, u, rates, &accounts, today)?,
+            chart(c, u, rates, today, span)?,
+        ))
     })
     .await?;
     let types: Vec<(String, String)> = TYPES
@@ -96,6 +174,9 @@ pub async fn show(
                     }
                 }
             })))
+            @if worth.has_accounts {
+                (net_worth_section(&worth, chosen, locale))
+            }
             @if let Some(a) = editing {
                 @if refs.accounts.len() > 1 {
                     section.panel {

@@ -1,23 +1,32 @@
 //! `/forecasts`: an account's months ahead, with a chart and the lowest
 //! expected balance from today on. A checking account's balance is expected
-//! with everyday spending taken off (`reports::forecasts::expected`).
+//! with everyday spending taken off (`reports::forecasts::expected`). The
+//! chart's line begins with the balances the account had (solid, from its
+//! balance history) and goes on with the expected ones (dashed).
 
 use super::common::{PageResult, Refs};
 use crate::app::reports::{
     self,
     forecasts::{with_expected, AccountOutlook},
+    net_worth::past_balances,
 };
 use crate::i18n::format;
 use crate::state::AppState;
-use crate::web::charts::{self, Line};
+use crate::web::charts::{self, Line, Stroke};
 use crate::web::components::select;
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::{Query, State};
 use axum::response::IntoResponse;
+use chrono::Datelike;
 use maud::html;
 use rust_decimal::Decimal;
 use serde::Deserialize;
+
+/// The most months of the past the chart draws before the forecast: half
+/// a year, so that on a phone, where the chart scrolls sideways, today and
+/// the first months ahead are still in view.
+const PAST_MONTHS: u32 = 6;
 
 #[derive(Deserialize, Default)]
 pub struct ForecastQuery {
@@ -41,7 +50,20 @@ pub async fn show(
     let forecast = match account_id.clone() {
         Some(id) => {
             reports::read(&state, &user, move |c, u, rates, today| {
-                with_expected(c, u, rates, &id, months, today)
+                let Some((outlook, expected)) = with_expected(c, u, rates, &id, months, today)?
+                else {
+                    return Ok(None);
+                };
+                // As much of the past as is drawn ahead, up to half a year.
+                let past = past_balances(
+                    c,
+                    u,
+                    rates,
+                    today,
+                    &outlook.account,
+                    months.min(PAST_MONTHS),
+                )?;
+                Ok(Some((outlook, expected, past)))
             })
             .await?
         }
@@ -67,10 +89,14 @@ pub async fn show(
                     button type="submit" { (t.show) }
                 }
             }
-            @if let Some((AccountOutlook { account, balance_in_base: in_base, forecast: f }, e)) = &forecast {
-                @let labels: Vec<String> = std::iter::once(t.today.to_string())
+            @if let Some((AccountOutlook { account, balance_in_base: in_base, forecast: f }, e, past)) = &forecast {
+                @let labels: Vec<String> = past.iter().map(|(m, _)| locale.month_short(m.month()).to_string())
+                    .chain(std::iter::once(t.today.to_string()))
                     .chain(f.monthly.iter().map(|m| locale.month_short(m.month).to_string()))
                     .collect();
+                // The past: the balances at each month's end, and today's.
+                @let before: Vec<Decimal> = past.iter().map(|(_, b)| *b).chain(std::iter::once(*in_base)).collect();
+                @let now = past.len();
                 // The balance line: from today's, everyday spending taken off
                 // for a checking account.
                 @let line: Vec<Decimal> = std::iter::once(*in_base).chain(e.with_everyday.iter().copied()).collect();
@@ -90,24 +116,20 @@ pub async fn show(
                         div.card.stat { span.label { (t.everyday_spending) " " (t.per_month) } strong.amount { (format::money(everyday, cur, locale)) } }
                     }
                 }
+                @let lines: Vec<Line> = [
+                    (now > 0).then(|| Line::new(t.past_balance, before.clone())),
+                    Some(Line::new(t.projected_balance, line.clone()).from(now).stroke(Stroke::Dashed).lowest()),
+                    e.everyday.as_ref().map(|_| Line::new(t.without_everyday,
+                        std::iter::once(*in_base).chain(e.entries_only.iter().copied()).collect()).from(now).stroke(Stroke::Dotted)),
+                ].into_iter().flatten().collect();
                 section.card {
-                    @match &e.everyday {
-                        Some(x) => {
-                            (charts::balance_lines(&format!("{}: {}", account.name, t.projected_balance), &labels, &[
-                                Line { label: t.projected_balance, values: line.clone() },
-                                Line { label: t.without_everyday, values: std::iter::once(*in_base).chain(e.entries_only.iter().copied()).collect() },
-                            ], cur, locale))
-                            @if x.budgeted.is_empty() {
-                                p.hint { (t.everyday_hint.replace("{amount}", &format::money(x.total, cur, locale))) }
-                            } @else {
-                                @let names: Vec<(String, Decimal)> = x.budgeted.iter().map(|(id, a)| (refs.category_name(id), *a)).collect();
-                                p.hint.everyday-budgets { (crate::i18n::budgets::forecast_hint(x.total, &names, x.usual, cur, locale)) }
-                            }
-                        }
-                        None => {
-                            (charts::balance_lines(&format!("{}: {}", account.name, t.projected_balance), &labels, &[
-                                Line { label: t.projected_balance, values: line.clone() },
-                            ], cur, locale))
+                    (charts::balance_lines(&format!("{}: {}", account.name, t.projected_balance), &labels, &lines, cur, locale))
+                    @if let Some(x) = &e.everyday {
+                        @if x.budgeted.is_empty() {
+                            p.hint { (t.everyday_hint.replace("{amount}", &format::money(x.total, cur, locale))) }
+                        } @else {
+                            @let names: Vec<(String, Decimal)> = x.budgeted.iter().map(|(id, a)| (refs.category_name(id), *a)).collect();
+                            p.hint.everyday-budgets { (crate::i18n::budgets::forecast_hint(x.total, &names, x.usual, cur, locale)) }
                         }
                     }
                 }

@@ -1,0 +1,191 @@
+//! Balance history and net worth over the months, for `listBalanceHistory`,
+//! `getNetWorth`, `/api/v1/net-worth`, the accounts page and the forecast
+//! page alike (`docs/actions.md`, Net worth). The numbers are
+//! `domain::net_worth`'s; this reads what they need.
+
+use crate::domain::money;
+use crate::domain::net_worth::{
+    monthly, months_since, only_begun, AccountBalance, BalancePoint, MonthPoint, DEFAULT_MONTHS,
+    MAX_MONTHS,
+};
+use crate::domain::rates::Rates;
+use crate::error::{Error, Result};
+use crate::store::accounts::Account;
+use crate::store::users::User;
+use crate::store::{balance_history, table};
+use chrono::NaiveDate;
+use rusqlite::Connection;
+use rust_decimal::Decimal;
+use serde::Serialize;
+use serde_json::Value;
+
+/// One recorded balance of an account: `{date, balance}`, in the account's
+/// currency.
+#[derive(Debug, Serialize)]
+pub struct DatedBalance {
+    pub date: NaiveDate,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub balance: Decimal,
+}
+
+/// The recorded balances of one of `user`'s accounts, oldest first;
+/// another user's account is refused like an unknown one, naming
+/// `accountId`.
+pub fn history(c: &Connection, user: &User, account_id: &str) -> Result<Vec<DatedBalance>> {
+    if table::find::<Account>(c, &user.id, account_id)?.is_none() {
+        return Err(Error::unknown("accountId"));
+    }
+    Ok(balance_history::of_account(c, &user.id, account_id)?
+        .into_iter()
+        .map(|p| DatedBalance {
+            date: p.date,
+            balance: p.balance,
+        })
+        .collect())
+}
+
+/// The months of a net-worth series as an input gives them: 1 to
+/// [`MAX_MONTHS`], [`DEFAULT_MONTHS`] when absent; refused naming `months`.
+pub fn months(value: &Value) -> Result<u32> {
+    crate::app::input::whole_number("months", value, DEFAULT_MONTHS, 1, MAX_MONTHS)
+}
+
+/// `{currency, points}`: net worth month by month, in the base currency.
+#[derive(Debug, Serialize)]
+pub struct NetWorth {
+    pub currency: String,
+    pub points: Vec<MonthPoint>,
+}
+
+/// The day an account was created (its `created_at` is a timestamp).
+fn created_on(a: &Account, today: NaiveDate) -> NaiveDate {
+    a.created_at
+        .get(..10)
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(today)
+}
+
+fn balances(accounts: &[Account], today: NaiveDate) -> Vec<AccountBalance<'_>> {
+    accounts
+        .iter()
+        .map(|a| AccountBalance {
+            id: &a.id,
+            kind: &a.kind,
+            currency: &a.currency,
+            created: created_on(a, today),
+            balance: a.balance,
+        })
+        .collect()
+}
+
+/// Net worth of `user` for the `months` months ending with the month of
+/// `today` (`months` checked by [`months`]).
+pub fn net_worth(
+    c: &Connection,
+    user: &User,
+    rates: &Rates,
+    today: NaiveDate,
+    months: u32,
+) -> Result<NetWorth> {
+    let accounts = table::all::<Account>(c, &user.id)?;
+    let history = balance_history::all(c, &user.id)?;
+    Ok(series(user, rates, today, months, &accounts, &history))
+}
+
+fn series(
+    user: &User,
+    rates: &Rates,
+    today: NaiveDate,
+    months: u32,
+    accounts: &[Account],
+    history: &[BalancePoint],
+) -> NetWorth {
+    NetWorth {
+        currency: user.base_currency.clone(),
+        points: monthly(
+            &balances(accounts, today),
+            history,
+            rates,
+            &user.base_currency,
+            today,
+            months.clamp(1, MAX_MONTHS),
+        ),
+    }
+}
+
+/// How far back the accounts page's chart reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Span {
+    /// The last so many months, this one included.
+    Months(u32),
+    /// Back to the month of the oldest account (at most [`MAX_MONTHS`]).
+    All,
+}
+
+/// Net worth as the accounts page draws it.
+pub struct Chart {
+    pub net_worth: NetWorth,
+    /// No account has more than the one balance it began with (created,
+    /// or kept from before the history): the page says history starts now.
+    pub only_begun: bool,
+    /// Whether the user has any account.
+    pub has_accounts: bool,
+}
+
+/// The accounts page's chart of `user` over `span`.
+pub fn chart(
+    c: &Connection,
+    user: &User,
+    rates: &Rates,
+    today: NaiveDate,
+    span: Span,
+) -> Result<Chart> {
+    let accounts = table::all::<Account>(c, &user.id)?;
+    let history = balance_history::all(c, &user.id)?;
+    let months = match span {
+        Span::Months(n) => n,
+        Span::All => accounts
+            .iter()
+            .map(|a| created_on(a, today))
+            .min()
+            .map_or(1, |oldest| months_since(oldest, today)),
+    };
+    Ok(Chart {
+        net_worth: series(user, rates, today, months, &accounts, &history),
+        only_begun: only_begun(&history),
+        has_accounts: !accounts.is_empty(),
+    })
+}
+
+/// The balances `account` ended the last `months` full months with, in the
+/// base currency, oldest first, from its creation month on: the past the
+/// forecast page draws before the expected balances.
+pub fn past_balances(
+    c: &Connection,
+    user: &User,
+    rates: &Rates,
+    today: NaiveDate,
+    account: &Account,
+    months: u32,
+) -> Result<Vec<(NaiveDate, Decimal)>> {
+    let created = created_on(account, today);
+    // This month is today's balance, which the forecast starts from.
+    let months = months.min(months_since(created, today) - 1);
+    if months == 0 {
+        return Ok(Vec::new());
+    }
+    let history = balance_history::of_account(c, &user.id, &account.id)?;
+    let points = monthly(
+        &balances(std::slice::from_ref(account), today),
+        &history,
+        rates,
+        &user.base_currency,
+        today,
+        months + 1,
+    );
+    Ok(points
+        .into_iter()
+        .take(months as usize)
+        .map(|p| (p.month, p.total))
+        .collect())
+}
