@@ -612,20 +612,40 @@
 })();
 
 // The one-time expense form: once a category is chosen, its budget this
-// month ("Budget: noch 124,50 € von 400,00 €"), from the map the page wrote.
+// month ("Budget: noch 124,50 € von 400,00 €"), asked of listBudgets the
+// first time it is needed and filled into the page's wording.
 (function () {
-  for (const hint of document.querySelectorAll('.budget-hint[data-budgets]')) {
-    let map = {};
-    try { map = JSON.parse(hint.dataset.budgets || '{}'); } catch (e) { continue; }
-    const select = hint.closest('form') && hint.closest('form').querySelector('select[name=categoryId]');
+  for (const hint of document.querySelectorAll('.budget-hint[data-left]')) {
+    const form = hint.closest('form');
+    const select = form && form.querySelector('select[name=categoryId]');
     if (!select) continue;
-    const show = function () {
-      const text = map[select.value];
-      hint.textContent = text || '';
-      hint.hidden = !text;
+    let budgets = null;
+    const money = function (amount, currency) {
+      const lang = document.documentElement.lang === 'de' ? 'de-DE' : 'en-GB';
+      return new Intl.NumberFormat(lang, { style: 'currency', currency: currency }).format(Math.abs(amount));
+    };
+    const show = async function () {
+      if (!select.value) { hint.hidden = true; return; }
+      if (!budgets) {
+        try {
+          const res = await fetch('/actions/listBudgets', {
+            method: 'POST', credentials: 'same-origin',
+            headers: { 'Content-Type': 'application/json' }, body: '{}',
+          });
+          const body = await res.json();
+          budgets = body.success ? body.data : { budgets: [] };
+        } catch (e) { return; }
+      }
+      const b = budgets.budgets.find(function (x) { return x.categoryId === select.value; });
+      if (!b) { hint.hidden = true; return; }
+      const template = b.remaining < 0 ? hint.dataset.over : hint.dataset.left;
+      hint.textContent = template
+        .replace('{remaining}', money(b.remaining, budgets.currency))
+        .replace('{available}', money(b.available, budgets.currency));
+      hint.hidden = false;
     };
     select.addEventListener('change', show);
-    select.form.addEventListener('reset', function () { setTimeout(show, 0); });
+    form.addEventListener('reset', function () { setTimeout(show, 0); });
     show();
   }
 })();

@@ -110,3 +110,12 @@ pub async fn delete(state: &AppState, user: &UserId, input: DeleteInput) -> Resu
         .transaction(move |tx| set_in(tx, &user, &category_id, None, false, from, &now))
         .await
 }
+
+/// Whether any of the user's categories has a budget in any month.
+pub async fn any(state: &AppState, user: &UserId) -> Result<bool> {
+    let user = user.clone();
+    state
+        .db
+        .run(move |c| Ok(!stored::all(c, &user)?.is_empty()))
+        .await
+}

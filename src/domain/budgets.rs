@@ -134,7 +134,8 @@ pub fn month(
     mut spent: impl FnMut(NaiveDate) -> Decimal,
 ) -> Option<Month> {
     let first = month_start(first);
-    let start = run_start(changes, first)?;
+    // Without rollover nothing is carried: only the month itself counts.
+    let start = months_needed(changes, first)?;
     let mut carried = Decimal::ZERO;
     let mut m = start;
     loop {
@@ -162,7 +163,7 @@ pub fn months_needed(changes: &[Change], first: NaiveDate) -> Option<NaiveDate> 
     let start = run_start(changes, first)?;
     let rolls = changes
         .iter()
-        .any(|c| c.rollover && c.month <= first && c.amount.is_some());
+        .any(|c| c.rollover && c.month >= start && c.month <= first && c.amount.is_some());
     Some(if rolls { start } else { first })
 }
 

@@ -133,9 +133,31 @@ pub fn month_totals(items: &[Item], first: NaiveDate, view: View) -> Totals {
 /// Expenses of the month per category (cashflow view), largest first;
 /// `None` is "uncategorised".
 pub fn expenses_by_category(items: &[Item], first: NaiveDate) -> Vec<(Option<String>, Decimal)> {
+    let sums = expenses_by_category_months(items, first, 1)
+        .pop()
+        .unwrap_or_default();
+    let mut out: Vec<_> = sums.into_iter().collect();
+    out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    out
+}
+
+/// [`expenses_by_category`] of `months` months from the month of `first`
+/// on, oldest first, unsorted: each item's due dates are found once for the
+/// whole span, not once a month.
+pub fn expenses_by_category_months(
+    items: &[Item],
+    first: NaiveDate,
+    months: usize,
+) -> Vec<HashMap<Option<String>, Decimal>> {
     let first = add_months(first, 0);
-    let last = month_end(first);
-    let mut sums: HashMap<Option<String>, Decimal> = HashMap::new();
+    let mut out: Vec<HashMap<Option<String>, Decimal>> = vec![HashMap::new(); months];
+    if months == 0 {
+        return out;
+    }
+    let last = month_end(add_months(first, months as i32 - 1));
+    let index = |d: NaiveDate| {
+        ((d.year() - first.year()) * 12 + d.month() as i32 - first.month() as i32) as usize
+    };
     for item in items.iter().filter(|i| i.is_expense()) {
         let due = if item.schedule.frequency == Frequency::Once {
             let d = item.schedule.start;
@@ -147,13 +169,10 @@ pub fn expenses_by_category(items: &[Item], first: NaiveDate) -> Vec<(Option<Str
         } else {
             item.schedule.due_dates(first, last)
         };
-        if !due.is_empty() {
-            *sums.entry(item.category_id.clone()).or_default() +=
-                due.into_iter().map(|d| item.amount.on(d)).sum::<Decimal>();
+        for d in due {
+            *out[index(d)].entry(item.category_id.clone()).or_default() += item.amount.on(d);
         }
     }
-    let mut out: Vec<_> = sums.into_iter().collect();
-    out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     out
 }
 

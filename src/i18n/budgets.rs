@@ -119,16 +119,19 @@ pub fn remaining(remaining: Decimal, currency: &str, locale: Locale) -> String {
     }
 }
 
-/// The expense form's hint once a category is chosen: "noch 124,50 € von
-/// 400,00 €".
-pub fn left_of(remaining: Decimal, available: Decimal, currency: &str, locale: Locale) -> String {
-    let a = format::money(available, currency, locale);
-    let r = format::money(remaining.abs(), currency, locale);
-    match (remaining < Decimal::ZERO, locale) {
-        (false, Locale::De) => format!("Budget: noch {r} von {a}"),
-        (true, Locale::De) => format!("Budget: {r} über {a}"),
-        (false, Locale::En) => format!("Budget: {r} left of {a}"),
-        (true, Locale::En) => format!("Budget: {r} over {a}"),
+/// The expense form's hint once a category is chosen, for what is left
+/// and for what is over, with `{remaining}` and `{available}` to fill in
+/// (the page's script fills them from `listBudgets`).
+pub fn left_templates(locale: Locale) -> (&'static str, &'static str) {
+    match locale {
+        Locale::De => (
+            "Budget: noch {remaining} von {available}",
+            "Budget: {remaining} über {available}",
+        ),
+        Locale::En => (
+            "Budget: {remaining} left of {available}",
+            "Budget: {remaining} over {available}",
+        ),
     }
 }
 

@@ -64,11 +64,49 @@ fn resolve<'a>(doc: &'a Value, schema: &'a Value) -> &'a Value {
     schema
 }
 
-/// The schema at a dotted path of fields below `schema`.
-fn walk<'a>(doc: &'a Value, schema: &'a Value, path: &[&str]) -> Option<&'a Value> {
+/// A path as the examples write it (`points[-1].byType`,
+/// `budgets[?(@.category == 'X')]`) as steps: a field name, or `[]` for an
+/// item of a list.
+fn steps(path: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut depth = 0;
+    for c in path.chars() {
+        match c {
+            '[' => {
+                if depth == 0 {
+                    if !word.is_empty() {
+                        out.push(std::mem::take(&mut word));
+                    }
+                    out.push("[]".to_string());
+                }
+                depth += 1;
+            }
+            ']' => depth -= 1,
+            _ if depth > 0 => {}
+            '.' => {
+                if !word.is_empty() {
+                    out.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
+
+/// The schema at a path of [`steps`] below `schema`.
+fn walk<'a>(doc: &'a Value, schema: &'a Value, path: &[String]) -> Option<&'a Value> {
     let mut at = resolve(doc, schema);
-    for field in path {
-        at = resolve(doc, at["properties"].get(*field)?);
+    for step in path {
+        at = if step == "[]" {
+            resolve(doc, at.get("items")?)
+        } else {
+            resolve(doc, at["properties"].get(step.as_str())?)
+        };
     }
     Some(at)
 }
@@ -79,7 +117,7 @@ fn after_each<'a>(text: &'a str, marker: &str) -> Vec<&'a str> {
         .map(|(i, _)| {
             let rest = &text[i + marker.len()..];
             let end = rest
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+                .find(|c: char| !(c.is_ascii_alphanumeric() || "_.[]-".contains(c)))
                 .unwrap_or(rest.len());
             &rest[..end]
         })
@@ -116,9 +154,8 @@ async fn the_home_assistant_examples_read_fields_the_api_serves() {
         let text = r.lines.join("\n");
         let mut read = 0;
         for path in after_each(&text, "value_json.") {
-            let fields: Vec<&str> = path.split('.').filter(|f| !f.is_empty()).collect();
             assert!(
-                walk(&openapi, reply, &fields).is_some(),
+                walk(&openapi, reply, &steps(path)).is_some(),
                 "{}: value_json.{path}",
                 r.path
             );
@@ -128,7 +165,7 @@ async fn the_home_assistant_examples_read_fields_the_api_serves() {
         // `attribute='x'` and `selectattr('x'`: a field of the list's items.
         let items: Vec<&Value> = after_each(&text, "value_json.")
             .into_iter()
-            .filter_map(|p| walk(&openapi, reply, &p.split('.').collect::<Vec<_>>()))
+            .filter_map(|p| walk(&openapi, reply, &steps(p)))
             .filter_map(|s| s.get("items"))
             .map(|s| resolve(&openapi, s))
             .collect();
@@ -148,16 +185,8 @@ async fn the_home_assistant_examples_read_fields_the_api_serves() {
             let line = line.trim();
             if let Some(p) = line.strip_prefix("json_attributes_path: ") {
                 let p = p.trim_matches('"').trim_start_matches("$.");
-                let (dotted, filtered) = match p.split_once('[') {
-                    Some((d, _)) => (d, true),
-                    None => (p, false),
-                };
-                let fields: Vec<&str> = dotted.split('.').collect();
-                let mut at = walk(&openapi, reply, &fields)
+                let at = walk(&openapi, reply, &steps(p))
                     .unwrap_or_else(|| panic!("{}: json_attributes_path {p}", r.path));
-                if filtered {
-                    at = resolve(&openapi, &at["items"]);
-                }
                 block.push((at, Vec::new()));
             } else if let Some(attr) = line.strip_prefix("- ").filter(|a| !a.contains(':')) {
                 if let Some((_, attrs)) = block.last_mut() {

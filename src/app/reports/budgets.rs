@@ -14,7 +14,7 @@ use crate::error::Result;
 use crate::store::budgets as stored;
 use crate::store::categories::Category;
 use crate::store::users::User;
-use chrono::{Duration, NaiveDate};
+use chrono::{Datelike, Duration, NaiveDate};
 use rusqlite::Connection;
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -83,16 +83,14 @@ pub fn plan(c: &Connection, user: &User, first: NaiveDate) -> Result<Plan> {
 /// far enough).
 pub fn from_ledger(plan: &Plan, ledger: &Ledger, user: &User, first: NaiveDate) -> Budgets {
     let first = month_start(first);
-    let mut spending: HashMap<NaiveDate, HashMap<Option<String>, Decimal>> = HashMap::new();
-    let mut spent_in = |category: &str, m: NaiveDate| -> Decimal {
-        spending
-            .entry(m)
-            .or_insert_with(|| {
-                views::expenses_by_category(&ledger.items, m)
-                    .into_iter()
-                    .collect()
-            })
-            .get(&Some(category.to_string()))
+    // Every month's spending by category from the earliest a budget needs,
+    // in one pass over the ledger.
+    let span = month_index(plan.earliest, first).map_or(0, |i| i + 1);
+    let spending = views::expenses_by_category_months(&ledger.items, plan.earliest, span);
+    let spent_in = |category: &str, m: NaiveDate| -> Decimal {
+        month_index(plan.earliest, m)
+            .and_then(|i| spending.get(i))
+            .and_then(|sums| sums.get(&Some(category.to_string())))
             .copied()
             .unwrap_or_default()
     };
@@ -118,6 +116,11 @@ pub fn from_ledger(plan: &Plan, ledger: &Ledger, user: &User, first: NaiveDate) 
         currency: user.base_currency.clone(),
         budgets: list,
     }
+}
+
+/// How many months the month of `m` is after the month of `from`.
+fn month_index(from: NaiveDate, m: NaiveDate) -> Option<usize> {
+    usize::try_from((m.year() - from.year()) * 12 + m.month() as i32 - from.month() as i32).ok()
 }
 
 fn line(category: &Category, m: budgets::Month, rollover: bool) -> Budget {

@@ -4,7 +4,6 @@ use super::common::{amount_cell, category_chip, PageResult, Refs};
 use super::documents::paperclip;
 use super::record_page::{amount_and_currency, amount_value, Editing, RecordForm, RecordList, Row};
 use crate::app::records::daily_expenses::{self, Month};
-use crate::app::reports;
 use crate::domain::recurrence::parse_month;
 use crate::domain::recurrence::{add_months, month_start};
 use crate::i18n::format;
@@ -63,27 +62,11 @@ pub async fn show(
             .collect()
     };
     let cats = refs.categories_by_id();
-    // This month's budget of each category, shown once one is chosen.
-    let budgets = reports::read(&state, user, move |c, user, rates, today| {
-        reports::budgets::budgets(c, user, rates, today, today)
-    })
-    .await?;
-    let budget_hints = serde_json::Value::Object(
-        budgets
-            .budgets
-            .iter()
-            .map(|b| {
-                let text = crate::i18n::budgets::left_of(
-                    b.remaining,
-                    b.available,
-                    &budgets.currency,
-                    locale,
-                );
-                (b.category_id.clone(), serde_json::Value::String(text))
-            })
-            .collect(),
-    )
-    .to_string();
+    // Whether any category has a budget: then the form says, once a
+    // category is chosen, what is left of it this month (the script asks
+    // `listBudgets` then, so the page itself costs no more).
+    let has_budgets = crate::app::budgets::any(&state, &user.id).await?;
+    let (left, over) = crate::i18n::budgets::left_templates(locale);
     let total: rust_decimal::Decimal = list
         .iter()
         .map(|e| {
@@ -159,7 +142,9 @@ pub async fn show(
                 (select(t.account, "accountId", &refs.account_options(), editing.as_ref().map(|e| e.account_id.as_str()).or(refs.default_account().map(|a| a.id.as_str())), None))
                 (select(t.category, "categoryId", &refs.category_options(),
                     editing.as_ref().and_then(|e| e.category_id.as_deref()), Some(t.uncategorised)))
-                p.hint.budget-hint hidden aria-live="polite" data-budgets=(budget_hints) {}
+                @if has_budgets {
+                    p.hint.budget-hint hidden aria-live="polite" data-left=(left) data-over=(over) {}
+                }
                 p.hint.merchant-hint hidden { (t.merchant_hint) }
                 (textarea(t.notes, "notes", editing.as_ref().map(|e| e.notes.as_str()).unwrap_or("")))
             }))
