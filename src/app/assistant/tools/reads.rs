@@ -40,6 +40,16 @@ pub(super) type ReadTool = (
     ReadFn,
 );
 
+/// The parameters of the tools that read one month.
+const MONTH_PARAMETERS: &[Param] = &[
+    ("year", "integer", "e.g. 2026; default: this year"),
+    (
+        "month",
+        "integer",
+        "1-12; default: this month (January when only year is given)",
+    ),
+];
+
 /// The read tools, one row each. A new read tool is one more row.
 pub(super) const READ_TOOLS: &[ReadTool] = &[
     (
@@ -49,14 +59,7 @@ pub(super) const READ_TOOLS: &[ReadTool] = &[
          percent), the reserve view (recurring items spread by their monthly equivalent: a \
          yearly 1200 counts 100 a month), recurring fixed costs and subscriptions per month, \
          and the next payments due. Defaults to the current month.",
-        &[
-            ("year", "integer", "e.g. 2026; default: this year"),
-            (
-                "month",
-                "integer",
-                "1-12; default: this month (January when only year is given)",
-            ),
-        ],
+        MONTH_PARAMETERS,
         &[],
         |c, a, args| get_summary(c, a.user, a.rates, args.month(a.today)?, a.today),
     ),
@@ -132,14 +135,7 @@ pub(super) const READ_TOOLS: &[ReadTool] = &[
         "The expenses of one month per category (cashflow view, base currency), largest \
          first, with what each category's budget makes available that month, if it has one. \
          Defaults to the current month.",
-        &[
-            ("year", "integer", "e.g. 2026; default: this year"),
-            (
-                "month",
-                "integer",
-                "1-12; default: this month (January when only year is given)",
-            ),
-        ],
+        MONTH_PARAMETERS,
         &[],
         |c, a, args| spending_by_category(c, a.user, a.rates, args.month(a.today)?, a.today),
     ),
@@ -149,14 +145,7 @@ pub(super) const READ_TOOLS: &[ReadTool] = &[
          available with rollover, what was spent, what remains (negative when overspent), \
          percent spent and status ok/near/over. Answers \"how much may I still spend on \
          groceries this month\". Defaults to the current month.",
-        &[
-            ("year", "integer", "e.g. 2026; default: this year"),
-            (
-                "month",
-                "integer",
-                "1-12; default: this month (January when only year is given)",
-            ),
-        ],
+        MONTH_PARAMETERS,
         &[],
         |c, a, args| list_budgets(c, a.user, a.rates, args.month(a.today)?, a.today),
     ),
