@@ -114,8 +114,5 @@ pub async fn delete(state: &AppState, user: &UserId, input: DeleteInput) -> Resu
 /// Whether any of the user's categories has a budget in any month.
 pub async fn any(state: &AppState, user: &UserId) -> Result<bool> {
     let user = user.clone();
-    state
-        .db
-        .run(move |c| Ok(!stored::all(c, &user)?.is_empty()))
-        .await
+    state.db.run(move |c| stored::any(c, &user)).await
 }

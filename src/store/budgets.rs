@@ -82,12 +82,11 @@ pub fn replace(
     Ok(())
 }
 
-/// Whether the category has a budget in any month.
-pub fn exists(c: &Connection, user_id: &UserId, category_id: &str) -> Result<bool> {
+/// Whether any of the user's categories has a budget in any month.
+pub fn any(c: &Connection, user_id: &UserId) -> Result<bool> {
     Ok(c.query_row(
-        "SELECT EXISTS(SELECT 1 FROM budgets WHERE user_id = ?1 AND category_id = ?2
-                       AND amount_cents IS NOT NULL)",
-        params![user_id, category_id],
+        "SELECT EXISTS(SELECT 1 FROM budgets WHERE user_id = ?1 AND amount_cents IS NOT NULL)",
+        params![user_id],
         |r| r.get(0),
     )?)
 }
