@@ -14,6 +14,10 @@ pub struct Stamp {
     pub today: NaiveDate,
 }
 
+/// A computed report of any type, for [`ReplyCache`]s that several reports
+/// share: each report keeps one type under keys of its own prefix.
+pub type AnyReport = std::sync::Arc<dyn std::any::Any + Send + Sync>;
+
 /// Replies kept at most; beyond it the cache starts over.
 const MAX_ENTRIES: usize = 4096;
 

@@ -34,6 +34,8 @@ pub struct Inner {
     /// Computed `/api/v1` replies, by user data version.
     pub summary_cache: crate::cache::ReplyCache<crate::cache::Until<axum::body::Bytes>>,
     pub accounts_cache: crate::cache::ReplyCache<axum::body::Bytes>,
+    /// Reports the pages show (the dashboard), by user data version.
+    pub report_cache: crate::cache::ReplyCache<crate::cache::AnyReport>,
     /// One lock per recurring job.
     pub jobs: JobLocks,
     /// The current exchange-rate table (`services::rates`).
@@ -87,6 +89,7 @@ impl AppState {
             token_cache: Default::default(),
             summary_cache: Default::default(),
             accounts_cache: Default::default(),
+            report_cache: Default::default(),
             jobs: Default::default(),
             rates,
             files,

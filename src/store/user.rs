@@ -83,3 +83,16 @@ pub fn find(c: &Connection, id: &UserId) -> Result<Option<User>> {
     )
     .optional()?)
 }
+
+/// The user's data version (`user_data_versions`): every write to the
+/// user's records moves it on, from any process, so what is computed from
+/// them can be kept while it stands still.
+pub fn data_version(c: &Connection, user_id: &UserId) -> Result<i64> {
+    Ok(c.query_row(
+        "SELECT version FROM user_data_versions WHERE user_id = ?1",
+        [user_id],
+        |r| r.get(0),
+    )
+    .optional()?
+    .unwrap_or(0))
+}

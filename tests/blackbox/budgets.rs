@@ -247,6 +247,52 @@ async fn spent_is_the_dashboards_category_sum_with_a_subscription_in_dollars() {
     );
 }
 
+/// The dashboard keeps its figures while the user's data stands still;
+/// a budget change, a purchase or a write by another process shows at once.
+#[tokio::test]
+async fn the_dashboard_shows_each_change_at_once() {
+    let app = spawn_app().await;
+    let h = household(&app).await;
+    let dashboard = || async {
+        let page = app.get("/?month=2026-03", Some(&h.user.cookie)).await;
+        assert_eq!(page.status(), 200);
+        page.text().await.unwrap()
+    };
+    assert!(!dashboard().await.contains("300.00"));
+    app.ok(
+        &h.user,
+        "setBudget",
+        json!({"categoryId": h.food, "amount": "300"}),
+    )
+    .await;
+    let page = dashboard().await;
+    assert!(page.contains("300.00"), "the new budget is shown");
+    assert!(dashboard().await.contains("300.00"), "and kept");
+    app.ok(
+        &h.user,
+        "setBudget",
+        json!({"categoryId": h.food, "amount": "275.50"}),
+    )
+    .await;
+    let page = dashboard().await;
+    assert!(page.contains("275.50") && !page.contains("300.00"));
+    h.spend(&app, "75.50", "2026-03-03").await;
+    assert!(
+        dashboard().await.contains("200.00"),
+        "what is left after the purchase"
+    );
+    // A write that passes by the app, as the CLI or a second process would.
+    app.state
+        .db
+        .run(|c| {
+            c.execute("DELETE FROM budgets", [])?;
+            Ok(())
+        })
+        .await
+        .unwrap();
+    assert!(!dashboard().await.contains("275.50"));
+}
+
 #[tokio::test]
 async fn percent_and_status_at_79_80_100_and_101_percent() {
     let app = spawn_app().await;

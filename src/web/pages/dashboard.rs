@@ -3,8 +3,7 @@
 
 use super::common::PageResult;
 use crate::app::reports::{
-    self,
-    budgets::{dashboard_and_budgets, Budgets},
+    budgets::{dashboard_page, Budgets},
     dashboard::{Dashboard, MonthView},
 };
 use crate::domain::recurrence::{add_months, month_start};
@@ -165,10 +164,8 @@ pub async fn show(
         .map(|(f, _)| f)
         .unwrap_or_else(|| month_start(state.clock.today()));
     let today = state.clock.today();
-    let (d, b) = reports::read(&state, &session.user, move |c, u, rates, today| {
-        dashboard_and_budgets(c, u, rates, first, today)
-    })
-    .await?;
+    let report = dashboard_page(&state, &session.user, first).await?;
+    let (d, b) = (&report.0, &report.1);
     let user = &session.user;
     let greeting = if user.name.is_empty() {
         &user.email
@@ -191,7 +188,7 @@ pub async fn show(
                     p { a.button.primary href="/accounts" { (t.new_account) } }
                 }
             }
-            (body(&d, &b, viewer.locale, first, today))
+            (body(d, b, viewer.locale, first, today))
         },
     )
     .into_response())
