@@ -4,7 +4,7 @@
 
 use super::{Ctx, Registry, Reply};
 use crate::app::budgets::{self, DeleteInput, SetInput};
-use crate::app::reports::{self, budgets::budgets as month_budgets};
+use crate::app::reports;
 use crate::domain::recurrence::{month_start, parse_month};
 use crate::error::Result;
 use serde::Deserialize;
@@ -34,10 +34,5 @@ async fn list(ctx: Ctx, input: ListInput) -> Result<Reply> {
         Some(m) if !m.trim().is_empty() => parse_month("month", &m)?.0,
         _ => month_start(ctx.state.clock.today()),
     };
-    Reply::data(
-        reports::read(&ctx.state, ctx.user()?, move |c, user, rates, today| {
-            month_budgets(c, user, rates, first, today)
-        })
-        .await?,
-    )
+    Reply::data(&*reports::budgets::kept(&ctx.state, ctx.user()?, first).await?)
 }

@@ -103,22 +103,32 @@ async fn send(
     user: &UserId,
     message: &[u8],
 ) -> usize {
-    use crate::services::push::Outcome;
     let user = user.clone();
-    let subs = match state
+    match state
         .db
         .run(move |c| push_subscriptions::list_for_user(c, &user))
         .await
     {
-        Ok(s) => s,
+        Ok(subs) => deliver(state, push, &subs, message).await,
         Err(e) => {
             e.log();
-            return 0;
+            0
         }
-    };
+    }
+}
+
+/// Sends `message` to each of `subs`; those the push service says are gone
+/// are deleted. Answers how many messages were accepted.
+async fn deliver(
+    state: &AppState,
+    push: &crate::services::push::PushService,
+    subs: &[push_subscriptions::Subscription],
+    message: &[u8],
+) -> usize {
+    use crate::services::push::Outcome;
     let mut delivered = 0;
     for sub in subs {
-        match push.send(&sub, message).await {
+        match push.send(sub, message).await {
             Outcome::Delivered => delivered += 1,
             Outcome::Gone => {
                 let id = sub.id.clone();
@@ -137,9 +147,11 @@ async fn send(
     delivered
 }
 
-/// A category over its budget this month, with its owner.
+/// A category over its budget this month, with its owner and where to
+/// tell them.
 struct Over {
     user: crate::store::users::User,
+    subs: Vec<push_subscriptions::Subscription>,
     budget: crate::app::reports::budgets::Budget,
 }
 
@@ -159,13 +171,15 @@ fn over_budget(
         .into_iter()
         .filter(|u| with_budgets.contains(&u.id))
     {
-        if push_subscriptions::list_for_user(c, &user.id)?.is_empty() {
+        let subs = push_subscriptions::list_for_user(c, &user.id)?;
+        if subs.is_empty() {
             continue;
         }
         for budget in budgets(c, &user, rates, first, today)?.budgets {
             if budget.status == Status::Over {
                 out.push(Over {
                     user: user.clone(),
+                    subs: subs.clone(),
                     budget,
                 });
             }
@@ -192,7 +206,7 @@ async fn push_over_budget(state: &AppState) -> usize {
     };
     let first = crate::domain::recurrence::month_start(today);
     let mut delivered = 0;
-    for Over { user, budget } in found {
+    for Over { user, subs, budget } in found {
         let (id, category) = (user.id.clone(), budget.category_id.clone());
         let sent = state
             .db
@@ -210,7 +224,7 @@ async fn push_over_budget(state: &AppState) -> usize {
             &money(budget.available),
         );
         let message = notify_payload(&title, &body, "/budgets");
-        let accepted = send(state, &push, &user.id, &message).await;
+        let accepted = deliver(state, &push, &subs, &message).await;
         if accepted > 0 {
             let (id, category) = (user.id.clone(), budget.category_id.clone());
             let now = crate::clock::timestamp(state.clock.now());

@@ -410,6 +410,8 @@ async fn screenshots() {
         sign_in(c, &app, &user).await;
         for (page, path) in [
             ("dashboard", "/"),
+            ("budgets", "/budgets"),
+            ("accounts", "/accounts"),
             ("expenses", "/expenses"),
             ("daily", "/daily-expenses"),
             ("subscriptions", "/subscriptions"),

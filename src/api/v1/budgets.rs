@@ -3,7 +3,7 @@
 
 use super::auth::ApiUser;
 use super::{ApiError, Params};
-use crate::app::reports::{self, budgets};
+use crate::app::reports::budgets;
 use crate::domain::budgets::Status;
 use crate::domain::money;
 use crate::domain::recurrence::month_start;
@@ -17,10 +17,10 @@ use serde::Serialize;
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Budget {
-    category_id: String,
-    category: String,
-    icon: String,
+struct Budget<'a> {
+    category_id: &'a str,
+    category: &'a str,
+    icon: &'a str,
     #[serde(serialize_with = "money::json::serialize")]
     budget: Decimal,
     #[serde(serialize_with = "money::json::serialize")]
@@ -34,10 +34,10 @@ struct Budget {
 }
 
 #[derive(Serialize)]
-struct Reply {
-    month: String,
-    currency: String,
-    budgets: Vec<Budget>,
+struct Reply<'a> {
+    month: &'a str,
+    currency: &'a str,
+    budgets: Vec<Budget<'a>>,
 }
 
 pub async fn get(
@@ -50,20 +50,17 @@ pub async fn get(
         Some(first) => first,
         None => month_start(state.clock.today()),
     };
-    let month = reports::read(&state, &api.user, move |c, user, rates, today| {
-        budgets::budgets(c, user, rates, first, today)
-    })
-    .await?;
+    let month = budgets::kept(&state, &api.user, first).await?;
     Ok(Json(Reply {
-        month: month.month,
-        currency: month.currency,
+        month: &month.month,
+        currency: &month.currency,
         budgets: month
             .budgets
-            .into_iter()
+            .iter()
             .map(|b| Budget {
-                category_id: b.category_id,
-                category: b.name,
-                icon: b.icon,
+                category_id: &b.category_id,
+                category: &b.name,
+                icon: &b.icon,
                 budget: b.amount,
                 available: b.available,
                 spent: b.spent,
@@ -72,5 +69,6 @@ pub async fn get(
                 status: b.status,
             })
             .collect(),
-    }))
+    })
+    .into_response())
 }

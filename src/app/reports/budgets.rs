@@ -19,7 +19,6 @@ use rusqlite::Connection;
 use rust_decimal::Decimal;
 use serde::Serialize;
 use std::collections::HashMap;
-use std::sync::Arc;
 
 #[derive(Serialize, Clone, Debug)]
 #[serde(rename_all = "camelCase")]
@@ -187,36 +186,32 @@ pub fn dashboard_and_budgets(
     ))
 }
 
-/// [`dashboard_and_budgets`] for the dashboard page, kept while the user's
-/// data (its version moves on every write, budgets included), the exchange
-/// rates and the day stand still: a reload or a return to the dashboard
-/// costs one query instead of a walk over the ledger.
-pub async fn dashboard_page(
+/// [`budgets`] of the month of `first`, kept while the user's data, the
+/// rates and the day stand still ([`super::read_kept`]): the budgets page,
+/// `listBudgets` and `/api/v1/budgets`.
+pub async fn kept(
     state: &crate::state::AppState,
     user: &User,
     first: NaiveDate,
-) -> Result<Arc<(Dashboard, Budgets)>> {
-    let (st, user) = (state.clone(), user.clone());
-    state
-        .db
-        .run(move |c| {
-            // The stamp is read before the data: a write in between is
-            // stored under the older stamp and so computed again.
-            let stamp = crate::cache::Stamp {
-                data_version: crate::store::user::data_version(c, &user.id)?,
-                rates_generation: st.rates.generation(),
-                today: st.clock.today(),
-            };
-            let key = format!("{}:dashboard:{first}", user.id);
-            if let Some(hit) = st.report_cache.get(&key, stamp) {
-                if let Ok(hit) = hit.downcast::<(Dashboard, Budgets)>() {
-                    return Ok(hit);
-                }
-            }
-            let rates = st.rates.current();
-            let value = Arc::new(dashboard_and_budgets(c, &user, &rates, first, stamp.today)?);
-            st.report_cache.put(key, stamp, value.clone());
-            Ok(value)
-        })
-        .await
+) -> Result<std::sync::Arc<Budgets>> {
+    let first = month_start(first);
+    let key = format!("budgets:{first}");
+    super::read_kept(state, user, &key, move |c, user, rates, today| {
+        budgets(c, user, rates, first, today)
+    })
+    .await
+}
+
+/// [`dashboard_and_budgets`], kept like [`kept`]: the dashboard page.
+pub async fn dashboard_kept(
+    state: &crate::state::AppState,
+    user: &User,
+    first: NaiveDate,
+) -> Result<std::sync::Arc<(Dashboard, Budgets)>> {
+    let first = month_start(first);
+    let key = format!("dashboard:{first}");
+    super::read_kept(state, user, &key, move |c, user, rates, today| {
+        dashboard_and_budgets(c, user, rates, first, today)
+    })
+    .await
 }

@@ -124,10 +124,7 @@ pub async fn show(
         .map(|(f, _)| f)
         .unwrap_or_else(|| month_start(today));
     let refs = Refs::load(&state, &user.id).await?;
-    let b = reports::read(&state, user, move |c, user, rates, today| {
-        reports::budgets::budgets(c, user, rates, first, today)
-    })
-    .await?;
+    let b = reports::budgets::kept(&state, user, first).await?;
     let editing = q.edit.as_deref().and_then(|id| b.of(id));
     let month_link = |m: NaiveDate| format!("/budgets?month={}", month_key(m));
     let amount = editing

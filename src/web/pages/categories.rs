@@ -22,10 +22,7 @@ pub async fn show(
     let editing = q.find(&refs.categories, |k| k.id.as_str());
     // The column and the field show this month's budget (`/budgets` has
     // the months and the rollover).
-    let budgets = reports::read(&state, user, |c, user, rates, today| {
-        reports::budgets::budgets(c, user, rates, today, today)
-    })
-    .await?;
+    let budgets = reports::budgets::kept(&state, user, state.clock.today()).await?;
     let budget = |id: &str| budgets.of(id).map(|b| b.amount);
     let limit = amount_value(editing.and_then(|k| budget(&k.id)), locale);
     let list = RecordList::new(

@@ -3,7 +3,7 @@
 
 use super::common::PageResult;
 use crate::app::reports::{
-    budgets::{dashboard_page, Budgets},
+    budgets::{dashboard_kept, Budgets},
     dashboard::{Dashboard, MonthView},
 };
 use crate::domain::recurrence::{add_months, month_start};
@@ -164,7 +164,7 @@ pub async fn show(
         .map(|(f, _)| f)
         .unwrap_or_else(|| month_start(state.clock.today()));
     let today = state.clock.today();
-    let report = dashboard_page(&state, &session.user, first).await?;
+    let report = dashboard_kept(&state, &session.user, first).await?;
     let (d, b) = (&report.0, &report.1);
     let user = &session.user;
     let greeting = if user.name.is_empty() {
