@@ -23,6 +23,7 @@ const MAX_ENTRIES: usize = 4096;
 
 pub struct ReplyCache<T> {
     map: Mutex<HashMap<String, (Stamp, T)>>,
+    max: usize,
 }
 
 /// A cached value that is also bound to a moment: valid before `until`.
@@ -40,8 +41,17 @@ impl<T> Until<T> {
 
 impl<T> Default for ReplyCache<T> {
     fn default() -> Self {
+        Self::holding(MAX_ENTRIES)
+    }
+}
+
+impl<T> ReplyCache<T> {
+    /// A cache that starts over beyond `max` entries: for larger values
+    /// than the replies' bytes.
+    pub fn holding(max: usize) -> Self {
         ReplyCache {
             map: Mutex::new(HashMap::new()),
+            max,
         }
     }
 }
@@ -56,7 +66,7 @@ impl<T: Clone> ReplyCache<T> {
 
     pub fn put(&self, key: String, stamp: Stamp, body: T) {
         let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
-        if map.len() >= MAX_ENTRIES && !map.contains_key(&key) {
+        if map.len() >= self.max && !map.contains_key(&key) {
             map.clear();
         }
         map.insert(key, (stamp, body));
@@ -106,5 +116,25 @@ mod tests {
             )
             .is_none());
         assert!(c.get("v:summary", s).is_none());
+    }
+
+    #[test]
+    fn a_bounded_cache_starts_over_beyond_its_size() {
+        let c = ReplyCache::<u32>::holding(2);
+        let s = Stamp {
+            data_version: 1,
+            rates_generation: 0,
+            today: NaiveDate::from_ymd_opt(2026, 1, 1).unwrap(),
+        };
+        c.put("a".into(), s, 1);
+        c.put("b".into(), s, 2);
+        c.put("b".into(), s, 3);
+        assert_eq!(
+            c.get("a", s),
+            Some(1),
+            "a key kept again does not count twice"
+        );
+        c.put("c".into(), s, 4);
+        assert_eq!((c.get("a", s), c.get("c", s)), (None, Some(4)));
     }
 }

@@ -16,6 +16,10 @@ use std::ops::Deref;
 use std::sync::Arc;
 use tokio::sync::Mutex;
 
+/// Reports kept in [`Inner::report_cache`]: a dashboard is some kilobytes,
+/// so this bounds the cache at a few megabytes on a small machine.
+const REPORTS_KEPT: usize = 256;
+
 /// Cheap to clone: every handler gets one.
 #[derive(Clone)]
 pub struct AppState(Arc<Inner>);
@@ -34,7 +38,8 @@ pub struct Inner {
     /// Computed `/api/v1` replies, by user data version.
     pub summary_cache: crate::cache::ReplyCache<crate::cache::Until<axum::body::Bytes>>,
     pub accounts_cache: crate::cache::ReplyCache<axum::body::Bytes>,
-    /// Reports the pages show (the dashboard), by user data version.
+    /// Reports the pages show (the dashboard, the budgets), by user data
+    /// version; a few hundred months of them at most.
     pub report_cache: crate::cache::ReplyCache<crate::cache::AnyReport>,
     /// One lock per recurring job.
     pub jobs: JobLocks,
@@ -89,7 +94,7 @@ impl AppState {
             token_cache: Default::default(),
             summary_cache: Default::default(),
             accounts_cache: Default::default(),
-            report_cache: Default::default(),
+            report_cache: crate::cache::ReplyCache::holding(REPORTS_KEPT),
             jobs: Default::default(),
             rates,
             files,

@@ -349,6 +349,10 @@ async fn bad_input_is_refused_naming_the_field_and_another_users_category_is_unk
             "from",
         ),
         (
+            json!({"categoryId": h.food, "amount": 100, "from": "1899-12"}),
+            "from",
+        ),
+        (
             json!({"categoryId": h.food, "amount": 100, "rollover": "yes"}),
             "rollover",
         ),
@@ -360,10 +364,14 @@ async fn bad_input_is_refused_naming_the_field_and_another_users_category_is_unk
         .refused(&h.user, "deleteBudget", json!({"categoryId": theirs}))
         .await;
     assert!(err.starts_with("categoryId:"), "{err}");
-    let err = app
-        .refused(&h.user, "listBudgets", json!({"month": "2026-3x"}))
-        .await;
-    assert!(err.starts_with("month:"), "{err}");
+    // Months from 1900 to 2200, as everywhere: a rolled-over budget's
+    // months are walked from the start of its run.
+    for month in ["2026-3x", "2201-01", "9999-12"] {
+        let err = app
+            .refused(&h.user, "listBudgets", json!({"month": month}))
+            .await;
+        assert!(err.starts_with("month:"), "{month} → {err}");
+    }
     // Nothing was written for either user.
     assert_eq!(
         app.ok(&h.user, "listBudgets", json!({})).await["budgets"],
@@ -461,7 +469,16 @@ async fn the_rest_api_answers_a_months_budgets_and_refuses_bad_months() {
     let jan = app.api_json("/budgets?month=2026-01", &token).await;
     assert_eq!(jan["budgets"], json!([]));
 
-    for bad in ["2026-3", "2026-13", "march", "2026-03-01", ""] {
+    for bad in [
+        "2026-3",
+        "2026-13",
+        "march",
+        "2026-03-01",
+        "",
+        "2201-01",
+        "1899-12",
+        "9999-12",
+    ] {
         let res = app.api(&format!("/budgets?month={bad}"), &token).await;
         assert_eq!(res.status(), 400, "{bad}");
         let body: Value = res.json().await.unwrap();
