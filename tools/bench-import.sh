@@ -24,7 +24,7 @@ work=${WORK:-/tmp/bench-import}
 port=${PORT:-3112}
 rm -rf "$work" && mkdir -p "$work"
 export CASHKEEPER_DATA_DIR=$work/data CASHKEEPER_BIND=127.0.0.1:$port \
-       CASHKEEPER_RATES_REFRESH=false RUST_LOG=warn \
+       CASHKEEPER_RATES_REFRESH=false RUST_LOG=${RUST_LOG:-warn} \
        NOTIFICATION_SCHEDULE=off INSIGHTS_SCHEDULE=off
 echo 'benchmark pw' | "$bin" demo --email heavy@example.org --heavy --password-stdin >/dev/null
 

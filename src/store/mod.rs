@@ -40,6 +40,7 @@ use anyhow::Context;
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{params, Connection};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use users::UserId;
 
@@ -58,17 +59,57 @@ pub const DB_FILE: &str = "cashkeeper.db";
 /// `docs/performance.md`), so that no write fails because another ran.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// Settings every connection gets: a busy timeout first, so concurrent
-/// writers wait instead of failing (also while the settings below are
-/// made), foreign keys enforced, and a page cache of 1 MiB (SQLite's
+/// Settings every connection gets: a busy handler first
+/// ([`wait_for_lock`], up to [`BUSY_TIMEOUT`]), so concurrent writers wait
+/// instead of failing (also while the settings below are made), foreign keys enforced, and a page cache of 1 MiB (SQLite's
 /// default is 2 MB; the pool keeps up to 8 connections, and what misses it
 /// is still in the operating system's file cache).
 fn configure(c: &mut Connection) -> rusqlite::Result<()> {
-    c.busy_timeout(BUSY_TIMEOUT)?;
+    c.busy_handler(Some(wait_for_lock))?;
     c.execute_batch(
         "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -1024;",
     )?;
     Ok(())
+}
+
+/// How often a connection of this process found the write lock taken and
+/// waited ([`wait_for_lock`]): a long writer (an import's confirm) leaves
+/// the lock free between its chunks for as long as a chunk held it only
+/// when someone waited meanwhile.
+static LOCK_WAITS: AtomicU64 = AtomicU64::new(0);
+
+/// The number of lock waits so far; compare two readings.
+pub fn lock_waits() -> u64 {
+    LOCK_WAITS.load(Ordering::Relaxed)
+}
+
+/// The busy handler of every connection: SQLite's own (its pauses of 1 to
+/// 100 ms, up to [`BUSY_TIMEOUT`] in all), counting each wait in
+/// [`LOCK_WAITS`]. `tries` is how often it was called for this wait.
+fn wait_for_lock(tries: i32) -> bool {
+    LOCK_WAITS.fetch_add(1, Ordering::Relaxed);
+    match lock_delay(tries) {
+        Some(delay) => {
+            std::thread::sleep(delay);
+            true
+        }
+        None => false,
+    }
+}
+
+/// The pause before try `tries + 1` of a wait for the lock, as SQLite's
+/// default busy handler pauses; `None` once [`BUSY_TIMEOUT`] is spent.
+fn lock_delay(tries: i32) -> Option<Duration> {
+    const DELAYS: [u64; 12] = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100];
+    const TOTALS: [u64; 12] = [0, 1, 3, 8, 18, 33, 53, 78, 103, 128, 178, 228];
+    let n = usize::try_from(tries).unwrap_or(0);
+    let (delay, prior) = match DELAYS.get(n) {
+        Some(&d) => (d, TOTALS[n]),
+        None => (100, TOTALS[11] + 100 * (n as u64 - 11)),
+    };
+    let limit = BUSY_TIMEOUT.as_millis() as u64;
+    let delay = delay.min(limit.saturating_sub(prior));
+    (delay > 0).then(|| Duration::from_millis(delay))
 }
 
 /// The database file's own setting: WAL, so readers never block. It is
@@ -474,6 +515,7 @@ pub fn new_sequential_id() -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::{configure, lock_delay, lock_waits, BUSY_TIMEOUT};
     use crate::domain::locale::Locale;
     use crate::domain::recurrence::Frequency;
     use rusqlite::Connection;
@@ -494,5 +536,53 @@ mod tests {
         assert!(c
             .query_row("SELECT 'fr'", [], |r| r.get::<_, Locale>(0))
             .is_err());
+    }
+
+    #[test]
+    fn a_wait_for_the_lock_pauses_as_sqlite_does_and_gives_up_after_the_busy_timeout() {
+        let ms = |n| lock_delay(n).map(|d| d.as_millis() as u64);
+        assert_eq!(
+            (ms(0), ms(1), ms(11), ms(12)),
+            (Some(1), Some(2), Some(100), Some(100))
+        );
+        let mut waited = 0;
+        let mut tries = 0;
+        while let Some(d) = lock_delay(tries) {
+            waited += d.as_millis();
+            tries += 1;
+        }
+        assert_eq!(waited, BUSY_TIMEOUT.as_millis());
+    }
+
+    #[test]
+    fn a_writer_waits_for_the_lock_and_the_wait_is_counted() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("w.db");
+        let open = move |path: &std::path::Path| {
+            let mut c = Connection::open(path).unwrap();
+            configure(&mut c).unwrap();
+            c
+        };
+        let mut first = open(&path);
+        first
+            .query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))
+            .unwrap();
+        first.execute_batch("CREATE TABLE t (x INTEGER)").unwrap();
+        let tx = super::write_transaction(&mut first).unwrap();
+        tx.execute("INSERT INTO t VALUES (1)", []).unwrap();
+        let before = lock_waits();
+        let second = std::thread::spawn(move || {
+            let c = open(&path);
+            c.execute("INSERT INTO t VALUES (2)", []).unwrap();
+        });
+        while lock_waits() == before {
+            std::thread::yield_now();
+        }
+        tx.commit().unwrap();
+        second.join().unwrap();
+        let n: i64 = first
+            .query_row("SELECT count(*) FROM t", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 2);
     }
 }

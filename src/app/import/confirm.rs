@@ -33,10 +33,12 @@ pub struct Confirmed {
 /// file (see `docs/performance.md`).
 pub const CHUNK_ROWS: usize = 5_000;
 
-/// After each chunk the write lock stays free at least as long as the
-/// chunk held it (within these bounds), so that writers waiting in
-/// SQLite's busy handler, which looks again every 100 ms at most, get
-/// their turn between two chunks.
+/// After a chunk during which someone waited for the write lock, the lock
+/// stays free as long as the chunk held it (within these bounds), so that
+/// writers waiting in the busy handler, which looks again every 100 ms at
+/// most, get their turn between two chunks; when nobody waited, for
+/// [`PAUSE_MIN`] only (a writer of another process is not counted, and
+/// gets in within a few chunks).
 const PAUSE_MIN: Duration = Duration::from_millis(20);
 const PAUSE_MAX: Duration = Duration::from_millis(250);
 
@@ -101,7 +103,7 @@ where
     tokio::spawn(async move {
         let mut total = 0;
         loop {
-            let started = std::time::Instant::now();
+            let (started, waits) = (std::time::Instant::now(), crate::store::lock_waits());
             let step = step.clone();
             match db.transaction(move |tx| step(tx)).await? {
                 Some(n) => total += n,
@@ -114,7 +116,12 @@ where
                 "import chunk written"
             );
             crate::memory::release_free();
-            tokio::time::sleep(held.clamp(PAUSE_MIN, PAUSE_MAX)).await;
+            let pause = if crate::store::lock_waits() == waits {
+                PAUSE_MIN
+            } else {
+                held.clamp(PAUSE_MIN, PAUSE_MAX)
+            };
+            tokio::time::sleep(pause).await;
         }
     })
     .await
