@@ -17,7 +17,7 @@ use super::ApiError;
 use crate::app::receipts::{self, ScanFailure};
 use crate::auth::rate_limit::SlidingWindow;
 use crate::domain::receipts::{image_kind, Kind, Receipt, MAX_IMAGE_BYTES};
-use crate::error::{Error, Reason};
+use crate::error::{AiTask, Error, Reason};
 use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::multipart::MultipartError;
@@ -47,12 +47,7 @@ pub struct ReceiptScan;
 impl AiUse for ReceiptScan {
     const PER_MINUTE: u32 = PER_MINUTE;
     const OFF_STATUS: StatusCode = StatusCode::BAD_REQUEST;
-    const OFF: &'static str =
-        "receipt scanning is off: the server has no AI provider (AI_API_KEY is not set)";
-
-    fn too_many(wait: i64) -> String {
-        format!("too many receipt scans: at most {PER_MINUTE} a minute; try again in {wait} s")
-    }
+    const TASK: AiTask = AiTask::Receipt;
 
     fn window(state: &AppState) -> &SlidingWindow {
         &state.receipt_scans
@@ -84,14 +79,17 @@ pub async fn scan(
             StatusCode::BAD_REQUEST,
             Error::invalid("file", reason).text(user.locale),
         ),
-        Err(ScanFailure::Unusable(message)) => failure(StatusCode::UNPROCESSABLE_ENTITY, message),
-        Err(ScanFailure::Provider(message)) => failure(StatusCode::BAD_GATEWAY, message),
+        Err(ScanFailure::Unusable) => failure(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Error::refused(Reason::AiUnusable(AiTask::Receipt)).text(user.locale),
+        ),
+        Err(ScanFailure::Provider) => failure(
+            StatusCode::BAD_GATEWAY,
+            Error::refused(Reason::AiUnavailable(AiTask::Receipt)).text(user.locale),
+        ),
         Err(ScanFailure::Internal(e)) => {
             e.log();
-            failure(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "internal error".to_string(),
-            )
+            failure(StatusCode::INTERNAL_SERVER_ERROR, e.text(user.locale))
         }
     }
 }

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::domain::locale::Locale;
-use crate::error::{Counted, Error, FileKind, Reason, Uses};
+use crate::error::{AiTask, Counted, Error, FileKind, Reason, Uses};
 
 impl Error {
     /// What the client reads, in `locale`: `field: reason` for a field's
@@ -249,6 +249,30 @@ impl Reason {
             Reason::MalformedUpload(detail) => {
                 format!("the multipart/form-data body is malformed ({detail})")
             }
+            Reason::NotAnUpload => words(
+                "expected a multipart/form-data upload",
+                "erwartet wird ein Datei-Upload (multipart/form-data)",
+            ),
+            Reason::FileTooLarge(mib) if de => format!("darf höchstens {mib} MiB groß sein"),
+            Reason::FileTooLarge(mib) => format!("must be at most {mib} MiB"),
+            Reason::NotAnId => words("must be a UUID", "muss eine Id (UUID) sein"),
+            Reason::NotJson => words("is not JSON", "ist kein JSON"),
+
+            Reason::AiOff(task) => ai_off(*task, de).into(),
+            Reason::AiBusy {
+                task,
+                per_minute,
+                wait,
+            } => ai_busy(*task, *per_minute, *wait, de),
+            Reason::AiUnavailable(task) => ai_unavailable(*task, de).into(),
+            Reason::AiUnusable(task) => ai_unusable(*task, de).into(),
+            Reason::AiNoTools => words(
+                "The AI model set up on this server cannot look things up, so the assistant \
+                 cannot answer. Whoever runs this cashkeeper can choose another model (AI_MODEL).",
+                "Das auf diesem Server eingerichtete KI-Modell kann nichts nachschlagen, darum kann \
+                 der Assistent nicht antworten. Wer dieses cashkeeper betreibt, kann ein anderes \
+                 Modell wählen (AI_MODEL).",
+            ),
 
             Reason::NotAnEmail => words(
                 "must be an email address such as name@example.org",
@@ -616,8 +640,11 @@ impl Reason {
                 "ist kein cashkeeper-Export: es fehlt data.json",
             ),
             Reason::HasRecords => words(
-                "the user has records already; load an export into a user who has none",
-                "das Konto hat schon Einträge; lade einen Export in ein Konto ohne Einträge",
+                "the account has records already: an export loads only into an account without \
+                 any (a new one, say); if this is your own export, its records are here already",
+                "dein Konto hat schon Einträge: ein Export lässt sich nur in ein Konto ohne \
+                 Einträge laden (etwa ein neu angelegtes); ist es dein eigener Export, sind seine \
+                 Einträge schon hier",
             ),
             Reason::TooManyFiles(n) if de => {
                 format!("das Archiv enthält mehr als {n} Dateien; das ist kein cashkeeper-Export")
@@ -671,6 +698,92 @@ impl Reason {
                 format!("a record of {table} cannot be loaded; the archive is damaged")
             }
         }
+    }
+}
+
+fn ai_off(task: AiTask, de: bool) -> &'static str {
+    match task {
+        AiTask::Receipt => pick(
+            de,
+            "receipt scanning is off: the server has no AI provider (AI_API_KEY is not set)",
+            "Das Lesen von Kassenbons ist aus: auf diesem Server ist kein KI-Dienst eingerichtet \
+             (AI_API_KEY)",
+        ),
+        AiTask::Assistant => pick(
+            de,
+            "the assistant is off: the server has no AI provider (AI_API_KEY is not set)",
+            "Der Assistent ist aus: auf diesem Server ist kein KI-Dienst eingerichtet (AI_API_KEY)",
+        ),
+        AiTask::ImportSuggestions => pick(
+            de,
+            "No AI suggestions: the server has no AI provider (AI_API_KEY is not set).",
+            "Keine KI-Vorschläge: auf diesem Server ist kein KI-Dienst eingerichtet (AI_API_KEY).",
+        ),
+    }
+}
+
+fn ai_busy(task: AiTask, per_minute: u32, wait: i64, de: bool) -> String {
+    let what = match task {
+        AiTask::Receipt => pick(de, "receipt scans", "Kassenbons gelesen"),
+        AiTask::Assistant => pick(de, "messages", "Nachrichten"),
+        AiTask::ImportSuggestions => pick(de, "AI requests", "KI-Anfragen"),
+    };
+    if de {
+        format!(
+            "zu viele {what}: höchstens {per_minute} in der Minute; versuch es in {wait} s noch \
+             einmal"
+        )
+    } else {
+        format!("too many {what}: at most {per_minute} a minute; try again in {wait} s")
+    }
+}
+
+fn ai_unavailable(task: AiTask, de: bool) -> &'static str {
+    match task {
+        AiTask::Receipt => pick(
+            de,
+            "The AI service cannot be reached right now. Try again later, or enter the details \
+             by hand.",
+            "Der KI-Dienst ist gerade nicht erreichbar. Versuch es später noch einmal oder trag \
+             die Angaben von Hand ein.",
+        ),
+        AiTask::Assistant => pick(
+            de,
+            "The AI service cannot be reached right now. Try again later.",
+            "Der KI-Dienst ist gerade nicht erreichbar. Versuch es später noch einmal.",
+        ),
+        AiTask::ImportSuggestions => pick(
+            de,
+            "No AI suggestions: the AI service cannot be reached right now. The rows can be \
+             checked and confirmed without them.",
+            "Keine KI-Vorschläge: der KI-Dienst ist gerade nicht erreichbar. Die Zeilen lassen \
+             sich auch ohne sie prüfen und bestätigen.",
+        ),
+    }
+}
+
+fn ai_unusable(task: AiTask, de: bool) -> &'static str {
+    match task {
+        AiTask::Receipt => pick(
+            de,
+            "The AI could not read this receipt. Try a sharper photo, or enter the details by \
+             hand.",
+            "Die KI konnte diesen Kassenbon nicht lesen. Versuch es mit einem schärferen Foto \
+             oder trag die Angaben von Hand ein.",
+        ),
+        AiTask::Assistant => pick(
+            de,
+            "The AI gave an answer that cannot be used. Try again, perhaps in other words.",
+            "Die KI hat keine brauchbare Antwort gegeben. Versuch es noch einmal, vielleicht mit \
+             anderen Worten.",
+        ),
+        AiTask::ImportSuggestions => pick(
+            de,
+            "No AI suggestions: the AI's answer could not be used. The rows can be checked and \
+             confirmed without them.",
+            "Keine KI-Vorschläge: die Antwort der KI war nicht zu gebrauchen. Die Zeilen lassen \
+             sich auch ohne sie prüfen und bestätigen.",
+        ),
     }
 }
 
