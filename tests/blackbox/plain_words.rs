@@ -1,0 +1,269 @@
+//! What a person reads when the AI provider fails or a file is refused:
+//! a plain sentence in their language, never the technical cause (that
+//! goes to the log). The provider is a real server on loopback, or a port
+//! nothing listens on.
+
+use crate::assistant::{app_with_chat, ChatProvider, Dialect, Turn};
+use crate::helpers::*;
+use crate::receipts::app_with_ai;
+use serde_json::{json, Value};
+
+/// A PNG by its first bytes and its header (1×1 pixels).
+const PNG: &[u8] =
+    b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89";
+const GIF: &[u8] = b"GIF89a\x01\0\x01\0\x80\0\0\0\0\0\xff\xff\xff!\xf9\x04";
+
+/// Words of the causes a person must never read.
+const TECHNICAL: &[&str] = &[
+    "error sending request",
+    "Connection refused",
+    "os error",
+    "tcp connect",
+    "AI provider",
+    "JSON",
+    "could not be used",
+    "out of memory",
+];
+
+fn plain(text: &str) {
+    for word in TECHNICAL {
+        assert!(!text.contains(word), "{word:?} in {text:?}");
+    }
+}
+
+const BOUNDARY: &str = "plain-words-boundary-4f1c";
+
+/// `parts` (name, file name, bytes) as a multipart body.
+fn multipart(parts: &[(&str, Option<&str>, &[u8])]) -> Vec<u8> {
+    let mut body = Vec::new();
+    for (name, file, bytes) in parts {
+        body.extend_from_slice(format!("--{BOUNDARY}\r\n").as_bytes());
+        let mut head = format!("Content-Disposition: form-data; name=\"{name}\"");
+        if let Some(f) = file {
+            head.push_str(&format!("; filename=\"{f}\""));
+        }
+        body.extend_from_slice(head.as_bytes());
+        body.extend_from_slice(b"\r\n\r\n");
+        body.extend_from_slice(bytes);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{BOUNDARY}--\r\n").as_bytes());
+    body
+}
+
+/// Posts `parts` to `path` as `user`: the status and the JSON body.
+async fn post(
+    app: &TestApp,
+    user: &TestUser,
+    path: &str,
+    parts: &[(&str, Option<&str>, &[u8])],
+) -> (u16, Value) {
+    let res = app
+        .client
+        .post(app.url(path))
+        .header("origin", &app.base)
+        .header(
+            "content-type",
+            format!("multipart/form-data; boundary={BOUNDARY}"),
+        )
+        .header("cookie", format!("cashkeeper_session={}", user.cookie))
+        .body(multipart(parts))
+        .send()
+        .await
+        .unwrap();
+    let status = res.status().as_u16();
+    (status, res.json().await.unwrap_or(Value::Null))
+}
+
+async fn user_in(app: &TestApp, locale: &str) -> TestUser {
+    let user = app.new_user().await;
+    app.ok(&user, "updateSettings", json!({ "locale": locale }))
+        .await;
+    user
+}
+
+/// An address on loopback that nothing listens on.
+pub fn closed_port() -> String {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    format!("http://127.0.0.1:{port}/v1")
+}
+
+#[tokio::test]
+async fn a_scan_with_the_provider_down_says_so_in_the_users_language_without_the_cause() {
+    let app = app_with_ai(&closed_port()).await;
+    for (locale, want) in [
+        (
+            "de",
+            "Der KI-Dienst ist gerade nicht erreichbar. Versuch es später noch einmal oder trag \
+             die Angaben von Hand ein.",
+        ),
+        (
+            "en",
+            "The AI service cannot be reached right now. Try again later, or enter the details \
+             by hand.",
+        ),
+    ] {
+        let user = user_in(&app, locale).await;
+        let (status, body) = post(
+            &app,
+            &user,
+            "/api/receipt-scan",
+            &[("file", Some("bon.png"), PNG)],
+        )
+        .await;
+        assert_eq!(status, 502, "{body}");
+        assert_eq!(body, json!({"success": false, "error": want}));
+        plain(want);
+    }
+}
+
+#[tokio::test]
+async fn a_scan_answered_with_prose_asks_for_a_sharper_photo_in_german() {
+    let provider = ChatProvider::start(Dialect::OpenAi).await;
+    let app = app_with_ai(&provider.base_url).await;
+    let user = user_in(&app, "de").await;
+    provider.then(Turn::Text("Sorry, I cannot read this.".into()));
+    let (status, body) = post(
+        &app,
+        &user,
+        "/api/receipt-scan",
+        &[("file", Some("bon.png"), PNG)],
+    )
+    .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(
+        body["error"],
+        "Die KI konnte diesen Kassenbon nicht lesen. Versuch es mit einem schärferen Foto oder \
+         trag die Angaben von Hand ein."
+    );
+}
+
+#[tokio::test]
+async fn the_assistant_with_a_provider_answering_garbage_says_a_plain_sentence() {
+    let provider = ChatProvider::start(Dialect::OpenAi).await;
+    let app = app_with_chat(&provider.base_url).await;
+    for (locale, want) in [
+        (
+            "de",
+            "Der KI-Dienst ist gerade nicht erreichbar. Versuch es später noch einmal.",
+        ),
+        (
+            "en",
+            "The AI service cannot be reached right now. Try again later.",
+        ),
+    ] {
+        let user = user_in(&app, locale).await;
+        // A reply that is no chat completion at all.
+        provider.then(Turn::Status(200, "<html>bad gateway</html>".into()));
+        let res = app
+            .client
+            .post(app.url("/api/chat"))
+            .header("origin", &app.base)
+            .header("content-type", "application/json")
+            .header("cookie", format!("cashkeeper_session={}", user.cookie))
+            .body(json!({"messages": [{"role": "user", "content": "Hallo"}]}).to_string())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status().as_u16(), 502);
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["error"], want, "{body}");
+        plain(want);
+    }
+}
+
+#[tokio::test]
+async fn import_suggestions_from_a_garbage_answer_say_a_plain_sentence_in_german() {
+    let provider = ChatProvider::start(Dialect::OpenAi).await;
+    let app = app_with_chat(&provider.base_url).await;
+    let user = user_in(&app, "de").await;
+    let account = app.account(&user, "Giro", "EUR").await;
+    let csv = "Buchungstag;Verwendungszweck;Beguenstigter/Zahlungspflichtiger;Betrag\n\
+               02.03.2026;Brötchen;Bäckerei Schmidt;-4,20\n";
+    let (status, batch) = post(
+        &app,
+        &user,
+        "/api/imports",
+        &[
+            ("accountId", None, account.as_bytes()),
+            ("file", Some("umsaetze.csv"), csv.as_bytes()),
+        ],
+    )
+    .await;
+    assert_eq!(status, 201, "{batch}");
+    for (turn, want) in [
+        (
+            Turn::Text("I think the bakery is food. Hope that helps!".into()),
+            "Keine KI-Vorschläge: die Antwort der KI war nicht zu gebrauchen. Die Zeilen lassen \
+             sich auch ohne sie prüfen und bestätigen.",
+        ),
+        (
+            Turn::Status(500, r#"{"error":{"message":"out of memory"}}"#.into()),
+            "Keine KI-Vorschläge: der KI-Dienst ist gerade nicht erreichbar. Die Zeilen lassen \
+             sich auch ohne sie prüfen und bestätigen.",
+        ),
+    ] {
+        provider.then(turn);
+        let r = app
+            .ok(
+                &user,
+                "reconcileImport",
+                json!({"id": batch["id"], "ai": true}),
+            )
+            .await;
+        assert_eq!(r["ai"]["error"], want, "{r}");
+        plain(want);
+    }
+}
+
+#[tokio::test]
+async fn every_file_refusal_speaks_german() {
+    let app = app_with_ai(&closed_port()).await;
+    let user = user_in(&app, "de").await;
+    let account = app.account(&user, "Giro", "EUR").await;
+    let cases: [(&str, Vec<(&str, Option<&str>, &[u8])>, u16, &str); 5] = [
+        (
+            "/api/documents",
+            vec![("file", Some("bild.gif"), GIF)],
+            400,
+            "file: muss eine PDF-, JPEG-, PNG- oder WebP-Datei sein",
+        ),
+        (
+            "/api/receipt-scan",
+            vec![("file", Some("bon.gif"), GIF)],
+            400,
+            "file: muss ein JPEG- oder PNG-Bild sein",
+        ),
+        (
+            "/api/imports",
+            vec![
+                ("accountId", None, account.as_bytes()),
+                ("file", Some("umsaetze.csv"), b"\0\x01\x02binary\0\0\xff"),
+            ],
+            400,
+            "file: ist keine CSV-Textdatei",
+        ),
+        (
+            "/api/imports",
+            vec![
+                ("accountId", None, account.as_bytes()),
+                ("file", Some("leer.csv"), b""),
+            ],
+            400,
+            "file: ist leer: die Datei hat keine Zeilen",
+        ),
+        (
+            "/api/imports",
+            vec![("accountId", None, account.as_bytes())],
+            400,
+            "file: bitte ausfüllen",
+        ),
+    ];
+    for (path, parts, status, want) in &cases {
+        let (got, body) = post(&app, &user, path, parts).await;
+        assert_eq!(got, *status, "{path}: {body}");
+        assert_eq!(body["error"], *want, "{path}: {body}");
+    }
+}
