@@ -267,3 +267,96 @@ async fn every_file_refusal_speaks_german() {
         assert_eq!(body["error"], *want, "{path}: {body}");
     }
 }
+
+/// Chooses a photo in the scan's file input as a person would (the
+/// browser's `change` event with a PNG), then waits for the scan's status
+/// to say what went wrong: its text, whether it is inside the viewport,
+/// whether it has the focus, and the page's language.
+async fn failed_scan(c: &fantoccini::Client) -> Value {
+    c.execute(
+        "const scan = document.querySelector('[data-scan]');
+         scan.scrollIntoView({ block: 'center' });
+         const input = scan.querySelector('input[type=file]');
+         const png = Uint8Array.from(atob(arguments[0]), ch => ch.charCodeAt(0));
+         const dt = new DataTransfer();
+         dt.items.add(new File([png], 'bon.png', { type: 'image/png' }));
+         input.files = dt.files;
+         input.dispatchEvent(new Event('change', { bubbles: true }));",
+        vec![json!(base64::Engine::encode(
+            &base64::engine::general_purpose::STANDARD,
+            PNG
+        ))],
+    )
+    .await
+    .unwrap();
+    for _ in 0..100 {
+        let seen = c
+            .execute(
+                "const s = document.querySelector('[data-scan] .scan-status');
+                 if (!s || s.hidden || !s.classList.contains('error')) return null;
+                 const r = s.getBoundingClientRect();
+                 return {
+                   text: s.textContent,
+                   role: s.getAttribute('role'),
+                   inView: r.height > 0 && r.top >= 0 && r.left >= 0
+                     && r.bottom <= window.innerHeight && r.right <= window.innerWidth,
+                   focused: document.activeElement === s,
+                   lang: document.documentElement.lang,
+                 };",
+                vec![],
+            )
+            .await
+            .unwrap();
+        if !seen.is_null() {
+            return seen;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("the failed scan said nothing");
+}
+
+#[tokio::test]
+async fn a_failed_scan_is_said_beside_its_button_in_view_in_the_pages_language() {
+    use crate::browser::{screenshot, sign_in, start_with, wait_for_css};
+    let app = app_with_ai(&closed_port()).await;
+    for (width, height, dark) in [
+        (390, 844, false),
+        (390, 844, true),
+        (1280, 900, false),
+        (1280, 900, true),
+    ] {
+        let user = app.new_user().await;
+        app.account(&user, "Giro", "EUR").await;
+        let Some(browser) = start_with(width, height, dark).await else {
+            return;
+        };
+        let c = &browser.client;
+        sign_in(c, &app, &user).await;
+        for (locale, want) in [
+            (
+                "de",
+                "Der KI-Dienst ist gerade nicht erreichbar. Versuch es später noch einmal oder \
+                 trag die Angaben von Hand ein.",
+            ),
+            (
+                "en",
+                "The AI service cannot be reached right now. Try again later, or enter the \
+                 details by hand.",
+            ),
+        ] {
+            app.ok(&user, "updateSettings", json!({ "locale": locale }))
+                .await;
+            c.goto(&app.url("/daily-expenses")).await.unwrap();
+            wait_for_css(c, "[data-scan] input[type=file]").await;
+            let seen = failed_scan(c).await;
+            let at = format!("{locale} {width}px dark={dark}: {seen}");
+            assert_eq!(seen["text"], want, "{at}");
+            assert_eq!(seen["lang"], locale, "{at}");
+            assert_eq!(seen["role"], "alert", "{at}");
+            assert_eq!(seen["inView"], true, "visible without scrolling: {at}");
+            assert_eq!(seen["focused"], true, "{at}");
+            let scheme = if dark { "-dark" } else { "" };
+            screenshot(c, &format!("scan-failed-{locale}-{width}{scheme}")).await;
+        }
+    }
+}
