@@ -90,7 +90,7 @@ fn status_of(e: &crate::Error) -> StatusCode {
 impl From<crate::Error> for ApiError {
     fn from(e: crate::Error) -> ApiError {
         e.log();
-        ApiError::new(status_of(&e), e.to_string())
+        ApiError::new(status_of(&e), e.text(Locale::En))
     }
 }
 

@@ -949,6 +949,144 @@ mod tests {
         }
     }
 
+    /// Where a message for people is made: an error for a page or a
+    /// session route, an `error` event, a failure's words.
+    const SINKS: &[&str] = &[
+        "Error::invalid(",
+        "Error::refused(",
+        "Error::Invalid {",
+        "Error::Refused(",
+        "ApiError::new(",
+        "ApiError::bad_request(",
+        "error(StatusCode",
+        "failure(StatusCode",
+        "Event::Error",
+        "error: Some(",
+        "Failure::",
+    ];
+    /// A lower error's own words (a provider's, a parser's, SQLite's).
+    const CAUSES: &[&str] = &[
+        "e.to_string()",
+        "err.to_string()",
+        "why.to_string()",
+        "cause.to_string()",
+        ".body_text()",
+        "{e}",
+        "{e:?}",
+        "{err}",
+        "{why}",
+        "{cause}",
+    ];
+    /// Reasons that carry a decoder's words for API clients and the log
+    /// (their German leaves them out), and the internal error, whose cause
+    /// only the log reads.
+    const FOR_PROGRAMS: &[&str] = &[
+        "Reason::Malformed(",
+        "Reason::MalformedUpload(",
+        "Error::Internal(",
+    ];
+
+    /// Whether `cause` stands in `statement` as a name of its own
+    /// (`e.to_string()`, not `name.to_string()`).
+    fn names(statement: &str, cause: &str) -> bool {
+        statement.match_indices(cause).any(|(i, _)| {
+            !cause.starts_with(|c: char| c.is_alphanumeric())
+                || !statement[..i]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+    }
+
+    /// The statements of `code` that hand a person a lower error's words.
+    fn lower_words(code: &str) -> Vec<String> {
+        code.split(';')
+            .filter(|s| SINKS.iter().any(|sink| s.contains(sink)))
+            .filter(|s| !FOR_PROGRAMS.iter().any(|d| s.contains(d)))
+            .filter(|s| CAUSES.iter().any(|c| names(s, c)))
+            .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect()
+    }
+
+    #[test]
+    fn the_check_for_lower_words_finds_what_it_is_for() {
+        for bad in [
+            "return Err(ScanFailure::Provider(e.to_string()));",
+            "return error(StatusCode::BAD_REQUEST, format!(\"file: {}\", e.body_text()));",
+            "Failure::Provider(e) => format!(\"the AI provider failed: {e}\"),\n};",
+            "return Ok(Summary { error: Some(e.to_string()) });",
+        ] {
+            assert_eq!(lower_words(bad).len(), 1, "{bad}");
+        }
+        for good in [
+            "tracing::warn!(error = %e, \"the AI provider failed\"); return Err(ScanFailure::Provider);",
+            "Error::invalid(\"file\", Reason::MalformedUpload(e.body_text()));",
+            "Error::refused(Reason::UnknownTool { name: name.to_string() });",
+        ] {
+            assert!(lower_words(good).is_empty(), "{good}");
+        }
+    }
+
+    /// What people read is a `Reason` worded here (the compiler asks for
+    /// both languages) or another text of `i18n`; the cause of a failure
+    /// goes to the log. No door or use case hands a person a lower error's
+    /// words: a provider's, a parser's, SQLite's. The REST API (`api::v1`)
+    /// answers programs, in English, and is left out.
+    #[test]
+    fn no_message_for_people_carries_a_lower_errors_words() {
+        let mut found = Vec::new();
+        for (module, source) in crate::layers::modules() {
+            let top = module.split("::").next().unwrap_or_default();
+            if !["app", "actions", "api", "web"].contains(&top) || module.starts_with("api::v1") {
+                continue;
+            }
+            for statement in lower_words(&crate::layers::code(&source)) {
+                found.push(format!("{module}: {statement}"));
+            }
+        }
+        assert!(found.is_empty(), "{}", found.join("\n"));
+    }
+
+    #[test]
+    fn the_ai_and_file_refusals_speak_german_without_technical_words() {
+        let mut reasons = vec![
+            Reason::AiNoTools,
+            Reason::NotAnUpload,
+            Reason::FileTooLarge(64),
+            Reason::NotAnId,
+            Reason::NotJson,
+            Reason::NotCsv,
+            Reason::NoRows,
+            Reason::NotADocument,
+            Reason::NotJpegOrPng,
+            Reason::HasRecords,
+            Reason::MalformedUpload("missing boundary".into()),
+        ];
+        for task in [
+            AiTask::Receipt,
+            AiTask::Assistant,
+            AiTask::ImportSuggestions,
+        ] {
+            reasons.extend([
+                Reason::AiOff(task),
+                Reason::AiBusy {
+                    task,
+                    per_minute: 5,
+                    wait: 42,
+                },
+                Reason::AiUnavailable(task),
+                Reason::AiUnusable(task),
+            ]);
+        }
+        for reason in reasons {
+            let (en, german) = (reason.text(Locale::En), reason.text(Locale::De));
+            assert_ne!(en, german, "{reason:?}");
+            for english in ["must ", " is ", "the ", "could not", "provider", "boundary"] {
+                assert!(!german.contains(english), "{reason:?}: {german}");
+            }
+        }
+    }
+
     #[test]
     fn plain_errors_speak_german_too() {
         assert_eq!(

@@ -33,8 +33,11 @@ fn plain(text: &str) {
 
 const BOUNDARY: &str = "plain-words-boundary-4f1c";
 
+/// One part of a multipart body: name, file name, bytes.
+type Part<'a> = (&'a str, Option<&'a str>, &'a [u8]);
+
 /// `parts` (name, file name, bytes) as a multipart body.
-fn multipart(parts: &[(&str, Option<&str>, &[u8])]) -> Vec<u8> {
+fn multipart(parts: &[Part<'_>]) -> Vec<u8> {
     let mut body = Vec::new();
     for (name, file, bytes) in parts {
         body.extend_from_slice(format!("--{BOUNDARY}\r\n").as_bytes());
@@ -52,12 +55,7 @@ fn multipart(parts: &[(&str, Option<&str>, &[u8])]) -> Vec<u8> {
 }
 
 /// Posts `parts` to `path` as `user`: the status and the JSON body.
-async fn post(
-    app: &TestApp,
-    user: &TestUser,
-    path: &str,
-    parts: &[(&str, Option<&str>, &[u8])],
-) -> (u16, Value) {
+async fn post(app: &TestApp, user: &TestUser, path: &str, parts: &[Part<'_>]) -> (u16, Value) {
     let res = app
         .client
         .post(app.url(path))
@@ -223,7 +221,7 @@ async fn every_file_refusal_speaks_german() {
     let app = app_with_ai(&closed_port()).await;
     let user = user_in(&app, "de").await;
     let account = app.account(&user, "Giro", "EUR").await;
-    let cases: [(&str, Vec<(&str, Option<&str>, &[u8])>, u16, &str); 5] = [
+    let cases: [(&str, Vec<Part<'_>>, u16, &str); 5] = [
         (
             "/api/documents",
             vec![("file", Some("bild.gif"), GIF)],
