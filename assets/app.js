@@ -422,8 +422,16 @@
     box.textContent = stored.text;
     box.hidden = false;
     box.tabIndex = -1;
-    box.scrollIntoView({ block: 'center' });
-    box.focus({ preventScroll: true });
+    const show = function () {
+      box.scrollIntoView({ block: 'center' });
+      box.focus({ preventScroll: true });
+    };
+    show();
+    // The browser puts a reloaded page back where it was once it has
+    // loaded; the report goes on top of that.
+    if (document.readyState !== 'complete') {
+      window.addEventListener('load', function () { setTimeout(show, 0); }, { once: true });
+    }
   })();
 
   async function upload(form) {

@@ -358,3 +358,74 @@ async fn a_failed_scan_is_said_beside_its_button_in_view_in_the_pages_language()
         }
     }
 }
+
+#[tokio::test]
+async fn settings_say_what_loading_an_export_brought_beside_the_form() {
+    use crate::browser::{sign_in, start_with, wait_for_css};
+    let app = spawn_app().await;
+    let anna = app.new_user().await;
+    crate::export::household(&app, &anna, "Anna").await;
+    let bytes = app
+        .get("/api/export", Some(&anna.cookie))
+        .await
+        .bytes()
+        .await
+        .unwrap()
+        .to_vec();
+    let moved = user_in(&app, "de").await;
+    app.ok(&moved, "updateSettings", json!({"name": "Anna Neu"}))
+        .await;
+    let Some(browser) = start_with(390, 844, false).await else {
+        return;
+    };
+    let c = &browser.client;
+    sign_in(c, &app, &moved).await;
+    c.goto(&app.url("/settings")).await.unwrap();
+    wait_for_css(c, "#load-export input[type=file]").await;
+    c.execute(
+        "const form = document.getElementById('load-export');
+         const zip = Uint8Array.from(atob(arguments[0]), ch => ch.charCodeAt(0));
+         const dt = new DataTransfer();
+         dt.items.add(new File([zip], 'export.zip', { type: 'application/zip' }));
+         form.querySelector('input[type=file]').files = dt.files;
+         form.querySelector('button[type=submit]').click();",
+        vec![json!(base64::Engine::encode(
+            &base64::engine::general_purpose::STANDARD,
+            &bytes
+        ))],
+    )
+    .await
+    .unwrap();
+    let mut seen = Value::Null;
+    for _ in 0..100 {
+        seen = c
+            .execute(
+                "const s = document.querySelector('#load-export .form-success');
+                 if (!s || s.hidden || !s.textContent) return null;
+                 const r = s.getBoundingClientRect();
+                 return {
+                   text: s.textContent,
+                   inView: r.top >= 0 && r.bottom <= window.innerHeight,
+                   focused: document.activeElement === s,
+                 };",
+                vec![],
+            )
+            .await
+            .unwrap();
+        // The page is put back where it was once loaded; the report after.
+        if seen["inView"] == true && seen["focused"] == true {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let text = seen["text"].as_str().unwrap_or_else(|| panic!("no report"));
+    assert!(
+        text.starts_with("Export geladen: 1 Konto, 1 wiederkehrende Ausgabe, 1 Einzelausgabe"),
+        "{seen}"
+    );
+    assert_eq!(seen["inView"], true, "{seen}");
+    assert_eq!(seen["focused"], true, "{seen}");
+    let settings = app.ok(&moved, "getSettings", json!({})).await;
+    assert_eq!(settings["name"], "Anna Neu", "not renamed");
+    assert_eq!(settings["locale"], "de");
+}
