@@ -264,8 +264,8 @@ impl Reason {
                 per_minute,
                 wait,
             } => ai_busy(*task, *per_minute, *wait, de),
-            Reason::AiUnavailable(task) => ai_unavailable(*task, de).into(),
-            Reason::AiUnusable(task) => ai_unusable(*task, de).into(),
+            Reason::AiUnavailable(task) => ai_failed(*task, false, de).into(),
+            Reason::AiUnusable(task) => ai_failed(*task, true, de).into(),
             Reason::AiNoTools => words(
                 "The AI model set up on this server cannot look things up, so the assistant \
                  cannot answer. Whoever runs this cashkeeper can choose another model (AI_MODEL).",
@@ -738,53 +738,45 @@ fn ai_busy(task: AiTask, per_minute: u32, wait: i64, de: bool) -> String {
     }
 }
 
-fn ai_unavailable(task: AiTask, de: bool) -> &'static str {
-    match task {
-        AiTask::Receipt => pick(
-            de,
+/// The AI failed at `task`: unreachable (or too late, or an error), or
+/// its answer cannot be used.
+fn ai_failed(task: AiTask, unusable: bool, de: bool) -> &'static str {
+    let (en, german) = match (task, unusable) {
+        (AiTask::Receipt, false) => (
             "The AI service cannot be reached right now. Try again later, or enter the details \
              by hand.",
             "Der KI-Dienst ist gerade nicht erreichbar. Versuch es später noch einmal oder trag \
              die Angaben von Hand ein.",
         ),
-        AiTask::Assistant => pick(
-            de,
-            "The AI service cannot be reached right now. Try again later.",
-            "Der KI-Dienst ist gerade nicht erreichbar. Versuch es später noch einmal.",
-        ),
-        AiTask::ImportSuggestions => pick(
-            de,
-            "No AI suggestions: the AI service cannot be reached right now. The rows can be \
-             checked and confirmed without them.",
-            "Keine KI-Vorschläge: der KI-Dienst ist gerade nicht erreichbar. Die Zeilen lassen \
-             sich auch ohne sie prüfen und bestätigen.",
-        ),
-    }
-}
-
-fn ai_unusable(task: AiTask, de: bool) -> &'static str {
-    match task {
-        AiTask::Receipt => pick(
-            de,
+        (AiTask::Receipt, true) => (
             "The AI could not read this receipt. Try a sharper photo, or enter the details by \
              hand.",
             "Die KI konnte diesen Kassenbon nicht lesen. Versuch es mit einem schärferen Foto \
              oder trag die Angaben von Hand ein.",
         ),
-        AiTask::Assistant => pick(
-            de,
+        (AiTask::Assistant, false) => (
+            "The AI service cannot be reached right now. Try again later.",
+            "Der KI-Dienst ist gerade nicht erreichbar. Versuch es später noch einmal.",
+        ),
+        (AiTask::Assistant, true) => (
             "The AI gave an answer that cannot be used. Try again, perhaps in other words.",
             "Die KI hat keine brauchbare Antwort gegeben. Versuch es noch einmal, vielleicht mit \
              anderen Worten.",
         ),
-        AiTask::ImportSuggestions => pick(
-            de,
+        (AiTask::ImportSuggestions, false) => (
+            "No AI suggestions: the AI service cannot be reached right now. The rows can be \
+             checked and confirmed without them.",
+            "Keine KI-Vorschläge: der KI-Dienst ist gerade nicht erreichbar. Die Zeilen lassen \
+             sich auch ohne sie prüfen und bestätigen.",
+        ),
+        (AiTask::ImportSuggestions, true) => (
             "No AI suggestions: the AI's answer could not be used. The rows can be checked and \
              confirmed without them.",
             "Keine KI-Vorschläge: die Antwort der KI war nicht zu gebrauchen. Die Zeilen lassen \
              sich auch ohne sie prüfen und bestätigen.",
         ),
-    }
+    };
+    pick(de, en, german)
 }
 
 fn counted_noun(what: Counted, de: bool) -> &'static str {

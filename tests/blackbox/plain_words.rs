@@ -80,6 +80,39 @@ async fn user_in(app: &TestApp, locale: &str) -> TestUser {
     user
 }
 
+/// What a German and an English user read when the scan's provider is down.
+const SCAN_DOWN: [(&str, &str); 2] = [
+    (
+        "de",
+        "Der KI-Dienst ist gerade nicht erreichbar. Versuch es später noch einmal oder trag die \
+         Angaben von Hand ein.",
+    ),
+    (
+        "en",
+        "The AI service cannot be reached right now. Try again later, or enter the details by \
+         hand.",
+    ),
+];
+
+/// Scans a PNG as `user`.
+async fn scan(app: &TestApp, user: &TestUser) -> (u16, Value) {
+    post(
+        app,
+        user,
+        "/api/receipt-scan",
+        &[("file", Some("bon.png"), PNG)],
+    )
+    .await
+}
+
+/// A provider on loopback, the app using it, and a German user.
+async fn german_with_provider() -> (ChatProvider, TestApp, TestUser) {
+    let provider = ChatProvider::start(Dialect::OpenAi).await;
+    let app = app_with_ai(&provider.base_url).await;
+    let user = user_in(&app, "de").await;
+    (provider, app, user)
+}
+
 /// An address on loopback that nothing listens on.
 pub fn closed_port() -> String {
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -91,26 +124,9 @@ pub fn closed_port() -> String {
 #[tokio::test]
 async fn a_scan_with_the_provider_down_says_so_in_the_users_language_without_the_cause() {
     let app = app_with_ai(&closed_port()).await;
-    for (locale, want) in [
-        (
-            "de",
-            "Der KI-Dienst ist gerade nicht erreichbar. Versuch es später noch einmal oder trag \
-             die Angaben von Hand ein.",
-        ),
-        (
-            "en",
-            "The AI service cannot be reached right now. Try again later, or enter the details \
-             by hand.",
-        ),
-    ] {
+    for (locale, want) in SCAN_DOWN {
         let user = user_in(&app, locale).await;
-        let (status, body) = post(
-            &app,
-            &user,
-            "/api/receipt-scan",
-            &[("file", Some("bon.png"), PNG)],
-        )
-        .await;
+        let (status, body) = scan(&app, &user).await;
         assert_eq!(status, 502, "{body}");
         assert_eq!(body, json!({"success": false, "error": want}));
         plain(want);
@@ -119,17 +135,9 @@ async fn a_scan_with_the_provider_down_says_so_in_the_users_language_without_the
 
 #[tokio::test]
 async fn a_scan_answered_with_prose_asks_for_a_sharper_photo_in_german() {
-    let provider = ChatProvider::start(Dialect::OpenAi).await;
-    let app = app_with_ai(&provider.base_url).await;
-    let user = user_in(&app, "de").await;
+    let (provider, app, user) = german_with_provider().await;
     provider.then(Turn::Text("Sorry, I cannot read this.".into()));
-    let (status, body) = post(
-        &app,
-        &user,
-        "/api/receipt-scan",
-        &[("file", Some("bon.png"), PNG)],
-    )
-    .await;
+    let (status, body) = scan(&app, &user).await;
     assert_eq!(status, 422, "{body}");
     assert_eq!(
         body["error"],
@@ -174,9 +182,7 @@ async fn the_assistant_with_a_provider_answering_garbage_says_a_plain_sentence()
 
 #[tokio::test]
 async fn import_suggestions_from_a_garbage_answer_say_a_plain_sentence_in_german() {
-    let provider = ChatProvider::start(Dialect::OpenAi).await;
-    let app = app_with_chat(&provider.base_url).await;
-    let user = user_in(&app, "de").await;
+    let (provider, app, user) = german_with_provider().await;
     let account = app.account(&user, "Giro", "EUR").await;
     let csv = "Buchungstag;Verwendungszweck;Beguenstigter/Zahlungspflichtiger;Betrag\n\
                02.03.2026;Brötchen;Bäckerei Schmidt;-4,20\n";
@@ -221,48 +227,34 @@ async fn every_file_refusal_speaks_german() {
     let app = app_with_ai(&closed_port()).await;
     let user = user_in(&app, "de").await;
     let account = app.account(&user, "Giro", "EUR").await;
-    let cases: [(&str, Vec<Part<'_>>, u16, &str); 5] = [
+    let gif = [("file", Some("bild.gif"), GIF)];
+    for (path, want) in [
         (
             "/api/documents",
-            vec![("file", Some("bild.gif"), GIF)],
-            400,
             "file: muss eine PDF-, JPEG-, PNG- oder WebP-Datei sein",
         ),
         (
             "/api/receipt-scan",
-            vec![("file", Some("bon.gif"), GIF)],
-            400,
             "file: muss ein JPEG- oder PNG-Bild sein",
         ),
+    ] {
+        let (status, body) = post(&app, &user, path, &gif).await;
+        assert_eq!((status, &body["error"]), (400, &json!(want)), "{path}");
+    }
+    // A bank file to import: binary, empty, missing.
+    let account = [("accountId", None, account.as_bytes())];
+    for (file, want) in [
         (
-            "/api/imports",
-            vec![
-                ("accountId", None, account.as_bytes()),
-                ("file", Some("umsaetze.csv"), b"\0\x01\x02binary\0\0\xff"),
-            ],
-            400,
+            Some(&b"\0\x01\x02binary\0\0\xff"[..]),
             "file: ist keine CSV-Textdatei",
         ),
-        (
-            "/api/imports",
-            vec![
-                ("accountId", None, account.as_bytes()),
-                ("file", Some("leer.csv"), b""),
-            ],
-            400,
-            "file: ist leer: die Datei hat keine Zeilen",
-        ),
-        (
-            "/api/imports",
-            vec![("accountId", None, account.as_bytes())],
-            400,
-            "file: bitte ausfüllen",
-        ),
-    ];
-    for (path, parts, status, want) in &cases {
-        let (got, body) = post(&app, &user, path, parts).await;
-        assert_eq!(got, *status, "{path}: {body}");
-        assert_eq!(body["error"], *want, "{path}: {body}");
+        (Some(&b""[..]), "file: ist leer: die Datei hat keine Zeilen"),
+        (None, "file: bitte ausfüllen"),
+    ] {
+        let mut parts = account.to_vec();
+        parts.extend(file.map(|bytes| ("file", Some("umsaetze.csv"), bytes)));
+        let (status, body) = post(&app, &user, "/api/imports", &parts).await;
+        assert_eq!((status, &body["error"]), (400, &json!(want)), "{body}");
     }
 }
 
@@ -330,18 +322,7 @@ async fn a_failed_scan_is_said_beside_its_button_in_view_in_the_pages_language()
         };
         let c = &browser.client;
         sign_in(c, &app, &user).await;
-        for (locale, want) in [
-            (
-                "de",
-                "Der KI-Dienst ist gerade nicht erreichbar. Versuch es später noch einmal oder \
-                 trag die Angaben von Hand ein.",
-            ),
-            (
-                "en",
-                "The AI service cannot be reached right now. Try again later, or enter the \
-                 details by hand.",
-            ),
-        ] {
+        for (locale, want) in SCAN_DOWN {
             app.ok(&user, "updateSettings", json!({ "locale": locale }))
                 .await;
             c.goto(&app.url("/daily-expenses")).await.unwrap();
@@ -365,13 +346,7 @@ async fn settings_say_what_loading_an_export_brought_beside_the_form() {
     let app = spawn_app().await;
     let anna = app.new_user().await;
     crate::export::household(&app, &anna, "Anna").await;
-    let bytes = app
-        .get("/api/export", Some(&anna.cookie))
-        .await
-        .bytes()
-        .await
-        .unwrap()
-        .to_vec();
+    let bytes = crate::export::export_of(&app, &anna).await;
     let moved = user_in(&app, "de").await;
     app.ok(&moved, "updateSettings", json!({"name": "Anna Neu"}))
         .await;
