@@ -7,10 +7,11 @@
 //! [`PER_MINUTE`] scans per user in any 60 seconds (429 with
 //! `Retry-After`), then the file: a JPEG or PNG by its first bytes, of a
 //! sane size by its header, scaled down to what vision models read before
-//! it is sent (`domain::receipts::prepare`); refusals of the file are in
-//! the user's language. Every reply is `{"success":true,"data"}`
-//! or `{"success":false,"error"}`; a provider that fails is a 502, an
-//! answer that cannot be used a 422, never a 500.
+//! it is sent (`domain::receipts::prepare`). Every reply is
+//! `{"success":true,"data"}` or `{"success":false,"error"}`, the error in
+//! the user's language; a provider that fails is a 502, an answer that
+//! cannot be used a 422, never a 500, each a plain sentence (the cause is
+//! logged in `app::receipts`).
 
 use super::ai_turn::{AiTurn, AiUse};
 use super::ApiError;
