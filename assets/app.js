@@ -56,6 +56,12 @@
     return document.documentElement.lang === 'de' ? s.replace('.', ',') : s;
   }
 
+  // No answer from the server (offline, or a reply that is no JSON), in
+  // the page's language.
+  function networkError() {
+    return document.body.dataset.msgNetwork || 'No connection to the server; try again.';
+  }
+
   function clearErrors(form) {
     for (const slot of form.querySelectorAll('[data-error-for]')) slot.textContent = '';
     for (const el of form.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
@@ -174,7 +180,7 @@
       try { body = await res.json(); } catch (_) { body = { success: false, error: 'HTTP ' + res.status }; }
       if (res.status === 401 && form.dataset.action !== 'login') { window.location.assign('/login'); return; }
     } catch (_) {
-      body = { success: false, error: navigator.onLine === false ? 'offline' : 'network error' };
+      body = { success: false, error: networkError() };
     } finally {
       form.removeAttribute('aria-busy');
       if (button) button.disabled = false;
@@ -401,6 +407,33 @@
     }
   });
 
+  // The report of an upload (data-upload) that reloaded the page: in the
+  // form's .form-success, scrolled into view and focused.
+  const REPORT = 'cashkeeper.report';
+  (function showReport() {
+    let stored = null;
+    try {
+      stored = JSON.parse(window.sessionStorage.getItem(REPORT) || 'null');
+      window.sessionStorage.removeItem(REPORT);
+    } catch (_) { /* private mode */ }
+    const form = stored && stored.form && document.getElementById(stored.form);
+    const box = form && form.querySelector('.form-success');
+    if (!box) return;
+    box.textContent = stored.text;
+    box.hidden = false;
+    box.tabIndex = -1;
+    const show = function () {
+      box.scrollIntoView({ block: 'center' });
+      box.focus({ preventScroll: true });
+    };
+    show();
+    // The browser puts a reloaded page back where it was once it has
+    // loaded; the report goes on top of that.
+    if (document.readyState !== 'complete') {
+      window.addEventListener('load', function () { setTimeout(show, 0); }, { once: true });
+    }
+  })();
+
   async function upload(form) {
     clearErrors(form);
     const input = form.querySelector('input[type=file]');
@@ -425,12 +458,16 @@
         let body;
         const res = await fetch(form.dataset.upload, { method: 'POST', body: data, credentials: 'same-origin' });
         if (res.status === 401) { window.location.assign('/login'); return; }
-        try { body = await res.json(); } catch (_) { body = { error: 'HTTP ' + res.status }; }
+        try { body = await res.json(); } catch (_) { body = { error: networkError() }; }
         if (!res.ok) { showError(form, (files.length > 1 ? file.name + ': ' : '') + body.error); return; }
+        // What the upload did, said beside the form once the page is back.
+        if (body.message && form.id) {
+          try { window.sessionStorage.setItem(REPORT, JSON.stringify({ form: form.id, text: body.message })); } catch (_) { /* private mode */ }
+        }
       }
       window.location.reload();
     } catch (_) {
-      showError(form, navigator.onLine === false ? 'offline' : 'network error');
+      showError(form, networkError());
     } finally {
       form.removeAttribute('aria-busy');
       if (button) button.disabled = false;
@@ -450,7 +487,12 @@
     const status = scan.querySelector('.scan-status');
     if (!file || !form) return;
     clearErrors(form);
-    if (status) { status.textContent = scan.dataset.reading || '…'; status.hidden = false; }
+    if (status) {
+      status.textContent = scan.dataset.reading || '…';
+      status.classList.remove('error');
+      status.removeAttribute('role');
+      status.hidden = false;
+    }
     form.setAttribute('aria-busy', 'true');
     let body;
     try {
@@ -458,14 +500,28 @@
       data.append('file', file, file.name);
       const res = await fetch(scan.dataset.scan, { method: 'POST', body: data, credentials: 'same-origin' });
       if (res.status === 401) { window.location.assign('/login'); return; }
-      try { body = await res.json(); } catch (_) { body = { success: false, error: 'HTTP ' + res.status }; }
+      try { body = await res.json(); } catch (_) { body = { success: false, error: networkError() }; }
     } catch (_) {
-      body = { success: false, error: navigator.onLine === false ? 'offline' : 'network error' };
+      body = { success: false, error: networkError() };
     } finally {
       form.removeAttribute('aria-busy');
-      if (status) status.hidden = true;
     }
-    if (!body.success) { showError(form, body.error); return; }
+    if (!body.success) {
+      // Said where the person looks: in the status's place beside the
+      // button, scrolled into view and focused. The field's name in front
+      // ("file: …") means nothing there.
+      if (!status) { showError(form, body.error); return; }
+      status.textContent = String(body.error || networkError()).replace(/^[A-Za-z_][\w.]*: /, '');
+      status.classList.add('error');
+      status.setAttribute('role', 'alert');
+      status.tabIndex = -1;
+      status.hidden = false;
+      status.scrollIntoView({ block: 'nearest' });
+      status.focus({ preventScroll: true });
+      input.value = '';
+      return;
+    }
+    if (status) status.hidden = true;
     const r = body.data;
     const set = function (name, value) {
       const el = form.elements.namedItem(name);

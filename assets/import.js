@@ -275,7 +275,7 @@
     if (!r.success) { flash(r.error, 'error'); return false; }
     if (r.data && r.data.ai) {
       const s = r.data.ai;
-      if (s.error) flash(T.aiFailed + ' ' + s.error, 'error');
+      if (s.error) flash(s.error, 'error');
       else flash(T.aiDone.replace('{c}', count(s.categories || 0)).replace('{d}', count(s.duplicates || 0)));
     }
     return true;

@@ -7,6 +7,7 @@ pub mod assistant;
 pub mod budgets;
 mod de;
 mod en;
+pub mod export;
 pub mod format;
 pub mod import;
 pub mod insights;

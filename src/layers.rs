@@ -44,7 +44,7 @@ const DOORS: &[&str] = &["actions", "api", "web", "jobs", "cli"];
 
 /// Every module of `src/` (`a::b` for `src/a/b.rs` or `src/a/b/mod.rs`)
 /// and its source.
-fn modules() -> BTreeMap<String, String> {
+pub(crate) fn modules() -> BTreeMap<String, String> {
     fn walk(dir: &Path, root: &Path, out: &mut BTreeMap<String, String>) {
         for entry in std::fs::read_dir(dir).expect("src/ is readable") {
             let path = entry.expect("a directory entry").path();
@@ -79,7 +79,7 @@ fn modules() -> BTreeMap<String, String> {
 }
 
 /// The source without comments and without its unit tests.
-fn code(source: &str) -> String {
+pub(crate) fn code(source: &str) -> String {
     let source = match source.find("#[cfg(test)]\nmod tests") {
         Some(i) => &source[..i],
         None => source,

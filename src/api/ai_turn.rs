@@ -6,6 +6,7 @@
 use super::ApiError;
 use crate::auth::rate_limit::SlidingWindow;
 use crate::auth::session::Session;
+use crate::error::{AiTask, Error, Reason};
 use crate::services::ai::AiClient;
 use crate::state::AppState;
 use axum::http::request::Parts;
@@ -19,10 +20,10 @@ pub trait AiUse: Send + Sync + 'static {
     const PER_MINUTE: u32;
     /// The status when no provider is configured.
     const OFF_STATUS: StatusCode;
-    /// What the person reads when no provider is configured.
-    const OFF: &'static str;
-    /// What the person reads when over the limit, `wait` seconds to go.
-    fn too_many(wait: i64) -> String;
+    /// What the person asks of the provider: it words the refusals when
+    /// no provider is configured and when over the limit, in the user's
+    /// language.
+    const TASK: AiTask;
     /// The window that counts this route's requests.
     fn window(state: &AppState) -> &SlidingWindow;
     /// A refusal in the route's shape (`{"error"}` unless it says otherwise).
@@ -46,17 +47,20 @@ impl<U: AiUse> axum::extract::FromRequestParts<AppState> for AiTurn<U> {
             parts.extensions.get::<Session>().cloned().ok_or_else(|| {
                 U::reject(ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized"))
             })?;
-        let ai = state
-            .ai
-            .clone()
-            .ok_or_else(|| U::reject(ApiError::new(U::OFF_STATUS, U::OFF)))?;
+        let locale = session.user.locale;
+        let words = |reason| Error::refused(reason).text(locale);
+        let ai = state.ai.clone().ok_or_else(|| {
+            U::reject(ApiError::new(U::OFF_STATUS, words(Reason::AiOff(U::TASK))))
+        })?;
         let user = session.user.id.as_str();
         if let Err(wait) = U::window(state).admit(user, U::PER_MINUTE, state.clock.now()) {
             let wait = wait.max(0);
-            return Err(U::reject(ApiError::too_many(
-                U::too_many(wait),
-                wait as u64,
-            )));
+            let busy = Reason::AiBusy {
+                task: U::TASK,
+                per_minute: U::PER_MINUTE,
+                wait,
+            };
+            return Err(U::reject(ApiError::too_many(words(busy), wait as u64)));
         }
         Ok(AiTurn {
             session,

@@ -14,6 +14,7 @@ use super::ai_turn::{AiTurn, AiUse};
 use super::error;
 use crate::app::assistant::chat::{self, Event};
 use crate::auth::rate_limit::SlidingWindow;
+use crate::error::AiTask;
 use crate::state::AppState;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
@@ -32,15 +33,7 @@ pub struct Chat;
 impl AiUse for Chat {
     const PER_MINUTE: u32 = chat::PER_MINUTE;
     const OFF_STATUS: StatusCode = StatusCode::SERVICE_UNAVAILABLE;
-    const OFF: &'static str =
-        "the assistant is off: the server has no AI provider (AI_API_KEY is not set)";
-
-    fn too_many(wait: i64) -> String {
-        format!(
-            "too many messages: at most {} a minute; try again in {wait} s",
-            chat::PER_MINUTE
-        )
-    }
+    const TASK: AiTask = AiTask::Assistant;
 
     fn window(state: &AppState) -> &SlidingWindow {
         &state.chat_requests
@@ -60,16 +53,17 @@ pub async fn chat(State(state): State<AppState>, turn: AiTurn<Chat>, req: Reques
     };
     let ask = match chat::parse(&body) {
         Ok(ask) => ask,
-        Err(e) => return error(StatusCode::BAD_REQUEST, e.to_string()),
+        Err(e) => return error(StatusCode::BAD_REQUEST, e.text(user.locale)),
     };
     let started = match chat::start(&state, &user, ask).await {
         Ok(s) => s,
         Err(crate::Error::NotFound) => {
-            return error(StatusCode::NOT_FOUND, "conversationId: not found")
+            let e = crate::Error::unknown("conversationId");
+            return error(StatusCode::NOT_FOUND, e.text(user.locale));
         }
         Err(e) => {
             tracing::error!(error = ?e, "starting a chat failed");
-            return error(StatusCode::INTERNAL_SERVER_ERROR, "internal error");
+            return error(StatusCode::INTERNAL_SERVER_ERROR, e.text(user.locale));
         }
     };
     let deadline = ai.chat_deadline();
@@ -84,11 +78,12 @@ pub async fn chat(State(state): State<AppState>, turn: AiTurn<Chat>, req: Reques
         return match result {
             Ok(answer) => Json(answer).into_response(),
             Err(f) => {
-                if let chat::Failure::Internal(e) = &f {
-                    tracing::error!(error = ?e, "chat failed");
-                    return error(StatusCode::INTERNAL_SERVER_ERROR, "internal error");
-                }
-                error(StatusCode::BAD_GATEWAY, f.message())
+                f.log();
+                let status = match f {
+                    chat::Failure::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+                    chat::Failure::Provider(_) => StatusCode::BAD_GATEWAY,
+                };
+                error(status, f.message(user.locale))
             }
         };
     }
@@ -107,10 +102,8 @@ pub async fn chat(State(state): State<AppState>, turn: AiTurn<Chat>, req: Reques
             result = tokio::time::timeout(deadline, work) => match result {
                 Ok(Ok(_)) => {}
                 Ok(Err(f)) => {
-                    if let chat::Failure::Internal(e) = &f {
-                        tracing::error!(error = ?e, "chat failed");
-                    }
-                    emit(Event::Error { error: f.message() });
+                    f.log();
+                    emit(Event::Error { error: f.message(user.locale) });
                 }
                 // Past the deadline: the answer (and the provider's
                 // request) is dropped, and the stream ends after this.

@@ -3,9 +3,11 @@
 //! Content-Security-Policy, so no document can run script in the app's
 //! origin. See `docs/documents.md`.
 
-use super::{error, failure, SessionUser};
+use super::{refusal, SessionUser};
 use crate::app::documents;
 use crate::domain::documents::{content_disposition, MAX_BYTES};
+use crate::domain::locale::Locale;
+use crate::error::{Error, Reason};
 use crate::state::AppState;
 use crate::store::documents::Upload;
 use axum::extract::{Multipart, Path, State};
@@ -22,7 +24,7 @@ pub const UPLOAD_BODY_LIMIT: usize = MAX_BYTES + 64 * 1024;
 pub async fn list(State(state): State<AppState>, SessionUser(session): SessionUser) -> Response {
     match documents::list(&state, &session.user.id, None, None).await {
         Ok(docs) => Json(json!({ "documents": docs })).into_response(),
-        Err(e) => failure(e),
+        Err(e) => refusal(e, session.user.locale),
     }
 }
 
@@ -34,7 +36,7 @@ pub async fn get(
 ) -> Response {
     let (doc, bytes) = match documents::read(&state, &session.user.id, &id).await {
         Ok(found) => found,
-        Err(e) => return failure(e),
+        Err(e) => return refusal(e, session.user.locale),
     };
     let mut res = bytes.into_response();
     let h = res.headers_mut();
@@ -67,7 +69,7 @@ pub async fn delete(
 ) -> Response {
     match documents::delete(&state, &session.user.id, &id).await {
         Ok(()) => StatusCode::NO_CONTENT.into_response(),
-        Err(e) => failure(e),
+        Err(e) => refusal(e, session.user.locale),
     }
 }
 
@@ -79,11 +81,10 @@ pub async fn upload(
     SessionUser(session): SessionUser,
     multipart: Result<Multipart, axum::extract::multipart::MultipartRejection>,
 ) -> Response {
+    let locale = session.user.locale;
+    let refused = |field: &'static str, reason| refusal(Error::invalid(field, reason), locale);
     let Ok(mut multipart) = multipart else {
-        return error(
-            StatusCode::BAD_REQUEST,
-            "file: expected a multipart/form-data upload",
-        );
+        return refused("file", Reason::NotAnUpload);
     };
     let mut file: Option<(String, Vec<u8>)> = None;
     let (mut expense_id, mut daily_expense_id) = (None, None);
@@ -91,7 +92,7 @@ pub async fn upload(
         let field = match multipart.next_field().await {
             Ok(Some(field)) => field,
             Ok(None) => break,
-            Err(e) => return multipart_failure(e),
+            Err(e) => return multipart_failure(e, locale),
         };
         let name = field.name().unwrap_or_default().to_string();
         match name.as_str() {
@@ -99,19 +100,24 @@ pub async fn upload(
                 let file_name = field.file_name().unwrap_or_default().to_string();
                 match field.bytes().await {
                     Ok(b) => file = Some((file_name, b.to_vec())),
-                    Err(e) => return multipart_failure(e),
+                    Err(e) => return multipart_failure(e, locale),
                 }
             }
             "expenseId" | "dailyExpenseId" => {
                 let text = match field.text().await {
                     Ok(t) => t.trim().to_string(),
-                    Err(e) => return multipart_failure(e),
+                    Err(e) => return multipart_failure(e, locale),
                 };
                 if text.is_empty() {
                     continue;
                 }
                 if uuid::Uuid::parse_str(&text).is_err() {
-                    return error(StatusCode::BAD_REQUEST, format!("{name}: must be a UUID"));
+                    let field = if name == "expenseId" {
+                        "expenseId"
+                    } else {
+                        "dailyExpenseId"
+                    };
+                    return refused(field, Reason::NotAnId);
                 }
                 if name == "expenseId" {
                     expense_id = Some(text);
@@ -123,7 +129,7 @@ pub async fn upload(
         }
     }
     let Some((file_name, bytes)) = file else {
-        return error(StatusCode::BAD_REQUEST, "file: is required");
+        return refused("file", Reason::Required);
     };
     let file_name = if file_name.trim().is_empty() {
         "document".to_string()
@@ -132,21 +138,24 @@ pub async fn upload(
     };
     let upload = match Upload::check("file", &file_name, bytes, expense_id, daily_expense_id) {
         Ok(u) => u,
-        Err(e) => return failure(e),
+        Err(e) => return refusal(e, locale),
     };
     match documents::upload(&state, &session.user.id, upload).await {
         Ok(doc) => (StatusCode::CREATED, Json(doc)).into_response(),
-        Err(e) => failure(e),
+        Err(e) => refusal(e, locale),
     }
 }
 
-fn multipart_failure(e: axum::extract::multipart::MultipartError) -> Response {
-    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        error(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "file: must be at most 10 MiB",
-        )
+/// A body cut off by the limit is a 413; any other broken upload a 400.
+fn multipart_failure(e: axum::extract::multipart::MultipartError, locale: Locale) -> Response {
+    let (status, reason) = if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        (StatusCode::PAYLOAD_TOO_LARGE, Reason::DocumentTooLarge)
     } else {
-        error(StatusCode::BAD_REQUEST, format!("file: {}", e.body_text()))
-    }
+        (
+            StatusCode::BAD_REQUEST,
+            Reason::MalformedUpload(e.body_text()),
+        )
+    };
+    let e = Error::invalid("file", reason);
+    super::ApiError::new(status, e.text(locale)).into_response()
 }

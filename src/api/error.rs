@@ -6,6 +6,7 @@
 //! error". The receipt scan answers the same in its own envelope
 //! (`{"success": false, "error"}`, [`ApiError::enveloped`]).
 
+use crate::domain::locale::Locale;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -62,22 +63,34 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// A failure of the layers below as every plain `/api` route answers it.
+impl ApiError {
+    /// A failure of the layers below for a person, worded in `locale`
+    /// (the session routes the pages call); an internal one is logged and
+    /// reads only "internal error".
+    pub fn worded(e: crate::Error, locale: Locale) -> ApiError {
+        let status = status_of(&e);
+        e.log();
+        ApiError::new(status, e.text(locale))
+    }
+}
+
+fn status_of(e: &crate::Error) -> StatusCode {
+    match e {
+        crate::Error::NotFound | crate::Error::UnknownId(_) => StatusCode::NOT_FOUND,
+        crate::Error::Invalid { .. } | crate::Error::Several(_) | crate::Error::Refused(_) => {
+            StatusCode::BAD_REQUEST
+        }
+        crate::Error::Unauthorized => StatusCode::UNAUTHORIZED,
+        crate::Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+/// A failure of the layers below as every plain `/api` route answers it,
+/// in English (the log's and the API clients' words).
 impl From<crate::Error> for ApiError {
     fn from(e: crate::Error) -> ApiError {
-        match e {
-            crate::Error::NotFound | crate::Error::UnknownId(_) => {
-                ApiError::new(StatusCode::NOT_FOUND, e.to_string())
-            }
-            crate::Error::Invalid { .. } | crate::Error::Several(_) | crate::Error::Refused(_) => {
-                ApiError::bad_request(e.to_string())
-            }
-            crate::Error::Unauthorized => ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized"),
-            crate::Error::Internal(_) => {
-                e.log();
-                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
-            }
-        }
+        e.log();
+        ApiError::new(status_of(&e), e.text(Locale::En))
     }
 }
 

@@ -2,12 +2,14 @@
 //! "Export my data" (multipart part `file`) becomes the data of the
 //! signed-in user, who has no records yet (`app::export::load`: read and
 //! checked without a database connection, then written in one
-//! transaction). 200 `{records, documents, tables}`
-//! with the records loaded per table; 400 `{"error": "file: …"}` in the
-//! user's language for an archive refused. See `docs/operations.md`.
+//! transaction). 200 `{records, documents, tables, baseCurrency, message}`
+//! with the records loaded per table and what the person reads; 400
+//! `{"error": "file: …"}` in the user's language for an archive refused,
+//! never a database's words. See `docs/operations.md`.
 
-use super::{error, SessionUser};
+use super::{error, refusal, SessionUser};
 use crate::app::export;
+use crate::error::{Error, Reason};
 use crate::state::AppState;
 use crate::store::export::Limits;
 use axum::extract::{Multipart, State};
@@ -27,11 +29,13 @@ pub async fn upload(
     SessionUser(session): SessionUser,
     multipart: Result<Multipart, axum::extract::multipart::MultipartRejection>,
 ) -> Response {
+    let locale = session.user.locale;
+    let refused = |status, reason| {
+        let e = Error::invalid("file", reason);
+        super::ApiError::new(status, e.text(locale)).into_response()
+    };
     let Ok(mut multipart) = multipart else {
-        return error(
-            StatusCode::BAD_REQUEST,
-            "file: expected a multipart/form-data upload",
-        );
+        return refused(StatusCode::BAD_REQUEST, Reason::NotAnUpload);
     };
     // The archive goes to a file of the data directory, never whole into memory.
     let path = state
@@ -45,8 +49,7 @@ pub async fn upload(
             Ok(None) => break,
             Err(e) => {
                 let _ = std::fs::remove_file(&path);
-                let status = e.status();
-                return error(status, format!("file: {}", e.body_text()));
+                return refused(e.status(), Reason::MalformedUpload(e.body_text()));
             }
         };
         if field.name() != Some("file") {
@@ -56,7 +59,7 @@ pub async fn upload(
             Ok(f) => f,
             Err(e) => {
                 tracing::error!(error = %e, "import-data: cannot write a temporary file");
-                return error(StatusCode::INTERNAL_SERVER_ERROR, "internal error");
+                return internal(locale);
             }
         };
         loop {
@@ -64,20 +67,20 @@ pub async fn upload(
                 Ok(Some(chunk)) => {
                     if out.write_all(&chunk).is_err() {
                         let _ = std::fs::remove_file(&path);
-                        return error(StatusCode::INTERNAL_SERVER_ERROR, "internal error");
+                        return internal(locale);
                     }
                 }
                 Ok(None) => break,
                 Err(e) => {
                     let _ = std::fs::remove_file(&path);
-                    return error(e.status(), format!("file: {}", e.body_text()));
+                    return refused(e.status(), Reason::MalformedUpload(e.body_text()));
                 }
             }
         }
         received = true;
     }
     if !received {
-        return error(StatusCode::BAD_REQUEST, "file: is required");
+        return refused(StatusCode::BAD_REQUEST, Reason::Required);
     }
     // The open file stays readable; its name goes at once.
     let archive = std::fs::File::open(&path);
@@ -86,29 +89,35 @@ pub async fn upload(
         Ok(f) => f,
         Err(e) => {
             tracing::error!(error = %e, "import-data: cannot read the temporary file");
-            return error(StatusCode::INTERNAL_SERVER_ERROR, "internal error");
+            return internal(locale);
         }
     };
     let limits = Limits::upload(state.config.document_quota);
     let now = crate::clock::timestamp(state.clock.now());
     let user = &session.user.id;
-    let result = export::load(&state.db, &state.files, user, archive, limits, now).await;
-    let locale = session.user.locale;
-    match result {
+    match export::load(&state.db, &state.files, user, archive, limits, now).await {
         Ok(done) => (
             StatusCode::OK,
             Json(json!({
                 "records": done.records,
                 "documents": done.documents,
                 "tables": done.tables,
+                "baseCurrency": done.base_currency,
+                "message": crate::i18n::export::loaded(
+                    locale,
+                    &done.tables,
+                    done.base_currency.as_deref(),
+                ),
             })),
         )
             .into_response(),
-        Err(crate::Error::Internal(cause)) => {
-            tracing::error!(error = ?cause, "import-data failed");
-            error(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
-        }
-        // The archive's refusals say what is wrong with it, in the user's language.
-        Err(e) => error(StatusCode::BAD_REQUEST, e.text(locale)),
+        // The archive's refusals say what is wrong with it, in the user's
+        // language; anything else is logged and reads "internal error".
+        Err(e) => refusal(e, locale),
     }
+}
+
+fn internal(locale: crate::domain::locale::Locale) -> Response {
+    let e = Error::Internal(anyhow::anyhow!("import-data: the temporary file failed"));
+    error(StatusCode::INTERNAL_SERVER_ERROR, e.text(locale))
 }

@@ -2,9 +2,11 @@
 //! multipart: `file`, `accountId`, and optionally `mapping` as JSON.
 //! 201 with the batch, as `stageImport` answers it. See `docs/import.md`.
 
-use super::{error, failure, SessionUser};
+use super::{refusal, SessionUser};
 use crate::app::import::{stage, Upload};
 use crate::domain::import::read::Mapping;
+use crate::domain::locale::Locale;
+use crate::error::{Error, Reason};
 use crate::state::AppState;
 use axum::extract::{Multipart, State};
 use axum::http::StatusCode;
@@ -20,11 +22,10 @@ pub async fn upload(
     SessionUser(session): SessionUser,
     multipart: Result<Multipart, axum::extract::multipart::MultipartRejection>,
 ) -> Response {
+    let locale = session.user.locale;
+    let refused = |field: &str, reason| refusal(Error::invalid(field.to_string(), reason), locale);
     let Ok(mut multipart) = multipart else {
-        return error(
-            StatusCode::BAD_REQUEST,
-            "file: expected a multipart/form-data upload",
-        );
+        return refused("file", Reason::NotAnUpload);
     };
     let mut file: Option<(String, Vec<u8>)> = None;
     let mut account_id = None;
@@ -34,35 +35,35 @@ pub async fn upload(
         let field = match multipart.next_field().await {
             Ok(Some(field)) => field,
             Ok(None) => break,
-            Err(e) => return multipart_failure(e),
+            Err(e) => return multipart_failure(e, locale),
         };
         match field.name().unwrap_or_default() {
             "file" => {
                 let name = field.file_name().unwrap_or_default().to_string();
                 match field.bytes().await {
                     Ok(b) => file = Some((name, Vec::from(b))),
-                    Err(e) => return multipart_failure(e),
+                    Err(e) => return multipart_failure(e, locale),
                 }
             }
             "accountId" => match field.text().await {
                 Ok(t) => account_id = Some(t),
-                Err(e) => return multipart_failure(e),
+                Err(e) => return multipart_failure(e, locale),
             },
             "accountIban" => match field.text().await {
                 Ok(t) => account_iban = Some(t),
-                Err(e) => return multipart_failure(e),
+                Err(e) => return multipart_failure(e, locale),
             },
             "mapping" => {
                 let text = match field.text().await {
                     Ok(t) => t,
-                    Err(e) => return multipart_failure(e),
+                    Err(e) => return multipart_failure(e, locale),
                 };
                 if text.trim().is_empty() {
                     continue;
                 }
                 let value: serde_json::Value = match serde_json::from_str(&text) {
                     Ok(v) => v,
-                    Err(_) => return error(StatusCode::BAD_REQUEST, "mapping: is not JSON"),
+                    Err(_) => return refused("mapping", Reason::NotJson),
                 };
                 match crate::app::input::decode::<Mapping>(value) {
                     Ok(m) => mapping = Some(m),
@@ -72,22 +73,19 @@ pub async fn upload(
                         } else {
                             format!("mapping.{field}")
                         };
-                        return error(StatusCode::BAD_REQUEST, format!("{field}: {reason}"));
+                        return refused(&field, reason);
                     }
-                    Err(e) => return failure(e),
+                    Err(e) => return refusal(e, locale),
                 }
             }
             _ => {}
         }
     }
     let Some((file_name, bytes)) = file else {
-        return error(StatusCode::BAD_REQUEST, "file: is required");
+        return refused("file", Reason::Required);
     };
     if bytes.len() > FILE_MAX {
-        return error(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "file: must be at most 64 MiB",
-        );
+        return too_large(locale);
     }
     let upload = Upload {
         account_id,
@@ -99,17 +97,24 @@ pub async fn upload(
     };
     match stage(&state, &session.user, upload).await {
         Ok(batch) => (StatusCode::CREATED, Json(batch)).into_response(),
-        Err(e) => failure(e),
+        Err(e) => refusal(e, locale),
     }
 }
 
-fn multipart_failure(e: axum::extract::multipart::MultipartError) -> Response {
+/// 413 naming the file and its limit.
+fn too_large(locale: Locale) -> Response {
+    let e = Error::invalid("file", Reason::FileTooLarge(FILE_MAX / (1024 * 1024)));
+    super::ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, e.text(locale)).into_response()
+}
+
+/// A body cut off by the limit is a 413; any other broken upload a 400.
+fn multipart_failure(e: axum::extract::multipart::MultipartError, locale: Locale) -> Response {
     if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        error(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "file: must be at most 64 MiB",
-        )
+        too_large(locale)
     } else {
-        error(StatusCode::BAD_REQUEST, format!("file: {}", e.body_text()))
+        refusal(
+            Error::invalid("file", Reason::MalformedUpload(e.body_text())),
+            locale,
+        )
     }
 }

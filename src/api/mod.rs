@@ -73,6 +73,12 @@ pub fn failure(e: crate::Error) -> Response {
     ApiError::from(e).into_response()
 }
 
+/// A failure of the layers below for the person signed in, in their
+/// language ([`ApiError::worded`]).
+pub fn refusal(e: crate::Error, locale: crate::domain::locale::Locale) -> Response {
+    ApiError::worded(e, locale).into_response()
+}
+
 /// A route handler's error body: `{"error": "…"}` with `status` ([`ApiError`]).
 pub fn error(status: StatusCode, message: impl Into<String>) -> Response {
     ApiError::new(status, message).into_response()

@@ -7,17 +7,18 @@
 //! [`PER_MINUTE`] scans per user in any 60 seconds (429 with
 //! `Retry-After`), then the file: a JPEG or PNG by its first bytes, of a
 //! sane size by its header, scaled down to what vision models read before
-//! it is sent (`domain::receipts::prepare`); refusals of the file are in
-//! the user's language. Every reply is `{"success":true,"data"}`
-//! or `{"success":false,"error"}`; a provider that fails is a 502, an
-//! answer that cannot be used a 422, never a 500.
+//! it is sent (`domain::receipts::prepare`). Every reply is
+//! `{"success":true,"data"}` or `{"success":false,"error"}`, the error in
+//! the user's language; a provider that fails is a 502, an answer that
+//! cannot be used a 422, never a 500, each a plain sentence (the cause is
+//! logged in `app::receipts`).
 
 use super::ai_turn::{AiTurn, AiUse};
 use super::ApiError;
 use crate::app::receipts::{self, ScanFailure};
 use crate::auth::rate_limit::SlidingWindow;
 use crate::domain::receipts::{image_kind, Kind, Receipt, MAX_IMAGE_BYTES};
-use crate::error::{Error, Reason};
+use crate::error::{AiTask, Error, Reason};
 use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::multipart::MultipartError;
@@ -47,12 +48,7 @@ pub struct ReceiptScan;
 impl AiUse for ReceiptScan {
     const PER_MINUTE: u32 = PER_MINUTE;
     const OFF_STATUS: StatusCode = StatusCode::BAD_REQUEST;
-    const OFF: &'static str =
-        "receipt scanning is off: the server has no AI provider (AI_API_KEY is not set)";
-
-    fn too_many(wait: i64) -> String {
-        format!("too many receipt scans: at most {PER_MINUTE} a minute; try again in {wait} s")
-    }
+    const TASK: AiTask = AiTask::Receipt;
 
     fn window(state: &AppState) -> &SlidingWindow {
         &state.receipt_scans
@@ -84,14 +80,17 @@ pub async fn scan(
             StatusCode::BAD_REQUEST,
             Error::invalid("file", reason).text(user.locale),
         ),
-        Err(ScanFailure::Unusable(message)) => failure(StatusCode::UNPROCESSABLE_ENTITY, message),
-        Err(ScanFailure::Provider(message)) => failure(StatusCode::BAD_GATEWAY, message),
+        Err(ScanFailure::Unusable) => failure(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Error::refused(Reason::AiUnusable(AiTask::Receipt)).text(user.locale),
+        ),
+        Err(ScanFailure::Provider) => failure(
+            StatusCode::BAD_GATEWAY,
+            Error::refused(Reason::AiUnavailable(AiTask::Receipt)).text(user.locale),
+        ),
         Err(ScanFailure::Internal(e)) => {
             e.log();
-            failure(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "internal error".to_string(),
-            )
+            failure(StatusCode::INTERNAL_SERVER_ERROR, e.text(user.locale))
         }
     }
 }

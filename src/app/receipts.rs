@@ -23,10 +23,10 @@ const ASK: &str = "Read this receipt.";
 pub enum ScanFailure {
     /// The image cannot be read or is too large (the field is `file`).
     Image(Reason),
-    /// The AI provider failed.
-    Provider(String),
-    /// The model's answer cannot be used.
-    Unusable(String),
+    /// The AI provider failed (the cause is logged here, never shown).
+    Provider,
+    /// The model's answer cannot be used (the cause is logged here).
+    Unusable,
     Internal(Error),
 }
 
@@ -81,16 +81,16 @@ pub async fn scan(
         Ok(answer) => answer,
         Err(e) if e.is_unusable_answer() => {
             tracing::info!(model = %ai.vision_model(), error = %e, "receipt scan: unusable answer");
-            return Err(ScanFailure::Unusable(e.to_string()));
+            return Err(ScanFailure::Unusable);
         }
         Err(e) => {
             tracing::warn!(model = %ai.vision_model(), error = %e, "receipt scan: the AI provider failed");
-            return Err(ScanFailure::Provider(e.to_string()));
+            return Err(ScanFailure::Provider);
         }
     };
     let mut receipt = receipts::check_answer(&answer, &categories, &base).map_err(|why| {
         tracing::info!(model = %ai.vision_model(), why, "receipt scan: unusable answer");
-        ScanFailure::Unusable(format!("the AI answer could not be used: {why}"))
+        ScanFailure::Unusable
     })?;
 
     // What the user chose for this merchant before beats the model's guess.

@@ -76,6 +76,30 @@ pub enum Reason {
     ExpectedMultipart,
     /// A multipart body that cannot be read; the parser's words.
     MalformedUpload(String),
+    /// A body that is no multipart/form-data upload at all.
+    NotAnUpload,
+    /// An import's bank file over its limit (in MiB).
+    FileTooLarge(usize),
+    NotAnId,
+    NotJson,
+
+    // The AI provider, for the task the person asked of it. The cause
+    // (connection refused, the provider's status, what the answer lacked)
+    // goes to the log only.
+    /// No provider is configured (`AI_API_KEY` is not set).
+    AiOff(AiTask),
+    /// The user's per-minute limit of the task, and the seconds to wait.
+    AiBusy {
+        task: AiTask,
+        per_minute: u32,
+        wait: i64,
+    },
+    /// The provider cannot be reached, answered an error or too late.
+    AiUnavailable(AiTask),
+    /// The model answered, but with nothing usable.
+    AiUnusable(AiTask),
+    /// The configured model does not take tools (the assistant's lookups).
+    AiNoTools,
 
     // Signing in.
     NotAnEmail,
@@ -208,6 +232,17 @@ pub enum Reason {
         parent: String,
     },
     UnloadableRecord(String),
+}
+
+/// What a person asked the AI provider to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AiTask {
+    /// Read a receipt photo (`POST /api/receipt-scan`).
+    Receipt,
+    /// Answer in the assistant's chat (`POST /api/chat`).
+    Assistant,
+    /// Suggest categories and duplicates for an import.
+    ImportSuggestions,
 }
 
 /// What a limit of records counts.

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::domain::locale::Locale;
-use crate::error::{Counted, Error, FileKind, Reason, Uses};
+use crate::error::{AiTask, Counted, Error, FileKind, Reason, Uses};
 
 impl Error {
     /// What the client reads, in `locale`: `field: reason` for a field's
@@ -249,6 +249,30 @@ impl Reason {
             Reason::MalformedUpload(detail) => {
                 format!("the multipart/form-data body is malformed ({detail})")
             }
+            Reason::NotAnUpload => words(
+                "expected a multipart/form-data upload",
+                "erwartet wird ein Datei-Upload (multipart/form-data)",
+            ),
+            Reason::FileTooLarge(mib) if de => format!("darf höchstens {mib} MiB groß sein"),
+            Reason::FileTooLarge(mib) => format!("must be at most {mib} MiB"),
+            Reason::NotAnId => words("must be a UUID", "muss eine Id (UUID) sein"),
+            Reason::NotJson => words("is not JSON", "ist kein JSON"),
+
+            Reason::AiOff(task) => ai_off(*task, de).into(),
+            Reason::AiBusy {
+                task,
+                per_minute,
+                wait,
+            } => ai_busy(*task, *per_minute, *wait, de),
+            Reason::AiUnavailable(task) => ai_failed(*task, false, de).into(),
+            Reason::AiUnusable(task) => ai_failed(*task, true, de).into(),
+            Reason::AiNoTools => words(
+                "The AI model set up on this server cannot look things up, so the assistant \
+                 cannot answer. Whoever runs this cashkeeper can choose another model (AI_MODEL).",
+                "Das auf diesem Server eingerichtete KI-Modell kann nichts nachschlagen, darum kann \
+                 der Assistent nicht antworten. Wer dieses cashkeeper betreibt, kann ein anderes \
+                 Modell wählen (AI_MODEL).",
+            ),
 
             Reason::NotAnEmail => words(
                 "must be an email address such as name@example.org",
@@ -616,8 +640,11 @@ impl Reason {
                 "ist kein cashkeeper-Export: es fehlt data.json",
             ),
             Reason::HasRecords => words(
-                "the user has records already; load an export into a user who has none",
-                "das Konto hat schon Einträge; lade einen Export in ein Konto ohne Einträge",
+                "the account has records already: an export loads only into an account without \
+                 any (a new one, say); if this is your own export, its records are here already",
+                "dein Konto hat schon Einträge: ein Export lässt sich nur in ein Konto ohne \
+                 Einträge laden (etwa ein neu angelegtes); ist es dein eigener Export, sind seine \
+                 Einträge schon hier",
             ),
             Reason::TooManyFiles(n) if de => {
                 format!("das Archiv enthält mehr als {n} Dateien; das ist kein cashkeeper-Export")
@@ -672,6 +699,84 @@ impl Reason {
             }
         }
     }
+}
+
+fn ai_off(task: AiTask, de: bool) -> &'static str {
+    match task {
+        AiTask::Receipt => pick(
+            de,
+            "receipt scanning is off: the server has no AI provider (AI_API_KEY is not set)",
+            "Das Lesen von Kassenbons ist aus: auf diesem Server ist kein KI-Dienst eingerichtet \
+             (AI_API_KEY)",
+        ),
+        AiTask::Assistant => pick(
+            de,
+            "the assistant is off: the server has no AI provider (AI_API_KEY is not set)",
+            "Der Assistent ist aus: auf diesem Server ist kein KI-Dienst eingerichtet (AI_API_KEY)",
+        ),
+        AiTask::ImportSuggestions => pick(
+            de,
+            "No AI suggestions: the server has no AI provider (AI_API_KEY is not set).",
+            "Keine KI-Vorschläge: auf diesem Server ist kein KI-Dienst eingerichtet (AI_API_KEY).",
+        ),
+    }
+}
+
+fn ai_busy(task: AiTask, per_minute: u32, wait: i64, de: bool) -> String {
+    let what = match task {
+        AiTask::Receipt => pick(de, "receipt scans", "Kassenbons gelesen"),
+        AiTask::Assistant => pick(de, "messages", "Nachrichten"),
+        AiTask::ImportSuggestions => pick(de, "AI requests", "KI-Anfragen"),
+    };
+    if de {
+        format!(
+            "zu viele {what}: höchstens {per_minute} in der Minute; versuch es in {wait} s noch \
+             einmal"
+        )
+    } else {
+        format!("too many {what}: at most {per_minute} a minute; try again in {wait} s")
+    }
+}
+
+/// The AI failed at `task`: unreachable (or too late, or an error), or
+/// its answer cannot be used.
+fn ai_failed(task: AiTask, unusable: bool, de: bool) -> &'static str {
+    let (en, german) = match (task, unusable) {
+        (AiTask::Receipt, false) => (
+            "The AI service cannot be reached right now. Try again later, or enter the details \
+             by hand.",
+            "Der KI-Dienst ist gerade nicht erreichbar. Versuch es später noch einmal oder trag \
+             die Angaben von Hand ein.",
+        ),
+        (AiTask::Receipt, true) => (
+            "The AI could not read this receipt. Try a sharper photo, or enter the details by \
+             hand.",
+            "Die KI konnte diesen Kassenbon nicht lesen. Versuch es mit einem schärferen Foto \
+             oder trag die Angaben von Hand ein.",
+        ),
+        (AiTask::Assistant, false) => (
+            "The AI service cannot be reached right now. Try again later.",
+            "Der KI-Dienst ist gerade nicht erreichbar. Versuch es später noch einmal.",
+        ),
+        (AiTask::Assistant, true) => (
+            "The AI gave an answer that cannot be used. Try again, perhaps in other words.",
+            "Die KI hat keine brauchbare Antwort gegeben. Versuch es noch einmal, vielleicht mit \
+             anderen Worten.",
+        ),
+        (AiTask::ImportSuggestions, false) => (
+            "No AI suggestions: the AI service cannot be reached right now. The rows can be \
+             checked and confirmed without them.",
+            "Keine KI-Vorschläge: der KI-Dienst ist gerade nicht erreichbar. Die Zeilen lassen \
+             sich auch ohne sie prüfen und bestätigen.",
+        ),
+        (AiTask::ImportSuggestions, true) => (
+            "No AI suggestions: the AI's answer could not be used. The rows can be checked and \
+             confirmed without them.",
+            "Keine KI-Vorschläge: die Antwort der KI war nicht zu gebrauchen. Die Zeilen lassen \
+             sich auch ohne sie prüfen und bestätigen.",
+        ),
+    };
+    pick(de, en, german)
 }
 
 fn counted_noun(what: Counted, de: bool) -> &'static str {
@@ -833,6 +938,144 @@ mod tests {
             let e = Error::invalid("file", reason);
             assert_eq!(e.text(Locale::En), english);
             assert_eq!(e.text(Locale::De), german);
+        }
+    }
+
+    /// Where a message for people is made: an error for a page or a
+    /// session route, an `error` event, a failure's words.
+    const SINKS: &[&str] = &[
+        "Error::invalid(",
+        "Error::refused(",
+        "Error::Invalid {",
+        "Error::Refused(",
+        "ApiError::new(",
+        "ApiError::bad_request(",
+        "error(StatusCode",
+        "failure(StatusCode",
+        "Event::Error",
+        "error: Some(",
+        "Failure::",
+    ];
+    /// A lower error's own words (a provider's, a parser's, SQLite's).
+    const CAUSES: &[&str] = &[
+        "e.to_string()",
+        "err.to_string()",
+        "why.to_string()",
+        "cause.to_string()",
+        ".body_text()",
+        "{e}",
+        "{e:?}",
+        "{err}",
+        "{why}",
+        "{cause}",
+    ];
+    /// Reasons that carry a decoder's words for API clients and the log
+    /// (their German leaves them out), and the internal error, whose cause
+    /// only the log reads.
+    const FOR_PROGRAMS: &[&str] = &[
+        "Reason::Malformed(",
+        "Reason::MalformedUpload(",
+        "Error::Internal(",
+    ];
+
+    /// Whether `cause` stands in `statement` as a name of its own
+    /// (`e.to_string()`, not `name.to_string()`).
+    fn names(statement: &str, cause: &str) -> bool {
+        statement.match_indices(cause).any(|(i, _)| {
+            !cause.starts_with(|c: char| c.is_alphanumeric())
+                || !statement[..i]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+    }
+
+    /// The statements of `code` that hand a person a lower error's words.
+    fn lower_words(code: &str) -> Vec<String> {
+        code.split(';')
+            .filter(|s| SINKS.iter().any(|sink| s.contains(sink)))
+            .filter(|s| !FOR_PROGRAMS.iter().any(|d| s.contains(d)))
+            .filter(|s| CAUSES.iter().any(|c| names(s, c)))
+            .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect()
+    }
+
+    #[test]
+    fn the_check_for_lower_words_finds_what_it_is_for() {
+        for bad in [
+            "return Err(ScanFailure::Provider(e.to_string()));",
+            "return error(StatusCode::BAD_REQUEST, format!(\"file: {}\", e.body_text()));",
+            "Failure::Provider(e) => format!(\"the AI provider failed: {e}\"),\n};",
+            "return Ok(Summary { error: Some(e.to_string()) });",
+        ] {
+            assert_eq!(lower_words(bad).len(), 1, "{bad}");
+        }
+        for good in [
+            "tracing::warn!(error = %e, \"the AI provider failed\"); return Err(ScanFailure::Provider);",
+            "Error::invalid(\"file\", Reason::MalformedUpload(e.body_text()));",
+            "Error::refused(Reason::UnknownTool { name: name.to_string() });",
+        ] {
+            assert!(lower_words(good).is_empty(), "{good}");
+        }
+    }
+
+    /// What people read is a `Reason` worded here (the compiler asks for
+    /// both languages) or another text of `i18n`; the cause of a failure
+    /// goes to the log. No door or use case hands a person a lower error's
+    /// words: a provider's, a parser's, SQLite's. The REST API (`api::v1`)
+    /// answers programs, in English, and is left out.
+    #[test]
+    fn no_message_for_people_carries_a_lower_errors_words() {
+        let mut found = Vec::new();
+        for (module, source) in crate::layers::modules() {
+            let top = module.split("::").next().unwrap_or_default();
+            if !["app", "actions", "api", "web"].contains(&top) || module.starts_with("api::v1") {
+                continue;
+            }
+            for statement in lower_words(&crate::layers::code(&source)) {
+                found.push(format!("{module}: {statement}"));
+            }
+        }
+        assert!(found.is_empty(), "{}", found.join("\n"));
+    }
+
+    #[test]
+    fn the_ai_and_file_refusals_speak_german_without_technical_words() {
+        let mut reasons = vec![
+            Reason::AiNoTools,
+            Reason::NotAnUpload,
+            Reason::FileTooLarge(64),
+            Reason::NotAnId,
+            Reason::NotJson,
+            Reason::NotCsv,
+            Reason::NoRows,
+            Reason::NotADocument,
+            Reason::NotJpegOrPng,
+            Reason::HasRecords,
+            Reason::MalformedUpload("missing boundary".into()),
+        ];
+        for task in [
+            AiTask::Receipt,
+            AiTask::Assistant,
+            AiTask::ImportSuggestions,
+        ] {
+            reasons.extend([
+                Reason::AiOff(task),
+                Reason::AiBusy {
+                    task,
+                    per_minute: 5,
+                    wait: 42,
+                },
+                Reason::AiUnavailable(task),
+                Reason::AiUnusable(task),
+            ]);
+        }
+        for reason in reasons {
+            let (en, german) = (reason.text(Locale::En), reason.text(Locale::De));
+            assert_ne!(en, german, "{reason:?}");
+            for english in ["must ", " is ", "the ", "could not", "provider", "boundary"] {
+                assert!(!german.contains(english), "{reason:?}: {german}");
+            }
         }
     }
 

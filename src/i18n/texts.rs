@@ -455,7 +455,6 @@ pub struct Texts {
     pub import_reconciling: &'static str,
     pub import_asking_ai: &'static str,
     pub import_ai_done: &'static str,
-    pub import_ai_failed: &'static str,
     pub import_decided_all: &'static str,
     pub import_cancel_confirm: &'static str,
     pub import_undo_confirm: &'static str,

@@ -328,6 +328,8 @@ pub struct Imported {
     pub documents: usize,
     /// Records per table, for the tables that had any.
     pub tables: BTreeMap<String, usize>,
+    /// The archive's base currency, when it replaced another.
+    pub base_currency: Option<String>,
 }
 
 /// Why an archive is refused, naming the field `file`. Nothing is written then.
@@ -636,8 +638,8 @@ const LOOSE_REFERENCES: &[&str] = &["import_id", "match_id", "record_id"];
 /// to a record that is not in the archive is refused. All rows land in one
 /// transaction, with the documents' rows as the checks found them (kind,
 /// size, checksum), within the quota; the staged files are kept only if it
-/// commits. The archive's settings (name, language, base currency) come
-/// along.
+/// commits. The archive's base currency comes along; its name and
+/// language only into an account without a name.
 pub fn load(
     c: &mut Connection,
     user: &UserId,
@@ -860,12 +862,25 @@ pub fn load(
          FROM daily_expenses WHERE user_id = ?1 GROUP BY 1, 2, 3, 4",
         [user],
     )?;
+    // The account keeps the name and language its person chose; one with
+    // no name yet (as `import-user` makes it) takes the archive's. The base
+    // currency comes along: the archive's budgets are meant in it.
     let text = |k: &str| checked.user[k].as_str().map(str::to_string);
+    let (name, base): (String, String) = tx.query_row(
+        "SELECT name, base_currency FROM users WHERE id = ?1",
+        [user],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let fresh = name.trim().is_empty();
+    let base_currency = text("baseCurrency")
+        .filter(|c| crate::domain::currency::Currency::parse("baseCurrency", c).is_ok());
+    imported.base_currency = base_currency.clone().filter(|c| *c != base);
     let settings = super::users::SettingsChange {
-        name: text("name"),
-        base_currency: text("baseCurrency")
-            .filter(|c| crate::domain::currency::Currency::parse("baseCurrency", c).is_ok()),
-        locale: text("locale").and_then(|l| crate::domain::locale::Locale::from_code(&l)),
+        name: text("name").filter(|_| fresh),
+        base_currency,
+        locale: text("locale")
+            .and_then(|l| crate::domain::locale::Locale::from_code(&l))
+            .filter(|_| fresh),
     };
     super::users::update_settings(&tx, user, &settings, now)?;
     tx.commit()?;

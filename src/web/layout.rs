@@ -126,7 +126,7 @@ pub fn page_with_scripts(
         (DOCTYPE)
         html lang=(viewer.locale.code()) {
             (head(title, scripts))
-            body.app data-msg-required=(t.field_required) data-msg-invalid=(t.field_invalid) {
+            body.app data-msg-required=(t.field_required) data-msg-invalid=(t.field_invalid) data-msg-network=(t.import_network) {
                 a.skip href="#main" { (t.skip_to_content) }
                 header.topbar {
                     a.brand href="/" { span.logo aria-hidden="true" { "€" } (t.app_name) }
@@ -195,7 +195,7 @@ pub fn bare(viewer: &Viewer, title: &str, content: Markup) -> Markup {
         (DOCTYPE)
         html lang=(viewer.locale.code()) {
             (head(title, &[]))
-            body.bare data-msg-required=(t.field_required) data-msg-invalid=(t.field_invalid) {
+            body.bare data-msg-required=(t.field_required) data-msg-invalid=(t.field_invalid) data-msg-network=(t.import_network) {
                 main #main.card-page {
                     a.brand.center href="/" { span.logo aria-hidden="true" { "€" } (t.app_name) }
                     (content)

@@ -458,6 +458,13 @@ async fn damaged_foreign_and_clashing_archives_are_refused_and_leave_nothing() {
     );
 }
 
+/// `user`'s archive, as "Export my data" downloads it.
+pub(crate) async fn export_of(app: &TestApp, user: &TestUser) -> Vec<u8> {
+    let res = app.get("/api/export", Some(&user.cookie)).await;
+    assert_eq!(res.status(), 200);
+    res.bytes().await.unwrap().to_vec()
+}
+
 pub(crate) async fn load(app: &TestApp, cookie: Option<&str>, bytes: Vec<u8>) -> (u16, Value) {
     let boundary = "cashkeeperboundary7d3f";
     let mut body = format!(
@@ -494,16 +501,12 @@ async fn settings_load_an_export_into_an_account_without_records() {
         json!({"locale": "de", "name": "Anna A."}),
     )
     .await;
-    let bytes = old
-        .get("/api/export", Some(&anna.cookie))
-        .await
-        .bytes()
-        .await
-        .unwrap()
-        .to_vec();
+    let bytes = export_of(&old, &anna).await;
 
     let new = spawn_app().await;
     let moved = new.new_user().await;
+    new.ok(&moved, "updateSettings", json!({"name": "Anna"}))
+        .await;
     assert_eq!(load(&new, None, bytes.clone()).await.0, 401);
     let (status, body) = load(&new, Some(&moved.cookie), b"not a zip at all".to_vec()).await;
     assert_eq!(status, 400);
@@ -518,29 +521,115 @@ async fn settings_load_an_export_into_an_account_without_records() {
     let (status, body) = load(&new, Some(&moved.cookie), bytes.clone()).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["documents"], 1);
-    // What was loaded, per table.
+    // What was loaded, per table, and said in words.
     assert_eq!(body["tables"]["accounts"], 1, "{body}");
     assert_eq!(body["tables"]["daily_expenses"], 1, "{body}");
     assert_eq!(body["tables"]["documents"], 1, "{body}");
     assert!(body["records"].as_u64().unwrap() > 5, "{body}");
+    let message = body["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("Export loaded: 1 account, 1 recurring expense, 1 one-time expense, ")
+            && message.ends_with(" categories, 1 document."),
+        "{body}"
+    );
     let accounts = new.ok(&moved, "listAccounts", json!({})).await;
     assert_eq!(accounts[0]["name"], "Annakonto");
+    // The account keeps the name and the language its person chose.
     let settings = new.ok(&moved, "getSettings", json!({})).await;
     assert_eq!(
         (settings["locale"].as_str(), settings["name"].as_str()),
-        (Some("de"), Some("Anna A."))
+        (Some("en"), Some("Anna"))
     );
     assert_eq!(settings["email"], moved.email.as_str(), "the sign-in stays");
 
-    // Not a second time: the account has records now; said in the
-    // language the archive brought along.
+    // Not a second time: the account has records now; said in the user's
+    // language, and nothing is lost.
+    new.ok(&moved, "updateSettings", json!({"locale": "de"}))
+        .await;
     let (status, body) = load(&new, Some(&moved.cookie), bytes).await;
     assert_eq!(status, 400);
     assert_eq!(
         body["error"],
-        "file: das Konto hat schon Einträge; lade einen Export in ein Konto ohne Einträge",
+        "file: dein Konto hat schon Einträge: ein Export lässt sich nur in ein Konto ohne \
+         Einträge laden (etwa ein neu angelegtes); ist es dein eigener Export, sind seine \
+         Einträge schon hier",
         "{body}"
     );
+    assert_eq!(counts(&new, &moved), [1, 1, 1, 1], "nothing lost");
+}
+
+/// `user`'s accounts, recurring and one-time expenses and documents, counted
+/// in the database.
+fn counts(app: &TestApp, user: &TestUser) -> Vec<i64> {
+    let db = rusqlite::Connection::open(app.data_dir().join("cashkeeper.db")).unwrap();
+    ["accounts", "expenses", "daily_expenses", "documents"]
+        .iter()
+        .map(|t| {
+            db.query_row(
+                &format!("SELECT COUNT(*) FROM {t} WHERE user_id = ?1"),
+                [&user.id],
+                |r| r.get(0),
+            )
+            .unwrap()
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn ones_own_export_loaded_twice_on_the_same_instance_says_why_and_loses_nothing() {
+    let app = spawn_app().await;
+    let anna = app.new_user().await;
+    household(&app, &anna, "Anna").await;
+    app.ok(
+        &anna,
+        "updateSettings",
+        json!({"locale": "de", "name": "Anna A.", "baseCurrency": "CHF"}),
+    )
+    .await;
+    let bytes = export_of(&app, &anna).await;
+    let before = counts(&app, &anna);
+    assert_eq!(before, [1, 1, 1, 1]);
+    for _ in 0..2 {
+        let (status, body) = load(&app, Some(&anna.cookie), bytes.clone()).await;
+        assert_eq!(status, 400, "{body}");
+        let error = body["error"].as_str().unwrap();
+        assert!(
+            error.starts_with("file: dein Konto hat schon Einträge")
+                && error.contains("ist es dein eigener Export"),
+            "{error}"
+        );
+        assert!(
+            !error.contains("UNIQUE") && !error.contains("constraint"),
+            "{error}"
+        );
+        assert_eq!(counts(&app, &anna), before, "nothing lost, nothing doubled");
+    }
+
+    // A second account on the same instance takes it: new ids for all, a
+    // report of what came, the archive's base currency said.
+    let copy = app.new_user().await;
+    app.ok(
+        &copy,
+        "updateSettings",
+        json!({"locale": "de", "name": "Kopie"}),
+    )
+    .await;
+    let (status, body) = load(&app, Some(&copy.cookie), bytes.clone()).await;
+    assert_eq!(status, 200, "{body}");
+    let message = body["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("Export geladen: 1 Konto, 1 wiederkehrende Ausgabe, 1 Einzelausgabe, ")
+            && message.ends_with(" Kategorien, 1 Dokument. Basiswährung jetzt CHF."),
+        "{message}"
+    );
+    assert_eq!(body["baseCurrency"], "CHF");
+    assert_eq!(counts(&app, &copy), before);
+    let settings = app.ok(&copy, "getSettings", json!({})).await;
+    assert_eq!(settings["name"], "Kopie", "not renamed");
+    let (status, body) = load(&app, Some(&copy.cookie), bytes).await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(counts(&app, &copy), before);
+    assert_eq!(counts(&app, &anna), before);
 }
 
 /// `files` (data.json first, then by name) with every id replaced by

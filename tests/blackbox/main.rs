@@ -35,6 +35,7 @@ mod networth;
 mod oidc;
 mod operations;
 mod pages;
+mod plain_words;
 mod planning;
 mod properties;
 mod push;

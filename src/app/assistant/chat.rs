@@ -9,7 +9,8 @@
 //! text stored per message.
 
 use super::tools::{self, Outcome, Preview};
-use crate::error::{Error, Reason, Result};
+use crate::domain::locale::Locale;
+use crate::error::{AiTask, Error, Reason, Result};
 use crate::services::ai::{AiClient, AiError, ChatRequest, Message, StreamEvent, ToolCall};
 use crate::state::AppState;
 use crate::store::accounts::Account;
@@ -257,7 +258,8 @@ pub async fn start(state: &AppState, user: &User, ask: Ask) -> Result<Started> {
 /// Why a chat request ended without an answer.
 #[derive(Debug)]
 pub enum Failure {
-    /// The provider failed or refused (told to the person as it is).
+    /// The provider failed or refused; the person reads a plain sentence,
+    /// the log the cause ([`Failure::log`]).
     Provider(AiError),
     Internal(Error),
 }
@@ -269,11 +271,22 @@ impl From<Error> for Failure {
 }
 
 impl Failure {
-    /// What the person reads.
-    pub fn message(&self) -> String {
+    /// What the person reads, in `locale`: never the cause.
+    pub fn message(&self, locale: Locale) -> String {
+        let reason = match self {
+            Failure::Provider(e) if e.is_unusable_answer() => Reason::AiUnusable(AiTask::Assistant),
+            Failure::Provider(AiError::ToolsRefused { .. }) => Reason::AiNoTools,
+            Failure::Provider(_) => Reason::AiUnavailable(AiTask::Assistant),
+            Failure::Internal(e) => return e.text(locale),
+        };
+        Error::refused(reason).text(locale)
+    }
+
+    /// The cause, for the log.
+    pub fn log(&self) {
         match self {
-            Failure::Provider(e) => format!("the AI provider failed: {e}"),
-            Failure::Internal(_) => "internal error".to_string(),
+            Failure::Provider(e) => tracing::warn!(error = %e, "assistant: the AI provider failed"),
+            Failure::Internal(e) => tracing::error!(error = ?e, "chat failed"),
         }
     }
 }

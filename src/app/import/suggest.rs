@@ -4,7 +4,7 @@
 //! change a status, a category or a decision. See `docs/import.md`.
 
 use crate::domain::import::reconcile::{Reason, Status, WINDOW_DAYS};
-use crate::error::Result;
+use crate::error::{AiTask, Reason as Refusal, Result};
 use crate::services::ai::{ChatRequest, JsonSchema, Message};
 use crate::state::AppState;
 use crate::store::categories::Category;
@@ -27,7 +27,8 @@ const PAIRS_MAX: usize = 40;
 pub struct Summary {
     pub categories: usize,
     pub duplicates: usize,
-    /// Why there are no suggestions (no provider, or it failed).
+    /// Why there are no suggestions (no provider, or it failed), as the
+    /// person reads it, in their language.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
@@ -127,15 +128,14 @@ Answer only with JSON: {\"categories\": [{\"payee\": \"â€¦\", \"category\": \"â€
 
 /// Asks the model and stores its suggestions in the rows' reasons.
 pub async fn suggest(state: &AppState, user: &User, batch_id: &str, work: Work) -> Result<Summary> {
-    let failed = |why: String| Summary {
+    // A plain sentence in the user's language; the cause goes to the log.
+    let failed = |why: Refusal| Summary {
         categories: 0,
         duplicates: 0,
-        error: Some(why),
+        error: Some(crate::Error::refused(why).text(user.locale)),
     };
     let Some(ai) = state.ai.as_ref() else {
-        return Ok(failed(
-            "no AI provider is configured (AI_API_KEY is not set)".into(),
-        ));
+        return Ok(failed(Refusal::AiOff(AiTask::ImportSuggestions)));
     };
     if work.payees.is_empty() && work.pairs.is_empty() {
         return Ok(Summary {
@@ -177,7 +177,11 @@ pub async fn suggest(state: &AppState, user: &User, batch_id: &str, work: Work) 
         Ok(a) => a,
         Err(e) => {
             tracing::warn!(error = %e, "import suggestions: the AI provider failed");
-            return Ok(failed(e.to_string()));
+            return Ok(failed(if e.is_unusable_answer() {
+                Refusal::AiUnusable(AiTask::ImportSuggestions)
+            } else {
+                Refusal::AiUnavailable(AiTask::ImportSuggestions)
+            }));
         }
     };
 

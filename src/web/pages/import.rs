@@ -948,7 +948,6 @@ fn script_texts(t: &Texts) -> String {
         "reconciling": t.import_reconciling,
         "askingAi": t.import_asking_ai,
         "aiDone": t.import_ai_done,
-        "aiFailed": t.import_ai_failed,
         "decidedAll": t.import_decided_all,
         "accepted": t.import_accepted,
         "categorySet": t.import_category_set,

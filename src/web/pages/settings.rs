@@ -245,11 +245,12 @@ pub async fn show(
                 p { a.button href="/api/export" download { (t.export_my_data) } }
                 h3 { (t.load_export) }
                 p.hint { (t.load_export_intro) }
-                form.stack.upload data-upload="/api/import-data" {
+                form.stack.upload #load-export data-upload="/api/import-data" {
                     input #f-import-data type="file" name="file" accept=".zip,application/zip" required
                         aria-label=(t.load_export);
                     span.field-error data-error-for="file" aria-live="polite" {}
                     (form_error())
+                    p.form-success role="status" hidden {}
                     div.buttons { button type="submit" { (t.load_export) } }
                 }
             }
