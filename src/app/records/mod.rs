@@ -11,6 +11,7 @@ pub mod categories;
 pub mod daily_expenses;
 pub mod expenses;
 pub mod incomes;
+pub mod recurring;
 pub mod transfers;
 
 pub use accounts::AccountInput;
