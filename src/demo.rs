@@ -17,9 +17,8 @@ use crate::store::accounts::Account;
 use crate::store::accounts::NewAccount;
 use crate::store::categories::Category;
 use crate::store::expenses::Expense;
-use crate::store::expenses::NewExpense;
 use crate::store::incomes::Income;
-use crate::store::incomes::NewIncome;
+use crate::store::recurring::NewRecurring;
 use crate::store::table;
 use crate::store::transfers::NewTransfer;
 use crate::store::transfers::Transfer;
@@ -278,7 +277,7 @@ pub fn fill_household(
         table::insert::<Expense>(
             c,
             user_id,
-            &NewExpense {
+            &NewRecurring {
                 name: name.into(),
                 amount: dec(cents),
                 currency: currency.into(),
@@ -317,7 +316,7 @@ pub fn fill_household(
         table::insert::<Income>(
             c,
             user_id,
-            &NewIncome {
+            &NewRecurring {
                 name: name.into(),
                 amount: dec(cents),
                 currency: "EUR".into(),
@@ -326,6 +325,8 @@ pub fn fill_household(
                     f => Schedule::new(f, start, None)?,
                 },
                 account_id: giro.clone(),
+                category_id: None,
+                is_subscription: false,
                 notes: String::new(),
                 amount_from: None,
             },
@@ -616,7 +617,7 @@ pub fn fill_heavy(
         table::insert::<Expense>(
             c,
             user_id,
-            &NewExpense {
+            &NewRecurring {
                 name: format!("Vertrag {i:03}"),
                 amount: dec(rng.random_range(1_00..900_00)),
                 currency: currency.to_string(),
@@ -640,7 +641,7 @@ pub fn fill_heavy(
         table::insert::<Income>(
             c,
             user_id,
-            &NewIncome {
+            &NewRecurring {
                 name: format!("Einkommen {i}"),
                 amount: dec(rng.random_range(500_00..4_000_00)),
                 currency: currency.to_string(),
@@ -650,6 +651,8 @@ pub fn fill_heavy(
                     None,
                 )?,
                 account_id: account_id.clone(),
+                category_id: None,
+                is_subscription: false,
                 notes: String::new(),
                 amount_from: None,
             },

@@ -121,14 +121,7 @@ pub fn month_sums(
     )?;
     let month = |d: NaiveDate| d.format("%Y-%m").to_string();
     let rows = s
-        .query_map(params![user_id, month(from), month(to)], |r| {
-            Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                money::from_cents(r.get(3)?),
-            ))
-        })?
+        .query_map(params![user_id, month(from), month(to)], month_sum)?
         .collect::<rusqlite::Result<_>>()?;
     Ok(rows)
 }
@@ -149,16 +142,19 @@ pub fn account_month_sums(
          GROUP BY 1, 2, 3",
     )?;
     let rows = s
-        .query_map(params![user_id, account_id, from, to], |r| {
-            Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                money::from_cents(r.get(3)?),
-            ))
-        })?
+        .query_map(params![user_id, account_id, from, to], month_sum)?
         .collect::<rusqlite::Result<_>>()?;
     Ok(rows)
+}
+
+/// A [`MonthSum`] from its four columns: month, category, currency, cents.
+fn month_sum(r: &rusqlite::Row<'_>) -> rusqlite::Result<MonthSum> {
+    Ok((
+        r.get(0)?,
+        r.get(1)?,
+        r.get(2)?,
+        money::from_cents(r.get(3)?),
+    ))
 }
 
 /// Whether any one-time expense of the user is in another currency than `base`.

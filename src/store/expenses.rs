@@ -1,6 +1,7 @@
 //! Recurring expenses; subscriptions are those flagged `is_subscription`.
 
 use super::prices;
+use super::recurring::NewRecurring;
 use super::table::{earlier_amounts, read_columns, written_columns, Table};
 use super::users::UserId;
 use crate::domain::money;
@@ -52,21 +53,8 @@ impl Expense {
     }
 }
 
-pub struct NewExpense {
-    pub name: String,
-    pub amount: Decimal,
-    pub currency: String,
-    pub schedule: Schedule,
-    pub account_id: String,
-    pub category_id: Option<String>,
-    pub is_subscription: bool,
-    pub notes: String,
-    /// The day a changed amount applies from, when one was chosen.
-    pub amount_from: Option<NaiveDate>,
-}
-
 impl Table for Expense {
-    type New = NewExpense;
+    type New = NewRecurring;
     const NAME: &'static str = "expenses";
     const ORDER: &'static str = "name COLLATE NOCASE, id";
 

@@ -1,6 +1,7 @@
 //! Incomes: once or recurring.
 
 use super::prices;
+use super::recurring::NewRecurring;
 use super::table::{earlier_amounts, read_columns, written_columns, Table};
 use crate::domain::money;
 use crate::domain::prices::{Earlier, Prices};
@@ -43,19 +44,8 @@ impl Income {
     }
 }
 
-pub struct NewIncome {
-    pub name: String,
-    pub amount: Decimal,
-    pub currency: String,
-    pub schedule: Schedule,
-    pub account_id: String,
-    pub notes: String,
-    /// The day a changed amount applies from, when one was chosen.
-    pub amount_from: Option<NaiveDate>,
-}
-
 impl Table for Income {
-    type New = NewIncome;
+    type New = NewRecurring;
     const NAME: &'static str = "incomes";
     const ORDER: &'static str = "start_date DESC, name COLLATE NOCASE, id";
 

@@ -26,6 +26,7 @@ pub mod password_resets;
 pub mod prices;
 pub mod proposals;
 pub mod push_subscriptions;
+pub mod recurring;
 pub mod reserve_pots;
 pub mod search;
 pub mod sessions;

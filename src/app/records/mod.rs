@@ -11,6 +11,7 @@ pub mod categories;
 pub mod daily_expenses;
 pub mod expenses;
 pub mod incomes;
+pub mod recurring;
 pub mod transfers;
 
 pub use accounts::AccountInput;
@@ -131,6 +132,16 @@ pub async fn list<R: Record>(state: &AppState, user: &UserId) -> Result<Vec<R::S
 
 /// Validates and inserts in one transaction ([`create_in`]).
 pub async fn create<R: Record>(state: &AppState, user: &UserId, input: R) -> Result<R::Stored> {
+    write(state, user, input, create_in).await
+}
+
+/// Runs `write` (a create or an update) in one transaction, as of now.
+async fn write<R: Record>(
+    state: &AppState,
+    user: &UserId,
+    input: R,
+    write: fn(&Connection, &UserId, R, &str, NaiveDate) -> Result<R::Stored>,
+) -> Result<R::Stored> {
     let (user, now, today) = (
         user.clone(),
         crate::clock::timestamp(state.clock.now()),
@@ -138,7 +149,7 @@ pub async fn create<R: Record>(state: &AppState, user: &UserId, input: R) -> Res
     );
     state
         .db
-        .transaction(move |tx| create_in(tx, &user, input, &now, today))
+        .transaction(move |tx| write(tx, &user, input, &now, today))
         .await
 }
 
@@ -171,15 +182,7 @@ pub fn create_in<R: Record>(
 /// The given fields over the stored record, validated and written in one
 /// transaction ([`update_in`]); another user's id is not found.
 pub async fn update<R: Record>(state: &AppState, user: &UserId, input: R) -> Result<R::Stored> {
-    let (user, now, today) = (
-        user.clone(),
-        crate::clock::timestamp(state.clock.now()),
-        state.clock.today(),
-    );
-    state
-        .db
-        .transaction(move |tx| update_in(tx, &user, input, &now, today))
-        .await
+    write(state, user, input, update_in).await
 }
 
 /// What [`update`] does inside its transaction (the id taken from the

@@ -43,8 +43,9 @@ use crate::services::ai::Tool;
 use crate::state::AppState;
 use crate::store::accounts::Account;
 use crate::store::daily_expenses::{DailyExpense, NewDailyExpense};
-use crate::store::expenses::{Expense, NewExpense};
-use crate::store::incomes::{Income, NewIncome};
+use crate::store::expenses::Expense;
+use crate::store::incomes::Income;
+use crate::store::recurring::NewRecurring;
 use crate::store::table::{self, Table};
 use crate::store::transfers::{NewTransfer, Transfer};
 use crate::store::users::User;
@@ -442,7 +443,7 @@ mod tests {
             "Einzelausgabe „Brötchen“ 12,40\u{a0}€ bei Bäckerei Müller am 23.11.2026"
         );
 
-        let rent = NewExpense {
+        let rent = NewRecurring {
             name: "Miete".into(),
             amount: dec("900"),
             currency: "EUR".into(),
@@ -462,12 +463,14 @@ mod tests {
             ExpenseInput::line(&c, &user(Locale::De), &rent).unwrap(),
             "Wiederkehrende Ausgabe „Miete“ 900,00\u{a0}€ monatlich ab 01.12.2026 bis 30.11.2027"
         );
-        let bonus = NewIncome {
+        let bonus = NewRecurring {
             name: "Bonus".into(),
             amount: dec("500"),
             currency: "USD".into(),
             schedule: Schedule::once(day("2026-12-01")),
             account_id: "a".into(),
+            category_id: None,
+            is_subscription: false,
             notes: String::new(),
             amount_from: None,
         };
@@ -479,12 +482,14 @@ mod tests {
 
     #[test]
     fn records_carry_amounts_with_two_decimals_and_camel_case_names() {
-        let r = IncomeInput::record(&NewIncome {
+        let r = IncomeInput::record(&NewRecurring {
             name: "Gehalt".into(),
             amount: dec("2500"),
             currency: "EUR".into(),
             schedule: Schedule::new(Frequency::Monthly, day("2026-01-01"), None).unwrap(),
             account_id: "a".into(),
+            category_id: None,
+            is_subscription: false,
             notes: String::new(),
             amount_from: None,
         });

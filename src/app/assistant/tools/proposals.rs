@@ -231,7 +231,7 @@ impl Proposal for DailyInput {
 }
 
 impl Proposal for ExpenseInput {
-    fn record(n: &NewExpense) -> Map<String, Value> {
+    fn record(n: &NewRecurring) -> Map<String, Value> {
         let mut m = Map::new();
         m.insert("name".into(), json!(n.name));
         m.insert("amount".into(), amt(n.amount));
@@ -247,7 +247,7 @@ impl Proposal for ExpenseInput {
         m
     }
 
-    fn line(_: &Connection, user: &User, n: &NewExpense) -> Result<String> {
+    fn line(_: &Connection, user: &User, n: &NewRecurring) -> Result<String> {
         let l = user.locale;
         let entry = if n.is_subscription {
             Entry::Subscription
@@ -264,13 +264,13 @@ impl Proposal for ExpenseInput {
         ))
     }
 
-    fn was(n: &NewExpense, s: &Expense) -> Option<(Decimal, String)> {
+    fn was(n: &NewRecurring, s: &Expense) -> Option<(Decimal, String)> {
         changed(n.amount, &n.currency, s.amount, &s.currency)
     }
 }
 
 impl Proposal for IncomeInput {
-    fn record(n: &NewIncome) -> Map<String, Value> {
+    fn record(n: &NewRecurring) -> Map<String, Value> {
         let mut m = Map::new();
         m.insert("name".into(), json!(n.name));
         m.insert("amount".into(), amt(n.amount));
@@ -284,7 +284,7 @@ impl Proposal for IncomeInput {
         m
     }
 
-    fn line(_: &Connection, user: &User, n: &NewIncome) -> Result<String> {
+    fn line(_: &Connection, user: &User, n: &NewRecurring) -> Result<String> {
         let l = user.locale;
         Ok(format!(
             "{} {} {} {}{}",
@@ -296,7 +296,7 @@ impl Proposal for IncomeInput {
         ))
     }
 
-    fn was(n: &NewIncome, s: &Income) -> Option<(Decimal, String)> {
+    fn was(n: &NewRecurring, s: &Income) -> Option<(Decimal, String)> {
         changed(n.amount, &n.currency, s.amount, &s.currency)
     }
 }

@@ -1,0 +1,222 @@
+//! Recurring expenses and incomes share their input, its validation and
+//! the price history a changed amount follows: [`RecurringInput`], written
+//! once. What tells the two kinds apart is a [`Kind`]: an expense has a
+//! category and may be a subscription; an income may happen once.
+
+use super::{account_and_currency, check_category, Record, Written};
+use crate::app::input::{self, Patch, NAME_MAX, NOTES_MAX};
+use crate::domain::prices::{Earlier, Prices, Update};
+use crate::domain::recurrence::Schedule;
+use crate::error::Result;
+use crate::store::prices::{self, Owner};
+use crate::store::recurring::NewRecurring;
+use crate::store::table::Table;
+use crate::store::users::UserId;
+use crate::store::Cap;
+use rusqlite::Connection;
+use rust_decimal::Decimal;
+use serde::de::{DeserializeOwned, IgnoredAny};
+use serde::Deserialize;
+use serde_json::Value;
+use std::marker::PhantomData;
+
+/// What tells a recurring expense from an income, implemented by each
+/// stored record.
+pub trait Kind: Table<New = NewRecurring> + serde::Serialize + Send + 'static {
+    /// Whether `frequency` may be `once`.
+    const ONCE: bool;
+    /// Whose price history a changed amount follows.
+    const OWNER: Owner;
+
+    /// What an update keeps of the stored record.
+    fn kept(&self) -> Kept<'_>;
+}
+
+/// A field only some kinds have, read as `T` over the kept value; as
+/// [`IgnoredAny`] it is always `None`.
+pub trait Over<T>: DeserializeOwned + Default + Send + 'static {
+    fn over(given: Patch<Self>, kept: Option<T>) -> Option<T>;
+}
+
+impl<T: DeserializeOwned + Default + Send + 'static> Over<T> for T {
+    fn over(given: Patch<T>, kept: Option<T>) -> Option<T> {
+        given.or(kept)
+    }
+}
+
+impl Over<String> for IgnoredAny {
+    fn over(_: Patch<IgnoredAny>, _: Option<String>) -> Option<String> {
+        None
+    }
+}
+
+impl Over<bool> for IgnoredAny {
+    fn over(_: Patch<IgnoredAny>, _: Option<bool>) -> Option<bool> {
+        None
+    }
+}
+
+/// A stored recurring expense or income as an update reads it: the values
+/// a field the input leaves out keeps.
+pub struct Kept<'a> {
+    pub name: &'a str,
+    pub amount: Decimal,
+    pub earlier: &'a [Earlier],
+    pub currency: &'a str,
+    pub schedule: Schedule,
+    pub account_id: &'a str,
+    pub category_id: Option<&'a str>,
+    pub is_subscription: bool,
+    pub notes: &'a str,
+}
+
+/// A [`Kept`] of the fields every recurring record has, for `$record` of
+/// any kind (no category, no subscription).
+macro_rules! kept {
+    ($record:expr) => {
+        $crate::app::records::recurring::Kept {
+            name: &$record.name,
+            amount: $record.amount,
+            earlier: &$record.earlier_amounts,
+            currency: &$record.currency,
+            schedule: $record.schedule(),
+            account_id: &$record.account_id,
+            category_id: None,
+            is_subscription: false,
+            notes: &$record.notes,
+        }
+    };
+}
+pub(super) use kept;
+
+/// The input of a recurring expense or an income (`S`): `createExpense`,
+/// `updateIncome` and their kin (`docs/actions.md`). `categoryId` and
+/// `isSubscription` are read as `C` and `F`: a text and a yes/no for an
+/// expense; for an income, which has neither, [`IgnoredAny`], passed over
+/// like any field it does not know.
+#[derive(Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct RecurringInput<S, C = String, F = bool> {
+    id: Option<String>,
+    name: Patch<String>,
+    amount: Patch<Value>,
+    currency: Patch<String>,
+    frequency: Patch<String>,
+    start_date: Patch<String>,
+    end_date: Patch<String>,
+    account_id: Patch<String>,
+    category_id: Patch<C>,
+    is_subscription: Patch<F>,
+    notes: Patch<String>,
+    /// The day a changed amount applies from (`docs/actions.md`, Price changes).
+    amount_from: Patch<String>,
+    #[serde(skip)]
+    kind: PhantomData<fn() -> S>,
+}
+
+/// Every field left out (`#[derive(Default)]` would ask `S: Default`).
+impl<S, C, F> Default for RecurringInput<S, C, F> {
+    fn default() -> Self {
+        RecurringInput {
+            id: None,
+            name: Patch::Absent,
+            amount: Patch::Absent,
+            currency: Patch::Absent,
+            frequency: Patch::Absent,
+            start_date: Patch::Absent,
+            end_date: Patch::Absent,
+            account_id: Patch::Absent,
+            category_id: Patch::Absent,
+            is_subscription: Patch::Absent,
+            notes: Patch::Absent,
+            amount_from: Patch::Absent,
+            kind: PhantomData,
+        }
+    }
+}
+
+impl<S: Kind, C: Over<String>, F: Over<bool>> Record for RecurringInput<S, C, F> {
+    type Stored = S;
+    const CAP: Cap = Cap::Recurring;
+
+    fn take_id(&mut self) -> Option<String> {
+        self.id.take()
+    }
+
+    fn validate(self, c: &Connection, user: &UserId, stored: Option<&S>) -> Result<NewRecurring> {
+        let kept = stored.map(S::kept);
+        let kept = kept.as_ref();
+        // Every field is checked, so that a form hears of all its errors at once.
+        let mut checks = input::Checks::default();
+        let name = checks.take(input::text(
+            "name",
+            self.name.or(kept.map(|k| k.name.to_string())),
+            NAME_MAX,
+        ))?;
+        let amount = checks.take(input::positive_amount(self.amount, kept.map(|k| k.amount)))?;
+        let amount_from = checks.take(input::optional_date(
+            "amountFrom",
+            self.amount_from.or(None),
+        ))?;
+        let schedule = checks.take(input::schedule(
+            self.frequency,
+            self.start_date,
+            self.end_date,
+            kept.map(|k| &k.schedule),
+            S::ONCE,
+        ))?;
+        let account = checks.take(account_and_currency(
+            c,
+            user,
+            self.account_id,
+            self.currency,
+            kept.map(|k| (k.account_id, k.currency)),
+        ))?;
+        let category_id = input::optional_id(C::over(
+            self.category_id,
+            kept.and_then(|k| k.category_id.map(str::to_string)),
+        ));
+        checks.take(check_category(c, user, category_id.as_deref()))?;
+        let notes = checks.take(input::optional_text(
+            "notes",
+            self.notes.or(kept.map(|k| k.notes.to_string())),
+            NOTES_MAX,
+        ))?;
+        let (name, amount, amount_from, schedule, account, notes) =
+            checks.finish(|| Some((name?, amount?, amount_from?, schedule?, account?, notes?)))?;
+        let (account_id, currency) = account;
+        Ok(NewRecurring {
+            name,
+            amount,
+            currency,
+            schedule,
+            account_id,
+            category_id,
+            is_subscription: F::over(self.is_subscription, kept.map(|k| k.is_subscription))
+                .unwrap_or(false),
+            notes,
+            amount_from,
+        })
+    }
+
+    /// After an update, the price history follows a changed amount.
+    fn after_write(c: &Connection, user: &UserId, w: &Written<'_, S>) -> Result<()> {
+        let Some((id, stored)) = w.stored else {
+            return Ok(());
+        };
+        let (kept, new) = (stored.kept(), w.new);
+        let before = Prices {
+            latest: kept.amount,
+            earlier: kept.earlier.to_vec(),
+        };
+        let update = Update::of(new.amount, &new.currency, new.amount_from, &new.schedule);
+        prices::follow(
+            c,
+            user,
+            (S::OWNER, id),
+            (&before, kept.currency),
+            &update,
+            w.today,
+        )
+    }
+}
