@@ -163,16 +163,19 @@
     };
 
     // A refusal naming the file or the account goes next to it, others above the button.
-    const refuse = function (message) {
+    // `offered` is what the refusal brings besides its words: the file's
+    // `columns` (a layout not recognised) or `accounts` (several in one file).
+    const refuse = function (message, offered) {
       progress.hide();
       busy(form, false);
       const m = /^([A-Za-z_][\w.]*): ([\s\S]*)$/.exec(message || '');
       const field = m && m[1];
-      const found = m && field === 'mapping' ? /columns found: (.+)$/.exec(m[2]) : null;
+      const columns = offered && Array.isArray(offered.columns) ? offered.columns : null;
+      const found = m && field === 'mapping' && columns ? columns : null;
       const slot = field && field.indexOf('mapping.') === 0 && mapping && !mapping.hidden
         ? form.querySelector('[data-error-for="' + field + '"]') : null;
       if (found && mapping) {
-        showMapping(found[1].split(', '));
+        showMapping(found);
         general.textContent = T.mappingNeeded;
         general.hidden = false;
         const first = mapping.querySelector('select');
@@ -186,12 +189,12 @@
         fileInput.setAttribute('aria-invalid', 'true');
         fileInput.focus();
       } else if (field === 'accountIban' && pick) {
-        // The refusal ends with the file's accounts: offer them.
-        const listed = /: ([^:]+)$/.exec(m[2]);
+        // The refusal brings the file's accounts: offer them.
+        const listed = offered && Array.isArray(offered.accounts) ? offered.accounts : [];
         const select = pick.querySelector('select');
         const before = select.value;
         select.replaceChildren();
-        for (const id of listed ? listed[1].split(', ') : []) {
+        for (const id of listed) {
           const option = document.createElement('option');
           option.value = id;
           option.textContent = id;
@@ -255,7 +258,7 @@
         let body = null;
         try { body = JSON.parse(xhr.responseText); } catch (_) { /* not JSON */ }
         if (xhr.status !== 201 || !body || !body.id) {
-          refuse((body && body.error) || (xhr.status === 413 ? 'file: ' + T.tooLarge : 'HTTP ' + xhr.status));
+          refuse((body && body.error) || (xhr.status === 413 ? 'file: ' + T.tooLarge : 'HTTP ' + xhr.status), body);
           return;
         }
         progress.show(wantAi ? T.askingAi : T.reconciling);

@@ -42,6 +42,15 @@ impl ApiError {
         }
     }
 
+    /// The body `{"error", <key>: value}`: a refusal that brings what the
+    /// page offers next, so that no page reads it out of the words.
+    pub fn offering(self, key: &str, value: serde_json::Value) -> Response {
+        let mut body = serde_json::Map::new();
+        body.insert("error".into(), self.message.clone().into());
+        body.insert(key.into(), value);
+        self.respond(body.into())
+    }
+
     /// The same refusal in the envelope of `POST /api/receipt-scan`.
     pub fn enveloped(self) -> Response {
         self.respond(json!({ "success": false, "error": self.message }))

@@ -97,7 +97,29 @@ pub async fn upload(
     };
     match stage(&state, &session.user, upload).await {
         Ok(batch) => (StatusCode::CREATED, Json(batch)).into_response(),
-        Err(e) => refusal(e, locale),
+        Err(e) => staging_refused(e, locale),
+    }
+}
+
+/// A refused upload; an unknown layout brings the file's `columns` (the
+/// page offers them for a mapping) and a file of several accounts its
+/// `accounts` (the page offers a choice), whatever the language.
+fn staging_refused(e: Error, locale: Locale) -> Response {
+    let offer = match &e {
+        Error::Invalid {
+            reason: Reason::UnknownLayout(columns),
+            ..
+        } => Some(("columns", columns.clone())),
+        Error::Invalid {
+            reason: Reason::StatementAccounts(accounts),
+            ..
+        } => Some(("accounts", accounts.clone())),
+        _ => None,
+    };
+    let refused = super::ApiError::worded(e, locale);
+    match offer {
+        Some((key, list)) => refused.offering(key, list.into()),
+        None => refused.into_response(),
     }
 }
 

@@ -824,6 +824,38 @@ async fn a_refused_file_says_why_next_to_the_form() {
     assert_eq!(c.current_url().await.unwrap().path(), "/import");
     let listed = app.ok(&user, "listImports", json!({})).await;
     assert!(listed.as_array().unwrap().is_empty(), "{listed}");
+
+    // In German the refusal is German, and the page still offers the
+    // file's columns to say which holds what.
+    app.ok(&user, "updateSettings", json!({"locale": "de"}))
+        .await;
+    c.goto(&app.url("/import")).await.unwrap();
+    c.find(Locator::Css("#import-form input[type=file]"))
+        .await
+        .unwrap()
+        .send_keys(unknown.path().to_str().unwrap())
+        .await
+        .unwrap();
+    c.find(Locator::Css("#import-form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_shown(c, "#import-form .import-mapping", "Wieviel").await;
+    let options = c
+        .find(Locator::Css(
+            "#import-form .import-mapping select[data-map=amount]",
+        ))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        options.contains("Wann") && options.contains("Was") && options.contains("Wieviel"),
+        "{options}"
+    );
     browser.client.clone().close().await.unwrap();
 }
 

@@ -2588,3 +2588,53 @@ async fn the_mapping_of_an_accounts_last_unknown_file_reads_its_next_one() {
         .await;
     assert!(e.starts_with("mapping:"), "{e}");
 }
+
+/// A refused upload brings what the page offers next as data, not only in
+/// its words: an unknown layout its `columns`, in either language.
+#[tokio::test]
+async fn an_unknown_layout_brings_its_columns_in_either_language() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let account = app.account(&user, "Giro", "EUR").await;
+    for (locale, words) in [("en", "columns found"), ("de", "gefundene Spalten")] {
+        app.ok(&user, "updateSettings", json!({ "locale": locale }))
+            .await;
+        let (status, body) = upload(
+            &app,
+            Some(&user.cookie),
+            &[
+                ("accountId", None, account.as_bytes()),
+                ("file", Some("x.csv"), b"Wann;Was;Wieviel\n1;2;3\n"),
+            ],
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        let error = body["error"].as_str().unwrap();
+        assert!(
+            error.starts_with("mapping: ") && error.contains(words),
+            "{error}"
+        );
+        assert_eq!(body["columns"], json!(["Wann", "Was", "Wieviel"]), "{body}");
+        // A statement of two accounts brings them, to choose one.
+        let (status, body) = upload(
+            &app,
+            Some(&user.cookie),
+            &[
+                ("accountId", None, account.as_bytes()),
+                (
+                    "file",
+                    Some("umsatz.sta"),
+                    crate::statements::TWO_ACCOUNTS.as_bytes(),
+                ),
+            ],
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        assert!(body["error"].as_str().unwrap().starts_with("accountIban: "));
+        assert_eq!(
+            body["accounts"],
+            json!(["10020030/1234567890", "10020030/9999999999"]),
+            "{body}"
+        );
+    }
+}
