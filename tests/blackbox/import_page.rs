@@ -522,18 +522,7 @@ async fn a_person_imports_a_sparkasse_file_decides_a_conflict_confirms_and_undoe
         chosen.attr("value").await.unwrap().as_deref(),
         Some(account.as_str())
     );
-    c.find(Locator::Css("#import-form input[type=file]"))
-        .await
-        .unwrap()
-        .send_keys(file.path().to_str().unwrap())
-        .await
-        .unwrap();
-    c.find(Locator::Css("#import-form button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    send_file(c, file.path()).await;
 
     // The preview: the bank and format detected, the counts, the rows.
     wait_for_text(c, "Sparkasse CSV-CAMT").await;
@@ -778,18 +767,7 @@ async fn a_refused_file_says_why_next_to_the_form() {
     };
     // An empty file: the refusal names the file, so it stands beside it.
     let empty = upload(b"");
-    c.find(Locator::Css("#import-form input[type=file]"))
-        .await
-        .unwrap()
-        .send_keys(empty.path().to_str().unwrap())
-        .await
-        .unwrap();
-    c.find(Locator::Css("#import-form button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    send_file(c, empty.path()).await;
     wait_for_shown(c, "#import-file-error", "is empty").await;
     let input = c.find(Locator::Css("#import-file")).await.unwrap();
     assert_eq!(
@@ -799,18 +777,7 @@ async fn a_refused_file_says_why_next_to_the_form() {
 
     // A layout no bank writes: the refusal stands above the button.
     let unknown = upload(b"Wann;Was;Wieviel\n1;2;3\n");
-    c.find(Locator::Css("#import-form input[type=file]"))
-        .await
-        .unwrap()
-        .send_keys(unknown.path().to_str().unwrap())
-        .await
-        .unwrap();
-    c.find(Locator::Css("#import-form button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    send_file(c, unknown.path()).await;
     wait_for_shown(c, "#import-form .form-error", "not recognised").await;
     assert!(
         c.find(Locator::Css("#import-form button[type=submit]"))
@@ -830,18 +797,7 @@ async fn a_refused_file_says_why_next_to_the_form() {
     app.ok(&user, "updateSettings", json!({"locale": "de"}))
         .await;
     c.goto(&app.url("/import")).await.unwrap();
-    c.find(Locator::Css("#import-form input[type=file]"))
-        .await
-        .unwrap()
-        .send_keys(unknown.path().to_str().unwrap())
-        .await
-        .unwrap();
-    c.find(Locator::Css("#import-form button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    send_file(c, unknown.path()).await;
     wait_for_shown(c, "#import-form .import-mapping", "Wieviel").await;
     let options = c
         .find(Locator::Css(
@@ -904,18 +860,7 @@ async fn other_columns_read_the_same_file_again_in_place_of_the_first() {
         .unwrap();
     let file = tempfile::Builder::new().suffix(".csv").tempfile().unwrap();
     std::fs::write(file.path(), csv).unwrap();
-    c.find(Locator::Css("#import-form input[type=file]"))
-        .await
-        .unwrap()
-        .send_keys(file.path().to_str().unwrap())
-        .await
-        .unwrap();
-    c.find(Locator::Css("#import-form button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    send_file(c, file.path()).await;
     let mut second = None;
     for _ in 0..100 {
         let url = c.current_url().await.unwrap();
@@ -933,4 +878,21 @@ async fn other_columns_read_the_same_file_again_in_place_of_the_first() {
     assert_eq!(rows[0]["memo"], "");
     let old = app.ok(&user, "getImport", json!({"id": first_id})).await;
     assert_eq!(old["status"], "cancelled");
+}
+
+/// Chooses `path` in the upload form and sends it.
+async fn send_file(c: &fantoccini::Client, path: &std::path::Path) {
+    use fantoccini::Locator;
+    c.find(Locator::Css("#import-form input[type=file]"))
+        .await
+        .unwrap()
+        .send_keys(path.to_str().unwrap())
+        .await
+        .unwrap();
+    c.find(Locator::Css("#import-form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
 }
