@@ -371,6 +371,7 @@ pub static DE: Texts = Texts {
     import_batch_reconciled: "Bereit zur Bestätigung",
     import_batch_confirmed: "Importiert",
     import_batch_undone: "Rückgängig gemacht",
+    import_batch_undecided: "Entscheidungen offen",
     import_batch_cancelled: "Verworfen",
     import_bank: "Bank",
     import_bank_unknown: "Nicht erkannt",

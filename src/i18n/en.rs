@@ -373,6 +373,7 @@ pub static EN: Texts = Texts {
     import_batch_reconciled: "Ready to confirm",
     import_batch_confirmed: "Imported",
     import_batch_undone: "Undone",
+    import_batch_undecided: "Decisions open",
     import_batch_cancelled: "Cancelled",
     import_bank: "Bank",
     import_bank_unknown: "Not recognised",

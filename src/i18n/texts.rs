@@ -388,6 +388,8 @@ pub struct Texts {
     pub import_batch_undone: &'static str,
     pub import_batch_cancelled: &'static str,
     pub import_bank: &'static str,
+    /// A reconciled batch with conflicts still to decide.
+    pub import_batch_undecided: &'static str,
     pub import_bank_unknown: &'static str,
     pub import_encoding: &'static str,
     pub import_delimiter: &'static str,

@@ -218,6 +218,46 @@ pub async fn seed(app: &TestApp, user: &TestUser, account: &str, n: usize) -> St
     batch.id
 }
 
+/// The batch's badge on its page, as text.
+fn badge(html: &str) -> String {
+    let start = html
+        .find("class=\"badge batch-status")
+        .expect("a batch badge");
+    let from = start + html[start..].find('>').unwrap() + 1;
+    html[from..from + html[from..].find('<').unwrap()].to_string()
+}
+
+#[tokio::test]
+async fn an_undecided_conflict_is_on_the_badge() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let giro = app.account(&user, "Girokonto", "EUR").await;
+    let id = seed(&app, &user, &giro, 3).await;
+    let page = |locale: &'static str| {
+        let (app, user, id) = (&app, &user, &id);
+        async move {
+            app.ok(user, "updateSettings", json!({ "locale": locale }))
+                .await;
+            let res = app
+                .get(&format!("/import?batch={id}"), Some(&user.cookie))
+                .await;
+            assert_eq!(res.status(), 200);
+            res.text().await.unwrap()
+        }
+    };
+    assert_eq!(badge(&page("en").await), "Decisions open");
+    assert_eq!(badge(&page("de").await), "Entscheidungen offen");
+
+    app.ok(
+        &user,
+        "decideImportConflict",
+        json!({"id": id, "all": "conflict", "decision": "skip"}),
+    )
+    .await;
+    assert_eq!(badge(&page("en").await), "Ready to confirm");
+    assert_eq!(badge(&page("de").await), "Bereit zur Bestätigung");
+}
+
 #[tokio::test]
 #[ignore]
 async fn import_screenshots() {
