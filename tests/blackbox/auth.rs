@@ -511,3 +511,39 @@ async fn the_accept_language_of_registration_becomes_the_locale() {
         .await;
     assert_eq!(reply.data()["locale"], "de");
 }
+
+/// A signed-out page in `lang` (its Accept-Language).
+async fn signed_out_page(app: &TestApp, path: &str, lang: &str) -> String {
+    let res = app
+        .client
+        .get(app.url(path))
+        .header("accept-language", lang)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200, "{path}");
+    res.text().await.unwrap()
+}
+
+#[tokio::test]
+async fn a_dead_reset_link_is_shown_as_an_error() {
+    let app = spawn_app().await;
+    for (lang, invalid) in [
+        (
+            "en",
+            "This link is invalid, used or expired. Ask for a new one.",
+        ),
+        (
+            "de",
+            "Dieser Link ist ungültig, schon benutzt oder abgelaufen. Fordere einen neuen an.",
+        ),
+    ] {
+        let reset = signed_out_page(&app, "/reset-password?token=used", lang).await;
+        assert!(
+            reset.contains(&format!(
+                "<p class=\"notice error\" role=\"alert\">{invalid}</p>"
+            )),
+            "{reset}"
+        );
+    }
+}

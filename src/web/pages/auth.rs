@@ -194,7 +194,7 @@ pub async fn reset(
                 }
                 (form_success(t.reset_done))
             } @else {
-                p.notice { (t.reset_invalid) }
+                p.notice.error role="alert" { (t.reset_invalid) }
                 p.links { a href="/forgot-password" { (t.forgot_title) } }
             }
             p.links { a href="/login" { (t.login_title) } }
