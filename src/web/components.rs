@@ -20,6 +20,8 @@ pub struct Field<'a> {
     /// An amount typed in the user's style (`data-type="amount"`, read by
     /// `i18n::amount` before the action sees it).
     pub amount: bool,
+    /// The field the page starts in (the first of a sign-in form).
+    pub autofocus: bool,
 }
 
 impl<'a> Field<'a> {
@@ -36,6 +38,7 @@ impl<'a> Field<'a> {
             inputmode: None,
             id: None,
             amount: false,
+            autofocus: false,
         }
     }
     pub fn id(mut self, id: &'a str) -> Self {
@@ -76,6 +79,10 @@ impl<'a> Field<'a> {
         self.required = true;
         self
     }
+    pub fn autofocus(mut self) -> Self {
+        self.autofocus = true;
+        self
+    }
     pub fn hint(mut self, h: &'a str) -> Self {
         self.hint = Some(h);
         self
@@ -96,7 +103,7 @@ impl<'a> Field<'a> {
             div.field {
                 label for=(id) { (self.label) }
                 input id=(id) name=(self.name) type=(self.kind) value=(self.value)
-                    autocomplete=[self.autocomplete] required[self.required]
+                    autocomplete=[self.autocomplete] required[self.required] autofocus[self.autofocus]
                     data-nullable[self.nullable] inputmode=[self.inputmode]
                     data-type=[self.amount.then_some("amount")]
                     aria-describedby=(described);

@@ -82,7 +82,7 @@ pub async fn login(
                     p.hint.or { (t.sso_or) }
                 }
                 form.stack data-action="login" data-redirect="/" data-second-step="#login-code" novalidate {
-                    (Field::new(t.email, "email", "email").autocomplete("username").required().render())
+                    (Field::new(t.email, "email", "email").autocomplete("username").required().autofocus().render())
                     (Field::new(t.password, "password", "password").autocomplete("current-password").required().render())
                     (form_error())
                     button.primary type="submit" { (t.login_button) }
@@ -128,7 +128,7 @@ pub async fn register(State(state): State<AppState>, viewer: Viewer) -> Response
                 (sso_button(&state, t))
             } @else if open {
                 form.stack data-action="register" data-redirect="/" novalidate {
-                    (Field::new(t.name, "name", "text").autocomplete("name").render())
+                    (Field::new(t.name, "name", "text").autocomplete("name").autofocus().render())
                     (Field::new(t.email, "email", "email").autocomplete("email").required().render())
                     (Field::new(t.password, "password", "password").autocomplete("new-password")
                         .required().hint(t.password_hint).render())
