@@ -257,6 +257,8 @@ pub struct Texts {
     pub icon: &'static str,
     pub color: &'static str,
     pub monthly_limit: &'static str,
+    /// The categories' column of this month's budget.
+    pub budget_per_month: &'static str,
     pub search_placeholder: &'static str,
     pub search_button: &'static str,
     pub no_results: &'static str,
@@ -384,12 +386,12 @@ pub struct Texts {
     pub import_no_rows: &'static str,
     pub import_batch_staged: &'static str,
     pub import_batch_reconciled: &'static str,
+    /// A reconciled batch with conflicts still to decide.
+    pub import_batch_undecided: &'static str,
     pub import_batch_confirmed: &'static str,
     pub import_batch_undone: &'static str,
     pub import_batch_cancelled: &'static str,
     pub import_bank: &'static str,
-    /// A reconciled batch with conflicts still to decide.
-    pub import_batch_undecided: &'static str,
     pub import_bank_unknown: &'static str,
     pub import_encoding: &'static str,
     pub import_delimiter: &'static str,

@@ -1675,3 +1675,26 @@ async fn the_net_worth_chart_on_the_accounts_page_at_desktop_and_phone_light_and
         browser.client.clone().close().await.unwrap();
     }
 }
+
+#[tokio::test]
+async fn the_colour_of_a_category_is_a_visible_swatch_on_a_phone() {
+    let Some(browser) = start(390, 844).await else {
+        return;
+    };
+    let c = &browser.client;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url("/categories")).await.unwrap();
+    let size = c
+        .execute(
+            "const r = document.querySelector('input[type=color]').getBoundingClientRect(); \
+             return [r.width, r.height];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let (w, h) = (size[0].as_f64().unwrap(), size[1].as_f64().unwrap());
+    assert!((40.0..=120.0).contains(&w) && h >= 32.0, "{w}×{h}");
+    browser.client.clone().close().await.unwrap();
+}
