@@ -942,3 +942,55 @@ async fn other_columns_read_the_same_file_again_in_place_of_the_first() {
     let old = app.ok(&user, "getImport", json!({"id": first_id})).await;
     assert_eq!(old["status"], "cancelled");
 }
+
+#[tokio::test]
+async fn an_undone_import_says_so_once() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let giro = app.account(&user, "Girokonto", "EUR").await;
+    let id = seed(&app, &user, &giro, 3).await;
+    let page = |locale: &'static str| {
+        let (app, user, id) = (&app, &user, &id);
+        async move {
+            app.ok(user, "updateSettings", json!({ "locale": locale }))
+                .await;
+            let res = app
+                .get(&format!("/import?batch={id}"), Some(&user.cookie))
+                .await;
+            assert_eq!(res.status(), 200);
+            res.text().await.unwrap()
+        }
+    };
+    app.ok(
+        &user,
+        "decideImportConflict",
+        json!({"id": id, "all": "conflict", "decision": "skip"}),
+    )
+    .await;
+
+    app.ok(&user, "confirmImport", json!({"id": id})).await;
+    app.ok(&user, "undoImport", json!({"id": id})).await;
+    for (locale, word, notice) in [
+        (
+            "en",
+            "Undone",
+            "Every entry this import wrote has been removed.",
+        ),
+        (
+            "de",
+            "Rückgängig gemacht",
+            "Alle Einträge dieses Imports sind wieder entfernt.",
+        ),
+    ] {
+        let html = page(locale).await;
+        assert_eq!(badge(&html), word);
+        assert!(
+            html.contains(&format!("<p class=\"notice\">{notice}</p>")),
+            "{html}"
+        );
+        // Within the batch's panel (the history below lists it too).
+        let start = html.find("class=\"panel import-batch\"").unwrap();
+        let panel = &html[start..start + html[start..].find("</section>").unwrap()];
+        assert_eq!(panel.matches(word).count(), 1, "{panel}");
+    }
+}
