@@ -10,7 +10,8 @@
 //   data-done="reset"     clear the form and show its .form-success
 //   data-confirm="text"   ask before sending (deletions)
 //   data-second-step="#f" a reply asking for a code ({totpRequired, challenge})
-//                         shows form #f instead, with the challenge filled in
+//                         shows form #f instead, with the challenge filled in,
+//                         and hides what is marked data-first-step
 //   data-upload="/url"    instead: send each chosen file as multipart/form-data
 //                         (part `file`, the other fields beside it; a field
 //                         `attach` holding "name:value" is sent as name=value),
@@ -197,6 +198,7 @@
       if (next) {
         next.elements.namedItem('challenge').value = body.data.challenge;
         form.hidden = true;
+        for (const el of document.querySelectorAll('[data-first-step]')) el.hidden = true;
         next.hidden = false;
         next.elements.namedItem('code').focus();
         return;

@@ -102,6 +102,7 @@ pub static DE: Texts = Texts {
     recovery_codes_intro: "Jeder Code meldet dich einmal an, falls das Handy verloren geht. Bewahre sie sicher auf, ausgedruckt oder im Passwortmanager: Sie werden nur jetzt angezeigt. Andere Browser wurden abgemeldet.",
     recovery_codes_done: "Ich habe sie gesichert",
     login_code_hint: "Gib den Code aus deiner Authenticator-App ein oder einen deiner Wiederherstellungscodes.",
+    back_to_sign_in: "Zurück zur Anmeldung",
     sso_button: "Mit Single Sign-on anmelden",
     sso_or: "oder mit deinem Passwort",
     sso_state: "Diese Anmeldung hat zu lange gedauert oder wurde in einem anderen Browser begonnen. Bitte versuche es noch einmal.",

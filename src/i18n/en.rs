@@ -104,6 +104,7 @@ pub static EN: Texts = Texts {
     recovery_codes_intro: "Each code signs you in once if the phone is lost. Keep them somewhere safe, printed or in a password manager: they are shown only now. Other browsers were signed out.",
     recovery_codes_done: "I have saved them",
     login_code_hint: "Enter the code your authenticator app shows, or one of your recovery codes.",
+    back_to_sign_in: "Back to sign-in",
     sso_button: "Sign in with single sign-on",
     sso_or: "or with your password",
     sso_state: "That sign-in took too long or was started in another browser. Please try again.",

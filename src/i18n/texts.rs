@@ -166,6 +166,8 @@ pub struct Texts {
     pub recovery_codes_intro: &'static str,
     pub recovery_codes_done: &'static str,
     pub login_code_hint: &'static str,
+    /// The second sign-in step's way back to the first.
+    pub back_to_sign_in: &'static str,
     pub sso_button: &'static str,
     pub sso_or: &'static str,
     pub sso_state: &'static str,

@@ -971,6 +971,21 @@ async fn a_person_turns_on_two_factor_sign_in_and_signs_in_with_a_code() {
         .unwrap();
     wait_for_css(c, "#login-code:not([hidden])").await;
     assert_eq!(c.current_url().await.unwrap().path(), "/login");
+    // The second step offers the way back, not a new account.
+    let back = c
+        .find(Locator::Css("#login-code a[href='/login']"))
+        .await
+        .unwrap();
+    assert_eq!(back.text().await.unwrap(), "Back to sign-in");
+    let register_shown = c
+        .execute(
+            "return [...document.querySelectorAll('a[href=\"/register\"]')] \
+             .some(a => a.offsetParent !== null);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(register_shown, serde_json::json!(false));
     // The code used to turn it on works once; the app's next one signs in.
     app.state.clock.advance(chrono::Duration::seconds(30));
     let code = cashkeeper::auth::totp::code_at(&secret, cashkeeper::auth::totp::step_at(now()));

@@ -79,7 +79,7 @@ pub async fn login(
             }
             @if passwords && challenge.is_none() {
                 @if state.config.oidc.is_some() {
-                    p.hint.or { (t.sso_or) }
+                    p.hint.or data-first-step { (t.sso_or) }
                 }
                 form.stack data-action="login" data-redirect="/" data-second-step="#login-code" novalidate {
                     (Field::new(t.email, "email", "email").autocomplete("username").required().autofocus().render())
@@ -98,9 +98,10 @@ pub async fn login(
                     .autocomplete("one-time-code").required().render())
                 (form_error())
                 button.primary type="submit" { (t.login_button) }
+                p.links { a href="/login" { (t.back_to_sign_in) } }
             }
             @if passwords && challenge.is_none() {
-                p.links {
+                p.links data-first-step {
                     a href="/forgot-password" { (t.forgot_link) }
                     @if open {
                         " · " (t.no_account) " " a href="/register" { (t.register_title) }
