@@ -309,10 +309,22 @@
         list.appendChild(li);
       }
       box.querySelector('.totp-steps').hidden = true;
+      // It is on now: the section no longer says it is off.
+      const off = box.parentElement.querySelector('.status-off');
+      if (off) off.hidden = true;
       const recovery = box.querySelector('.totp-recovery');
       recovery.hidden = false;
       recovery.focus();
     }
+  });
+  // "I have saved them": the page again, which says since when it is on
+  // and how many codes are left (the link alone only moves to the anchor).
+  document.addEventListener('click', function (ev) {
+    const done = ev.target.closest && ev.target.closest('a[data-totp-done]');
+    if (!done) return;
+    ev.preventDefault();
+    window.history.replaceState(null, '', done.getAttribute('href'));
+    window.location.reload();
   });
 
   // Forms with data-merchant-hint: when the merchant (or, without one, the

@@ -953,10 +953,42 @@ async fn a_person_turns_on_two_factor_sign_in_and_signs_in_with_a_code() {
         .unwrap();
     assert_eq!(codes.len(), 10);
     screenshot(c, "two-factor-recovery-codes").await;
+    // It no longer says "Off", and no code breaks over two lines.
+    let off_shown = c
+        .execute(
+            "const p = document.querySelector('#two-factor .status-off'); \
+             return !!p && p.offsetParent !== null;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(off_shown, serde_json::json!(false));
+    let wraps = c
+        .execute(
+            "return [...document.querySelectorAll('.recovery-codes li')] \
+             .map(li => getComputedStyle(li).whiteSpace);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(
+        wraps.as_array().unwrap().iter().all(|w| w == "nowrap"),
+        "{wraps}"
+    );
 
-    // Reloaded, Settings says it is on.
-    c.goto(&app.url("/settings")).await.unwrap();
+    // "I have saved them": Settings says it is on, without a manual reload.
+    c.find(Locator::Css("a[data-totp-done]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     wait_for_text(c, "Recovery codes left: 10").await;
+    assert!(!c
+        .source()
+        .await
+        .unwrap()
+        .contains("the password alone signs in"));
 
     // Signing in again asks for the code after the password.
     c.delete_all_cookies().await.unwrap();

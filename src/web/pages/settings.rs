@@ -129,7 +129,7 @@ pub async fn show(
                         button.danger type="submit" { (t.two_factor_disable) }
                     }
                 } @else {
-                    p { (t.two_factor_off) }
+                    p.status-off { (t.two_factor_off) }
                     div.totp-setup data-totp-setup {
                         form.stack data-action="beginTotpSetup" data-totp-begin novalidate {
                             (confirm(Field::new(t.current_password, "password", "password").id("f-totp-begin-password")
@@ -155,7 +155,7 @@ pub async fn show(
                             p.buttons {
                                 button type="button" data-copy=".recovery-codes" data-copied=(t.copied) { (t.copy) }
                                 " "
-                                a.button.primary href="/settings#two-factor" { (t.recovery_codes_done) }
+                                a.button.primary href="/settings#two-factor" data-totp-done { (t.recovery_codes_done) }
                             }
                         }
                     }
