@@ -285,6 +285,23 @@
     }
   }
 
+  // Times the server wrote in UTC (<time datetime data-local>): shown in
+  // the browser's own time zone, in the page's language; the UTC text
+  // stays as the title.
+  (function () {
+    const lang = document.documentElement.lang === 'de' ? 'de-DE' : 'en-GB';
+    const format = new Intl.DateTimeFormat(lang, {
+      day: lang === 'de-DE' ? '2-digit' : 'numeric', month: lang === 'de-DE' ? '2-digit' : 'short', year: 'numeric',
+      hour: '2-digit', minute: '2-digit',
+    });
+    for (const el of document.querySelectorAll('time[data-local]')) {
+      const at = new Date(el.getAttribute('datetime'));
+      if (isNaN(at.getTime())) continue;
+      el.title = el.textContent;
+      el.textContent = format.format(at);
+    }
+  })();
+
   // Two-factor setup in Settings: the secret comes back as a QR code (an
   // SVG, shown as an image) and as text; the confirmed code answers the
   // recovery codes, shown once.

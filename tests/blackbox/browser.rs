@@ -1745,3 +1745,59 @@ async fn the_colour_of_a_category_is_a_visible_swatch_on_a_phone() {
     assert!((40.0..=120.0).contains(&w) && h >= 32.0, "{w}×{h}");
     browser.client.clone().close().await.unwrap();
 }
+
+#[tokio::test]
+async fn sessions_and_tokens_show_their_times_in_the_browsers_time_zone() {
+    let Some(browser) = start(1280, 1000).await else {
+        return;
+    };
+    let c = &browser.client;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    app.ok(
+        &user,
+        "createApiToken",
+        serde_json::json!({"name": "Home Assistant", "password": user.password, "expiresInDays": 30}),
+    )
+    .await;
+    // The server writes them in UTC, as a <time> the script can read.
+    let html = app
+        .get("/settings", Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let tokens = &html[html.find("id=\"api-tokens\"").unwrap()..];
+    assert!(tokens.contains("<time datetime=\""), "{tokens}");
+    assert!(tokens.contains(" UTC</time>"), "{tokens}");
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url("/settings")).await.unwrap();
+    wait_for_css(c, "#sessions time[data-local][title]").await;
+    let shown = c
+        .execute(
+            "const lang = document.documentElement.lang === 'de' ? 'de-DE' : 'en-GB'; \
+             return [...document.querySelectorAll('#sessions time, #api-tokens time')].map(t => [ \
+               t.textContent, t.title, \
+               new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', year: 'numeric', \
+                 hour: '2-digit', minute: '2-digit' }).format(new Date(t.getAttribute('datetime'))) ]);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let shown = shown.as_array().unwrap();
+    // Two sessions (signed in, last seen) and the token (created, expires).
+    assert!(shown.len() >= 6, "{shown:?}");
+    for t in shown {
+        let (text, title, local) = (
+            t[0].as_str().unwrap(),
+            t[1].as_str().unwrap(),
+            t[2].as_str().unwrap(),
+        );
+        assert_eq!(text, local, "{shown:?}");
+        assert!(
+            !text.contains("UTC") && title.ends_with(" UTC"),
+            "{shown:?}"
+        );
+    }
+    browser.client.clone().close().await.unwrap();
+}
