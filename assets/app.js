@@ -10,7 +10,8 @@
 //   data-done="reset"     clear the form and show its .form-success
 //   data-confirm="text"   ask before sending (deletions)
 //   data-second-step="#f" a reply asking for a code ({totpRequired, challenge})
-//                         shows form #f instead, with the challenge filled in
+//                         shows form #f instead, with the challenge filled in,
+//                         and hides what is marked data-first-step
 //   data-upload="/url"    instead: send each chosen file as multipart/form-data
 //                         (part `file`, the other fields beside it; a field
 //                         `attach` holding "name:value" is sent as name=value),
@@ -197,6 +198,7 @@
       if (next) {
         next.elements.namedItem('challenge').value = body.data.challenge;
         form.hidden = true;
+        for (const el of document.querySelectorAll('[data-first-step]')) el.hidden = true;
         next.hidden = false;
         next.elements.namedItem('code').focus();
         return;
@@ -283,6 +285,23 @@
     }
   }
 
+  // Times the server wrote in UTC (<time datetime data-local>): shown in
+  // the browser's own time zone, in the page's language; the UTC text
+  // stays as the title.
+  (function () {
+    const lang = document.documentElement.lang === 'de' ? 'de-DE' : 'en-GB';
+    const format = new Intl.DateTimeFormat(lang, {
+      day: lang === 'de-DE' ? '2-digit' : 'numeric', month: lang === 'de-DE' ? '2-digit' : 'short', year: 'numeric',
+      hour: '2-digit', minute: '2-digit',
+    });
+    for (const el of document.querySelectorAll('time[data-local]')) {
+      const at = new Date(el.getAttribute('datetime'));
+      if (isNaN(at.getTime())) continue;
+      el.title = el.textContent;
+      el.textContent = format.format(at);
+    }
+  })();
+
   // Two-factor setup in Settings: the secret comes back as a QR code (an
   // SVG, shown as an image) and as text; the confirmed code answers the
   // recovery codes, shown once.
@@ -307,10 +326,22 @@
         list.appendChild(li);
       }
       box.querySelector('.totp-steps').hidden = true;
+      // It is on now: the section no longer says it is off.
+      const off = box.parentElement.querySelector('.status-off');
+      if (off) off.hidden = true;
       const recovery = box.querySelector('.totp-recovery');
       recovery.hidden = false;
       recovery.focus();
     }
+  });
+  // "I have saved them": the page again, which says since when it is on
+  // and how many codes are left (the link alone only moves to the anchor).
+  document.addEventListener('click', function (ev) {
+    const done = ev.target.closest && ev.target.closest('a[data-totp-done]');
+    if (!done) return;
+    ev.preventDefault();
+    window.history.replaceState(null, '', done.getAttribute('href'));
+    window.location.reload();
   });
 
   // Forms with data-merchant-hint: when the merchant (or, without one, the

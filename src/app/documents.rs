@@ -55,7 +55,7 @@ pub async fn list(
 /// The documents page: every document with the name of what it is attached
 /// to, the bytes used, and what a document can be attached to.
 pub struct Overview {
-    pub documents: Vec<(Document, Option<String>)>,
+    pub documents: Vec<(Document, Option<documents::Named>)>,
     pub used_bytes: i64,
     /// The recurring expenses.
     pub recurring: Vec<Expense>,

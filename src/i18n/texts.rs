@@ -166,6 +166,8 @@ pub struct Texts {
     pub recovery_codes_intro: &'static str,
     pub recovery_codes_done: &'static str,
     pub login_code_hint: &'static str,
+    /// The second sign-in step's way back to the first.
+    pub back_to_sign_in: &'static str,
     pub sso_button: &'static str,
     pub sso_or: &'static str,
     pub sso_state: &'static str,
@@ -257,6 +259,8 @@ pub struct Texts {
     pub icon: &'static str,
     pub color: &'static str,
     pub monthly_limit: &'static str,
+    /// The categories' column of this month's budget.
+    pub budget_per_month: &'static str,
     pub search_placeholder: &'static str,
     pub search_button: &'static str,
     pub no_results: &'static str,
@@ -384,6 +388,8 @@ pub struct Texts {
     pub import_no_rows: &'static str,
     pub import_batch_staged: &'static str,
     pub import_batch_reconciled: &'static str,
+    /// A reconciled batch with conflicts still to decide.
+    pub import_batch_undecided: &'static str,
     pub import_batch_confirmed: &'static str,
     pub import_batch_undone: &'static str,
     pub import_batch_cancelled: &'static str,

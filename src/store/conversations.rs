@@ -29,6 +29,8 @@ pub struct StoredMessage {
     pub tool_calls: Option<serde_json::Value>,
     pub tool_call_id: Option<String>,
     pub tool_name: Option<String>,
+    /// What a read tool's message told the person when it ran.
+    pub summary: Option<String>,
     pub created_at: String,
 }
 
@@ -39,6 +41,7 @@ pub struct NewMessage<'a> {
     pub tool_calls: Option<&'a serde_json::Value>,
     pub tool_call_id: Option<&'a str>,
     pub tool_name: Option<&'a str>,
+    pub summary: Option<&'a str>,
 }
 
 impl<'a> NewMessage<'a> {
@@ -49,6 +52,7 @@ impl<'a> NewMessage<'a> {
             tool_calls: None,
             tool_call_id: None,
             tool_name: None,
+            summary: None,
         }
     }
 }
@@ -117,7 +121,7 @@ pub fn messages(
 ) -> Result<Vec<StoredMessage>> {
     let rows = c
         .prepare_cached(
-            "SELECT id, role, content, tool_calls, tool_call_id, tool_name, created_at
+            "SELECT id, role, content, tool_calls, tool_call_id, tool_name, created_at, summary
              FROM conversation_messages WHERE conversation_id = ?1 AND user_id = ?2
              ORDER BY seq, created_at, id",
         )?
@@ -131,6 +135,7 @@ pub fn messages(
                 tool_call_id: r.get(4)?,
                 tool_name: r.get(5)?,
                 created_at: r.get(6)?,
+                summary: r.get(7)?,
             })
         })?
         .collect::<rusqlite::Result<_>>()?;
@@ -150,10 +155,10 @@ pub fn append(
     let calls = m.tool_calls.map(|v| v.to_string());
     c.execute(
         "INSERT INTO conversation_messages
-           (id, conversation_id, user_id, role, content, tool_calls, tool_call_id, tool_name, created_at, seq)
+           (id, conversation_id, user_id, role, content, tool_calls, tool_call_id, tool_name, created_at, seq, summary)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,
-                 (SELECT COALESCE(MAX(seq), 0) + 1 FROM conversation_messages WHERE conversation_id = ?2))",
-        params![id, conversation_id, user_id, m.role, m.content, calls, m.tool_call_id, m.tool_name, now],
+                 (SELECT COALESCE(MAX(seq), 0) + 1 FROM conversation_messages WHERE conversation_id = ?2), ?10)",
+        params![id, conversation_id, user_id, m.role, m.content, calls, m.tool_call_id, m.tool_name, now, m.summary],
     )?;
     c.execute(
         "UPDATE conversations SET updated_at = ?1 WHERE id = ?2 AND user_id = ?3",

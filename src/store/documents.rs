@@ -152,18 +152,31 @@ pub fn attached(c: &Connection, user_id: &UserId, which: Attached) -> Result<Vec
 
 /// The user's documents, newest first, each with the name of the expense
 /// or one-time expense it belongs to.
-pub fn list_named(c: &Connection, user_id: &UserId) -> Result<Vec<(Document, Option<String>)>> {
+pub fn list_named(c: &Connection, user_id: &UserId) -> Result<Vec<(Document, Option<Named>)>> {
     let rows = c
         .prepare_cached(&format!(
             "SELECT {COLUMNS},
                     COALESCE((SELECT name FROM expenses e WHERE e.id = documents.expense_id),
-                             (SELECT name FROM daily_expenses x WHERE x.id = documents.daily_expense_id))
+                             (SELECT name FROM daily_expenses x WHERE x.id = documents.daily_expense_id)),
+                    (SELECT date FROM daily_expenses x WHERE x.id = documents.daily_expense_id)
              FROM documents WHERE user_id = ?1
              ORDER BY created_at DESC, id DESC"
         ))?
-        .query_map([user_id], |r| Ok((from_row(r)?, r.get(8)?)))?
+        .query_map([user_id], |r| {
+            let name: Option<String> = r.get(8)?;
+            let date: Option<String> = r.get(9)?;
+            Ok((from_row(r)?, name.map(|name| Named { name, date })))
+        })?
         .collect::<rusqlite::Result<_>>()?;
     Ok(rows)
+}
+
+/// What a document belongs to: the record's name, and a one-time
+/// expense's date (`YYYY-MM-DD`).
+#[derive(Clone, Debug)]
+pub struct Named {
+    pub name: String,
+    pub date: Option<String>,
 }
 
 pub fn find(c: &Connection, user_id: &UserId, id: &str) -> Result<Option<Document>> {

@@ -276,6 +276,14 @@ pub fn counts(c: &Connection, batch_id: &str) -> Result<HashMap<Status, i64>> {
     Ok(out)
 }
 
+/// Conflicts of a batch with no decision yet.
+pub fn undecided(c: &Connection, batch_id: &str) -> Result<i64> {
+    Ok(c.prepare_cached(
+        "SELECT COUNT(*) FROM import_rows WHERE batch_id = ?1 AND status = ?2 AND decision IS NULL",
+    )?
+    .query_row(params![batch_id, Status::Conflict.code()], |r| r.get(0))?)
+}
+
 /// A page of a batch's rows in file order, optionally of one status.
 pub fn rows(
     c: &Connection,

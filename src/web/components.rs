@@ -20,6 +20,8 @@ pub struct Field<'a> {
     /// An amount typed in the user's style (`data-type="amount"`, read by
     /// `i18n::amount` before the action sees it).
     pub amount: bool,
+    /// The field the page starts in (the first of a sign-in form).
+    pub autofocus: bool,
 }
 
 impl<'a> Field<'a> {
@@ -36,6 +38,7 @@ impl<'a> Field<'a> {
             inputmode: None,
             id: None,
             amount: false,
+            autofocus: false,
         }
     }
     pub fn id(mut self, id: &'a str) -> Self {
@@ -76,6 +79,10 @@ impl<'a> Field<'a> {
         self.required = true;
         self
     }
+    pub fn autofocus(mut self) -> Self {
+        self.autofocus = true;
+        self
+    }
     pub fn hint(mut self, h: &'a str) -> Self {
         self.hint = Some(h);
         self
@@ -96,7 +103,7 @@ impl<'a> Field<'a> {
             div.field {
                 label for=(id) { (self.label) }
                 input id=(id) name=(self.name) type=(self.kind) value=(self.value)
-                    autocomplete=[self.autocomplete] required[self.required]
+                    autocomplete=[self.autocomplete] required[self.required] autofocus[self.autofocus]
                     data-nullable[self.nullable] inputmode=[self.inputmode]
                     data-type=[self.amount.then_some("amount")]
                     aria-describedby=(described);
@@ -105,6 +112,13 @@ impl<'a> Field<'a> {
             }
         }
     }
+}
+
+/// Partial: a stored RFC 3339 timestamp as a `<time>`: the day and time in
+/// UTC as the server writes them, which `app.js` turns into the browser's
+/// local time.
+pub fn local_time(ts: &str, locale: crate::i18n::Locale) -> Markup {
+    html! { time datetime=(ts) data-local { (crate::i18n::format::date_time(ts, locale)) } }
 }
 
 /// Partial: where a form shows an error that is not about one field.

@@ -597,6 +597,37 @@ async fn a_read_tool_runs_on_the_users_numbers_and_its_result_goes_back_to_the_m
 }
 
 #[tokio::test]
+async fn a_reopened_conversation_shows_what_was_looked_up_as_it_did_live() {
+    let provider = ChatProvider::start(Dialect::OpenAi).await;
+    let app = app_with_chat(&provider.base_url).await;
+    let user = app.new_user().await;
+    app.account(&user, "Girokonto", "EUR").await;
+    provider.then(Turn::Calls(vec![("list_accounts".into(), "{}".into())]));
+    provider.then(Turn::Text("Auf dem Girokonto sind 1.000,00 €.".into()));
+    let (_, events) = chat_stream(&app, &user, ask("Wie viel habe ich?")).await;
+    let summary = events
+        .iter()
+        .find(|e| e.event == "tool")
+        .expect("a tool event")
+        .data["summary"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let id = events[0].data["id"].as_str().unwrap().to_string();
+    let page = conversation_page(&app, &user, &id).await;
+    let line = format!("<p class=\"msg-tool\">{}</p>", html_escape(&summary));
+    assert!(page.contains(&line), "{line} in {page}");
+    assert!(!page.contains("list_accounts"), "{page}");
+}
+
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[tokio::test]
 async fn a_proposed_expense_is_not_written_until_confirmed_with_the_ordinary_action() {
     let provider = ChatProvider::start(Dialect::Ollama).await;
     let app = app_with_chat(&provider.base_url).await;

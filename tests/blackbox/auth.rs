@@ -6,6 +6,33 @@ use cashkeeper::config::{Registration, Secret};
 use serde_json::json;
 use std::time::Duration;
 
+/// The `<input>` tag with `id`.
+fn input_tag<'a>(html: &'a str, id: &str) -> &'a str {
+    let start = html
+        .find(&format!("<input id=\"{id}\""))
+        .unwrap_or_else(|| panic!("#{id} in {html}"));
+    &html[start..start + html[start..].find('>').unwrap()]
+}
+
+#[tokio::test]
+async fn sign_in_and_sign_up_start_in_their_first_field() {
+    let app = spawn_app().await;
+    for lang in ["en", "de"] {
+        let login = signed_out_page(&app, "/login", lang).await;
+        assert!(
+            input_tag(&login, "f-email").contains(" autofocus"),
+            "{login}"
+        );
+        assert!(!input_tag(&login, "f-password").contains("autofocus"));
+        let register = signed_out_page(&app, "/register", lang).await;
+        assert!(
+            input_tag(&register, "f-name").contains(" autofocus"),
+            "{register}"
+        );
+        assert_eq!(register.matches("autofocus").count(), 1);
+    }
+}
+
 #[tokio::test]
 async fn register_signs_the_new_user_in() {
     let app = spawn_app().await;
@@ -510,4 +537,40 @@ async fn the_accept_language_of_registration_becomes_the_locale() {
         )
         .await;
     assert_eq!(reply.data()["locale"], "de");
+}
+
+/// A signed-out page in `lang` (its Accept-Language).
+async fn signed_out_page(app: &TestApp, path: &str, lang: &str) -> String {
+    let res = app
+        .client
+        .get(app.url(path))
+        .header("accept-language", lang)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200, "{path}");
+    res.text().await.unwrap()
+}
+
+#[tokio::test]
+async fn a_dead_reset_link_is_shown_as_an_error() {
+    let app = spawn_app().await;
+    for (lang, invalid) in [
+        (
+            "en",
+            "This link is invalid, used or expired. Ask for a new one.",
+        ),
+        (
+            "de",
+            "Dieser Link ist ungültig, schon benutzt oder abgelaufen. Fordere einen neuen an.",
+        ),
+    ] {
+        let reset = signed_out_page(&app, "/reset-password?token=used", lang).await;
+        assert!(
+            reset.contains(&format!(
+                "<p class=\"notice error\" role=\"alert\">{invalid}</p>"
+            )),
+            "{reset}"
+        );
+    }
 }

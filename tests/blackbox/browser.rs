@@ -953,10 +953,42 @@ async fn a_person_turns_on_two_factor_sign_in_and_signs_in_with_a_code() {
         .unwrap();
     assert_eq!(codes.len(), 10);
     screenshot(c, "two-factor-recovery-codes").await;
+    // It no longer says "Off", and no code breaks over two lines.
+    let off_shown = c
+        .execute(
+            "const p = document.querySelector('#two-factor .status-off'); \
+             return !!p && p.offsetParent !== null;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(off_shown, serde_json::json!(false));
+    let wraps = c
+        .execute(
+            "return [...document.querySelectorAll('.recovery-codes li')] \
+             .map(li => getComputedStyle(li).whiteSpace);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(
+        wraps.as_array().unwrap().iter().all(|w| w == "nowrap"),
+        "{wraps}"
+    );
 
-    // Reloaded, Settings says it is on.
-    c.goto(&app.url("/settings")).await.unwrap();
+    // "I have saved them": Settings says it is on, without a manual reload.
+    c.find(Locator::Css("a[data-totp-done]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     wait_for_text(c, "Recovery codes left: 10").await;
+    assert!(!c
+        .source()
+        .await
+        .unwrap()
+        .contains("the password alone signs in"));
 
     // Signing in again asks for the code after the password.
     c.delete_all_cookies().await.unwrap();
@@ -971,6 +1003,21 @@ async fn a_person_turns_on_two_factor_sign_in_and_signs_in_with_a_code() {
         .unwrap();
     wait_for_css(c, "#login-code:not([hidden])").await;
     assert_eq!(c.current_url().await.unwrap().path(), "/login");
+    // The second step offers the way back, not a new account.
+    let back = c
+        .find(Locator::Css("#login-code a[href='/login']"))
+        .await
+        .unwrap();
+    assert_eq!(back.text().await.unwrap(), "Back to sign-in");
+    let register_shown = c
+        .execute(
+            "return [...document.querySelectorAll('a[href=\"/register\"]')] \
+             .some(a => a.offsetParent !== null);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(register_shown, serde_json::json!(false));
     // The code used to turn it on works once; the app's next one signs in.
     app.state.clock.advance(chrono::Duration::seconds(30));
     let code = cashkeeper::auth::totp::code_at(&secret, cashkeeper::auth::totp::step_at(now()));
@@ -1674,4 +1721,83 @@ async fn the_net_worth_chart_on_the_accounts_page_at_desktop_and_phone_light_and
         screenshot(c, &format!("forecast-past-{mode}")).await;
         browser.client.clone().close().await.unwrap();
     }
+}
+
+#[tokio::test]
+async fn the_colour_of_a_category_is_a_visible_swatch_on_a_phone() {
+    let Some(browser) = start(390, 844).await else {
+        return;
+    };
+    let c = &browser.client;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url("/categories")).await.unwrap();
+    let size = c
+        .execute(
+            "const r = document.querySelector('input[type=color]').getBoundingClientRect(); \
+             return [r.width, r.height];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let (w, h) = (size[0].as_f64().unwrap(), size[1].as_f64().unwrap());
+    assert!((40.0..=120.0).contains(&w) && h >= 32.0, "{w}×{h}");
+    browser.client.clone().close().await.unwrap();
+}
+
+#[tokio::test]
+async fn sessions_and_tokens_show_their_times_in_the_browsers_time_zone() {
+    let Some(browser) = start(1280, 1000).await else {
+        return;
+    };
+    let c = &browser.client;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    app.ok(
+        &user,
+        "createApiToken",
+        serde_json::json!({"name": "Home Assistant", "password": user.password, "expiresInDays": 30}),
+    )
+    .await;
+    // The server writes them in UTC, as a <time> the script can read.
+    let html = app
+        .get("/settings", Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let tokens = &html[html.find("id=\"api-tokens\"").unwrap()..];
+    assert!(tokens.contains("<time datetime=\""), "{tokens}");
+    assert!(tokens.contains(" UTC</time>"), "{tokens}");
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url("/settings")).await.unwrap();
+    wait_for_css(c, "#sessions time[data-local][title]").await;
+    let shown = c
+        .execute(
+            "const lang = document.documentElement.lang === 'de' ? 'de-DE' : 'en-GB'; \
+             return [...document.querySelectorAll('#sessions time, #api-tokens time')].map(t => [ \
+               t.textContent, t.title, \
+               new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', year: 'numeric', \
+                 hour: '2-digit', minute: '2-digit' }).format(new Date(t.getAttribute('datetime'))) ]);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let shown = shown.as_array().unwrap();
+    // Two sessions (signed in, last seen) and the token (created, expires).
+    assert!(shown.len() >= 6, "{shown:?}");
+    for t in shown {
+        let (text, title, local) = (
+            t[0].as_str().unwrap(),
+            t[1].as_str().unwrap(),
+            t[2].as_str().unwrap(),
+        );
+        assert_eq!(text, local, "{shown:?}");
+        assert!(
+            !text.contains("UTC") && title.ends_with(" UTC"),
+            "{shown:?}"
+        );
+    }
+    browser.client.clone().close().await.unwrap();
 }

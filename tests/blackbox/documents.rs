@@ -552,3 +552,63 @@ async fn a_missing_file_is_not_found_and_orphans_are_swept_at_start() {
         .await;
     assert_eq!(res.status(), StatusCode::OK);
 }
+
+#[tokio::test]
+async fn the_documents_page_links_each_document_to_the_record_it_belongs_to() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let account = app.account(&user, "Giro", "EUR").await;
+    let daily = app
+        .ok(
+            &user,
+            "createDailyExpense",
+            json!({"name": "Bäcker", "amount": "3.20", "currency": "EUR", "date": "2026-10-20", "accountId": account}),
+        )
+        .await;
+    let daily_id = daily["id"].as_str().unwrap().to_string();
+    let rent = app
+        .ok(
+            &user,
+            "createExpense",
+            json!({"name": "Miete", "amount": "900", "currency": "EUR", "frequency": "monthly", "startDate": "2026-01-01", "accountId": account}),
+        )
+        .await;
+    let rent_id = rent["id"].as_str().unwrap().to_string();
+    assert!(upload(
+        &app,
+        &user,
+        "bon.pdf",
+        &pdf(100),
+        json!({"dailyExpenseId": daily_id})
+    )
+    .await
+    .ok());
+    assert!(upload(
+        &app,
+        &user,
+        "vertrag.pdf",
+        &pdf(100),
+        json!({"expenseId": rent_id})
+    )
+    .await
+    .ok());
+    assert!(upload(&app, &user, "lose.pdf", &pdf(100), json!({}))
+        .await
+        .ok());
+    let html = app
+        .get("/documents", Some(&user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        html.contains(&format!(
+            "<a href=\"/daily-expenses?month=2026-10&amp;edit={daily_id}\">Bäcker</a>"
+        )),
+        "{html}"
+    );
+    assert!(
+        html.contains(&format!("<a href=\"/expenses?edit={rent_id}\">Miete</a>")),
+        "{html}"
+    );
+}

@@ -218,6 +218,46 @@ pub async fn seed(app: &TestApp, user: &TestUser, account: &str, n: usize) -> St
     batch.id
 }
 
+/// The batch's badge on its page, as text.
+fn badge(html: &str) -> String {
+    let start = html
+        .find("class=\"badge batch-status")
+        .expect("a batch badge");
+    let from = start + html[start..].find('>').unwrap() + 1;
+    html[from..from + html[from..].find('<').unwrap()].to_string()
+}
+
+#[tokio::test]
+async fn an_undecided_conflict_is_on_the_badge() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let giro = app.account(&user, "Girokonto", "EUR").await;
+    let id = seed(&app, &user, &giro, 3).await;
+    let page = |locale: &'static str| {
+        let (app, user, id) = (&app, &user, &id);
+        async move {
+            app.ok(user, "updateSettings", json!({ "locale": locale }))
+                .await;
+            let res = app
+                .get(&format!("/import?batch={id}"), Some(&user.cookie))
+                .await;
+            assert_eq!(res.status(), 200);
+            res.text().await.unwrap()
+        }
+    };
+    assert_eq!(badge(&page("en").await), "Decisions open");
+    assert_eq!(badge(&page("de").await), "Entscheidungen offen");
+
+    app.ok(
+        &user,
+        "decideImportConflict",
+        json!({"id": id, "all": "conflict", "decision": "skip"}),
+    )
+    .await;
+    assert_eq!(badge(&page("en").await), "Ready to confirm");
+    assert_eq!(badge(&page("de").await), "Bereit zur Bestätigung");
+}
+
 #[tokio::test]
 #[ignore]
 async fn import_screenshots() {
@@ -878,6 +918,58 @@ async fn other_columns_read_the_same_file_again_in_place_of_the_first() {
     assert_eq!(rows[0]["memo"], "");
     let old = app.ok(&user, "getImport", json!({"id": first_id})).await;
     assert_eq!(old["status"], "cancelled");
+}
+
+#[tokio::test]
+async fn an_undone_import_says_so_once() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let giro = app.account(&user, "Girokonto", "EUR").await;
+    let id = seed(&app, &user, &giro, 3).await;
+    let page = |locale: &'static str| {
+        let (app, user, id) = (&app, &user, &id);
+        async move {
+            app.ok(user, "updateSettings", json!({ "locale": locale }))
+                .await;
+            let res = app
+                .get(&format!("/import?batch={id}"), Some(&user.cookie))
+                .await;
+            assert_eq!(res.status(), 200);
+            res.text().await.unwrap()
+        }
+    };
+    app.ok(
+        &user,
+        "decideImportConflict",
+        json!({"id": id, "all": "conflict", "decision": "skip"}),
+    )
+    .await;
+
+    app.ok(&user, "confirmImport", json!({"id": id})).await;
+    app.ok(&user, "undoImport", json!({"id": id})).await;
+    for (locale, word, notice) in [
+        (
+            "en",
+            "Undone",
+            "Every entry this import wrote has been removed.",
+        ),
+        (
+            "de",
+            "Rückgängig gemacht",
+            "Alle Einträge dieses Imports sind wieder entfernt.",
+        ),
+    ] {
+        let html = page(locale).await;
+        assert_eq!(badge(&html), word);
+        assert!(
+            html.contains(&format!("<p class=\"notice\">{notice}</p>")),
+            "{html}"
+        );
+        // Within the batch's panel (the history below lists it too).
+        let start = html.find("class=\"panel import-batch\"").unwrap();
+        let panel = &html[start..start + html[start..].find("</section>").unwrap()];
+        assert_eq!(panel.matches(word).count(), 1, "{panel}");
+    }
 }
 
 /// Chooses `path` in the upload form and sends it.

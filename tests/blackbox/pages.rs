@@ -559,3 +559,31 @@ async fn another_months_dashboard_says_assets_and_payments_are_todays() {
     assert!(page.contains("Total assets (today)"), "{page}");
     assert!(page.contains("(from today)"), "{page}");
 }
+
+#[tokio::test]
+async fn the_categories_page_heads_its_column_budget_and_labels_the_field_so() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    for (locale, column, field) in [
+        ("en", "Budget per month", "Budget (monthly, optional)"),
+        ("de", "Budget pro Monat", "Budget (monatlich, optional)"),
+    ] {
+        app.ok(&user, "updateSettings", json!({ "locale": locale }))
+            .await;
+        let html = app
+            .get("/categories", Some(&user.cookie))
+            .await
+            .text()
+            .await
+            .unwrap();
+        assert!(
+            html.contains(&format!("<th class=\"num\">{column}</th>")),
+            "{html}"
+        );
+        assert!(
+            html.contains(&format!("<label for=\"f-monthlyLimit\">{field}</label>")),
+            "{html}"
+        );
+        assert!(!html.contains("limit (optional)") && !html.contains("Limit (optional)"));
+    }
+}

@@ -331,6 +331,7 @@ pub async fn answer(
                 "assistant",
                 &completion.content,
                 None,
+                None,
             )
             .await?;
             emit(Event::Done {
@@ -370,6 +371,7 @@ pub async fn answer(
             "assistant",
             &completion.content,
             Some((&calls, None)),
+            None,
         )
         .await?;
         messages.push(Message::assistant(
@@ -377,6 +379,7 @@ pub async fn answer(
             completion.tool_calls.clone(),
         ));
         for call in run {
+            let mut looked = None;
             let result = if call.arguments.len() > ARGUMENTS_MAX {
                 json!({ "error": format!("the arguments are too long: at most {ARGUMENTS_MAX} bytes") })
             } else {
@@ -387,8 +390,9 @@ pub async fn answer(
                         let event = Event::Tool {
                             name: call.name.clone(),
                             arguments,
-                            summary,
+                            summary: summary.clone(),
                         };
+                        looked = Some(summary);
                         tool_calls.push(event.data());
                         emit(event);
                         result
@@ -424,6 +428,7 @@ pub async fn answer(
                 "tool",
                 &text,
                 Some((&Value::Null, Some(call))),
+                looked.as_deref(),
             )
             .await?;
             messages.push(Message::tool_result(call, text));
@@ -503,12 +508,14 @@ async fn store(
     role: &'static str,
     content: &str,
     tool: Option<(&Value, Option<&ToolCall>)>,
+    summary: Option<&str>,
 ) -> Result<String> {
     let (user_id, id, content) = (
         user.id.clone(),
         conversation_id.to_string(),
         bounded(content).to_string(),
     );
+    let summary = summary.map(str::to_string);
     let now = crate::clock::timestamp(state.clock.now());
     let (calls, answered) = match tool {
         Some((calls, call)) => (
@@ -530,6 +537,7 @@ async fn store(
                     tool_calls: calls.as_ref(),
                     tool_call_id: answered.as_ref().map(|(id, _)| id.as_str()),
                     tool_name: answered.as_ref().map(|(_, name)| name.as_str()),
+                    summary: summary.as_deref(),
                 },
                 &now,
             )
@@ -709,6 +717,7 @@ mod tests {
             tool_calls: None,
             tool_call_id: None,
             tool_name: None,
+            summary: None,
             created_at: String::new(),
         }
     }

@@ -25,6 +25,13 @@ pub struct MessageView {
     /// The proposals its tool calls made: `{id, toolCallId, tool,
     /// arguments, state, recordId}`.
     pub proposals: Vec<Proposal>,
+    /// The call a tool message answers.
+    #[serde(skip)]
+    pub tool_call_id: Option<String>,
+    /// What a read tool's message told the person when it ran ("Konten
+    /// angesehen"); absent for messages stored before it was kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
     pub created_at: String,
 }
 
@@ -40,6 +47,8 @@ impl MessageView {
             content: m.content,
             tool_calls: m.tool_calls.unwrap_or(Value::Array(Vec::new())),
             proposals: own,
+            tool_call_id: m.tool_call_id,
+            summary: m.summary,
             created_at: m.created_at,
         }
     }

@@ -44,6 +44,9 @@ pub struct BatchView {
     pub format: Format,
     pub row_count: i64,
     pub counts: Counts,
+    /// Conflicts not decided yet: the batch cannot be confirmed before.
+    #[serde(skip)]
+    pub undecided: i64,
 }
 
 impl BatchView {
@@ -116,6 +119,7 @@ pub struct MatchView {
 
 pub(crate) fn batch_view(c: &Connection, b: Batch) -> Result<BatchView> {
     let n = imports::counts(c, &b.id)?;
+    let undecided = imports::undecided(c, &b.id)?;
     // A confirm under way is not a confirmation yet.
     let confirmed_at = b.confirmed_at.clone().filter(|_| !b.confirming());
     let count = |s| n.get(&s).copied().unwrap_or(0);
@@ -135,6 +139,7 @@ pub(crate) fn batch_view(c: &Connection, b: Batch) -> Result<BatchView> {
         confirmed_at,
         format: b.format,
         row_count: b.row_count,
+        undecided,
     })
 }
 

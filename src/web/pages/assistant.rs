@@ -41,8 +41,9 @@ enum Block {
 
 enum Piece {
     Text(String),
-    /// A read tool ran.
-    Used(String),
+    /// A read tool ran: the line the person was shown then ("Konten
+    /// angesehen"); `None` for one stored before that line was kept.
+    Used(Option<String>),
     /// A write tool was proposed: it can be looked at again through
     /// `previewTool`, and confirmed through `confirmProposal` when it is a
     /// stored proposal (`proposal`) that is still pending. One from before
@@ -148,6 +149,11 @@ pub async fn show(
 
 /// The stored messages as the chat shows them.
 fn blocks(messages: &[MessageView]) -> Vec<Block> {
+    let summaries: std::collections::HashMap<&str, &str> = messages
+        .iter()
+        .filter(|m| m.role == "tool")
+        .filter_map(|m| Some((m.tool_call_id.as_deref()?, m.summary.as_deref()?)))
+        .collect();
     let mut out: Vec<Block> = Vec::new();
     for m in messages {
         let text = m.content.trim();
@@ -160,7 +166,10 @@ fn blocks(messages: &[MessageView]) -> Vec<Block> {
                 }
                 for (call, tool, arguments) in tool_calls(&m.tool_calls) {
                     if !tools::is_write(&tool) {
-                        pieces.push(Piece::Used(tool));
+                        let summary = (!call.is_empty())
+                            .then(|| summaries.get(call.as_str()))
+                            .flatten();
+                        pieces.push(Piece::Used(summary.map(|s| s.to_string())));
                         continue;
                     }
                     let stored = m
@@ -281,7 +290,8 @@ fn block(t: &Texts, b: &Block) -> Markup {
                 @for piece in pieces {
                     @match piece {
                         Piece::Text(text) => p.msg-text { (text) },
-                        Piece::Used(tool) => p.msg-tool { (t.assistant_used_tool) " " code { (tool) } },
+                        Piece::Used(Some(summary)) => p.msg-tool { (summary) },
+                        Piece::Used(None) => p.msg-tool { (t.assistant_used_tool) },
                         Piece::Proposed { tool, arguments, proposal } => p.msg-tool {
                             (t.assistant_proposed_tool)
                             @let kind = kind_label(t, tool);
@@ -428,6 +438,8 @@ mod tests {
                     .as_array()
                     .map(|ps| ps.iter().map(proposal).collect())
                     .unwrap_or_default(),
+                tool_call_id: m["toolCallId"].as_str().map(Into::into),
+                summary: m["summary"].as_str().map(Into::into),
                 created_at: String::new(),
             })
             .collect()
@@ -441,6 +453,7 @@ mod tests {
                 {"id": "a", "name": "get_accounts", "arguments": "{}"},
                 {"id": "b", "function": {"name": "create_daily_expense", "arguments": "{\"amount\":\"12.40\"}"}},
             ]},
+            {"role": "tool", "toolCallId": "a", "summary": "looked at your accounts", "content": "{}"},
             {"role": "tool", "content": "{\"proposed\":true}"},
             {"role": "assistant", "content": "Please confirm."},
             {"role": "user", "content": "Thanks"},
@@ -450,7 +463,7 @@ mod tests {
         let Block::Assistant(pieces) = &b[1] else {
             panic!("the answer follows the question")
         };
-        assert!(matches!(&pieces[0], Piece::Used(n) if n == "get_accounts"));
+        assert!(matches!(&pieces[0], Piece::Used(Some(n)) if n == "looked at your accounts"));
         assert!(
             matches!(&pieces[1], Piece::Proposed { tool, arguments, proposal: None } if tool == "create_daily_expense" && arguments["amount"] == "12.40")
         );

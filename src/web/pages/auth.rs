@@ -79,10 +79,10 @@ pub async fn login(
             }
             @if passwords && challenge.is_none() {
                 @if state.config.oidc.is_some() {
-                    p.hint.or { (t.sso_or) }
+                    p.hint.or data-first-step { (t.sso_or) }
                 }
                 form.stack data-action="login" data-redirect="/" data-second-step="#login-code" novalidate {
-                    (Field::new(t.email, "email", "email").autocomplete("username").required().render())
+                    (Field::new(t.email, "email", "email").autocomplete("username").required().autofocus().render())
                     (Field::new(t.password, "password", "password").autocomplete("current-password").required().render())
                     (form_error())
                     button.primary type="submit" { (t.login_button) }
@@ -98,9 +98,10 @@ pub async fn login(
                     .autocomplete("one-time-code").required().render())
                 (form_error())
                 button.primary type="submit" { (t.login_button) }
+                p.links { a href="/login" { (t.back_to_sign_in) } }
             }
             @if passwords && challenge.is_none() {
-                p.links {
+                p.links data-first-step {
                     a href="/forgot-password" { (t.forgot_link) }
                     @if open {
                         " · " (t.no_account) " " a href="/register" { (t.register_title) }
@@ -128,7 +129,7 @@ pub async fn register(State(state): State<AppState>, viewer: Viewer) -> Response
                 (sso_button(&state, t))
             } @else if open {
                 form.stack data-action="register" data-redirect="/" novalidate {
-                    (Field::new(t.name, "name", "text").autocomplete("name").render())
+                    (Field::new(t.name, "name", "text").autocomplete("name").autofocus().render())
                     (Field::new(t.email, "email", "email").autocomplete("email").required().render())
                     (Field::new(t.password, "password", "password").autocomplete("new-password")
                         .required().hint(t.password_hint).render())
@@ -194,7 +195,7 @@ pub async fn reset(
                 }
                 (form_success(t.reset_done))
             } @else {
-                p.notice { (t.reset_invalid) }
+                p.notice.error role="alert" { (t.reset_invalid) }
                 p.links { a href="/forgot-password" { (t.forgot_title) } }
             }
             p.links { a href="/login" { (t.login_title) } }

@@ -30,7 +30,7 @@ pub async fn show(
         "/categories?edit=",
         "deleteCategory",
         html! {
-            th { (t.name) } th.num { (t.monthly_limit) }
+            th { (t.name) } th.num { (t.budget_per_month) }
         },
     );
     let form = RecordForm::new(

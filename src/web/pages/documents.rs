@@ -8,7 +8,7 @@ use crate::i18n::format;
 use crate::i18n::Texts;
 use crate::state::AppState;
 use crate::store::daily_expenses::DailyExpense;
-use crate::store::documents::Document;
+use crate::store::documents::{Document, Named};
 use crate::store::expenses::Expense;
 use crate::web::components::form_error;
 use crate::web::layout::page;
@@ -46,7 +46,7 @@ pub async fn show(
                     h2 { (t.doc_attach) ": " (d.file_name) }
                     form.stack data-action="attachDocument" data-redirect="/documents" {
                         input type="hidden" name="id" value=(d.id);
-                        (attach_select(t, locale, "doc-reattach", &recurring, &recent, Some((d, record.as_deref()))))
+                        (attach_select(t, locale, "doc-reattach", &recurring, &recent, Some((d, record.as_ref().map(|r| r.name.as_str())))))
                         (form_error())
                         div.buttons {
                             button.primary type="submit" { (t.save_changes) }
@@ -86,7 +86,13 @@ pub async fn show(
                                 tr {
                                     td { (thumbnail(d)) }
                                     td { a href={ "/api/documents/" (d.id) } target="_blank" rel="noopener" { (d.file_name) } }
-                                    td { @match record { Some(name) => (name), None => span.muted { "–" } } }
+                                    td { @match record {
+                                        Some(r) => @match record_href(d, r) {
+                                            Some(href) => a href=(href) { (r.name) },
+                                            None => (r.name),
+                                        },
+                                        None => span.muted { "–" },
+                                    } }
                                     td.num { (format::file_size(d.size_bytes as u64, locale)) }
                                     td { (created_day(d, locale)) }
                                     td.row-actions {
@@ -102,6 +108,17 @@ pub async fn show(
         },
     )
     .into_response())
+}
+
+/// The page of the record a document belongs to, with that record open
+/// for editing: a recurring expense's, or a one-time expense's in its month.
+fn record_href(d: &Document, r: &Named) -> Option<String> {
+    if let Some(id) = &d.expense_id {
+        return Some(format!("/expenses?edit={id}"));
+    }
+    let id = d.daily_expense_id.as_ref()?;
+    let month = r.date.as_deref().and_then(|date| date.get(..7))?;
+    Some(format!("/daily-expenses?month={month}&edit={id}"))
 }
 
 /// The choice of the record a document belongs to: none, a recurring

@@ -7,7 +7,9 @@ use crate::domain::currency::KNOWN;
 use crate::domain::user_agent;
 use crate::i18n::format as fmt;
 use crate::state::AppState;
-use crate::web::components::{checkbox, delete_button, form_error, form_success, select, Field};
+use crate::web::components::{
+    checkbox, delete_button, form_error, form_success, local_time, select, Field,
+};
 use crate::web::layout::page;
 use crate::web::pages::common::PageResult;
 use crate::web::SignedIn;
@@ -43,8 +45,8 @@ pub async fn show(
         .collect();
     lifetimes.push((String::new(), t.never.to_string()));
     let when = |ts: &Option<String>, none: &str| match ts {
-        Some(v) => v.replace('T', " ").trim_end_matches('Z').to_string(),
-        None => none.to_string(),
+        Some(v) => local_time(v, viewer.locale),
+        None => html! { (none) },
     };
     Ok(page(
         &viewer,
@@ -129,7 +131,7 @@ pub async fn show(
                         button.danger type="submit" { (t.two_factor_disable) }
                     }
                 } @else {
-                    p { (t.two_factor_off) }
+                    p.status-off { (t.two_factor_off) }
                     div.totp-setup data-totp-setup {
                         form.stack data-action="beginTotpSetup" data-totp-begin novalidate {
                             (confirm(Field::new(t.current_password, "password", "password").id("f-totp-begin-password")
@@ -155,7 +157,7 @@ pub async fn show(
                             p.buttons {
                                 button type="button" data-copy=".recovery-codes" data-copied=(t.copied) { (t.copy) }
                                 " "
-                                a.button.primary href="/settings#two-factor" { (t.recovery_codes_done) }
+                                a.button.primary href="/settings#two-factor" data-totp-done { (t.recovery_codes_done) }
                             }
                         }
                     }
@@ -179,8 +181,8 @@ pub async fn show(
                                     span title=(b.user_agent) { (name) }
                                     @if current { " " span.badge { (t.this_browser) } }
                                 }
-                                td data-label=(t.session_signed_in) { (fmt::date_time(&b.created_at, viewer.locale)) }
-                                td data-label=(t.session_last_seen) { (fmt::date_time(&b.last_seen_at, viewer.locale)) }
+                                td data-label=(t.session_signed_in) { (local_time(&b.created_at, viewer.locale)) }
+                                td data-label=(t.session_last_seen) { (local_time(&b.last_seen_at, viewer.locale)) }
                                 td.row-actions {
                                     @if current {
                                         form.inline data-action="logout" data-redirect="/login" {

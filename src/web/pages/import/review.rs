@@ -68,6 +68,7 @@ impl View<'_> {
         let t = self.t;
         let label = match b.status {
             BatchStatus::Staged => t.import_batch_staged,
+            BatchStatus::Reconciled if b.undecided > 0 => t.import_batch_undecided,
             BatchStatus::Reconciled => t.import_batch_reconciled,
             BatchStatus::Confirmed => t.import_batch_confirmed,
             _ if b.is_undone() => t.import_batch_undone,
