@@ -240,7 +240,7 @@ pub struct Texts {
     pub month: &'static str,
     pub is_subscription: &'static str,
     pub per_month: &'static str,
-    pub per_year: &'static str,
+    pub in_next_twelve_months: &'static str,
     pub total: &'static str,
     pub empty_list: &'static str,
     pub from_account: &'static str,

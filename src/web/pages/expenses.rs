@@ -140,7 +140,7 @@ pub async fn subscriptions_page(
             h1 { (t.nav_subscriptions) }
             div.cards {
                 div.card.stat { span.label { (t.total) " " (t.per_month) } strong.amount { (format::money(subs.monthly_total, &subs.currency, locale)) } }
-                div.card.stat { span.label { (t.total) " " (t.per_year) } strong.amount { (format::money(subs.yearly_total, &subs.currency, locale)) } }
+                div.card.stat { span.label { (t.total) " " (t.in_next_twelve_months) } strong.amount { (format::money(subs.yearly_total, &subs.currency, locale)) } }
             }
             (expense_form(locale, user, &refs, editing, "/subscriptions", true))
             (records.render(&subs.subscriptions, |s| {
