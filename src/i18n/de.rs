@@ -278,6 +278,7 @@ pub static DE: Texts = Texts {
     save_changes: "Änderungen speichern",
     next_due: "Nächste Fälligkeit",
     ended: "beendet",
+    was_due: "war am {date} fällig",
     monthly_equivalent: "Monatlich",
     amount_from: "Neuer Betrag gilt ab",
     amount_from_hint: "Leer: ab heute; frühere Zahlungen behalten ihren Betrag. Mit dem Startdatum ändert sich jede Zahlung.",

@@ -280,6 +280,7 @@ pub static EN: Texts = Texts {
     save_changes: "Save changes",
     next_due: "Next due",
     ended: "ended",
+    was_due: "was due {date}",
     monthly_equivalent: "Monthly",
     amount_from: "New amount applies from",
     amount_from_hint: "Empty: from today; earlier payments keep their amount. The start date changes every payment.",

@@ -290,6 +290,7 @@ pub struct Texts {
     pub save_changes: &'static str,
     pub next_due: &'static str,
     pub ended: &'static str,
+    pub was_due: &'static str,
     pub monthly_equivalent: &'static str,
     pub amount_from: &'static str,
     pub amount_from_hint: &'static str,

@@ -892,6 +892,70 @@ async fn the_dashboard_adds_up_a_hand_worked_month() {
 }
 
 #[tokio::test]
+async fn next_payments_leave_out_todays_purchases_and_past_one_offs() {
+    let app = spawn_app().await;
+    let at = chrono::DateTime::parse_from_rfc3339("2026-11-27T12:00:00Z").unwrap();
+    app.state.clock.set(at.with_timezone(&chrono::Utc));
+    let user = app.new_user().await;
+    let a = app.account(&user, "Giro", "EUR").await;
+    // Four purchases made today, one planned for tomorrow.
+    for (name, date) in [
+        ("Bäcker", "2026-11-27"),
+        ("Drogerie", "2026-11-27"),
+        ("Tankstelle", "2026-11-27"),
+        ("Kiosk", "2026-11-27"),
+        ("Konzertkarte", "2026-11-28"),
+    ] {
+        app.ok(
+            &user,
+            "createDailyExpense",
+            json!({"name": name, "amount": "12.50", "date": date, "accountId": a}),
+        )
+        .await;
+    }
+    for (action, body) in [
+        (
+            "createExpense",
+            json!({"name": "Miete", "amount": 950, "frequency": "monthly", "startDate": "2026-01-27", "accountId": a}),
+        ),
+        (
+            "createExpense",
+            json!({"name": "Netflix", "amount": "13.99", "frequency": "monthly", "startDate": "2026-01-30", "accountId": a, "isSubscription": true}),
+        ),
+        (
+            "createIncome",
+            json!({"name": "Steuererstattung", "amount": 300, "frequency": "once", "startDate": "2026-06-15", "accountId": a}),
+        ),
+    ] {
+        app.ok(&user, action, body).await;
+    }
+    let d = app.ok(&user, "getDashboard", json!({})).await;
+    let next: Vec<(&str, &str)> = d["upcoming"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["date"].as_str().unwrap(), p["name"].as_str().unwrap()))
+        .collect();
+    // The rent due today may still go out; today's purchases are paid.
+    assert_eq!(
+        next,
+        vec![
+            ("2026-11-27", "Miete"),
+            ("2026-11-28", "Konzertkarte"),
+            ("2026-11-30", "Netflix"),
+        ]
+    );
+    // Today's purchases still count in the month.
+    assert_eq!(
+        m(&d["cashflow"]["expenses"]),
+        format!("{:.2}", 950.0 + 13.99 + 5.0 * 12.5)
+    );
+    // The incomes page names no past one-off as next due.
+    let page = app.page(&user, "/incomes").await;
+    assert!(page.contains("was due 15\u{a0}Jun\u{a0}2026"), "{page}");
+}
+
+#[tokio::test]
 async fn foreign_currency_entries_are_converted_to_the_base_currency() {
     let app = spawn_app().await;
     let user = app.new_user().await;
