@@ -139,6 +139,7 @@ pub static DE: Texts = Texts {
     forecast_intro: "Monat für Monat ab nächstem Monat: was auf diesem Konto fällig ist, in deiner Basiswährung.",
     projected_balance: "Erwarteter Kontostand",
     lowest_balance: "Niedrigster erwarteter Stand",
+    lowest_point: "Niedrigster Monatsendstand",
     everyday_spending: "Alltagsausgaben",
     without_everyday: "Ohne Alltagsausgaben",
     today: "Heute",

@@ -141,6 +141,7 @@ pub static EN: Texts = Texts {
     forecast_intro: "Month by month from next month: what is due on this account, in your base currency.",
     projected_balance: "Projected balance",
     lowest_balance: "Lowest projected balance",
+    lowest_point: "Lowest month-end",
     everyday_spending: "Everyday spending",
     without_everyday: "Without everyday spending",
     today: "Today",

@@ -107,6 +107,7 @@ pub struct Texts {
     pub forecast_intro: &'static str,
     pub projected_balance: &'static str,
     pub lowest_balance: &'static str,
+    pub lowest_point: &'static str,
     pub everyday_spending: &'static str,
     pub without_everyday: &'static str,
     pub today: &'static str,

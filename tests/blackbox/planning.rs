@@ -298,6 +298,12 @@ async fn the_forecast_and_reserve_pages_render_with_and_without_data() {
         .await
         .unwrap();
     assert!(html.contains("Lowest projected balance") && html.contains("<polyline"));
+    // The red dot has its legend entry; the axis names its unit.
+    assert!(
+        html.contains("class=\"key low\"") && html.contains("Lowest month-end"),
+        "{html}"
+    );
+    assert!(html.contains(">€0<") || html.contains(">€100<"), "{html}");
     let html = app
         .get("/reserves", Some(&user.cookie))
         .await
@@ -398,4 +404,20 @@ async fn a_checking_accounts_forecast_expects_its_balance_with_everyday_spending
         .await;
     assert!(api.get("everyday").is_none());
     assert_eq!(m(&api["monthly"][0]["net"]), "1750.00");
+}
+
+#[tokio::test]
+async fn an_empty_twelve_month_chart_shows_no_made_up_scale_and_a_full_one_its_unit() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let html = app.page(&user, "/").await;
+    // No bars and no 0–4 axis drawn from nothing.
+    assert!(!html.contains("chart-expenses-bar"), "{html}");
+    assert!(!html.contains(">4</text>"), "{html}");
+    let giro = app.account(&user, "Giro", "EUR").await;
+    let today = app.state.clock.today().to_string();
+    app.ok(&user, "createIncome", json!({"name": "Gehalt", "amount": 3000, "frequency": "monthly", "startDate": today, "accountId": giro})).await;
+    let html = app.page(&user, "/").await;
+    assert!(html.contains("chart-expenses-bar"), "{html}");
+    assert!(html.contains(">€3,000</text>"), "{html}");
 }
