@@ -1,5 +1,6 @@
 //! Subscriptions: the recurring expenses marked as such, with what each
-//! costs a month and a year, and the totals in the base currency.
+//! costs a month (at today's price) and in the next twelve months (each payment
+//! at the price of its day), and the totals in the base currency.
 
 use crate::domain::rates::Rates;
 use crate::domain::recurrence::monthly_equivalent;

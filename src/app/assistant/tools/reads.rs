@@ -152,9 +152,10 @@ pub(super) const READ_TOOLS: &[ReadTool] = &[
     ),
     (
         "list_subscriptions",
-        "The recurring expenses marked as subscriptions, with what each costs a month and a \
-         year, whether it is active today, and the monthly and yearly totals of the active \
-         ones in the base currency.",
+        "The recurring expenses marked as subscriptions, with what each costs a month (at \
+         today's price) and in the next twelve months (each payment at the price of its day, \
+         so a scheduled price change counts), whether it is active today, and both totals of \
+         the active ones in the base currency.",
         &[],
         &[],
         |c, a, _| list_subscriptions(c, a.user, a.rates, a.today),
