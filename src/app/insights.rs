@@ -56,18 +56,34 @@ pub fn facts(
     let per_month: Vec<Vec<(Option<String>, Decimal)>> = (0..4)
         .map(|i| views::expenses_by_category(&ledger.items, add_months(from, i)))
         .collect();
+    // The recurring payments due in each month, by category: planned, so
+    // never unusual spending.
+    let recurring_items: Vec<views::Item> = ledger
+        .items
+        .iter()
+        .filter(|i| i.kind == views::Kind::Expense)
+        .cloned()
+        .collect();
+    let recurring_per_month = views::expenses_by_category_months(&recurring_items, from, 4);
     let categories = table::all::<Category>(c, &user.id)?
         .into_iter()
         .map(|k| {
             let mut spent = [Decimal::ZERO; 4];
+            let mut recurring = [Decimal::ZERO; 4];
+            let key = Some(k.id.clone());
             for (i, month) in per_month.iter().enumerate() {
                 spent[i] = month
                     .iter()
                     .find(|(id, _)| id.as_deref() == Some(k.id.as_str()))
                     .map(|(_, a)| *a)
                     .unwrap_or_default();
+                recurring[i] = recurring_per_month[i]
+                    .get(&key)
+                    .copied()
+                    .unwrap_or_default();
             }
             CategoryFacts {
+                recurring,
                 budget: budgets.of(&k.id).map(|b| (b.available, b.status)),
                 id: k.id,
                 name: k.name,

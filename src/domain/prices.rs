@@ -94,6 +94,22 @@ impl Prices {
         }
     }
 
+    /// What the payments of `schedule` due in the twelve months from
+    /// `today` on (`today` included, the same day a year later not) cost,
+    /// each at the amount of its day: a raise announced for next month
+    /// counts from then, an end date stops the payments.
+    pub fn next_twelve_months(&self, schedule: &Schedule, today: NaiveDate) -> Decimal {
+        let last = today
+            .checked_add_months(chrono::Months::new(12))
+            .and_then(|d| d.pred_opt())
+            .unwrap_or(today);
+        schedule
+            .due_dates(today, last)
+            .into_iter()
+            .map(|day| self.on(day))
+            .sum()
+    }
+
     /// The first day from which the latest amount applies, when it is not
     /// the only one.
     pub fn latest_from(&self) -> Option<NaiveDate> {
@@ -222,6 +238,35 @@ mod tests {
         assert_eq!(p.on(d("2026-12-15")), dec("13.99"));
         assert_eq!(p.on(d("2027-01-15")), dec("15.99"));
         assert_eq!(p.latest, dec("15.99"));
+    }
+
+    #[test]
+    fn the_next_twelve_months_cost_each_payment_at_the_amount_of_its_day() {
+        let start = d("2024-01-15");
+        let monthly = Schedule::new(Frequency::Monthly, start, None).unwrap();
+        let today = d("2026-11-27");
+        // 15.99 from December 1st: every payment from December 15th on.
+        let p = Prices::from(dec("13.99")).change(d("2026-12-01"), dec("15.99"), start);
+        assert_eq!(p.next_twelve_months(&monthly, today), dec("191.88"));
+        // A raise from January: the December payment keeps 13.99.
+        let p = Prices::from(dec("13.99")).change(d("2027-01-01"), dec("15.99"), start);
+        assert_eq!(
+            p.next_twelve_months(&monthly, today),
+            dec("13.99") + dec("15.99") * Decimal::from(11)
+        );
+        // No change: twelve times the amount.
+        let same = Prices::from(dec("13.99"));
+        assert_eq!(same.next_twelve_months(&monthly, today), dec("167.88"));
+        // Due today counts, the same day a year later does not.
+        let on_the_day = Schedule::new(Frequency::Monthly, today, None).unwrap();
+        assert_eq!(same.next_twelve_months(&on_the_day, today), dec("167.88"));
+        // A yearly payment falls once in any twelve months.
+        let yearly = Schedule::new(Frequency::Yearly, d("2025-06-01"), None).unwrap();
+        let p = Prices::from(dec("90")).change(d("2027-01-01"), dec("120"), d("2025-06-01"));
+        assert_eq!(p.next_twelve_months(&yearly, today), dec("120"));
+        // An end date stops the payments.
+        let ending = Schedule::new(Frequency::Monthly, start, Some(d("2027-02-28"))).unwrap();
+        assert_eq!(same.next_twelve_months(&ending, today), dec("41.97"));
     }
 
     fn update(amount: &str, from: Option<&str>) -> Update<'static> {

@@ -48,6 +48,19 @@ pub fn set_aside_by(
     ))
 }
 
+/// How a pot stands against what it should hold by today: what it still
+/// misses and what it holds beyond that, each never negative and one of
+/// them zero, so `target - pot == missing - ahead`. Each pot counts on its
+/// own: one pot's surplus does not fill another's gap, and a total of the
+/// gaps is therefore no difference of the totals unless the surpluses are
+/// shown beside it.
+pub fn standing(target: Decimal, pot: Decimal) -> (Decimal, Decimal) {
+    (
+        (target - pot).max(Decimal::ZERO),
+        (pot - target).max(Decimal::ZERO),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,6 +102,43 @@ mod tests {
         let (next, should) = set_aside_by(&s, dec("181"), d("2025-04-01")).unwrap();
         assert_eq!(next, d("2025-07-01"));
         assert_eq!(should, dec("90.00"));
+    }
+
+    #[test]
+    fn a_pot_misses_what_it_lacks_or_is_ahead_by_what_it_holds_beyond() {
+        assert_eq!(standing(dec("48.36"), dec("0")), (dec("48.36"), dec("0")));
+        assert_eq!(
+            standing(dec("6.59"), dec("25.50")),
+            (dec("0"), dec("18.91"))
+        );
+        assert_eq!(standing(dec("10"), dec("10")), (dec("0"), dec("0")));
+        // Over several pots the totals add up once the surpluses are counted:
+        // should be − in the pots = missing − ahead.
+        let pots = [(dec("67.27"), dec("0")), (dec("6.59"), dec("25.50"))];
+        let (target, held): (Decimal, Decimal) = (
+            pots.iter().map(|p| p.0).sum(),
+            pots.iter().map(|p| p.1).sum(),
+        );
+        let (missing, ahead) = pots
+            .iter()
+            .map(|&(t, p)| standing(t, p))
+            .fold((Decimal::ZERO, Decimal::ZERO), |a, s| {
+                (a.0 + s.0, a.1 + s.1)
+            });
+        assert_eq!((target, held), (dec("73.86"), dec("25.50")));
+        assert_eq!((missing, ahead), (dec("67.27"), dec("18.91")));
+        assert_eq!(target - held, missing - ahead);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn missing_and_ahead_are_the_difference_split_by_sign(t in 0i64..1_000_000, p in 0i64..1_000_000) {
+            let (target, pot) = (Decimal::new(t, 2), Decimal::new(p, 2));
+            let (missing, ahead) = standing(target, pot);
+            proptest::prop_assert!(missing >= Decimal::ZERO && ahead >= Decimal::ZERO);
+            proptest::prop_assert!(missing.is_zero() || ahead.is_zero());
+            proptest::prop_assert_eq!(target - pot, missing - ahead);
+        }
     }
 
     #[test]

@@ -216,20 +216,23 @@ pub struct Due<'a> {
     pub date: NaiveDate,
 }
 
-/// What is due in `[from, to]`: the next due date of each recurring expense
-/// and the one-time expenses planned in the window (incomes excluded),
-/// soonest first.
+/// What is due from `today` through `to`: the next due date of each
+/// recurring expense (today's included: it may not have gone out yet) and
+/// the one-time expenses planned after today (incomes excluded), soonest
+/// first. A one-time expense dated today or earlier is a purchase already
+/// made, never a next payment.
 pub fn upcoming<'a>(
     items: impl IntoIterator<Item = &'a Item>,
-    from: NaiveDate,
+    today: NaiveDate,
     to: NaiveDate,
 ) -> Vec<Due<'a>> {
     let mut out: Vec<Due<'a>> = items
         .into_iter()
         .filter(|i| i.is_expense())
         .filter_map(|item| {
-            let date = item.schedule.next_due(from)?;
-            (date <= to).then_some(Due { item, date })
+            let date = item.schedule.next_due(today)?;
+            let made = item.kind == Kind::DailyExpense && date <= today;
+            (date <= to && !made).then_some(Due { item, date })
         })
         .collect();
     out.sort_by(|a, b| {
@@ -388,6 +391,42 @@ mod tests {
             vec![
                 ("Expense 10".to_string(), d("2025-03-10")),
                 ("Expense 600".to_string(), d("2025-03-10")),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_one_time_expense_of_today_is_made_and_no_next_payment() {
+        let today = d("2026-11-27");
+        let items = vec![
+            item(
+                Kind::DailyExpense,
+                "4.20",
+                Frequency::Once,
+                "2026-11-27",
+                None,
+            ),
+            item(
+                Kind::DailyExpense,
+                "19.99",
+                Frequency::Once,
+                "2026-11-28",
+                None,
+            ),
+            item(Kind::Expense, "950", Frequency::Monthly, "2026-01-27", None),
+            item(Kind::Income, "300", Frequency::Once, "2026-06-15", None),
+            item(Kind::Income, "3000", Frequency::Monthly, "2026-01-27", None),
+        ];
+        let due = upcoming(&items, today, d("2026-12-26"));
+        let got: Vec<(&str, NaiveDate)> =
+            due.iter().map(|u| (u.item.name.as_str(), u.date)).collect();
+        // The rent due today may still go out; the coffee bought today is
+        // paid; no income, and nothing from the past.
+        assert_eq!(
+            got,
+            vec![
+                ("Expense 950", d("2026-11-27")),
+                ("DailyExpense 19.99", d("2026-11-28")),
             ]
         );
     }

@@ -52,7 +52,16 @@ pub fn file_size(bytes: u64, locale: Locale) -> String {
 /// "CHF 12.00" in English; "1.234,56 €", "12,00 CHF" in German. A negative
 /// amount starts with a minus.
 pub fn money(amount: Decimal, currency: &str, locale: Locale) -> String {
-    let (sign, digits) = signed(amount, 2, locale);
+    money_with(amount, 2, currency, locale)
+}
+
+/// [`money`] in whole units, for a chart's axis: "€3,000", "3.000 €".
+pub fn money_whole(amount: Decimal, currency: &str, locale: Locale) -> String {
+    money_with(amount, 0, currency, locale)
+}
+
+fn money_with(amount: Decimal, decimals: u32, currency: &str, locale: Locale) -> String {
+    let (sign, digits) = signed(amount, decimals, locale);
     match locale {
         Locale::De => {
             let symbol = if currency == "EUR" { "€" } else { currency };
@@ -161,6 +170,9 @@ mod tests {
         assert_eq!(number(dec("12.345"), 1, Locale::En), "12.3");
         assert_eq!(number(dec("-3.25"), 1, Locale::De), "-3,3");
         assert_eq!(number(dec("2500"), 0, Locale::De), "2.500");
+        assert_eq!(money_whole(dec("2500"), "EUR", Locale::De), "2.500\u{a0}€");
+        assert_eq!(money_whole(dec("-2500"), "EUR", Locale::En), "-€2,500");
+        assert_eq!(money_whole(dec("300"), "CHF", Locale::En), "CHF\u{a0}300");
         let d = NaiveDate::from_ymd_opt(2026, 3, 5).unwrap();
         assert_eq!(date(d, Locale::De), "05.03.2026");
         assert_eq!(date(d, Locale::En), "5\u{a0}Mar\u{a0}2026");

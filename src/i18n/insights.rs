@@ -38,7 +38,7 @@ pub fn text(finding: &Finding, locale: Locale) -> (String, String) {
             Locale::De => (
                 format!("Ungewöhnlich hohe Ausgaben: {name}"),
                 format!(
-                    "In diesem Monat hast du für {name} bisher {} ausgegeben, {percent} % mehr als im Schnitt der letzten drei Monate ({}).",
+                    "In diesem Monat hast du für {name} bisher {} an Einzelausgaben ausgegeben, {percent} % mehr als im Schnitt der letzten drei Monate ({}).",
                     stored_de(*amount, cur),
                     stored_de(*average, cur)
                 ),
@@ -46,7 +46,7 @@ pub fn text(finding: &Finding, locale: Locale) -> (String, String) {
             Locale::En => (
                 format!("Unusually high spending: {name}"),
                 format!(
-                    "You have spent {} on {name} this month so far, {percent} % more than the average of the last three months ({}).",
+                    "You have spent {} in one-time expenses on {name} this month so far, {percent} % more than the average of the last three months ({}).",
                     en(*amount, cur),
                     en(*average, cur)
                 ),
@@ -272,9 +272,9 @@ mod tests {
     const TEXTS_EUR: [Texts; 8] = [
         (
             "Ungewöhnlich hohe Ausgaben: Lebensmittel",
-            "In diesem Monat hast du für Lebensmittel bisher 1.620,56 € ausgegeben, 440 % mehr als im Schnitt der letzten drei Monate (300,00 €).",
+            "In diesem Monat hast du für Lebensmittel bisher 1.620,56 € an Einzelausgaben ausgegeben, 440 % mehr als im Schnitt der letzten drei Monate (300,00 €).",
             "Unusually high spending: Lebensmittel",
-            "You have spent €1,620.56 on Lebensmittel this month so far, 440 % more than the average of the last three months (€300.00).",
+            "You have spent €1,620.56 in one-time expenses on Lebensmittel this month so far, 440 % more than the average of the last three months (€300.00).",
         ),
         (
             "Budget überschritten: Lebensmittel",
@@ -323,9 +323,9 @@ mod tests {
     const TEXTS_CHF: [Texts; 7] = [
         (
             "Ungewöhnlich hohe Ausgaben: Lebensmittel",
-            "In diesem Monat hast du für Lebensmittel bisher 170,00 CHF ausgegeben, 70 % mehr als im Schnitt der letzten drei Monate (100,00 CHF).",
+            "In diesem Monat hast du für Lebensmittel bisher 170,00 CHF an Einzelausgaben ausgegeben, 70 % mehr als im Schnitt der letzten drei Monate (100,00 CHF).",
             "Unusually high spending: Lebensmittel",
-            "You have spent CHF\u{a0}170.00 on Lebensmittel this month so far, 70 % more than the average of the last three months (CHF\u{a0}100.00).",
+            "You have spent CHF\u{a0}170.00 in one-time expenses on Lebensmittel this month so far, 70 % more than the average of the last three months (CHF\u{a0}100.00).",
         ),
         (
             "Mehr Ausgaben als Einnahmen",
@@ -401,6 +401,7 @@ mod tests {
             name: "Lebensmittel".into(),
             budget: None,
             spent: [dec("300"), dec("320"), dec("280"), dec("620")],
+            recurring: [Decimal::ZERO; 4],
         });
         let m = message(&f);
         assert!(m.contains("620,00 €"), "{m}");

@@ -118,6 +118,16 @@ fn values_table(summary: &str, head: &[&str], rows: impl Iterator<Item = Vec<Str
     }
 }
 
+/// A gridline's value with its currency and no cents, so an axis says
+/// what it counts: "€3,000" (en), "3.000 €" (de).
+fn axis_money(v: f64, currency: &str, locale: Locale) -> String {
+    format::money_whole(
+        Decimal::from_f64_retain(v).unwrap_or_default(),
+        currency,
+        locale,
+    )
+}
+
 /// A round step for about four gridlines up to `max`: 1, 2 or 5 times a power of ten.
 pub fn nice_step(max: f64) -> f64 {
     if max <= 0.0 {
@@ -160,7 +170,7 @@ pub fn income_vs_expenses(
     let ticks: Vec<f64> = (0..=((top / step).round() as i64))
         .map(|i| i as f64 * step)
         .collect();
-    let (left, width, plot_h, bottom) = (64.0, 640.0, 200.0, 28.0);
+    let (left, width, plot_h, bottom) = (72.0, 640.0, 200.0, 28.0);
     let plot_w = width - left;
     let n = months.len().max(1) as f64;
     let group = plot_w / n;
@@ -180,6 +190,15 @@ pub fn income_vs_expenses(
         })
         .collect::<Vec<_>>()
         .join("; ");
+    if max <= 0.0 {
+        // Nothing in or out in any month: no scale made up from nothing.
+        return html! {
+            figure.chart {
+                figcaption { h2 { (title) } }
+                p.muted { (t.empty_list) }
+            }
+        };
+    }
     html! {
         figure.chart {
             figcaption {
@@ -202,7 +221,7 @@ pub fn income_vs_expenses(
                 @for v in &ticks {
                     line.chart-grid x1=(left) x2=(width) y1=(y(*v)) y2=(y(*v)) {}
                     text.chart-axis x=(left - 6.0) y=(y(*v) + 4.0) text-anchor="end" {
-                        (format::number(Decimal::from_f64_retain(*v).unwrap_or_default(), 0, locale))
+                        (axis_money(*v, currency, locale))
                     }
                 }
                 @for (i, m) in months.iter().enumerate() {
@@ -384,10 +403,16 @@ pub fn balance_lines(
         figure.chart {
             figcaption {
                 h2 { (title) }
-                @if lines.len() > 1 {
+                @if lines.len() > 1 || !lowest.is_empty() {
                     span.legend {
-                        @for l in lines {
-                            span { span class={ "key line " (l.stroke.class()) } aria-hidden="true" {} (l.label) }
+                        @if lines.len() > 1 {
+                            @for l in lines {
+                                span { span class={ "key line " (l.stroke.class()) } aria-hidden="true" {} (l.label) }
+                            }
+                        }
+                        // The red dot says what it marks.
+                        @if !lowest.is_empty() {
+                            span { span.key.low aria-hidden="true" {} (t.lowest_point) }
                         }
                     }
                 }
@@ -402,7 +427,7 @@ pub fn balance_lines(
                     @for v in &ticks {
                         line.chart-grid x1=(left) x2=(width) y1=(y(*v)) y2=(y(*v)) {}
                         text.chart-axis x=(left - 6.0) y=(y(*v) + 4.0) text-anchor="end" {
-                            (format::number(Decimal::from_f64_retain(*v).unwrap_or_default(), 0, locale))
+                            (axis_money(*v, currency, locale))
                         }
                     }
                     @for l in lines.iter().rev() {
@@ -416,7 +441,9 @@ pub fn balance_lines(
                         }
                     }
                     @for (i, v) in &lowest {
-                        circle.chart-low cx=(format!("{:.1}", x(*i))) cy=(format!("{:.1}", y(*v))) r="5" {}
+                        circle.chart-low cx=(format!("{:.1}", x(*i))) cy=(format!("{:.1}", y(*v))) r="5" {
+                            title { (t.lowest_point) ", " (labels.get(*i).map(String::as_str).unwrap_or("")) ": " (format::money(Decimal::from_f64_retain(*v).unwrap_or_default().round_dp(2), currency, locale)) }
+                        }
                     }
                 }
                 (values_table(t.chart_values, &head, labels.iter().enumerate().map(|(i, label)| {
@@ -532,7 +559,7 @@ pub fn net_worth(title: &str, months: &[WorthMonth], currency: &str, locale: Loc
                     @for v in &ticks {
                         line.chart-grid x1=(left) x2=(width) y1=(format!("{:.1}", y(*v))) y2=(format!("{:.1}", y(*v))) {}
                         text.chart-axis x=(left - 6.0) y=(format!("{:.1}", y(*v) + 4.0)) text-anchor="end" {
-                            (format::number(Decimal::from_f64_retain(*v).unwrap_or_default(), 0, locale))
+                            (axis_money(*v, currency, locale))
                         }
                     }
                     @for (i, m) in months.iter().enumerate() {
@@ -632,7 +659,12 @@ mod tests {
             );
         }
         assert!(bars.contains("Jan: Einnahmen 3.000,00\u{a0}€, Ausgaben 2.750,50\u{a0}€"));
-        assert!(bars.contains(">3.000<"), "round ticks: {bars}");
+        assert!(
+            bars.contains(">3.000\u{a0}€<"),
+            "round ticks with their unit: {bars}"
+        );
+        let en = income_vs_expenses("Income", &months, "EUR", Locale::En).into_string();
+        assert!(en.contains(">€3,000<"), "{en}");
     }
 
     #[test]
@@ -645,7 +677,8 @@ mod tests {
             expenses: dec("0"),
         }];
         let out = income_vs_expenses("x", &zeros, "EUR", Locale::En).into_string();
-        assert!(!out.contains("NaN") && out.contains("<svg"));
+        // No 0–4 scale made up from nothing: the chart says it is empty.
+        assert!(!out.contains("NaN") && !out.contains("<svg") && out.contains("Nothing here yet."));
     }
 
     #[test]
@@ -659,6 +692,17 @@ mod tests {
         assert!(svg.contains("<polyline") && svg.contains("chart-low"));
         assert!(svg.contains("Feb: -€200.00"));
         assert!(!svg.contains("NaN") && !svg.contains("style="));
+        // The dot has its legend entry and names its point.
+        assert!(
+            svg.contains("class=\"key low\"") && svg.contains("Lowest month-end</span>"),
+            "{svg}"
+        );
+        assert!(
+            svg.contains("<title>Lowest month-end, Feb: -€200.00</title>"),
+            "{svg}"
+        );
+        // The axis says what it counts.
+        assert!(svg.contains(">-€200<") || svg.contains(">€0<"), "{svg}");
     }
 
     #[test]

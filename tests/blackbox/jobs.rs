@@ -220,6 +220,61 @@ async fn the_insights_job_finds_stores_and_does_not_duplicate_and_one_failing_us
 }
 
 #[tokio::test]
+async fn a_yearly_subscription_charge_is_planned_not_unusually_high_spending() {
+    let app = spawn_app_with(|c| c.cron_secret = Some(Secret::new("k"))).await;
+    app.state
+        .clock
+        .set(Utc.with_ymd_and_hms(2026, 11, 20, 6, 0, 0).unwrap());
+    let user = app.new_user().await;
+    let a = app.account(&user, "Giro", "EUR").await;
+    let cats = app.ok(&user, "listCategories", json!({})).await;
+    let cat = |name: &str| {
+        cats.as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == name)
+            .unwrap()["id"]
+            .clone()
+    };
+    let (subs, groceries) = (cat("Subscriptions"), cat("Groceries"));
+    // Netflix every month; Amazon Prime once a year, due on 18 November.
+    app.ok(&user, "createExpense", json!({"name": "Netflix", "amount": "13.99", "frequency": "monthly", "startDate": "2025-01-05", "accountId": a, "categoryId": subs, "isSubscription": true})).await;
+    app.ok(&user, "createExpense", json!({"name": "Amazon Prime", "amount": "89.90", "frequency": "yearly", "startDate": "2025-11-18", "accountId": a, "categoryId": subs, "isSubscription": true})).await;
+    // Groceries: about 100 a month, and 320 this month.
+    for (date, amount) in [
+        ("2026-08-10", "100"),
+        ("2026-09-10", "95"),
+        ("2026-10-10", "105"),
+        ("2026-11-10", "320"),
+    ] {
+        app.ok(&user, "createDailyExpense", json!({"name": "Rewe", "amount": amount, "date": date, "accountId": a, "categoryId": groceries})).await;
+    }
+    let run: Value = cron(&app, "insights", Some("Bearer k"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(run["success"], true, "{run}");
+    let list = app.ok(&user, "listInsights", json!({})).await;
+    let anomalies: Vec<&Value> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["type"] == "spending_anomaly")
+        .collect();
+    // 13.99 + 89.90 in November against 13.99 before is no surprise: the
+    // yearly charge was planned. The groceries are unusual.
+    assert_eq!(anomalies.len(), 1, "{list}");
+    let m = &anomalies[0]["metadata"];
+    assert_eq!(m["categoryName"], "Groceries");
+    assert_eq!(m["amount"], "320.00");
+    assert_eq!(m["average"], "100.00");
+    let html = app.page(&user, "/insights").await;
+    assert!(html.contains("in one-time expenses on Groceries"), "{html}");
+    assert!(!html.contains("Unusually high spending: Subscriptions"));
+}
+
+#[tokio::test]
 async fn the_bundled_scheduler_starts_with_valid_schedules_and_can_be_off() {
     let on = spawn_app_with(|c| {
         c.notification_schedule = Schedule::Cron("*/5 * * * *".into());

@@ -544,6 +544,63 @@ async fn subscriptions_have_their_own_list_with_monthly_and_yearly_totals() {
 }
 
 #[tokio::test]
+async fn the_yearly_figure_of_subscriptions_counts_a_scheduled_price_change() {
+    let app = spawn_app().await;
+    let at = chrono::DateTime::parse_from_rfc3339("2026-11-27T12:00:00Z").unwrap();
+    app.state.clock.set(at.with_timezone(&chrono::Utc));
+    let user = app.new_user().await;
+    let a = app.account(&user, "Giro", "EUR").await;
+    let e = app
+        .ok(
+            &user,
+            "createExpense",
+            json!({"name": "Netflix", "amount": "13.99", "frequency": "monthly",
+                   "startDate": "2024-01-15", "accountId": a, "isSubscription": true}),
+        )
+        .await;
+    // 15.99 from next month: every payment of the next twelve months.
+    app.ok(
+        &user,
+        "updateExpense",
+        json!({"id": id(&e), "amount": "15.99", "amountFrom": "2026-12-01"}),
+    )
+    .await;
+    let subs = app.ok(&user, "listSubscriptions", json!({})).await;
+    assert_eq!(
+        m(&subs["monthlyTotal"]),
+        "13.99",
+        "a month at today's price"
+    );
+    assert_eq!(
+        m(&subs["yearlyTotal"]),
+        "191.88",
+        "12 × 15.99, not 12 × 13.99"
+    );
+    assert_eq!(m(&subs["subscriptions"][0]["yearlyAmount"]), "191.88");
+    // The page shows the same figure and says which twelve months it means.
+    let page = app.page(&user, "/subscriptions").await;
+    assert!(page.contains("191.88"), "{page}");
+    assert!(!page.contains("167.88"), "{page}");
+    assert!(page.contains("Total in the next 12 months"), "{page}");
+    // A raise from later in the year counts from then.
+    app.ok(
+        &user,
+        "updateExpense",
+        json!({"id": id(&e), "amount": "13.99", "amountFrom": "2024-01-15"}),
+    )
+    .await;
+    app.ok(
+        &user,
+        "updateExpense",
+        json!({"id": id(&e), "amount": "15.99", "amountFrom": "2027-03-01"}),
+    )
+    .await;
+    let subs = app.ok(&user, "listSubscriptions", json!({})).await;
+    // December, January, February at 13.99; March to November at 15.99.
+    assert_eq!(m(&subs["yearlyTotal"]), "185.88");
+}
+
+#[tokio::test]
 async fn one_time_expenses_filter_by_month_and_category() {
     let app = spawn_app().await;
     let user = app.new_user().await;
@@ -832,6 +889,70 @@ async fn the_dashboard_adds_up_a_hand_worked_month() {
         .refused(&user, "getDashboard", json!({"year": 2025, "month": 13}))
         .await;
     assert!(bad.starts_with("month: "), "{bad}");
+}
+
+#[tokio::test]
+async fn next_payments_leave_out_todays_purchases_and_past_one_offs() {
+    let app = spawn_app().await;
+    let at = chrono::DateTime::parse_from_rfc3339("2026-11-27T12:00:00Z").unwrap();
+    app.state.clock.set(at.with_timezone(&chrono::Utc));
+    let user = app.new_user().await;
+    let a = app.account(&user, "Giro", "EUR").await;
+    // Four purchases made today, one planned for tomorrow.
+    for (name, date) in [
+        ("Bäcker", "2026-11-27"),
+        ("Drogerie", "2026-11-27"),
+        ("Tankstelle", "2026-11-27"),
+        ("Kiosk", "2026-11-27"),
+        ("Konzertkarte", "2026-11-28"),
+    ] {
+        app.ok(
+            &user,
+            "createDailyExpense",
+            json!({"name": name, "amount": "12.50", "date": date, "accountId": a}),
+        )
+        .await;
+    }
+    for (action, body) in [
+        (
+            "createExpense",
+            json!({"name": "Miete", "amount": 950, "frequency": "monthly", "startDate": "2026-01-27", "accountId": a}),
+        ),
+        (
+            "createExpense",
+            json!({"name": "Netflix", "amount": "13.99", "frequency": "monthly", "startDate": "2026-01-30", "accountId": a, "isSubscription": true}),
+        ),
+        (
+            "createIncome",
+            json!({"name": "Steuererstattung", "amount": 300, "frequency": "once", "startDate": "2026-06-15", "accountId": a}),
+        ),
+    ] {
+        app.ok(&user, action, body).await;
+    }
+    let d = app.ok(&user, "getDashboard", json!({})).await;
+    let next: Vec<(&str, &str)> = d["upcoming"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["date"].as_str().unwrap(), p["name"].as_str().unwrap()))
+        .collect();
+    // The rent due today may still go out; today's purchases are paid.
+    assert_eq!(
+        next,
+        vec![
+            ("2026-11-27", "Miete"),
+            ("2026-11-28", "Konzertkarte"),
+            ("2026-11-30", "Netflix"),
+        ]
+    );
+    // Today's purchases still count in the month.
+    assert_eq!(
+        m(&d["cashflow"]["expenses"]),
+        format!("{:.2}", 950.0 + 13.99 + 5.0 * 12.5)
+    );
+    // The incomes page names no past one-off as next due.
+    let page = app.page(&user, "/incomes").await;
+    assert!(page.contains("was due 15\u{a0}Jun\u{a0}2026"), "{page}");
 }
 
 #[tokio::test]

@@ -196,6 +196,75 @@ async fn the_reserve_plan_says_what_should_be_saved_and_records_the_pots() {
 }
 
 #[tokio::test]
+async fn the_reserve_totals_add_up_when_a_pot_holds_more_than_needed() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    app.state
+        .clock
+        .set(Utc.with_ymd_and_hms(2025, 8, 31, 9, 0, 0).unwrap());
+    let giro = app.account(&user, "Giro", "EUR").await;
+    let mut ids = Vec::new();
+    for body in [
+        json!({"name": "Versicherung", "amount": 1200, "frequency": "yearly", "startDate": "2024-03-01", "accountId": giro}),
+        json!({"name": "GEZ", "amount": "55.08", "frequency": "quarterly", "startDate": "2025-01-15", "accountId": giro}),
+    ] {
+        ids.push(app.ok(&user, "createExpense", body).await["id"].clone());
+    }
+    // The insurance's pot is short, GEZ's holds more than it should by today.
+    app.ok(
+        &user,
+        "setReservePot",
+        json!({"expenseId": ids[0], "amount": 100}),
+    )
+    .await;
+    let gez = app
+        .ok(
+            &user,
+            "setReservePot",
+            json!({"expenseId": ids[1], "amount": 50}),
+        )
+        .await;
+    // 47 of 92 days from 15 Jul to 15 Oct: 28.14 should be there, 21.86 more is.
+    assert_eq!(m(&gez["targetToday"]), "28.14");
+    assert_eq!(m(&gez["gap"]), "0.00");
+    assert_eq!(m(&gez["ahead"]), "21.86");
+
+    let plan = app.ok(&user, "getReservePlan", json!({})).await;
+    let total = |k: &str| m(&plan[k]).parse::<f64>().unwrap();
+    assert_eq!(m(&plan["targetTotal"]), "629.78");
+    assert_eq!(m(&plan["potsTotal"]), "150.00");
+    // GEZ's surplus fills no other pot: the insurance still misses 501.64.
+    assert_eq!(m(&plan["gapTotal"]), "501.64");
+    assert_eq!(m(&plan["aheadTotal"]), "21.86");
+    // What is shown adds up: should be − in the pots = missing − more than needed.
+    let lhs = total("targetTotal") - total("potsTotal");
+    let rhs = total("gapTotal") - total("aheadTotal");
+    assert!((lhs - rhs).abs() < 0.005, "{lhs} != {rhs}");
+
+    // The page shows all four figures and says how they relate.
+    let page = app.page(&user, "/reserves").await;
+    for text in [
+        "€629.78",
+        "€150.00",
+        "€501.64",
+        "€21.86",
+        "In the pots",
+        "More than needed",
+    ] {
+        assert!(page.contains(text), "{text}: {page}");
+    }
+    // Without a surplus the page keeps its three figures.
+    app.ok(
+        &user,
+        "setReservePot",
+        json!({"expenseId": ids[1], "amount": 0}),
+    )
+    .await;
+    let page = app.page(&user, "/reserves").await;
+    assert!(!page.contains("More than needed"), "{page}");
+}
+
+#[tokio::test]
 async fn the_forecast_and_reserve_pages_render_with_and_without_data() {
     let app = spawn_app().await;
     let user = app.new_user().await;
@@ -229,6 +298,12 @@ async fn the_forecast_and_reserve_pages_render_with_and_without_data() {
         .await
         .unwrap();
     assert!(html.contains("Lowest projected balance") && html.contains("<polyline"));
+    // The red dot has its legend entry; the axis names its unit.
+    assert!(
+        html.contains("class=\"key low\"") && html.contains("Lowest month-end"),
+        "{html}"
+    );
+    assert!(html.contains(">€0<") || html.contains(">€100<"), "{html}");
     let html = app
         .get("/reserves", Some(&user.cookie))
         .await
@@ -329,4 +404,20 @@ async fn a_checking_accounts_forecast_expects_its_balance_with_everyday_spending
         .await;
     assert!(api.get("everyday").is_none());
     assert_eq!(m(&api["monthly"][0]["net"]), "1750.00");
+}
+
+#[tokio::test]
+async fn an_empty_twelve_month_chart_shows_no_made_up_scale_and_a_full_one_its_unit() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let html = app.page(&user, "/").await;
+    // No bars and no 0–4 axis drawn from nothing.
+    assert!(!html.contains("chart-expenses-bar"), "{html}");
+    assert!(!html.contains(">4</text>"), "{html}");
+    let giro = app.account(&user, "Giro", "EUR").await;
+    let today = app.state.clock.today().to_string();
+    app.ok(&user, "createIncome", json!({"name": "Gehalt", "amount": 3000, "frequency": "monthly", "startDate": today, "accountId": giro})).await;
+    let html = app.page(&user, "/").await;
+    assert!(html.contains("chart-expenses-bar"), "{html}");
+    assert!(html.contains(">€3,000</text>"), "{html}");
 }

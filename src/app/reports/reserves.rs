@@ -4,7 +4,7 @@
 use crate::domain::money;
 use crate::domain::rates::Rates;
 use crate::domain::recurrence::{monthly_equivalent, Frequency};
-use crate::domain::reserves::{needs_reserve, set_aside_by};
+use crate::domain::reserves::{needs_reserve, set_aside_by, standing};
 use crate::error::Result;
 use crate::store::users::User;
 use crate::store::{expenses, reserve_pots};
@@ -36,6 +36,10 @@ pub struct ReserveEntry {
     /// Still missing by today (never negative).
     #[serde(serialize_with = "money::json::serialize")]
     pub gap: Decimal,
+    /// What the pot holds beyond its target by today (never negative):
+    /// `target_today - pot == gap - ahead`.
+    #[serde(serialize_with = "money::json::serialize")]
+    pub ahead: Decimal,
 }
 
 #[derive(Serialize)]
@@ -49,8 +53,13 @@ pub struct ReservePlan {
     pub target_total: Decimal,
     #[serde(serialize_with = "money::json::serialize")]
     pub pots_total: Decimal,
+    /// What the pots short of their target miss together.
     #[serde(serialize_with = "money::json::serialize")]
     pub gap_total: Decimal,
+    /// What the other pots hold beyond their target together; it fills no
+    /// other pot, so `target_total - pots_total == gap_total - ahead_total`.
+    #[serde(serialize_with = "money::json::serialize")]
+    pub ahead_total: Decimal,
     pub entries: Vec<ReserveEntry>,
 }
 
@@ -73,9 +82,11 @@ pub fn plan(
             let in_base = table.to_base(amount, &e.currency, base);
             let (next, target) = set_aside_by(&e.schedule(), in_base, today)?;
             let pot = pots.get(&e.id).copied().unwrap_or_default();
+            let (gap, ahead) = standing(target, pot);
             Some(ReserveEntry {
                 monthly_amount: monthly_equivalent(in_base, e.frequency),
-                gap: (target - pot).max(Decimal::ZERO),
+                gap,
+                ahead,
                 expense_id: e.id,
                 name: e.name,
                 frequency: e.frequency,
@@ -99,6 +110,7 @@ pub fn plan(
         target_total: entries.iter().map(|e| e.target_today).sum(),
         pots_total: entries.iter().map(|e| e.pot).sum(),
         gap_total: entries.iter().map(|e| e.gap).sum(),
+        ahead_total: entries.iter().map(|e| e.ahead).sum(),
         entries,
     })
 }

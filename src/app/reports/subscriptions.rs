@@ -1,8 +1,9 @@
 //! Subscriptions: the recurring expenses marked as such, with what each
-//! costs a month and a year, and the totals in the base currency.
+//! costs a month (at today's price) and in the next twelve months (each payment
+//! at the price of its day), and the totals in the base currency.
 
 use crate::domain::rates::Rates;
-use crate::domain::recurrence::{monthly_equivalent, Frequency};
+use crate::domain::recurrence::monthly_equivalent;
 use crate::error::Result;
 use crate::store::expenses::{self, Expense};
 use crate::store::users::User;
@@ -10,14 +11,16 @@ use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use serde::Serialize;
 
-/// The subscriptions with their monthly and yearly cost in their own
-/// currency, and the totals in the base currency.
+/// The subscriptions with their monthly cost and the cost of the next twelve
+/// months in their own currency, and the totals in the base currency.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Subscriptions {
     pub currency: String,
     #[serde(serialize_with = "crate::domain::money::json::serialize")]
     pub monthly_total: Decimal,
+    /// What the active subscriptions cost in the next twelve months, each
+    /// payment at the amount of its day (a scheduled price change included).
     #[serde(serialize_with = "crate::domain::money::json::serialize")]
     pub yearly_total: Decimal,
     pub subscriptions: Vec<Subscription>,
@@ -30,6 +33,8 @@ pub struct Subscription {
     pub expense: Expense,
     #[serde(serialize_with = "crate::domain::money::json::serialize")]
     pub monthly_amount: Decimal,
+    /// What its payments due in the next twelve months cost, each at the
+    /// amount of its day.
     #[serde(serialize_with = "crate::domain::money::json::serialize")]
     pub yearly_amount: Decimal,
     /// Monthly amount in the base currency.
@@ -46,21 +51,25 @@ pub fn subscriptions(
     today: NaiveDate,
 ) -> Result<Subscriptions> {
     let list = expenses::list(c, &user.id, true)?;
-    let mut monthly_total = Decimal::ZERO;
+    let (mut monthly_total, mut yearly_total) = (Decimal::ZERO, Decimal::ZERO);
     let subscriptions = list
         .into_iter()
         .map(|e| {
-            // The price of today; a raise announced for later counts from then.
-            let amount = e.prices().on(today);
-            let monthly = monthly_equivalent(amount, e.frequency);
+            // A month at the price of today; the next twelve months at the
+            // price of each payment's day, so a raise announced for later
+            // counts from then.
+            let prices = e.prices();
+            let monthly = monthly_equivalent(prices.on(today), e.frequency);
             let monthly_in_base = rates.to_base(monthly, &e.currency, &user.base_currency);
+            let yearly = prices.next_twelve_months(&e.schedule(), today);
             let active = e.start_date <= today && e.end_date.is_none_or(|end| end >= today);
             if active {
                 monthly_total += monthly_in_base;
+                yearly_total += rates.to_base(yearly, &e.currency, &user.base_currency);
             }
             Subscription {
                 monthly_amount: monthly,
-                yearly_amount: yearly_amount(amount, e.frequency),
+                yearly_amount: yearly,
                 monthly_in_base,
                 active,
                 expense: e,
@@ -70,19 +79,7 @@ pub fn subscriptions(
     Ok(Subscriptions {
         currency: user.base_currency.clone(),
         monthly_total,
-        yearly_total: monthly_total * Decimal::from(12),
+        yearly_total,
         subscriptions,
     })
-}
-
-/// What a recurring expense costs in a year: the amount times its due dates per year.
-fn yearly_amount(amount: Decimal, frequency: Frequency) -> Decimal {
-    let per_year = match frequency {
-        Frequency::Weekly => 52,
-        Frequency::Monthly => 12,
-        Frequency::Quarterly => 4,
-        Frequency::HalfYearly => 2,
-        Frequency::Yearly | Frequency::Once => 1,
-    };
-    amount * Decimal::from(per_year)
 }

@@ -53,12 +53,14 @@ pub fn everything() -> Facts {
                 name: "Lebensmittel".into(),
                 budget: Some((dec("500"), crate::domain::budgets::Status::Over)),
                 spent: [dec("300"), dec("320"), dec("280"), dec("1620.555")],
+                recurring: [Decimal::ZERO; 4],
             },
             CategoryFacts {
                 id: "tv".into(),
                 name: "Streaming".into(),
                 budget: None,
                 spent: [Decimal::ZERO; 4],
+                recurring: [Decimal::ZERO; 4],
             },
         ],
         subscriptions: vec![

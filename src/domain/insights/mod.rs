@@ -5,8 +5,10 @@
 //! shows, in `i18n::insights`.
 //!
 //! The five kinds and their rules:
-//! - `spending_anomaly`: a category's spending this month is at least 1.5×
-//!   its average of the three months before (and at least 50 more);
+//! - `spending_anomaly`: a category's one-time spending this month is at
+//!   least 1.5× its average of the three months before (and at least 50
+//!   more); recurring payments due in a month (a yearly subscription) are
+//!   planned and never unusual, so they count on neither side;
 //! - `budget_warning`: the month's expenses exceed its income, or a
 //!   category's spending is near its budget (80 %, with at least five days
 //!   of the month left: `warning`) or over it (`critical`), once per
@@ -35,6 +37,17 @@ pub struct CategoryFacts {
     pub budget: Option<(Decimal, super::budgets::Status)>,
     /// `[m-3, m-2, m-1, this month]`.
     pub spent: [Decimal; 4],
+    /// Of `spent`, what recurring expenses (subscriptions included) due in
+    /// each month make up: planned, so never unusual spending.
+    pub recurring: [Decimal; 4],
+}
+
+impl CategoryFacts {
+    /// The one-time spending of month `i` (`spent` less the recurring
+    /// payments due in it).
+    fn one_time(&self, i: usize) -> Decimal {
+        (self.spent[i] - self.recurring[i]).max(Decimal::ZERO)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -80,8 +93,9 @@ pub enum Direction {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged, rename_all_fields = "camelCase")]
 pub enum Finding {
-    /// `spending_anomaly`: a category's spending this month against its
-    /// average of the three months before; `percent` is how much more.
+    /// `spending_anomaly`: a category's one-time spending this month
+    /// against its average of the three months before; `percent` is how
+    /// much more.
     SpendingAnomaly {
         #[serde(with = "amount")]
         amount: Decimal,
@@ -299,8 +313,8 @@ pub fn find(facts: &Facts) -> Vec<Found> {
     let three = Decimal::from(3);
 
     for k in &facts.categories {
-        let avg = (k.spent[0] + k.spent[1] + k.spent[2]) / three;
-        let now = k.spent[3];
+        let avg = (k.one_time(0) + k.one_time(1) + k.one_time(2)) / three;
+        let now = k.one_time(3);
         if avg > Decimal::ZERO && now >= avg * Decimal::new(15, 1) && now - avg >= Decimal::from(50)
         {
             let ratio = now / avg;
@@ -332,7 +346,8 @@ pub fn find(facts: &Facts) -> Vec<Found> {
             if let Some(severity) = severity {
                 out.push(Found {
                     finding: Finding::OverLimit {
-                        amount: money::round(now),
+                        // A budget counts everything spent, recurring too.
+                        amount: money::round(k.spent[3]),
                         category_id: k.id.clone(),
                         category_name: k.name.clone(),
                         currency: cur.to_string(),
@@ -531,6 +546,7 @@ mod tests {
             name: "Lebensmittel".into(),
             budget: None,
             spent: [dec("300"), dec("320"), dec("280"), dec("620")],
+            recurring: [Decimal::ZERO; 4],
         });
         let out = find(&f);
         assert_eq!(kinds(&out), vec!["spending_anomaly"]);
@@ -541,6 +557,28 @@ mod tests {
         // Slightly above average is not worth a word.
         f.categories[0].spent[3] = dec("340");
         assert!(find(&f).is_empty());
+    }
+
+    #[test]
+    fn a_recurring_payment_due_this_month_is_planned_not_unusual() {
+        let mut f = facts();
+        // Monthly streaming at 58.54, and this month the yearly 89.90 of
+        // Amazon Prime on top: planned, no anomaly.
+        f.categories.push(CategoryFacts {
+            id: "tv".into(),
+            name: "Abos & Streaming".into(),
+            budget: None,
+            spent: [dec("58.54"), dec("58.54"), dec("58.54"), dec("148.44")],
+            recurring: [dec("58.54"), dec("58.54"), dec("58.54"), dec("148.44")],
+        });
+        assert!(find(&f).is_empty(), "{:?}", find(&f));
+        // One-time spending far above its usual counts, the recurring
+        // payments left out of both sides.
+        f.categories[0].spent = [dec("78.54"), dec("88.54"), dec("88.54"), dec("268.44")];
+        let out = find(&f);
+        assert_eq!(kinds(&out), vec!["spending_anomaly"]);
+        assert_eq!(meta(&out[0])["amount"], "120.00");
+        assert_eq!(meta(&out[0])["average"], "26.67");
     }
 
     #[test]
@@ -557,6 +595,7 @@ mod tests {
             name: "Freizeit".into(),
             budget: Some((dec("100"), super::super::budgets::Status::Over)),
             spent: [dec("90"), dec("95"), dec("100"), dec("110")],
+            recurring: [Decimal::ZERO; 4],
         });
         let out = find(&f);
         assert_eq!(kinds(&out), vec!["budget_warning"]);
@@ -575,6 +614,7 @@ mod tests {
                 name: "Freizeit".into(),
                 budget: Some((dec("100"), super::super::budgets::Status::Near)),
                 spent: [dec("0"), dec("0"), dec("0"), dec("85")],
+                recurring: [Decimal::ZERO; 4],
             });
             find(&f)
                 .into_iter()
@@ -594,6 +634,7 @@ mod tests {
             name: "Streaming".into(),
             budget: None,
             spent: [Decimal::ZERO; 4],
+            recurring: [Decimal::ZERO; 4],
         });
         f.subscriptions = vec![
             sub("Netflix", "tv", "13.99", None),

@@ -3,8 +3,8 @@
 use super::common::{amount_cell, category_chip, EditQuery, PageResult, Refs};
 use super::documents::paperclip;
 use super::record_page::{
-    amount_and_currency, amount_change, amount_today, Editing, RecordForm, RecordList, Row,
-    SchedulePrefill,
+    amount_and_currency, amount_change, amount_today, next_due_cell, Editing, RecordForm,
+    RecordList, Row, SchedulePrefill,
 };
 use crate::app;
 use crate::app::reports::{self, subscriptions::subscriptions};
@@ -95,10 +95,9 @@ pub async fn show(
             h1 { (t.nav_expenses) }
             (expense_form(locale, user, &refs, editing, "/expenses", false))
             (records.render(&list, |e| Row::new(&e.id, html! {
-                @let next = e.schedule().next_due(today);
                 td { (e.name) @if e.is_subscription { " " span.badge { (t.subscriptions) } } }
                 td { (locale.frequency(e.frequency)) }
-                td { @match next { Some(d) => (format::date(d, locale)), None => span.muted { (t.ended) } } }
+                td { (next_due_cell(locale, &e.schedule(), today)) }
                 td { (category_chip(e.category_id.as_deref().and_then(|id| cats.get(id).copied()), locale)) }
                 @let prices = e.prices();
                 td.num { (amount_today(locale, &prices, today, |a| amount_cell(&state, a, &e.currency, &user.base_currency, locale), &e.currency)) }
@@ -140,7 +139,7 @@ pub async fn subscriptions_page(
             h1 { (t.nav_subscriptions) }
             div.cards {
                 div.card.stat { span.label { (t.total) " " (t.per_month) } strong.amount { (format::money(subs.monthly_total, &subs.currency, locale)) } }
-                div.card.stat { span.label { (t.total) " " (t.per_year) } strong.amount { (format::money(subs.yearly_total, &subs.currency, locale)) } }
+                div.card.stat { span.label { (t.total) " " (t.in_next_twelve_months) } strong.amount { (format::money(subs.yearly_total, &subs.currency, locale)) } }
             }
             (expense_form(locale, user, &refs, editing, "/subscriptions", true))
             (records.render(&subs.subscriptions, |s| {

@@ -2,12 +2,11 @@
 
 use super::common::{amount_cell, EditQuery, PageResult, Refs};
 use super::record_page::{
-    amount_and_currency, amount_change, amount_today, Editing, RecordForm, RecordList, Row,
-    SchedulePrefill,
+    amount_and_currency, amount_change, amount_today, next_due_cell, Editing, RecordForm,
+    RecordList, Row, SchedulePrefill,
 };
 use crate::app::records::{self, IncomeInput};
 use crate::domain::recurrence::Frequency;
-use crate::i18n::format;
 use crate::state::AppState;
 use crate::web::components::{select, textarea, Field};
 use crate::web::layout::page;
@@ -62,10 +61,7 @@ pub async fn show(
             (records.render(&list, |i| Row::new(&i.id, html! {
                 td { (i.name) }
                 td { (locale.frequency(i.frequency)) }
-                td { @match i.schedule().next_due(today) {
-                    Some(d) => (format::date(d, locale)),
-                    None => span.muted { (format::date(i.start_date, locale)) },
-                } }
+                td { (next_due_cell(locale, &i.schedule(), today)) }
                 td { (refs.account_name(&i.account_id)) }
                 td.num { (amount_today(locale, &i.prices(), today, |a| amount_cell(&state, a, &i.currency, &user.base_currency, locale), &i.currency)) }
             })))

@@ -5,7 +5,7 @@
 
 use super::common::{currency_options, frequency_options};
 use crate::domain::prices::Prices;
-use crate::domain::recurrence::Frequency;
+use crate::domain::recurrence::{Frequency, Schedule};
 use crate::i18n::format;
 use crate::i18n::{Locale, Texts};
 use crate::web::components::{delete_button, form_error, select, Field};
@@ -364,6 +364,22 @@ pub fn amount_change(locale: Locale, prices: &Prices, start: NaiveDate, currency
 
 /// Partial: a list's amount cell of a recurring item: the amount of
 /// `today`, and the latest change of it (past, or still to come).
+/// The "next due" cell of a recurring record: its next due date on or after
+/// `today`; a past one-off is no next payment and says when it was due, an
+/// ended item says so.
+pub fn next_due_cell(locale: Locale, schedule: &Schedule, today: NaiveDate) -> Markup {
+    let t = locale.texts();
+    html! {
+        @match schedule.next_due(today) {
+            Some(d) => (format::date(d, locale)),
+            None if schedule.frequency == Frequency::Once => span.muted {
+                (t.was_due.replace("{date}", &format::date(schedule.start, locale)))
+            },
+            None => span.muted { (t.ended) },
+        }
+    }
+}
+
 pub fn amount_today(
     locale: Locale,
     prices: &Prices,

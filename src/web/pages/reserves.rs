@@ -29,8 +29,14 @@ pub async fn show(
             div.cards {
                 div.card.stat { span.label { (t.set_aside_monthly) } strong.amount { (format::money(plan.monthly_total, cur, locale)) } }
                 div.card.stat { span.label { (t.target_today) } strong.amount { (format::money(plan.target_total, cur, locale)) } }
-                div.card.stat { span.label { (t.pot) } strong.amount { (format::money(plan.pots_total, cur, locale)) } }
+                div.card.stat { span.label { (t.pots_total) } strong.amount { (format::money(plan.pots_total, cur, locale)) } }
                 div.card.stat { span.label { (t.gap) } strong.amount { (format::money(plan.gap_total, cur, locale)) } }
+                @if !plan.ahead_total.is_zero() {
+                    div.card.stat { span.label { (t.ahead) } strong.amount { (format::money(plan.ahead_total, cur, locale)) } }
+                }
+            }
+            @if !plan.ahead_total.is_zero() {
+                p.hint { (t.reserves_totals_hint) }
             }
             section.panel {
                 @if plan.entries.is_empty() {
@@ -49,7 +55,10 @@ pub async fn show(
                                     td.num.amount { (format::money(e.amount_in_base, cur, locale)) }
                                     td.num.amount { (format::money(e.monthly_amount, cur, locale)) }
                                     td.num.amount { (format::money(e.target_today, cur, locale)) }
-                                    td.num.amount.negative[!e.gap.is_zero()] { (format::money(e.gap, cur, locale)) }
+                                    td.num.amount.negative[!e.gap.is_zero()] {
+                                        (format::money(e.gap, cur, locale))
+                                        @if !e.ahead.is_zero() { br; small.muted { (t.ahead) ": " (format::money(e.ahead, cur, locale)) } }
+                                    }
                                     td {
                                         form.pot data-action="setReservePot" data-reload="" novalidate {
                                             input type="hidden" name="expenseId" value=(e.expense_id);

@@ -1,9 +1,10 @@
 //! `/transfers`: list, create, edit, delete.
 
 use super::common::{amount_cell, EditQuery, PageResult, Refs};
-use super::record_page::{amount_field, Editing, RecordForm, RecordList, Row, SchedulePrefill};
+use super::record_page::{
+    amount_field, next_due_cell, Editing, RecordForm, RecordList, Row, SchedulePrefill,
+};
 use crate::app::records::{self, TransferInput};
-use crate::i18n::format;
 use crate::state::AppState;
 use crate::web::components::{select, textarea};
 use crate::web::layout::page;
@@ -68,10 +69,7 @@ pub async fn show(
                 td { (refs.account_name(&x.from_account_id)) }
                 td { (refs.account_name(&x.to_account_id)) @if !x.note.is_empty() { br; small.muted { (x.note) } } }
                 td { (locale.frequency(x.frequency)) }
-                td { @match x.schedule().next_due(today) {
-                    Some(d) => (format::date(d, locale)),
-                    None => span.muted { (format::date(x.start_date, locale)) },
-                } }
+                td { (next_due_cell(locale, &x.schedule(), today)) }
                 td.num { (amount_cell(&state, x.amount, &x.currency, &user.base_currency, locale)) }
             })))
         },

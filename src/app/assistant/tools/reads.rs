@@ -117,7 +117,8 @@ pub(super) const READ_TOOLS: &[ReadTool] = &[
     (
         "get_reserve_plan",
         "What to set aside each month for the quarterly, half-yearly and yearly expenses, \
-         what each pot should hold today, what it holds and the gap; base currency.",
+         what each pot should hold today, what it holds, what it misses and what it holds \
+         beyond that (one pot's surplus fills no other's gap); base currency.",
         &[],
         &[],
         |c, a, _| reserve_plan(c, a.user, a.rates, a.today),
@@ -151,9 +152,10 @@ pub(super) const READ_TOOLS: &[ReadTool] = &[
     ),
     (
         "list_subscriptions",
-        "The recurring expenses marked as subscriptions, with what each costs a month and a \
-         year, whether it is active today, and the monthly and yearly totals of the active \
-         ones in the base currency.",
+        "The recurring expenses marked as subscriptions, with what each costs a month (at \
+         today's price) and in the next twelve months (each payment at the price of its day, \
+         so a scheduled price change counts), whether it is active today, and both totals of \
+         the active ones in the base currency.",
         &[],
         &[],
         |c, a, _| list_subscriptions(c, a.user, a.rates, a.today),
@@ -439,7 +441,7 @@ pub(super) fn reserve_plan(
                 "amount": amt(e.amount), "currency": e.currency,
                 "amountInBase": amt(e.amount_in_base), "nextDueDate": e.next_due_date,
                 "monthlyAmount": amt(e.monthly_amount), "targetToday": amt(e.target_today),
-                "pot": amt(e.pot), "gap": amt(e.gap),
+                "pot": amt(e.pot), "gap": amt(e.gap), "ahead": amt(e.ahead),
             })
         })
         .collect();
@@ -447,7 +449,8 @@ pub(super) fn reserve_plan(
         json!({
             "currency": p.currency, "monthlyTotal": amt(p.monthly_total),
             "targetTotal": amt(p.target_total), "potsTotal": amt(p.pots_total),
-            "gapTotal": amt(p.gap_total), "entries": entries,
+            "gapTotal": amt(p.gap_total), "aheadTotal": amt(p.ahead_total),
+            "entries": entries,
         }),
         Looked::ReservePlan.text(user.locale),
     ))
