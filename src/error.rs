@@ -68,6 +68,23 @@ impl Error {
         }
     }
 
+    /// What a refusal brings for the person to choose from next, as data
+    /// beside its words: an unknown layout its `columns` (for a mapping), a
+    /// file of several accounts its `accounts`.
+    pub fn offered(&self) -> Option<(&'static str, &[String])> {
+        match self {
+            Error::Invalid {
+                reason: Reason::UnknownLayout(columns),
+                ..
+            } => Some(("columns", columns)),
+            Error::Invalid {
+                reason: Reason::StatementAccounts(accounts),
+                ..
+            } => Some(("accounts", accounts)),
+            _ => None,
+        }
+    }
+
     /// An internal error's whole chain of causes on one line ([`chain`]);
     /// None for the errors a client is told about.
     pub fn cause(&self) -> Option<String> {

@@ -101,24 +101,14 @@ pub async fn upload(
     }
 }
 
-/// A refused upload; an unknown layout brings the file's `columns` (the
-/// page offers them for a mapping) and a file of several accounts its
-/// `accounts` (the page offers a choice), whatever the language.
+/// A refused upload, with what it offers next ([`Error::offered`]).
 fn staging_refused(e: Error, locale: Locale) -> Response {
-    let offer = match &e {
-        Error::Invalid {
-            reason: Reason::UnknownLayout(columns),
-            ..
-        } => Some(("columns", columns.clone())),
-        Error::Invalid {
-            reason: Reason::StatementAccounts(accounts),
-            ..
-        } => Some(("accounts", accounts.clone())),
-        _ => None,
-    };
+    let offer = e
+        .offered()
+        .map(|(key, list)| (key, serde_json::Value::from(list.to_vec())));
     let refused = super::ApiError::worded(e, locale);
     match offer {
-        Some((key, list)) => refused.offering(key, list.into()),
+        Some((key, list)) => refused.offering(key, list),
         None => refused.into_response(),
     }
 }

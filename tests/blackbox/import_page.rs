@@ -227,24 +227,24 @@ fn badge(html: &str) -> String {
     html[from..from + html[from..].find('<').unwrap()].to_string()
 }
 
+/// The page of batch `id`, with the user's language set to `locale`.
+async fn batch_page(app: &TestApp, user: &TestUser, id: &str, locale: &str) -> String {
+    app.ok(user, "updateSettings", json!({ "locale": locale }))
+        .await;
+    let res = app
+        .get(&format!("/import?batch={id}"), Some(&user.cookie))
+        .await;
+    assert_eq!(res.status(), 200);
+    res.text().await.unwrap()
+}
+
 #[tokio::test]
 async fn an_undecided_conflict_is_on_the_badge() {
     let app = spawn_app().await;
     let user = app.new_user().await;
     let giro = app.account(&user, "Girokonto", "EUR").await;
     let id = seed(&app, &user, &giro, 3).await;
-    let page = |locale: &'static str| {
-        let (app, user, id) = (&app, &user, &id);
-        async move {
-            app.ok(user, "updateSettings", json!({ "locale": locale }))
-                .await;
-            let res = app
-                .get(&format!("/import?batch={id}"), Some(&user.cookie))
-                .await;
-            assert_eq!(res.status(), 200);
-            res.text().await.unwrap()
-        }
-    };
+    let page = |locale: &'static str| batch_page(&app, &user, &id, locale);
     assert_eq!(badge(&page("en").await), "Decisions open");
     assert_eq!(badge(&page("de").await), "Entscheidungen offen");
 
@@ -926,18 +926,7 @@ async fn an_undone_import_says_so_once() {
     let user = app.new_user().await;
     let giro = app.account(&user, "Girokonto", "EUR").await;
     let id = seed(&app, &user, &giro, 3).await;
-    let page = |locale: &'static str| {
-        let (app, user, id) = (&app, &user, &id);
-        async move {
-            app.ok(user, "updateSettings", json!({ "locale": locale }))
-                .await;
-            let res = app
-                .get(&format!("/import?batch={id}"), Some(&user.cookie))
-                .await;
-            assert_eq!(res.status(), 200);
-            res.text().await.unwrap()
-        }
-    };
+    let page = |locale: &'static str| batch_page(&app, &user, &id, locale);
     app.ok(
         &user,
         "decideImportConflict",
