@@ -184,6 +184,22 @@ pub fn transfer(amount: &str, from: &str, to: &str, when: &str, l: Locale) -> St
     }
 }
 
+/// Where a proposal books, said after its line: " · Konto „Giro“ ·
+/// Kategorie „Lebensmittel“". `category` is `None` for a kind without
+/// categories (incomes), `Some(None)` when none is chosen.
+pub fn booked_on(account: &str, category: Option<Option<&str>>, l: Locale) -> String {
+    let account = quoted(account, l);
+    let category = category.map(|c| c.map(|c| quoted(c, l)));
+    match (l, category) {
+        (Locale::De, None) => format!(" · Konto {account}"),
+        (Locale::De, Some(None)) => format!(" · Konto {account} · ohne Kategorie"),
+        (Locale::De, Some(Some(c))) => format!(" · Konto {account} · Kategorie {c}"),
+        (Locale::En, None) => format!(" · account {account}"),
+        (Locale::En, Some(None)) => format!(" · account {account} · no category"),
+        (Locale::En, Some(Some(c))) => format!(" · account {account} · category {c}"),
+    }
+}
+
 /// What the person reads when an answer took longer than `seconds` (the
 /// whole request, every round included).
 pub fn too_long(l: Locale, seconds: u64) -> String {
@@ -194,5 +210,30 @@ pub fn too_long(l: Locale, seconds: u64) -> String {
         Locale::En => format!(
             "The answer took too long (more than {seconds} seconds) and was stopped; please try again."
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_proposal_says_its_account_and_category() {
+        assert_eq!(
+            booked_on("Giro", Some(Some("Lebensmittel")), Locale::De),
+            " · Konto „Giro“ · Kategorie „Lebensmittel“"
+        );
+        assert_eq!(
+            booked_on("Giro", Some(None), Locale::De),
+            " · Konto „Giro“ · ohne Kategorie"
+        );
+        assert_eq!(
+            booked_on("Checking", None, Locale::En),
+            " · account “Checking”"
+        );
+        assert_eq!(
+            booked_on("Checking", Some(Some("Food")), Locale::En),
+            " · account “Checking” · category “Food”"
+        );
     }
 }

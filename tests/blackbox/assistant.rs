@@ -1225,3 +1225,108 @@ async fn proposals_travel_with_the_users_export_and_stay_booked() {
     assert!(again.error().unwrap().contains("saved"), "{}", again.body);
     assert_eq!(daily_expenses(&other, &newcomer).await.len(), 1);
 }
+
+/// A conversation reopened in the browser, in both languages: what was
+/// looked up is said in words (not the tool's name), the stored proposal
+/// opens as a card that names the account and the category it books on,
+/// and nothing runs out of the page.
+async fn a_reopened_conversation_reads_as_it_did_live(width: u32, height: u32, dark: bool) {
+    use crate::browser::{screenshot, sign_in, start_with, wait_for_css};
+    let provider = ChatProvider::start(Dialect::OpenAi).await;
+    let app = app_with_chat(&provider.base_url).await;
+    let user = app.new_user().await;
+    let account = app.account(&user, "Girokonto", "EUR").await;
+    let category = app
+        .ok(&user, "createCategory", json!({"name": "Lebensmittel"}))
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let Some(browser) = start_with(width, height, dark).await else {
+        return;
+    };
+    let c = &browser.client;
+    sign_in(c, &app, &user).await;
+    let today = app.state.clock.today().to_string();
+    for (locale, looked, booked) in [
+        (
+            "de",
+            "Konten angesehen",
+            "· Konto „Girokonto“ · Kategorie „Lebensmittel“",
+        ),
+        (
+            "en",
+            "looked at your accounts",
+            "· account “Girokonto” · category “Lebensmittel”",
+        ),
+    ] {
+        app.ok(&user, "updateSettings", json!({ "locale": locale }))
+            .await;
+        let args = json!({"name": "Bäckerei", "amount": "12.40", "date": today,
+                          "accountId": account, "categoryId": category});
+        provider.then(Turn::Calls(vec![("list_accounts".into(), "{}".into())]));
+        provider.then(Turn::Calls(vec![(
+            "create_daily_expense".into(),
+            args.to_string(),
+        )]));
+        provider.then(Turn::Text("Bitte bestätigen.".into()));
+        let (_, events) = chat_stream(&app, &user, ask("Trag 12,40 beim Bäcker ein")).await;
+        let id = events[0].data["id"].as_str().unwrap().to_string();
+
+        c.goto(&app.url(&format!("/assistant?c={id}")))
+            .await
+            .unwrap();
+        let at = format!("{locale} {width}px dark={dark}");
+        let review = wait_for_css(c, ".msg-assistant button.review").await;
+        let said = c
+            .execute(
+                "return [...document.querySelectorAll('.msg-assistant .msg-tool')] \
+                 .map(p => p.textContent.trim());",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let said: Vec<String> = serde_json::from_value(said).unwrap();
+        assert!(said.iter().any(|s| s.contains(looked)), "{at}: {said:?}");
+        assert!(
+            said.iter().all(|s| !s.contains("list_accounts")),
+            "{at}: {said:?}"
+        );
+        review.click().await.unwrap();
+        let card = wait_for_css(c, "article.proposal .proposal-summary").await;
+        let summary = card.text().await.unwrap();
+        assert!(summary.contains(booked), "{at}: {summary}");
+        wait_for_css(c, "article.proposal button.confirm").await;
+        let overflow = c
+            .execute(
+                "return document.documentElement.scrollWidth > window.innerWidth + 1;",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(overflow, json!(false), "{at}: the page scrolls sideways");
+        let scheme = if dark { "-dark" } else { "" };
+        screenshot(c, &format!("assistant-reopened-{locale}-{width}{scheme}")).await;
+    }
+    browser.client.clone().close().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_reopened_conversation_reads_as_it_did_live_on_a_phone() {
+    a_reopened_conversation_reads_as_it_did_live(390, 844, false).await;
+}
+
+#[tokio::test]
+async fn a_reopened_conversation_reads_as_it_did_live_on_a_phone_in_the_dark() {
+    a_reopened_conversation_reads_as_it_did_live(390, 844, true).await;
+}
+
+#[tokio::test]
+async fn a_reopened_conversation_reads_as_it_did_live_on_a_desktop() {
+    a_reopened_conversation_reads_as_it_did_live(1280, 900, false).await;
+}
+
+#[tokio::test]
+async fn a_reopened_conversation_reads_as_it_did_live_on_a_desktop_in_the_dark() {
+    a_reopened_conversation_reads_as_it_did_live(1280, 900, true).await;
+}

@@ -643,7 +643,8 @@ async fn previews_validate_like_the_actions_and_write_nothing() {
     assert_eq!(p["errors"], json!([]));
     assert_eq!(
         p["summary"],
-        "Einzelausgabe 12,40\u{a0}€ bei Bäckerei am 23.11.2026"
+        "Einzelausgabe 12,40\u{a0}€ bei Bäckerei am 23.11.2026 · Konto „Girokonto“ · ohne Kategorie",
+        "the card names the account and the category it books on"
     );
     assert_eq!(
         p["record"],
@@ -768,11 +769,11 @@ async fn previews_validate_like_the_actions_and_write_nothing() {
 
     // Valid previews of every write tool.
     let valid: Vec<(&str, Value, &str)> = vec![
-        ("update_daily_expense", json!({"id": bakery, "amount": 15}), "Change: One-time expense €15.00 at Bäckerei on 5\u{a0}Nov\u{a0}2026 (was €12.40)"),
-        ("create_expense", json!({"name": "Gym", "amount": 30, "frequency": "Monthly", "startDate": "2026-12-01", "accountId": s.giro}), "Recurring expense “Gym” €30.00 monthly from 1\u{a0}Dec\u{a0}2026"),
-        ("update_expense", json!({"id": rent, "endDate": "2027-06-30"}), "Change: Recurring expense “Miete” €900.00 monthly from 1\u{a0}Jan\u{a0}2026 until 30\u{a0}Jun\u{a0}2027"),
-        ("create_income", json!({"name": "Bonus", "amount": 500, "frequency": "once", "startDate": "2026-12-15", "accountId": s.giro}), "Income “Bonus” €500.00 on 15\u{a0}Dec\u{a0}2026"),
-        ("update_income", json!({"id": salary, "amount": "2600"}), "Change: Income “Gehalt” €2,600.00 monthly from 1\u{a0}Jan\u{a0}2026 (was €2,500.00)"),
+        ("update_daily_expense", json!({"id": bakery, "amount": 15}), "Change: One-time expense €15.00 at Bäckerei on 5\u{a0}Nov\u{a0}2026 · account “Girokonto” · no category (was €12.40)"),
+        ("create_expense", json!({"name": "Gym", "amount": 30, "frequency": "Monthly", "startDate": "2026-12-01", "accountId": s.giro}), "Recurring expense “Gym” €30.00 monthly from 1\u{a0}Dec\u{a0}2026 · account “Girokonto” · no category"),
+        ("update_expense", json!({"id": rent, "endDate": "2027-06-30"}), "Change: Recurring expense “Miete” €900.00 monthly from 1\u{a0}Jan\u{a0}2026 until 30\u{a0}Jun\u{a0}2027 · account “Girokonto” · category “Wohnen”"),
+        ("create_income", json!({"name": "Bonus", "amount": 500, "frequency": "once", "startDate": "2026-12-15", "accountId": s.giro}), "Income “Bonus” €500.00 on 15\u{a0}Dec\u{a0}2026 · account “Girokonto”"),
+        ("update_income", json!({"id": salary, "amount": "2600"}), "Change: Income “Gehalt” €2,600.00 monthly from 1\u{a0}Jan\u{a0}2026 · account “Girokonto” (was €2,500.00)"),
         ("create_transfer", json!({"fromAccountId": s.giro, "toAccountId": s.tagesgeld, "amount": 100, "frequency": "yearly", "startDate": "2026-12-01"}), "Transfer €100.00 from Girokonto to Tagesgeld yearly from 1\u{a0}Dec\u{a0}2026"),
         ("update_transfer", json!({"id": transfer, "note": "Sparen"}), "Change: Transfer €200.00 from Girokonto to Tagesgeld monthly from 1\u{a0}Jan\u{a0}2026"),
     ];
@@ -900,7 +901,7 @@ async fn the_chat_gets_a_proposal_for_a_valid_write_and_the_refusal_otherwise() 
             assert_eq!(preview.tool, "create_daily_expense");
             assert_eq!(
                 preview.summary,
-                "One-time expense €12.40 at Bäckerei on 23\u{a0}Nov\u{a0}2026"
+                "One-time expense €12.40 at Bäckerei on 23\u{a0}Nov\u{a0}2026 · account “Girokonto” · no category"
             );
             assert_eq!(arguments["date"], "2026-11-23");
             assert_eq!(arguments["accountId"], s.giro.as_str());

@@ -11,6 +11,7 @@ use super::values::amt;
 use super::*;
 use crate::error::Reason;
 use crate::i18n::assistant::{self as words, amount_from, quoted, when, Entry};
+use crate::store::categories::Category;
 
 /// What the write tool `tool` would do with `arguments`, without doing it:
 /// the arguments to send to its action on Confirm, and the preview. Fails
@@ -136,6 +137,10 @@ pub(super) trait Proposal: Record {
     fn line(c: &Connection, user: &User, new: &New<Self>) -> Result<String>;
     /// The stored amount and currency, when an update changes them.
     fn was(new: &New<Self>, stored: &Self::Stored) -> Option<(Decimal, String)>;
+    /// The account it books on and its category (`Some(None)`: none
+    /// chosen; `None`: the kind has none), said after the line; `None`
+    /// for a transfer, whose line names both its accounts.
+    fn booked_on(new: &New<Self>) -> Option<(&str, Option<Option<&str>>)>;
 }
 
 /// Decodes and validates `args` exactly as the action does (its input
@@ -166,8 +171,17 @@ pub(super) fn check<R: Proposal>(
         record.insert("id".into(), Value::String(id));
     }
     record.extend(R::record(&new));
-    let line = R::line(c, user, &new)?;
     let locale = user.locale;
+    let mut line = R::line(c, user, &new)?;
+    if let Some((account, category)) = R::booked_on(&new) {
+        let category = match category {
+            Some(Some(id)) => Some(Some(category_name(c, user, id)?)),
+            Some(None) => Some(None),
+            None => None,
+        };
+        let account = account_name(c, user, account)?;
+        line += &words::booked_on(&account, category.as_ref().map(Option::as_deref), locale);
+    }
     let summary = match stored {
         None => line,
         Some(stored) => {
@@ -188,6 +202,13 @@ pub(super) fn schedule_fields(s: &Schedule, out: &mut Map<String, Value>) {
 /// The name of one of the user's accounts (validated before, so present).
 pub(super) fn account_name(c: &Connection, user: &User, id: &str) -> Result<String> {
     Ok(table::find::<Account>(c, &user.id, id)?
+        .map(|a| a.name)
+        .unwrap_or_default())
+}
+
+/// The name of one of the user's categories (validated before, so present).
+fn category_name(c: &Connection, user: &User, id: &str) -> Result<String> {
+    Ok(table::find::<Category>(c, &user.id, id)?
         .map(|a| a.name)
         .unwrap_or_default())
 }
@@ -228,6 +249,10 @@ impl Proposal for DailyInput {
     fn was(n: &NewDailyExpense, s: &DailyExpense) -> Option<(Decimal, String)> {
         changed(n.amount, &n.currency, s.amount, &s.currency)
     }
+
+    fn booked_on(n: &NewDailyExpense) -> Option<(&str, Option<Option<&str>>)> {
+        Some((&n.account_id, Some(n.category_id.as_deref())))
+    }
 }
 
 impl Proposal for ExpenseInput {
@@ -267,6 +292,10 @@ impl Proposal for ExpenseInput {
     fn was(n: &NewRecurring, s: &Expense) -> Option<(Decimal, String)> {
         changed(n.amount, &n.currency, s.amount, &s.currency)
     }
+
+    fn booked_on(n: &NewRecurring) -> Option<(&str, Option<Option<&str>>)> {
+        Some((&n.account_id, Some(n.category_id.as_deref())))
+    }
 }
 
 impl Proposal for IncomeInput {
@@ -299,6 +328,10 @@ impl Proposal for IncomeInput {
     fn was(n: &NewRecurring, s: &Income) -> Option<(Decimal, String)> {
         changed(n.amount, &n.currency, s.amount, &s.currency)
     }
+
+    fn booked_on(n: &NewRecurring) -> Option<(&str, Option<Option<&str>>)> {
+        Some((&n.account_id, None))
+    }
 }
 
 impl Proposal for TransferInput {
@@ -328,6 +361,10 @@ impl Proposal for TransferInput {
 
     fn was(n: &NewTransfer, s: &Transfer) -> Option<(Decimal, String)> {
         changed(n.amount, &n.currency, s.amount, &s.currency)
+    }
+
+    fn booked_on(_: &NewTransfer) -> Option<(&str, Option<Option<&str>>)> {
+        None
     }
 }
 
