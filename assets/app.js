@@ -314,6 +314,7 @@
       const steps = box.querySelector('.totp-steps');
       box.querySelector('.totp-qr').src = 'data:image/svg+xml;base64,' + btoa(data.qrSvg || '');
       box.querySelector('.totp-key').textContent = (data.secret || '').replace(/(.{4})/g, '$1 ').trim();
+      box.querySelector('.totp-link').href = data.otpauthUrl || '#';
       form.hidden = true;
       steps.hidden = false;
       steps.querySelector('input[name=code]').focus();

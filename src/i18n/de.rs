@@ -93,6 +93,7 @@ pub static DE: Texts = Texts {
     two_factor_setup: "Einrichten",
     two_factor_scan: "Scanne diesen QR-Code mit der App oder gib den Schlüssel dort ein. Gib dann den sechsstelligen Code ein, den die App zeigt.",
     two_factor_key: "Schlüssel",
+    two_factor_open_app: "Auf diesem Handy? In der Authenticator-App öffnen",
     two_factor_qr: "QR-Code für die Authenticator-App",
     totp_code: "Code aus der App",
     totp_code_or_recovery: "Code aus der App oder Wiederherstellungscode",

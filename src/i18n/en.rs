@@ -95,6 +95,7 @@ pub static EN: Texts = Texts {
     two_factor_setup: "Set up",
     two_factor_scan: "Scan this QR code with the app, or type the key into it. Then enter the six-digit code the app shows.",
     two_factor_key: "Key",
+    two_factor_open_app: "On this phone? Open it in your authenticator app",
     two_factor_qr: "QR code for the authenticator app",
     totp_code: "Code from the app",
     totp_code_or_recovery: "Code from the app or a recovery code",

@@ -161,6 +161,7 @@ pub struct Texts {
     pub two_factor_setup: &'static str,
     pub two_factor_scan: &'static str,
     pub two_factor_key: &'static str,
+    pub two_factor_open_app: &'static str,
     pub two_factor_qr: &'static str,
     pub totp_code: &'static str,
     pub totp_code_or_recovery: &'static str,

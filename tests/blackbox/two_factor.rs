@@ -577,3 +577,147 @@ async fn codes_guessed_behind_a_right_password_still_lock_disabling() {
         locked.body
     );
 }
+
+/// Turning two-factor sign-in on in Settings, in both languages: right
+/// after the code, the section no longer says "off", the recovery codes
+/// are in view with none broken over two lines, and "I have saved them"
+/// shows since when it is on, in the browser's time. The setup offers the
+/// `otpauth://` address for an authenticator on the same phone.
+async fn two_factor_right_after_enabling(width: u32, height: u32, dark: bool) {
+    use crate::browser::{screenshot, sign_in, start_with, wait_for_css, wait_for_text};
+    use fantoccini::Locator;
+    let app = spawn_app().await;
+    let Some(browser) = start_with(width, height, dark).await else {
+        return;
+    };
+    let c = &browser.client;
+    for (locale, on) in [
+        ("de", "Übrige Wiederherstellungscodes: 10."),
+        ("en", "Recovery codes left: 10."),
+    ] {
+        let user = app.new_user().await;
+        app.ok(&user, "updateSettings", json!({ "locale": locale }))
+            .await;
+        c.delete_all_cookies().await.unwrap();
+        sign_in(c, &app, &user).await;
+        c.goto(&app.url("/settings#two-factor")).await.unwrap();
+        let at = format!("{locale} {width}px dark={dark}");
+        c.find(Locator::Css("form[data-totp-begin] input[name=password]"))
+            .await
+            .unwrap()
+            .send_keys(&user.password)
+            .await
+            .unwrap();
+        c.find(Locator::Css("form[data-totp-begin] button"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        let key = wait_for_css(c, ".totp-steps:not([hidden]) .totp-key").await;
+        let secret = data_encoding::BASE32_NOPAD
+            .decode(key.text().await.unwrap().replace(' ', "").as_bytes())
+            .unwrap();
+        let link = c
+            .find(Locator::Css(".totp-steps a.totp-link"))
+            .await
+            .unwrap()
+            .attr("href")
+            .await
+            .unwrap()
+            .unwrap_or_default();
+        assert!(
+            link.starts_with("otpauth://totp/cashkeeper:") && link.contains("secret="),
+            "{at}: {link}"
+        );
+        c.find(Locator::Css("#f-totp-code"))
+            .await
+            .unwrap()
+            .send_keys(&code(&app, &secret))
+            .await
+            .unwrap();
+        c.find(Locator::Css("form[data-totp-enable] button[type=submit]"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        wait_for_css(c, ".totp-recovery:not([hidden]) .recovery-codes li").await;
+        let seen = c
+            .execute(
+                "const off = document.querySelector('#two-factor .status-off');
+                 const box = document.querySelector('.totp-recovery');
+                 const r = box.getBoundingClientRect();
+                 const codes = [...document.querySelectorAll('.recovery-codes li')];
+                 const lineHeight = parseFloat(getComputedStyle(codes[0]).lineHeight) || 24;
+                 return {
+                   offShown: !!off && off.offsetParent !== null,
+                   focused: document.activeElement === box,
+                   topInView: r.top >= 0 && r.top < window.innerHeight,
+                   codes: codes.length,
+                   wrapped: codes.filter(li => li.getBoundingClientRect().height > lineHeight * 1.5).length,
+                   sideways: document.documentElement.scrollWidth > window.innerWidth + 1,
+                 };",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(seen["offShown"], false, "{at}: {seen}");
+        assert_eq!(seen["focused"], true, "{at}: {seen}");
+        assert_eq!(seen["topInView"], true, "{at}: {seen}");
+        assert_eq!(seen["codes"], 10, "{at}: {seen}");
+        assert_eq!(seen["wrapped"], 0, "{at}: no code breaks: {seen}");
+        assert_eq!(seen["sideways"], false, "{at}: {seen}");
+        let scheme = if dark { "-dark" } else { "" };
+        screenshot(c, &format!("two-factor-codes-{locale}-{width}{scheme}")).await;
+
+        // "I have saved them": on, since when (in the browser's time zone:
+        // the server's UTC text stays as the title).
+        c.find(Locator::Css("a[data-totp-done]"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        wait_for_text(c, on).await;
+        let since = c
+            .execute(
+                "const t = document.querySelector('#two-factor .status-on time[data-local]');
+                 return t && { text: t.textContent, title: t.title, datetime: t.getAttribute('datetime') };",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert!(since.is_object(), "{at}: the date is a local time: {since}");
+        assert!(
+            !since["text"].as_str().unwrap().contains("UTC"),
+            "{at}: {since}"
+        );
+        assert!(
+            since["title"].as_str().unwrap().contains("UTC"),
+            "{at}: {since}"
+        );
+        screenshot(c, &format!("two-factor-on-{locale}-{width}{scheme}")).await;
+    }
+    browser.client.clone().close().await.unwrap();
+}
+
+#[tokio::test]
+async fn two_factor_right_after_enabling_on_a_phone() {
+    two_factor_right_after_enabling(390, 844, false).await;
+}
+
+#[tokio::test]
+async fn two_factor_right_after_enabling_on_a_phone_in_the_dark() {
+    two_factor_right_after_enabling(390, 844, true).await;
+}
+
+#[tokio::test]
+async fn two_factor_right_after_enabling_on_a_desktop() {
+    two_factor_right_after_enabling(1280, 900, false).await;
+}
+
+#[tokio::test]
+async fn two_factor_right_after_enabling_on_a_desktop_in_the_dark() {
+    two_factor_right_after_enabling(1280, 900, true).await;
+}

@@ -5,7 +5,6 @@ use crate::app::{api_tokens, sessions, sign_in};
 use crate::auth::api_tokens::LIFETIMES;
 use crate::domain::currency::KNOWN;
 use crate::domain::user_agent;
-use crate::i18n::format as fmt;
 use crate::state::AppState;
 use crate::web::components::{
     checkbox, delete_button, form_error, form_success, local_time, select, Field,
@@ -116,11 +115,12 @@ pub async fn show(
                 h2 { (t.two_factor) }
                 p.hint { (t.two_factor_intro) }
                 @if two_factor.enabled {
+                    @let on = t.two_factor_on.replace("{left}", &two_factor.recovery_codes_left.to_string());
+                    @let (before, after) = on.split_once("{date}").unwrap_or((&on, ""));
                     p.status-on {
-                        (t.two_factor_on
-                            .replace("{date}", &two_factor.enabled_at.as_deref()
-                                .map(|d| fmt::date_time(d, viewer.locale)).unwrap_or_default())
-                            .replace("{left}", &two_factor.recovery_codes_left.to_string()))
+                        (before)
+                        @if let Some(at) = &two_factor.enabled_at { (local_time(at, viewer.locale)) }
+                        (after)
                     }
                     form.stack data-action="disableTotp" data-reload="" novalidate {
                         (confirm(Field::new(t.current_password, "password", "password").id("f-totp-password")
@@ -143,6 +143,9 @@ pub async fn show(
                             p.hint { (t.two_factor_scan) }
                             img.totp-qr alt=(t.two_factor_qr) width="200" height="200";
                             p { (t.two_factor_key) ": " code.totp-key {} }
+                            // The QR code can't be scanned by the phone that
+                            // shows it: its `otpauth://` address opens the app.
+                            p { a.totp-link href="#" { (t.two_factor_open_app) } }
                             form.stack data-action="enableTotp" data-totp-enable novalidate {
                                 (Field::new(t.totp_code, "code", "text").id("f-totp-code").inputmode("numeric")
                                     .autocomplete("one-time-code").required().render())
