@@ -53,6 +53,37 @@ return Array.from(document.querySelectorAll('.chart'))
   });
 "#;
 
+/// The buttons in a form's column (`.stack`) as wide as that column.
+const WIDE_BUTTONS: &str = r#"
+return Array.from(document.querySelectorAll('main .stack > button'))
+  .filter(b => b.getBoundingClientRect().width > 0
+    && b.getBoundingClientRect().width >= b.parentElement.getBoundingClientRect().width - 1)
+  .map(b => b.textContent.trim());
+"#;
+
+/// On a phone's stacked rows: the cells whose content reaches into the
+/// label column (left of where the labels end), and whether the month
+/// stepper's ‹ and › share a line.
+const STACKED: &str = r#"
+const under = [];
+for (const td of document.querySelectorAll('table.records tbody td[data-col]')) {
+  if (!td.textContent.trim() && !td.children.length) continue;
+  const range = document.createRange();
+  range.selectNodeContents(td);
+  const left = Math.min(...Array.from(range.getClientRects(), r => r.left));
+  if (left < td.getBoundingClientRect().left + 8.5 * 16) under.push(td.dataset.col + ': ' + td.textContent.trim());
+}
+const [prev, next] = Array.from(document.querySelectorAll('.month-step > a'), a => a.getBoundingClientRect().top);
+return { underLabels: under.slice(0, 5), stepperOnOneLine: prev !== undefined && Math.abs(prev - next) < 1 };
+"#;
+
+/// Whether the edit form's heading is below the sticky top bar.
+const HEADING_IN_SIGHT: &str = r#"
+const h = document.querySelector('#record-form h2').getBoundingClientRect();
+const bar = document.querySelector('.topbar').getBoundingClientRect();
+return { below: h.top >= bar.bottom, heading: h.top, bar: bar.bottom };
+"#;
+
 /// The record pages, each checked for its table at desktop width.
 const RECORD_PAGES: [&str; 9] = [
     "/expenses",
@@ -129,6 +160,10 @@ async fn record_tables_fit_their_panel_and_phone_charts_open_on_the_newest_month
                             assert_eq!(seen["actionsInside"], true, "{path} {at}: {seen}");
                         }
                     }
+                    // A form's buttons are as wide as their words.
+                    c.goto(&app.url("/settings")).await.unwrap();
+                    let wide = js(c, WIDE_BUTTONS).await;
+                    assert_eq!(wide, json!([]), "{at}");
                 }
             } else {
                 // The dashboard's charts open on this month and say they scroll.
@@ -143,6 +178,28 @@ async fn record_tables_fit_their_panel_and_phone_charts_open_on_the_newest_month
                         "starts at its right end: {at}: {chart}"
                     );
                     assert_eq!(chart["hint"], hint, "{at}");
+                }
+                if !dark {
+                    // Stacked rows: everything a cell holds right of its label;
+                    // the month stepper on one line.
+                    c.goto(&app.url("/daily-expenses")).await.unwrap();
+                    let seen = js(c, STACKED).await;
+                    assert_eq!(seen["underLabels"], json!([]), "{at}: {seen}");
+                    assert_eq!(seen["stepperOnOneLine"], true, "{at}: {seen}");
+                    // An edit form's heading clears the sticky top bar.
+                    c.goto(&app.url("/expenses")).await.unwrap();
+                    let edit = c
+                        .find(Locator::Css("a[href*='edit=']"))
+                        .await
+                        .unwrap()
+                        .attr("href")
+                        .await
+                        .unwrap()
+                        .unwrap();
+                    c.goto(&app.url(&edit)).await.unwrap();
+                    wait_for_css(c, "form[data-action=updateExpense]").await;
+                    let seen = js(c, HEADING_IN_SIGHT).await;
+                    assert_eq!(seen["below"], true, "{at}: {seen}");
                 }
             }
         }
