@@ -132,8 +132,8 @@
 
   // A short "saved" note, read out by screen readers, in the page's flow so
   // that it covers nothing: beside the buttons of the form that saved and
-  // stays ("save and add another"), or, after a save that reloads the page,
-  // under the new page's heading.
+  // stays open ("save and add another"), or, after a save that reloads the
+  // page, under the new page's heading.
   function toast(text, form) {
     let box = document.querySelector('.toast');
     if (!box) {
@@ -151,7 +151,10 @@
     box.textContent = text;
     box.hidden = false;
     clearTimeout(box.timer);
-    box.timer = setTimeout(function () { box.hidden = true; }, 4000);
+    // Beside a form's buttons it goes after a while (what is below moves
+    // up); under the heading it stays, so that nothing jumps while the
+    // page is in use.
+    if (buttons) box.timer = setTimeout(function () { box.hidden = true; }, 4000);
   }
   let flash = null;
   try { flash = window.sessionStorage.getItem('cashkeeper.flash'); window.sessionStorage.removeItem('cashkeeper.flash'); } catch (_) { /* private mode */ }
