@@ -1,8 +1,9 @@
 //! Layout: record tables fit their panel with their row actions in sight,
 //! the list starts on the first screen, charts open on their newest end on
 //! a phone, the "saved" note covers nothing, paperclips only on records
-//! with documents, and an account with entries is not offered a delete
-//! that would be refused.
+//! with documents, an account with entries is not offered a delete that
+//! would be refused, and the import review's active filter count is
+//! readable in the dark scheme.
 
 use crate::browser::{fill, sign_in, start_with, submit, wait_for_css};
 use crate::helpers::*;
@@ -335,4 +336,38 @@ async fn an_account_with_entries_says_why_it_cannot_be_deleted_instead_of_offeri
         .action("deleteAccount", json!({"id": ids[0]}), Some(&user.cookie))
         .await;
     assert!(!refused.ok());
+}
+
+/// The contrast of the active status filter's count against its own
+/// background, by WCAG's relative luminance.
+const COUNT_CONTRAST: &str = r#"
+const count = document.querySelector('.status-filters a[aria-current=page] .count');
+const rgb = c => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+const lum = c => {
+  const [r, g, b] = rgb(c).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+};
+const fg = lum(getComputedStyle(count).color);
+const bg = lum(getComputedStyle(count.closest('a')).backgroundColor);
+return (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+"#;
+
+#[tokio::test]
+async fn the_active_import_filters_count_is_readable_in_the_dark() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let account = app.account(&user, "Giro", "EUR").await;
+    let batch = crate::import_page::seed(&app, &user, &account, 6).await;
+    let Some(browser) = start_with(1280, 900, true).await else {
+        return;
+    };
+    let c = &browser.client;
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url(&format!("/import?batch={batch}&status=conflict")))
+        .await
+        .unwrap();
+    wait_for_css(c, ".status-filters a[aria-current=page] .count").await;
+    let ratio = js(c, COUNT_CONTRAST).await.as_f64().unwrap();
+    assert!(ratio >= 4.5, "contrast {ratio:.2}:1");
+    browser.client.clone().close().await.unwrap();
 }
