@@ -130,20 +130,31 @@
     if (ok) { ok.textContent = ok.dataset.text || ''; ok.hidden = false; }
   }
 
-  // A short "saved" note at the bottom of the screen, read out by screen
-  // readers; after a save that reloads the page it appears on the new one.
-  function toast(text) {
+  // A short "saved" note, read out by screen readers, in the page's flow so
+  // that it covers nothing: beside the buttons of the form that saved and
+  // stays open ("save and add another"), or, after a save that reloads the
+  // page, under the new page's heading.
+  function toast(text, form) {
     let box = document.querySelector('.toast');
     if (!box) {
       box = document.createElement('p');
       box.className = 'toast';
       box.setAttribute('role', 'status');
-      document.body.appendChild(box);
     }
+    const buttons = form && form.querySelector('.buttons');
+    const main = document.querySelector('main');
+    const heading = main && main.querySelector('h1');
+    if (buttons) buttons.after(box);
+    else if (heading) heading.after(box);
+    else if (main) main.prepend(box);
+    else document.body.appendChild(box);
     box.textContent = text;
     box.hidden = false;
     clearTimeout(box.timer);
-    box.timer = setTimeout(function () { box.hidden = true; }, 4000);
+    // Beside a form's buttons it goes after a while (what is below moves
+    // up); under the heading it stays, so that nothing jumps while the
+    // page is in use.
+    if (buttons) box.timer = setTimeout(function () { box.hidden = true; }, 4000);
   }
   let flash = null;
   try { flash = window.sessionStorage.getItem('cashkeeper.flash'); window.sessionStorage.removeItem('cashkeeper.flash'); } catch (_) { /* private mode */ }
@@ -209,7 +220,7 @@
     }
     if (submitter && submitter.dataset.another !== undefined) {
       readyForAnother(form);
-      if (form.dataset.flash) toast(form.dataset.flash);
+      if (form.dataset.flash) toast(form.dataset.flash, form);
       return;
     }
     if (form.dataset.flash && (form.dataset.redirect || form.dataset.reload !== undefined)) {
@@ -268,6 +279,39 @@
     // After the load: the browser's own scrolling to #record-form comes first.
     if (first) window.addEventListener('load', function () { first.focus(); });
   }
+
+  // The form of a new record behind its "+ New" button: opened, the
+  // cursor goes to its first field.
+  for (const d of document.querySelectorAll('details.new-record')) {
+    d.addEventListener('toggle', function () {
+      if (!d.open) return;
+      const first = d.querySelector('form input:not([type=hidden]), form select, form textarea');
+      if (first) first.focus();
+    });
+  }
+
+  // Charts wider than a phone scroll sideways (charts.css): they open on
+  // their newest end (months run left to right), and say that they scroll.
+  function scrollCharts() {
+    for (const chart of document.querySelectorAll('.chart')) {
+      const scrolls = chart.scrollWidth > chart.clientWidth + 1;
+      let hint = chart.querySelector('.chart-scroll-hint');
+      if (scrolls && !hint && document.body.dataset.msgChartScroll) {
+        hint = document.createElement('p');
+        hint.className = 'hint chart-scroll-hint';
+        hint.textContent = document.body.dataset.msgChartScroll;
+        const caption = chart.querySelector('figcaption');
+        if (caption) caption.appendChild(hint);
+      }
+      if (hint) hint.hidden = !scrolls;
+      if (scrolls && !chart.dataset.scrolled) {
+        chart.scrollLeft = chart.scrollWidth;
+        chart.dataset.scrolled = '1';
+      }
+    }
+  }
+  scrollCharts();
+  window.addEventListener('resize', scrollCharts);
 
   // Phones stack each table row into lines (app.css); every cell then
   // shows its column's header as a label, so numbers are never unlabelled.

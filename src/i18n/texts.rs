@@ -307,6 +307,10 @@ pub struct Texts {
     pub yearly_cost: &'static str,
     pub need_account_first: &'static str,
     pub account_in_use_hint: &'static str,
+    /// In an account's row instead of its delete: it has entries.
+    pub account_has_entries: &'static str,
+    /// Under a chart that scrolls sideways on a phone.
+    pub chart_scroll_hint: &'static str,
     pub move_entries_to: &'static str,
     pub delete_and_move: &'static str,
     pub merchant_hint: &'static str,

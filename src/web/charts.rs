@@ -68,7 +68,7 @@ pub fn spending_by_category(
         .collect::<Vec<_>>()
         .join(", ");
     html! {
-        figure.chart {
+        figure.chart.categories {
             figcaption { h2 { (title) } }
             @if rows.is_empty() {
                 p.muted { (t.empty_list) }

@@ -306,8 +306,20 @@ pub async fn sign_in(c: &Client, app: &TestApp, user: &TestUser) {
     wait_for_path(c, "/").await;
 }
 
-/// Fills the field `name` of the page's form.
+/// Opens the form of a new record when it waits behind its "+ New"
+/// button (a page that lists records), as a person clicks it.
+pub async fn open_form(c: &Client) {
+    if let Ok(button) = c
+        .find(Locator::Css("details.new-record:not([open]) > summary"))
+        .await
+    {
+        button.click().await.unwrap();
+    }
+}
+
+/// Fills the field `name` of the page's form (opened first if need be).
 pub async fn fill(c: &Client, name: &str, value: &str) {
+    open_form(c).await;
     let field = c
         .find(Locator::Css(&format!("form.stack [name={name}]")))
         .await
@@ -389,8 +401,9 @@ async fn a_person_records_an_account_a_recurring_and_a_one_time_expense_and_sees
 }
 
 /// Screenshots of the main pages with a year of demo data, in light and dark
-/// scheme and at phone width, for people to look at:
-/// `CASHKEEPER_SCREENSHOTS=docs/screenshots cargo test -- --ignored screenshots`
+/// scheme and at a phone's width (390 pixels), for people to look at:
+/// `CASHKEEPER_SCREENSHOTS=target/screenshots cargo test --test blackbox -- --ignored screenshots`
+/// (`docs/screenshots/` holds a choice of them, e.g. `dashboard-phone.png`).
 #[tokio::test]
 #[ignore]
 async fn screenshots() {
@@ -398,23 +411,25 @@ async fn screenshots() {
     let user = app.new_user().await;
     app.demo_household(&user).await;
     cashkeeper::app::insights::run(&app.state).await;
-    for (name, width, height, dark) in [
-        ("desktop", 1280, 1100, false),
-        ("dark", 1280, 1100, true),
-        ("phone", 390, 1600, false),
-    ] {
-        let Some(browser) = start_with(width, height, dark).await else {
+    for (name, width, height, dark) in MODES {
+        // Headless Chromium's window is at least 500 pixels wide: a phone's
+        // viewport is set through the DevTools protocol.
+        let Some(browser) = start_with(width.max(500), height, dark).await else {
             return;
         };
         let c = &browser.client;
+        crate::import_page::resize(c, width, height).await;
         sign_in(c, &app, &user).await;
         for (page, path) in [
             ("dashboard", "/"),
             ("budgets", "/budgets"),
             ("accounts", "/accounts"),
             ("expenses", "/expenses"),
-            ("daily", "/daily-expenses"),
+            ("daily-expenses", "/daily-expenses"),
             ("subscriptions", "/subscriptions"),
+            ("incomes", "/incomes"),
+            ("transfers", "/transfers"),
+            ("categories", "/categories"),
             ("forecasts", "/forecasts"),
             ("reserves", "/reserves"),
             ("insights", "/insights"),
@@ -1040,6 +1055,7 @@ async fn a_person_turns_on_two_factor_sign_in_and_signs_in_with_a_code() {
 
 /// Submits the page's add form.
 pub async fn submit(c: &Client) {
+    open_form(c).await;
     c.find(Locator::Css("form.stack button[type=submit]"))
         .await
         .unwrap()

@@ -172,6 +172,7 @@ async fn the_expense_form_says_what_is_left_of_the_chosen_categorys_budget() {
         !hint.is_displayed().await.unwrap(),
         "no category chosen yet"
     );
+    crate::browser::open_form(c).await;
     c.find(Locator::Css(
         "form[data-action=createDailyExpense] select[name=categoryId]",
     ))

@@ -29,6 +29,7 @@ mod import_page;
 mod imports;
 mod jobs;
 mod large_replies;
+mod layout;
 mod lifecycle;
 mod money;
 mod networth;

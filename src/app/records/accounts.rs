@@ -86,6 +86,22 @@ impl Record for AccountInput {
     }
 }
 
+/// The ids of `accounts` that entries use: deleting one of them is refused
+/// unless its entries move to another account.
+pub fn in_use(
+    c: &Connection,
+    user: &UserId,
+    accounts: &[Account],
+) -> Result<std::collections::HashSet<String>> {
+    let mut used = std::collections::HashSet::new();
+    for a in accounts {
+        if accounts::usage(c, user, &a.id)?.iter().any(|(_, n)| *n > 0) {
+            used.insert(a.id.clone());
+        }
+    }
+    Ok(used)
+}
+
 /// Deletes an account. One that entries still use is refused, unless
 /// `moveTo` names another account to move them to (in the same transaction).
 pub async fn delete(

@@ -100,10 +100,11 @@ pub async fn show(
     let editing = edit.find(&refs.accounts, |a| a.id.as_str());
     let accounts = refs.accounts.clone();
     let (chosen, span) = q.span();
-    let (since, worth) = reports::read(&state, user, move |c, u, rates, today| {
+    let (since, worth, in_use) = reports::read(&state, user, move |c, u, rates, today| {
         Ok((
             since_balance_set(c, u, rates, &accounts, today)?,
             chart(c, u, rates, today, span)?,
+            crate::app::records::accounts::in_use(c, &u.id, &accounts)?,
         ))
     })
     .await?;
@@ -131,7 +132,8 @@ pub async fn show(
         "updateAccount",
         "/accounts",
     )
-    .editing(editing.map(|a| Editing::named(&a.id, &a.name)));
+    .editing(editing.map(|a| Editing::named(&a.id, &a.name)))
+    .collapsed(!refs.accounts.is_empty());
     Ok(page(
         &viewer,
         "/accounts",
@@ -173,7 +175,7 @@ pub async fn show(
                         }
                     }
                 }
-            })))
+            }).undeletable(in_use.contains(&a.id).then_some(t.account_has_entries))))
             @if worth.has_accounts {
                 (net_worth_section(&worth, chosen, locale))
             }

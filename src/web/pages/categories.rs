@@ -40,7 +40,8 @@ pub async fn show(
         "updateCategory",
         "/categories",
     )
-    .editing(editing.map(|k| Editing::named(&k.id, &k.name)));
+    .editing(editing.map(|k| Editing::named(&k.id, &k.name)))
+    .collapsed(!refs.categories.is_empty());
     Ok(page(
         &viewer,
         "/categories",

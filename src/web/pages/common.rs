@@ -156,7 +156,8 @@ pub fn category_chip(category: Option<&Category>, locale: Locale) -> Markup {
                 span.dot data-color=(k.color) aria-hidden="true" {
                     svg width="10" height="10" viewBox="0 0 10 10" { circle cx="5" cy="5" r="5" fill=(k.color) {} }
                 }
-                (k.icon) " " (k.name)
+                // The icon keeps to the name's first word when the name wraps.
+                (k.icon) "\u{a0}" (k.name)
             },
             None => span.chip.muted { (locale.texts().uncategorised) },
         }

@@ -1,7 +1,7 @@
 //! `/daily-expenses`: one-time expenses, filtered by month and category.
 
 use super::common::{amount_cell, category_chip, PageResult, Refs};
-use super::documents::paperclip;
+use super::documents::{attach, paperclip};
 use super::record_page::{amount_and_currency, amount_value, Editing, RecordForm, RecordList, Row};
 use crate::app::records::daily_expenses::{self, Month};
 use crate::domain::recurrence::parse_month;
@@ -97,7 +97,7 @@ pub async fn show(
     .foot(html! {
         th colspan="3" { (t.total) } td.num.amount { (format::money(total, &user.base_currency, locale)) } td {} td {}
     });
-    let form = RecordForm::new(
+    let mut form = RecordForm::new(
         t,
         t.new_daily_expense,
         "createDailyExpense",
@@ -107,7 +107,11 @@ pub async fn show(
     .editing(editing.as_ref().map(|e| Editing::named(&e.id, &e.name)))
     .needs_account(refs.accounts.is_empty())
     .merchant_hint()
-    .add_another();
+    .add_another()
+    .collapsed(!list.is_empty());
+    if let Some(e) = &editing {
+        form = form.after_form(attach(t, &docs_of(&e.id), "dailyExpenseId", &e.id));
+    }
     Ok(page(
         &viewer,
         "/daily-expenses",
@@ -115,14 +119,17 @@ pub async fn show(
         html! {
             h1 { (t.nav_daily_expenses) }
             form.filters method="get" action="/daily-expenses" {
-                a.button href=(nav(add_months(first, -1))) aria-label=(t.prev_month) { "‹" }
-                div.field {
-                    label for="filter-month" { (t.month) }
-                    input #filter-month type="month" name="month" value=(month_value);
+                // The month and its steps stay together on one line.
+                div.month-step {
+                    a.button href=(nav(add_months(first, -1))) aria-label=(t.prev_month) { "‹" }
+                    div.field {
+                        label for="filter-month" { (t.month) }
+                        input #filter-month type="month" name="month" value=(month_value);
+                    }
+                    a.button href=(nav(add_months(first, 1))) aria-label=(t.next_month) { "›" }
                 }
                 (select(t.category, "category", &category_filter, category.as_deref(), Some(t.all)))
                 button type="submit" { (t.filter) }
-                a.button href=(nav(add_months(first, 1))) aria-label=(t.next_month) { "›" }
             }
             (form.render(html! {
                 @if state.ai.is_some() && editing.is_none() {

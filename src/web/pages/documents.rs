@@ -210,33 +210,53 @@ fn paperclip_icon() -> Markup {
     }
 }
 
-/// The paperclip of a record on the expense pages: its documents, and an
-/// upload right there attaching to it (`field` is `expenseId` or
-/// `dailyExpenseId`).
+/// The paperclip of a record on the expense pages: shown only on a record
+/// with documents, it opens them and an upload attaching more (`field` is
+/// `expenseId` or `dailyExpenseId`). A record without documents gets its
+/// first one in its edit form ([`attach`]).
 pub fn paperclip(t: &Texts, docs: &[&Document], field: &str, record_id: &str) -> Markup {
+    if docs.is_empty() {
+        return html! {};
+    }
     html! {
         details.paperclip {
             summary title=(t.doc_of_entry) {
                 (paperclip_icon())
-                @if !docs.is_empty() { " " (docs.len()) }
+                " " (docs.len())
                 span.sr-only { (t.doc_of_entry) }
             }
-            div.paperclip-body {
-                @if !docs.is_empty() {
-                    ul {
-                        @for d in docs {
-                            li { a href={ "/api/documents/" (d.id) } target="_blank" rel="noopener" { (d.file_name) } }
-                        }
-                    }
-                }
-                form.upload.inline-upload data-upload="/api/documents" {
-                    input type="hidden" name=(field) value=(record_id);
-                    input type="file" name="file" accept=(ACCEPT) aria-label=(t.doc_choose) required;
-                    button type="submit" { (t.doc_upload) }
-                    span.field-error data-error-for="file" aria-live="polite" {}
-                    (form_error())
+            div.paperclip-body { (documents_and_upload(t, docs, field, record_id)) }
+        }
+    }
+}
+
+/// Partial: under an edited expense's form, its documents and an upload
+/// attaching one to it.
+pub fn attach(t: &Texts, docs: &[&Document], field: &str, record_id: &str) -> Markup {
+    html! {
+        div.attach {
+            h3 { (paperclip_icon()) " " (t.doc_of_entry) }
+            (documents_and_upload(t, docs, field, record_id))
+        }
+    }
+}
+
+/// A record's documents as links, and the upload form attaching another.
+fn documents_and_upload(t: &Texts, docs: &[&Document], field: &str, record_id: &str) -> Markup {
+    html! {
+        @if !docs.is_empty() {
+            ul {
+                @for d in docs {
+                    li { a href={ "/api/documents/" (d.id) } target="_blank" rel="noopener" { (d.file_name) } }
                 }
             }
+        }
+        form.upload.inline-upload data-upload="/api/documents" {
+            input type="hidden" name=(field) value=(record_id);
+            input type="file" name="file" accept=(ACCEPT) aria-label=(t.doc_choose) required;
+            button type="submit" { (t.doc_upload) }
+            span.field-error data-error-for="file" aria-live="polite" {}
+            (form_error())
         }
     }
 }

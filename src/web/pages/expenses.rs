@@ -1,7 +1,7 @@
 //! `/expenses` (recurring expenses) and `/subscriptions`.
 
 use super::common::{amount_cell, category_chip, EditQuery, PageResult, Refs};
-use super::documents::paperclip;
+use super::documents::{attach, paperclip};
 use super::record_page::{
     amount_and_currency, amount_change, amount_today, next_due_cell, Editing, RecordForm,
     RecordList, Row, SchedulePrefill,
@@ -23,15 +23,24 @@ use axum::response::IntoResponse;
 use maud::{html, Markup};
 
 /// Partial: the create/edit panel of a recurring expense; `back` is the page
-/// it sits on.
-fn expense_form(
-    locale: Locale,
-    user: &User,
-    refs: &Refs,
-    editing: Option<&Expense>,
-    back: &str,
+/// it sits on, `listed` whether it lists records (the new form then waits
+/// behind its button), `after` what follows the edited expense's form.
+struct ExpenseForm<'a> {
+    editing: Option<&'a Expense>,
+    back: &'a str,
     subscription_default: bool,
-) -> Markup {
+    listed: bool,
+    after: Option<Markup>,
+}
+
+fn expense_form(locale: Locale, user: &User, refs: &Refs, f: ExpenseForm) -> Markup {
+    let ExpenseForm {
+        editing,
+        back,
+        subscription_default,
+        listed,
+        after,
+    } = f;
     let t = locale.texts();
     let schedule = SchedulePrefill::new(
         editing.map(|e| (e.amount, e.frequency, e.start_date, e.end_date)),
@@ -43,9 +52,13 @@ fn expense_form(
     } else {
         t.new_expense
     };
-    let form = RecordForm::new(t, title, "createExpense", "updateExpense", back)
+    let mut form = RecordForm::new(t, title, "createExpense", "updateExpense", back)
         .editing(editing.map(|e| Editing::named(&e.id, &e.name)))
-        .needs_account(refs.accounts.is_empty());
+        .needs_account(refs.accounts.is_empty())
+        .collapsed(listed);
+    if let Some(after) = after {
+        form = form.after_form(after);
+    }
     form.render(html! {
         (Field::new(t.name, "name", "text").value(editing.map(|e| e.name.as_str()).unwrap_or("")).required().render())
         (amount_and_currency(t, &schedule.amount, editing.map_or(default_currency, |e| e.currency.as_str())))
@@ -83,7 +96,7 @@ pub async fn show(
         "deleteExpense",
         html! {
             th { (t.name) } th { (t.frequency) } th { (t.next_due) } th { (t.category) }
-            th.num { (t.amount) } th.num { (t.monthly_equivalent) }
+            th.num { (t.amount) } th.num.wide-only { (t.monthly_equivalent) }
             th { span.sr-only { (t.doc_of_entry) } }
         },
     );
@@ -93,7 +106,13 @@ pub async fn show(
         t.nav_expenses,
         html! {
             h1 { (t.nav_expenses) }
-            (expense_form(locale, user, &refs, editing, "/expenses", false))
+            (expense_form(locale, user, &refs, ExpenseForm {
+                editing,
+                back: "/expenses",
+                subscription_default: false,
+                listed: !list.is_empty(),
+                after: editing.map(|e| attach(t, &docs_of(&e.id), "expenseId", &e.id)),
+            }))
             (records.render(&list, |e| Row::new(&e.id, html! {
                 td { (e.name) @if e.is_subscription { " " span.badge { (t.subscriptions) } } }
                 td { (locale.frequency(e.frequency)) }
@@ -101,7 +120,7 @@ pub async fn show(
                 td { (category_chip(e.category_id.as_deref().and_then(|id| cats.get(id).copied()), locale)) }
                 @let prices = e.prices();
                 td.num { (amount_today(locale, &prices, today, |a| amount_cell(&state, a, &e.currency, &user.base_currency, locale), &e.currency)) }
-                td.num { (format::money(monthly_equivalent(prices.on(today), e.frequency), &e.currency, locale)) }
+                td.num.wide-only { (format::money(monthly_equivalent(prices.on(today), e.frequency), &e.currency, locale)) }
                 td { (paperclip(t, &docs_of(&e.id), "expenseId", &e.id)) }
             })))
         },
@@ -141,7 +160,13 @@ pub async fn subscriptions_page(
                 div.card.stat { span.label { (t.total) " " (t.per_month) } strong.amount { (format::money(subs.monthly_total, &subs.currency, locale)) } }
                 div.card.stat { span.label { (t.total) " " (t.in_next_twelve_months) } strong.amount { (format::money(subs.yearly_total, &subs.currency, locale)) } }
             }
-            (expense_form(locale, user, &refs, editing, "/subscriptions", true))
+            (expense_form(locale, user, &refs, ExpenseForm {
+                editing,
+                back: "/subscriptions",
+                subscription_default: true,
+                listed: !subs.subscriptions.is_empty(),
+                after: None,
+            }))
             (records.render(&subs.subscriptions, |s| {
                 let e = &s.expense;
                 Row::new(&e.id, html! {

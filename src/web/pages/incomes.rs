@@ -41,7 +41,8 @@ pub async fn show(
     );
     let form = RecordForm::new(t, t.new_income, "createIncome", "updateIncome", "/incomes")
         .editing(editing.map(|i| Editing::named(&i.id, &i.name)))
-        .needs_account(refs.accounts.is_empty());
+        .needs_account(refs.accounts.is_empty())
+        .collapsed(!list.is_empty());
     Ok(page(
         &viewer,
         "/incomes",

@@ -20,6 +20,7 @@ pub struct Row<'a> {
     cells: Markup,
     inactive: bool,
     confirm: Option<&'a str>,
+    undeletable: Option<&'a str>,
 }
 
 impl<'a> Row<'a> {
@@ -29,7 +30,16 @@ impl<'a> Row<'a> {
             cells,
             inactive: false,
             confirm: None,
+            undeletable: None,
         }
+    }
+
+    /// When `why` is given the record cannot be deleted as it is (e.g. an
+    /// account that entries use): the row says why instead of offering a
+    /// delete that would be refused.
+    pub fn undeletable(mut self, why: Option<&'a str>) -> Self {
+        self.undeletable = why;
+        self
     }
 
     /// What the delete button asks instead of the usual question (e.g.
@@ -107,7 +117,11 @@ impl<'a> RecordList<'a> {
                                     (r.cells)
                                     td.row-actions {
                                         a href={ (self.edit_href) (r.id) "#record-form" } { (t.edit) }
-                                        (delete_button(self.delete_action, r.id, r.confirm.unwrap_or(t.confirm_delete), t.delete))
+                                        @if let Some(why) = r.undeletable {
+                                            small.hint.undeletable { (why) }
+                                        } @else {
+                                            (delete_button(self.delete_action, r.id, r.confirm.unwrap_or(t.confirm_delete), t.delete))
+                                        }
                                     }
                                 }
                             }
@@ -155,6 +169,8 @@ pub struct RecordForm<'a> {
     missing_account: bool,
     merchant_hint: bool,
     add_another: bool,
+    collapsed: bool,
+    after_form: Option<Markup>,
 }
 
 impl<'a> RecordForm<'a> {
@@ -177,7 +193,25 @@ impl<'a> RecordForm<'a> {
             missing_account: false,
             merchant_hint: false,
             add_another: false,
+            collapsed: false,
+            after_form: None,
         }
+    }
+
+    /// With records listed below (`has_records`), the form of a new record
+    /// waits behind a "+ New …" button, so that the list starts on the
+    /// first screen; an empty list, or a record being edited, shows the
+    /// form open.
+    pub fn collapsed(mut self, has_records: bool) -> Self {
+        self.collapsed = has_records;
+        self
+    }
+
+    /// What the panel shows below the form (e.g. an edited record's
+    /// documents, with their own upload form).
+    pub fn after_form(mut self, markup: Markup) -> Self {
+        self.after_form = Some(markup);
+        self
     }
 
     /// Offers "save and add another": the form stays, keeping its date and
@@ -216,7 +250,7 @@ impl<'a> RecordForm<'a> {
         } else {
             self.create
         };
-        html! {
+        let panel = html! {
             section.panel #record-form {
                 h2 {
                     @if let Some(e) = editing {
@@ -242,7 +276,18 @@ impl<'a> RecordForm<'a> {
                         }
                     }
                 }
+                @if let Some(after) = &self.after_form { (after) }
             }
+        };
+        if self.collapsed && editing.is_none() && !self.missing_account {
+            html! {
+                details.new-record {
+                    summary.button.primary { span aria-hidden="true" { "+ " } (self.new_title) }
+                    (panel)
+                }
+            }
+        } else {
+            panel
         }
     }
 }

@@ -49,7 +49,8 @@ pub async fn show(
         "/transfers",
     )
     .editing(editing.map(|x| Editing::unnamed(&x.id)))
-    .needs_account(refs.accounts.len() < 2);
+    .needs_account(refs.accounts.len() < 2)
+    .collapsed(!list.is_empty());
     Ok(page(
         &viewer,
         "/transfers",

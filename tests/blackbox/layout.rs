@@ -1,0 +1,373 @@
+//! Layout: record tables fit their panel with their row actions in sight,
+//! the list starts on the first screen, charts open on their newest end on
+//! a phone, the "saved" note covers nothing, paperclips only on records
+//! with documents, an account with entries is not offered a delete that
+//! would be refused, and the import review's active filter count is
+//! readable in the dark scheme.
+
+use crate::browser::{fill, sign_in, start_with, submit, wait_for_css};
+use crate::helpers::*;
+use crate::import_page::resize;
+use fantoccini::{Client, Locator};
+use serde_json::{json, Value};
+
+async fn js(c: &Client, script: &str) -> Value {
+    c.execute(script, vec![]).await.unwrap()
+}
+
+/// Where the page's record table and its row actions are: whether the
+/// page scrolls sideways, whether every row's Edit and Delete lie inside
+/// the table's panel and the window, and the first row's top.
+const TABLE_FITS: &str = r#"
+const table = document.querySelector('table.records');
+if (!table) return { table: false };
+const panel = table.closest('.panel').getBoundingClientRect();
+const inside = r => r.width > 0 && r.left >= panel.left - 0.5 && r.right <= panel.right + 0.5
+  && r.left >= 0 && r.right <= window.innerWidth;
+const actions = Array.from(table.querySelectorAll('tbody td.row-actions'), td => {
+  const edit = td.querySelector('a'), del = td.querySelector('form button, .undeletable');
+  return !!edit && !!del && inside(edit.getBoundingClientRect()) && inside(del.getBoundingClientRect());
+});
+const first = table.querySelector('tbody tr').getBoundingClientRect();
+return {
+  table: true,
+  pageOverflow: document.documentElement.scrollWidth > window.innerWidth,
+  panelOverflow: table.closest('.panel').scrollWidth > table.closest('.panel').clientWidth,
+  rows: actions.length,
+  actionsInside: actions.every(a => a),
+  firstRowTop: first.top,
+  height: window.innerHeight,
+};
+"#;
+
+/// The sideways-scrolling charts of the page: how far each is from its
+/// right end, and the hint it shows.
+const CHARTS: &str = r#"
+return Array.from(document.querySelectorAll('.chart'))
+  .filter(c => c.scrollWidth > c.clientWidth + 1)
+  .map(c => {
+    const hint = c.querySelector('.chart-scroll-hint');
+    return {
+      fromEnd: c.scrollWidth - c.clientWidth - c.scrollLeft,
+      hint: hint && !hint.hidden && hint.getBoundingClientRect().height > 0 ? hint.textContent : null,
+    };
+  });
+"#;
+
+/// The buttons in a form's column (`.stack`) as wide as that column.
+const WIDE_BUTTONS: &str = r#"
+return Array.from(document.querySelectorAll('main .stack > button'))
+  .filter(b => b.getBoundingClientRect().width > 0
+    && b.getBoundingClientRect().width >= b.parentElement.getBoundingClientRect().width - 1)
+  .map(b => b.textContent.trim());
+"#;
+
+/// On a phone's stacked rows: the cells whose content reaches into the
+/// label column (left of where the labels end), and whether the month
+/// stepper's ‹ and › share a line.
+const STACKED: &str = r#"
+const under = [];
+for (const td of document.querySelectorAll('table.records tbody td[data-col]')) {
+  if (!td.textContent.trim() && !td.children.length) continue;
+  const range = document.createRange();
+  range.selectNodeContents(td);
+  const left = Math.min(...Array.from(range.getClientRects(), r => r.left));
+  if (left < td.getBoundingClientRect().left + 8.5 * 16) under.push(td.dataset.col + ': ' + td.textContent.trim());
+}
+const [prev, next] = Array.from(document.querySelectorAll('.month-step > a'), a => a.getBoundingClientRect().top);
+return { underLabels: under.slice(0, 5), stepperOnOneLine: prev !== undefined && Math.abs(prev - next) < 1 };
+"#;
+
+/// Whether the edit form's heading is below the sticky top bar.
+const HEADING_IN_SIGHT: &str = r#"
+const h = document.querySelector('#record-form h2').getBoundingClientRect();
+const bar = document.querySelector('.topbar').getBoundingClientRect();
+return { below: h.top >= bar.bottom, heading: h.top, bar: bar.bottom };
+"#;
+
+/// The record pages, each checked for its table at desktop width.
+const RECORD_PAGES: [&str; 9] = [
+    "/expenses",
+    "/subscriptions",
+    "/incomes",
+    "/transfers",
+    "/daily-expenses",
+    "/accounts",
+    "/categories",
+    "/documents",
+    "/budgets",
+];
+
+#[tokio::test]
+async fn record_tables_fit_their_panel_and_phone_charts_open_on_the_newest_month() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    app.demo_household(&user).await;
+    app.ok(
+        &user,
+        "uploadDocument",
+        json!({"fileName": "Kaufvertrag.pdf", "contentType": "application/pdf",
+               "dataBase64": "JVBERi0xLjcKJSVFT0YK"}),
+    )
+    .await;
+    for (width, height, dark) in [
+        (1280, 900, false),
+        (1280, 900, true),
+        (390, 844, false),
+        (390, 844, true),
+    ] {
+        // Headless Chromium's window is at least 500 pixels wide: a phone's
+        // viewport is set through the DevTools protocol.
+        let Some(browser) = start_with(width.max(500), height, dark).await else {
+            return;
+        };
+        let c = &browser.client;
+        resize(c, width, height).await;
+        sign_in(c, &app, &user).await;
+        for (locale, hint) in [
+            ("en", "Scrolls sideways: earlier months to the left."),
+            ("de", "Seitlich verschiebbar: frühere Monate links."),
+        ] {
+            app.ok(&user, "updateSettings", json!({ "locale": locale }))
+                .await;
+            let at = format!("{locale} {width}px dark={dark}");
+            c.goto(&app.url("/expenses")).await.unwrap();
+            wait_for_css(c, &format!("html[lang={locale}]")).await;
+            let seen = js(c, TABLE_FITS).await;
+            assert_eq!(seen["table"], true, "{at}: {seen}");
+            assert_eq!(
+                seen["pageOverflow"], false,
+                "no sideways scrolling: {at}: {seen}"
+            );
+            assert_eq!(seen["panelOverflow"], false, "{at}: {seen}");
+            assert!(seen["rows"].as_u64().unwrap() > 5, "{at}: {seen}");
+            assert_eq!(
+                seen["actionsInside"], true,
+                "Edit and Delete in sight: {at}: {seen}"
+            );
+            if width > 760 {
+                assert!(
+                    seen["firstRowTop"].as_f64().unwrap() < seen["height"].as_f64().unwrap(),
+                    "the list starts on the first screen: {at}: {seen}"
+                );
+                // Every record page's table fits its panel (once a size is enough).
+                if !dark {
+                    for path in RECORD_PAGES {
+                        c.goto(&app.url(path)).await.unwrap();
+                        let seen = js(c, TABLE_FITS).await;
+                        if seen["table"] == true {
+                            assert_eq!(seen["pageOverflow"], false, "{path} {at}: {seen}");
+                            assert_eq!(seen["panelOverflow"], false, "{path} {at}: {seen}");
+                            assert_eq!(seen["actionsInside"], true, "{path} {at}: {seen}");
+                        }
+                    }
+                    // A form's buttons are as wide as their words.
+                    c.goto(&app.url("/settings")).await.unwrap();
+                    let wide = js(c, WIDE_BUTTONS).await;
+                    assert_eq!(wide, json!([]), "{at}");
+                }
+            } else {
+                // The dashboard's charts open on this month and say they scroll.
+                c.goto(&app.url("/")).await.unwrap();
+                wait_for_css(c, "figure.chart svg").await;
+                let charts = js(c, CHARTS).await;
+                let charts = charts.as_array().unwrap();
+                assert!(!charts.is_empty(), "a chart scrolls on a phone: {at}");
+                for chart in charts {
+                    assert!(
+                        chart["fromEnd"].as_f64().unwrap() <= 1.0,
+                        "starts at its right end: {at}: {chart}"
+                    );
+                    assert_eq!(chart["hint"], hint, "{at}");
+                }
+                if !dark {
+                    // Stacked rows: everything a cell holds right of its label;
+                    // the month stepper on one line.
+                    c.goto(&app.url("/daily-expenses")).await.unwrap();
+                    let seen = js(c, STACKED).await;
+                    assert_eq!(seen["underLabels"], json!([]), "{at}: {seen}");
+                    assert_eq!(seen["stepperOnOneLine"], true, "{at}: {seen}");
+                    // An edit form's heading clears the sticky top bar.
+                    c.goto(&app.url("/expenses")).await.unwrap();
+                    let edit = c
+                        .find(Locator::Css("a[href*='edit=']"))
+                        .await
+                        .unwrap()
+                        .attr("href")
+                        .await
+                        .unwrap()
+                        .unwrap();
+                    c.goto(&app.url(&edit)).await.unwrap();
+                    wait_for_css(c, "form[data-action=updateExpense]").await;
+                    let seen = js(c, HEADING_IN_SIGHT).await;
+                    assert_eq!(seen["below"], true, "{at}: {seen}");
+                }
+            }
+        }
+        browser.client.clone().close().await.unwrap();
+    }
+}
+
+/// Whether the "saved" note is in sight and overlaps no field or button.
+const TOAST_COVERS: &str = r#"
+const toast = document.querySelector('.toast:not([hidden])');
+if (!toast) return null;
+const t = toast.getBoundingClientRect();
+const covered = Array.from(document.querySelectorAll('input:not([type=hidden]), select, textarea, button, a'))
+  .filter(el => !toast.contains(el))
+  .map(el => [el, el.getBoundingClientRect()])
+  .filter(([, r]) => r.width > 0 && r.height > 0)
+  .filter(([, r]) => r.left < t.right && r.right > t.left && r.top < t.bottom && r.bottom > t.top)
+  .map(([el]) => el.name || el.textContent.trim());
+return { covered, text: toast.textContent, height: t.height };
+"#;
+
+#[tokio::test]
+async fn the_saved_note_covers_no_field_on_a_phone() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    app.account(&user, "Giro", "EUR").await;
+    let Some(browser) = start_with(500, 844, false).await else {
+        return;
+    };
+    let c = &browser.client;
+    resize(c, 390, 844).await;
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url("/daily-expenses")).await.unwrap();
+    // Save and add another: the note beside the buttons, the form in use.
+    fill(c, "name", "Bakery").await;
+    fill(c, "amount", "3.20").await;
+    c.find(Locator::Css("form.stack button[data-another]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_css(c, ".toast:not([hidden])").await;
+    let seen = js(c, TOAST_COVERS).await;
+    assert_eq!(seen["text"], "Saved.", "{seen}");
+    assert_eq!(seen["covered"], json!([]), "{seen}");
+    // A save that reloads: the note on the new page, under its heading.
+    fill(c, "name", "Butcher").await;
+    fill(c, "amount", "12.80").await;
+    submit(c).await;
+    crate::browser::wait_for_text(c, "Butcher").await;
+    wait_for_css(c, ".toast:not([hidden])").await;
+    let seen = js(c, TOAST_COVERS).await;
+    assert_eq!(seen["covered"], json!([]), "{seen}");
+    browser.client.clone().close().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_paperclip_shows_only_on_records_with_documents_and_the_edit_form_attaches_one() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let giro = app.account(&user, "Giro", "EUR").await;
+    let today = app.state.clock.today().to_string();
+    let mut ids = Vec::new();
+    for name in ["Bakery", "Butcher"] {
+        let made = app
+            .ok(
+                &user,
+                "createDailyExpense",
+                json!({"name": name, "amount": "3.20", "date": today, "accountId": giro}),
+            )
+            .await;
+        ids.push(made["id"].as_str().unwrap().to_string());
+    }
+    app.ok(
+        &user,
+        "uploadDocument",
+        json!({"fileName": "bon.pdf", "contentType": "application/pdf",
+               "dataBase64": "JVBERi0xLjcKJSVFT0YK", "dailyExpenseId": ids[0]}),
+    )
+    .await;
+    let page = app.page(&user, "/daily-expenses").await;
+    assert_eq!(
+        page.matches("class=\"paperclip\"").count(),
+        1,
+        "only the bakery has a document"
+    );
+    assert!(page.contains("bon.pdf"));
+    // The butcher's edit form offers the upload, labelled.
+    let edit = app
+        .page(&user, &format!("/daily-expenses?edit={}", ids[1]))
+        .await;
+    let attach = &edit[edit.find("class=\"attach\"").expect("an attach section")..];
+    assert!(attach.contains("<h3>"), "headed");
+    assert!(attach.contains("Documents"));
+    assert!(attach.contains(&format!("name=\"dailyExpenseId\" value=\"{}\"", ids[1])));
+    assert!(attach.contains("aria-label=\"Choose files or drop them here\""));
+}
+
+#[tokio::test]
+async fn an_account_with_entries_says_why_it_cannot_be_deleted_instead_of_offering_it() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let ids = [
+        app.account(&user, "Giro", "EUR").await,
+        app.account(&user, "Spare", "EUR").await,
+    ];
+    let today = app.state.clock.today().to_string();
+    app.ok(
+        &user,
+        "createDailyExpense",
+        json!({"name": "Bakery", "amount": "3.20", "date": today, "accountId": ids[0]}),
+    )
+    .await;
+    for (locale, says) in [
+        ("en", "Has entries: not deletable yet (see below)"),
+        ("de", "Hat Einträge: noch nicht löschbar (siehe unten)"),
+    ] {
+        app.ok(&user, "updateSettings", json!({ "locale": locale }))
+            .await;
+        let page = app.page(&user, "/accounts").await;
+        let deletes: Vec<&str> = page
+            .split("data-action=\"deleteAccount\"")
+            .skip(1)
+            .map(|form| &form[..form.find("</form>").unwrap()])
+            .collect();
+        assert_eq!(deletes.len(), 1, "{locale}: only the unused account");
+        assert!(deletes[0].contains(&ids[1]), "{locale}");
+        assert_eq!(page.matches(says).count(), 1, "{locale}");
+    }
+    // The refusal stays what it was for a client that asks anyway.
+    let refused = app
+        .action("deleteAccount", json!({"id": ids[0]}), Some(&user.cookie))
+        .await;
+    assert!(!refused.ok());
+}
+
+/// The contrast of the active status filter's count against its own
+/// background, by WCAG's relative luminance.
+const COUNT_CONTRAST: &str = r#"
+const count = document.querySelector('.status-filters a[aria-current=page] .count');
+const rgb = c => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+const lum = c => {
+  const [r, g, b] = rgb(c).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+};
+const fg = lum(getComputedStyle(count).color);
+const bg = lum(getComputedStyle(count.closest('a')).backgroundColor);
+return (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+"#;
+
+#[tokio::test]
+async fn the_active_import_filters_count_is_readable_in_the_dark() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let account = app.account(&user, "Giro", "EUR").await;
+    let batch = crate::import_page::seed(&app, &user, &account, 6).await;
+    let Some(browser) = start_with(1280, 900, true).await else {
+        return;
+    };
+    let c = &browser.client;
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url(&format!("/import?batch={batch}&status=conflict")))
+        .await
+        .unwrap();
+    wait_for_css(c, ".status-filters a[aria-current=page] .count").await;
+    let ratio = js(c, COUNT_CONTRAST).await.as_f64().unwrap();
+    assert!(ratio >= 4.5, "contrast {ratio:.2}:1");
+    browser.client.clone().close().await.unwrap();
+}
