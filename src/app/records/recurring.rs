@@ -5,16 +5,14 @@
 
 use super::{account_and_currency, check_category, Record, Written};
 use crate::app::input::{self, Patch, NAME_MAX, NOTES_MAX};
-use crate::domain::prices::{Earlier, Prices, Update};
-use crate::domain::recurrence::Schedule;
+use crate::domain::prices::{Earlier, Update};
 use crate::error::Result;
 use crate::store::prices::{self, Owner};
-use crate::store::recurring::NewRecurring;
+use crate::store::recurring::{NewRecurring, Planned};
 use crate::store::table::Table;
 use crate::store::users::UserId;
 use crate::store::Cap;
 use rusqlite::Connection;
-use rust_decimal::Decimal;
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::Deserialize;
 use serde_json::Value;
@@ -60,10 +58,8 @@ impl Over<bool> for IgnoredAny {
 /// a field the input leaves out keeps.
 pub struct Kept<'a> {
     pub name: &'a str,
-    pub amount: Decimal,
+    pub plan: &'a Planned,
     pub earlier: &'a [Earlier],
-    pub currency: &'a str,
-    pub schedule: Schedule,
     pub account_id: &'a str,
     pub category_id: Option<&'a str>,
     pub is_subscription: bool,
@@ -76,10 +72,8 @@ macro_rules! kept {
     ($record:expr) => {
         $crate::app::records::recurring::Kept {
             name: &$record.name,
-            amount: $record.amount,
+            plan: &$record.plan,
             earlier: &$record.earlier_amounts,
-            currency: &$record.currency,
-            schedule: $record.schedule(),
             account_id: &$record.account_id,
             category_id: None,
             is_subscription: false,
@@ -153,7 +147,10 @@ impl<S: Kind, C: Over<String>, F: Over<bool>> Record for RecurringInput<S, C, F>
             self.name.or(kept.map(|k| k.name.to_string())),
             NAME_MAX,
         ))?;
-        let amount = checks.take(input::positive_amount(self.amount, kept.map(|k| k.amount)))?;
+        let amount = checks.take(input::positive_amount(
+            self.amount,
+            kept.map(|k| k.plan.amount),
+        ))?;
         let amount_from = checks.take(input::optional_date(
             "amountFrom",
             self.amount_from.or(None),
@@ -162,7 +159,7 @@ impl<S: Kind, C: Over<String>, F: Over<bool>> Record for RecurringInput<S, C, F>
             self.frequency,
             self.start_date,
             self.end_date,
-            kept.map(|k| &k.schedule),
+            kept.map(|k| k.plan.schedule()).as_ref(),
             S::ONCE,
         ))?;
         let account = checks.take(account_and_currency(
@@ -170,7 +167,7 @@ impl<S: Kind, C: Over<String>, F: Over<bool>> Record for RecurringInput<S, C, F>
             user,
             self.account_id,
             self.currency,
-            kept.map(|k| (k.account_id, k.currency)),
+            kept.map(|k| (k.account_id, k.plan.currency.as_str())),
         ))?;
         let category_id = input::optional_id(C::over(
             self.category_id,
@@ -187,9 +184,7 @@ impl<S: Kind, C: Over<String>, F: Over<bool>> Record for RecurringInput<S, C, F>
         let (account_id, currency) = account;
         Ok(NewRecurring {
             name,
-            amount,
-            currency,
-            schedule,
+            plan: Planned::new(amount, currency, schedule),
             account_id,
             category_id,
             is_subscription: F::over(self.is_subscription, kept.map(|k| k.is_subscription))
@@ -205,16 +200,18 @@ impl<S: Kind, C: Over<String>, F: Over<bool>> Record for RecurringInput<S, C, F>
             return Ok(());
         };
         let (kept, new) = (stored.kept(), w.new);
-        let before = Prices {
-            latest: kept.amount,
-            earlier: kept.earlier.to_vec(),
-        };
-        let update = Update::of(new.amount, &new.currency, new.amount_from, &new.schedule);
+        let before = kept.plan.prices(kept.earlier);
+        let update = Update::of(
+            new.plan.amount,
+            &new.plan.currency,
+            new.amount_from,
+            &new.plan.schedule(),
+        );
         prices::follow(
             c,
             user,
             (S::OWNER, id),
-            (&before, kept.currency),
+            (&before, &kept.plan.currency),
             &update,
             w.today,
         )

@@ -234,9 +234,9 @@ impl Proposal for ExpenseInput {
     fn record(n: &NewRecurring) -> Map<String, Value> {
         let mut m = Map::new();
         m.insert("name".into(), json!(n.name));
-        m.insert("amount".into(), amt(n.amount));
-        m.insert("currency".into(), json!(n.currency));
-        schedule_fields(&n.schedule, &mut m);
+        m.insert("amount".into(), amt(n.plan.amount));
+        m.insert("currency".into(), json!(n.plan.currency));
+        schedule_fields(&n.plan.schedule(), &mut m);
         m.insert("accountId".into(), json!(n.account_id));
         m.insert("categoryId".into(), json!(n.category_id));
         m.insert("isSubscription".into(), json!(n.is_subscription));
@@ -258,14 +258,19 @@ impl Proposal for ExpenseInput {
             "{} {} {} {}{}",
             entry.label(l),
             quoted(&n.name, l),
-            format::money(n.amount, &n.currency, l),
-            when(&n.schedule, l),
+            format::money(n.plan.amount, &n.plan.currency, l),
+            when(&n.plan.schedule(), l),
             amount_from(n.amount_from, l)
         ))
     }
 
     fn was(n: &NewRecurring, s: &Expense) -> Option<(Decimal, String)> {
-        changed(n.amount, &n.currency, s.amount, &s.currency)
+        changed(
+            n.plan.amount,
+            &n.plan.currency,
+            s.plan.amount,
+            &s.plan.currency,
+        )
     }
 }
 
@@ -273,9 +278,9 @@ impl Proposal for IncomeInput {
     fn record(n: &NewRecurring) -> Map<String, Value> {
         let mut m = Map::new();
         m.insert("name".into(), json!(n.name));
-        m.insert("amount".into(), amt(n.amount));
-        m.insert("currency".into(), json!(n.currency));
-        schedule_fields(&n.schedule, &mut m);
+        m.insert("amount".into(), amt(n.plan.amount));
+        m.insert("currency".into(), json!(n.plan.currency));
+        schedule_fields(&n.plan.schedule(), &mut m);
         m.insert("accountId".into(), json!(n.account_id));
         m.insert("notes".into(), json!(n.notes));
         if let Some(from) = n.amount_from {
@@ -290,14 +295,19 @@ impl Proposal for IncomeInput {
             "{} {} {} {}{}",
             Entry::Income.label(l),
             quoted(&n.name, l),
-            format::money(n.amount, &n.currency, l),
-            when(&n.schedule, l),
+            format::money(n.plan.amount, &n.plan.currency, l),
+            when(&n.plan.schedule(), l),
             amount_from(n.amount_from, l)
         ))
     }
 
     fn was(n: &NewRecurring, s: &Income) -> Option<(Decimal, String)> {
-        changed(n.amount, &n.currency, s.amount, &s.currency)
+        changed(
+            n.plan.amount,
+            &n.plan.currency,
+            s.plan.amount,
+            &s.plan.currency,
+        )
     }
 }
 
@@ -306,9 +316,9 @@ impl Proposal for TransferInput {
         let mut m = Map::new();
         m.insert("fromAccountId".into(), json!(n.from_account_id));
         m.insert("toAccountId".into(), json!(n.to_account_id));
-        m.insert("amount".into(), amt(n.amount));
-        m.insert("currency".into(), json!(n.currency));
-        schedule_fields(&n.schedule, &mut m);
+        m.insert("amount".into(), amt(n.plan.amount));
+        m.insert("currency".into(), json!(n.plan.currency));
+        schedule_fields(&n.plan.schedule(), &mut m);
         m.insert("note".into(), json!(n.note));
         m
     }
@@ -320,14 +330,19 @@ impl Proposal for TransferInput {
             account_name(c, user, &n.to_account_id)?,
         );
         let (amount, when) = (
-            format::money(n.amount, &n.currency, l),
-            when(&n.schedule, l),
+            format::money(n.plan.amount, &n.plan.currency, l),
+            when(&n.plan.schedule(), l),
         );
         Ok(words::transfer(&amount, &from, &to, &when, l))
     }
 
     fn was(n: &NewTransfer, s: &Transfer) -> Option<(Decimal, String)> {
-        changed(n.amount, &n.currency, s.amount, &s.currency)
+        changed(
+            n.plan.amount,
+            &n.plan.currency,
+            s.plan.amount,
+            &s.plan.currency,
+        )
     }
 }
 
