@@ -33,6 +33,7 @@ pub struct DailyInput {
 
 impl Record for DailyInput {
     type Stored = DailyExpense;
+    const NOUN: [&'static str; 2] = ["DailyExpense", "DailyExpenses"];
     const CAP: Cap = Cap::DailyExpenses;
 
     fn take_id(&mut self) -> Option<String> {

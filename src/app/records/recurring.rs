@@ -20,7 +20,9 @@ use std::marker::PhantomData;
 
 /// What tells a recurring expense from an income, implemented by each
 /// stored record.
-pub trait Kind: Table<New = NewRecurring> + serde::Serialize + Send + 'static {
+pub trait Kind: Table<New = NewRecurring> + serde::Serialize + Send + Sync + 'static {
+    /// The kind's noun in its actions ([`Record::NOUN`]).
+    const NOUN: [&'static str; 2];
     /// Whether `frequency` may be `once`.
     const ONCE: bool;
     /// Whose price history a changed amount follows.
@@ -32,11 +34,11 @@ pub trait Kind: Table<New = NewRecurring> + serde::Serialize + Send + 'static {
 
 /// A field only some kinds have, read as `T` over the kept value; as
 /// [`IgnoredAny`] it is always `None`.
-pub trait Over<T>: DeserializeOwned + Default + Send + 'static {
+pub trait Over<T>: DeserializeOwned + Default + Send + Sync + 'static {
     fn over(given: Patch<Self>, kept: Option<T>) -> Option<T>;
 }
 
-impl<T: DeserializeOwned + Default + Send + 'static> Over<T> for T {
+impl<T: DeserializeOwned + Default + Send + Sync + 'static> Over<T> for T {
     fn over(given: Patch<T>, kept: Option<T>) -> Option<T> {
         given.or(kept)
     }
@@ -131,6 +133,7 @@ impl<S, C, F> Default for RecurringInput<S, C, F> {
 
 impl<S: Kind, C: Over<String>, F: Over<bool>> Record for RecurringInput<S, C, F> {
     type Stored = S;
+    const NOUN: [&'static str; 2] = S::NOUN;
     const CAP: Cap = Cap::Recurring;
 
     fn take_id(&mut self) -> Option<String> {

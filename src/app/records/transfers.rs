@@ -27,6 +27,7 @@ pub struct TransferInput {
 
 impl Record for TransferInput {
     type Stored = Transfer;
+    const NOUN: [&'static str; 2] = ["Transfer", "Transfers"];
     const CAP: Cap = Cap::Recurring;
 
     fn take_id(&mut self) -> Option<String> {
