@@ -49,15 +49,31 @@ pub trait Table: Sized {
 /// list, so the columns and the order they are read in cannot drift apart.
 /// `id` comes first; each field is then read from the column of its name, or
 /// from the column (or expression) given after `:`, passed through the
-/// function after `=>` when there is one. `; plan` after the list reads the
-/// field `plan`, a [`crate::store::recurring::Planned`], from its five
-/// columns.
+/// function after `=>` when there is one. `; field: Struct { … }` after the
+/// list reads a struct field from a list of its own, in the same way, and
+/// `; plan` is the field `plan`, a [`crate::store::recurring::Planned`]
+/// (in scope as `Planned`), read from its five columns.
 macro_rules! read_columns {
-    { $($field:ident $(: $column:expr $(=> $read:path)?)?),+ $(; $plan:ident)? $(,)? } => {
+    { $($field:ident $(: $column:expr $(=> $read:path)?)?),+ ; plan $(,)? } => {
+        $crate::store::table::read_columns! {
+            $($field $(: $column $(=> $read)?)?),+ ;
+            plan: Planned {
+                amount: "amount_cents" => $crate::domain::money::from_cents,
+                currency, frequency, start_date, end_date,
+            }
+        }
+    };
+    {
+        $($field:ident $(: $column:expr $(=> $read:path)?)?),+
+        $(; $nested:ident: $Nested:ident {
+            $($sub:ident $(: $sub_column:expr $(=> $sub_read:path)?)?),+ $(,)?
+        })?
+        $(,)?
+    } => {
         const COLUMNS: &'static str = concat!(
             "id"
             $(, ", ", $crate::store::table::read_columns!(@name $field $($column)?))+
-            $(, $crate::store::table::read_columns!(@plan $plan))?
+            $($(, ", ", $crate::store::table::read_columns!(@name $sub $($sub_column)?))+)?
         );
 
         fn id(&self) -> &str {
@@ -74,19 +90,16 @@ macro_rules! read_columns {
             Ok(Self {
                 id: r.get(0)?,
                 $($field: $crate::store::table::read_columns!(@read r, next() $($(, $read)?)?),)+
-                $($plan: $crate::store::recurring::Planned {
-                    amount: $crate::domain::money::from_cents(r.get(next())?),
-                    currency: r.get(next())?,
-                    frequency: r.get(next())?,
-                    start_date: r.get(next())?,
-                    end_date: r.get(next())?,
+                $($nested: $Nested {
+                    $($sub: $crate::store::table::read_columns!(
+                        @read r, next() $($(, $sub_read)?)?
+                    ),)+
                 },)?
             })
         }
     };
     (@name $field:ident) => { stringify!($field) };
     (@name $field:ident $column:expr) => { $column };
-    (@plan $plan:ident) => { ", amount_cents, currency, frequency, start_date, end_date" };
     (@read $r:ident, $at:expr) => { $r.get($at)? };
     (@read $r:ident, $at:expr, $read:path) => { $read($r.get($at)?) };
 }
@@ -308,6 +321,33 @@ mod tests {
 
         assert!(delete::<Account>(&c, &a, &made.id).unwrap());
         assert!(find::<Account>(&c, &a, &made.id).unwrap().is_none());
+    }
+
+    /// A struct field read from its own list (`; entry: DailyEntry { … }`)
+    /// is written, read and answered as the record's own fields.
+    #[test]
+    fn a_nested_struct_is_written_read_and_answered_flat() {
+        use crate::store::daily_expenses::{DailyEntry, DailyExpense};
+        let (c, a) = (db(), UserId::test("a"));
+        let account = insert::<Account>(&c, &a, &account("A", 0), "t1").unwrap();
+        let entry = DailyEntry {
+            name: "Bakery".into(),
+            amount: Decimal::new(1_240, 2),
+            currency: "EUR".into(),
+            date: chrono::NaiveDate::from_ymd_opt(2026, 11, 23).unwrap(),
+            account_id: account.id.clone(),
+            category_id: None,
+            merchant: "Schmidt".into(),
+            notes: "n".into(),
+        };
+        let made = insert::<DailyExpense>(&c, &a, &entry, "t1").unwrap();
+        assert_eq!(made.entry.amount, entry.amount);
+        let json = serde_json::to_string(&made).unwrap();
+        let expected = format!(
+            r#"{{"id":"{}","name":"Bakery","amount":12.40,"currency":"EUR","date":"2026-11-23","accountId":"{}","categoryId":null,"merchant":"Schmidt","notes":"n","createdAt":"t1","updatedAt":"t1"}}"#,
+            made.id, account.id
+        );
+        assert_eq!(json, expected);
     }
 
     /// A record with a [`crate::store::recurring::Planned`] writes and reads

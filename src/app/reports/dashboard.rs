@@ -189,12 +189,12 @@ pub fn load_ledger(
         };
         for d in daily_expenses::list(c, &user.id, &ahead)? {
             planned.push(Item {
-                amount: convert(d.amount, &d.currency).into(),
-                schedule: Schedule::once(d.date),
+                amount: convert(d.entry.amount, &d.entry.currency).into(),
+                schedule: Schedule::once(d.entry.date),
                 kind: Kind::DailyExpense,
-                category_id: d.category_id.clone(),
+                category_id: d.entry.category_id.clone(),
                 is_subscription: false,
-                name: d.name.clone(),
+                name: d.entry.name.clone(),
                 id: d.id.clone(),
             });
             payments.insert(d.id.clone(), Dated::once(build.daily_expense(d)));

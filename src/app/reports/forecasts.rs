@@ -127,10 +127,10 @@ pub fn entries_by_account(
     };
     for d in daily_expenses::list(c, &user.id, &planned)? {
         add(
-            &d.account_id,
+            &d.entry.account_id,
             Flow::Expense,
-            convert(d.amount, &d.currency).into(),
-            Schedule::once(d.date),
+            convert(d.entry.amount, &d.entry.currency).into(),
+            Schedule::once(d.entry.date),
         );
     }
     Ok(map)

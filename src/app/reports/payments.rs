@@ -140,10 +140,10 @@ impl Builder<'_> {
 
     pub fn daily_expense(&self, d: DailyExpense) -> Payment {
         let p = Payment {
-            category: self.category(d.category_id.as_deref()),
-            ..self.payment("daily_expense", d.id, d.name, d.date)
+            category: self.category(d.entry.category_id.as_deref()),
+            ..self.payment("daily_expense", d.id, d.entry.name, d.entry.date)
         };
-        self.priced(p, d.amount, d.currency, d.account_id)
+        self.priced(p, d.entry.amount, d.entry.currency, d.entry.account_id)
     }
 }
 

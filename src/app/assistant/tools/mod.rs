@@ -42,7 +42,7 @@ use crate::i18n::format;
 use crate::services::ai::Tool;
 use crate::state::AppState;
 use crate::store::accounts::Account;
-use crate::store::daily_expenses::{DailyExpense, NewDailyExpense};
+use crate::store::daily_expenses::{DailyEntry, DailyExpense};
 use crate::store::expenses::Expense;
 use crate::store::incomes::Income;
 use crate::store::recurring::NewRecurring;
@@ -418,7 +418,7 @@ mod tests {
     #[test]
     fn lines_speak_the_users_language() {
         let c = Connection::open_in_memory().unwrap();
-        let mut expense = NewDailyExpense {
+        let mut expense = DailyEntry {
             name: "Bäckerei".into(),
             amount: dec("12.4"),
             currency: "EUR".into(),
@@ -428,7 +428,7 @@ mod tests {
             merchant: String::new(),
             notes: String::new(),
         };
-        let line = |e: &NewDailyExpense, l| DailyInput::line(&c, &user(l), e).unwrap();
+        let line = |e: &DailyEntry, l| DailyInput::line(&c, &user(l), e).unwrap();
         assert_eq!(
             line(&expense, Locale::De),
             "Einzelausgabe 12,40\u{a0}€ bei Bäckerei am 23.11.2026"

@@ -202,7 +202,7 @@ pub(super) fn changed(
 }
 
 impl Proposal for DailyInput {
-    fn record(n: &NewDailyExpense) -> Map<String, Value> {
+    fn record(n: &DailyEntry) -> Map<String, Value> {
         let v = json!({
             "name": n.name, "amount": amt(n.amount), "currency": n.currency, "date": n.date,
             "accountId": n.account_id, "categoryId": n.category_id, "merchant": n.merchant,
@@ -211,7 +211,7 @@ impl Proposal for DailyInput {
         v.as_object().cloned().unwrap_or_default()
     }
 
-    fn line(_: &Connection, user: &User, n: &NewDailyExpense) -> Result<String> {
+    fn line(_: &Connection, user: &User, n: &DailyEntry) -> Result<String> {
         let l = user.locale;
         let amount = format::money(n.amount, &n.currency, l);
         // "bei Bäckerei": the merchant, or else the name; the name too
@@ -225,8 +225,8 @@ impl Proposal for DailyInput {
         Ok(words::one_time(&named, &amount, at, n.date, l))
     }
 
-    fn was(n: &NewDailyExpense, s: &DailyExpense) -> Option<(Decimal, String)> {
-        changed(n.amount, &n.currency, s.amount, &s.currency)
+    fn was(n: &DailyEntry, s: &DailyExpense) -> Option<(Decimal, String)> {
+        changed(n.amount, &n.currency, s.entry.amount, &s.entry.currency)
     }
 }
 
