@@ -18,7 +18,7 @@ use crate::store::accounts::NewAccount;
 use crate::store::categories::Category;
 use crate::store::expenses::Expense;
 use crate::store::incomes::Income;
-use crate::store::recurring::NewRecurring;
+use crate::store::recurring::{NewRecurring, Planned};
 use crate::store::table;
 use crate::store::transfers::NewTransfer;
 use crate::store::transfers::Transfer;
@@ -279,9 +279,11 @@ pub fn fill_household(
             user_id,
             &NewRecurring {
                 name: name.into(),
-                amount: dec(cents),
-                currency: currency.into(),
-                schedule: Schedule::new(frequency, start_on(day), None)?,
+                plan: Planned::new(
+                    dec(cents),
+                    currency.into(),
+                    Schedule::new(frequency, start_on(day), None)?,
+                ),
                 account_id: if currency == "USD" {
                     usd.clone()
                 } else {
@@ -318,12 +320,14 @@ pub fn fill_household(
             user_id,
             &NewRecurring {
                 name: name.into(),
-                amount: dec(cents),
-                currency: "EUR".into(),
-                schedule: match frequency {
-                    Frequency::Once => Schedule::once(start),
-                    f => Schedule::new(f, start, None)?,
-                },
+                plan: Planned::new(
+                    dec(cents),
+                    "EUR".into(),
+                    match frequency {
+                        Frequency::Once => Schedule::once(start),
+                        f => Schedule::new(f, start, None)?,
+                    },
+                ),
                 account_id: giro.clone(),
                 category_id: None,
                 is_subscription: false,
@@ -345,9 +349,11 @@ pub fn fill_household(
             &NewTransfer {
                 from_account_id: giro.clone(),
                 to_account_id: to.clone(),
-                amount: dec(cents),
-                currency: "EUR".into(),
-                schedule: Schedule::new(Frequency::Monthly, start_on(2), None)?,
+                plan: Planned::new(
+                    dec(cents),
+                    "EUR".into(),
+                    Schedule::new(Frequency::Monthly, start_on(2), None)?,
+                ),
                 note: note.into(),
             },
             &now_s,
@@ -619,9 +625,11 @@ pub fn fill_heavy(
             user_id,
             &NewRecurring {
                 name: format!("Vertrag {i:03}"),
-                amount: dec(rng.random_range(1_00..900_00)),
-                currency: currency.to_string(),
-                schedule: Schedule::new(frequencies[i % frequencies.len()], start, end)?,
+                plan: Planned::new(
+                    dec(rng.random_range(1_00..900_00)),
+                    currency.to_string(),
+                    Schedule::new(frequencies[i % frequencies.len()], start, end)?,
+                ),
                 account_id: account_id.clone(),
                 category_id: cats.get(i % cats.len().max(1)).map(|k| k.id.clone()),
                 is_subscription: i % 4 == 0,
@@ -643,13 +651,15 @@ pub fn fill_heavy(
             user_id,
             &NewRecurring {
                 name: format!("Einkommen {i}"),
-                amount: dec(rng.random_range(500_00..4_000_00)),
-                currency: currency.to_string(),
-                schedule: Schedule::new(
-                    Frequency::Monthly,
-                    ten_years_ago + Duration::days(i as i64 * 3),
-                    None,
-                )?,
+                plan: Planned::new(
+                    dec(rng.random_range(500_00..4_000_00)),
+                    currency.to_string(),
+                    Schedule::new(
+                        Frequency::Monthly,
+                        ten_years_ago + Duration::days(i as i64 * 3),
+                        None,
+                    )?,
+                ),
                 account_id: account_id.clone(),
                 category_id: None,
                 is_subscription: false,
@@ -667,9 +677,11 @@ pub fn fill_heavy(
             &NewTransfer {
                 from_account_id: account_ids[0].0.clone(),
                 to_account_id: account_ids[1 + i % 2].0.clone(),
-                amount: dec(rng.random_range(50_00..500_00)),
-                currency: "EUR".into(),
-                schedule: Schedule::new(Frequency::Monthly, ten_years_ago, None)?,
+                plan: Planned::new(
+                    dec(rng.random_range(50_00..500_00)),
+                    "EUR".into(),
+                    Schedule::new(Frequency::Monthly, ten_years_ago, None)?,
+                ),
                 note: format!("Sparplan {i}"),
             },
             &now_s,

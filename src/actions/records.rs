@@ -1,46 +1,51 @@
 //! The record actions: `list…`, `create…`, `update…` and `delete…` of
-//! accounts, categories, recurring expenses, one-time expenses, incomes and
-//! transfers, each over [`crate::app::records`]; plus `listSubscriptions`.
+//! every kind of record ([`crate::app::records::each_kind`]: accounts,
+//! categories, recurring expenses, one-time expenses, incomes and
+//! transfers), named by the kind's [`Record::NOUN`]; plus
+//! `listSubscriptions`.
 
 use super::{Ctx, NoInput, Registry, Reply};
 use crate::app::input::{self, IdInput};
-use crate::app::records::{
-    self, accounts, daily_expenses, expenses, AccountInput, CategoryInput, DailyInput,
-    ExpenseInput, IncomeInput, Record, TransferInput,
-};
+use crate::app::records::{self, accounts, daily_expenses, expenses, EachKind, Record};
 use crate::error::{Error, Reason, Result};
 use crate::store::daily_expenses::Filter;
 use serde::Deserialize;
 
 pub fn register(r: &mut Registry) {
-    r.session("listAccounts", list::<AccountInput>);
-    crud::<AccountInput>(r, ["createAccount", "updateAccount"]);
+    // The actions a kind answers in its own way come first; every kind's
+    // other actions are the generic ones.
     r.session("deleteAccount", delete_account);
-    r.session("listCategories", list::<CategoryInput>);
-    crud::<CategoryInput>(r, ["createCategory", "updateCategory"]);
-    r.session("deleteCategory", delete::<CategoryInput>);
-    r.session("listExpenses", list_expenses);
-    crud::<ExpenseInput>(r, ["createExpense", "updateExpense"]);
-    r.session("deleteExpense", delete::<ExpenseInput>);
-    r.session("listSubscriptions", list_subscriptions);
     r.session("listDailyExpenses", list_daily_expenses);
-    crud::<DailyInput>(r, ["createDailyExpense", "updateDailyExpense"]);
-    r.session("deleteDailyExpense", delete::<DailyInput>);
-    r.session("listIncomes", list::<IncomeInput>);
-    crud::<IncomeInput>(r, ["createIncome", "updateIncome"]);
-    r.session("deleteIncome", delete::<IncomeInput>);
-    r.session("listTransfers", list::<TransferInput>);
-    crud::<TransferInput>(r, ["createTransfer", "updateTransfer"]);
-    r.session("deleteTransfer", delete::<TransferInput>);
+    r.session("listSubscriptions", list_subscriptions);
+    records::each_kind(&mut Generic(r));
 }
 
-/// Registers a kind's create and update actions.
-fn crud<R: Record + Sync>(r: &mut Registry, [create_name, update_name]: [&'static str; 2])
-where
-    R::Stored: Sync,
-{
-    r.session(create_name, create::<R>);
-    r.session(update_name, update::<R>);
+/// Registers a kind's four actions, but for a name already taken.
+struct Generic<'a>(&'a mut Registry);
+
+impl EachKind for Generic<'_> {
+    fn kind<R: Record>(&mut self) {
+        let [one, many] = R::NOUN;
+        // The catalogue is built once; its names live as long as the process.
+        let name = |r: &Registry, name: String| {
+            r.get(&name)
+                .is_none()
+                .then(|| &*Box::leak(name.into_boxed_str()))
+        };
+        let r = &mut *self.0;
+        if let Some(n) = name(r, format!("list{many}")) {
+            r.session(n, list::<R>);
+        }
+        if let Some(n) = name(r, format!("create{one}")) {
+            r.session(n, create::<R>);
+        }
+        if let Some(n) = name(r, format!("update{one}")) {
+            r.session(n, update::<R>);
+        }
+        if let Some(n) = name(r, format!("delete{one}")) {
+            r.session(n, delete::<R>);
+        }
+    }
 }
 
 async fn list<R: Record>(ctx: Ctx, _: NoInput) -> Result<Reply> {
@@ -78,10 +83,6 @@ async fn delete_account(ctx: Ctx, input: DeleteAccountInput) -> Result<Reply> {
     let move_to = input::optional_id(input.move_to);
     accounts::delete(&ctx.state, &ctx.user_id()?, id, move_to).await?;
     Reply::data(())
-}
-
-async fn list_expenses(ctx: Ctx, _: NoInput) -> Result<Reply> {
-    Reply::data(expenses::list(&ctx.state, &ctx.user_id()?).await?)
 }
 
 async fn list_subscriptions(ctx: Ctx, _: NoInput) -> Result<Reply> {
@@ -141,4 +142,40 @@ async fn list_daily_expenses(ctx: Ctx, input: ListInput) -> Result<Reply> {
         }
     }
     Reply::data(daily_expenses::page(&ctx.state, &ctx.user_id()?, filter, offset).await?)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The record actions' names are a public contract (`docs/actions.md`):
+    /// each kind's [`crate::app::records::Record::NOUN`] gives exactly these.
+    #[test]
+    fn every_kind_has_its_documented_actions() {
+        let r = super::super::catalogue();
+        let docs = include_str!("../../docs/actions.md");
+        for kind in [
+            ["Account", "Accounts"],
+            ["Category", "Categories"],
+            ["Expense", "Expenses"],
+            ["DailyExpense", "DailyExpenses"],
+            ["Income", "Incomes"],
+            ["Transfer", "Transfers"],
+        ] {
+            let [one, many] = kind;
+            for name in [
+                format!("list{many}"),
+                format!("create{one}"),
+                format!("update{one}"),
+                format!("delete{one}"),
+            ] {
+                let action = r
+                    .get(&name)
+                    .unwrap_or_else(|| panic!("{name} is not registered"));
+                assert!(!action.public, "{name}");
+                assert!(
+                    docs.contains(&format!("`{name}`")),
+                    "{name} is not in docs/actions.md"
+                );
+            }
+        }
+    }
 }

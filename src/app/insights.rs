@@ -97,21 +97,25 @@ pub fn facts(
     let subscriptions = expenses::list(c, &user.id, true)?
         .into_iter()
         .filter(|e| {
-            e.schedule().active_in_month(first) && e.end_date.is_none_or(|end| end >= today)
+            e.plan.schedule().active_in_month(first)
+                && e.plan.end_date.is_none_or(|end| end >= today)
         })
         .map(|e| {
             let prices = e.prices();
-            let next_due = e.schedule().next_due(today);
+            let next_due = e.plan.schedule().next_due(today);
             SubscriptionFacts {
-                monthly: monthly_equivalent(in_base(prices.on(today), &e.currency), e.frequency),
+                monthly: monthly_equivalent(
+                    in_base(prices.on(today), &e.plan.currency),
+                    e.plan.frequency,
+                ),
                 // The amount of the next payment: a raise set for a later
                 // day counts from then.
-                amount: in_base(prices.on(next_due.unwrap_or(today)), &e.currency),
+                amount: in_base(prices.on(next_due.unwrap_or(today)), &e.plan.currency),
                 next_due,
                 // The latest change of the price history and the amount before it.
                 previous_amount: prices.latest_from().map(|from| {
                     let before = prices.on(from.pred_opt().unwrap_or(from));
-                    (in_base(before, &e.currency), from)
+                    (in_base(before, &e.plan.currency), from)
                 }),
                 id: e.id,
                 name: e.name,

@@ -34,7 +34,7 @@ pub fn due_on(c: &rusqlite::Connection, day: chrono::NaiveDate) -> crate::Result
     let mut out = Vec::new();
     for user in users::all(c)? {
         for e in expenses::list(c, &user.id, false)? {
-            if e.schedule().due_dates(day, day).is_empty() {
+            if e.plan.schedule().due_dates(day, day).is_empty() {
                 continue;
             }
             out.push(Due {
@@ -42,7 +42,7 @@ pub fn due_on(c: &rusqlite::Connection, day: chrono::NaiveDate) -> crate::Result
                 user_id: user.id.clone(),
                 expense_id: e.id,
                 name: e.name,
-                currency: e.currency,
+                currency: e.plan.currency,
                 locale: user.locale,
             });
         }

@@ -26,7 +26,7 @@ pub async fn set_pot(
         .transaction(move |tx| {
             let expense = table::find::<Expense>(tx, &user.id, &expense_id)?
                 .ok_or_else(|| Error::unknown("expenseId"))?;
-            if !needs_reserve(expense.frequency) {
+            if !needs_reserve(expense.plan.frequency) {
                 return Err(Error::invalid("expenseId", Reason::NoReservePot));
             }
             reserve_pots::set(tx, &user.id, &expense_id, amount, &now)?;

@@ -13,21 +13,19 @@ use serde::Serialize;
 #[serde(rename_all = "camelCase")]
 pub struct DailyExpense {
     pub id: String,
-    pub name: String,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub amount: Decimal,
-    pub currency: String,
-    pub date: NaiveDate,
-    pub account_id: String,
-    pub category_id: Option<String>,
-    pub merchant: String,
-    pub notes: String,
+    #[serde(flatten)]
+    pub entry: DailyEntry,
     pub created_at: String,
     pub updated_at: String,
 }
 
-pub struct NewDailyExpense {
+/// What a one-time expense holds besides its id and times: validated and
+/// ready to write, and as stored (flattened into [`DailyExpense`]'s JSON).
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DailyEntry {
     pub name: String,
+    #[serde(serialize_with = "money::json::serialize")]
     pub amount: Decimal,
     pub currency: String,
     pub date: NaiveDate,
@@ -49,13 +47,16 @@ pub struct Filter {
 }
 
 impl Table for DailyExpense {
-    type New = NewDailyExpense;
+    type New = DailyEntry;
     const NAME: &'static str = "daily_expenses";
     const ORDER: &'static str = "date DESC, created_at DESC, id";
 
     read_columns! {
-        name, amount: "amount_cents" => money::from_cents, currency, date,
-        account_id, category_id, merchant, notes, created_at, updated_at,
+        created_at, updated_at;
+        entry: DailyEntry {
+            name, amount: "amount_cents" => money::from_cents, currency, date,
+            account_id, category_id, merchant, notes,
+        }
     }
 
     written_columns! { e;

@@ -1,14 +1,12 @@
 //! Recurring expenses; subscriptions are those flagged `is_subscription`.
 
 use super::prices;
-use super::recurring::NewRecurring;
+use super::recurring::{NewRecurring, Planned};
 use super::table::{earlier_amounts, read_columns, written_columns, Table};
 use super::users::UserId;
 use crate::domain::money;
 use crate::domain::prices::{Earlier, Prices};
-use crate::domain::recurrence::{Frequency, Schedule};
 use crate::error::Result;
-use chrono::NaiveDate;
 use rusqlite::{params, Connection};
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -18,12 +16,8 @@ use serde::Serialize;
 pub struct Expense {
     pub id: String,
     pub name: String,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub amount: Decimal,
-    pub currency: String,
-    pub frequency: Frequency,
-    pub start_date: NaiveDate,
-    pub end_date: Option<NaiveDate>,
+    #[serde(flatten)]
+    pub plan: Planned,
     pub account_id: String,
     pub category_id: Option<String>,
     pub is_subscription: bool,
@@ -42,14 +36,7 @@ pub struct Expense {
 impl Expense {
     /// The amount over time.
     pub fn prices(&self) -> Prices {
-        Prices {
-            latest: self.amount,
-            earlier: self.earlier_amounts.clone(),
-        }
-    }
-
-    pub fn schedule(&self) -> Schedule {
-        Schedule::stored(self.frequency, self.start_date, self.end_date)
+        self.plan.prices(&self.earlier_amounts)
     }
 }
 
@@ -59,18 +46,16 @@ impl Table for Expense {
     const ORDER: &'static str = "name COLLATE NOCASE, id";
 
     read_columns! {
-        name, amount: "amount_cents" => money::from_cents, currency,
-        frequency, start_date, end_date, account_id, category_id, is_subscription, notes,
-        created_at, updated_at,
+        name, account_id, category_id, is_subscription, notes, created_at, updated_at,
         previous_amount: "previous_amount_cents" => money::from_cents_or_none, amount_changed_at,
-        earlier_amounts: earlier_amounts!("expense_id", "expenses") => prices::parse,
+        earlier_amounts: earlier_amounts!("expense_id", "expenses") => prices::parse;
+        plan
     }
 
     written_columns! { e;
-        "name" => e.name, "amount_cents" => money::to_cents(e.amount), "currency" => e.currency,
-        "account_id" => e.account_id, "category_id" => e.category_id,
+        "name" => e.name, "account_id" => e.account_id, "category_id" => e.category_id,
         "is_subscription" => e.is_subscription, "notes" => e.notes;
-        schedule: e.schedule,
+        plan: e.plan,
     }
 }
 

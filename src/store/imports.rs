@@ -440,29 +440,31 @@ pub fn existing(
         // Each payment at the amount of its day.
         let prices = e.prices();
         let cents = |d: NaiveDate| -money::to_cents(prices.on(d));
-        dues.extend(near.dues(Kind::Expense, &e.id, &e.schedule(), cents, &e.name));
+        dues.extend(near.dues(Kind::Expense, &e.id, &e.plan.schedule(), cents, &e.name));
     }
     for i in super::table::all::<super::incomes::Income>(c, user_id)? {
-        if i.account_id != account_id || i.frequency == crate::domain::recurrence::Frequency::Once {
+        if i.account_id != account_id
+            || i.plan.frequency == crate::domain::recurrence::Frequency::Once
+        {
             continue;
         }
         let prices = i.prices();
         let cents = |d: NaiveDate| money::to_cents(prices.on(d));
-        dues.extend(near.dues(Kind::Income, &i.id, &i.schedule(), cents, &i.name));
+        dues.extend(near.dues(Kind::Income, &i.id, &i.plan.schedule(), cents, &i.name));
     }
     let names: HashMap<String, String> = super::table::all::<super::accounts::Account>(c, user_id)?
         .into_iter()
         .map(|a| (a.id, a.name))
         .collect();
     for t in super::table::all::<super::transfers::Transfer>(c, user_id)? {
-        let cents = money::to_cents(t.amount);
+        let cents = money::to_cents(t.plan.amount);
         let side =
             candidates::transfer_side(account_id, &t.from_account_id, &t.to_account_id, cents);
         let Some((signed, other)) = side else {
             continue;
         };
         let name = names.get(other).cloned().unwrap_or_default();
-        dues.extend(near.dues(Kind::Transfer, &t.id, &t.schedule(), |_| signed, &name));
+        dues.extend(near.dues(Kind::Transfer, &t.id, &t.plan.schedule(), |_| signed, &name));
     }
 
     let mut memory = HashMap::new();

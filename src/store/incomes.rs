@@ -1,13 +1,9 @@
 //! Incomes: once or recurring.
 
 use super::prices;
-use super::recurring::NewRecurring;
+use super::recurring::{NewRecurring, Planned};
 use super::table::{earlier_amounts, read_columns, written_columns, Table};
-use crate::domain::money;
 use crate::domain::prices::{Earlier, Prices};
-use crate::domain::recurrence::{Frequency, Schedule};
-use chrono::NaiveDate;
-use rust_decimal::Decimal;
 use serde::Serialize;
 
 #[derive(Clone, Debug, Serialize)]
@@ -15,12 +11,8 @@ use serde::Serialize;
 pub struct Income {
     pub id: String,
     pub name: String,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub amount: Decimal,
-    pub currency: String,
-    pub frequency: Frequency,
-    pub start_date: NaiveDate,
-    pub end_date: Option<NaiveDate>,
+    #[serde(flatten)]
+    pub plan: Planned,
     pub account_id: String,
     pub notes: String,
     pub created_at: String,
@@ -33,14 +25,7 @@ pub struct Income {
 impl Income {
     /// The amount over time.
     pub fn prices(&self) -> Prices {
-        Prices {
-            latest: self.amount,
-            earlier: self.earlier_amounts.clone(),
-        }
-    }
-
-    pub fn schedule(&self) -> Schedule {
-        Schedule::stored(self.frequency, self.start_date, self.end_date)
+        self.plan.prices(&self.earlier_amounts)
     }
 }
 
@@ -50,14 +35,13 @@ impl Table for Income {
     const ORDER: &'static str = "start_date DESC, name COLLATE NOCASE, id";
 
     read_columns! {
-        name, amount: "amount_cents" => money::from_cents, currency,
-        frequency, start_date, end_date, account_id, notes, created_at, updated_at,
-        earlier_amounts: earlier_amounts!("income_id", "incomes") => prices::parse,
+        name, account_id, notes, created_at, updated_at,
+        earlier_amounts: earlier_amounts!("income_id", "incomes") => prices::parse;
+        plan
     }
 
     written_columns! { i;
-        "name" => i.name, "amount_cents" => money::to_cents(i.amount), "currency" => i.currency,
-        "account_id" => i.account_id, "notes" => i.notes;
-        schedule: i.schedule,
+        "name" => i.name, "account_id" => i.account_id, "notes" => i.notes;
+        plan: i.plan,
     }
 }

@@ -49,11 +49,32 @@ pub trait Table: Sized {
 /// list, so the columns and the order they are read in cannot drift apart.
 /// `id` comes first; each field is then read from the column of its name, or
 /// from the column (or expression) given after `:`, passed through the
-/// function after `=>` when there is one.
+/// function after `=>` when there is one. `; field: Struct { … }` after the
+/// list reads a struct field from a list of its own, in the same way, and
+/// `; plan` is the field `plan`, a [`crate::store::recurring::Planned`]
+/// (in scope as `Planned`), read from its five columns.
 macro_rules! read_columns {
-    { $($field:ident $(: $column:expr $(=> $read:path)?)?),+ $(,)? } => {
-        const COLUMNS: &'static str =
-            concat!("id" $(, ", ", $crate::store::table::read_columns!(@name $field $($column)?))+);
+    { $($field:ident $(: $column:expr $(=> $read:path)?)?),+ ; plan $(,)? } => {
+        $crate::store::table::read_columns! {
+            $($field $(: $column $(=> $read)?)?),+ ;
+            plan: Planned {
+                amount: "amount_cents" => $crate::domain::money::from_cents,
+                currency, frequency, start_date, end_date,
+            }
+        }
+    };
+    {
+        $($field:ident $(: $column:expr $(=> $read:path)?)?),+
+        $(; $nested:ident: $Nested:ident {
+            $($sub:ident $(: $sub_column:expr $(=> $sub_read:path)?)?),+ $(,)?
+        })?
+        $(,)?
+    } => {
+        const COLUMNS: &'static str = concat!(
+            "id"
+            $(, ", ", $crate::store::table::read_columns!(@name $field $($column)?))+
+            $($(, ", ", $crate::store::table::read_columns!(@name $sub $($sub_column)?))+)?
+        );
 
         fn id(&self) -> &str {
             &self.id
@@ -65,9 +86,15 @@ macro_rules! read_columns {
                 at += 1;
                 at
             };
+            // Struct fields are evaluated in the order written: the columns' order.
             Ok(Self {
                 id: r.get(0)?,
                 $($field: $crate::store::table::read_columns!(@read r, next() $($(, $read)?)?),)+
+                $($nested: $Nested {
+                    $($sub: $crate::store::table::read_columns!(
+                        @read r, next() $($(, $sub_read)?)?
+                    ),)+
+                },)?
             })
         }
     };
@@ -80,20 +107,27 @@ pub(crate) use read_columns;
 
 /// Writes a table's [`Table::WRITTEN`] and [`Table::bind`] from one list of
 /// `column => value` pairs, the values taken from the validated record named
-/// before the `;`; `schedule: …` after them writes a
-/// [`crate::domain::recurrence::Schedule`] to the columns `frequency`,
-/// `start_date` and `end_date`.
+/// before the `;`; `plan: …` after them writes a
+/// [`crate::store::recurring::Planned`] to its five columns.
 macro_rules! written_columns {
-    { $new:ident; $($column:literal => $value:expr),+ ; schedule: $schedule:expr $(,)? } => {
-        const WRITTEN: &'static [&'static str] =
-            &[$($column,)+ "frequency", "start_date", "end_date"];
+    { $new:ident; $($column:literal => $value:expr),+ ; plan: $plan:expr $(,)? } => {
+        const WRITTEN: &'static [&'static str] = &[
+            $($column,)+ "amount_cents", "currency", "frequency", "start_date", "end_date",
+        ];
 
         fn bind<R>(
             $new: &Self::New,
             f: impl FnOnce(&[&dyn rusqlite::types::ToSql]) -> R,
         ) -> R {
-            let s = &$schedule;
-            f(rusqlite::params![$($value,)+ s.frequency.code(), s.start, s.end])
+            let p = &$plan;
+            f(rusqlite::params![
+                $($value,)+
+                $crate::domain::money::to_cents(p.amount),
+                p.currency,
+                p.frequency.code(),
+                p.start_date,
+                p.end_date,
+            ])
         }
     };
     { $new:ident; $($column:literal => $value:expr),+ $(,)? } => {
@@ -287,5 +321,72 @@ mod tests {
 
         assert!(delete::<Account>(&c, &a, &made.id).unwrap());
         assert!(find::<Account>(&c, &a, &made.id).unwrap().is_none());
+    }
+
+    /// A struct field read from its own list (`; entry: DailyEntry { … }`)
+    /// is written, read and answered as the record's own fields.
+    #[test]
+    fn a_nested_struct_is_written_read_and_answered_flat() {
+        use crate::store::daily_expenses::{DailyEntry, DailyExpense};
+        let (c, a) = (db(), UserId::test("a"));
+        let account = insert::<Account>(&c, &a, &account("A", 0), "t1").unwrap();
+        let entry = DailyEntry {
+            name: "Bakery".into(),
+            amount: Decimal::new(1_240, 2),
+            currency: "EUR".into(),
+            date: chrono::NaiveDate::from_ymd_opt(2026, 11, 23).unwrap(),
+            account_id: account.id.clone(),
+            category_id: None,
+            merchant: "Schmidt".into(),
+            notes: "n".into(),
+        };
+        let made = insert::<DailyExpense>(&c, &a, &entry, "t1").unwrap();
+        assert_eq!(made.entry.amount, entry.amount);
+        let json = serde_json::to_string(&made).unwrap();
+        let expected = format!(
+            r#"{{"id":"{}","name":"Bakery","amount":12.40,"currency":"EUR","date":"2026-11-23","accountId":"{}","categoryId":null,"merchant":"Schmidt","notes":"n","createdAt":"t1","updatedAt":"t1"}}"#,
+            made.id, account.id
+        );
+        assert_eq!(json, expected);
+    }
+
+    /// A record with a [`crate::store::recurring::Planned`] writes and reads
+    /// its five columns (`; plan`), and answers them as its own fields.
+    #[test]
+    fn a_plan_is_written_read_and_answered_flat() {
+        use crate::domain::recurrence::{Frequency, Schedule};
+        use crate::store::recurring::Planned;
+        use crate::store::transfers::{NewTransfer, Transfer};
+        use chrono::NaiveDate;
+        let (c, a) = (db(), UserId::test("a"));
+        let from = insert::<Account>(&c, &a, &account("From", 0), "t1").unwrap();
+        let to = insert::<Account>(&c, &a, &account("To", 0), "t1").unwrap();
+        let day = |d: &str| NaiveDate::parse_from_str(d, "%Y-%m-%d").unwrap();
+        let schedule = Schedule::new(
+            Frequency::Quarterly,
+            day("2026-01-31"),
+            Some(day("2027-01-31")),
+        )
+        .unwrap();
+        let new = NewTransfer {
+            from_account_id: from.id,
+            to_account_id: to.id,
+            plan: Planned::new(Decimal::new(1_250, 2), "USD".into(), schedule),
+            note: "n".into(),
+        };
+        let made = insert::<Transfer>(&c, &a, &new, "t1").unwrap();
+        assert_eq!(made.plan.schedule(), schedule);
+        assert_eq!(
+            (made.plan.amount, made.plan.currency.as_str()),
+            (Decimal::new(1_250, 2), "USD")
+        );
+        // Amounts keep their two decimals, as in every reply.
+        let json = serde_json::to_string(&made).unwrap();
+        assert!(
+            json.contains(
+                r#""amount":12.50,"currency":"USD","frequency":"quarterly","startDate":"2026-01-31","endDate":"2027-01-31","note":"n""#
+            ),
+            "{json}"
+        );
     }
 }

@@ -34,6 +34,7 @@ pub struct AccountInput {
 
 impl Record for AccountInput {
     type Stored = Account;
+    const NOUN: [&'static str; 2] = ["Account", "Accounts"];
     const CAP: Cap = Cap::Accounts;
 
     fn take_id(&mut self) -> Option<String> {

@@ -26,6 +26,7 @@ pub struct CategoryInput {
 
 impl Record for CategoryInput {
     type Stored = Category;
+    const NOUN: [&'static str; 2] = ["Category", "Categories"];
     const CAP: Cap = Cap::Categories;
 
     fn take_id(&mut self) -> Option<String> {

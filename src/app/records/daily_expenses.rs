@@ -6,7 +6,7 @@ use crate::app::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use crate::domain::merchant;
 use crate::error::Result;
 use crate::state::AppState;
-use crate::store::daily_expenses::{DailyExpense, Filter, NewDailyExpense};
+use crate::store::daily_expenses::{DailyEntry, DailyExpense, Filter};
 use crate::store::documents::{self, Attached, Document};
 use crate::store::merchants;
 use crate::store::table;
@@ -33,6 +33,7 @@ pub struct DailyInput {
 
 impl Record for DailyInput {
     type Stored = DailyExpense;
+    const NOUN: [&'static str; 2] = ["DailyExpense", "DailyExpenses"];
     const CAP: Cap = Cap::DailyExpenses;
 
     fn take_id(&mut self) -> Option<String> {
@@ -44,51 +45,51 @@ impl Record for DailyInput {
         c: &Connection,
         user: &UserId,
         stored: Option<&DailyExpense>,
-    ) -> Result<NewDailyExpense> {
+    ) -> Result<DailyEntry> {
         // Every field is checked, so that a form hears of all its errors at once.
         let mut checks = input::Checks::default();
         let merchant = checks.take(input::optional_text(
             "merchant",
-            self.merchant.or(stored.map(|e| e.merchant.clone())),
+            self.merchant.or(stored.map(|e| e.entry.merchant.clone())),
             NAME_MAX,
         ))?;
         // A merchant alone names the entry ("Bäckerei Schmidt").
         let given_merchant = merchant.clone().unwrap_or_default();
         let name = self
             .name
-            .or(stored.map(|e| e.name.clone()))
+            .or(stored.map(|e| e.entry.name.clone()))
             .filter(|n| !n.trim().is_empty())
             .or_else(|| (!given_merchant.is_empty()).then(|| given_merchant.clone()));
         let name = checks.take(input::text("name", name, NAME_MAX))?;
         let amount = checks.take(input::positive_amount(
             self.amount,
-            stored.map(|e| e.amount),
+            stored.map(|e| e.entry.amount),
         ))?;
         let date = checks.take(input::date(
             "date",
-            self.date.or(stored.map(|e| e.date.to_string())),
+            self.date.or(stored.map(|e| e.entry.date.to_string())),
         ))?;
         let account = checks.take(entries::account_and_currency(
             c,
             user,
             self.account_id,
             self.currency,
-            stored.map(|e| (e.account_id.as_str(), e.currency.as_str())),
+            stored.map(|e| (e.entry.account_id.as_str(), e.entry.currency.as_str())),
         ))?;
         let category_id = input::optional_id(
             self.category_id
-                .or(stored.and_then(|e| e.category_id.clone())),
+                .or(stored.and_then(|e| e.entry.category_id.clone())),
         );
         checks.take(check_category(c, user, category_id.as_deref()))?;
         let notes = checks.take(input::optional_text(
             "notes",
-            self.notes.or(stored.map(|e| e.notes.clone())),
+            self.notes.or(stored.map(|e| e.entry.notes.clone())),
             NOTES_MAX,
         ))?;
         let (merchant, name, amount, date, account, notes) =
             checks.finish(|| Some((merchant?, name?, amount?, date?, account?, notes?)))?;
         let (account_id, currency) = account;
-        Ok(NewDailyExpense {
+        Ok(DailyEntry {
             name,
             amount,
             currency,

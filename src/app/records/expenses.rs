@@ -15,6 +15,7 @@ use crate::store::users::{User, UserId};
 pub type ExpenseInput = RecurringInput<Expense>;
 
 impl Kind for Expense {
+    const NOUN: [&'static str; 2] = ["Expense", "Expenses"];
     const ONCE: bool = false;
     const OWNER: Owner = Owner::Expense;
 
@@ -25,15 +26,6 @@ impl Kind for Expense {
             ..kept!(self)
         }
     }
-}
-
-/// The user's recurring expenses, subscriptions among them.
-pub async fn list(state: &AppState, user: &UserId) -> Result<Vec<Expense>> {
-    let user = user.clone();
-    state
-        .db
-        .run(move |c| crate::store::expenses::list(c, &user, false))
-        .await
 }
 
 /// The user's recurring expenses and the documents attached to any of them.

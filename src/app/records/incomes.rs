@@ -11,6 +11,7 @@ use serde::de::IgnoredAny;
 pub type IncomeInput = RecurringInput<Income, IgnoredAny, IgnoredAny>;
 
 impl Kind for Income {
+    const NOUN: [&'static str; 2] = ["Income", "Incomes"];
     const ONCE: bool = true;
     const OWNER: Owner = Owner::Income;
 

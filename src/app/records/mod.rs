@@ -81,11 +81,16 @@ pub fn check_category(c: &Connection, user_id: &UserId, category_id: Option<&str
 
 /// The input of one kind of user-owned record, as the generic create,
 /// update and delete below see it: the record it makes (whose
-/// [`Table`] keeps it), the per-user limit a create checks, and its own
-/// validation. A new kind of record is its table, its input and this impl.
-pub trait Record: serde::de::DeserializeOwned + Send + 'static {
+/// [`Table`] keeps it), its name, the per-user limit a create checks, and
+/// its own validation. A new kind of record is its table, its input, this
+/// impl and a line in [`each_kind`].
+pub trait Record: serde::de::DeserializeOwned + Send + Sync + 'static {
     /// The record as stored and answered.
-    type Stored: Table + serde::Serialize + Send + 'static;
+    type Stored: Table + serde::Serialize + Send + Sync + 'static;
+    /// The kind's noun, one and many, that its actions are named by
+    /// (`docs/actions.md`): `["Category", "Categories"]` gives
+    /// `listCategories`, `createCategory`, `updateCategory` and `deleteCategory`.
+    const NOUN: [&'static str; 2];
     /// The per-user limit a create checks.
     const CAP: Cap;
 
@@ -106,6 +111,23 @@ pub trait Record: serde::de::DeserializeOwned + Send + 'static {
     ) -> Result<()> {
         Ok(())
     }
+}
+
+/// What a door does for every kind of record ([`each_kind`]), such as
+/// registering its actions.
+pub trait EachKind {
+    fn kind<R: Record>(&mut self);
+}
+
+/// Runs `door` for every kind of record, in the order `docs/actions.md`
+/// lists them: a new kind is one line here.
+pub fn each_kind(door: &mut impl EachKind) {
+    door.kind::<AccountInput>();
+    door.kind::<CategoryInput>();
+    door.kind::<ExpenseInput>();
+    door.kind::<DailyInput>();
+    door.kind::<IncomeInput>();
+    door.kind::<TransferInput>();
 }
 
 /// A record just created or updated, as [`Record::after_write`] sees it.

@@ -5,16 +5,14 @@
 
 use super::{account_and_currency, check_category, Record, Written};
 use crate::app::input::{self, Patch, NAME_MAX, NOTES_MAX};
-use crate::domain::prices::{Earlier, Prices, Update};
-use crate::domain::recurrence::Schedule;
+use crate::domain::prices::{Earlier, Update};
 use crate::error::Result;
 use crate::store::prices::{self, Owner};
-use crate::store::recurring::NewRecurring;
+use crate::store::recurring::{NewRecurring, Planned};
 use crate::store::table::Table;
 use crate::store::users::UserId;
 use crate::store::Cap;
 use rusqlite::Connection;
-use rust_decimal::Decimal;
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::Deserialize;
 use serde_json::Value;
@@ -22,7 +20,9 @@ use std::marker::PhantomData;
 
 /// What tells a recurring expense from an income, implemented by each
 /// stored record.
-pub trait Kind: Table<New = NewRecurring> + serde::Serialize + Send + 'static {
+pub trait Kind: Table<New = NewRecurring> + serde::Serialize + Send + Sync + 'static {
+    /// The kind's noun in its actions ([`Record::NOUN`]).
+    const NOUN: [&'static str; 2];
     /// Whether `frequency` may be `once`.
     const ONCE: bool;
     /// Whose price history a changed amount follows.
@@ -34,11 +34,11 @@ pub trait Kind: Table<New = NewRecurring> + serde::Serialize + Send + 'static {
 
 /// A field only some kinds have, read as `T` over the kept value; as
 /// [`IgnoredAny`] it is always `None`.
-pub trait Over<T>: DeserializeOwned + Default + Send + 'static {
+pub trait Over<T>: DeserializeOwned + Default + Send + Sync + 'static {
     fn over(given: Patch<Self>, kept: Option<T>) -> Option<T>;
 }
 
-impl<T: DeserializeOwned + Default + Send + 'static> Over<T> for T {
+impl<T: DeserializeOwned + Default + Send + Sync + 'static> Over<T> for T {
     fn over(given: Patch<T>, kept: Option<T>) -> Option<T> {
         given.or(kept)
     }
@@ -60,10 +60,8 @@ impl Over<bool> for IgnoredAny {
 /// a field the input leaves out keeps.
 pub struct Kept<'a> {
     pub name: &'a str,
-    pub amount: Decimal,
+    pub plan: &'a Planned,
     pub earlier: &'a [Earlier],
-    pub currency: &'a str,
-    pub schedule: Schedule,
     pub account_id: &'a str,
     pub category_id: Option<&'a str>,
     pub is_subscription: bool,
@@ -76,10 +74,8 @@ macro_rules! kept {
     ($record:expr) => {
         $crate::app::records::recurring::Kept {
             name: &$record.name,
-            amount: $record.amount,
+            plan: &$record.plan,
             earlier: &$record.earlier_amounts,
-            currency: &$record.currency,
-            schedule: $record.schedule(),
             account_id: &$record.account_id,
             category_id: None,
             is_subscription: false,
@@ -137,6 +133,7 @@ impl<S, C, F> Default for RecurringInput<S, C, F> {
 
 impl<S: Kind, C: Over<String>, F: Over<bool>> Record for RecurringInput<S, C, F> {
     type Stored = S;
+    const NOUN: [&'static str; 2] = S::NOUN;
     const CAP: Cap = Cap::Recurring;
 
     fn take_id(&mut self) -> Option<String> {
@@ -153,7 +150,10 @@ impl<S: Kind, C: Over<String>, F: Over<bool>> Record for RecurringInput<S, C, F>
             self.name.or(kept.map(|k| k.name.to_string())),
             NAME_MAX,
         ))?;
-        let amount = checks.take(input::positive_amount(self.amount, kept.map(|k| k.amount)))?;
+        let amount = checks.take(input::positive_amount(
+            self.amount,
+            kept.map(|k| k.plan.amount),
+        ))?;
         let amount_from = checks.take(input::optional_date(
             "amountFrom",
             self.amount_from.or(None),
@@ -162,7 +162,7 @@ impl<S: Kind, C: Over<String>, F: Over<bool>> Record for RecurringInput<S, C, F>
             self.frequency,
             self.start_date,
             self.end_date,
-            kept.map(|k| &k.schedule),
+            kept.map(|k| k.plan.schedule()).as_ref(),
             S::ONCE,
         ))?;
         let account = checks.take(account_and_currency(
@@ -170,7 +170,7 @@ impl<S: Kind, C: Over<String>, F: Over<bool>> Record for RecurringInput<S, C, F>
             user,
             self.account_id,
             self.currency,
-            kept.map(|k| (k.account_id, k.currency)),
+            kept.map(|k| (k.account_id, k.plan.currency.as_str())),
         ))?;
         let category_id = input::optional_id(C::over(
             self.category_id,
@@ -187,9 +187,7 @@ impl<S: Kind, C: Over<String>, F: Over<bool>> Record for RecurringInput<S, C, F>
         let (account_id, currency) = account;
         Ok(NewRecurring {
             name,
-            amount,
-            currency,
-            schedule,
+            plan: Planned::new(amount, currency, schedule),
             account_id,
             category_id,
             is_subscription: F::over(self.is_subscription, kept.map(|k| k.is_subscription))
@@ -205,16 +203,18 @@ impl<S: Kind, C: Over<String>, F: Over<bool>> Record for RecurringInput<S, C, F>
             return Ok(());
         };
         let (kept, new) = (stored.kept(), w.new);
-        let before = Prices {
-            latest: kept.amount,
-            earlier: kept.earlier.to_vec(),
-        };
-        let update = Update::of(new.amount, &new.currency, new.amount_from, &new.schedule);
+        let before = kept.plan.prices(kept.earlier);
+        let update = Update::of(
+            new.plan.amount,
+            &new.plan.currency,
+            new.amount_from,
+            &new.plan.schedule(),
+        );
         prices::follow(
             c,
             user,
             (S::OWNER, id),
-            (&before, kept.currency),
+            (&before, &kept.plan.currency),
             &update,
             w.today,
         )

@@ -3,6 +3,7 @@
 use super::{currency_for, Record};
 use crate::app::input::{self, Patch, NOTES_MAX};
 use crate::error::{Error, Reason, Result};
+use crate::store::recurring::Planned;
 use crate::store::transfers::{NewTransfer, Transfer};
 use crate::store::users::UserId;
 use crate::store::Cap;
@@ -26,6 +27,7 @@ pub struct TransferInput {
 
 impl Record for TransferInput {
     type Stored = Transfer;
+    const NOUN: [&'static str; 2] = ["Transfer", "Transfers"];
     const CAP: Cap = Cap::Recurring;
 
     fn take_id(&mut self) -> Option<String> {
@@ -76,13 +78,13 @@ impl Record for TransferInput {
         }
         let amount = checks.take(input::positive_amount(
             self.amount,
-            stored.map(|t| t.amount),
+            stored.map(|t| t.plan.amount),
         ))?;
         let schedule = checks.take(input::schedule(
             self.frequency,
             self.start_date,
             self.end_date,
-            stored.map(|t| t.schedule()).as_ref(),
+            stored.map(|t| t.plan.schedule()).as_ref(),
             true,
         ))?;
         let note = checks.take(input::optional_text(
@@ -95,9 +97,7 @@ impl Record for TransferInput {
         Ok(NewTransfer {
             from_account_id: from,
             to_account_id: to,
-            amount,
-            currency,
-            schedule,
+            plan: Planned::new(amount, currency, schedule),
             note,
         })
     }

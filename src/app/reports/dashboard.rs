@@ -139,11 +139,11 @@ pub fn load_ledger(
     let mut payments = HashMap::new();
     let mut multi = false;
     for e in expenses::list(c, &user.id, false)? {
-        multi |= e.currency != base;
+        multi |= e.plan.currency != base;
         payments.insert(e.id.clone(), build.recurring_expense(&e));
         items.push(Item {
-            amount: e.prices().map(|a| convert(a, &e.currency)),
-            schedule: e.schedule(),
+            amount: e.prices().map(|a| convert(a, &e.plan.currency)),
+            schedule: e.plan.schedule(),
             kind: Kind::Expense,
             category_id: e.category_id,
             is_subscription: e.is_subscription,
@@ -152,11 +152,11 @@ pub fn load_ledger(
         });
     }
     for i in table::all::<Income>(c, &user.id)? {
-        multi |= i.currency != base;
+        multi |= i.plan.currency != base;
         payments.insert(i.id.clone(), build.recurring_income(&i));
         items.push(Item {
-            amount: i.prices().map(|a| convert(a, &i.currency)),
-            schedule: i.schedule(),
+            amount: i.prices().map(|a| convert(a, &i.plan.currency)),
+            schedule: i.plan.schedule(),
             kind: Kind::Income,
             category_id: None,
             is_subscription: false,
@@ -189,12 +189,12 @@ pub fn load_ledger(
         };
         for d in daily_expenses::list(c, &user.id, &ahead)? {
             planned.push(Item {
-                amount: convert(d.amount, &d.currency).into(),
-                schedule: Schedule::once(d.date),
+                amount: convert(d.entry.amount, &d.entry.currency).into(),
+                schedule: Schedule::once(d.entry.date),
                 kind: Kind::DailyExpense,
-                category_id: d.category_id.clone(),
+                category_id: d.entry.category_id.clone(),
                 is_subscription: false,
-                name: d.name.clone(),
+                name: d.entry.name.clone(),
                 id: d.id.clone(),
             });
             payments.insert(d.id.clone(), Dated::once(build.daily_expense(d)));

@@ -93,27 +93,32 @@ pub fn entries_by_account(
         add(
             &e.account_id,
             Flow::Expense,
-            e.prices().map(|a| convert(a, &e.currency)),
-            e.schedule(),
+            e.prices().map(|a| convert(a, &e.plan.currency)),
+            e.plan.schedule(),
         );
     }
     for i in table::all::<Income>(c, &user.id)? {
         add(
             &i.account_id,
             Flow::Income,
-            i.prices().map(|a| convert(a, &i.currency)),
-            i.schedule(),
+            i.prices().map(|a| convert(a, &i.plan.currency)),
+            i.plan.schedule(),
         );
     }
     for t in table::all::<Transfer>(c, &user.id)? {
-        let amount = Prices::from(convert(t.amount, &t.currency));
+        let amount = Prices::from(convert(t.plan.amount, &t.plan.currency));
         add(
             &t.from_account_id,
             Flow::TransferOut,
             amount.clone(),
-            t.schedule(),
+            t.plan.schedule(),
         );
-        add(&t.to_account_id, Flow::TransferIn, amount, t.schedule());
+        add(
+            &t.to_account_id,
+            Flow::TransferIn,
+            amount,
+            t.plan.schedule(),
+        );
     }
     let planned = Filter {
         from: Some(from),
@@ -122,10 +127,10 @@ pub fn entries_by_account(
     };
     for d in daily_expenses::list(c, &user.id, &planned)? {
         add(
-            &d.account_id,
+            &d.entry.account_id,
             Flow::Expense,
-            convert(d.amount, &d.currency).into(),
-            Schedule::once(d.date),
+            convert(d.entry.amount, &d.entry.currency).into(),
+            Schedule::once(d.entry.date),
         );
     }
     Ok(map)

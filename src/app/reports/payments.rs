@@ -103,14 +103,24 @@ impl Builder<'_> {
         let p = Payment {
             category: self.category(e.category_id.as_deref()),
             is_subscription: e.is_subscription,
-            ..self.payment("expense", e.id.clone(), e.name.clone(), e.start_date)
+            ..self.payment("expense", e.id.clone(), e.name.clone(), e.plan.start_date)
         };
-        self.priced(p, e.amount, e.currency.clone(), e.account_id.clone())
+        self.priced(
+            p,
+            e.plan.amount,
+            e.plan.currency.clone(),
+            e.account_id.clone(),
+        )
     }
 
     pub fn income(&self, i: &Income) -> Payment {
-        let p = self.payment("income", i.id.clone(), i.name.clone(), i.start_date);
-        self.priced(p, i.amount, i.currency.clone(), i.account_id.clone())
+        let p = self.payment("income", i.id.clone(), i.name.clone(), i.plan.start_date);
+        self.priced(
+            p,
+            i.plan.amount,
+            i.plan.currency.clone(),
+            i.account_id.clone(),
+        )
     }
 
     /// A recurring expense's payments, each at the amount of its day.
@@ -130,10 +140,10 @@ impl Builder<'_> {
 
     pub fn daily_expense(&self, d: DailyExpense) -> Payment {
         let p = Payment {
-            category: self.category(d.category_id.as_deref()),
-            ..self.payment("daily_expense", d.id, d.name, d.date)
+            category: self.category(d.entry.category_id.as_deref()),
+            ..self.payment("daily_expense", d.id, d.entry.name, d.entry.date)
         };
-        self.priced(p, d.amount, d.currency, d.account_id)
+        self.priced(p, d.entry.amount, d.entry.currency, d.entry.account_id)
     }
 }
 
@@ -201,10 +211,10 @@ impl Source {
         };
         let mut recurring = Vec::new();
         for e in expenses::list(c, &user.id, false)? {
-            recurring.push((build.recurring_expense(&e), e.schedule()));
+            recurring.push((build.recurring_expense(&e), e.plan.schedule()));
         }
         for i in table::all::<Income>(c, &user.id)? {
-            recurring.push((build.recurring_income(&i), i.schedule()));
+            recurring.push((build.recurring_income(&i), i.plan.schedule()));
         }
         Ok(Source {
             user_id: user.id.clone(),

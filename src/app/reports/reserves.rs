@@ -75,23 +75,23 @@ pub fn plan(
     let pots = reserve_pots::by_expense(c, &user.id)?;
     let mut entries: Vec<ReserveEntry> = expenses::list(c, &user.id, false)?
         .into_iter()
-        .filter(|e| needs_reserve(e.frequency))
+        .filter(|e| needs_reserve(e.plan.frequency))
         .filter_map(|e| {
             // The amount of the next payment (a later price may be set).
-            let amount = e.prices().on(e.schedule().next_due(today)?);
-            let in_base = table.to_base(amount, &e.currency, base);
-            let (next, target) = set_aside_by(&e.schedule(), in_base, today)?;
+            let amount = e.prices().on(e.plan.schedule().next_due(today)?);
+            let in_base = table.to_base(amount, &e.plan.currency, base);
+            let (next, target) = set_aside_by(&e.plan.schedule(), in_base, today)?;
             let pot = pots.get(&e.id).copied().unwrap_or_default();
             let (gap, ahead) = standing(target, pot);
             Some(ReserveEntry {
-                monthly_amount: monthly_equivalent(in_base, e.frequency),
+                monthly_amount: monthly_equivalent(in_base, e.plan.frequency),
                 gap,
                 ahead,
                 expense_id: e.id,
                 name: e.name,
-                frequency: e.frequency,
+                frequency: e.plan.frequency,
                 amount,
-                currency: e.currency,
+                currency: e.plan.currency,
                 amount_in_base: in_base,
                 next_due_date: next,
                 target_today: target,

@@ -59,13 +59,14 @@ pub fn subscriptions(
             // price of each payment's day, so a raise announced for later
             // counts from then.
             let prices = e.prices();
-            let monthly = monthly_equivalent(prices.on(today), e.frequency);
-            let monthly_in_base = rates.to_base(monthly, &e.currency, &user.base_currency);
-            let yearly = prices.next_twelve_months(&e.schedule(), today);
-            let active = e.start_date <= today && e.end_date.is_none_or(|end| end >= today);
+            let monthly = monthly_equivalent(prices.on(today), e.plan.frequency);
+            let monthly_in_base = rates.to_base(monthly, &e.plan.currency, &user.base_currency);
+            let yearly = prices.next_twelve_months(&e.plan.schedule(), today);
+            let active =
+                e.plan.start_date <= today && e.plan.end_date.is_none_or(|end| end >= today);
             if active {
                 monthly_total += monthly_in_base;
-                yearly_total += rates.to_base(yearly, &e.currency, &user.base_currency);
+                yearly_total += rates.to_base(yearly, &e.plan.currency, &user.base_currency);
             }
             Subscription {
                 monthly_amount: monthly,

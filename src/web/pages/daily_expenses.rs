@@ -73,7 +73,7 @@ pub async fn show(
             state
                 .rates
                 .current()
-                .to_base(e.amount, &e.currency, &user.base_currency)
+                .to_base(e.entry.amount, &e.entry.currency, &user.base_currency)
         })
         .sum();
     let mut category_filter = vec![("none".to_string(), t.uncategorised.to_string())];
@@ -85,8 +85,8 @@ pub async fn show(
         }
         href
     };
-    let amount = amount_value(editing.as_ref().map(|e| e.amount), viewer.locale);
-    let date = editing.as_ref().map_or(today, |e| e.date).to_string();
+    let amount = amount_value(editing.as_ref().map(|e| e.entry.amount), viewer.locale);
+    let date = editing.as_ref().map_or(today, |e| e.entry.date).to_string();
     let default_currency = refs.default_currency(&user.base_currency);
     let back = nav(first);
     let edit_href = format!("{back}&edit=");
@@ -104,7 +104,11 @@ pub async fn show(
         "updateDailyExpense",
         &back,
     )
-    .editing(editing.as_ref().map(|e| Editing::named(&e.id, &e.name)))
+    .editing(
+        editing
+            .as_ref()
+            .map(|e| Editing::named(&e.id, &e.entry.name)),
+    )
     .needs_account(refs.accounts.is_empty())
     .merchant_hint()
     .add_another()
@@ -142,24 +146,24 @@ pub async fn show(
                         p.hint { (t.scan_hint) }
                     }
                 }
-                (Field::new(t.name, "name", "text").value(editing.as_ref().map(|e| e.name.as_str()).unwrap_or("")).hint(t.name_or_merchant_hint).render())
-                (Field::new(t.merchant, "merchant", "text").value(editing.as_ref().map(|e| e.merchant.as_str()).unwrap_or("")).render())
-                (amount_and_currency(t, &amount, editing.as_ref().map_or(default_currency, |e| e.currency.as_str())))
+                (Field::new(t.name, "name", "text").value(editing.as_ref().map(|e| e.entry.name.as_str()).unwrap_or("")).hint(t.name_or_merchant_hint).render())
+                (Field::new(t.merchant, "merchant", "text").value(editing.as_ref().map(|e| e.entry.merchant.as_str()).unwrap_or("")).render())
+                (amount_and_currency(t, &amount, editing.as_ref().map_or(default_currency, |e| e.entry.currency.as_str())))
                 (Field::new(t.date, "date", "date").value(&date).required().render())
-                (select(t.account, "accountId", &refs.account_options(), editing.as_ref().map(|e| e.account_id.as_str()).or(refs.default_account().map(|a| a.id.as_str())), None))
+                (select(t.account, "accountId", &refs.account_options(), editing.as_ref().map(|e| e.entry.account_id.as_str()).or(refs.default_account().map(|a| a.id.as_str())), None))
                 (select(t.category, "categoryId", &refs.category_options(),
-                    editing.as_ref().and_then(|e| e.category_id.as_deref()), Some(t.uncategorised)))
+                    editing.as_ref().and_then(|e| e.entry.category_id.as_deref()), Some(t.uncategorised)))
                 @if has_budgets {
                     p.hint.budget-hint hidden aria-live="polite" data-left=(left) data-over=(over) {}
                 }
                 p.hint.merchant-hint hidden { (t.merchant_hint) }
-                (textarea(t.notes, "notes", editing.as_ref().map(|e| e.notes.as_str()).unwrap_or("")))
+                (textarea(t.notes, "notes", editing.as_ref().map(|e| e.entry.notes.as_str()).unwrap_or("")))
             }))
             (records.render(&list, |e| Row::new(&e.id, html! {
-                td { (format::date(e.date, locale)) }
-                td { (e.name) @if !e.merchant.is_empty() { br; small.muted { (e.merchant) } } }
-                td { (category_chip(e.category_id.as_deref().and_then(|id| cats.get(id).copied()), locale)) }
-                td.num { (amount_cell(&state, e.amount, &e.currency, &user.base_currency, locale)) }
+                td { (format::date(e.entry.date, locale)) }
+                td { (e.entry.name) @if !e.entry.merchant.is_empty() { br; small.muted { (e.entry.merchant) } } }
+                td { (category_chip(e.entry.category_id.as_deref().and_then(|id| cats.get(id).copied()), locale)) }
+                td.num { (amount_cell(&state, e.entry.amount, &e.entry.currency, &user.base_currency, locale)) }
                 td { (paperclip(t, &docs_of(&e.id), "dailyExpenseId", &e.id)) }
             })))
         },

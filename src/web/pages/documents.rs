@@ -169,7 +169,7 @@ fn attach_select(
                         @for d in recent {
                             @let v = format!("dailyExpenseId:{}", d.id);
                             option value=(v) selected[selected(&v)] {
-                                (format::date(d.date, locale)) " · " (d.name)
+                                (format::date(d.entry.date, locale)) " · " (d.entry.name)
                             }
                         }
                     }

@@ -43,7 +43,14 @@ fn expense_form(locale: Locale, user: &User, refs: &Refs, f: ExpenseForm) -> Mar
     } = f;
     let t = locale.texts();
     let schedule = SchedulePrefill::new(
-        editing.map(|e| (e.amount, e.frequency, e.start_date, e.end_date)),
+        editing.map(|e| {
+            (
+                e.plan.amount,
+                e.plan.frequency,
+                e.plan.start_date,
+                e.plan.end_date,
+            )
+        }),
         locale,
     );
     let default_currency = refs.default_currency(&user.base_currency);
@@ -61,9 +68,9 @@ fn expense_form(locale: Locale, user: &User, refs: &Refs, f: ExpenseForm) -> Mar
     }
     form.render(html! {
         (Field::new(t.name, "name", "text").value(editing.map(|e| e.name.as_str()).unwrap_or("")).required().render())
-        (amount_and_currency(t, &schedule.amount, editing.map_or(default_currency, |e| e.currency.as_str())))
+        (amount_and_currency(t, &schedule.amount, editing.map_or(default_currency, |e| e.plan.currency.as_str())))
         @if let Some(e) = editing {
-            (amount_change(locale, &e.prices(), e.start_date, &e.currency))
+            (amount_change(locale, &e.prices(), e.plan.start_date, &e.plan.currency))
         }
         (schedule.fields(locale, false))
         (select(t.account, "accountId", &refs.account_options(), editing.map(|e| e.account_id.as_str()).or(refs.default_account().map(|a| a.id.as_str())), None))
@@ -115,12 +122,12 @@ pub async fn show(
             }))
             (records.render(&list, |e| Row::new(&e.id, html! {
                 td { (e.name) @if e.is_subscription { " " span.badge { (t.subscriptions) } } }
-                td { (locale.frequency(e.frequency)) }
-                td { (next_due_cell(locale, &e.schedule(), today)) }
+                td { (locale.frequency(e.plan.frequency)) }
+                td { (next_due_cell(locale, &e.plan.schedule(), today)) }
                 td { (category_chip(e.category_id.as_deref().and_then(|id| cats.get(id).copied()), locale)) }
                 @let prices = e.prices();
-                td.num { (amount_today(locale, &prices, today, |a| amount_cell(&state, a, &e.currency, &user.base_currency, locale), &e.currency)) }
-                td.num.wide-only { (format::money(monthly_equivalent(prices.on(today), e.frequency), &e.currency, locale)) }
+                td.num { (amount_today(locale, &prices, today, |a| amount_cell(&state, a, &e.plan.currency, &user.base_currency, locale), &e.plan.currency)) }
+                td.num.wide-only { (format::money(monthly_equivalent(prices.on(today), e.plan.frequency), &e.plan.currency, locale)) }
                 td { (paperclip(t, &docs_of(&e.id), "expenseId", &e.id)) }
             })))
         },
@@ -171,11 +178,11 @@ pub async fn subscriptions_page(
                 let e = &s.expense;
                 Row::new(&e.id, html! {
                     td { (e.name) @if !s.active { " " span.badge.muted { (t.ended) } } }
-                    td { (locale.frequency(e.frequency)) }
+                    td { (locale.frequency(e.plan.frequency)) }
                     td { (category_chip(e.category_id.as_deref().and_then(|id| cats.get(id).copied()), locale)) }
-                    td.num { (amount_today(locale, &e.prices(), today, |a| amount_cell(&state, a, &e.currency, &user.base_currency, locale), &e.currency)) }
-                    td.num { (format::money(s.monthly_amount, &e.currency, locale)) }
-                    td.num { (format::money(s.yearly_amount, &e.currency, locale)) }
+                    td.num { (amount_today(locale, &e.prices(), today, |a| amount_cell(&state, a, &e.plan.currency, &user.base_currency, locale), &e.plan.currency)) }
+                    td.num { (format::money(s.monthly_amount, &e.plan.currency, locale)) }
+                    td.num { (format::money(s.yearly_amount, &e.plan.currency, locale)) }
                 })
                 .inactive(!s.active)
             }))

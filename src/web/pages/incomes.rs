@@ -26,7 +26,14 @@ pub async fn show(
     let editing = q.find(&list, |i| i.id.as_str());
     let today = state.clock.today();
     let schedule = SchedulePrefill::new(
-        editing.map(|i| (i.amount, i.frequency, i.start_date, i.end_date)),
+        editing.map(|i| {
+            (
+                i.plan.amount,
+                i.plan.frequency,
+                i.plan.start_date,
+                i.plan.end_date,
+            )
+        }),
         viewer.locale,
     );
     let default_currency = refs.default_currency(&user.base_currency);
@@ -51,9 +58,9 @@ pub async fn show(
             h1 { (t.nav_incomes) }
             (form.render(html! {
                 (Field::new(t.name, "name", "text").value(editing.map(|i| i.name.as_str()).unwrap_or("")).required().render())
-                (amount_and_currency(t, &schedule.amount, editing.map_or(default_currency, |i| i.currency.as_str())))
-                @if let Some(i) = editing.filter(|i| i.frequency != Frequency::Once) {
-                    (amount_change(locale, &i.prices(), i.start_date, &i.currency))
+                (amount_and_currency(t, &schedule.amount, editing.map_or(default_currency, |i| i.plan.currency.as_str())))
+                @if let Some(i) = editing.filter(|i| i.plan.frequency != Frequency::Once) {
+                    (amount_change(locale, &i.prices(), i.plan.start_date, &i.plan.currency))
                 }
                 (schedule.fields(locale, true))
                 (select(t.account, "accountId", &refs.account_options(), editing.map(|i| i.account_id.as_str()).or(refs.default_account().map(|a| a.id.as_str())), None))
@@ -61,10 +68,10 @@ pub async fn show(
             }))
             (records.render(&list, |i| Row::new(&i.id, html! {
                 td { (i.name) }
-                td { (locale.frequency(i.frequency)) }
-                td { (next_due_cell(locale, &i.schedule(), today)) }
+                td { (locale.frequency(i.plan.frequency)) }
+                td { (next_due_cell(locale, &i.plan.schedule(), today)) }
                 td { (refs.account_name(&i.account_id)) }
-                td.num { (amount_today(locale, &i.prices(), today, |a| amount_cell(&state, a, &i.currency, &user.base_currency, locale), &i.currency)) }
+                td.num { (amount_today(locale, &i.prices(), today, |a| amount_cell(&state, a, &i.plan.currency, &user.base_currency, locale), &i.plan.currency)) }
             })))
         },
     )

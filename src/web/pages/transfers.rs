@@ -29,7 +29,14 @@ pub async fn show(
         .or(refs.default_account().map(|a| a.id.as_str()))
         .unwrap_or("");
     let schedule = SchedulePrefill::new(
-        editing.map(|x| (x.amount, x.frequency, x.start_date, x.end_date)),
+        editing.map(|x| {
+            (
+                x.plan.amount,
+                x.plan.frequency,
+                x.plan.start_date,
+                x.plan.end_date,
+            )
+        }),
         viewer.locale,
     );
     let records = RecordList::new(
@@ -69,9 +76,9 @@ pub async fn show(
             (records.render(&list, |x| Row::new(&x.id, html! {
                 td { (refs.account_name(&x.from_account_id)) }
                 td { (refs.account_name(&x.to_account_id)) @if !x.note.is_empty() { br; small.muted { (x.note) } } }
-                td { (locale.frequency(x.frequency)) }
-                td { (next_due_cell(locale, &x.schedule(), today)) }
-                td.num { (amount_cell(&state, x.amount, &x.currency, &user.base_currency, locale)) }
+                td { (locale.frequency(x.plan.frequency)) }
+                td { (next_due_cell(locale, &x.plan.schedule(), today)) }
+                td.num { (amount_cell(&state, x.plan.amount, &x.plan.currency, &user.base_currency, locale)) }
             })))
         },
     )

@@ -42,7 +42,7 @@ use crate::i18n::format;
 use crate::services::ai::Tool;
 use crate::state::AppState;
 use crate::store::accounts::Account;
-use crate::store::daily_expenses::{DailyExpense, NewDailyExpense};
+use crate::store::daily_expenses::{DailyEntry, DailyExpense};
 use crate::store::expenses::Expense;
 use crate::store::incomes::Income;
 use crate::store::recurring::NewRecurring;
@@ -153,6 +153,7 @@ pub async fn run(state: &AppState, user: &User, name: &str, arguments: &str) -> 
 mod tests {
     use super::*;
     use crate::domain::locale::Locale;
+    use crate::store::recurring::Planned;
     use crate::store::users::UserId;
 
     fn user(locale: Locale) -> User {
@@ -417,7 +418,7 @@ mod tests {
     #[test]
     fn lines_speak_the_users_language() {
         let c = Connection::open_in_memory().unwrap();
-        let mut expense = NewDailyExpense {
+        let mut expense = DailyEntry {
             name: "Bäckerei".into(),
             amount: dec("12.4"),
             currency: "EUR".into(),
@@ -427,7 +428,7 @@ mod tests {
             merchant: String::new(),
             notes: String::new(),
         };
-        let line = |e: &NewDailyExpense, l| DailyInput::line(&c, &user(l), e).unwrap();
+        let line = |e: &DailyEntry, l| DailyInput::line(&c, &user(l), e).unwrap();
         assert_eq!(
             line(&expense, Locale::De),
             "Einzelausgabe 12,40\u{a0}€ bei Bäckerei am 23.11.2026"
@@ -445,14 +446,16 @@ mod tests {
 
         let rent = NewRecurring {
             name: "Miete".into(),
-            amount: dec("900"),
-            currency: "EUR".into(),
-            schedule: Schedule::new(
-                Frequency::Monthly,
-                day("2026-12-01"),
-                Some(day("2027-11-30")),
-            )
-            .unwrap(),
+            plan: Planned::new(
+                dec("900"),
+                "EUR".into(),
+                Schedule::new(
+                    Frequency::Monthly,
+                    day("2026-12-01"),
+                    Some(day("2027-11-30")),
+                )
+                .unwrap(),
+            ),
             account_id: "a".into(),
             category_id: None,
             is_subscription: false,
@@ -465,9 +468,7 @@ mod tests {
         );
         let bonus = NewRecurring {
             name: "Bonus".into(),
-            amount: dec("500"),
-            currency: "USD".into(),
-            schedule: Schedule::once(day("2026-12-01")),
+            plan: Planned::new(dec("500"), "USD".into(), Schedule::once(day("2026-12-01"))),
             account_id: "a".into(),
             category_id: None,
             is_subscription: false,
@@ -484,9 +485,11 @@ mod tests {
     fn records_carry_amounts_with_two_decimals_and_camel_case_names() {
         let r = IncomeInput::record(&NewRecurring {
             name: "Gehalt".into(),
-            amount: dec("2500"),
-            currency: "EUR".into(),
-            schedule: Schedule::new(Frequency::Monthly, day("2026-01-01"), None).unwrap(),
+            plan: Planned::new(
+                dec("2500"),
+                "EUR".into(),
+                Schedule::new(Frequency::Monthly, day("2026-01-01"), None).unwrap(),
+            ),
             account_id: "a".into(),
             category_id: None,
             is_subscription: false,

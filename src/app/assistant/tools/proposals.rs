@@ -223,7 +223,7 @@ pub(super) fn changed(
 }
 
 impl Proposal for DailyInput {
-    fn record(n: &NewDailyExpense) -> Map<String, Value> {
+    fn record(n: &DailyEntry) -> Map<String, Value> {
         let v = json!({
             "name": n.name, "amount": amt(n.amount), "currency": n.currency, "date": n.date,
             "accountId": n.account_id, "categoryId": n.category_id, "merchant": n.merchant,
@@ -232,7 +232,7 @@ impl Proposal for DailyInput {
         v.as_object().cloned().unwrap_or_default()
     }
 
-    fn line(_: &Connection, user: &User, n: &NewDailyExpense) -> Result<String> {
+    fn line(_: &Connection, user: &User, n: &DailyEntry) -> Result<String> {
         let l = user.locale;
         let amount = format::money(n.amount, &n.currency, l);
         // "bei Bäckerei": the merchant, or else the name; the name too
@@ -246,11 +246,11 @@ impl Proposal for DailyInput {
         Ok(words::one_time(&named, &amount, at, n.date, l))
     }
 
-    fn was(n: &NewDailyExpense, s: &DailyExpense) -> Option<(Decimal, String)> {
-        changed(n.amount, &n.currency, s.amount, &s.currency)
+    fn was(n: &DailyEntry, s: &DailyExpense) -> Option<(Decimal, String)> {
+        changed(n.amount, &n.currency, s.entry.amount, &s.entry.currency)
     }
 
-    fn booked_on(n: &NewDailyExpense) -> Option<(&str, Option<Option<&str>>)> {
+    fn booked_on(n: &DailyEntry) -> Option<(&str, Option<Option<&str>>)> {
         Some((&n.account_id, Some(n.category_id.as_deref())))
     }
 }
@@ -259,9 +259,9 @@ impl Proposal for ExpenseInput {
     fn record(n: &NewRecurring) -> Map<String, Value> {
         let mut m = Map::new();
         m.insert("name".into(), json!(n.name));
-        m.insert("amount".into(), amt(n.amount));
-        m.insert("currency".into(), json!(n.currency));
-        schedule_fields(&n.schedule, &mut m);
+        m.insert("amount".into(), amt(n.plan.amount));
+        m.insert("currency".into(), json!(n.plan.currency));
+        schedule_fields(&n.plan.schedule(), &mut m);
         m.insert("accountId".into(), json!(n.account_id));
         m.insert("categoryId".into(), json!(n.category_id));
         m.insert("isSubscription".into(), json!(n.is_subscription));
@@ -283,14 +283,19 @@ impl Proposal for ExpenseInput {
             "{} {} {} {}{}",
             entry.label(l),
             quoted(&n.name, l),
-            format::money(n.amount, &n.currency, l),
-            when(&n.schedule, l),
+            format::money(n.plan.amount, &n.plan.currency, l),
+            when(&n.plan.schedule(), l),
             amount_from(n.amount_from, l)
         ))
     }
 
     fn was(n: &NewRecurring, s: &Expense) -> Option<(Decimal, String)> {
-        changed(n.amount, &n.currency, s.amount, &s.currency)
+        changed(
+            n.plan.amount,
+            &n.plan.currency,
+            s.plan.amount,
+            &s.plan.currency,
+        )
     }
 
     fn booked_on(n: &NewRecurring) -> Option<(&str, Option<Option<&str>>)> {
@@ -302,9 +307,9 @@ impl Proposal for IncomeInput {
     fn record(n: &NewRecurring) -> Map<String, Value> {
         let mut m = Map::new();
         m.insert("name".into(), json!(n.name));
-        m.insert("amount".into(), amt(n.amount));
-        m.insert("currency".into(), json!(n.currency));
-        schedule_fields(&n.schedule, &mut m);
+        m.insert("amount".into(), amt(n.plan.amount));
+        m.insert("currency".into(), json!(n.plan.currency));
+        schedule_fields(&n.plan.schedule(), &mut m);
         m.insert("accountId".into(), json!(n.account_id));
         m.insert("notes".into(), json!(n.notes));
         if let Some(from) = n.amount_from {
@@ -319,14 +324,19 @@ impl Proposal for IncomeInput {
             "{} {} {} {}{}",
             Entry::Income.label(l),
             quoted(&n.name, l),
-            format::money(n.amount, &n.currency, l),
-            when(&n.schedule, l),
+            format::money(n.plan.amount, &n.plan.currency, l),
+            when(&n.plan.schedule(), l),
             amount_from(n.amount_from, l)
         ))
     }
 
     fn was(n: &NewRecurring, s: &Income) -> Option<(Decimal, String)> {
-        changed(n.amount, &n.currency, s.amount, &s.currency)
+        changed(
+            n.plan.amount,
+            &n.plan.currency,
+            s.plan.amount,
+            &s.plan.currency,
+        )
     }
 
     fn booked_on(n: &NewRecurring) -> Option<(&str, Option<Option<&str>>)> {
@@ -339,9 +349,9 @@ impl Proposal for TransferInput {
         let mut m = Map::new();
         m.insert("fromAccountId".into(), json!(n.from_account_id));
         m.insert("toAccountId".into(), json!(n.to_account_id));
-        m.insert("amount".into(), amt(n.amount));
-        m.insert("currency".into(), json!(n.currency));
-        schedule_fields(&n.schedule, &mut m);
+        m.insert("amount".into(), amt(n.plan.amount));
+        m.insert("currency".into(), json!(n.plan.currency));
+        schedule_fields(&n.plan.schedule(), &mut m);
         m.insert("note".into(), json!(n.note));
         m
     }
@@ -353,14 +363,19 @@ impl Proposal for TransferInput {
             account_name(c, user, &n.to_account_id)?,
         );
         let (amount, when) = (
-            format::money(n.amount, &n.currency, l),
-            when(&n.schedule, l),
+            format::money(n.plan.amount, &n.plan.currency, l),
+            when(&n.plan.schedule(), l),
         );
         Ok(words::transfer(&amount, &from, &to, &when, l))
     }
 
     fn was(n: &NewTransfer, s: &Transfer) -> Option<(Decimal, String)> {
-        changed(n.amount, &n.currency, s.amount, &s.currency)
+        changed(
+            n.plan.amount,
+            &n.plan.currency,
+            s.plan.amount,
+            &s.plan.currency,
+        )
     }
 
     fn booked_on(_: &NewTransfer) -> Option<(&str, Option<Option<&str>>)> {

@@ -543,8 +543,8 @@ pub(super) fn list_subscriptions(
         .map(|x| {
             let e = &x.expense;
             json!({
-                "id": e.id, "name": e.name, "amount": amt(e.amount), "currency": e.currency,
-                "frequency": e.frequency.code(), "startDate": e.start_date, "endDate": e.end_date,
+                "id": e.id, "name": e.name, "amount": amt(e.plan.amount), "currency": e.plan.currency,
+                "frequency": e.plan.frequency.code(), "startDate": e.plan.start_date, "endDate": e.plan.end_date,
                 "monthlyAmount": amt(x.monthly_amount), "yearlyAmount": amt(x.yearly_amount),
                 "monthlyInBase": amt(x.monthly_in_base), "active": x.active,
             })
