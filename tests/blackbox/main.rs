@@ -30,6 +30,7 @@ mod imports;
 mod jobs;
 mod large_replies;
 mod lifecycle;
+mod long_lists;
 mod money;
 mod networth;
 mod oidc;
