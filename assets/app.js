@@ -610,9 +610,8 @@
     set('date', r.date);
     if (r.categoryId) { set('categoryId', r.categoryId); }
     const notes = form.elements.namedItem('notes');
-    if (notes && !notes.value && r.items && r.items.length) {
-      notes.value = r.items.map(function (i) { return i.name + ' ' + i.amount; }).join('\n');
-    }
+    // The items, one a line, in the user's number style (the service words them).
+    if (notes && !notes.value && r.notes) notes.value = r.notes;
     // Keep the photo with the record once it is saved.
     form.afterSave = async function (saved) {
       if (!saved || !saved.id) return;

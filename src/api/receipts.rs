@@ -39,7 +39,16 @@ pub const BODY_LIMIT: usize = MAX_IMAGE_BYTES + 64 * 1024;
 #[derive(Serialize)]
 struct Success<'a> {
     success: bool,
-    data: &'a Receipt,
+    data: Scanned<'a>,
+}
+
+/// The receipt, and its items as the notes of the expense take them, in
+/// the user's number style.
+#[derive(Serialize)]
+struct Scanned<'a> {
+    #[serde(flatten)]
+    receipt: &'a Receipt,
+    notes: String,
 }
 
 /// The receipt scan's use of the AI provider.
@@ -73,7 +82,10 @@ pub async fn scan(
     match receipts::scan(&state, &turn.ai, &user, kind, image).await {
         Ok(receipt) => Json(Success {
             success: true,
-            data: &receipt,
+            data: Scanned {
+                notes: crate::i18n::format::receipt_items(&receipt.items, user.locale),
+                receipt: &receipt,
+            },
         })
         .into_response(),
         Err(ScanFailure::Image(reason)) => failure(

@@ -6,7 +6,8 @@
 //! An input that could mean two amounts in the user's style is refused with
 //! a message, never guessed: German `1,500` (one and a half, or the English
 //! fifteen hundred?) and `13.99` (the English decimal point), English
-//! `1.500` and `12,5`. The action API itself keeps canonical numbers
+//! `1.500` and `12,5`. Three decimals that are more than cents (German
+//! `0,001`, English `1.005`) are refused for having more than two decimals. The action API itself keeps canonical numbers
 //! (`domain::money::parse`); the pages mark their amount fields, and the
 //! action layer reads those through here first.
 
@@ -23,9 +24,15 @@ pub enum AmountError {
     /// The other language's decimal separator where this one's is meant,
     /// e.g. German `13.99`: the cents as this locale writes them.
     Separator { suggestion: String },
-    /// Three digits after the decimal separator: one and a half, or
-    /// fifteen hundred written the other way? Both readings named.
+    /// Three digits after the decimal separator, the last a zero: one and
+    /// a half, or fifteen hundred written the other way? Both readings
+    /// named.
     Ambiguous { thousands: String, decimal: String },
+    /// Three digits after the decimal separator that are more than cents
+    /// (`0,001`, English `1.005`): amounts have at most two decimals. When
+    /// the digits could be the other style's thousands (`1.005` for one
+    /// thousand and five), that way of writing them is named too.
+    TooManyDecimals { thousands: Option<String> },
 }
 
 impl AmountError {
@@ -51,6 +58,16 @@ impl AmountError {
             }
             (AmountError::Ambiguous { thousands, decimal }, Locale::En) => {
                 format!("is ambiguous: write {thousands} for the thousands or {decimal} for the small amount")
+            }
+            (AmountError::TooManyDecimals { thousands }, _) => {
+                let two = crate::error::Reason::TwoDecimals.text(locale);
+                match (thousands, locale) {
+                    (None, _) => two,
+                    (Some(t), Locale::De) => {
+                        format!("{two}; für den Tausenderbetrag {t} schreiben")
+                    }
+                    (Some(t), Locale::En) => format!("{two}; for the thousands write {t}"),
+                }
             }
         }
     }
@@ -137,13 +154,27 @@ pub fn parse(raw: &str, locale: Locale) -> Result<Decimal, AmountError> {
     if digits.is_empty() && frac.is_empty() {
         return Err(AmountError::Invalid);
     }
-    if frac.len() == 3 && groups.len() == 1 && !digits.is_empty() && digits.len() <= 3 {
-        // German "1,500" / English "1.500": the other style's thousands.
+    if frac.len() == 3 && groups.len() == 1 && digits.len() <= 3 {
+        // Three digits after the decimal separator. Written the other
+        // style's way they would be thousands, unless the units are none
+        // or start with a zero (nobody writes "0.001" for one).
         let sign = if negative { "-" } else { "" };
-        return Err(AmountError::Ambiguous {
-            thousands: format!("{sign}{digits}{group}{frac}"),
-            decimal: format!("{sign}{digits}{dec}{}", &frac[..2]),
-        });
+        let thousands = (!digits.is_empty() && !digits.starts_with('0'))
+            .then(|| format!("{sign}{digits}{group}{frac}"));
+        match (frac.ends_with('0'), thousands) {
+            // German "1,500" / English "1.500": one and a half, or the
+            // other style's fifteen hundred.
+            (true, Some(thousands)) => {
+                return Err(AmountError::Ambiguous {
+                    thousands,
+                    decimal: format!("{sign}{digits}{dec}{}", &frac[..2]),
+                })
+            }
+            // "0,500": cents with a trailing zero, read below.
+            (true, None) => {}
+            // German "0,001", English "1.005": more than cents.
+            (false, thousands) => return Err(AmountError::TooManyDecimals { thousands }),
+        }
     }
     let canonical = format!(
         "{}{}.{}",
@@ -244,6 +275,71 @@ mod tests {
                 suggestion: "-0,5".into()
             })
         );
+    }
+
+    #[test]
+    fn three_decimals_that_are_more_than_cents_are_refused_as_such() {
+        assert_eq!(
+            de("0,001"),
+            Err(AmountError::TooManyDecimals { thousands: None })
+        );
+        assert_eq!(
+            de(",001"),
+            Err(AmountError::TooManyDecimals { thousands: None })
+        );
+        assert_eq!(
+            de("-0,005"),
+            Err(AmountError::TooManyDecimals { thousands: None })
+        );
+        assert_eq!(
+            en("0.001"),
+            Err(AmountError::TooManyDecimals { thousands: None })
+        );
+        assert_eq!(
+            en("1.005"),
+            Err(AmountError::TooManyDecimals {
+                thousands: Some("1,005".into())
+            })
+        );
+        assert_eq!(
+            de("12,345"),
+            Err(AmountError::TooManyDecimals {
+                thousands: Some("12.345".into())
+            })
+        );
+        // A zero before the units is no thousands either way: cents.
+        assert_eq!(de("0,500"), Ok(dec("0.5")));
+        assert_eq!(en("0.250"), Ok(dec("0.25")));
+        // A real thousands ambiguity keeps its message; German thousands
+        // written the German way are no question at all.
+        assert!(matches!(de("1,000"), Err(AmountError::Ambiguous { .. })));
+        assert!(matches!(en("2.500"), Err(AmountError::Ambiguous { .. })));
+        assert_eq!(de("1.000"), Ok(dec("1000")));
+        assert_eq!(en("1,005"), Ok(dec("1005")));
+    }
+
+    #[test]
+    fn the_message_of_too_many_decimals_says_at_most_two() {
+        assert_eq!(
+            de("0,001").unwrap_err().message(Locale::De),
+            "höchstens zwei Nachkommastellen"
+        );
+        assert_eq!(
+            en("0.001").unwrap_err().message(Locale::En),
+            "must have at most two decimals"
+        );
+        assert_eq!(
+            en("1.005").unwrap_err().message(Locale::En),
+            "must have at most two decimals; for the thousands write 1,005"
+        );
+        assert_eq!(
+            de("1,005").unwrap_err().message(Locale::De),
+            "höchstens zwei Nachkommastellen; für den Tausenderbetrag 1.005 schreiben"
+        );
+        assert!(!de("0,001")
+            .unwrap_err()
+            .message(Locale::De)
+            .contains("Tausender"));
     }
 
     #[test]

@@ -78,6 +78,140 @@ pub fn loaded(locale: Locale, tables: &BTreeMap<String, usize>, base: Option<&st
     out
 }
 
+/// The spreadsheet files of an export (`store::export::sheets`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sheet {
+    Accounts,
+    DailyExpenses,
+    Expenses,
+    Incomes,
+    Transfers,
+}
+
+/// A spreadsheet file's name (without `.csv`) and its column headers in
+/// the reader's language.
+pub fn sheet_words(sheet: Sheet, locale: Locale) -> (&'static str, &'static [&'static str]) {
+    match (sheet, locale) {
+        (Sheet::Accounts, Locale::De) => ("Konten", &["Name", "Art", "Währung", "Kontostand"]),
+        (Sheet::Accounts, Locale::En) => ("accounts", &["Name", "Type", "Currency", "Balance"]),
+        (Sheet::DailyExpenses, Locale::De) => (
+            "Einzelausgaben",
+            &[
+                "Datum",
+                "Name",
+                "Händler",
+                "Betrag",
+                "Währung",
+                "Konto",
+                "Kategorie",
+                "Notizen",
+            ],
+        ),
+        (Sheet::DailyExpenses, Locale::En) => (
+            "one-time-expenses",
+            &[
+                "Date", "Name", "Merchant", "Amount", "Currency", "Account", "Category", "Notes",
+            ],
+        ),
+        (Sheet::Expenses, Locale::De) => (
+            "Wiederkehrende-Ausgaben",
+            &[
+                "Name",
+                "Betrag",
+                "Währung",
+                "Rhythmus",
+                "Beginn",
+                "Ende",
+                "Konto",
+                "Kategorie",
+                "Abo",
+                "Notizen",
+            ],
+        ),
+        (Sheet::Expenses, Locale::En) => (
+            "recurring-expenses",
+            &[
+                "Name",
+                "Amount",
+                "Currency",
+                "Frequency",
+                "Start",
+                "End",
+                "Account",
+                "Category",
+                "Subscription",
+                "Notes",
+            ],
+        ),
+        (Sheet::Incomes, Locale::De) => (
+            "Einnahmen",
+            &[
+                "Name", "Betrag", "Währung", "Rhythmus", "Beginn", "Ende", "Konto", "Notizen",
+            ],
+        ),
+        (Sheet::Incomes, Locale::En) => (
+            "incomes",
+            &[
+                "Name",
+                "Amount",
+                "Currency",
+                "Frequency",
+                "Start",
+                "End",
+                "Account",
+                "Notes",
+            ],
+        ),
+        (Sheet::Transfers, Locale::De) => (
+            "Umbuchungen",
+            &[
+                "Von Konto",
+                "Auf Konto",
+                "Betrag",
+                "Währung",
+                "Rhythmus",
+                "Beginn",
+                "Ende",
+                "Notiz",
+            ],
+        ),
+        (Sheet::Transfers, Locale::En) => (
+            "transfers",
+            &[
+                "From account",
+                "To account",
+                "Amount",
+                "Currency",
+                "Frequency",
+                "Start",
+                "End",
+                "Note",
+            ],
+        ),
+    }
+}
+
+/// "Ja"/"Nein", "yes"/"no" in a spreadsheet's cell.
+pub fn yes_no(yes: bool, locale: Locale) -> &'static str {
+    match (yes, locale) {
+        (true, Locale::De) => "ja",
+        (false, Locale::De) => "nein",
+        (true, Locale::En) => "yes",
+        (false, Locale::En) => "no",
+    }
+}
+
+/// An account type's word from its code (`checking`, `savings`, `etf`).
+pub fn account_type(code: &str, locale: Locale) -> Option<&'static str> {
+    let t = locale.texts();
+    match code {
+        "checking" => Some(t.type_checking),
+        "savings" => Some(t.type_savings),
+        "etf" => Some(t.type_etf),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -35,6 +35,16 @@ pub fn number(amount: Decimal, decimals: u32, locale: Locale) -> String {
     format!("{sign}{digits}")
 }
 
+/// A scanned receipt's items as the notes of the expense take them: one
+/// line each, its name and its amount in the user's style ("Brot 3,20").
+pub fn receipt_items(items: &[crate::domain::receipts::Item], locale: Locale) -> String {
+    items
+        .iter()
+        .map(|i| format!("{} {}", i.name, number(i.amount, 2, locale)))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// A file size: "812 B", "14 KB", "2,4 MB" (units of 1024 bytes).
 pub fn file_size(bytes: u64, locale: Locale) -> String {
     const KB: u64 = 1024;
@@ -109,6 +119,34 @@ pub fn date_time(ts: &str, locale: Locale) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn receipt_items_are_one_a_line_in_the_users_number_style() {
+        use crate::domain::receipts::Item;
+        let items = [
+            Item {
+                name: "Brot".into(),
+                amount: Decimal::new(320, 2),
+            },
+            Item {
+                name: "Pfand".into(),
+                amount: Decimal::new(-25, 2),
+            },
+            Item {
+                name: "Rad".into(),
+                amount: Decimal::new(123_400, 2),
+            },
+        ];
+        assert_eq!(
+            receipt_items(&items, Locale::De),
+            "Brot 3,20\nPfand -0,25\nRad 1.234,00"
+        );
+        assert_eq!(
+            receipt_items(&items, Locale::En),
+            "Brot 3.20\nPfand -0.25\nRad 1,234.00"
+        );
+        assert_eq!(receipt_items(&[], Locale::De), "");
+    }
 
     #[test]
     fn timestamps_show_day_and_time_in_utc() {

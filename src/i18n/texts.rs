@@ -271,6 +271,12 @@ pub struct Texts {
     pub no_results: &'static str,
     pub prev_month: &'static str,
     pub next_month: &'static str,
+    /// Which of a month's one-time expenses a page shows: `{from}`, `{to}`, `{n}`.
+    pub entries_of: &'static str,
+    /// Names the navigation between pages of entries.
+    pub entry_pages: &'static str,
+    pub newer_entries: &'static str,
+    pub older_entries: &'static str,
     pub cashflow_view: &'static str,
     pub cashflow_hint: &'static str,
     pub reserve_view: &'static str,

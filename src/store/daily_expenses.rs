@@ -71,6 +71,25 @@ pub fn list(c: &Connection, user_id: &UserId, f: &Filter) -> Result<Vec<DailyExp
     page(c, user_id, f, 0)
 }
 
+/// The query of [`page`]: through the index on user and date, so a month
+/// reads only that month's rows (a test checks its plan).
+fn page_sql() -> String {
+    format!(
+        "SELECT {} FROM daily_expenses
+         WHERE user_id = ?1 AND date >= COALESCE(?2, '0000-00-00') AND date <= COALESCE(?3, '9999-99-99')
+           AND (?4 IS NULL OR category_id = ?4) AND (?5 = 0 OR category_id IS NULL)
+         ORDER BY {} LIMIT ?6 OFFSET ?7",
+        DailyExpense::COLUMNS,
+        DailyExpense::ORDER
+    )
+}
+
+/// The query of [`month_totals`]: through the primary key of the month sums.
+const MONTH_TOTALS_SQL: &str =
+    "SELECT currency, SUM(amount_cents), SUM(entries) FROM daily_expense_months
+     WHERE user_id = ?1 AND month = ?2 AND (?3 IS NULL OR category_id = ?3)
+     GROUP BY currency ORDER BY currency";
+
 /// Newest first, from the `offset`-th on (the order is total: date,
 /// creation, id, so pages neither repeat nor skip an entry).
 pub fn page(
@@ -79,14 +98,7 @@ pub fn page(
     f: &Filter,
     offset: u32,
 ) -> Result<Vec<DailyExpense>> {
-    let mut s = c.prepare_cached(&format!(
-        "SELECT {} FROM daily_expenses
-         WHERE user_id = ?1 AND date >= COALESCE(?2, '0000-00-00') AND date <= COALESCE(?3, '9999-99-99')
-           AND (?4 IS NULL OR category_id = ?4) AND (?5 = 0 OR category_id IS NULL)
-         ORDER BY {} LIMIT ?6 OFFSET ?7",
-        DailyExpense::COLUMNS,
-        DailyExpense::ORDER
-    ))?;
+    let mut s = c.prepare_cached(&page_sql())?;
     let rows = s
         .query_map(
             params![
@@ -102,6 +114,33 @@ pub fn page(
         )?
         .collect::<rusqlite::Result<_>>()?;
     Ok(rows)
+}
+
+/// What one month's one-time expenses add up to, whatever page of them is
+/// shown: how many there are and their sum per currency, for all of the
+/// month's entries or those of one category (`Some("")`: the uncategorised),
+/// read from the trigger-kept `daily_expense_months` (a few rows, never the
+/// expenses themselves).
+pub fn month_totals(
+    c: &Connection,
+    user_id: &UserId,
+    month: NaiveDate,
+    category: Option<&str>,
+) -> Result<(u32, Vec<(String, Decimal)>)> {
+    let mut s = c.prepare_cached(MONTH_TOTALS_SQL)?;
+    let mut count = 0u32;
+    let mut sums = Vec::new();
+    let mut rows = s.query(params![
+        user_id,
+        month.format("%Y-%m").to_string(),
+        category
+    ])?;
+    while let Some(r) = rows.next()? {
+        let entries: i64 = r.get(2)?;
+        count += u32::try_from(entries).unwrap_or(0);
+        sums.push((r.get(0)?, money::from_cents(r.get(1)?)));
+    }
+    Ok((count, sums))
 }
 
 /// Sums of one-time expenses per month (its first day), category and
@@ -173,16 +212,23 @@ mod tests {
     use crate::store::Db;
     use proptest::prelude::*;
 
-    /// The month sums equal a GROUP BY over the expenses after any mix of
-    /// inserts, updates (date, amount, currency, category) and deletes.
-    fn check(ops: Vec<(u8, u8, u8, u8, u16)>) {
+    /// Runs `f` on a connection of a new, migrated database.
+    fn on_a_fresh_db(
+        f: impl FnOnce(&mut rusqlite::Connection) -> crate::error::Result<()> + Send + 'static,
+    ) {
         let dir = tempfile::tempdir().unwrap();
         let db = Db::open(dir.path()).unwrap();
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .unwrap();
-        rt.block_on(db.run(move |c| {
+        rt.block_on(db.run(f)).unwrap();
+    }
+
+    /// The month sums equal a GROUP BY over the expenses after any mix of
+    /// inserts, updates (date, amount, currency, category) and deletes.
+    fn check(ops: Vec<(u8, u8, u8, u8, u16)>) {
+        on_a_fresh_db(move |c| {
             c.execute_batch(
                 "INSERT INTO users (id, email, email_lower, password_hash, created_at, updated_at)
                    VALUES ('u', 'u@x.org', 'u@x.org', 'x', '', '');
@@ -228,7 +274,9 @@ mod tests {
             let kept = |sql: &str| -> rusqlite::Result<Vec<Row>> {
                 let mut s = c.prepare(sql)?;
                 let rows = s
-                    .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?
+                    .query_map([], |r| {
+                        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+                    })?
                     .collect();
                 rows
             };
@@ -241,8 +289,46 @@ mod tests {
             )?;
             assert_eq!(actual, expected);
             Ok(())
-        }))
-        .unwrap();
+        });
+    }
+
+    /// What SQLite plans for `sql` with `params`: the detail of each step.
+    fn plan(c: &rusqlite::Connection, sql: &str, params: impl rusqlite::Params) -> Vec<String> {
+        let mut s = c.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+        let rows = s.query_map(params, |r| r.get::<_, String>(3)).unwrap();
+        rows.collect::<rusqlite::Result<_>>().unwrap()
+    }
+
+    #[test]
+    fn a_page_of_a_month_and_its_totals_are_read_through_indexes() {
+        on_a_fresh_db(|c| {
+            let month = ("u", "2026-03-01", "2026-03-31");
+            for category in [None, Some("k")] {
+                let steps = plan(
+                    c,
+                    &super::page_sql(),
+                    rusqlite::params![month.0, month.1, month.2, category, false, 50, 100],
+                );
+                assert!(
+                    steps[0].starts_with("SEARCH daily_expenses USING INDEX daily_expenses_user_date (user_id=? AND date>? AND date<?)"),
+                    "{steps:?}"
+                );
+                assert!(!steps.iter().any(|s| s.starts_with("SCAN")), "{steps:?}");
+                let steps = plan(
+                    c,
+                    super::MONTH_TOTALS_SQL,
+                    rusqlite::params!["u", "2026-03", category],
+                );
+                assert!(
+                    steps[0].starts_with(
+                        "SEARCH daily_expense_months USING PRIMARY KEY (user_id=? AND month=?)"
+                    ),
+                    "{steps:?}"
+                );
+                assert!(!steps.iter().any(|s| s.starts_with("SCAN")), "{steps:?}");
+            }
+            Ok(())
+        });
     }
 
     proptest! {

@@ -6,6 +6,8 @@
 //!   password hash, a token hash, a session or a push subscription;
 //! - `csv/<table>.csv`: the money records for spreadsheets, amounts as
 //!   decimals, text that a spreadsheet would read as a formula behind a `'`;
+//! - `spreadsheet/<name>.csv`: the money records as a spreadsheet of the
+//!   user's language reads them (`sheets`); never read back;
 //! - `documents/<id>/<file name>`: the documents' files.
 //!
 //! The archive is written row by row as the rows are read: memory does not
@@ -25,6 +27,7 @@ use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipWriter};
 
 mod load;
+mod sheets;
 pub use load::{check, load, Checked, Imported, Limits, MAX_RATIO, RATIO_FROM};
 
 /// The archive's format, in `data.json`.
@@ -86,6 +89,7 @@ pub fn write<W: Write + Seek>(
             write_csv(c, table, user, &mut zip)?;
         }
     }
+    sheets::write(c, user, &mut zip, options)?;
     zip.start_file("data.json", options)?;
     {
         let mut out = BufWriter::with_capacity(64 * 1024, &mut zip);

@@ -194,3 +194,30 @@ pub fn delete_button(action: &str, id: &str, confirm: &str, label: &str) -> Mark
         }
     }
 }
+
+/// One page of a long list: what `shown` says it shows ("Rows 51–100 of
+/// 358"), and the links to the page before and after it, each an address
+/// and its words, for a [`pager`].
+pub struct Pages<'a> {
+    /// Names the navigation for screen readers ("Pages").
+    pub label: &'a str,
+    pub shown: String,
+    pub prev: Option<(String, &'a str)>,
+    pub next: Option<(String, &'a str)>,
+}
+
+/// Partial: `nav.pager`: the link to the page before (`rel="prev"`), what
+/// this one shows, the link to the page after (`rel="next"`).
+pub fn pager(p: &Pages<'_>) -> Markup {
+    html! {
+        nav.pager aria-label=(p.label) {
+            @if let Some((href, words)) = &p.prev {
+                a.button href=(href) rel="prev" { "← " (words) }
+            }
+            span.muted { (p.shown) }
+            @if let Some((href, words)) = &p.next {
+                a.button href=(href) rel="next" { (words) " →" }
+            }
+        }
+    }
+}

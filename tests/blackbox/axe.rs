@@ -235,6 +235,9 @@ async fn axe_finds_no_violations_on_any_page_light_and_dark_desktop_and_phone() 
         .expect("the demo household has a checking account");
     let account = checking["id"].as_str().unwrap().to_string();
     let batch = seed(&app, &user, &account, 6).await;
+    // A month of more entries than a page holds: its pager.
+    app.many_daily_expenses(&user, &account, "2025-01", 60, 100)
+        .await;
     app.ok(
         &user,
         "uploadDocument",
@@ -282,6 +285,7 @@ async fn axe_finds_no_violations_on_any_page_light_and_dark_desktop_and_phone() 
             ("assistant-chat", chat_path.as_str()),
             ("import-batch", batch_path.as_str()),
             ("import-conflicts", conflicts_path.as_str()),
+            ("daily-paged", "/daily-expenses?month=2025-01&page=2"),
         ];
         for page in PAGES.iter().chain(&extra) {
             visit(c, &app, script, mode, *page, &mut found).await;

@@ -764,6 +764,14 @@ async fn a_person_scans_a_receipt_into_the_one_time_expense_form_and_keeps_the_p
         name.prop("value").await.unwrap().unwrap(),
         "Bäckerei Schmidt"
     );
+    let notes = c
+        .find(Locator::Css("form.stack [name=notes]"))
+        .await
+        .unwrap();
+    assert_eq!(
+        notes.prop("value").await.unwrap().unwrap(),
+        "Brot 4.20\nKuchen 8.20"
+    );
     screenshot(c, "daily-scanned").await;
     c.find(Locator::Css("form.stack button.primary[type=submit]"))
         .await

@@ -1043,3 +1043,127 @@ async fn balance_histories_travel_and_an_older_archive_gets_one_balance_per_acco
         json!([{"date": created, "balance": -150.25}])
     );
 }
+
+/// The spreadsheet file `name` of an archive: it starts with UTF-8's byte
+/// order mark; its rows as read with `delimiter`, the header first.
+fn sheet(files: &[(String, Vec<u8>)], name: &str, delimiter: u8) -> Vec<Vec<String>> {
+    let (_, bytes) = files
+        .iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("{name} in the archive"));
+    let text = bytes
+        .strip_prefix("\u{feff}".as_bytes())
+        .expect("a byte order mark first");
+    csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .has_headers(false)
+        .from_reader(text)
+        .records()
+        .map(|r| r.unwrap().iter().map(str::to_string).collect())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_spreadsheet_files_are_written_for_the_users_language() {
+    let app = spawn_app().await;
+    for (locale, delimiter, file, header, amount, date, yes) in [
+        (
+            "de",
+            b';',
+            "spreadsheet/Einzelausgaben.csv",
+            [
+                "Datum",
+                "Name",
+                "Händler",
+                "Betrag",
+                "Währung",
+                "Konto",
+                "Kategorie",
+                "Notizen",
+            ],
+            "1234,88",
+            "14.03.2026",
+            "ja",
+        ),
+        (
+            "en",
+            b',',
+            "spreadsheet/one-time-expenses.csv",
+            [
+                "Date", "Name", "Merchant", "Amount", "Currency", "Account", "Category", "Notes",
+            ],
+            "1234.88",
+            "2026-03-14",
+            "yes",
+        ),
+    ] {
+        let user = app.new_user().await;
+        app.ok(&user, "updateSettings", json!({"locale": locale}))
+            .await;
+        let account = app.account(&user, "Girokonto; privat", "EUR").await;
+        let category = &app.ok(&user, "listCategories", json!({})).await[0];
+        app.ok(
+            &user,
+            "createDailyExpense",
+            json!({"name": "Fahrrad", "amount": "1234.88", "date": "2026-03-14",
+                   "accountId": account, "categoryId": category["id"], "notes": "=Rahmen, Sattel"}),
+        )
+        .await;
+        app.ok(
+            &user,
+            "createExpense",
+            json!({"name": "Streaming", "amount": "17.88", "frequency": "monthly",
+                   "startDate": "2026-01-01", "accountId": account, "isSubscription": true}),
+        )
+        .await;
+        let files = unzip(&export_of(&app, &user).await);
+
+        let rows = sheet(&files, file, delimiter);
+        assert_eq!(rows[0], header, "{locale}");
+        assert_eq!(
+            rows[1],
+            [
+                date,
+                "Fahrrad",
+                "",
+                amount,
+                "EUR",
+                "Girokonto; privat",
+                category["name"].as_str().unwrap(),
+                "'=Rahmen, Sattel",
+            ],
+            "{locale}: names, not ids; the amount in the language's style"
+        );
+        assert_eq!(rows.len(), 2);
+        let recurring = if locale == "de" {
+            sheet(&files, "spreadsheet/Wiederkehrende-Ausgaben.csv", b';')
+        } else {
+            sheet(&files, "spreadsheet/recurring-expenses.csv", b',')
+        };
+        let monthly = if locale == "de" { "17,88" } else { "17.88" };
+        assert_eq!(recurring[1][1], monthly);
+        assert_eq!(recurring[1][8], yes);
+        let (_, raw) = files.iter().find(|(n, _)| n == file).unwrap();
+        let raw = String::from_utf8(raw.clone()).unwrap();
+        assert_eq!(
+            raw.lines()
+                .next()
+                .unwrap()
+                .matches(delimiter as char)
+                .count(),
+            7,
+            "{locale}: eight columns by the delimiter"
+        );
+
+        // The machine-readable files stay as they were, whatever the language.
+        let data = data_json(&files);
+        assert_eq!(data["tables"]["daily_expenses"][0]["amount_cents"], 123488);
+        let (_, csv) = files
+            .iter()
+            .find(|(n, _)| n == "csv/daily_expenses.csv")
+            .unwrap();
+        let csv = String::from_utf8(csv.clone()).unwrap();
+        assert!(csv.starts_with("id,"), "no byte order mark, commas: {csv}");
+        assert!(csv.contains(",1234.88,"), "{csv}");
+    }
+}

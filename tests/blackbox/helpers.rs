@@ -209,6 +209,45 @@ impl TestApp {
             .unwrap();
     }
 
+    /// Gives `user` `n` one-time expenses "Einkauf 0" to "Einkauf {n-1}" of
+    /// `cents` cents each on `account` (EUR), spread over the days of
+    /// `month` ("2026-03"), written through the store in one transaction: a
+    /// long history in a moment.
+    pub async fn many_daily_expenses(
+        &self,
+        user: &TestUser,
+        account: &str,
+        month: &str,
+        n: u32,
+        cents: i64,
+    ) {
+        use cashkeeper::store::daily_expenses::{DailyEntry, DailyExpense};
+        let (uid, now) = (self.user_id(user).await, self.state.clock.now());
+        let (account, month) = (account.to_string(), month.to_string());
+        self.state
+            .db
+            .transaction(move |tx| {
+                let now = now.to_rfc3339();
+                for i in 0..n {
+                    let date = format!("{month}-{:02}", 1 + i % 28);
+                    let new = DailyEntry {
+                        name: format!("Einkauf {i}"),
+                        amount: rust_decimal::Decimal::new(cents, 2),
+                        currency: "EUR".into(),
+                        date: date.parse().unwrap(),
+                        account_id: account.clone(),
+                        category_id: None,
+                        merchant: String::new(),
+                        notes: String::new(),
+                    };
+                    cashkeeper::store::table::insert::<DailyExpense>(tx, &uid, &new, &now)?;
+                }
+                Ok(())
+            })
+            .await
+            .unwrap();
+    }
+
     /// The page at `path` as `user` sees it.
     pub async fn page(&self, user: &TestUser, path: &str) -> String {
         let res = self.get(path, Some(&user.cookie)).await;

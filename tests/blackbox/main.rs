@@ -31,6 +31,7 @@ mod jobs;
 mod large_replies;
 mod layout;
 mod lifecycle;
+mod long_lists;
 mod money;
 mod networth;
 mod oidc;

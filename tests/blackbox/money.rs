@@ -976,6 +976,49 @@ async fn foreign_currency_entries_are_converted_to_the_base_currency() {
 }
 
 #[tokio::test]
+async fn three_decimals_that_are_more_than_cents_are_refused_for_their_decimals_not_as_thousands() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let a = app.account(&user, "Giro", "EUR").await;
+    let expense = |amount: &str| {
+        json!({"name": "Rad", "amount": amount, "date": "2026-01-05", "accountId": a,
+               "_localized": ["amount"]})
+    };
+    app.ok(&user, "updateSettings", json!({"locale": "de"}))
+        .await;
+    for (typed, says) in [
+        ("0,001", "amount: höchstens zwei Nachkommastellen"),
+        (
+            "1,005",
+            "amount: höchstens zwei Nachkommastellen; für den Tausenderbetrag 1.005 schreiben",
+        ),
+        (
+            "1,000",
+            "amount: ist mehrdeutig: 1.000 für den Tausenderbetrag, 1,00 für den kleinen",
+        ),
+    ] {
+        assert_eq!(
+            app.refused(&user, "createDailyExpense", expense(typed))
+                .await,
+            says,
+            "{typed}"
+        );
+    }
+    app.ok(&user, "updateSettings", json!({"locale": "en"}))
+        .await;
+    assert_eq!(
+        app.refused(&user, "createDailyExpense", expense("1.005"))
+            .await,
+        "amount: must have at most two decimals; for the thousands write 1,005"
+    );
+    assert_eq!(
+        app.refused(&user, "createDailyExpense", expense("0.001"))
+            .await,
+        "amount: must have at most two decimals"
+    );
+}
+
+#[tokio::test]
 async fn amounts_the_pages_mark_are_read_in_the_users_language_and_the_api_stays_canonical() {
     let app = spawn_app().await;
     let user = app.new_user().await;

@@ -156,6 +156,7 @@ async fn a_receipt_goes_to_the_vision_model_as_a_png_data_uri_and_comes_back_che
             "currency": "CHF",
             "items": [{"name": "Brot", "amount": 3.20}, {"name": "Kuchen", "amount": 20.20}],
             "categoryId": groceries,
+            "notes": "Brot 3.20\nKuchen 20.20",
         }})
     );
     let requests = provider.requests();
@@ -194,6 +195,33 @@ async fn a_receipt_goes_to_the_vision_model_as_a_png_data_uri_and_comes_back_che
     );
     assert!(sent["response_format"]["json_schema"]["schema"]["properties"]["total"].is_object());
     assert_eq!(sent["stream"], false);
+}
+
+#[tokio::test]
+async fn the_items_for_the_notes_are_written_in_the_users_number_style() {
+    let provider = Provider::start(crate::assistant::Dialect::OpenAi).await;
+    let app = app_with_ai(&provider.base_url).await;
+    let answer = json!({
+        "merchant": "REWE", "date": "2026-03-14", "total": "1234.94", "currency": "EUR",
+        "items": [{"name": "Vollmilch 1,5%", "amount": "1.19"}, {"name": "Pfand", "amount": "-0.25"},
+                  {"name": "Fahrrad", "amount": "1234"}],
+        "categoryId": null,
+    })
+    .to_string();
+    for (locale, notes) in [
+        ("de", "Vollmilch 1,5% 1,19\nPfand -0,25\nFahrrad 1.234,00"),
+        ("en", "Vollmilch 1,5% 1.19\nPfand -0.25\nFahrrad 1,234.00"),
+    ] {
+        let user = app.new_user().await;
+        app.ok(&user, "updateSettings", json!({"locale": locale}))
+            .await;
+        provider.then(Reply::Text(answer.clone()));
+        let reply = app.scan(Some(&user.cookie), &[file(PNG)]).await;
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        assert_eq!(reply.body["data"]["notes"], notes, "{locale}");
+        // The items themselves stay numbers.
+        assert_eq!(reply.body["data"]["items"][0]["amount"], 1.19);
+    }
 }
 
 #[tokio::test]
@@ -278,7 +306,7 @@ async fn an_answer_that_does_not_hold_up_is_422_and_no_amount_is_a_float() {
     assert_eq!(
         reply.body,
         json!({"success": true, "data": {"merchant": null, "date": null, "total": 0.10,
-               "currency": "EUR", "items": [], "categoryId": null}})
+               "currency": "EUR", "items": [], "categoryId": null, "notes": ""}})
     );
 }
 

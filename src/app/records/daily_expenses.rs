@@ -14,6 +14,7 @@ use crate::store::users::UserId;
 use crate::store::Cap;
 use chrono::NaiveDate;
 use rusqlite::Connection;
+use rust_decimal::Decimal;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -131,36 +132,72 @@ pub async fn page(
         .await
 }
 
-/// One month of one-time expenses as their page shows it.
+/// How many one-time expenses a page of a month shows.
+pub const MONTH_PAGE: u32 = 50;
+
+/// One page of a month of one-time expenses as their page shows it.
 pub struct Month {
-    /// The entries the filter selects, newest first.
+    /// The page's entries of those the filter selects, newest first.
     pub entries: Vec<DailyExpense>,
+    /// The page shown, from 1 (a page past the last is the last).
+    pub page: u32,
+    /// How many entries the filter selects in the whole month.
+    pub count: u32,
+    /// What they add up to per currency, all pages together.
+    pub sums: Vec<(String, Decimal)>,
     /// The entry being edited, when `?edit=` names one of the user's.
     pub editing: Option<DailyExpense>,
     /// The documents attached to entries of the month.
     pub documents: Vec<Document>,
 }
 
-/// The one-time expenses from `first` through `last` that `filter` selects
-/// (its dates are these), the one named `editing`, and their documents.
+impl Month {
+    /// How many pages the month's entries fill (at least one).
+    pub fn pages(&self) -> u32 {
+        self.count.div_ceil(MONTH_PAGE).max(1)
+    }
+}
+
+/// The page `page` (from 1) of the one-time expenses from `first` through
+/// `last`, a month, that `filter` selects (its dates are these), with the
+/// count and sums of all of them, the one named `editing`, and the
+/// month's documents.
 pub async fn month(
     state: &AppState,
     user: &UserId,
     (first, last): (NaiveDate, NaiveDate),
     filter: Filter,
+    page: u32,
     editing: Option<String>,
 ) -> Result<Month> {
     let user = user.clone();
     let filter = Filter {
         from: Some(first),
         to: Some(last),
+        limit: Some(MONTH_PAGE),
         ..filter
+    };
+    let category = if filter.uncategorised {
+        Some(String::new())
+    } else {
+        filter.category_id.clone()
     };
     state
         .db
         .run(move |c| {
+            let (count, sums) =
+                crate::store::daily_expenses::month_totals(c, &user, first, category.as_deref())?;
+            let page = page.clamp(1, count.div_ceil(MONTH_PAGE).max(1));
             Ok(Month {
-                entries: crate::store::daily_expenses::list(c, &user, &filter)?,
+                entries: crate::store::daily_expenses::page(
+                    c,
+                    &user,
+                    &filter,
+                    (page - 1) * MONTH_PAGE,
+                )?,
+                page,
+                count,
+                sums,
                 editing: match editing {
                     Some(id) => table::find::<DailyExpense>(c, &user, &id)?,
                     None => None,

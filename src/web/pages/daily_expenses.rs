@@ -3,14 +3,14 @@
 use super::common::{amount_cell, category_chip, PageResult, Refs};
 use super::documents::{attach, paperclip};
 use super::record_page::{amount_and_currency, amount_value, Editing, RecordForm, RecordList, Row};
-use crate::app::records::daily_expenses::{self, Month};
+use crate::app::records::daily_expenses::{self, Month, MONTH_PAGE};
 use crate::domain::recurrence::parse_month;
 use crate::domain::recurrence::{add_months, month_start};
 use crate::i18n::format;
 use crate::state::AppState;
 use crate::store::daily_expenses::Filter;
 use crate::store::documents::Document;
-use crate::web::components::{select, textarea, Field};
+use crate::web::components::{pager as pager_nav, select, textarea, Field, Pages};
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::{Query, State};
@@ -23,6 +23,8 @@ use serde::Deserialize;
 pub struct DailyQuery {
     month: Option<String>,
     category: Option<String>,
+    /// The page of the month's entries, from 1 (50 a page, newest first).
+    page: Option<u32>,
     edit: Option<String>,
 }
 
@@ -51,11 +53,24 @@ pub async fn show(
         category_id: category.clone().filter(|c| c != "none"),
         ..Filter::default()
     };
+    let month = daily_expenses::month(
+        &state,
+        &user.id,
+        (first, last),
+        filter,
+        q.page.unwrap_or(1),
+        q.edit.clone(),
+    )
+    .await?;
+    let pages = month.pages();
     let Month {
         entries: list,
         editing,
         documents: docs,
-    } = daily_expenses::month(&state, &user.id, (first, last), filter, q.edit.clone()).await?;
+        page: shown_page,
+        count,
+        sums,
+    } = month;
     let docs_of = |id: &str| -> Vec<&Document> {
         docs.iter()
             .filter(|d| d.daily_expense_id.as_deref() == Some(id))
@@ -67,14 +82,11 @@ pub async fn show(
     // `listBudgets` then, so the page itself costs no more).
     let has_budgets = crate::app::budgets::any(&state, &user.id).await?;
     let (left, over) = crate::i18n::budgets::left_templates(locale);
-    let total: rust_decimal::Decimal = list
+    // The whole month's total (every page's entries), in the base currency.
+    let rates = state.rates.current();
+    let total: rust_decimal::Decimal = sums
         .iter()
-        .map(|e| {
-            state
-                .rates
-                .current()
-                .to_base(e.entry.amount, &e.entry.currency, &user.base_currency)
-        })
+        .map(|(currency, sum)| rates.to_base(*sum, currency, &user.base_currency))
         .sum();
     let mut category_filter = vec![("none".to_string(), t.uncategorised.to_string())];
     category_filter.extend(refs.category_options());
@@ -88,8 +100,27 @@ pub async fn show(
     let amount = amount_value(editing.as_ref().map(|e| e.entry.amount), viewer.locale);
     let date = editing.as_ref().map_or(today, |e| e.entry.date).to_string();
     let default_currency = refs.default_currency(&user.base_currency);
-    let back = nav(first);
+    let at_page = |page: u32| {
+        let mut href = nav(first);
+        if page > 1 {
+            href.push_str(&format!("&page={page}"));
+        }
+        href
+    };
+    let back = at_page(shown_page);
     let edit_href = format!("{back}&edit=");
+    let number = |n: u32| format::number(rust_decimal::Decimal::from(n), 0, locale);
+    let from = (shown_page - 1) * MONTH_PAGE;
+    let pager = (pages > 1).then(|| Pages {
+        label: t.entry_pages,
+        shown: t
+            .entries_of
+            .replace("{from}", &number(from + 1))
+            .replace("{to}", &number(from + list.len() as u32))
+            .replace("{n}", &number(count)),
+        prev: (shown_page > 1).then(|| (at_page(shown_page - 1), t.newer_entries)),
+        next: (shown_page < pages).then(|| (at_page(shown_page + 1), t.older_entries)),
+    });
     let records = RecordList::new(t, &edit_href, "deleteDailyExpense", html! {
         th { (t.date) } th { (t.name) } th { (t.category) } th.num { (t.amount) }
         th { span.sr-only { (t.doc_of_entry) } }
@@ -166,6 +197,7 @@ pub async fn show(
                 td.num { (amount_cell(&state, e.entry.amount, &e.entry.currency, &user.base_currency, locale)) }
                 td { (paperclip(t, &docs_of(&e.id), "dailyExpenseId", &e.id)) }
             })))
+            @if let Some(p) = &pager { (pager_nav(p)) }
         },
     )
     .into_response())

@@ -459,16 +459,11 @@ impl View<'_> {
             .replace("{from}", &self.count(offset + 1))
             .replace("{to}", &self.count(offset + shown))
             .replace("{n}", &self.count(total));
-        html! {
-            nav.pager aria-label=(t.import_pages) {
-                @if offset > 0 {
-                    a.button href=(href((offset - PAGE).max(0))) rel="prev" { "← " (t.import_prev) }
-                }
-                span.muted { (text) }
-                @if offset + shown < total {
-                    a.button href=(href(offset + shown)) rel="next" { (t.import_next) " →" }
-                }
-            }
-        }
+        crate::web::components::pager(&crate::web::components::Pages {
+            label: t.import_pages,
+            shown: text,
+            prev: (offset > 0).then(|| (href((offset - PAGE).max(0)), t.import_prev)),
+            next: (offset + shown < total).then(|| (href(offset + shown), t.import_next)),
+        })
     }
 }
