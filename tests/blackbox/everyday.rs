@@ -112,7 +112,8 @@ async fn everyday(words: Words, width: u32, height: u32) {
         .iter()
         .map(|e| e.as_str().unwrap())
         .collect();
-    assert!(errors.len() >= 3, "name, amount and start date: {errors:?}");
+    // The start date starts today; the name and the amount are missing.
+    assert!(errors.len() >= 2, "name and amount: {errors:?}");
     assert!(errors.iter().all(|e| *e == words.required), "{errors:?}");
     let focused = js(c, "return document.activeElement.name;", vec![]).await;
     assert_eq!(focused, "name");

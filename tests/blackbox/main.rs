@@ -32,6 +32,7 @@ mod large_replies;
 mod lifecycle;
 mod money;
 mod networth;
+mod newuser;
 mod oidc;
 mod operations;
 mod pages;

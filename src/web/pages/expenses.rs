@@ -31,10 +31,12 @@ fn expense_form(
     editing: Option<&Expense>,
     back: &str,
     subscription_default: bool,
+    today: chrono::NaiveDate,
 ) -> Markup {
     let t = locale.texts();
     let schedule = SchedulePrefill::new(
         editing.map(|e| (e.amount, e.frequency, e.start_date, e.end_date)),
+        today,
         locale,
     );
     let default_currency = refs.default_currency(&user.base_currency);
@@ -93,7 +95,7 @@ pub async fn show(
         t.nav_expenses,
         html! {
             h1 { (t.nav_expenses) }
-            (expense_form(locale, user, &refs, editing, "/expenses", false))
+            (expense_form(locale, user, &refs, editing, "/expenses", false, today))
             (records.render(&list, |e| Row::new(&e.id, html! {
                 td { (e.name) @if e.is_subscription { " " span.badge { (t.subscriptions) } } }
                 td { (locale.frequency(e.frequency)) }
@@ -141,7 +143,7 @@ pub async fn subscriptions_page(
                 div.card.stat { span.label { (t.total) " " (t.per_month) } strong.amount { (format::money(subs.monthly_total, &subs.currency, locale)) } }
                 div.card.stat { span.label { (t.total) " " (t.in_next_twelve_months) } strong.amount { (format::money(subs.yearly_total, &subs.currency, locale)) } }
             }
-            (expense_form(locale, user, &refs, editing, "/subscriptions", true))
+            (expense_form(locale, user, &refs, editing, "/subscriptions", true, today))
             (records.render(&subs.subscriptions, |s| {
                 let e = &s.expense;
                 Row::new(&e.id, html! {

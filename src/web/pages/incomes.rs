@@ -27,6 +27,7 @@ pub async fn show(
     let today = state.clock.today();
     let schedule = SchedulePrefill::new(
         editing.map(|i| (i.amount, i.frequency, i.start_date, i.end_date)),
+        today,
         viewer.locale,
     );
     let default_currency = refs.default_currency(&user.base_currency);

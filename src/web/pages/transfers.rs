@@ -30,6 +30,7 @@ pub async fn show(
         .unwrap_or("");
     let schedule = SchedulePrefill::new(
         editing.map(|x| (x.amount, x.frequency, x.start_date, x.end_date)),
+        today,
         viewer.locale,
     );
     let records = RecordList::new(
