@@ -372,11 +372,12 @@
     if (!category || !text || category.dataset.touched) return;
     const hints = await merchantHints(text);
     const hint = form.querySelector('.merchant-hint');
+    // The hint is a live region: its words, once set, are read out.
     if (hints && hints.categoryId && !category.dataset.touched) {
       category.value = hints.categoryId;
-      if (hint) hint.hidden = false;
+      if (hint) hint.textContent = hint.dataset.text || '';
     } else if (hint) {
-      hint.hidden = true;
+      hint.textContent = '';
     }
   }
 

@@ -168,6 +168,12 @@ async fn everyday(words: Words, width: u32, height: u32) {
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
     assert_eq!(picked, groceries);
+    // And says so where a screen reader reads it out.
+    let hint = wait_for_css(c, ".merchant-hint:not(:empty)").await;
+    assert_eq!(
+        hint.attr("aria-live").await.unwrap().as_deref(),
+        Some("polite")
+    );
     fill(c, "name", "Fahrrad").await;
     fill(c, "amount", words.fifteen_hundred).await;
     submit(c).await;

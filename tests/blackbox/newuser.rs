@@ -53,3 +53,23 @@ async fn a_new_recurring_item_starts_today_and_an_edited_one_keeps_its_start() {
         .await;
     assert_eq!(input_value(&page, "startDate"), "2025-10-01");
 }
+
+#[tokio::test]
+async fn the_merchant_hint_is_read_out_when_it_appears() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    app.account(&user, "Giro", "EUR").await;
+    let page = app.page(&user, "/daily-expenses").await;
+    let at = page
+        .find("class=\"hint merchant-hint\"")
+        .expect("the hint is in the page");
+    let tag = &page[page[..at].rfind('<').unwrap()..at + page[at..].find('>').unwrap()];
+    assert!(tag.contains("aria-live=\"polite\""), "{tag}");
+    // In the page and empty (a live region announces what is put into it),
+    // its words ready for the script.
+    assert!(!tag.contains("hidden"), "{tag}");
+    assert!(
+        tag.contains("data-text=\"Known merchant: category pre-selected.\""),
+        "{tag}"
+    );
+}
