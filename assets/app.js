@@ -159,9 +159,21 @@
       else if (el.type === 'checkbox' || el.type === 'radio') el.checked = el.defaultChecked;
       else el.value = '';
     }
-    const first = form.querySelector('input:not([type=hidden]), select, textarea');
+    const category = form.elements.namedItem('categoryId');
+    if (category) delete category.dataset.touched;
+    const hint = form.querySelector('.merchant-hint');
+    if (hint) hint.textContent = '';
+    // The cursor goes to the first field one types into (not a receipt
+    // scan's file input), so a phone's keyboard stays up for the next one.
+    const first = form.querySelector(TYPED);
     if (first) first.focus();
   }
+  const TYPED = 'input:not([type]), input[type=text], input[type=search], input[type=number], textarea';
+  // Pressing "save and add another" leaves the cursor in its field: a
+  // button that took the focus would close a phone's keyboard.
+  document.addEventListener('mousedown', function (ev) {
+    if (ev.target.closest && ev.target.closest('button[data-another]')) ev.preventDefault();
+  });
 
   async function send(form, submitter) {
     clearErrors(form);

@@ -6,7 +6,11 @@
 //! and the cursor after "save and add another", in English and German, on
 //! a phone and a desktop.
 
+use crate::browser::{self, sign_in, start_with, wait_for_css};
 use crate::helpers::*;
+use crate::plain_words::user_in;
+use cashkeeper::i18n::Locale;
+use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 
 fn id(v: &Value) -> String {
@@ -72,4 +76,96 @@ async fn the_merchant_hint_is_read_out_when_it_appears() {
         tag.contains("data-text=\"Known merchant: category pre-selected.\""),
         "{tag}"
     );
+}
+
+// ------------------------------------------------------------ in a browser
+
+/// A browser whose page is `width` by `height` pixels, also below the
+/// 500 pixels headless Chromium's window keeps to.
+async fn browser_at(width: u32, height: u32, dark: bool) -> Option<browser::Browser> {
+    let b = start_with(width.max(500), height, dark).await?;
+    crate::import_page::resize(&b.client, width, height).await;
+    Some(b)
+}
+
+/// `document.activeElement`'s name (or tag, without one).
+async fn focused(c: &Client) -> String {
+    c.execute(
+        "const a = document.activeElement; return a ? (a.name || a.tagName) : '';",
+        vec![],
+    )
+    .await
+    .unwrap()
+    .as_str()
+    .unwrap_or("")
+    .to_string()
+}
+
+/// Waits until the focused field is `name`.
+async fn wait_for_focus(c: &Client, name: &str) {
+    for _ in 0..100 {
+        if focused(c).await == name {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!(
+        "the focus never went to {name}, it is on {}",
+        focused(c).await
+    );
+}
+
+#[tokio::test]
+async fn save_and_add_another_leaves_the_cursor_in_the_first_field() {
+    for (width, locale) in [(390, Locale::De), (390, Locale::En), (1280, Locale::En)] {
+        let Some(b) = browser_at(width, 900, false).await else {
+            return;
+        };
+        let c = &b.client;
+        // With the receipt scan offered, whose file input comes first.
+        let app = crate::receipts::app_with_ai("http://127.0.0.1:9/v1").await;
+        let user = user_in(&app, locale.code()).await;
+        app.account(&user, "Giro", "EUR").await;
+        let savings = id(&app
+            .ok(
+                &user,
+                "createAccount",
+                json!({"name": "Tagesgeld", "type": "savings", "currency": "EUR", "balance": "0"}),
+            )
+            .await);
+        sign_in(c, &app, &user).await;
+        c.goto(&app.url("/daily-expenses")).await.unwrap();
+        wait_for_css(c, "form.stack [data-scan]").await;
+        c.execute(
+            "document.querySelector('form.stack [name=accountId]').value = arguments[0];",
+            vec![json!(savings)],
+        )
+        .await
+        .unwrap();
+        for (name, amount) in [("Bäcker", "3"), ("Metzger", "12")] {
+            browser::fill(c, "name", name).await;
+            browser::fill(c, "amount", amount).await;
+            c.find(Locator::Css("form.stack button[data-another]"))
+                .await
+                .unwrap()
+                .click()
+                .await
+                .unwrap();
+            wait_for_css(c, ".toast:not([hidden])").await;
+            wait_for_focus(c, "name").await;
+            let name_now = c
+                .find(Locator::Css("form.stack [name=name]"))
+                .await
+                .unwrap()
+                .prop("value")
+                .await
+                .unwrap();
+            assert_eq!(name_now.as_deref(), Some(""), "ready for the next one");
+            c.execute("document.querySelector('.toast').hidden = true;", vec![])
+                .await
+                .unwrap();
+        }
+
+        b.client.clone().close().await.unwrap();
+    }
 }
