@@ -243,8 +243,9 @@
   }
 
   // The account a new entry's form starts with: the one last chosen in
-  // that kind of form (in this browser), else the page's default (the
-  // first checking account). Forms that edit a record keep its account.
+  // that kind of form (in this browser), said under the select, else the
+  // page's default (the first checking account). Forms that edit a record
+  // keep its account.
   const ACCOUNT_FIELDS = ['accountId', 'fromAccountId', 'toAccountId'];
   function accountKey(form, name) { return 'cashkeeper.account.' + form.dataset.action + '.' + name; }
   function rememberAccounts(form) {
@@ -256,13 +257,29 @@
       }
     }
   }
+  // A form that starts on the account last chosen in it, not on the
+  // page's default, says so under the select until another is chosen.
+  function lastUsedHint(select) {
+    const words = document.body.dataset.msgLastUsed;
+    const option = select.options[select.selectedIndex];
+    if (!words || !option) return;
+    const hint = document.createElement('p');
+    hint.className = 'hint account-hint';
+    hint.id = select.id + '-last-used';
+    hint.textContent = words.replace('{account}', option.textContent.replace(/ \([A-Z]{3}\)$/, ''));
+    select.after(hint);
+    select.setAttribute('aria-describedby', (select.getAttribute('aria-describedby') + ' ' + hint.id).trim());
+    select.addEventListener('change', function () { hint.hidden = true; }, { once: true });
+  }
   for (const form of document.querySelectorAll('form[data-action^="create"]')) {
     for (const name of ACCOUNT_FIELDS) {
       const el = form.elements.namedItem(name);
       if (!el || el.tagName !== 'SELECT') continue;
       let saved = null;
       try { saved = window.localStorage.getItem(accountKey(form, name)); } catch (_) { /* private mode */ }
-      if (saved && Array.from(el.options).some(function (o) { return o.value === saved; })) el.value = saved;
+      if (!saved || saved === el.value || !Array.from(el.options).some(function (o) { return o.value === saved; })) continue;
+      el.value = saved;
+      lastUsedHint(el);
     }
     const from = form.elements.namedItem('fromAccountId');
     const to = form.elements.namedItem('toAccountId');

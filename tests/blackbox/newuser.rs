@@ -13,6 +13,14 @@ use cashkeeper::i18n::Locale;
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 
+/// What a page says in `locale`: `en` or `de`.
+fn say(locale: Locale, en: &'static str, de: &'static str) -> &'static str {
+    match locale {
+        Locale::De => de,
+        Locale::En => en,
+    }
+}
+
 fn id(v: &Value) -> String {
     v["id"].as_str().unwrap().to_string()
 }
@@ -116,7 +124,7 @@ async fn wait_for_focus(c: &Client, name: &str) {
 }
 
 #[tokio::test]
-async fn save_and_add_another_leaves_the_cursor_in_the_first_field() {
+async fn save_and_add_another_leaves_the_cursor_in_the_first_field_and_a_form_says_its_account() {
     for (width, locale) in [(390, Locale::De), (390, Locale::En), (1280, Locale::En)] {
         let Some(b) = browser_at(width, 900, false).await else {
             return;
@@ -136,6 +144,8 @@ async fn save_and_add_another_leaves_the_cursor_in_the_first_field() {
         sign_in(c, &app, &user).await;
         c.goto(&app.url("/daily-expenses")).await.unwrap();
         wait_for_css(c, "form.stack [data-scan]").await;
+        // The page's own default: no word about it.
+        assert!(c.find(Locator::Css(".account-hint")).await.is_err());
         c.execute(
             "document.querySelector('form.stack [name=accountId]').value = arguments[0];",
             vec![json!(savings)],
@@ -166,6 +176,26 @@ async fn save_and_add_another_leaves_the_cursor_in_the_first_field() {
                 .unwrap();
         }
 
+        // The next visit starts on the account last chosen, and says so.
+        c.goto(&app.url("/daily-expenses")).await.unwrap();
+        let hint = wait_for_css(c, ".account-hint").await;
+        assert_eq!(
+            hint.text().await.unwrap(),
+            say(
+                locale,
+                "Last used in this form: Tagesgeld",
+                "Zuletzt in diesem Formular gewählt: Tagesgeld"
+            )
+        );
+        let described = c
+            .find(Locator::Css("form.stack [name=accountId]"))
+            .await
+            .unwrap()
+            .attr("aria-describedby")
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(described.contains("f-accountId-last-used"), "{described}");
         b.client.clone().close().await.unwrap();
     }
 }
