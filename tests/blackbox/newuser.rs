@@ -9,9 +9,11 @@
 use crate::browser::{self, sign_in, start_with, wait_for_css};
 use crate::helpers::*;
 use crate::plain_words::user_in;
-use cashkeeper::i18n::Locale;
+use cashkeeper::i18n::{format, Locale};
 use fantoccini::{Client, Locator};
+use rust_decimal::Decimal;
 use serde_json::{json, Value};
+use std::str::FromStr;
 
 /// What a page says in `locale`: `en` or `de`.
 fn say(locale: Locale, en: &'static str, de: &'static str) -> &'static str {
@@ -84,6 +86,103 @@ async fn the_merchant_hint_is_read_out_when_it_appears() {
         tag.contains("data-text=\"Known merchant: category pre-selected.\""),
         "{tag}"
     );
+}
+
+fn money(amount: &str, currency: &str, locale: Locale) -> String {
+    format::money(Decimal::from_str(amount).unwrap(), currency, locale)
+}
+
+#[tokio::test]
+async fn search_marks_counts_and_sums_what_it_found_and_finds_a_categorys_records() {
+    let app = spawn_app().await;
+    for locale in [Locale::En, Locale::De] {
+        let user = user_in(&app, locale.code()).await;
+        let account = app.account(&user, "Giro", "EUR").await;
+        let groceries = id(&app
+            .ok(
+                &user,
+                "createCategory",
+                json!({"name": "Lebensmittel", "icon": "🛒", "color": "#22AA55"}),
+            )
+            .await);
+        for (name, amount, currency, category) in [
+            ("Rewe", "12.40", "EUR", Some(&groceries)),
+            ("Aldi", "7.60", "EUR", Some(&groceries)),
+            ("REWE Markt", "3.00", "EUR", None),
+            ("Rewe to go", "5.25", "USD", None),
+            // Its own name says so too: found once, by its name.
+            ("Lebensmittel Kiosk", "1.00", "EUR", Some(&groceries)),
+        ] {
+            app.ok(&user, "createDailyExpense", json!({"name": name, "amount": amount, "currency": currency, "date": "2026-01-10", "accountId": account, "categoryId": category}))
+                .await;
+        }
+
+        // A word of the names: each place marked, counted, summed per currency.
+        let page = app.page(&user, "/search?q=rewe").await;
+        for marked in [
+            "<mark>Rewe</mark>",
+            "<mark>REWE</mark> Markt",
+            "<mark>Rewe</mark> to go",
+        ] {
+            assert!(page.contains(marked), "{marked}: {page}");
+        }
+        let found = say(locale, "3 found", "3 Treffer");
+        assert!(
+            page.contains(&format!("<strong>{found}</strong>")),
+            "{page}"
+        );
+        let sum = say(locale, "Sum", "Summe");
+        assert!(
+            page.contains(&format!(
+                " · {sum}: <span class=\"amount\">{}</span>, <span class=\"amount\">{}</span>",
+                money("15.40", "EUR", locale),
+                money("5.25", "USD", locale)
+            )),
+            "{page}"
+        );
+
+        // A category's name finds the category and the records in it.
+        let page = app.page(&user, "/search?q=Lebensmittel").await;
+        let found = say(locale, "4 found", "4 Treffer");
+        assert!(
+            page.contains(&format!("<strong>{found}</strong>")),
+            "{page}"
+        );
+        for name in ["Rewe", "Aldi", "<mark>Lebensmittel</mark> Kiosk"] {
+            assert!(page.contains(&format!("{name}</a>")), "{name}: {page}");
+        }
+        let in_category = say(locale, "in category", "in Kategorie");
+        assert!(
+            page.contains(&format!("{in_category} <mark>Lebensmittel</mark>")),
+            "{page}"
+        );
+        assert!(page.contains(&money("21.00", "EUR", locale)), "{page}");
+        assert!(!page.contains("REWE Markt"));
+
+        // The action says how each was found: the category's records last.
+        let hits = app
+            .ok(&user, "search", json!({"query": "lebensmittel"}))
+            .await;
+        let hits = hits.as_array().unwrap();
+        let summary: Vec<(String, u64, Option<&str>)> = hits
+            .iter()
+            .map(|h| {
+                (
+                    h["name"].as_str().unwrap().to_string(),
+                    h["rank"].as_u64().unwrap(),
+                    h["category"].as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(summary.len(), 4, "{summary:?}");
+        assert_eq!(summary[0], ("Lebensmittel".into(), 0, None));
+        assert_eq!(summary[1], ("Lebensmittel Kiosk".into(), 1, None));
+        assert!(summary[2..]
+            .iter()
+            .all(|(n, rank, k)| (n == "Rewe" || n == "Aldi")
+                && *rank == 4
+                && *k == Some("Lebensmittel")));
+    }
 }
 
 // ------------------------------------------------------------ in a browser
