@@ -298,6 +298,23 @@
     if (first) window.addEventListener('load', function () { first.focus(); });
   }
 
+  // A link to a new entry's form (?focus=amount#record-form, the
+  // dashboard's "+ Expense" and next steps): the cursor goes to that field
+  // of the create form, which opens if it is folded away.
+  const wanted = new URLSearchParams(window.location.search).get('focus');
+  const createForm = wanted && document.querySelector('#record-form form[data-action^="create"]');
+  const target = createForm && createForm.elements.namedItem(wanted);
+  if (target && target.focus) {
+    for (let el = target.parentElement; el; el = el.parentElement) {
+      if (el.tagName === 'DETAILS') el.open = true;
+      if (el.hidden) el.hidden = false;
+    }
+    target.focus();
+    window.addEventListener('load', function () {
+      if (document.activeElement !== target) target.focus();
+    });
+  }
+
   // Phones stack each table row into lines (app.css); every cell then
   // shows its column's header as a label, so numbers are never unlabelled.
   // Cells that carry their own data-label (the import tables) keep theirs.

@@ -6,7 +6,7 @@
 //! and the cursor after "save and add another", in English and German, on
 //! a phone and a desktop.
 
-use crate::browser::{self, sign_in, start_with, wait_for_css};
+use crate::browser::{self, screenshot, sign_in, start_with, wait_for_css, wait_for_path};
 use crate::helpers::*;
 use crate::plain_words::user_in;
 use cashkeeper::i18n::{format, Locale};
@@ -14,6 +14,8 @@ use fantoccini::{Client, Locator};
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 use std::str::FromStr;
+
+const CARD: &str = "id=\"next-steps-title\"";
 
 /// What a page says in `locale`: `en` or `de`.
 fn say(locale: Locale, en: &'static str, de: &'static str) -> &'static str {
@@ -41,6 +43,113 @@ fn input_value(html: &str, name: &str) -> String {
         .nth(1)
         .map(|v| v[..v.find('"').unwrap()].to_string())
         .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn after_the_first_account_the_next_steps_lead_on_until_they_are_done() {
+    let app = spawn_app().await;
+    for locale in [Locale::En, Locale::De] {
+        let user = user_in(&app, locale.code()).await;
+        let words = |en, de| say(locale, en, de);
+        // No account yet: the welcome says to make one; no next steps, no
+        // "+ Expense" (its form would only ask for an account).
+        let page = app.page(&user, "/").await;
+        assert!(page.contains(words("Welcome,", "Willkommen,")), "{page}");
+        assert!(!page.contains(CARD) && !page.contains("quick-add"));
+
+        let account = app.account(&user, "Giro", "EUR").await;
+        let page = app.page(&user, "/").await;
+        assert!(!page.contains(words("Welcome,", "Willkommen,")));
+        assert!(page.contains(CARD), "{page}");
+        assert!(page.contains(words("Next steps", "Nächste Schritte")));
+        for (href, text) in [
+            (
+                "/incomes?focus=name#record-form",
+                words("Add your salary", "Gehalt eintragen"),
+            ),
+            (
+                "/expenses?focus=name#record-form",
+                words("Add your rent", "Miete eintragen"),
+            ),
+            (
+                "/import",
+                words("Import a bank file", "Kontoauszug importieren"),
+            ),
+        ] {
+            assert!(
+                page.contains(&format!("<a href=\"{href}\">{text}</a>")),
+                "{href} {text}: {page}"
+            );
+        }
+        assert!(page.contains(&format!(
+            "href=\"/daily-expenses?focus=amount#record-form\" title=\"{}\">{}</a>",
+            words("Add a one-time expense", "Einmalige Ausgabe erfassen"),
+            words("+ Expense", "+ Ausgabe")
+        )));
+
+        // The salary is in: that step is ticked, the others still lead on.
+        app.ok(&user, "createIncome", json!({"name": "Gehalt", "amount": "2500", "frequency": "monthly", "startDate": "2026-01-01", "accountId": account}))
+            .await;
+        let page = app.page(&user, "/").await;
+        assert!(page.contains(CARD));
+        assert!(page.contains(&format!(
+            "<s>{}</s>",
+            words("Add your salary", "Gehalt eintragen")
+        )));
+        assert!(page.contains("href=\"/expenses?focus=name#record-form\""));
+
+        // And the rent: nothing is left to suggest.
+        app.ok(&user, "createExpense", json!({"name": "Miete", "amount": "900", "frequency": "monthly", "startDate": "2026-01-01", "accountId": account}))
+            .await;
+        let page = app.page(&user, "/").await;
+        assert!(!page.contains(CARD), "{page}");
+        assert!(page.contains("quick-add"), "the quick expense stays");
+    }
+}
+
+#[tokio::test]
+async fn a_confirmed_bank_import_is_enough_of_a_start() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let account = app.account(&user, "Giro", "EUR").await;
+    let csv = crate::imports::sparkasse(&[
+        ("2026-01-05", "-23,99", "REWE Markt", "Einkauf"),
+        ("2026-01-06", "2500,00", "Arbeitgeber GmbH", "Gehalt"),
+    ]);
+    let batch = id(&crate::imports::stage(&app, &user, &account, &csv).await);
+    app.ok(&user, "reconcileImport", json!({"id": batch})).await;
+    // Staged only: the steps still stand.
+    assert!(app.page(&user, "/").await.contains(CARD));
+    app.ok(&user, "confirmImport", json!({"id": batch})).await;
+    assert!(!app.page(&user, "/").await.contains(CARD));
+}
+
+#[tokio::test]
+async fn hidden_next_steps_stay_hidden_in_every_session_of_that_user_only() {
+    let app = spawn_app().await;
+    let (user, other) = (app.new_user().await, app.new_user().await);
+    for u in [&user, &other] {
+        app.account(u, "Giro", "EUR").await;
+    }
+    let page = app.page(&user, "/").await;
+    assert!(page.contains("data-action=\"dismissNextSteps\""), "{page}");
+    app.ok(&user, "dismissNextSteps", json!({})).await;
+    assert!(!app.page(&user, "/").await.contains(CARD));
+    // Kept on the server: a new sign-in (another browser) has them hidden too.
+    let again = app.login(&user.email, &user.password).await;
+    let elsewhere = TestUser {
+        cookie: again.session_cookie().unwrap(),
+        email: user.email.clone(),
+        password: user.password.clone(),
+        id: user.id.clone(),
+    };
+    assert!(!app.page(&elsewhere, "/").await.contains(CARD));
+    // Twice is no error; another user still has theirs.
+    app.ok(&user, "dismissNextSteps", json!({})).await;
+    assert!(app.page(&other, "/").await.contains(CARD));
+    // Signed out, the action is refused.
+    let r = app.action("dismissNextSteps", json!({}), None).await;
+    assert_eq!(r.status, 401, "{}", r.body);
 }
 
 #[tokio::test]
@@ -223,6 +332,44 @@ async fn wait_for_focus(c: &Client, name: &str) {
 }
 
 #[tokio::test]
+async fn the_dashboards_quick_expense_opens_the_form_with_the_amount_focused() {
+    for (width, height, locale) in [
+        (390, 844, Locale::De),
+        (390, 844, Locale::En),
+        (1280, 900, Locale::De),
+    ] {
+        let Some(b) = browser_at(width, height, false).await else {
+            return;
+        };
+        let c = &b.client;
+        let app = spawn_app().await;
+        let user = user_in(&app, locale.code()).await;
+        app.account(&user, "Giro", "EUR").await;
+        sign_in(c, &app, &user).await;
+        let quick = wait_for_css(c, "a.quick-add").await;
+        screenshot(c, &format!("quick-expense-{width}-{}", locale.code())).await;
+        assert_eq!(
+            quick.text().await.unwrap(),
+            say(locale, "+ Expense", "+ Ausgabe")
+        );
+        // In sight as the page opens, above the fold of a phone.
+        let in_sight = c
+            .execute(
+                "const r = document.querySelector('a.quick-add').getBoundingClientRect();\
+                 return r.top >= 0 && r.bottom <= window.innerHeight && r.width > 0;",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(in_sight, Value::Bool(true), "{width}");
+        quick.click().await.unwrap();
+        wait_for_path(c, "/daily-expenses").await;
+        wait_for_focus(c, "amount").await;
+        b.client.clone().close().await.unwrap();
+    }
+}
+
+#[tokio::test]
 async fn save_and_add_another_leaves_the_cursor_in_the_first_field_and_a_form_says_its_account() {
     for (width, locale) in [(390, Locale::De), (390, Locale::En), (1280, Locale::En)] {
         let Some(b) = browser_at(width, 900, false).await else {
@@ -295,6 +442,44 @@ async fn save_and_add_another_leaves_the_cursor_in_the_first_field_and_a_form_sa
             .unwrap()
             .unwrap();
         assert!(described.contains("f-accountId-last-used"), "{described}");
+        b.client.clone().close().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn the_next_steps_on_a_phone_light_and_dark() {
+    for (dark, locale) in [(false, Locale::De), (true, Locale::De), (false, Locale::En)] {
+        let Some(b) = browser_at(390, 844, dark).await else {
+            return;
+        };
+        let c = &b.client;
+        let app = spawn_app().await;
+        let user = user_in(&app, locale.code()).await;
+        let account = app.account(&user, "Girokonto", "EUR").await;
+        app.ok(&user, "createIncome", json!({"name": "Gehalt", "amount": "2500", "frequency": "monthly", "startDate": "2026-01-01", "accountId": account}))
+            .await;
+        sign_in(c, &app, &user).await;
+        wait_for_css(c, "#next-steps-title").await;
+        let name = format!(
+            "next-steps-phone{}-{}",
+            if dark { "-dark" } else { "" },
+            locale.code()
+        );
+        screenshot(c, &name).await;
+        // Hiding them: the page comes back without them.
+        c.find(Locator::Css("form[data-action=dismissNextSteps] button"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        for _ in 0..100 {
+            if c.find(Locator::Css("#next-steps-title")).await.is_err() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        assert!(c.find(Locator::Css("#next-steps-title")).await.is_err());
         b.client.clone().close().await.unwrap();
     }
 }
