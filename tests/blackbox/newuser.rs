@@ -466,6 +466,10 @@ async fn the_next_steps_on_a_phone_light_and_dark() {
             locale.code()
         );
         screenshot(c, &name).await;
+        // The card, its ticked step and its links pass axe-core's checks.
+        if let Some(found) = crate::axe::violations_here(c).await {
+            assert!(found.is_empty(), "{name}: {found:#?}");
+        }
         // Hiding them: the page comes back without them.
         c.find(Locator::Css("form[data-action=dismissNextSteps] button"))
             .await
