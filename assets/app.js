@@ -170,9 +170,21 @@
       else if (el.type === 'checkbox' || el.type === 'radio') el.checked = el.defaultChecked;
       else el.value = '';
     }
-    const first = form.querySelector('input:not([type=hidden]), select, textarea');
+    const category = form.elements.namedItem('categoryId');
+    if (category) delete category.dataset.touched;
+    const hint = form.querySelector('.merchant-hint');
+    if (hint) hint.textContent = '';
+    // The cursor goes to the first field one types into (not a receipt
+    // scan's file input), so a phone's keyboard stays up for the next one.
+    const first = form.querySelector(TYPED);
     if (first) first.focus();
   }
+  const TYPED = 'input:not([type]), input[type=text], input[type=search], input[type=number], textarea';
+  // Pressing "save and add another" leaves the cursor in its field: a
+  // button that took the focus would close a phone's keyboard.
+  document.addEventListener('mousedown', function (ev) {
+    if (ev.target.closest && ev.target.closest('button[data-another]')) ev.preventDefault();
+  });
 
   async function send(form, submitter) {
     clearErrors(form);
@@ -242,8 +254,9 @@
   }
 
   // The account a new entry's form starts with: the one last chosen in
-  // that kind of form (in this browser), else the page's default (the
-  // first checking account). Forms that edit a record keep its account.
+  // that kind of form (in this browser), said under the select, else the
+  // page's default (the first checking account). Forms that edit a record
+  // keep its account.
   const ACCOUNT_FIELDS = ['accountId', 'fromAccountId', 'toAccountId'];
   function accountKey(form, name) { return 'cashkeeper.account.' + form.dataset.action + '.' + name; }
   function rememberAccounts(form) {
@@ -255,13 +268,29 @@
       }
     }
   }
+  // A form that starts on the account last chosen in it, not on the
+  // page's default, says so under the select until another is chosen.
+  function lastUsedHint(select) {
+    const words = document.body.dataset.msgLastUsed;
+    const option = select.options[select.selectedIndex];
+    if (!words || !option) return;
+    const hint = document.createElement('p');
+    hint.className = 'hint account-hint';
+    hint.id = select.id + '-last-used';
+    hint.textContent = words.replace('{account}', option.textContent.replace(/ \([A-Z]{3}\)$/, ''));
+    select.after(hint);
+    select.setAttribute('aria-describedby', (select.getAttribute('aria-describedby') + ' ' + hint.id).trim());
+    select.addEventListener('change', function () { hint.hidden = true; }, { once: true });
+  }
   for (const form of document.querySelectorAll('form[data-action^="create"]')) {
     for (const name of ACCOUNT_FIELDS) {
       const el = form.elements.namedItem(name);
       if (!el || el.tagName !== 'SELECT') continue;
       let saved = null;
       try { saved = window.localStorage.getItem(accountKey(form, name)); } catch (_) { /* private mode */ }
-      if (saved && Array.from(el.options).some(function (o) { return o.value === saved; })) el.value = saved;
+      if (!saved || saved === el.value || !Array.from(el.options).some(function (o) { return o.value === saved; })) continue;
+      el.value = saved;
+      lastUsedHint(el);
     }
     const from = form.elements.namedItem('fromAccountId');
     const to = form.elements.namedItem('toAccountId');
@@ -281,11 +310,12 @@
   }
 
   // The form of a new record behind its "+ New" button: opened, the
-  // cursor goes to its first field.
+  // cursor goes to its first field one types into (not a receipt scan's
+  // file input), unless a link already put it in a field (?focus=).
   for (const d of document.querySelectorAll('details.new-record')) {
     d.addEventListener('toggle', function () {
-      if (!d.open) return;
-      const first = d.querySelector('form input:not([type=hidden]), form select, form textarea');
+      if (!d.open || d.contains(document.activeElement)) return;
+      const first = d.querySelector('form ' + TYPED.split(', ').join(', form ') + ', form select');
       if (first) first.focus();
     });
   }
@@ -312,6 +342,23 @@
   }
   scrollCharts();
   window.addEventListener('resize', scrollCharts);
+
+  // A link to a new entry's form (?focus=amount#record-form, the
+  // dashboard's "+ Expense" and next steps): the cursor goes to that field
+  // of the create form, which opens if it is folded away.
+  const wanted = new URLSearchParams(window.location.search).get('focus');
+  const createForm = wanted && document.querySelector('#record-form form[data-action^="create"]');
+  const target = createForm && createForm.elements.namedItem(wanted);
+  if (target && target.focus) {
+    for (let el = target.parentElement; el; el = el.parentElement) {
+      if (el.tagName === 'DETAILS') el.open = true;
+      if (el.hidden) el.hidden = false;
+    }
+    target.focus();
+    window.addEventListener('load', function () {
+      if (document.activeElement !== target) target.focus();
+    });
+  }
 
   // Phones stack each table row into lines (app.css); every cell then
   // shows its column's header as a label, so numbers are never unlabelled.
@@ -417,11 +464,12 @@
     if (!category || !text || category.dataset.touched) return;
     const hints = await merchantHints(text);
     const hint = form.querySelector('.merchant-hint');
+    // The hint is a live region: its words, once set, are read out.
     if (hints && hints.categoryId && !category.dataset.touched) {
       category.value = hints.categoryId;
-      if (hint) hint.hidden = false;
+      if (hint) hint.textContent = hint.dataset.text || '';
     } else if (hint) {
-      hint.hidden = true;
+      hint.textContent = '';
     }
   }
 

@@ -9,6 +9,7 @@ mod de;
 mod en;
 pub mod export;
 pub mod format;
+pub mod guide;
 pub mod import;
 pub mod insights;
 pub mod mail;

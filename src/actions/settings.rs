@@ -1,4 +1,5 @@
-//! User settings: `getSettings`, `updateSettings`, `changePassword`, and
+//! User settings: `getSettings`, `updateSettings`, `changePassword`,
+//! `dismissNextSteps` (the dashboard's card for new users), and
 //! `deleteUser`, which removes the signed-in user and everything of theirs.
 
 use super::{Ctx, NoInput, Registry, Reply};
@@ -12,6 +13,14 @@ pub fn register(r: &mut Registry) {
     r.session("changePassword", change_password);
     r.session("deleteUser", delete_user);
     r.session("exportData", export_data);
+    r.session("dismissNextSteps", dismiss_next_steps);
+}
+
+/// `dismissNextSteps {}`: hides the dashboard's "next steps" card for the
+/// signed-in user, in every browser.
+async fn dismiss_next_steps(ctx: Ctx, _: NoInput) -> Result<Reply> {
+    settings::dismiss_next_steps(&ctx.state, &ctx.user_id()?).await?;
+    Reply::data(())
 }
 
 /// `exportData {}`: where the signed-in user's archive is downloaded

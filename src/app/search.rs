@@ -1,10 +1,12 @@
-//! Search over the names, notes and merchants of every record type, best
-//! first: the `search` action, the search page and the assistant's tool.
+//! Search over the names, notes and merchants of every record type, and
+//! the records of the categories named, best first: the `search` action,
+//! the search page and the assistant's tool.
 
 use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
-use crate::store::search::{self, Hit, LIMIT};
+use crate::store::search::{self, Hit, Totals, LIMIT};
 use crate::store::users::UserId;
+use rust_decimal::Decimal;
 
 /// The longest query.
 pub const QUERY_MAX: usize = 100;
@@ -22,10 +24,13 @@ pub fn query(raw: &str) -> Result<String> {
     Ok(query.to_string())
 }
 
-/// What a search found: the best [`LIMIT`] hits, and how many there are in all.
+/// What a search found: the best [`LIMIT`] hits, how many there are in
+/// all, and the sum of all their amounts per currency.
+#[derive(Default)]
 pub struct Found {
     pub hits: Vec<Hit>,
     pub total: usize,
+    pub sums: Vec<(String, Decimal)>,
 }
 
 /// The user's records matching `query` (checked by [`query`]).
@@ -35,13 +40,14 @@ pub async fn find(state: &AppState, user: &UserId, query: &str) -> Result<Found>
         .db
         .run(move |c| {
             let hits = search::search(c, &user, &query, LIMIT)?;
-            // At the limit, count them all.
-            let total = if hits.len() >= LIMIT {
-                search::count(c, &user, &query)?
-            } else {
-                hits.len()
-            };
-            Ok(Found { hits, total })
+            let Totals { count, sums } = search::totals(c, &user, &query)?;
+            // A record two matchings fold apart may be counted twice; the
+            // list shows it once, and never says more than it counts.
+            Ok(Found {
+                total: count.max(hits.len()),
+                hits,
+                sums,
+            })
         })
         .await
 }

@@ -82,3 +82,27 @@ pub async fn change_password(
     state.token_cache.clear();
     Ok(())
 }
+
+/// The dashboard's next steps after the first account: what the user has
+/// done of them (an income, a recurring expense, a bank import) and
+/// whether they hid the card.
+pub async fn next_steps(state: &AppState, user: &UserId) -> Result<users::NextSteps> {
+    let user = user.clone();
+    state.db.run(move |c| users::next_steps(c, &user)).await
+}
+
+/// Whether the dashboard shows the next steps: after the first account,
+/// until the user has an income and a recurring expense, or imported a
+/// bank file, or hid them.
+pub fn next_steps_open(s: &users::NextSteps) -> bool {
+    s.account && !s.dismissed && !(s.import || (s.income && s.recurring_expense))
+}
+
+/// Hides the dashboard's next steps for this user, in every browser.
+pub async fn dismiss_next_steps(state: &AppState, user: &UserId) -> Result<()> {
+    let (user, now) = (user.clone(), timestamp(state.clock.now()));
+    state
+        .db
+        .run(move |c| users::dismiss_next_steps(c, &user, &now))
+        .await
+}

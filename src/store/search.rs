@@ -1,4 +1,5 @@
-//! Search over the names, notes and merchants of every record type of one user.
+//! Search over the names, notes and merchants of every record type of one
+//! user, and over the categories' names for the records in them.
 
 use super::users::UserId;
 use crate::domain::money;
@@ -20,54 +21,79 @@ pub struct Hit {
     pub amount: Option<Decimal>,
     pub currency: Option<String>,
     /// 0 exact name, 1 name starts with the query, 2 a word of the name
-    /// does, 3 the query appears anywhere (name, notes or merchant).
+    /// does, 3 the query appears anywhere (name, notes or merchant), 4 the
+    /// record was found by its category's name.
     pub rank: u8,
     /// A one-time expense's merchant, when it has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub merchant: Option<String>,
+    /// The category's name, for a record found by it (rank 4).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
 }
 
 /// Per table: kind, the SELECT of (id, name, date, amount_cents, currency,
-/// merchant)
-/// and the searched text columns besides the name.
+/// merchant, category name) and the searched text columns besides the name.
 const SOURCES: &[(&str, &str, &str, &[&str])] = &[
     (
         "account",
         "accounts",
-        "id, name, NULL, balance_cents, currency, NULL",
+        "id, name, NULL, balance_cents, currency, NULL, NULL",
         &[],
     ),
     (
         "category",
         "categories",
-        "id, name, NULL, NULL, NULL, NULL",
+        "id, name, NULL, NULL, NULL, NULL, NULL",
         &[],
     ),
     (
         "expense",
         "expenses",
-        "id, name, start_date, amount_cents, currency, NULL",
+        "id, name, start_date, amount_cents, currency, NULL, NULL",
         &["notes"],
     ),
     (
         "dailyExpense",
         "daily_expenses",
-        "id, name, date, amount_cents, currency, merchant",
+        "id, name, date, amount_cents, currency, merchant, NULL",
         &["merchant", "notes"],
     ),
     (
         "income",
         "incomes",
-        "id, name, start_date, amount_cents, currency, NULL",
+        "id, name, start_date, amount_cents, currency, NULL, NULL",
         &["notes"],
     ),
     (
         "transfer",
         "transfers",
-        "id, note, start_date, amount_cents, currency, NULL",
+        "id, note, start_date, amount_cents, currency, NULL, NULL",
         &[],
     ),
 ];
+
+/// The records found by their category's name ("Lebensmittel" finds the
+/// groceries): kind, table, the SELECT as in [`SOURCES`] over the record
+/// `x` and its category `k`, and the text columns [`SOURCES`] searches
+/// (a record found by those already is not found twice).
+const BY_CATEGORY: &[(&str, &str, &str, &[&str])] = &[
+    (
+        "expense",
+        "expenses",
+        "x.id, x.name, x.start_date, x.amount_cents, x.currency, NULL, k.name",
+        &["x.name", "x.notes"],
+    ),
+    (
+        "dailyExpense",
+        "daily_expenses",
+        "x.id, x.name, x.date, x.amount_cents, x.currency, x.merchant, k.name",
+        &["x.name", "x.merchant", "x.notes"],
+    ),
+];
+
+/// The rank of a record found by its category's name.
+const RANK_BY_CATEGORY: u8 = 4;
 
 /// Results per search.
 pub const LIMIT: usize = 50;
@@ -102,22 +128,33 @@ fn matching(table: &str, extra: &[&str], name_col: &str, fts: bool) -> String {
     }
 }
 
-/// The sources as searched for `q`: (kind, table, select, its FROM and
-/// WHERE, the name column, the value of `?3`).
-fn sources(
-    q: &str,
-) -> Vec<(
-    &'static str,
-    &'static str,
-    &'static str,
-    String,
-    &'static str,
-    String,
-)> {
+/// One source as searched for a query.
+struct Source {
+    kind: &'static str,
+    /// The SELECT of (id, name, date, amount_cents, currency, merchant,
+    /// category name).
+    select: &'static str,
+    /// Its FROM and WHERE, matching `?1` (the user) and `?3`.
+    matching: String,
+    /// The ranking by the name, or a fixed rank.
+    name_col: Option<&'static str>,
+    /// The value of `?3`: the query as a LIKE pattern, or as a trigram
+    /// phrase.
+    third: String,
+    /// The currency and the amount column summed, as `matching` names
+    /// them (`NULL` for categories, and for accounts: a balance is no
+    /// amount booked).
+    currency: &'static str,
+    amount: &'static str,
+}
+
+/// The sources as searched for `q`: each table by its text, then the
+/// records of the categories whose name matches.
+fn sources(q: &str) -> Vec<Source> {
     let escaped = super::like_escaped(q);
     // Trigram search needs three characters; shorter queries scan with LIKE.
     let use_fts = q.chars().count() >= 3;
-    SOURCES
+    let mut all: Vec<Source> = SOURCES
         .iter()
         .map(|(kind, table, select, extra)| {
             let fts = use_fts && *table == "daily_expenses";
@@ -129,7 +166,7 @@ fn sources(
             };
             let select = if fts {
                 "daily_expenses.id, daily_expenses.name, daily_expenses.date, \
-                 daily_expenses.amount_cents, daily_expenses.currency, daily_expenses.merchant"
+                 daily_expenses.amount_cents, daily_expenses.currency, daily_expenses.merchant, NULL"
             } else {
                 select
             };
@@ -139,32 +176,90 @@ fn sources(
             } else {
                 format!("%{escaped}%")
             };
-            (
-                *kind,
-                *table,
+            Source {
+                kind,
                 select,
-                matching(table, extra, name_col, fts),
-                name_col,
+                matching: matching(table, extra, name_col, fts),
+                name_col: Some(name_col),
                 third,
-            )
+                currency: match *table {
+                    "categories" => "NULL",
+                    "daily_expenses" if fts => "daily_expenses.currency",
+                    _ => "currency",
+                },
+                amount: match *table {
+                    "categories" | "accounts" => "NULL",
+                    "daily_expenses" if fts => "daily_expenses.amount_cents",
+                    _ => "amount_cents",
+                },
+            }
         })
-        .collect()
+        .collect();
+    all.extend(BY_CATEGORY.iter().map(|(kind, table, select, text)| {
+        let not_by_text: Vec<String> = text
+            .iter()
+            .map(|c| format!("{c} LIKE ?3 ESCAPE '\\'"))
+            .collect();
+        Source {
+            kind,
+            select,
+            matching: format!(
+                "FROM categories k JOIN {table} x ON x.category_id = k.id
+                 WHERE k.user_id = ?1 AND x.user_id = ?1 AND k.name LIKE ?3 ESCAPE '\\'
+                   AND NOT ({})",
+                not_by_text.join(" OR ")
+            ),
+            name_col: None,
+            third: format!("%{escaped}%"),
+            currency: "x.currency",
+            amount: "x.amount_cents",
+        }
+    }));
+    all
 }
 
-/// How many records match `query` in all (the search shows at most
-/// [`LIMIT`]).
-pub fn count(c: &Connection, user_id: &UserId, query: &str) -> Result<usize> {
+/// What all the records matching a query come to: how many there are
+/// (the search shows at most [`LIMIT`]), and the sum of their amounts per
+/// currency (of expenses, one-time expenses, incomes and transfers; an
+/// account's balance is no amount booked), by currency code.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Totals {
+    pub count: usize,
+    pub sums: Vec<(String, Decimal)>,
+}
+
+pub fn totals(c: &Connection, user_id: &UserId, query: &str) -> Result<Totals> {
     let Some(q) = prepared(query) else {
-        return Ok(0);
+        return Ok(Totals::default());
     };
-    let mut total = 0usize;
-    for (_, _, _, matching, _, third) in sources(&q) {
-        let mut s = c.prepare_cached(&format!("SELECT count(*) {matching}"))?;
+    let mut totals = Totals::default();
+    let mut sums: std::collections::BTreeMap<String, i64> = Default::default();
+    for source in sources(&q) {
+        let (matching, currency, amount) = (&source.matching, source.currency, source.amount);
+        let mut s = c.prepare_cached(&format!(
+            "SELECT {currency}, count(*), sum({amount}) {matching} GROUP BY {currency}"
+        ))?;
         // ?2 is the ranking's; unused here.
-        let n: i64 = s.query_row(params![user_id, "", third], |r| r.get(0))?;
-        total += n as usize;
+        let rows = s.query_map(params![user_id, "", source.third], |r| {
+            Ok((
+                r.get::<_, Option<String>>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, Option<i64>>(2)?,
+            ))
+        })?;
+        for row in rows {
+            let (currency, n, cents) = row?;
+            totals.count += n as usize;
+            if let (Some(currency), Some(cents)) = (currency, cents) {
+                *sums.entry(currency).or_default() += cents;
+            }
+        }
     }
-    Ok(total)
+    totals.sums = sums
+        .into_iter()
+        .map(|(currency, cents)| (currency, money::from_cents(cents)))
+        .collect();
+    Ok(totals)
 }
 
 pub fn search(c: &Connection, user_id: &UserId, query: &str, limit: usize) -> Result<Vec<Hit>> {
@@ -179,18 +274,22 @@ pub fn search(c: &Connection, user_id: &UserId, query: &str, limit: usize) -> Re
         limit as i64,
     );
     let mut hits = Vec::new();
-    for (kind, _, select, matching, name_col, third) in sources(&q) {
-        let rank = format!(
-            "CASE WHEN lower({name_col}) = ?2 THEN 0
-                  WHEN {name_col} LIKE ?4 ESCAPE '\\' THEN 1
-                  WHEN {name_col} LIKE ?5 ESCAPE '\\' THEN 2
-                  ELSE 3 END"
-        );
+    for source in sources(&q) {
+        let rank = match source.name_col {
+            Some(name_col) => format!(
+                "CASE WHEN lower({name_col}) = ?2 THEN 0
+                      WHEN {name_col} LIKE ?4 ESCAPE '\\' THEN 1
+                      WHEN {name_col} LIKE ?5 ESCAPE '\\' THEN 2
+                      ELSE 3 END"
+            ),
+            None => RANK_BY_CATEGORY.to_string(),
+        };
+        let (kind, select, matching) = (source.kind, source.select, &source.matching);
         let sql =
             format!("SELECT {select}, {rank} AS rank {matching} ORDER BY rank, 3 DESC LIMIT ?6");
         let mut s = c.prepare_cached(&sql)?;
         let rows = s.query_map(
-            params![user_id, exact, third, prefix, word_prefix, lim],
+            params![user_id, exact, source.third, prefix, word_prefix, lim],
             |r| {
                 Ok(Hit {
                     kind,
@@ -200,7 +299,8 @@ pub fn search(c: &Connection, user_id: &UserId, query: &str, limit: usize) -> Re
                     amount: r.get::<_, Option<i64>>(3)?.map(money::from_cents),
                     currency: r.get(4)?,
                     merchant: r.get::<_, Option<String>>(5)?.filter(|m| !m.is_empty()),
-                    rank: r.get(6)?,
+                    category: r.get(6)?,
+                    rank: r.get(7)?,
                 })
             },
         )?;
@@ -214,6 +314,10 @@ pub fn search(c: &Connection, user_id: &UserId, query: &str, limit: usize) -> Re
             .then_with(|| b.date.cmp(&a.date))
             .then_with(|| a.name.cmp(&b.name))
     });
+    // A record both sources find (a case the two matchings fold apart)
+    // is listed once, where it ranks best.
+    let mut seen = std::collections::HashSet::new();
+    hits.retain(|h| seen.insert((h.kind, h.id.clone())));
     hits.truncate(limit);
     Ok(hits)
 }

@@ -217,3 +217,44 @@ pub fn all(c: &Connection) -> Result<Vec<User>> {
         .collect::<rusqlite::Result<_>>()?;
     Ok(rows)
 }
+
+/// What a new user has done of the dashboard's next steps, and whether
+/// they hid the card.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NextSteps {
+    pub account: bool,
+    pub income: bool,
+    pub recurring_expense: bool,
+    pub import: bool,
+    pub dismissed: bool,
+}
+
+pub fn next_steps(c: &Connection, user_id: &UserId) -> Result<NextSteps> {
+    Ok(c.query_row(
+        "SELECT EXISTS (SELECT 1 FROM accounts WHERE user_id = ?1),
+                EXISTS (SELECT 1 FROM incomes WHERE user_id = ?1),
+                EXISTS (SELECT 1 FROM expenses WHERE user_id = ?1),
+                EXISTS (SELECT 1 FROM import_batches WHERE user_id = ?1 AND status = 'confirmed'),
+                (SELECT next_steps_dismissed_at IS NOT NULL FROM users WHERE id = ?1)",
+        [user_id],
+        |r| {
+            Ok(NextSteps {
+                account: r.get(0)?,
+                income: r.get(1)?,
+                recurring_expense: r.get(2)?,
+                import: r.get(3)?,
+                dismissed: r.get::<_, Option<bool>>(4)?.unwrap_or(false),
+            })
+        },
+    )?)
+}
+
+/// Hides the dashboard's next steps for good.
+pub fn dismiss_next_steps(c: &Connection, user_id: &UserId, now: &str) -> Result<()> {
+    c.execute(
+        "UPDATE users SET next_steps_dismissed_at = COALESCE(next_steps_dismissed_at, ?1)
+         WHERE id = ?2",
+        params![now, user_id],
+    )?;
+    Ok(())
+}

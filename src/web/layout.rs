@@ -126,7 +126,7 @@ pub fn page_with_scripts(
         (DOCTYPE)
         html lang=(viewer.locale.code()) {
             (head(title, scripts))
-            body.app data-msg-required=(t.field_required) data-msg-invalid=(t.field_invalid) data-msg-network=(t.import_network) data-msg-chart-scroll=(t.chart_scroll_hint) {
+            body.app data-msg-required=(t.field_required) data-msg-invalid=(t.field_invalid) data-msg-network=(t.import_network) data-msg-chart-scroll=(t.chart_scroll_hint) data-msg-last-used=(crate::i18n::guide::words(viewer.locale).last_used) {
                 a.skip href="#main" { (t.skip_to_content) }
                 header.topbar {
                     a.brand href="/" { span.logo aria-hidden="true" { "€" } (t.app_name) }

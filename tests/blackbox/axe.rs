@@ -79,6 +79,31 @@ async fn check(c: &Client, script: &str, mode: &'static str, path: &str, out: &m
     }
 }
 
+/// axe-core's script, or `None` (after saying why) when it is missing and
+/// CASHKEEPER_E2E is not `required`.
+fn script_or_skip() -> Option<&'static str> {
+    match axe_script() {
+        Ok(s) => Some(s.as_str()),
+        Err(why) => {
+            if std::env::var("CASHKEEPER_E2E").as_deref() == Ok("required") {
+                panic!("axe-core is missing ({why}), but CASHKEEPER_E2E=required");
+            }
+            eprintln!("\n*** ACCESSIBILITY TEST SKIPPED: {why} ***\n");
+            None
+        }
+    }
+}
+
+/// The violations axe-core finds on the page open in `c`, for a browser
+/// test that checks a state of a page this test does not reach; `None`
+/// when axe-core is missing (see [`script_or_skip`]).
+pub(crate) async fn violations_here(c: &Client) -> Option<Vec<Value>> {
+    let script = script_or_skip()?;
+    let mut found = Vec::new();
+    check(c, script, "here", "this page", &mut found).await;
+    Some(found.into_iter().map(|f| f.violation).collect())
+}
+
 /// Opens `path`, checks it, and saves a screenshot named `{name}-{mode}`.
 async fn visit(
     c: &Client,
@@ -179,15 +204,8 @@ const GERMAN: &[(&str, &str)] = &[
 
 #[tokio::test]
 async fn axe_finds_no_violations_on_any_page_light_and_dark_desktop_and_phone() {
-    let script = match axe_script() {
-        Ok(s) => s.as_str(),
-        Err(why) => {
-            if std::env::var("CASHKEEPER_E2E").as_deref() == Ok("required") {
-                panic!("axe-core is missing ({why}), but CASHKEEPER_E2E=required");
-            }
-            eprintln!("\n*** ACCESSIBILITY TEST SKIPPED: {why} ***\n");
-            return;
-        }
+    let Some(script) = script_or_skip() else {
+        return;
     };
     let started = Instant::now();
     // An AI provider is configured (never asked: only pages are rendered),

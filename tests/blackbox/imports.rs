@@ -20,7 +20,7 @@ const SPARKASSE_HEADER: &str = r#""Auftragskonto";"Buchungstag";"Valutadatum";"B
 /// A booking as a test writes it: the day (`YYYY-MM-DD`, written the way
 /// the bank writes days; anything else is taken as the cell), the amount
 /// as the bank writes it (`-23,99`), the payee and the memo.
-type Booking<'a> = (&'a str, &'a str, &'a str, &'a str);
+pub(crate) type Booking<'a> = (&'a str, &'a str, &'a str, &'a str);
 
 fn quoted(s: &str) -> String {
     format!("\"{}\"", s.replace('"', "\"\""))
@@ -52,7 +52,7 @@ fn sparkasse_line(day: &str, amount: &str, payee: &str, memo: &str, currency: &s
 }
 
 /// A Sparkasse CSV-CAMT export of these bookings, all in EUR.
-fn sparkasse(rows: &[Booking<'_>]) -> String {
+pub(crate) fn sparkasse(rows: &[Booking<'_>]) -> String {
     let mut out = format!("{SPARKASSE_HEADER}\n");
     for (day, amount, payee, memo) in rows {
         out.push_str(&sparkasse_line(day, amount, payee, memo, "EUR"));
@@ -131,7 +131,7 @@ fn m(v: &Value) -> String {
     )
 }
 
-async fn stage(app: &TestApp, user: &TestUser, account: &str, csv: &str) -> Value {
+pub(crate) async fn stage(app: &TestApp, user: &TestUser, account: &str, csv: &str) -> Value {
     app.ok(
         user,
         "stageImport",

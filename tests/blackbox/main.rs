@@ -34,6 +34,7 @@ mod lifecycle;
 mod long_lists;
 mod money;
 mod networth;
+mod newuser;
 mod oidc;
 mod operations;
 mod pages;

@@ -220,7 +220,7 @@ async fn every_record_page_renders_and_shows_a_write_on_the_next_load() {
         ("/daily-expenses", "Einkauf Zeta"),
         ("/incomes", "Gehalt Eta"),
         ("/transfers", "Sparen Theta"),
-        ("/search?q=zeta", "Einkauf Zeta"),
+        ("/search?q=zeta", "Einkauf <mark>Zeta</mark>"),
         ("/", "Miete Delta"),
     ] {
         let res = app.get(path, Some(&user.cookie)).await;
@@ -530,7 +530,10 @@ async fn search_names_the_matched_merchant_and_how_many_matches_there_are() {
         .await
         .unwrap();
     assert!(page.contains("Coffee 7"), "{page}");
-    assert!(page.contains("Merchant: Café Zentral"), "{page}");
+    assert!(
+        page.contains("Merchant: Café <mark>Zentral</mark>"),
+        "{page}"
+    );
     assert!(
         !page.contains("matches. Add a word"),
         "few hits need no note"

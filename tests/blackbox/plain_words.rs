@@ -73,7 +73,8 @@ async fn post(app: &TestApp, user: &TestUser, path: &str, parts: &[Part<'_>]) ->
     (status, res.json().await.unwrap_or(Value::Null))
 }
 
-async fn user_in(app: &TestApp, locale: &str) -> TestUser {
+/// A new user who reads the pages in `locale` (`de`, `en`).
+pub(crate) async fn user_in(app: &TestApp, locale: &str) -> TestUser {
     let user = app.new_user().await;
     app.ok(&user, "updateSettings", json!({ "locale": locale }))
         .await;

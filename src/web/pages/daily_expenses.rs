@@ -187,7 +187,9 @@ pub async fn show(
                 @if has_budgets {
                     p.hint.budget-hint hidden aria-live="polite" data-left=(left) data-over=(over) {}
                 }
-                p.hint.merchant-hint hidden { (t.merchant_hint) }
+                // Always in the page and empty until a merchant is known, so
+                // that screen readers announce the words when they appear.
+                p.hint.merchant-hint aria-live="polite" data-text=(t.merchant_hint) {}
                 (textarea(t.notes, "notes", editing.as_ref().map(|e| e.entry.notes.as_str()).unwrap_or("")))
             }))
             (records.render(&list, |e| Row::new(&e.id, html! {

@@ -1,15 +1,18 @@
 //! `/`: the dashboard: this month in the cashflow and reserve views, fixed
-//! costs and subscriptions, what is due next, and two charts.
+//! costs and subscriptions, what is due next, and two charts; for a new
+//! user a welcome, then the next steps; and a quick "+ Expense".
 
 use super::common::PageResult;
 use crate::app::reports::{
     budgets::{dashboard_kept, Budgets},
     dashboard::{Dashboard, MonthView},
 };
+use crate::app::settings;
 use crate::domain::recurrence::{add_months, month_start};
-use crate::i18n::format;
 use crate::i18n::Locale;
+use crate::i18n::{format, guide};
 use crate::state::AppState;
+use crate::store::users::NextSteps;
 use crate::web::charts::{self, CategorySlice};
 use crate::web::layout::page;
 use crate::web::SignedIn;
@@ -52,7 +55,47 @@ fn month_card(title: &str, hint: &str, v: &MonthView, currency: &str, locale: Lo
     }
 }
 
-fn body(d: &Dashboard, b: &Budgets, locale: Locale, first: NaiveDate, today: NaiveDate) -> Markup {
+/// Partial: after the first account, the next steps of a new user (an
+/// income, a recurring expense, or a bank import instead of both), each a
+/// link to its form, the done ones ticked; and a button that hides them.
+fn next_steps(s: &NextSteps, locale: Locale) -> Markup {
+    let g = guide::words(locale);
+    let step = |done: bool, href: &str, what: &str, hint: &str| {
+        html! {
+            li.done[done] {
+                @if done {
+                    span.tick aria-hidden="true" { "✓ " }
+                    s { (what) } " " span.sr-only { "(" (g.next_done) ")" }
+                } @else {
+                    a href=(href) { (what) }
+                }
+                " " span.muted { (hint) }
+            }
+        }
+    };
+    html! {
+        section.panel.welcome.next-steps aria-labelledby="next-steps-title" {
+            h2 #next-steps-title { (g.next_title) }
+            p.muted { (g.next_intro) }
+            ul.steps {
+                (step(s.income, "/incomes?focus=name#record-form", g.next_income, g.next_income_hint))
+                (step(s.recurring_expense, "/expenses?focus=name#record-form", g.next_expense, g.next_expense_hint))
+                (step(s.import, "/import", g.next_import, g.next_import_hint))
+            }
+            form data-action="dismissNextSteps" data-reload {
+                button type="submit" { (g.next_dismiss) }
+            }
+        }
+    }
+}
+
+fn body(
+    d: &Dashboard,
+    b: &Budgets,
+    locale: Locale,
+    (first, today): (NaiveDate, NaiveDate),
+    (quick, intro): (bool, Markup),
+) -> Markup {
     let t = locale.texts();
     // Assets and the next payments are today's, whichever month is shown:
     // another month says so.
@@ -87,12 +130,17 @@ fn body(d: &Dashboard, b: &Budgets, locale: Locale, first: NaiveDate, today: Nai
     html! {
         div.page-head {
             h1 { (t.dashboard_title) }
+            @if quick {
+                @let g = guide::words(locale);
+                a.button.primary.quick-add href="/daily-expenses?focus=amount#record-form" title=(g.quick_expense_label) { (g.quick_expense) }
+            }
             nav.month-nav aria-label=(t.month) {
                 a.button href=(month_link(add_months(first, -1))) aria-label=(t.prev_month) { "‹" }
                 strong { (locale.month_year(d.year, d.month)) }
                 a.button href=(month_link(add_months(first, 1))) aria-label=(t.next_month) { "›" }
             }
         }
+        (intro)
         div.cards {
             div.card.stat { span.label { (t.total_assets) @if other_month { " " (t.as_of_today) } } strong.amount { (format::money(d.total_assets, cur, locale)) } }
             div.card.stat {
@@ -172,24 +220,23 @@ pub async fn show(
     } else {
         &user.name
     };
-    let empty = d.total_assets.is_zero()
-        && d.months
-            .iter()
-            .all(|m| m.income.is_zero() && m.expenses.is_zero());
+    let steps = settings::next_steps(&state, &user.id).await?;
+    let intro = html! {
+        @if !steps.account {
+            section.panel.welcome {
+                h2 { (t.dashboard_welcome) ", " (greeting) }
+                p.muted { (t.dashboard_empty) }
+                p { a.button.primary href="/accounts" { (t.new_account) } }
+            }
+        } @else if settings::next_steps_open(&steps) {
+            (next_steps(&steps, viewer.locale))
+        }
+    };
     Ok(page(
         &viewer,
         "/",
         t.dashboard_title,
-        html! {
-            @if empty {
-                section.panel.welcome {
-                    h2 { (t.dashboard_welcome) ", " (greeting) }
-                    p.muted { (t.dashboard_empty) }
-                    p { a.button.primary href="/accounts" { (t.new_account) } }
-                }
-            }
-            (body(d, b, viewer.locale, first, today))
-        },
+        body(d, b, viewer.locale, (first, today), (steps.account, intro)),
     )
     .into_response())
 }

@@ -31,6 +31,7 @@ struct ExpenseForm<'a> {
     subscription_default: bool,
     listed: bool,
     after: Option<Markup>,
+    today: chrono::NaiveDate,
 }
 
 fn expense_form(locale: Locale, user: &User, refs: &Refs, f: ExpenseForm) -> Markup {
@@ -40,6 +41,7 @@ fn expense_form(locale: Locale, user: &User, refs: &Refs, f: ExpenseForm) -> Mar
         subscription_default,
         listed,
         after,
+        today,
     } = f;
     let t = locale.texts();
     let schedule = SchedulePrefill::new(
@@ -51,6 +53,7 @@ fn expense_form(locale: Locale, user: &User, refs: &Refs, f: ExpenseForm) -> Mar
                 e.plan.end_date,
             )
         }),
+        today,
         locale,
     );
     let default_currency = refs.default_currency(&user.base_currency);
@@ -118,6 +121,7 @@ pub async fn show(
                 back: "/expenses",
                 subscription_default: false,
                 listed: !list.is_empty(),
+                today,
                 after: editing.map(|e| attach(t, &docs_of(&e.id), "expenseId", &e.id)),
             }))
             (records.render(&list, |e| Row::new(&e.id, html! {
@@ -172,6 +176,7 @@ pub async fn subscriptions_page(
                 back: "/subscriptions",
                 subscription_default: true,
                 listed: !subs.subscriptions.is_empty(),
+                today,
                 after: None,
             }))
             (records.render(&subs.subscriptions, |s| {

@@ -34,6 +34,7 @@ pub async fn show(
                 i.plan.end_date,
             )
         }),
+        today,
         viewer.locale,
     );
     let default_currency = refs.default_currency(&user.base_currency);

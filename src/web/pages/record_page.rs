@@ -306,8 +306,8 @@ fn date_value(date: Option<NaiveDate>) -> String {
 }
 
 /// The schedule part of a scheduled record's form (expenses, incomes,
-/// transfers): the amount, frequency, start and end it starts from, empty
-/// (and monthly) for a new record.
+/// transfers): the amount, frequency, start and end it starts from; a new
+/// record starts monthly from today, with no amount and no end.
 pub struct SchedulePrefill {
     pub amount: String,
     frequency: &'static str,
@@ -317,15 +317,17 @@ pub struct SchedulePrefill {
 
 impl SchedulePrefill {
     /// From the edited record's amount, frequency, start and end date; a
-    /// one-off shows no end.
+    /// one-off shows no end. A new record starts on `today` (the server's
+    /// day, as the one-time expense's date does).
     pub fn new(
         editing: Option<(Decimal, Frequency, NaiveDate, Option<NaiveDate>)>,
+        today: NaiveDate,
         locale: crate::i18n::Locale,
     ) -> Self {
         SchedulePrefill {
             amount: amount_value(editing.map(|(a, ..)| a), locale),
             frequency: editing.map_or("monthly", |(_, f, ..)| f.code()),
-            start: date_value(editing.map(|(_, _, s, _)| s)),
+            start: date_value(Some(editing.map_or(today, |(_, _, s, _)| s))),
             end: date_value(
                 editing
                     .filter(|(_, f, ..)| *f != Frequency::Once)

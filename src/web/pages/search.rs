@@ -1,14 +1,16 @@
-//! `/search`: one box over every record.
+//! `/search`: one box over every record; what was found is marked, counted
+//! and summed.
 
 use super::common::PageResult;
 use crate::app::search::{self, Found};
 use crate::i18n::format;
+use crate::i18n::guide;
 use crate::state::AppState;
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::{Query, State};
 use axum::response::IntoResponse;
-use maud::html;
+use maud::{html, Markup};
 use serde::Deserialize;
 
 #[derive(Deserialize, Default)]
@@ -28,11 +30,9 @@ pub async fn show(
             .chars()
             .take(search::QUERY_MAX)
             .collect();
-    let Found { hits, total } = if query.is_empty() {
-        Found {
-            hits: vec![],
-            total: 0,
-        }
+    let g = crate::i18n::guide::words(locale);
+    let Found { hits, total, sums } = if query.is_empty() {
+        Found::default()
     } else {
         search::find(&state, &session.user.id, &query).await?
     };
@@ -71,6 +71,16 @@ pub async fn show(
                     @if hits.is_empty() {
                         p.muted { (t.no_results) }
                     } @else {
+                        p.search-summary {
+                            strong { (guide::found(total, locale)) }
+                            @if !sums.is_empty() {
+                                " · " (g.search_sum) ": "
+                                @for (i, (currency, sum)) in sums.iter().enumerate() {
+                                    @if i > 0 { ", " }
+                                    span.amount { (format::money(*sum, currency, locale)) }
+                                }
+                            }
+                        }
                         @if total > hits.len() {
                             p.notice {
                                 (t.search_more
@@ -81,9 +91,12 @@ pub async fn show(
                         ul.hits {
                             @for h in &hits {
                                 li {
-                                    a href=(link(h.kind, &h.id)) { (h.name) }
+                                    a href=(link(h.kind, &h.id)) { (marked(&h.name, &query)) }
                                     @if let Some(m) = h.merchant.as_deref().filter(|m| *m != h.name) {
-                                        " " small.muted { (t.merchant) ": " (m) }
+                                        " " small.muted { (t.merchant) ": " (marked(m, &query)) }
+                                    }
+                                    @if let Some(k) = &h.category {
+                                        " " small.muted { (g.search_in_category) " " (marked(k, &query)) }
                                     }
                                     " " span.badge { (kind_label(h.kind)) }
                                     @if let Some(d) = h.date { " " small.muted { (format::date(d, locale)) } }
@@ -97,4 +110,57 @@ pub async fn show(
         },
     )
     .into_response())
+}
+
+/// Partial: `text` with each place that matches `query` (as the search
+/// matches: without regard to case) in a `<mark>`.
+fn marked(text: &str, query: &str) -> Markup {
+    let fold = |c: char| c.to_lowercase().next().unwrap_or(c);
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let wanted: Vec<char> = query.trim().chars().map(fold).collect();
+    let mut parts: Vec<(&str, bool)> = Vec::new();
+    let (mut plain_from, mut i) = (0, 0);
+    while !wanted.is_empty() && i + wanted.len() <= chars.len() {
+        let here = chars[i..i + wanted.len()]
+            .iter()
+            .map(|(_, c)| fold(*c))
+            .eq(wanted.iter().copied());
+        if !here {
+            i += 1;
+            continue;
+        }
+        let (start, end) = (
+            chars[i].0,
+            chars.get(i + wanted.len()).map_or(text.len(), |(b, _)| *b),
+        );
+        parts.push((&text[plain_from..start], false));
+        parts.push((&text[start..end], true));
+        plain_from = end;
+        i += wanted.len();
+    }
+    parts.push((&text[plain_from..], false));
+    html! {
+        @for (part, matched) in parts {
+            @if matched { mark { (part) } } @else { (part) }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::marked;
+
+    #[test]
+    fn every_match_is_marked_whatever_its_case() {
+        assert_eq!(
+            marked("REWE Markt, Rewe City", "rewe").into_string(),
+            "<mark>REWE</mark> Markt, <mark>Rewe</mark> City"
+        );
+        assert_eq!(marked("Bäckerei Süß", "SÜSS").into_string(), "Bäckerei Süß");
+        assert_eq!(
+            marked("Äpfel & <b>", "äpfel").into_string(),
+            "<mark>Äpfel</mark> &amp; &lt;b&gt;"
+        );
+        assert_eq!(marked("nothing", "").into_string(), "nothing");
+    }
 }

@@ -37,6 +37,7 @@ pub async fn show(
                 x.plan.end_date,
             )
         }),
+        today,
         viewer.locale,
     );
     let records = RecordList::new(

@@ -1,0 +1,78 @@
+//! The words that guide a new user and the search's summary, in both
+//! languages: the dashboard's next steps and its quick "+ Expense", the
+//! account a form remembered, and what a search found.
+
+use super::{format, Locale};
+use rust_decimal::Decimal;
+
+pub struct Words {
+    pub next_title: &'static str,
+    pub next_intro: &'static str,
+    pub next_income: &'static str,
+    pub next_income_hint: &'static str,
+    pub next_expense: &'static str,
+    pub next_expense_hint: &'static str,
+    pub next_import: &'static str,
+    pub next_import_hint: &'static str,
+    pub next_done: &'static str,
+    pub next_dismiss: &'static str,
+    pub quick_expense: &'static str,
+    pub quick_expense_label: &'static str,
+    /// Under an account select that starts on the account last chosen in
+    /// that form; `{account}` is its name.
+    pub last_used: &'static str,
+    pub search_sum: &'static str,
+    pub search_in_category: &'static str,
+}
+
+const EN: Words = Words {
+    next_title: "Next steps",
+    next_intro: "Your first account is there. Fill in what comes and goes, and the dashboard shows where your money goes:",
+    next_income: "Add your salary",
+    next_income_hint: "or any other income",
+    next_expense: "Add your rent",
+    next_expense_hint: "or another recurring expense: insurance, electricity, phone",
+    next_import: "Import a bank file",
+    next_import_hint: "the fastest way: a statement or CSV export fills months at once",
+    next_done: "done",
+    next_dismiss: "Hide these steps",
+    quick_expense: "+ Expense",
+    quick_expense_label: "Add a one-time expense",
+    last_used: "Last used in this form: {account}",
+    search_sum: "Sum",
+    search_in_category: "in category",
+};
+
+const DE: Words = Words {
+    next_title: "Nächste Schritte",
+    next_intro: "Dein erstes Konto ist angelegt. Trag ein, was kommt und geht, dann zeigt der Überblick, wohin dein Geld fließt:",
+    next_income: "Gehalt eintragen",
+    next_income_hint: "oder eine andere Einnahme",
+    next_expense: "Miete eintragen",
+    next_expense_hint: "oder eine andere wiederkehrende Ausgabe: Versicherung, Strom, Handy",
+    next_import: "Kontoauszug importieren",
+    next_import_hint: "am schnellsten: ein Kontoauszug oder CSV-Export füllt gleich mehrere Monate",
+    next_done: "erledigt",
+    next_dismiss: "Diese Schritte ausblenden",
+    quick_expense: "+ Ausgabe",
+    quick_expense_label: "Einmalige Ausgabe erfassen",
+    last_used: "Zuletzt in diesem Formular gewählt: {account}",
+    search_sum: "Summe",
+    search_in_category: "in Kategorie",
+};
+
+pub fn words(locale: Locale) -> &'static Words {
+    match locale {
+        Locale::De => &DE,
+        Locale::En => &EN,
+    }
+}
+
+/// "3 found" / "3 Treffer".
+pub fn found(count: usize, locale: Locale) -> String {
+    let n = format::number(Decimal::from(count), 0, locale);
+    match locale {
+        Locale::De => format!("{n} Treffer"),
+        Locale::En => format!("{n} found"),
+    }
+}
