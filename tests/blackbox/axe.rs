@@ -8,9 +8,10 @@
 //! Chromium, unless CASHKEEPER_E2E=required. With CASHKEEPER_SCREENSHOTS set
 //! it also saves a screenshot of each page, named `{page}-{mode}.png`.
 
+use crate::browser::{resize, Cdp};
 use crate::browser::{screenshot, sign_in, start_with, MODES};
 use crate::helpers::*;
-use crate::import_page::{resize, seed, Cdp};
+use crate::import_page::seed;
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 use std::path::PathBuf;

@@ -88,11 +88,16 @@ pub async fn start_with(width: u32, height: u32, dark: bool) -> Option<Browser> 
             .await
         {
             Ok(client) => {
+                // Headless Chromium's window is at least 500 pixels wide:
+                // a phone's width is emulated.
+                if width < 500 {
+                    resize(&client, width, height).await;
+                }
                 return Some(Browser {
                     client,
                     driver,
                     _profile: profile,
-                })
+                });
             }
             Err(e) => {
                 last_err = Some(e);
@@ -101,6 +106,39 @@ pub async fn start_with(width: u32, height: u32, dark: bool) -> Option<Browser> 
         }
     }
     panic!("cannot connect to chromedriver: {last_err:?}");
+}
+
+/// Sets the viewport: through the DevTools protocol, since headless
+/// Chromium's window is at least 500 pixels wide.
+pub async fn resize(c: &fantoccini::Client, width: u32, height: u32) {
+    c.issue_cmd(Cdp(
+        "Emulation.setDeviceMetricsOverride",
+        serde_json::json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500}),
+    ))
+    .await
+    .unwrap();
+}
+
+/// A DevTools command through chromedriver.
+#[derive(Debug)]
+pub struct Cdp(pub &'static str, pub serde_json::Value);
+
+impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
+    fn endpoint(
+        &self,
+        base: &reqwest::Url,
+        session: Option<&str>,
+    ) -> Result<reqwest::Url, <reqwest::Url as std::str::FromStr>::Err> {
+        base.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &reqwest::Url) -> (reqwest::Method, Option<String>) {
+        let body = serde_json::json!({"cmd": self.0, "params": self.1});
+        (reqwest::Method::POST, Some(body.to_string()))
+    }
 }
 
 /// The four ways a page is looked at: (name, width, height, dark), a
@@ -418,7 +456,7 @@ async fn screenshots() {
             return;
         };
         let c = &browser.client;
-        crate::import_page::resize(c, width, height).await;
+        crate::browser::resize(c, width, height).await;
         sign_in(c, &app, &user).await;
         for (page, path) in [
             ("dashboard", "/"),
@@ -1649,7 +1687,7 @@ async fn the_net_worth_chart_on_the_accounts_page_at_desktop_and_phone_light_and
             return;
         };
         let c = &browser.client;
-        crate::import_page::resize(c, width, height).await;
+        crate::browser::resize(c, width, height).await;
         sign_in(c, &app, &user).await;
         c.goto(&app.url("/accounts")).await.unwrap();
         let chart = wait_for_css(c, "figure.net-worth svg[role=img]").await;

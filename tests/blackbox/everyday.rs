@@ -4,9 +4,9 @@
 //! account, editing in place, a price change from a day with the month
 //! before unchanged, and the checking account's expected balance.
 
+use crate::browser::resize;
 use crate::browser::{fill, sign_in, start_with, submit, wait_for_css, wait_for_path};
 use crate::helpers::*;
-use crate::import_page::resize;
 use cashkeeper::domain::recurrence::{add_months, month_start};
 use chrono::Datelike;
 use fantoccini::{Client, Locator};

@@ -2,6 +2,7 @@
 //! as the server renders them, and the whole flow in a browser: upload,
 //! preview, a decided conflict, confirm and undo.
 
+use crate::browser::resize;
 use crate::helpers::*;
 use serde_json::json;
 
@@ -322,39 +323,6 @@ async fn full_shot(c: &fantoccini::Client, app: &TestApp, path: &str, width: u32
     resize(c, width, h).await;
     crate::browser::screenshot(c, name).await;
     resize(c, width, 900).await;
-}
-
-/// Sets the viewport: through the DevTools protocol, since headless
-/// Chromium's window is at least 500 pixels wide.
-pub async fn resize(c: &fantoccini::Client, width: u32, height: u32) {
-    c.issue_cmd(Cdp(
-        "Emulation.setDeviceMetricsOverride",
-        json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500}),
-    ))
-    .await
-    .unwrap();
-}
-
-/// A DevTools command through chromedriver.
-#[derive(Debug)]
-pub struct Cdp(pub &'static str, pub serde_json::Value);
-
-impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
-    fn endpoint(
-        &self,
-        base: &reqwest::Url,
-        session: Option<&str>,
-    ) -> Result<reqwest::Url, <reqwest::Url as std::str::FromStr>::Err> {
-        base.join(&format!(
-            "session/{}/goog/cdp/execute",
-            session.unwrap_or_default()
-        ))
-    }
-
-    fn method_and_body(&self, _: &reqwest::Url) -> (reqwest::Method, Option<String>) {
-        let body = json!({"cmd": self.0, "params": self.1});
-        (reqwest::Method::POST, Some(body.to_string()))
-    }
 }
 
 /// Signs `user` in through the sign-in page.

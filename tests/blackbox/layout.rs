@@ -5,9 +5,9 @@
 //! would be refused, and the import review's active filter count is
 //! readable in the dark scheme.
 
+use crate::browser::resize;
 use crate::browser::{fill, sign_in, start_with, submit, wait_for_css};
 use crate::helpers::*;
-use crate::import_page::resize;
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 

@@ -300,7 +300,7 @@ async fn search_marks_counts_and_sums_what_it_found_and_finds_a_categorys_record
 /// 500 pixels headless Chromium's window keeps to.
 async fn browser_at(width: u32, height: u32, dark: bool) -> Option<browser::Browser> {
     let b = start_with(width.max(500), height, dark).await?;
-    crate::import_page::resize(&b.client, width, height).await;
+    crate::browser::resize(&b.client, width, height).await;
     Some(b)
 }
 
@@ -422,8 +422,10 @@ async fn save_and_add_another_leaves_the_cursor_in_the_first_field_and_a_form_sa
                 .unwrap();
         }
 
-        // The next visit starts on the account last chosen, and says so.
+        // The next visit starts on the account last chosen, and says so
+        // (in the form behind "+ New", now that the month lists entries).
         c.goto(&app.url("/daily-expenses")).await.unwrap();
+        browser::open_form(c).await;
         let hint = wait_for_css(c, ".account-hint").await;
         assert_eq!(
             hint.text().await.unwrap(),
