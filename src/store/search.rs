@@ -5,7 +5,7 @@ use super::users::UserId;
 use crate::domain::money;
 use crate::error::Result;
 use chrono::NaiveDate;
-use rusqlite::{params, Connection};
+use rusqlite::{Connection, ToSql};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -111,6 +111,19 @@ fn prepared(query: &str) -> Option<String> {
     (!q.is_empty()).then_some(q)
 }
 
+/// The query as one phrase of trigrams for the full-text table: a
+/// substring match in any of its columns.
+fn phrase(q: &str) -> String {
+    format!("\"{}\"", q.replace('"', "\"\""))
+}
+
+/// The parameters of a source's statement, as many as it has: `?1` the
+/// user, `?2`, `?4`, `?5` and `?6` the ranking's (name, prefix, word
+/// prefix, limit), `?3` the source's match, `?7` the full-text phrase.
+fn bound<'a>(s: &rusqlite::Statement, all: &'a [&'a dyn ToSql; 7]) -> &'a [&'a dyn ToSql] {
+    &all[..s.parameter_count().min(7)]
+}
+
 /// The FROM and WHERE of one source, matching `?1` (the user) and `?3`
 /// (the query as a LIKE pattern, or as a trigram phrase with `fts`).
 fn matching(table: &str, extra: &[&str], name_col: &str, fts: bool) -> String {
@@ -171,8 +184,7 @@ fn sources(q: &str) -> Vec<Source> {
                 select
             };
             let third = if fts {
-                // One phrase of trigrams: a substring match in any column.
-                format!("\"{}\"", q.replace('"', "\"\""))
+                phrase(q)
             } else {
                 format!("%{escaped}%")
             };
@@ -196,10 +208,18 @@ fn sources(q: &str) -> Vec<Source> {
         })
         .collect();
     all.extend(BY_CATEGORY.iter().map(|(kind, table, select, text)| {
-        let not_by_text: Vec<String> = text
+        let mut not_by_text: Vec<String> = text
             .iter()
             .map(|c| format!("{c} LIKE ?3 ESCAPE '\\'"))
             .collect();
+        // The full-text match folds more than LIKE (an "Ä" for an "ä"):
+        // what it found by its text is not found again by its category.
+        if use_fts && *table == "daily_expenses" {
+            not_by_text.push(
+                "x.rowid IN (SELECT rowid FROM daily_expenses_fts WHERE daily_expenses_fts MATCH ?7)"
+                    .to_string(),
+            );
+        }
         Source {
             kind,
             select,
@@ -232,6 +252,7 @@ pub fn totals(c: &Connection, user_id: &UserId, query: &str) -> Result<Totals> {
     let Some(q) = prepared(query) else {
         return Ok(Totals::default());
     };
+    let fts_phrase = phrase(&q);
     let mut totals = Totals::default();
     let mut sums: std::collections::BTreeMap<String, i64> = Default::default();
     for source in sources(&q) {
@@ -239,8 +260,10 @@ pub fn totals(c: &Connection, user_id: &UserId, query: &str) -> Result<Totals> {
         let mut s = c.prepare_cached(&format!(
             "SELECT {currency}, count(*), sum({amount}) {matching} GROUP BY {currency}"
         ))?;
-        // ?2 is the ranking's; unused here.
-        let rows = s.query_map(params![user_id, "", source.third], |r| {
+        // The ranking's parameters are unused here.
+        let all: [&dyn ToSql; 7] = [user_id, &"", &source.third, &"", &"", &0, &fts_phrase];
+        let params = bound(&s, &all);
+        let rows = s.query_map(params, |r| {
             Ok((
                 r.get::<_, Option<String>>(0)?,
                 r.get::<_, i64>(1)?,
@@ -266,6 +289,7 @@ pub fn search(c: &Connection, user_id: &UserId, query: &str, limit: usize) -> Re
     let Some(q) = prepared(query) else {
         return Ok(Vec::new());
     };
+    let fts_phrase = phrase(&q);
     let escaped = super::like_escaped(&q);
     let (exact, prefix, word_prefix, lim) = (
         q.clone(),
@@ -288,22 +312,29 @@ pub fn search(c: &Connection, user_id: &UserId, query: &str, limit: usize) -> Re
         let sql =
             format!("SELECT {select}, {rank} AS rank {matching} ORDER BY rank, 3 DESC LIMIT ?6");
         let mut s = c.prepare_cached(&sql)?;
-        let rows = s.query_map(
-            params![user_id, exact, source.third, prefix, word_prefix, lim],
-            |r| {
-                Ok(Hit {
-                    kind,
-                    id: r.get(0)?,
-                    name: r.get(1)?,
-                    date: r.get(2)?,
-                    amount: r.get::<_, Option<i64>>(3)?.map(money::from_cents),
-                    currency: r.get(4)?,
-                    merchant: r.get::<_, Option<String>>(5)?.filter(|m| !m.is_empty()),
-                    category: r.get(6)?,
-                    rank: r.get(7)?,
-                })
-            },
-        )?;
+        let all: [&dyn ToSql; 7] = [
+            user_id,
+            &exact,
+            &source.third,
+            &prefix,
+            &word_prefix,
+            &lim,
+            &fts_phrase,
+        ];
+        let params = bound(&s, &all);
+        let rows = s.query_map(params, |r| {
+            Ok(Hit {
+                kind,
+                id: r.get(0)?,
+                name: r.get(1)?,
+                date: r.get(2)?,
+                amount: r.get::<_, Option<i64>>(3)?.map(money::from_cents),
+                currency: r.get(4)?,
+                merchant: r.get::<_, Option<String>>(5)?.filter(|m| !m.is_empty()),
+                category: r.get(6)?,
+                rank: r.get(7)?,
+            })
+        })?;
         for row in rows {
             hits.push(row?);
         }

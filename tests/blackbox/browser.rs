@@ -968,25 +968,7 @@ async fn a_person_turns_on_two_factor_sign_in_and_signs_in_with_a_code() {
     let user = app.new_user().await;
     sign_in(c, &app, &user).await;
     c.goto(&app.url("/settings#two-factor")).await.unwrap();
-    // The setup asks for the password first.
-    c.find(Locator::Css("form[data-totp-begin] input[name=password]"))
-        .await
-        .unwrap()
-        .send_keys(&user.password)
-        .await
-        .unwrap();
-    c.find(Locator::Css("form[data-totp-begin] button"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    // The key shown beside the QR code is what an authenticator app reads.
-    let key = wait_for_css(c, ".totp-steps:not([hidden]) .totp-key").await;
-    let shown = key.text().await.unwrap();
-    let secret = data_encoding::BASE32_NOPAD
-        .decode(shown.replace(' ', "").as_bytes())
-        .unwrap_or_else(|e| panic!("{shown:?} is the Base32 key: {e}"));
+    let secret = begin_two_factor(c, &user.password).await;
     let qr = c
         .find(Locator::Css("img.totp-qr"))
         .await
@@ -1097,6 +1079,29 @@ async fn a_person_turns_on_two_factor_sign_in_and_signs_in_with_a_code() {
         .unwrap();
     wait_for_path(c, "/").await;
     browser.client.clone().close().await.unwrap();
+}
+
+/// Starts the two-factor setup on the open Settings page (it asks for the
+/// password first) and answers the secret: the key shown beside the QR
+/// code, which is what an authenticator app reads.
+pub async fn begin_two_factor(c: &Client, password: &str) -> Vec<u8> {
+    c.find(Locator::Css("form[data-totp-begin] input[name=password]"))
+        .await
+        .unwrap()
+        .send_keys(password)
+        .await
+        .unwrap();
+    c.find(Locator::Css("form[data-totp-begin] button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let key = wait_for_css(c, ".totp-steps:not([hidden]) .totp-key").await;
+    let shown = key.text().await.unwrap();
+    data_encoding::BASE32_NOPAD
+        .decode(shown.replace(' ', "").as_bytes())
+        .unwrap_or_else(|e| panic!("{shown:?} is the Base32 key: {e}"))
 }
 
 /// Submits the page's add form.

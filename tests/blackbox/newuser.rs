@@ -291,6 +291,28 @@ async fn search_marks_counts_and_sums_what_it_found_and_finds_a_categorys_record
             .all(|(n, rank, k)| (n == "Rewe" || n == "Aldi")
                 && *rank == 4
                 && *k == Some("Lebensmittel")));
+
+        // Found by its text in a way LIKE does not fold ("Äpfel" for
+        // "äpfel": the full-text match does) and by its category too: it
+        // is counted and summed once.
+        let fruit = id(&app
+            .ok(&user, "createCategory", json!({"name": "Obst und äpfel"}))
+            .await);
+        app.ok(&user, "createDailyExpense", json!({"name": "Äpfel", "amount": "2.00", "date": "2026-01-11", "accountId": account, "categoryId": fruit}))
+            .await;
+        let page = app.page(&user, "/search?q=%C3%A4pfel").await;
+        let found = say(locale, "2 found", "2 Treffer");
+        assert!(
+            page.contains(&format!("<strong>{found}</strong>")),
+            "{page}"
+        );
+        assert!(
+            page.contains(&format!(
+                " · {sum}: <span class=\"amount\">{}</span>",
+                money("2.00", "EUR", locale)
+            )),
+            "{page}"
+        );
     }
 }
 

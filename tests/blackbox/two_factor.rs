@@ -584,7 +584,9 @@ async fn codes_guessed_behind_a_right_password_still_lock_disabling() {
 /// shows since when it is on, in the browser's time. The setup offers the
 /// `otpauth://` address for an authenticator on the same phone.
 async fn two_factor_right_after_enabling(width: u32, height: u32, dark: bool) {
-    use crate::browser::{screenshot, sign_in, start_with, wait_for_css, wait_for_text};
+    use crate::browser::{
+        begin_two_factor, screenshot, sign_in, start_with, wait_for_css, wait_for_text,
+    };
     use fantoccini::Locator;
     let app = spawn_app().await;
     let Some(browser) = start_with(width, height, dark).await else {
@@ -602,22 +604,7 @@ async fn two_factor_right_after_enabling(width: u32, height: u32, dark: bool) {
         sign_in(c, &app, &user).await;
         c.goto(&app.url("/settings#two-factor")).await.unwrap();
         let at = format!("{locale} {width}px dark={dark}");
-        c.find(Locator::Css("form[data-totp-begin] input[name=password]"))
-            .await
-            .unwrap()
-            .send_keys(&user.password)
-            .await
-            .unwrap();
-        c.find(Locator::Css("form[data-totp-begin] button"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        let key = wait_for_css(c, ".totp-steps:not([hidden]) .totp-key").await;
-        let secret = data_encoding::BASE32_NOPAD
-            .decode(key.text().await.unwrap().replace(' ', "").as_bytes())
-            .unwrap();
+        let secret = begin_two_factor(c, &user.password).await;
         let link = c
             .find(Locator::Css(".totp-steps a.totp-link"))
             .await

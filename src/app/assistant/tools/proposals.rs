@@ -12,6 +12,7 @@ use super::*;
 use crate::error::Reason;
 use crate::i18n::assistant::{self as words, amount_from, quoted, when, Entry};
 use crate::store::categories::Category;
+use crate::store::recurring::Planned;
 
 /// What the write tool `tool` would do with `arguments`, without doing it:
 /// the arguments to send to its action on Confirm, and the preview. Fails
@@ -213,6 +214,25 @@ fn category_name(c: &Connection, user: &User, id: &str) -> Result<String> {
         .unwrap_or_default())
 }
 
+/// A recurring expense's or income's line: "Einnahme „Gehalt“ 2.500,00 €
+/// monatlich ab 01.01.2026".
+fn recurring_line(entry: Entry, n: &NewRecurring, l: crate::i18n::Locale) -> String {
+    format!(
+        "{} {} {} {}{}",
+        entry.label(l),
+        quoted(&n.name, l),
+        format::money(n.plan.amount, &n.plan.currency, l),
+        when(&n.plan.schedule(), l),
+        amount_from(n.amount_from, l)
+    )
+}
+
+/// The stored amount and currency of a schedule, when the new one
+/// changes them.
+fn plan_changed(new: &Planned, was: &Planned) -> Option<(Decimal, String)> {
+    changed(new.amount, &new.currency, was.amount, &was.currency)
+}
+
 pub(super) fn changed(
     amount: Decimal,
     currency: &str,
@@ -279,23 +299,11 @@ impl Proposal for ExpenseInput {
         } else {
             Entry::Expense
         };
-        Ok(format!(
-            "{} {} {} {}{}",
-            entry.label(l),
-            quoted(&n.name, l),
-            format::money(n.plan.amount, &n.plan.currency, l),
-            when(&n.plan.schedule(), l),
-            amount_from(n.amount_from, l)
-        ))
+        Ok(recurring_line(entry, n, l))
     }
 
     fn was(n: &NewRecurring, s: &Expense) -> Option<(Decimal, String)> {
-        changed(
-            n.plan.amount,
-            &n.plan.currency,
-            s.plan.amount,
-            &s.plan.currency,
-        )
+        plan_changed(&n.plan, &s.plan)
     }
 
     fn booked_on(n: &NewRecurring) -> Option<(&str, Option<Option<&str>>)> {
@@ -320,23 +328,11 @@ impl Proposal for IncomeInput {
 
     fn line(_: &Connection, user: &User, n: &NewRecurring) -> Result<String> {
         let l = user.locale;
-        Ok(format!(
-            "{} {} {} {}{}",
-            Entry::Income.label(l),
-            quoted(&n.name, l),
-            format::money(n.plan.amount, &n.plan.currency, l),
-            when(&n.plan.schedule(), l),
-            amount_from(n.amount_from, l)
-        ))
+        Ok(recurring_line(Entry::Income, n, l))
     }
 
     fn was(n: &NewRecurring, s: &Income) -> Option<(Decimal, String)> {
-        changed(
-            n.plan.amount,
-            &n.plan.currency,
-            s.plan.amount,
-            &s.plan.currency,
-        )
+        plan_changed(&n.plan, &s.plan)
     }
 
     fn booked_on(n: &NewRecurring) -> Option<(&str, Option<Option<&str>>)> {
@@ -370,12 +366,7 @@ impl Proposal for TransferInput {
     }
 
     fn was(n: &NewTransfer, s: &Transfer) -> Option<(Decimal, String)> {
-        changed(
-            n.plan.amount,
-            &n.plan.currency,
-            s.plan.amount,
-            &s.plan.currency,
-        )
+        plan_changed(&n.plan, &s.plan)
     }
 
     fn booked_on(_: &NewTransfer) -> Option<(&str, Option<Option<&str>>)> {
