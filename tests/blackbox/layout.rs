@@ -180,6 +180,10 @@ async fn record_tables_fit_their_panel_and_phone_charts_open_on_the_newest_month
                     );
                     assert_eq!(chart["hint"], hint, "{at}");
                 }
+                // "Next payments": no date runs into the name beside it.
+                let payments = js(c, PAYMENTS_CLASH).await;
+                assert!(payments["rows"].as_u64().unwrap() > 0, "{at}: {payments}");
+                assert_eq!(payments["clashes"], json!([]), "{at}: {payments}");
                 if !dark {
                     // Stacked rows: everything a cell holds right of its label;
                     // the month stepper on one line.
@@ -207,6 +211,20 @@ async fn record_tables_fit_their_panel_and_phone_charts_open_on_the_newest_month
         browser.client.clone().close().await.unwrap();
     }
 }
+
+/// The dashboard's next payments whose date (its text, not its grid cell)
+/// reaches into the name beside it.
+const PAYMENTS_CLASH: &str = r#"
+const rows = Array.from(document.querySelectorAll('ul.payments li'));
+const clashes = rows.filter(li => {
+  const range = document.createRange();
+  range.selectNodeContents(li.querySelector('.when'));
+  const date = range.getBoundingClientRect();
+  const name = li.querySelector('.what').getBoundingClientRect();
+  return date.right > name.left + 0.5;
+}).map(li => li.textContent);
+return { rows: rows.length, clashes };
+"#;
 
 /// Whether the "saved" note is in sight and overlaps no field or button.
 const TOAST_COVERS: &str = r#"
