@@ -156,6 +156,14 @@ impl Month {
     pub fn pages(&self) -> u32 {
         self.count.div_ceil(MONTH_PAGE).max(1)
     }
+
+    /// What the whole month's entries (every page's) come to in `base`.
+    pub fn total(&self, rates: &crate::domain::rates::Rates, base: &str) -> Decimal {
+        self.sums
+            .iter()
+            .map(|(currency, sum)| rates.to_base(*sum, currency, base))
+            .sum()
+    }
 }
 
 /// The page `page` (from 1) of the one-time expenses from `first` through

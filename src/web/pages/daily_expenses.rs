@@ -63,13 +63,14 @@ pub async fn show(
     )
     .await?;
     let pages = month.pages();
+    let total = month.total(&state.rates.current(), &user.base_currency);
     let Month {
         entries: list,
         editing,
         documents: docs,
         page: shown_page,
         count,
-        sums,
+        ..
     } = month;
     let docs_of = |id: &str| -> Vec<&Document> {
         docs.iter()
@@ -82,12 +83,6 @@ pub async fn show(
     // `listBudgets` then, so the page itself costs no more).
     let has_budgets = crate::app::budgets::any(&state, &user.id).await?;
     let (left, over) = crate::i18n::budgets::left_templates(locale);
-    // The whole month's total (every page's entries), in the base currency.
-    let rates = state.rates.current();
-    let total: rust_decimal::Decimal = sums
-        .iter()
-        .map(|(currency, sum)| rates.to_base(*sum, currency, &user.base_currency))
-        .sum();
     let mut category_filter = vec![("none".to_string(), t.uncategorised.to_string())];
     category_filter.extend(refs.category_options());
     let nav = |m: chrono::NaiveDate| {

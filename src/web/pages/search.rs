@@ -30,7 +30,7 @@ pub async fn show(
             .chars()
             .take(search::QUERY_MAX)
             .collect();
-    let g = crate::i18n::guide::words(locale);
+    let g = guide::words(locale);
     let Found { hits, total, sums } = if query.is_empty() {
         Found::default()
     } else {
