@@ -30,6 +30,7 @@ pub mod sessions;
 pub mod settings;
 pub mod two_factor;
 
+use crate::app::input;
 use crate::auth::origin::{self, write_refusal};
 use crate::auth::session::Session;
 use crate::error::{Error, Result};
@@ -129,7 +130,7 @@ pub struct Action {
     pub public: bool,
     pub body_limit: usize,
     run: Handler,
-    decode: fn(Value) -> Result<()>,
+    decode: Arc<dyn Fn(Value) -> Result<()> + Send + Sync>,
 }
 
 impl Action {
@@ -155,16 +156,22 @@ pub struct Registry {
 }
 
 impl Registry {
-    fn add<I, F, Fut>(&mut self, name: &'static str, public: bool, body_limit: usize, f: F)
-    where
-        I: DeserializeOwned + Send + 'static,
+    fn add<I, F, Fut>(
+        &mut self,
+        name: &'static str,
+        public: bool,
+        body_limit: usize,
+        decode: fn(Value) -> Result<I>,
+        f: F,
+    ) where
+        I: Send + 'static,
         F: Fn(Ctx, I) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<Reply>> + Send + 'static,
     {
         let f = Arc::new(f);
         let run: Handler = Arc::new(move |ctx, value| {
             let f = f.clone();
-            Box::pin(async move { f(ctx, crate::app::input::decode::<I>(value)?).await })
+            Box::pin(async move { f(ctx, decode(value)?).await })
         });
         let previous = self.actions.insert(
             name,
@@ -172,7 +179,7 @@ impl Registry {
                 public,
                 body_limit,
                 run,
-                decode: |v| crate::app::input::decode::<I>(v).map(drop),
+                decode: Arc::new(move |v| decode(v).map(drop)),
             },
         );
         assert!(previous.is_none(), "action {name} registered twice");
@@ -185,7 +192,7 @@ impl Registry {
         F: Fn(Ctx, I) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<Reply>> + Send + 'static,
     {
-        self.add(name, false, BODY_LIMIT, f);
+        self.add(name, false, BODY_LIMIT, input::decode::<I>, f);
     }
 
     /// A session action that carries a file (16 MiB body limit).
@@ -195,7 +202,7 @@ impl Registry {
         F: Fn(Ctx, I) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<Reply>> + Send + 'static,
     {
-        self.add(name, false, LARGE_BODY_LIMIT, f);
+        self.add(name, false, LARGE_BODY_LIMIT, input::decode::<I>, f);
     }
 
     /// An action anyone may call (sign-in).
@@ -205,7 +212,23 @@ impl Registry {
         F: Fn(Ctx, I) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<Reply>> + Send + 'static,
     {
-        self.add(name, true, BODY_LIMIT, f);
+        self.add(name, true, BODY_LIMIT, input::decode::<I>, f);
+    }
+
+    /// A session action whose input `decode` reads from the JSON body,
+    /// naming the field of any failure as serde's decoding does (a
+    /// record's update: its `id` and the kind's fields).
+    pub fn session_read<I, F, Fut>(
+        &mut self,
+        name: &'static str,
+        decode: fn(Value) -> Result<I>,
+        f: F,
+    ) where
+        I: Send + 'static,
+        F: Fn(Ctx, I) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Reply>> + Send + 'static,
+    {
+        self.add(name, false, BODY_LIMIT, decode, f);
     }
 
     pub fn get(&self, name: &str) -> Option<&Action> {

@@ -6,7 +6,7 @@
 
 use super::{Ctx, NoInput, Registry, Reply};
 use crate::app::input::{self, IdInput};
-use crate::app::records::{self, accounts, daily_expenses, expenses, EachKind, Record};
+use crate::app::records::{self, accounts, daily_expenses, expenses, EachKind, Record, Update};
 use crate::error::{Error, Reason, Result};
 use crate::store::daily_expenses::Filter;
 use serde::Deserialize;
@@ -40,7 +40,7 @@ impl EachKind for Generic<'_> {
             r.session(n, create::<R>);
         }
         if let Some(n) = name(r, format!("update{one}")) {
-            r.session(n, update::<R>);
+            r.session_read(n, Update::<R>::decode, update::<R>);
         }
         if let Some(n) = name(r, format!("delete{one}")) {
             r.session(n, delete::<R>);
@@ -56,7 +56,7 @@ async fn create<R: Record>(ctx: Ctx, input: R) -> Result<Reply> {
     Reply::data(records::create(&ctx.state, &ctx.user_id()?, input).await?)
 }
 
-async fn update<R: Record>(ctx: Ctx, input: R) -> Result<Reply> {
+async fn update<R: Record>(ctx: Ctx, input: Update<R>) -> Result<Reply> {
     Reply::data(records::update(&ctx.state, &ctx.user_id()?, input).await?)
 }
 

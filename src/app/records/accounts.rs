@@ -21,8 +21,6 @@ use serde_json::Value;
 #[serde(rename_all = "camelCase")]
 pub struct AccountInput {
     #[serde(default)]
-    id: Option<String>,
-    #[serde(default)]
     name: Patch<String>,
     #[serde(default, rename = "type")]
     kind: Patch<String>,
@@ -37,12 +35,7 @@ impl Record for AccountInput {
     const NOUN: [&'static str; 2] = ["Account", "Accounts"];
     const CAP: Cap = Cap::Accounts;
 
-    fn take_id(&mut self) -> Option<String> {
-        self.id.take()
-    }
-
     fn validate(self, _: &Connection, _: &UserId, stored: Option<&Account>) -> Result<NewAccount> {
-        // Every field is checked, so that a form hears of all its errors at once.
         let mut checks = input::Checks::default();
         let name = checks.take(input::text(
             "name",

@@ -15,7 +15,6 @@ use serde_json::Value;
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]
 pub struct CategoryInput {
-    id: Option<String>,
     name: Patch<String>,
     icon: Patch<String>,
     color: Patch<String>,
@@ -29,17 +28,12 @@ impl Record for CategoryInput {
     const NOUN: [&'static str; 2] = ["Category", "Categories"];
     const CAP: Cap = Cap::Categories;
 
-    fn take_id(&mut self) -> Option<String> {
-        self.id.take()
-    }
-
     fn validate(
         self,
         _: &Connection,
         _: &UserId,
         stored: Option<&Category>,
     ) -> Result<NewCategory> {
-        // Every field is checked, so that a form hears of all its errors at once.
         let mut checks = input::Checks::default();
         let name = checks.take(input::text(
             "name",

@@ -21,7 +21,6 @@ use serde_json::Value;
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]
 pub struct DailyInput {
-    id: Option<String>,
     name: Patch<String>,
     amount: Patch<Value>,
     currency: Patch<String>,
@@ -37,17 +36,12 @@ impl Record for DailyInput {
     const NOUN: [&'static str; 2] = ["DailyExpense", "DailyExpenses"];
     const CAP: Cap = Cap::DailyExpenses;
 
-    fn take_id(&mut self) -> Option<String> {
-        self.id.take()
-    }
-
     fn validate(
         self,
         c: &Connection,
         user: &UserId,
         stored: Option<&DailyExpense>,
     ) -> Result<DailyEntry> {
-        // Every field is checked, so that a form hears of all its errors at once.
         let mut checks = input::Checks::default();
         let merchant = checks.take(input::optional_text(
             "merchant",

@@ -21,7 +21,7 @@ pub use expenses::ExpenseInput;
 pub use incomes::IncomeInput;
 pub use transfers::TransferInput;
 
-use crate::app::input::Patch;
+use crate::app::input::{self, IdInput, Patch};
 use crate::domain::currency::Currency;
 use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
@@ -31,6 +31,7 @@ use crate::store::users::UserId;
 use crate::store::{require_owned_field, Cap, Owned};
 use chrono::NaiveDate;
 use rusqlite::Connection;
+use serde_json::Value;
 
 /// The entry's currency: the given one, or else its account's. Fails naming
 /// `account_field` when the account is not the user's.
@@ -61,7 +62,7 @@ pub fn account_and_currency(
     currency: Patch<String>,
     stored: Option<(&str, &str)>,
 ) -> Result<(String, String)> {
-    let account_id = crate::app::input::optional_id(account.or(stored.map(|(a, _)| a.to_string())))
+    let account_id = input::optional_id(account.or(stored.map(|(a, _)| a.to_string())))
         .ok_or_else(|| Error::invalid("accountId", Reason::Required))?;
     let given = match currency {
         Patch::Absent => stored.map(|(_, code)| code.to_string()),
@@ -83,7 +84,8 @@ pub fn check_category(c: &Connection, user_id: &UserId, category_id: Option<&str
 /// update and delete below see it: the record it makes (whose
 /// [`Table`] keeps it), its name, the per-user limit a create checks, and
 /// its own validation. A new kind of record is its table, its input, this
-/// impl and a line in [`each_kind`].
+/// impl and a line in [`each_kind`]. The input holds the fields a create
+/// or an update gives; an update's `id` is read beside them ([`Update`]).
 pub trait Record: serde::de::DeserializeOwned + Send + Sync + 'static {
     /// The record as stored and answered.
     type Stored: Table + serde::Serialize + Send + Sync + 'static;
@@ -94,9 +96,9 @@ pub trait Record: serde::de::DeserializeOwned + Send + Sync + 'static {
     /// The per-user limit a create checks.
     const CAP: Cap;
 
-    /// Takes the `id` out of an update's input.
-    fn take_id(&mut self) -> Option<String>;
-    /// The complete record from the input over the stored one (`None` when creating).
+    /// The complete record from the input over the stored one (`None`
+    /// when creating). Every field is checked ([`input::Checks`]), so that
+    /// a form hears of all its errors at once.
     fn validate(
         self,
         c: &Connection,
@@ -130,6 +132,24 @@ pub fn each_kind(door: &mut impl EachKind) {
     door.kind::<TransferInput>();
 }
 
+/// An update's input: the id of the record it changes and the fields it gives.
+pub struct Update<R> {
+    pub id: Option<String>,
+    pub fields: R,
+}
+
+impl<R: Record> Update<R> {
+    /// Reads an update from a door's JSON object: its `id` and the kind's
+    /// fields, a failure naming its field.
+    pub fn decode(json: Value) -> Result<Self> {
+        let IdInput { id } = input::decode(json.clone())?;
+        Ok(Update {
+            id,
+            fields: input::decode(json)?,
+        })
+    }
+}
+
 /// A record just created or updated, as [`Record::after_write`] sees it.
 pub struct Written<'a, S: Table> {
     /// The record's id (a new one after a create).
@@ -154,15 +174,15 @@ pub async fn list<R: Record>(state: &AppState, user: &UserId) -> Result<Vec<R::S
 
 /// Validates and inserts in one transaction ([`create_in`]).
 pub async fn create<R: Record>(state: &AppState, user: &UserId, input: R) -> Result<R::Stored> {
-    write(state, user, input, create_in).await
+    write::<R, _>(state, user, input, create_in).await
 }
 
 /// Runs `write` (a create or an update) in one transaction, as of now.
-async fn write<R: Record>(
+async fn write<R: Record, I: Send + 'static>(
     state: &AppState,
     user: &UserId,
-    input: R,
-    write: fn(&Connection, &UserId, R, &str, NaiveDate) -> Result<R::Stored>,
+    input: I,
+    write: fn(&Connection, &UserId, I, &str, NaiveDate) -> Result<R::Stored>,
 ) -> Result<R::Stored> {
     let (user, now, today) = (
         user.clone(),
@@ -203,24 +223,27 @@ pub fn create_in<R: Record>(
 
 /// The given fields over the stored record, validated and written in one
 /// transaction ([`update_in`]); another user's id is not found.
-pub async fn update<R: Record>(state: &AppState, user: &UserId, input: R) -> Result<R::Stored> {
-    write(state, user, input, update_in).await
+pub async fn update<R: Record>(
+    state: &AppState,
+    user: &UserId,
+    input: Update<R>,
+) -> Result<R::Stored> {
+    write::<R, _>(state, user, input, update_in).await
 }
 
-/// What [`update`] does inside its transaction (the id taken from the
-/// input): the stored record, the input validated over it, the write,
+/// What [`update`] does inside its transaction: the stored record, the input validated over it, the write,
 /// [`Record::after_write`], the record read again. Also the write of a
 /// confirmed assistant proposal.
 pub fn update_in<R: Record>(
     tx: &Connection,
     user: &UserId,
-    mut input: R,
+    input: Update<R>,
     now: &str,
     today: NaiveDate,
 ) -> Result<R::Stored> {
-    let id = crate::app::input::required_id(input.take_id())?;
+    let id = input::required_id(input.id)?;
     let stored = table::find::<R::Stored>(tx, user, &id)?.ok_or(Error::NotFound)?;
-    let new = input.validate(tx, user, Some(&stored))?;
+    let new = input.fields.validate(tx, user, Some(&stored))?;
     let record = table::update::<R::Stored>(tx, user, &id, &new, now)?.ok_or(Error::NotFound)?;
     let written = Written {
         id: &id,
@@ -246,4 +269,40 @@ pub async fn delete<R: Record>(state: &AppState, user: &UserId, id: String) -> R
         return Err(Error::NotFound);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CategoryInput, Update};
+    use crate::error::{Error, Reason};
+    use serde_json::json;
+
+    fn field(e: Error) -> String {
+        match e {
+            Error::Invalid { field, .. } => field.to_string(),
+            other => panic!("not a field error: {other}"),
+        }
+    }
+
+    /// An update's id and its fields are read from one object, and a
+    /// failure names its field as a create's would.
+    #[test]
+    fn an_update_reads_its_id_beside_the_fields() {
+        let u = Update::<CategoryInput>::decode(json!({"id": "c1", "name": "Rent"})).unwrap();
+        assert_eq!(u.id.as_deref(), Some("c1"));
+        let u = Update::<CategoryInput>::decode(json!({"name": "Rent"})).unwrap();
+        assert_eq!(u.id, None);
+        let bad_id = Update::<CategoryInput>::decode(json!({"id": 5, "name": "Rent"}));
+        assert_eq!(field(bad_id.err().unwrap()), "id");
+        let bad_name = Update::<CategoryInput>::decode(json!({"id": "c1", "name": 5}));
+        let e = bad_name.err().unwrap();
+        assert!(matches!(
+            &e,
+            Error::Invalid {
+                reason: Reason::Malformed(_),
+                ..
+            }
+        ));
+        assert_eq!(field(e), "name");
+    }
 }

@@ -93,7 +93,6 @@ pub(super) use kept;
 #[derive(Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct RecurringInput<S, C = String, F = bool> {
-    id: Option<String>,
     name: Patch<String>,
     amount: Patch<Value>,
     currency: Patch<String>,
@@ -114,7 +113,6 @@ pub struct RecurringInput<S, C = String, F = bool> {
 impl<S, C, F> Default for RecurringInput<S, C, F> {
     fn default() -> Self {
         RecurringInput {
-            id: None,
             name: Patch::Absent,
             amount: Patch::Absent,
             currency: Patch::Absent,
@@ -136,14 +134,9 @@ impl<S: Kind, C: Over<String>, F: Over<bool>> Record for RecurringInput<S, C, F>
     const NOUN: [&'static str; 2] = S::NOUN;
     const CAP: Cap = Cap::Recurring;
 
-    fn take_id(&mut self) -> Option<String> {
-        self.id.take()
-    }
-
     fn validate(self, c: &Connection, user: &UserId, stored: Option<&S>) -> Result<NewRecurring> {
         let kept = stored.map(S::kept);
         let kept = kept.as_ref();
-        // Every field is checked, so that a form hears of all its errors at once.
         let mut checks = input::Checks::default();
         let name = checks.take(input::text(
             "name",

@@ -15,7 +15,6 @@ use serde_json::Value;
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]
 pub struct TransferInput {
-    id: Option<String>,
     from_account_id: Patch<String>,
     to_account_id: Patch<String>,
     amount: Patch<Value>,
@@ -30,17 +29,12 @@ impl Record for TransferInput {
     const NOUN: [&'static str; 2] = ["Transfer", "Transfers"];
     const CAP: Cap = Cap::Recurring;
 
-    fn take_id(&mut self) -> Option<String> {
-        self.id.take()
-    }
-
     fn validate(
         self,
         c: &Connection,
         user: &UserId,
         stored: Option<&Transfer>,
     ) -> Result<NewTransfer> {
-        // Every field is checked, so that a form hears of all its errors at once.
         let mut checks = input::Checks::default();
         let from = checks.take(
             input::optional_id(

@@ -9,6 +9,7 @@ use super::catalogue::{write_tool, Field, Kind, Ty, WRITE_TOOLS};
 use super::reads;
 use super::values::amt;
 use super::*;
+use crate::app::records::Update;
 use crate::error::Reason;
 use crate::i18n::assistant::{self as words, amount_from, quoted, when, Entry};
 use crate::store::categories::Category;
@@ -117,11 +118,10 @@ pub(super) fn written<R: Record>(
     now: &str,
     today: NaiveDate,
 ) -> Result<Value> {
-    let input: R = parse_input(arguments)?;
     let record = if update {
-        entries::update_in(tx, &user.id, input, now, today)?
+        entries::update_in(tx, &user.id, Update::<R>::decode(arguments)?, now, today)?
     } else {
-        entries::create_in(tx, &user.id, input, now, today)?
+        entries::create_in(tx, &user.id, parse_input::<R>(arguments)?, now, today)?
     };
     serde_json::to_value(record).map_err(|e| Error::Internal(e.into()))
 }
@@ -154,15 +154,15 @@ pub(super) fn check<R: Proposal>(
     args: Value,
     update: bool,
 ) -> Result<(Value, String)> {
-    let mut input: R = parse_input(args)?;
     let (id, stored, new) = if update {
-        let id = input::required_id(input.take_id())?;
+        let Update { id, fields } = Update::<R>::decode(args)?;
+        let id = input::required_id(id)?;
         let stored = table::find::<R::Stored>(c, &user.id, &id)?.ok_or(Error::NotFound)?;
-        let new = input.validate(c, &user.id, Some(&stored))?;
+        let new = fields.validate(c, &user.id, Some(&stored))?;
         <R::Stored as Table>::before_write(c, &user.id, &new, Some(&id))?;
         (Some(id), Some(stored), new)
     } else {
-        let new = input.validate(c, &user.id, None)?;
+        let new = parse_input::<R>(args)?.validate(c, &user.id, None)?;
         R::CAP.check(c, &user.id)?;
         <R::Stored as Table>::before_write(c, &user.id, &new, None)?;
         (None, None, new)
