@@ -6,7 +6,9 @@
 
 use super::{Ctx, NoInput, Registry, Reply};
 use crate::app::input::{self, IdInput};
-use crate::app::records::{self, accounts, daily_expenses, expenses, EachKind, Record, Update};
+use crate::app::records::{
+    self, accounts, daily_expenses, expenses, EachKind, Record, Update, Verb,
+};
 use crate::error::{Error, Reason, Result};
 use crate::store::daily_expenses::Filter;
 use serde::Deserialize;
@@ -25,25 +27,20 @@ struct Generic<'a>(&'a mut Registry);
 
 impl EachKind for Generic<'_> {
     fn kind<R: Record>(&mut self) {
-        let [one, many] = R::NOUN;
-        // The catalogue is built once; its names live as long as the process.
-        let name = |r: &Registry, name: String| {
-            r.get(&name)
-                .is_none()
-                .then(|| &*Box::leak(name.into_boxed_str()))
-        };
         let r = &mut *self.0;
-        if let Some(n) = name(r, format!("list{many}")) {
-            r.session(n, list::<R>);
-        }
-        if let Some(n) = name(r, format!("create{one}")) {
-            r.session(n, create::<R>);
-        }
-        if let Some(n) = name(r, format!("update{one}")) {
-            r.session_read(n, Update::<R>::decode, update::<R>);
-        }
-        if let Some(n) = name(r, format!("delete{one}")) {
-            r.session(n, delete::<R>);
+        for verb in Verb::ALL {
+            let name = R::action(verb);
+            if r.get(&name).is_some() {
+                continue;
+            }
+            // The catalogue is built once; its names live as long as the process.
+            let name: &'static str = Box::leak(name.into_boxed_str());
+            match verb {
+                Verb::List => r.session(name, list::<R>),
+                Verb::Create => r.session(name, create::<R>),
+                Verb::Update => r.session_read(name, Update::<R>::decode, update::<R>),
+                Verb::Delete => r.session(name, delete::<R>),
+            }
         }
     }
 }

@@ -1,86 +1,9 @@
 //! The page shell: head, navigation for every area, main, footer.
 
 use super::assets;
-use super::Viewer;
-use crate::i18n::{Locale, Texts};
+use super::{Viewer, SCREENS};
+use crate::i18n::Locale;
 use maud::{html, Markup, DOCTYPE};
-
-/// One entry of the main navigation.
-struct NavItem {
-    href: &'static str,
-    label: fn(&Texts) -> &'static str,
-}
-
-const NAV: &[NavItem] = &[
-    NavItem {
-        href: "/",
-        label: |t| t.nav_dashboard,
-    },
-    NavItem {
-        href: "/accounts",
-        label: |t| t.nav_accounts,
-    },
-    NavItem {
-        href: "/expenses",
-        label: |t| t.nav_expenses,
-    },
-    NavItem {
-        href: "/daily-expenses",
-        label: |t| t.nav_daily_expenses,
-    },
-    NavItem {
-        href: "/subscriptions",
-        label: |t| t.nav_subscriptions,
-    },
-    NavItem {
-        href: "/incomes",
-        label: |t| t.nav_incomes,
-    },
-    NavItem {
-        href: "/transfers",
-        label: |t| t.nav_transfers,
-    },
-    NavItem {
-        href: "/categories",
-        label: |t| t.nav_categories,
-    },
-    NavItem {
-        href: "/budgets",
-        label: |t| t.nav_budgets,
-    },
-    NavItem {
-        href: "/documents",
-        label: |t| t.nav_documents,
-    },
-    NavItem {
-        href: "/reserves",
-        label: |t| t.nav_reserves,
-    },
-    NavItem {
-        href: "/forecasts",
-        label: |t| t.nav_forecasts,
-    },
-    NavItem {
-        href: "/insights",
-        label: |t| t.nav_insights,
-    },
-    NavItem {
-        href: "/import",
-        label: |t| t.nav_import,
-    },
-    NavItem {
-        href: "/search",
-        label: |t| t.nav_search,
-    },
-    NavItem {
-        href: "/assistant",
-        label: |t| t.nav_assistant,
-    },
-    NavItem {
-        href: "/settings",
-        label: |t| t.nav_settings,
-    },
-];
 
 /// The head of every page; `scripts` are the page's own scripts (embedded
 /// assets, deferred like `app.js`).
@@ -135,11 +58,10 @@ pub fn page_with_scripts(
                     label.nav-button for="nav-toggle" { (t.menu) }
                     nav.mainnav aria-label=(t.menu) {
                         ul {
-                            @for item in NAV {
-                                @let active = item.href == current;
+                            @for (href, label) in SCREENS.iter().filter_map(|s| Some((s.path, s.nav?))) {
                                 li {
-                                    a href=(item.href) aria-current=[active.then_some("page")] {
-                                        ((item.label)(t))
+                                    a href=(href) aria-current=[(href == current).then_some("page")] {
+                                        (label(t))
                                     }
                                 }
                             }

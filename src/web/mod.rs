@@ -15,7 +15,7 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect};
-use axum::routing::get;
+use axum::routing::{get, MethodRouter};
 use axum::Router;
 use std::convert::Infallible;
 use tower_http::catch_panic::CatchPanicLayer;
@@ -69,29 +69,53 @@ impl<S: Send + Sync> FromRequestParts<S> for Viewer {
     }
 }
 
+/// One screen: its path, its label in the main navigation (`None`: not in
+/// it) and its handler.
+pub struct Screen {
+    pub path: &'static str,
+    pub nav: Option<fn(&Texts) -> &'static str>,
+    handler: fn() -> MethodRouter<AppState>,
+}
+
+const fn screen(
+    path: &'static str,
+    nav: Option<fn(&Texts) -> &'static str>,
+    handler: fn() -> MethodRouter<AppState>,
+) -> Screen {
+    Screen { path, nav, handler }
+}
+
+/// Every screen, routed by [`router`]; the main navigation lists those
+/// with a label, in this order. A new page is one row here.
+#[rustfmt::skip]
+pub const SCREENS: &[Screen] = &[
+    screen("/", Some(|t| t.nav_dashboard), || get(pages::dashboard::show)),
+    screen("/accounts", Some(|t| t.nav_accounts), || get(pages::accounts::show)),
+    screen("/expenses", Some(|t| t.nav_expenses), || get(pages::expenses::show)),
+    screen("/daily-expenses", Some(|t| t.nav_daily_expenses), || get(pages::daily_expenses::show)),
+    screen("/subscriptions", Some(|t| t.nav_subscriptions), || get(pages::expenses::subscriptions_page)),
+    screen("/incomes", Some(|t| t.nav_incomes), || get(pages::incomes::show)),
+    screen("/transfers", Some(|t| t.nav_transfers), || get(pages::transfers::show)),
+    screen("/categories", Some(|t| t.nav_categories), || get(pages::categories::show)),
+    screen("/budgets", Some(|t| t.nav_budgets), || get(pages::budgets::show)),
+    screen("/documents", Some(|t| t.nav_documents), || get(pages::documents::show)),
+    screen("/reserves", Some(|t| t.nav_reserves), || get(pages::reserves::show)),
+    screen("/forecasts", Some(|t| t.nav_forecasts), || get(pages::forecasts::show)),
+    screen("/insights", Some(|t| t.nav_insights), || get(pages::insights::show)),
+    screen("/import", Some(|t| t.nav_import), || get(pages::import::show)),
+    screen("/search", Some(|t| t.nav_search), || get(pages::search::show)),
+    screen("/assistant", Some(|t| t.nav_assistant), || get(pages::assistant::show)),
+    screen("/settings", Some(|t| t.nav_settings), || get(pages::settings::show)),
+    screen("/login", None, || get(pages::auth::login)),
+    screen("/register", None, || get(pages::auth::register)),
+    screen("/forgot-password", None, || get(pages::auth::forgot)),
+    screen("/reset-password", None, || get(pages::auth::reset)),
+];
+
 pub fn router(panic_routes: bool) -> Router<AppState> {
-    let mut r = Router::new()
-        .route("/", get(pages::dashboard::show))
-        .route("/login", get(pages::auth::login))
-        .route("/register", get(pages::auth::register))
-        .route("/forgot-password", get(pages::auth::forgot))
-        .route("/reset-password", get(pages::auth::reset))
-        .route("/settings", get(pages::settings::show))
-        .route("/accounts", get(pages::accounts::show))
-        .route("/categories", get(pages::categories::show))
-        .route("/budgets", get(pages::budgets::show))
-        .route("/expenses", get(pages::expenses::show))
-        .route("/subscriptions", get(pages::expenses::subscriptions_page))
-        .route("/daily-expenses", get(pages::daily_expenses::show))
-        .route("/incomes", get(pages::incomes::show))
-        .route("/transfers", get(pages::transfers::show))
-        .route("/search", get(pages::search::show))
-        .route("/documents", get(pages::documents::show))
-        .route("/forecasts", get(pages::forecasts::show))
-        .route("/reserves", get(pages::reserves::show))
-        .route("/insights", get(pages::insights::show))
-        .route("/import", get(pages::import::show))
-        .route("/assistant", get(pages::assistant::show))
+    let mut r = SCREENS
+        .iter()
+        .fold(Router::new(), |r, s| r.route(s.path, (s.handler)()))
         .route("/assets/{*path}", get(assets::serve))
         .route("/sw.js", get(assets::service_worker))
         .fallback(pages::errors::not_found);

@@ -96,6 +96,18 @@ pub trait Record: serde::de::DeserializeOwned + Send + Sync + 'static {
     /// The per-user limit a create checks.
     const CAP: Cap;
 
+    /// The name of the kind's action `verb`: `listCategories`,
+    /// `createCategory`, `updateCategory`, `deleteCategory`.
+    fn action(verb: Verb) -> String {
+        let [one, many] = Self::NOUN;
+        match verb {
+            Verb::List => format!("list{many}"),
+            Verb::Create => format!("create{one}"),
+            Verb::Update => format!("update{one}"),
+            Verb::Delete => format!("delete{one}"),
+        }
+    }
+
     /// The complete record from the input over the stored one (`None`
     /// when creating). Every field is checked ([`input::Checks`]), so that
     /// a form hears of all its errors at once.
@@ -113,6 +125,19 @@ pub trait Record: serde::de::DeserializeOwned + Send + Sync + 'static {
     ) -> Result<()> {
         Ok(())
     }
+}
+
+/// What a door does with a kind of record: one of its four actions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verb {
+    List,
+    Create,
+    Update,
+    Delete,
+}
+
+impl Verb {
+    pub const ALL: [Verb; 4] = [Verb::List, Verb::Create, Verb::Update, Verb::Delete];
 }
 
 /// What a door does for every kind of record ([`each_kind`]), such as

@@ -3,6 +3,7 @@
 
 use super::common::{amount_cell, currency_options, EditQuery, PageResult, Refs};
 use super::record_page::{amount_value, Editing, RecordForm, RecordList, Row};
+use crate::app::records::AccountInput;
 use crate::app::reports::{
     self,
     forecasts::{balance_set_on, since_balance_set},
@@ -113,10 +114,9 @@ pub async fn show(
         .map(|k| (k.to_string(), locale.account_type(k).to_string()))
         .collect();
     let balance = amount_value(editing.map(|a| a.balance), locale);
-    let list = RecordList::new(
+    let list = RecordList::new::<AccountInput>(
         t,
         "/accounts?edit=",
-        "deleteAccount",
         html! {
             th { (t.name) } th { (t.kind) } th.num { (t.balance) } th { (t.update_balance) }
         },
@@ -125,15 +125,9 @@ pub async fn show(
         p.hint { (t.balance_is_yours_hint) }
         p.hint { (t.account_in_use_hint) }
     });
-    let form = RecordForm::new(
-        t,
-        t.new_account,
-        "createAccount",
-        "updateAccount",
-        "/accounts",
-    )
-    .editing(editing.map(|a| Editing::named(&a.id, &a.name)))
-    .collapsed(!refs.accounts.is_empty());
+    let form = RecordForm::new::<AccountInput>(t, t.new_account, "/accounts")
+        .editing(editing.map(|a| Editing::named(&a.id, &a.name)))
+        .collapsed(!refs.accounts.is_empty());
     Ok(page(
         &viewer,
         "/accounts",

@@ -2,6 +2,7 @@
 
 use super::common::{category_chip, EditQuery, PageResult, Refs};
 use super::record_page::{amount_value, Editing, RecordForm, RecordList, Row};
+use crate::app::records::CategoryInput;
 use crate::app::reports;
 use crate::i18n::format;
 use crate::state::AppState;
@@ -25,23 +26,16 @@ pub async fn show(
     let budgets = reports::budgets::kept(&state, user, state.clock.today()).await?;
     let budget = |id: &str| budgets.of(id).map(|b| b.amount);
     let limit = amount_value(editing.and_then(|k| budget(&k.id)), locale);
-    let list = RecordList::new(
+    let list = RecordList::new::<CategoryInput>(
         t,
         "/categories?edit=",
-        "deleteCategory",
         html! {
             th { (t.name) } th.num { (t.budget_per_month) }
         },
     );
-    let form = RecordForm::new(
-        t,
-        t.new_category,
-        "createCategory",
-        "updateCategory",
-        "/categories",
-    )
-    .editing(editing.map(|k| Editing::named(&k.id, &k.name)))
-    .collapsed(!refs.categories.is_empty());
+    let form = RecordForm::new::<CategoryInput>(t, t.new_category, "/categories")
+        .editing(editing.map(|k| Editing::named(&k.id, &k.name)))
+        .collapsed(!refs.categories.is_empty());
     Ok(page(
         &viewer,
         "/categories",

@@ -4,6 +4,7 @@ use super::common::{amount_cell, category_chip, PageResult, Refs};
 use super::documents::{attach, paperclip};
 use super::record_page::{amount_and_currency, amount_value, Editing, RecordForm, RecordList, Row};
 use crate::app::records::daily_expenses::{self, Month, MONTH_PAGE};
+use crate::app::records::DailyInput;
 use crate::domain::recurrence::parse_month;
 use crate::domain::recurrence::{add_months, month_start};
 use crate::i18n::format;
@@ -116,29 +117,23 @@ pub async fn show(
         prev: (shown_page > 1).then(|| (at_page(shown_page - 1), t.newer_entries)),
         next: (shown_page < pages).then(|| (at_page(shown_page + 1), t.older_entries)),
     });
-    let records = RecordList::new(t, &edit_href, "deleteDailyExpense", html! {
+    let records = RecordList::new::<DailyInput>(t, &edit_href, html! {
         th { (t.date) } th { (t.name) } th { (t.category) } th.num { (t.amount) }
         th { span.sr-only { (t.doc_of_entry) } }
     })
     .foot(html! {
         th colspan="3" { (t.total) } td.num.amount { (format::money(total, &user.base_currency, locale)) } td {} td {}
     });
-    let mut form = RecordForm::new(
-        t,
-        t.new_daily_expense,
-        "createDailyExpense",
-        "updateDailyExpense",
-        &back,
-    )
-    .editing(
-        editing
-            .as_ref()
-            .map(|e| Editing::named(&e.id, &e.entry.name)),
-    )
-    .needs_account(refs.accounts.is_empty())
-    .merchant_hint()
-    .add_another()
-    .collapsed(!list.is_empty());
+    let mut form = RecordForm::new::<DailyInput>(t, t.new_daily_expense, &back)
+        .editing(
+            editing
+                .as_ref()
+                .map(|e| Editing::named(&e.id, &e.entry.name)),
+        )
+        .needs_account(refs.accounts.is_empty())
+        .merchant_hint()
+        .add_another()
+        .collapsed(!list.is_empty());
     if let Some(e) = &editing {
         form = form.after_form(attach(t, &docs_of(&e.id), "dailyExpenseId", &e.id));
     }

@@ -7,6 +7,7 @@ use super::record_page::{
     RecordList, Row, SchedulePrefill,
 };
 use crate::app;
+use crate::app::records::ExpenseInput;
 use crate::app::reports::{self, subscriptions::subscriptions};
 use crate::domain::recurrence::monthly_equivalent;
 use crate::i18n::format;
@@ -62,7 +63,7 @@ fn expense_form(locale: Locale, user: &User, refs: &Refs, f: ExpenseForm) -> Mar
     } else {
         t.new_expense
     };
-    let mut form = RecordForm::new(t, title, "createExpense", "updateExpense", back)
+    let mut form = RecordForm::new::<ExpenseInput>(t, title, back)
         .editing(editing.map(|e| Editing::named(&e.id, &e.name)))
         .needs_account(refs.accounts.is_empty())
         .collapsed(listed);
@@ -100,10 +101,9 @@ pub async fn show(
     let editing = q.find(&list, |e| e.id.as_str());
     let cats = refs.categories_by_id();
     let today = state.clock.today();
-    let records = RecordList::new(
+    let records = RecordList::new::<ExpenseInput>(
         t,
         "/expenses?edit=",
-        "deleteExpense",
         html! {
             th { (t.name) } th { (t.frequency) } th { (t.next_due) } th { (t.category) }
             th.num { (t.amount) } th.num.wide-only { (t.monthly_equivalent) }
@@ -152,10 +152,9 @@ pub async fn subscriptions_page(
         .find(&subs.subscriptions, |s| s.expense.id.as_str())
         .map(|s| &s.expense);
     let cats = refs.categories_by_id();
-    let records = RecordList::new(
+    let records = RecordList::new::<ExpenseInput>(
         t,
         "/subscriptions?edit=",
-        "deleteExpense",
         html! {
             th { (t.name) } th { (t.frequency) } th { (t.category) } th.num { (t.amount) }
             th.num { (t.monthly_equivalent) } th.num { (t.yearly_cost) }

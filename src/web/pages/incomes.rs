@@ -38,16 +38,15 @@ pub async fn show(
         viewer.locale,
     );
     let default_currency = refs.default_currency(&user.base_currency);
-    let records = RecordList::new(
+    let records = RecordList::new::<IncomeInput>(
         t,
         "/incomes?edit=",
-        "deleteIncome",
         html! {
             th { (t.name) } th { (t.frequency) } th { (t.next_due) } th { (t.account) }
             th.num { (t.amount) }
         },
     );
-    let form = RecordForm::new(t, t.new_income, "createIncome", "updateIncome", "/incomes")
+    let form = RecordForm::new::<IncomeInput>(t, t.new_income, "/incomes")
         .editing(editing.map(|i| Editing::named(&i.id, &i.name)))
         .needs_account(refs.accounts.is_empty())
         .collapsed(!list.is_empty());

@@ -4,6 +4,7 @@
 //! only its own columns and fields.
 
 use super::common::{currency_options, frequency_options};
+use crate::app::records::{Record, Verb};
 use crate::domain::prices::Prices;
 use crate::domain::recurrence::{Frequency, Schedule};
 use crate::i18n::format;
@@ -63,26 +64,22 @@ pub struct RecordList<'a> {
     t: &'static Texts,
     head: Markup,
     edit_href: &'a str,
-    delete_action: &'a str,
+    delete_action: String,
     foot: Option<Markup>,
     after: Option<Markup>,
 }
 
 impl<'a> RecordList<'a> {
-    /// `head` holds the header cells but the actions one; a row's edit link is
-    /// `edit_href` followed by its id (e.g. `/accounts?edit=`); `delete_action`
-    /// names the action its delete button sends.
-    pub fn new(
-        t: &'static Texts,
-        edit_href: &'a str,
-        delete_action: &'a str,
-        head: Markup,
-    ) -> Self {
+    /// The list of records of kind `R`: `head` holds the header cells but
+    /// the actions one; a row's edit link is `edit_href` followed by its id
+    /// (e.g. `/accounts?edit=`); its delete button sends the kind's delete
+    /// action.
+    pub fn new<R: Record>(t: &'static Texts, edit_href: &'a str, head: Markup) -> Self {
         RecordList {
             t,
             head,
             edit_href,
-            delete_action,
+            delete_action: R::action(Verb::Delete),
             foot: None,
             after: None,
         }
@@ -120,7 +117,7 @@ impl<'a> RecordList<'a> {
                                         @if let Some(why) = r.undeletable {
                                             small.hint.undeletable { (why) }
                                         } @else {
-                                            (delete_button(self.delete_action, r.id, r.confirm.unwrap_or(t.confirm_delete), t.delete))
+                                            (delete_button(&self.delete_action, r.id, r.confirm.unwrap_or(t.confirm_delete), t.delete))
                                         }
                                     }
                                 }
@@ -162,8 +159,8 @@ impl<'a> Editing<'a> {
 pub struct RecordForm<'a> {
     t: &'static Texts,
     new_title: &'a str,
-    create: &'a str,
-    update: &'a str,
+    create: String,
+    update: String,
     redirect: &'a str,
     editing: Option<Editing<'a>>,
     missing_account: bool,
@@ -174,20 +171,14 @@ pub struct RecordForm<'a> {
 }
 
 impl<'a> RecordForm<'a> {
-    /// `new_title` heads the form of a new record; `create` and `update`
-    /// name its actions.
-    pub fn new(
-        t: &'static Texts,
-        new_title: &'a str,
-        create: &'a str,
-        update: &'a str,
-        redirect: &'a str,
-    ) -> Self {
+    /// The form of a record of kind `R`, sending the kind's create or
+    /// update action; `new_title` heads the form of a new record.
+    pub fn new<R: Record>(t: &'static Texts, new_title: &'a str, redirect: &'a str) -> Self {
         RecordForm {
             t,
             new_title,
-            create,
-            update,
+            create: R::action(Verb::Create),
+            update: R::action(Verb::Update),
             redirect,
             editing: None,
             missing_account: false,
@@ -246,9 +237,9 @@ impl<'a> RecordForm<'a> {
         let t = self.t;
         let editing = self.editing.as_ref();
         let action = if editing.is_some() {
-            self.update
+            &self.update
         } else {
-            self.create
+            &self.create
         };
         let panel = html! {
             section.panel #record-form {

@@ -40,25 +40,18 @@ pub async fn show(
         today,
         viewer.locale,
     );
-    let records = RecordList::new(
+    let records = RecordList::new::<TransferInput>(
         t,
         "/transfers?edit=",
-        "deleteTransfer",
         html! {
             th { (t.from_account) } th { (t.to_account) } th { (t.frequency) } th { (t.next_due) }
             th.num { (t.amount) }
         },
     );
-    let form = RecordForm::new(
-        t,
-        t.new_transfer,
-        "createTransfer",
-        "updateTransfer",
-        "/transfers",
-    )
-    .editing(editing.map(|x| Editing::unnamed(&x.id)))
-    .needs_account(refs.accounts.len() < 2)
-    .collapsed(!list.is_empty());
+    let form = RecordForm::new::<TransferInput>(t, t.new_transfer, "/transfers")
+        .editing(editing.map(|x| Editing::unnamed(&x.id)))
+        .needs_account(refs.accounts.len() < 2)
+        .collapsed(!list.is_empty());
     Ok(page(
         &viewer,
         "/transfers",
