@@ -9,6 +9,7 @@ use super::catalogue::{write_tool, Field, Kind, Ty, WRITE_TOOLS};
 use super::reads;
 use super::values::amt;
 use super::*;
+use crate::app::records::recurring::{self, Over, RecurringInput};
 use crate::app::records::Update;
 use crate::error::Reason;
 use crate::i18n::assistant::{self as words, amount_from, quoted, when, Entry};
@@ -275,43 +276,39 @@ impl Proposal for DailyInput {
     }
 }
 
-impl Proposal for ExpenseInput {
-    fn record(n: &NewRecurring) -> Map<String, Value> {
-        let mut m = Map::new();
-        m.insert("name".into(), json!(n.name));
-        m.insert("amount".into(), amt(n.plan.amount));
-        m.insert("currency".into(), json!(n.plan.currency));
-        schedule_fields(&n.plan.schedule(), &mut m);
-        m.insert("accountId".into(), json!(n.account_id));
-        m.insert("categoryId".into(), json!(n.category_id));
-        m.insert("isSubscription".into(), json!(n.is_subscription));
-        m.insert("notes".into(), json!(n.notes));
-        if let Some(from) = n.amount_from {
-            m.insert("amountFrom".into(), json!(from.to_string()));
-        }
-        m
-    }
+/// What a proposed recurring expense or income says besides the fields
+/// both have.
+pub(super) trait RecurringProposal: recurring::Kind {
+    /// Whether it has a category and a subscription flag.
+    const CATEGORISED: bool;
+    /// What its line calls it.
+    fn entry(n: &NewRecurring) -> Entry;
+}
 
-    fn line(_: &Connection, user: &User, n: &NewRecurring) -> Result<String> {
-        let l = user.locale;
-        let entry = if n.is_subscription {
+impl RecurringProposal for Expense {
+    const CATEGORISED: bool = true;
+    fn entry(n: &NewRecurring) -> Entry {
+        if n.is_subscription {
             Entry::Subscription
         } else {
             Entry::Expense
-        };
-        Ok(recurring_line(entry, n, l))
-    }
-
-    fn was(n: &NewRecurring, s: &Expense) -> Option<(Decimal, String)> {
-        plan_changed(&n.plan, &s.plan)
-    }
-
-    fn booked_on(n: &NewRecurring) -> Option<(&str, Option<Option<&str>>)> {
-        Some((&n.account_id, Some(n.category_id.as_deref())))
+        }
     }
 }
 
-impl Proposal for IncomeInput {
+impl RecurringProposal for Income {
+    const CATEGORISED: bool = false;
+    fn entry(_: &NewRecurring) -> Entry {
+        Entry::Income
+    }
+}
+
+impl<S, C, F> Proposal for RecurringInput<S, C, F>
+where
+    S: RecurringProposal,
+    C: Over<String>,
+    F: Over<bool>,
+{
     fn record(n: &NewRecurring) -> Map<String, Value> {
         let mut m = Map::new();
         m.insert("name".into(), json!(n.name));
@@ -319,6 +316,10 @@ impl Proposal for IncomeInput {
         m.insert("currency".into(), json!(n.plan.currency));
         schedule_fields(&n.plan.schedule(), &mut m);
         m.insert("accountId".into(), json!(n.account_id));
+        if S::CATEGORISED {
+            m.insert("categoryId".into(), json!(n.category_id));
+            m.insert("isSubscription".into(), json!(n.is_subscription));
+        }
         m.insert("notes".into(), json!(n.notes));
         if let Some(from) = n.amount_from {
             m.insert("amountFrom".into(), json!(from.to_string()));
@@ -327,16 +328,16 @@ impl Proposal for IncomeInput {
     }
 
     fn line(_: &Connection, user: &User, n: &NewRecurring) -> Result<String> {
-        let l = user.locale;
-        Ok(recurring_line(Entry::Income, n, l))
+        Ok(recurring_line(S::entry(n), n, user.locale))
     }
 
-    fn was(n: &NewRecurring, s: &Income) -> Option<(Decimal, String)> {
-        plan_changed(&n.plan, &s.plan)
+    fn was(n: &NewRecurring, s: &S) -> Option<(Decimal, String)> {
+        plan_changed(&n.plan, s.kept().plan)
     }
 
     fn booked_on(n: &NewRecurring) -> Option<(&str, Option<Option<&str>>)> {
-        Some((&n.account_id, None))
+        let category = S::CATEGORISED.then_some(n.category_id.as_deref());
+        Some((&n.account_id, category))
     }
 }
 
