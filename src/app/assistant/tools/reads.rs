@@ -20,15 +20,16 @@ pub(super) type Param = (&'static str, &'static str, &'static str);
 
 /// What a read tool runs with besides its arguments.
 pub(super) struct Asked<'a> {
+    pub(super) c: &'a Connection,
     pub(super) user: &'a User,
     pub(super) rates: &'a Arc<Rates>,
     pub(super) today: NaiveDate,
     pub(super) now: &'a str,
 }
 
-/// How a read tool runs: on one connection, answering its result for the
-/// model and the line for the person.
-pub(super) type ReadFn = fn(&Connection, &Asked<'_>, &Args) -> Result<(Value, String)>;
+/// How a read tool runs (on the connection of [`Asked`]), answering its
+/// result for the model and the line for the person.
+pub(super) type ReadFn = fn(&Asked<'_>, &Args) -> Result<(Value, String)>;
 
 /// One read tool: name, description, parameters, the required ones, and
 /// what it runs.
@@ -61,7 +62,7 @@ pub(super) const READ_TOOLS: &[ReadTool] = &[
          and the next payments due. Defaults to the current month.",
         MONTH_PARAMETERS,
         &[],
-        |c, a, args| get_summary(c, a.user, a.rates, args.month(a.today)?, a.today),
+        get_summary,
     ),
     (
         "list_accounts",
@@ -70,7 +71,7 @@ pub(super) const READ_TOOLS: &[ReadTool] = &[
          is totalAssets in get_summary.",
         &[],
         &[],
-        |c, a, _| list_accounts(c, a.user, a.rates),
+        list_accounts,
     ),
     (
         "list_payments",
@@ -109,10 +110,7 @@ pub(super) const READ_TOOLS: &[ReadTool] = &[
             ("months", "integer", "1-24; default 12"),
         ],
         &[],
-        |c, a, args| {
-            let months = args.int("months", 1..=24)?.unwrap_or(12) as u32;
-            account_forecast(c, a.user, a.rates, args, months, a.today)
-        },
+        account_forecast,
     ),
     (
         "get_reserve_plan",
@@ -121,7 +119,7 @@ pub(super) const READ_TOOLS: &[ReadTool] = &[
          beyond that (one pot's surplus fills no other's gap); base currency.",
         &[],
         &[],
-        |c, a, _| reserve_plan(c, a.user, a.rates, a.today),
+        reserve_plan,
     ),
     (
         "list_insights",
@@ -129,7 +127,7 @@ pub(super) const READ_TOOLS: &[ReadTool] = &[
          opportunities, subscription alerts), newest first.",
         &[],
         &[],
-        |c, a, _| list_insights(c, a.user, a.now),
+        list_insights,
     ),
     (
         "spending_by_category",
@@ -138,7 +136,7 @@ pub(super) const READ_TOOLS: &[ReadTool] = &[
          Defaults to the current month.",
         MONTH_PARAMETERS,
         &[],
-        |c, a, args| spending_by_category(c, a.user, a.rates, args.month(a.today)?, a.today),
+        spending_by_category,
     ),
     (
         "list_budgets",
@@ -148,7 +146,7 @@ pub(super) const READ_TOOLS: &[ReadTool] = &[
          groceries this month\". Defaults to the current month.",
         MONTH_PARAMETERS,
         &[],
-        |c, a, args| list_budgets(c, a.user, a.rates, args.month(a.today)?, a.today),
+        list_budgets,
     ),
     (
         "list_subscriptions",
@@ -158,7 +156,7 @@ pub(super) const READ_TOOLS: &[ReadTool] = &[
          the active ones in the base currency.",
         &[],
         &[],
-        |c, a, _| list_subscriptions(c, a.user, a.rates, a.today),
+        list_subscriptions,
     ),
 ];
 
@@ -184,12 +182,13 @@ pub(super) async fn read(
         .db
         .run(move |c| {
             let asked = Asked {
+                c,
                 user: &user,
                 rates: &rates,
                 today,
                 now: &now,
             };
-            run(c, &asked, &args)
+            run(&asked, &args)
         })
         .await
 }
@@ -205,13 +204,9 @@ pub(super) fn month_view(v: &dashboard::MonthView) -> Value {
 }
 
 /// `get_summary`: the dashboard of a month (`reports::dashboard`, as `getDashboard`).
-pub(super) fn get_summary(
-    c: &Connection,
-    user: &User,
-    rates: &crate::domain::rates::Rates,
-    first: NaiveDate,
-    today: NaiveDate,
-) -> Result<(Value, String)> {
+pub(super) fn get_summary(a: &Asked<'_>, args: &Args) -> Result<(Value, String)> {
+    let (c, user, rates, today) = (a.c, a.user, a.rates, a.today);
+    let first = args.month(today)?;
     let d = dashboard::dashboard(c, user, rates, first, today)?;
     let upcoming: Vec<Value> = d
         .upcoming
@@ -239,11 +234,8 @@ pub(super) fn get_summary(
 
 /// `list_accounts`: the accounts with their balance in the base currency
 /// (`Rates::to_base`, as `/api/v1/accounts` converts it).
-pub(super) fn list_accounts(
-    c: &Connection,
-    user: &User,
-    rates: &crate::domain::rates::Rates,
-) -> Result<(Value, String)> {
+pub(super) fn list_accounts(a: &Asked<'_>, _: &Args) -> Result<(Value, String)> {
+    let (c, user, rates) = (a.c, a.user, a.rates);
     let accounts: Vec<Value> = table::all::<Account>(c, &user.id)?
         .into_iter()
         .map(|a| {
@@ -266,8 +258,8 @@ pub(super) fn list_accounts(
 
 /// `list_payments`: `reports::payments::Source` a month at a time (as
 /// `/api/v1/payments`), stopping after [`PAYMENTS_MAX`].
-pub(super) fn list_payments(c: &Connection, a: &Asked<'_>, args: &Args) -> Result<(Value, String)> {
-    let (user, rates) = (a.user, a.rates);
+pub(super) fn list_payments(a: &Asked<'_>, args: &Args) -> Result<(Value, String)> {
+    let (c, user, rates) = (a.c, a.user, a.rates);
     let (from, to) = (args.date("from")?, args.date("to")?);
     if to < from {
         return Err(Error::invalid("to", Reason::NotBefore("from")));
@@ -312,8 +304,8 @@ pub(super) fn list_payments(c: &Connection, a: &Asked<'_>, args: &Args) -> Resul
 }
 
 /// `search`: `store::search`, as the `search` action.
-pub(super) fn run_search(c: &Connection, a: &Asked<'_>, args: &Args) -> Result<(Value, String)> {
-    let user = a.user;
+pub(super) fn run_search(a: &Asked<'_>, args: &Args) -> Result<(Value, String)> {
+    let (c, user) = (a.c, a.user);
     // As the `search` action reads its query.
     let query = crate::app::search::query(&args.text("query")?.unwrap_or_default())?;
     let hits: Vec<Value> = search::search(c, &user.id, &query, search::LIMIT)?
@@ -385,14 +377,9 @@ pub(super) fn find_account(c: &Connection, user: &User, args: &Args) -> Result<A
 
 /// `get_account_forecast`: `reports::forecasts::for_account`, as
 /// `getAccountForecast`.
-pub(super) fn account_forecast(
-    c: &Connection,
-    user: &User,
-    rates: &crate::domain::rates::Rates,
-    args: &Args,
-    months: u32,
-    today: NaiveDate,
-) -> Result<(Value, String)> {
+pub(super) fn account_forecast(a: &Asked<'_>, args: &Args) -> Result<(Value, String)> {
+    let (c, user, rates, today) = (a.c, a.user, a.rates, a.today);
+    let months = args.int("months", 1..=24)?.unwrap_or(12) as u32;
     let account = find_account(c, user, args)?;
     let outlook = forecasts::for_account(c, user, rates, &account.id, months, today)?
         .ok_or(Error::NotFound)?;
@@ -425,12 +412,8 @@ pub(super) fn account_forecast(
 }
 
 /// `get_reserve_plan`: `reports::reserves::plan`, as `getReservePlan`.
-pub(super) fn reserve_plan(
-    c: &Connection,
-    user: &User,
-    rates: &crate::domain::rates::Rates,
-    today: NaiveDate,
-) -> Result<(Value, String)> {
+pub(super) fn reserve_plan(a: &Asked<'_>, _: &Args) -> Result<(Value, String)> {
+    let (c, user, rates, today) = (a.c, a.user, a.rates, a.today);
     let p = reserves::plan(c, user, rates, today)?;
     let entries: Vec<Value> = p
         .entries
@@ -459,7 +442,8 @@ pub(super) fn reserve_plan(
 /// `list_insights`: `store::insights::current`, as `listInsights`, in the
 /// user's language (stored in German; other languages are made from the
 /// finding, as the insights page does).
-pub(super) fn list_insights(c: &Connection, user: &User, now: &str) -> Result<(Value, String)> {
+pub(super) fn list_insights(a: &Asked<'_>, _: &Args) -> Result<(Value, String)> {
+    let (c, user, now) = (a.c, a.user, a.now);
     let l = user.locale;
     let list: Vec<Value> = insights::current(c, &user.id, now, insights::LIMIT)?
         .into_iter()
@@ -476,13 +460,9 @@ pub(super) fn list_insights(c: &Connection, user: &User, now: &str) -> Result<(V
 }
 
 /// `list_budgets`: `listBudgets` of a month.
-pub(super) fn list_budgets(
-    c: &Connection,
-    user: &User,
-    rates: &crate::domain::rates::Rates,
-    first: NaiveDate,
-    today: NaiveDate,
-) -> Result<(Value, String)> {
+pub(super) fn list_budgets(a: &Asked<'_>, args: &Args) -> Result<(Value, String)> {
+    let (c, user, rates, today) = (a.c, a.user, a.rates, a.today);
+    let first = args.month(today)?;
     let b = crate::app::reports::budgets::budgets(c, user, rates, first, today)?;
     let l = user.locale;
     let month = l.month_year(first.year(), first.month());
@@ -494,13 +474,9 @@ pub(super) fn list_budgets(
 
 /// `spending_by_category`: the dashboard's `byCategory` of a month, with
 /// each category's budget of that month.
-pub(super) fn spending_by_category(
-    c: &Connection,
-    user: &User,
-    rates: &crate::domain::rates::Rates,
-    first: NaiveDate,
-    today: NaiveDate,
-) -> Result<(Value, String)> {
+pub(super) fn spending_by_category(a: &Asked<'_>, args: &Args) -> Result<(Value, String)> {
+    let (c, user, rates, today) = (a.c, a.user, a.rates, a.today);
+    let first = args.month(today)?;
     let (d, budgets) =
         crate::app::reports::budgets::dashboard_and_budgets(c, user, rates, first, today)?;
     let l = user.locale;
@@ -530,12 +506,8 @@ pub(super) fn spending_by_category(
 }
 
 /// `list_subscriptions`: `reports::subscriptions`, as `listSubscriptions`.
-pub(super) fn list_subscriptions(
-    c: &Connection,
-    user: &User,
-    rates: &crate::domain::rates::Rates,
-    today: NaiveDate,
-) -> Result<(Value, String)> {
+pub(super) fn list_subscriptions(a: &Asked<'_>, _: &Args) -> Result<(Value, String)> {
+    let (c, user, rates, today) = (a.c, a.user, a.rates, a.today);
     let s = subscriptions::subscriptions(c, user, rates, today)?;
     let list: Vec<Value> = s
         .subscriptions
