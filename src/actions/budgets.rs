@@ -5,7 +5,7 @@
 use super::{Ctx, Registry, Reply};
 use crate::app::budgets::{self, DeleteInput, SetInput};
 use crate::app::reports;
-use crate::domain::recurrence::{month_start, parse_month};
+use crate::domain::recurrence::month_or_current;
 use crate::error::Result;
 use serde::Deserialize;
 
@@ -30,9 +30,6 @@ struct ListInput {
 }
 
 async fn list(ctx: Ctx, input: ListInput) -> Result<Reply> {
-    let first = match input.month {
-        Some(m) if !m.trim().is_empty() => parse_month("month", &m)?.0,
-        _ => month_start(ctx.state.clock.today()),
-    };
+    let first = month_or_current("month", input.month.as_deref(), ctx.state.clock.today())?;
     Reply::data(&*reports::budgets::kept(&ctx.state, ctx.user()?, first).await?)
 }

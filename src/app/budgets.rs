@@ -6,7 +6,7 @@ use crate::app::input;
 use crate::app::records::check_category;
 use crate::domain::budgets;
 use crate::domain::money::{self, Sign};
-use crate::domain::recurrence::{month_start, parse_month};
+use crate::domain::recurrence::{month_or_current, month_start};
 use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
 use crate::store::budgets as stored;
@@ -50,14 +50,6 @@ fn category(id: Option<String>) -> Result<String> {
     input::optional_id(id).ok_or_else(|| Error::invalid("categoryId", Reason::Required))
 }
 
-/// The month a change holds from: `from` (`YYYY-MM`), else this month.
-fn from_month(from: Option<String>, today: NaiveDate) -> Result<NaiveDate> {
-    match from {
-        Some(raw) if !raw.trim().is_empty() => Ok(parse_month("from", &raw)?.0),
-        _ => Ok(month_start(today)),
-    }
-}
-
 /// Sets the budget of `category_id` to `amount` from the month of `from`
 /// on, in the caller's write transaction; months before keep theirs.
 pub fn set_in(
@@ -88,7 +80,7 @@ pub async fn set(state: &AppState, user: &UserId, input: SetInput) -> Result<Set
     let category_id = checks.take(category(input.category_id))?;
     let amount = checks.take(input::amount("amount", input.amount, Sign::Positive))?;
     let today = state.clock.today();
-    let from = checks.take(from_month(input.from, today))?;
+    let from = checks.take(month_or_current("from", input.from.as_deref(), today))?;
     let (category_id, amount, from) = checks.finish(|| Some((category_id?, amount?, from?)))?;
     let rollover = input.rollover.unwrap_or(false);
     let (user, now) = (user.clone(), crate::clock::timestamp(state.clock.now()));
@@ -102,7 +94,11 @@ pub async fn set(state: &AppState, user: &UserId, input: SetInput) -> Result<Set
 pub async fn delete(state: &AppState, user: &UserId, input: DeleteInput) -> Result<Set> {
     let mut checks = input::Checks::default();
     let category_id = checks.take(category(input.category_id))?;
-    let from = checks.take(from_month(input.from, state.clock.today()))?;
+    let from = checks.take(month_or_current(
+        "from",
+        input.from.as_deref(),
+        state.clock.today(),
+    ))?;
     let (category_id, from) = checks.finish(|| Some((category_id?, from?)))?;
     let (user, now) = (user.clone(), crate::clock::timestamp(state.clock.now()));
     state

@@ -238,6 +238,20 @@ pub fn parse_month(field: &'static str, raw: &str) -> Result<(NaiveDate, NaiveDa
     Ok((first, month_end(first)))
 }
 
+/// The first day of the month `raw` (`YYYY-MM`) names, or of the month of
+/// `today` when `raw` is absent or blank: the month a budget question or
+/// change is about.
+pub fn month_or_current(
+    field: &'static str,
+    raw: Option<&str>,
+    today: NaiveDate,
+) -> Result<NaiveDate> {
+    match raw {
+        Some(raw) if !raw.trim().is_empty() => Ok(parse_month(field, raw)?.0),
+        _ => Ok(month_start(today)),
+    }
+}
+
 /// The first day of the month of `d`.
 pub fn month_start(d: NaiveDate) -> NaiveDate {
     d.with_day(1).unwrap_or(d)
@@ -284,6 +298,25 @@ mod tests {
 
     fn d(s: &str) -> NaiveDate {
         NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+    }
+
+    #[test]
+    fn a_month_absent_or_blank_is_the_current_one() {
+        let today = d("2026-03-17");
+        for raw in [None, Some(""), Some("  ")] {
+            assert_eq!(
+                month_or_current("month", raw, today).unwrap(),
+                d("2026-03-01")
+            );
+        }
+        assert_eq!(
+            month_or_current("month", Some(" 2026-02 "), today).unwrap(),
+            d("2026-02-01")
+        );
+        for bad in ["2026-13", "2026-3", "march", "2201-01"] {
+            let err = month_or_current("from", Some(bad), today).unwrap_err();
+            assert!(err.to_string().starts_with("from"), "{bad}: {err}");
+        }
     }
 
     fn dec(s: &str) -> Decimal {

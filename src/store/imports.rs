@@ -167,8 +167,18 @@ pub fn insert_batch(
     tx.execute(
         "INSERT INTO import_batches
             (id, user_id, account_id, file_name, status, mapping, format, row_count, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, 'staged', ?5, ?6, ?7, ?8, ?8)",
-        params![id, user_id, account_id, file_name, mapping, format_json, rows.len() as i64, now],
+         VALUES (?1, ?2, ?3, ?4, ?9, ?5, ?6, ?7, ?8, ?8)",
+        params![
+            id,
+            user_id,
+            account_id,
+            file_name,
+            mapping,
+            format_json,
+            rows.len() as i64,
+            now,
+            BatchStatus::Staged.code()
+        ],
     )?;
     let mut insert = tx.prepare_cached(
         "INSERT INTO import_rows
@@ -232,8 +242,12 @@ fn reason_json(r: &Reason) -> Result<String> {
 pub fn open_count(c: &Connection, user_id: &UserId) -> Result<i64> {
     Ok(c.query_row(
         "SELECT COUNT(*) FROM import_batches
-         WHERE user_id = ?1 AND status IN ('staged', 'reconciled')",
-        params![user_id],
+         WHERE user_id = ?1 AND status IN (?2, ?3)",
+        params![
+            user_id,
+            BatchStatus::Staged.code(),
+            BatchStatus::Reconciled.code()
+        ],
         |r| r.get(0),
     )?)
 }
@@ -584,8 +598,13 @@ pub struct Write<'a> {
 pub fn begin_confirm(tx: &Connection, batch_id: &str, now: &str) -> Result<bool> {
     Ok(tx.execute(
         "UPDATE import_batches SET confirmed_at = ?2, updated_at = ?2
-         WHERE id = ?1 AND status IN ('staged', 'reconciled') AND confirmed_at IS NULL",
-        params![batch_id, now],
+         WHERE id = ?1 AND status IN (?3, ?4) AND confirmed_at IS NULL",
+        params![
+            batch_id,
+            now,
+            BatchStatus::Staged.code(),
+            BatchStatus::Reconciled.code()
+        ],
     )? == 1)
 }
 
@@ -731,11 +750,7 @@ pub fn write_chunk(
 
 /// Marks a batch whose records are all written `confirmed`.
 pub fn finish_confirm(tx: &Connection, batch_id: &str, now: &str) -> Result<()> {
-    tx.execute(
-        "UPDATE import_batches SET status = 'confirmed', updated_at = ?2 WHERE id = ?1",
-        params![batch_id, now],
-    )?;
-    Ok(())
+    set_status(tx, batch_id, BatchStatus::Confirmed, now)
 }
 
 /// Removes up to `limit` of the records the user's batch wrote; answers
@@ -801,5 +816,21 @@ mod tests {
     #[test]
     fn the_row_column_count_is_the_number_of_row_columns() {
         assert_eq!(ROW_COLUMNS.split(',').count(), ROW_COLUMN_COUNT);
+    }
+
+    /// A batch status in SQL is bound from [`BatchStatus::code`], never
+    /// written as a literal, so the enum is the one list of them.
+    #[test]
+    fn no_batch_status_is_a_literal_in_sql() {
+        let mut found = Vec::new();
+        for (module, source) in crate::layers::modules() {
+            let code = crate::layers::code(&source);
+            for status in BatchStatus::ALL {
+                if code.contains(&format!("'{}'", status.code())) {
+                    found.push(format!("{module}: '{}'", status.code()));
+                }
+            }
+        }
+        assert!(found.is_empty(), "{}", found.join("\n"));
     }
 }

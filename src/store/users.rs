@@ -1,5 +1,6 @@
 //! Users and their settings.
 
+use crate::domain::import::BatchStatus;
 use crate::domain::locale::Locale;
 use crate::error::{Error, Reason, Result};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -234,9 +235,9 @@ pub fn next_steps(c: &Connection, user_id: &UserId) -> Result<NextSteps> {
         "SELECT EXISTS (SELECT 1 FROM accounts WHERE user_id = ?1),
                 EXISTS (SELECT 1 FROM incomes WHERE user_id = ?1),
                 EXISTS (SELECT 1 FROM expenses WHERE user_id = ?1),
-                EXISTS (SELECT 1 FROM import_batches WHERE user_id = ?1 AND status = 'confirmed'),
+                EXISTS (SELECT 1 FROM import_batches WHERE user_id = ?1 AND status = ?2),
                 (SELECT next_steps_dismissed_at IS NOT NULL FROM users WHERE id = ?1)",
-        [user_id],
+        params![user_id, BatchStatus::Confirmed.code()],
         |r| {
             Ok(NextSteps {
                 account: r.get(0)?,

@@ -772,6 +772,26 @@ async fn a_write_shows_in_the_next_summary_despite_the_cache() {
 }
 
 #[tokio::test]
+async fn a_kept_summary_is_generated_at_the_time_of_each_request() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let t = app.token(&user, Value::Null).await;
+    let start = Utc.with_ymd_and_hms(2026, 3, 10, 10, 0, 0).unwrap();
+    app.state.clock.set(start);
+    let at = |s: &Value| cashkeeper::clock::parse_timestamp(s["generatedAt"].as_str().unwrap());
+    let mut first = app.api_json("/summary", &t).await;
+    let hour_later = start + chrono::Duration::hours(1);
+    assert!(at(&first).unwrap() < hour_later);
+    // Nothing changed on the same day: the kept body answers, stamped anew.
+    app.state.clock.advance(chrono::Duration::hours(1));
+    let mut second = app.api_json("/summary", &t).await;
+    assert!(at(&second).unwrap() >= hour_later);
+    first.as_object_mut().unwrap().remove("generatedAt");
+    second.as_object_mut().unwrap().remove("generatedAt");
+    assert_eq!(first, second);
+}
+
+#[tokio::test]
 async fn me_reports_the_documented_fields() {
     let app = spawn_app().await;
     let user = app.new_user().await;

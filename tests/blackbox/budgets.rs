@@ -443,6 +443,46 @@ async fn a_categorys_monthly_limit_is_its_budget_and_deleting_the_category_remov
 }
 
 #[tokio::test]
+async fn a_blank_month_is_this_one_and_the_page_shows_it_for_a_bad_one() {
+    let app = spawn_app().await;
+    let h = household(&app).await;
+    for (month, read) in [("", "2026-03"), ("  ", "2026-03"), (" 2026-02 ", "2026-02")] {
+        let list = app
+            .ok(&h.user, "listBudgets", json!({"month": month}))
+            .await;
+        assert_eq!(list["month"], read, "{month:?}");
+    }
+    let err = app
+        .refused(
+            &h.user,
+            "setBudget",
+            json!({"categoryId": h.food, "amount": "10", "from": "2026-13"}),
+        )
+        .await;
+    assert!(err.starts_with("from:"), "{err}");
+    let set = app
+        .ok(
+            &h.user,
+            "setBudget",
+            json!({"categoryId": h.food, "amount": "10", "from": " "}),
+        )
+        .await;
+    assert_eq!(set["from"], "2026-03");
+    for (query, shown) in [
+        ("", "March 2026"),
+        ("?month=", "March 2026"),
+        ("?month=2026-13", "March 2026"),
+        ("?month=2026-02", "February 2026"),
+    ] {
+        let page = app.page(&h.user, &format!("/budgets{query}")).await;
+        assert!(
+            page.contains(&format!("<strong>{shown}</strong>")),
+            "{query}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn the_rest_api_answers_a_months_budgets_and_refuses_bad_months() {
     let app = spawn_app().await;
     let h = household(&app).await;

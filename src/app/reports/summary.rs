@@ -1,18 +1,22 @@
 //! The summary of `/api/v1/summary`: the current month in both views,
 //! recurring costs, what is due in the next days, a forecast of the coming
-//! months and the counts of unread insights.
+//! months and the counts of unread insights; [`reply`] answers its JSON,
+//! kept while the user's data, the rates, the day and the insights stand.
 
 use crate::app::insights::UNREAD_MAX;
 use crate::app::reports::dashboard::{load_ledger, Ledger, MonthView, Payment};
-use crate::clock::parse_timestamp;
+use crate::cache::{Stamp, Until};
+use crate::clock::{parse_timestamp, timestamp};
 use crate::domain::forecast::summary_forecast;
 use crate::domain::money;
 use crate::domain::rates::Rates;
 use crate::domain::recurrence::{add_months, month_end, month_start};
 use crate::domain::views::{self, Kind, RecurringCosts, View};
 use crate::error::Result;
+use crate::state::AppState;
 use crate::store::insights::{self, Insight};
 use crate::store::users::{User, UserId};
+use axum::body::Bytes;
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use rusqlite::Connection;
 use rust_decimal::Decimal;
@@ -222,4 +226,92 @@ pub fn summary(
     let (from, to) = window(today, days, months);
     let ledger = load_ledger(c, user, rates, from, to, today)?;
     Ok(compute(&ledger, user, today, days, months))
+}
+
+/// The JSON of the summary as it is kept: everything but `generatedAt`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Body<'a> {
+    #[serde(flatten)]
+    summary: &'a Summary,
+    insights: InsightCounts,
+}
+
+/// The reply for `now` from a kept body: `generatedAt` goes in front.
+fn with_generated_at(body: &Bytes, now: &str) -> Bytes {
+    let mut out = Vec::with_capacity(body.len() + 40);
+    out.extend_from_slice(b"{\"generatedAt\":\"");
+    out.extend_from_slice(now.as_bytes());
+    out.extend_from_slice(b"\",");
+    out.extend_from_slice(&body[1..]);
+    Bytes::from(out)
+}
+
+/// The JSON reply of `/api/v1/summary` for `user` (whose data version is
+/// `data_version`) at `now`: [`summary`] over `days` and `months` and the
+/// insight counts, with `generatedAt` being `now`. The body is kept in
+/// [`AppState::summary_cache`](crate::state::Inner::summary_cache) while
+/// the user's data (insights included: their table moves the data version
+/// too), the rates and the day stand still, and on the clock only until
+/// the first unread insight expires.
+pub async fn reply(
+    state: &AppState,
+    user: &User,
+    data_version: i64,
+    days: u32,
+    months: u32,
+    now: DateTime<Utc>,
+) -> Result<Bytes> {
+    let now_s = timestamp(now);
+    let today = now.date_naive();
+    let stamp = Stamp {
+        data_version,
+        rates_generation: state.rates.generation(),
+        today,
+    };
+    let key = format!("{}:{days}:{months}", user.id);
+    if let Some(hit) = state
+        .summary_cache
+        .get(&key, stamp)
+        .filter(|c| c.valid_at(now))
+    {
+        return Ok(with_generated_at(&hit.value, &now_s));
+    }
+    let (st, user, at) = (state.clone(), user.clone(), now_s.clone());
+    let kept = state
+        .db
+        .run(move |c| {
+            let summary = summary(c, &user, &st.rates.current(), today, days, months)?;
+            let (insights, until) = insights_at(c, &user.id, &at)?;
+            let body = serde_json::to_vec(&Body {
+                summary: &summary,
+                insights,
+            })
+            .map_err(|e| crate::Error::Internal(e.into()))?;
+            Ok(Until {
+                value: Bytes::from(body),
+                until,
+            })
+        })
+        .await?;
+    let reply = with_generated_at(&kept.value, &now_s);
+    state.summary_cache.put(key, stamp, kept);
+    Ok(reply)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generated_at_goes_in_front_of_a_kept_body() {
+        let body = Bytes::from_static(br#"{"currency":"EUR"}"#);
+        let reply = with_generated_at(&body, "2026-03-10T12:00:00Z");
+        assert_eq!(
+            &reply[..],
+            br#"{"generatedAt":"2026-03-10T12:00:00Z","currency":"EUR"}"#
+        );
+        let json: serde_json::Value = serde_json::from_slice(&reply).unwrap();
+        assert_eq!(json["currency"], "EUR");
+    }
 }

@@ -4,7 +4,7 @@
 use super::common::{PageResult, Refs};
 use crate::app::reports::{self, budgets::Budgets};
 use crate::domain::budgets::Status;
-use crate::domain::recurrence::{add_months, month_end, month_start, parse_month};
+use crate::domain::recurrence::{add_months, month_end, month_or_current, month_start};
 use crate::i18n::budgets::{self as words, words};
 use crate::i18n::{format, Locale};
 use crate::state::AppState;
@@ -117,12 +117,9 @@ pub async fn show(
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
     let w = words(locale);
     let today = state.clock.today();
-    let first = q
-        .month
-        .as_deref()
-        .and_then(|m| parse_month("month", m).ok())
-        .map(|(f, _)| f)
-        .unwrap_or_else(|| month_start(today));
+    // A month that cannot be read shows the current one.
+    let first =
+        month_or_current("month", q.month.as_deref(), today).unwrap_or_else(|_| month_start(today));
     let refs = Refs::load(&state, &user.id).await?;
     let b = reports::budgets::kept(&state, user, first).await?;
     let editing = q.edit.as_deref().and_then(|id| b.of(id));
