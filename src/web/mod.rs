@@ -1,6 +1,7 @@
 //! Pages: maud-rendered HTML, the layout and its components, and the
-//! embedded assets. Page handlers read through the store or the actions'
-//! read functions; every write goes through `POST /actions/{name}`.
+//! embedded assets. Every screen is a row of [`SCREENS`]; its handler reads
+//! the typed values it shows from `app`, and every write goes through
+//! `POST /actions/{name}`.
 
 pub mod assets;
 pub mod charts;
