@@ -6,20 +6,74 @@
 
 use crate::helpers::*;
 use fantoccini::{Client, ClientBuilder, Locator};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+/// A chromedriver and the Chromium it drives, both ended when this is
+/// dropped: at the end of a test, and when a test panics.
 pub struct Browser {
     pub client: Client,
-    driver: Child,
+    driver: Driver,
     _profile: tempfile::TempDir,
 }
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        let _ = self.driver.kill();
-        let _ = self.driver.wait();
+        // Ending the WebDriver session makes chromedriver quit Chromium and
+        // its helper processes. A session the test closed itself is
+        // answered with "invalid session id", at once.
+        if let Some(id) = self.client.session_creation_response() {
+            end_session(self.driver.port, id.session_id());
+        }
     }
+}
+
+/// The chromedriver process, in a process group of its own which the
+/// Chromium it starts joins: dropped, the whole group is killed and
+/// chromedriver reaped, also when no session was made.
+struct Driver {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        // SAFETY: kill(2) with plain integers; the group is the one
+        // chromedriver leads (not yet reaped, so its id is still ours).
+        unsafe { libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL) };
+        let _ = self.child.wait();
+    }
+}
+
+/// `DELETE /session/{id}` to chromedriver, waiting for its answer: it
+/// answers once Chromium has quit. Blocking, since it runs in `drop`.
+fn end_session(port: u16, id: &str) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let Ok(mut stream) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
+        return;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(20)));
+    let request = format!(
+        "DELETE /session/{id} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 0\r\n\r\n"
+    );
+    if stream.write_all(request.as_bytes()).is_err() {
+        return;
+    }
+    // chromedriver keeps the connection open: the answer ends after its
+    // head and `Content-Length` bytes.
+    let mut reader = BufReader::new(stream);
+    let mut length = 0;
+    let mut line = String::new();
+    while reader.read_line(&mut line).unwrap_or(0) > 0 && line != "\r\n" {
+        if let Some((name, value)) = line.split_once(':') {
+            if name.eq_ignore_ascii_case("content-length") {
+                length = value.trim().parse().unwrap_or(0);
+            }
+        }
+        line.clear();
+    }
+    let _ = reader.read_exact(&mut vec![0; length]);
 }
 
 fn find(candidates: &[&str]) -> Option<String> {
@@ -59,10 +113,15 @@ pub async fn start_with(width: u32, height: u32, dark: bool) -> Option<Browser> 
     };
     let driver = Command::new(driver)
         .arg(format!("--port={port}"))
+        .process_group(0)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .expect("chromedriver starts");
+    let driver = Driver {
+        child: driver,
+        port,
+    };
     let profile = tempfile::tempdir().unwrap();
     let caps = serde_json::json!({
         "goog:chromeOptions": {
