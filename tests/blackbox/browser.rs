@@ -6,20 +6,74 @@
 
 use crate::helpers::*;
 use fantoccini::{Client, ClientBuilder, Locator};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+/// A chromedriver and the Chromium it drives, both ended when this is
+/// dropped: at the end of a test, and when a test panics.
 pub struct Browser {
     pub client: Client,
-    driver: Child,
+    driver: Driver,
     _profile: tempfile::TempDir,
 }
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        let _ = self.driver.kill();
-        let _ = self.driver.wait();
+        // Ending the WebDriver session makes chromedriver quit Chromium and
+        // its helper processes. A session the test closed itself is
+        // answered with "invalid session id", at once.
+        if let Some(id) = self.client.session_creation_response() {
+            end_session(self.driver.port, id.session_id());
+        }
     }
+}
+
+/// The chromedriver process, in a process group of its own which the
+/// Chromium it starts joins: dropped, the whole group is killed and
+/// chromedriver reaped, also when no session was made.
+struct Driver {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        // SAFETY: kill(2) with plain integers; the group is the one
+        // chromedriver leads (not yet reaped, so its id is still ours).
+        unsafe { libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL) };
+        let _ = self.child.wait();
+    }
+}
+
+/// `DELETE /session/{id}` to chromedriver, waiting for its answer: it
+/// answers once Chromium has quit. Blocking, since it runs in `drop`.
+fn end_session(port: u16, id: &str) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let Ok(mut stream) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
+        return;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(20)));
+    let request = format!(
+        "DELETE /session/{id} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 0\r\n\r\n"
+    );
+    if stream.write_all(request.as_bytes()).is_err() {
+        return;
+    }
+    // chromedriver keeps the connection open: the answer ends after its
+    // head and `Content-Length` bytes.
+    let mut reader = BufReader::new(stream);
+    let mut length = 0;
+    let mut line = String::new();
+    while reader.read_line(&mut line).unwrap_or(0) > 0 && line != "\r\n" {
+        if let Some((name, value)) = line.split_once(':') {
+            if name.eq_ignore_ascii_case("content-length") {
+                length = value.trim().parse().unwrap_or(0);
+            }
+        }
+        line.clear();
+    }
+    let _ = reader.read_exact(&mut vec![0; length]);
 }
 
 fn find(candidates: &[&str]) -> Option<String> {
@@ -57,12 +111,36 @@ pub async fn start_with(width: u32, height: u32, dark: bool) -> Option<Browser> 
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         l.local_addr().unwrap().port()
     };
-    let driver = Command::new(driver)
+    let mut driver = Command::new(driver)
         .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
+        .process_group(0)
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .expect("chromedriver starts");
+    let said = driver.stdout.take().unwrap();
+    let driver = Driver {
+        child: driver,
+        port,
+    };
+    // chromedriver says when it listens; what it says after is read on
+    // and dropped, so that it never waits on a full pipe.
+    let (listening, ready) = tokio::sync::oneshot::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        let mut listening = Some(listening);
+        for line in std::io::BufReader::new(said).lines().map_while(Result::ok) {
+            if line.contains("started successfully") {
+                if let Some(tx) = listening.take() {
+                    let _ = tx.send(());
+                }
+            }
+        }
+    });
+    tokio::time::timeout(Duration::from_secs(20), ready)
+        .await
+        .expect("chromedriver starts listening")
+        .expect("chromedriver starts listening");
     let profile = tempfile::tempdir().unwrap();
     let caps = serde_json::json!({
         "goog:chromeOptions": {
@@ -79,33 +157,22 @@ pub async fn start_with(width: u32, height: u32, dark: bool) -> Option<Browser> 
         }
     });
     let caps = caps.as_object().unwrap().clone();
-    let mut last_err = None;
-    for _ in 0..50 {
-        match ClientBuilder::rustls()
-            .expect("TLS roots")
-            .capabilities(caps.clone())
-            .connect(&format!("http://127.0.0.1:{port}"))
-            .await
-        {
-            Ok(client) => {
-                // Headless Chromium's window is at least 500 pixels wide:
-                // a phone's width is emulated.
-                if width < 500 {
-                    resize(&client, width, height).await;
-                }
-                return Some(Browser {
-                    client,
-                    driver,
-                    _profile: profile,
-                });
-            }
-            Err(e) => {
-                last_err = Some(e);
-                tokio::time::sleep(Duration::from_millis(200)).await;
-            }
-        }
+    let client = ClientBuilder::rustls()
+        .expect("TLS roots")
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await
+        .unwrap_or_else(|e| panic!("cannot connect to chromedriver: {e:?}"));
+    // Headless Chromium's window is at least 500 pixels wide: a phone's
+    // width is emulated.
+    if width < 500 {
+        resize(&client, width, height).await;
     }
-    panic!("cannot connect to chromedriver: {last_err:?}");
+    Some(Browser {
+        client,
+        driver,
+        _profile: profile,
+    })
 }
 
 /// Sets the viewport: through the DevTools protocol, since headless
@@ -150,42 +217,92 @@ pub const MODES: [(&str, u32, u32, bool); 4] = [
     ("phone-dark", 390, 1600, true),
 ];
 
-/// Waits until the page's path is `path`.
-pub async fn wait_for_path(c: &Client, path: &str) {
-    for _ in 0..100 {
-        if c.current_url().await.unwrap().path() == path {
-            return;
+/// How long [`wait_until`] waits.
+const WAIT: Duration = Duration::from_secs(10);
+
+/// Waits until `check`, the body of a JavaScript function called with
+/// `args`, returns something truthy in the page, and returns that; `None`
+/// when it has not after ten seconds. The page checks it itself: at once,
+/// then before each frame it draws. A page left meanwhile (a form's
+/// redirect, a reload) is checked again once the next one has loaded.
+pub async fn wait_until(
+    c: &Client,
+    check: &str,
+    args: Vec<serde_json::Value>,
+) -> Option<serde_json::Value> {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let mut unloaded = 0;
+    loop {
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        let script = format!(
+            "const done = arguments[arguments.length - 1];
+             const args = Array.prototype.slice.call(arguments, 0, -1);
+             const check = function () {{ {check} }};
+             const giveUp = setTimeout(function () {{ done(null); }}, {});
+             const step = function () {{
+               let found = null;
+               try {{ found = check.apply(null, args); }} catch (_) {{ found = null; }}
+               if (found) {{ clearTimeout(giveUp); done(found); }}
+               else requestAnimationFrame(step);
+             }};
+             step();",
+            left.as_millis()
+        );
+        match c.execute_async(&script, args.clone()).await {
+            Ok(serde_json::Value::Null) => return None,
+            Ok(found) => return Some(found),
+            // The page went away while it was checked.
+            Err(e) => {
+                unloaded += 1;
+                assert!(
+                    unloaded < 20 && !left.is_zero(),
+                    "waiting for `{check}`: {e}"
+                );
+            }
         }
-        tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    panic!(
-        "never reached {path}, at {}",
-        c.current_url().await.unwrap()
-    );
 }
 
-/// Waits until the page's source contains `text`.
+/// Waits until the page's path is `path`.
+pub async fn wait_for_path(c: &Client, path: &str) {
+    let reached = wait_until(
+        c,
+        "return location.pathname === arguments[0]",
+        vec![path.into()],
+    )
+    .await;
+    if reached.is_none() {
+        panic!(
+            "never reached {path}, at {}",
+            c.current_url().await.unwrap()
+        );
+    }
+}
+
 /// Waits until an element matching `css` is in the page and returns it.
 /// Unlike [`wait_for_text`], this cannot be satisfied by the page's
 /// translation table, which holds every message the script may show.
 pub async fn wait_for_css(c: &Client, css: &str) -> fantoccini::elements::Element {
-    for _ in 0..100 {
-        if let Ok(found) = c.find(Locator::Css(css)).await {
-            return found;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("{css:?} never appeared");
+    wait_until(
+        c,
+        "return document.querySelector(arguments[0]) !== null",
+        vec![css.into()],
+    )
+    .await
+    .unwrap_or_else(|| panic!("{css:?} never appeared"));
+    c.find(Locator::Css(css)).await.unwrap()
 }
 
+/// Waits until the page's source contains `text`.
 pub async fn wait_for_text(c: &Client, text: &str) {
-    for _ in 0..100 {
-        if c.source().await.unwrap().contains(text) {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("{text:?} never appeared");
+    // The page's source as WebDriver gives it.
+    wait_until(
+        c,
+        "return new XMLSerializer().serializeToString(document).includes(arguments[0])",
+        vec![text.into()],
+    )
+    .await
+    .unwrap_or_else(|| panic!("{text:?} never appeared"));
 }
 
 /// Saves a screenshot under target/screenshots when CASHKEEPER_SCREENSHOTS is set.
@@ -728,15 +845,15 @@ async fn a_person_uploads_a_receipt_on_the_documents_page_and_finds_it_on_the_ex
     .click()
     .await
     .unwrap();
-    wait_for_path(c, "/documents").await;
-    let mut docs = serde_json::Value::Null;
-    for _ in 0..50 {
-        docs = app.ok(&user, "listDocuments", serde_json::json!({})).await;
-        if docs[0]["dailyExpenseId"].is_null() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    // Saved, the form leads back to the list (without the `?edit=`).
+    wait_until(
+        c,
+        "return location.pathname + location.search === '/documents'",
+        vec![],
+    )
+    .await
+    .expect("back on the list of documents");
+    let docs = app.ok(&user, "listDocuments", serde_json::json!({})).await;
     assert!(docs[0]["dailyExpenseId"].is_null(), "{docs}");
     browser.client.clone().close().await.unwrap();
 }
@@ -781,18 +898,13 @@ async fn a_person_scans_a_receipt_into_the_one_time_expense_form_and_keeps_the_p
         .send_keys(photo.path().to_str().unwrap())
         .await
         .unwrap();
-    let amount = c
-        .find(Locator::Css("form.stack [name=amount]"))
-        .await
-        .unwrap();
-    let mut filled = String::new();
-    for _ in 0..100 {
-        filled = amount.prop("value").await.unwrap().unwrap_or_default();
-        if !filled.is_empty() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let filled = wait_until(
+        c,
+        "return document.querySelector('form.stack [name=amount]').value",
+        vec![],
+    )
+    .await
+    .unwrap_or_default();
     assert_eq!(filled, "12.40");
     let name = c
         .find(Locator::Css("form.stack [name=name]"))
@@ -817,17 +929,11 @@ async fn a_person_scans_a_receipt_into_the_one_time_expense_form_and_keeps_the_p
         .click()
         .await
         .unwrap();
+    // The form leads to the list once the photo's upload was answered.
     wait_for_text(c, "€12.40").await;
 
     // The photo is kept as a document of the new expense.
-    let mut docs = serde_json::Value::Null;
-    for _ in 0..50 {
-        docs = app.ok(&user, "listDocuments", serde_json::json!({})).await;
-        if !docs.as_array().unwrap().is_empty() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let docs = app.ok(&user, "listDocuments", serde_json::json!({})).await;
     let entries = app
         .ok(&user, "listDailyExpenses", serde_json::json!({}))
         .await;
@@ -1399,20 +1505,12 @@ async fn forms_sit_above_the_list_say_saved_and_add_one_receipt_after_another() 
             .await
             .unwrap();
         wait_for_css(c, ".toast:not([hidden])").await;
-        for _ in 0..50 {
-            let name_now = c
-                .find(Locator::Css("form.stack [name=name]"))
-                .await
-                .unwrap()
-                .prop("value")
-                .await
-                .unwrap()
-                .unwrap();
-            if name_now.is_empty() {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        wait_until(
+            c,
+            "return document.querySelector('form.stack [name=name]').value === ''",
+            vec![],
+        )
+        .await;
         let field = |n: &'static str| async move {
             c.find(Locator::Css(&format!("form.stack [name={n}]")))
                 .await
@@ -1604,24 +1702,14 @@ async fn the_merchant_field_offers_merchants_typed_before() {
     sign_in(c, &app, &user).await;
     c.goto(&app.url("/daily-expenses")).await.unwrap();
     fill(c, "merchant", "Bäck").await;
-    let mut offered = String::new();
-    for _ in 0..50 {
-        offered = c
-            .execute(
-                "const l = document.getElementById(document.querySelector('form.stack [name=merchant]').getAttribute('list'));\
-                 return l ? Array.from(l.options, o => o.value).join('|') : ''",
-                vec![],
-            )
-            .await
-            .unwrap()
-            .as_str()
-            .unwrap_or("")
-            .to_string();
-        if !offered.is_empty() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let offered = wait_until(
+        c,
+        "const l = document.getElementById(document.querySelector('form.stack [name=merchant]').getAttribute('list'));\
+         return l ? Array.from(l.options, o => o.value).join('|') : ''",
+        vec![],
+    )
+    .await
+    .unwrap_or_default();
     assert_eq!(offered, "Bäckerei Schmidt");
 }
 
@@ -1660,12 +1748,13 @@ async fn a_charts_values_open_from_the_keyboard() {
     assert!(!table.is_displayed().await.unwrap(), "closed at first");
     // Keyboard: focus the summary and press Enter.
     summary.send_keys("\u{e007}").await.unwrap();
-    for _ in 0..20 {
-        if table.is_displayed().await.unwrap() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    // Laid out once the details are open.
+    wait_until(
+        c,
+        "return document.querySelector('details.chart-values table').getClientRects().length > 0",
+        vec![],
+    )
+    .await;
     assert!(table.is_displayed().await.unwrap());
     // The forecast's values start with today's balance.
     let text = table.text().await.unwrap();

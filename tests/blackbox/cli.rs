@@ -138,36 +138,35 @@ fn serve_with_no_configuration_prints_its_address_keeps_data_in_dot_data_and_sto
     assert!(!wal.exists() || std::fs::metadata(&wal).unwrap().len() == 0);
 }
 
+/// Waits for `child` to exit, for at most `limit`; killed after that.
 fn wait_timeout(
     child: &mut std::process::Child,
     limit: Duration,
 ) -> Option<std::process::ExitStatus> {
-    let start = std::time::Instant::now();
-    while start.elapsed() < limit {
-        if let Some(s) = child.try_wait().unwrap() {
-            return Some(s);
+    let pid = child.id() as libc::pid_t;
+    let (exited, exit) = std::sync::mpsc::channel();
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            let _ = exited.send(child.wait());
+        });
+        let status = exit.recv_timeout(limit).ok().and_then(Result::ok);
+        if status.is_none() {
+            // SAFETY: kill(2) with plain integers; the child is not yet
+            // reaped (its waiter above is still waiting), so it is ours.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
         }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let _ = child.kill();
-    None
+        status
+    })
 }
 
-/// A blocking GET of JSON for the tests that run the binary.
+/// A blocking GET of JSON for the tests that run the binary (which
+/// listens before it says where).
 fn get_json(url: &str) -> Option<serde_json::Value> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .ok()?;
-    rt.block_on(async {
-        for _ in 0..50 {
-            if let Ok(r) = reqwest::get(url).await {
-                return r.json().await.ok();
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        }
-        None
-    })
+    rt.block_on(async { reqwest::get(url).await.ok()?.json().await.ok() })
 }
 
 #[tokio::test]

@@ -122,6 +122,8 @@ async fn a_kill_in_the_middle_of_writes_loses_nothing_acknowledged() {
 
     let acknowledged = Arc::new(Mutex::new(Vec::<(&'static str, String)>::new()));
     let stop = Arc::new(AtomicBool::new(false));
+    // Told once a good number of writes are through.
+    let enough = Arc::new(tokio::sync::Notify::new());
     let service = Arc::new(tokio::sync::Mutex::new(Some(service)));
     let (base, client) = {
         let s = service.lock().await;
@@ -130,7 +132,7 @@ async fn a_kill_in_the_middle_of_writes_loses_nothing_acknowledged() {
     };
     let mut writers = Vec::new();
     for w in 0..8 {
-        let (acknowledged, stop) = (acknowledged.clone(), stop.clone());
+        let (acknowledged, stop, enough) = (acknowledged.clone(), stop.clone(), enough.clone());
         let (base, client, cookie, account) = (
             base.clone(),
             client.clone(),
@@ -167,15 +169,20 @@ async fn a_kill_in_the_middle_of_writes_loses_nothing_acknowledged() {
                 let Ok(reply) = res.json::<Value>().await else { break };
                 if reply["success"] == json!(true) {
                     let id = reply["data"]["id"].as_str().unwrap().to_string();
-                    acknowledged.lock().unwrap().push((list, id));
+                    let through = {
+                        let mut acknowledged = acknowledged.lock().unwrap();
+                        acknowledged.push((list, id));
+                        acknowledged.len()
+                    };
+                    if through >= 300 {
+                        enough.notify_one();
+                    }
                 }
             }
         }));
     }
     // Kill once a good number of writes are through, while the rest go on.
-    while acknowledged.lock().unwrap().len() < 300 {
-        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    }
+    enough.notified().await;
     let mut killed = service.lock().await.take().unwrap();
     killed.child.kill().unwrap(); // SIGKILL
     killed.child.wait().unwrap();

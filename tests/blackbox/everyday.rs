@@ -5,7 +5,7 @@
 //! before unchanged, and the checking account's expected balance.
 
 use crate::browser::resize;
-use crate::browser::{fill, sign_in, start_with, submit, wait_for_css, wait_for_path};
+use crate::browser::{fill, sign_in, start_with, submit, wait_for_css, wait_for_path, wait_until};
 use crate::helpers::*;
 use cashkeeper::domain::recurrence::{add_months, month_start};
 use chrono::Datelike;
@@ -151,23 +151,19 @@ async fn everyday(words: Words, width: u32, height: u32) {
     // The merchant written otherwise than learned still picks its category.
     fill(c, "merchant", "Rewe Makrt").await;
     fill(c, "name", "Fahrrad").await;
-    let mut picked = String::new();
-    for _ in 0..50 {
-        picked = js(
-            c,
-            "return document.querySelector('form.stack [name=categoryId]').value;",
-            vec![],
-        )
-        .await
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
-        if picked == groceries {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    assert_eq!(picked, groceries);
+    wait_until(
+        c,
+        "return document.querySelector('form.stack [name=categoryId]').value === arguments[0]",
+        vec![groceries.clone().into()],
+    )
+    .await;
+    let picked = js(
+        c,
+        "return document.querySelector('form.stack [name=categoryId]').value;",
+        vec![],
+    )
+    .await;
+    assert_eq!(picked, groceries.as_str());
     // And says so where a screen reader reads it out.
     let hint = wait_for_css(c, ".merchant-hint:not(:empty)").await;
     assert_eq!(

@@ -391,32 +391,35 @@ async fn call(
 
 /// Waits until `css` matches a shown element whose text contains `text`.
 async fn wait_for_shown(c: &fantoccini::Client, css: &str, text: &str) {
+    crate::browser::wait_until(
+        c,
+        "const el = document.querySelector(arguments[0]);
+         return el && el.getClientRects().length > 0 && el.innerText.includes(arguments[1]);",
+        vec![css.into(), text.into()],
+    )
+    .await;
     let mut seen = String::new();
-    for _ in 0..100 {
-        if let Ok(el) = c.find(fantoccini::Locator::Css(css)).await {
-            if el.is_displayed().await.unwrap_or(false) {
-                seen = el.text().await.unwrap_or_default();
-                if seen.contains(text) {
-                    return;
-                }
+    if let Ok(el) = c.find(fantoccini::Locator::Css(css)).await {
+        if el.is_displayed().await.unwrap_or(false) {
+            seen = el.text().await.unwrap_or_default();
+            if seen.contains(text) {
+                return;
             }
         }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
     panic!("{css} never showed {text:?} (last: {seen:?})");
 }
 
 /// Waits until `css` matches an element whose attribute `attr` is `value`.
 async fn wait_for_attr(c: &fantoccini::Client, css: &str, attr: &str, value: &str) {
-    for _ in 0..100 {
-        if let Ok(el) = c.find(fantoccini::Locator::Css(css)).await {
-            if el.attr(attr).await.unwrap().as_deref() == Some(value) {
-                return;
-            }
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    panic!("{css} never had {attr}={value:?}");
+    crate::browser::wait_until(
+        c,
+        "const el = document.querySelector(arguments[0]);
+         return el !== null && el.getAttribute(arguments[1]) === arguments[2];",
+        vec![css.into(), attr.into(), value.into()],
+    )
+    .await
+    .unwrap_or_else(|| panic!("{css} never had {attr}={value:?}"));
 }
 
 #[tokio::test]
@@ -869,18 +872,20 @@ async fn other_columns_read_the_same_file_again_in_place_of_the_first() {
     let file = tempfile::Builder::new().suffix(".csv").tempfile().unwrap();
     std::fs::write(file.path(), csv).unwrap();
     send_file(c, file.path()).await;
-    let mut second = None;
-    for _ in 0..100 {
-        let url = c.current_url().await.unwrap();
-        if let Some((_, id)) = url.query_pairs().find(|(k, _)| k == "batch") {
-            if id != first_id {
-                second = Some(id.to_string());
-                break;
-            }
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    let second = second.expect("the file was read again");
+    crate::browser::wait_until(
+        c,
+        "const id = new URLSearchParams(location.search).get('batch');
+         return id !== null && id !== arguments[0];",
+        vec![first_id.as_str().into()],
+    )
+    .await;
+    let url = c.current_url().await.unwrap();
+    let second = url
+        .query_pairs()
+        .find(|(k, _)| k == "batch")
+        .map(|(_, id)| id.to_string())
+        .filter(|id| *id != first_id)
+        .expect("the file was read again");
     let rows = app.ok(&user, "getImport", json!({"id": second})).await["rows"].clone();
     assert_eq!(rows[0]["payee"], "Einkauf Wocheneinkauf");
     assert_eq!(rows[0]["memo"], "");

@@ -341,11 +341,14 @@ async fn focused(c: &Client) -> String {
 
 /// Waits until the focused field is `name`.
 async fn wait_for_focus(c: &Client, name: &str) {
-    for _ in 0..100 {
-        if focused(c).await == name {
-            return;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let reached = browser::wait_until(
+        c,
+        "const a = document.activeElement; return (a ? (a.name || a.tagName) : '') === arguments[0];",
+        vec![name.into()],
+    )
+    .await;
+    if reached.is_some() {
+        return;
     }
     panic!(
         "the focus never went to {name}, it is on {}",
@@ -501,12 +504,12 @@ async fn the_next_steps_on_a_phone_light_and_dark() {
             .click()
             .await
             .unwrap();
-        for _ in 0..100 {
-            if c.find(Locator::Css("#next-steps-title")).await.is_err() {
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        }
+        browser::wait_until(
+            c,
+            "return document.querySelector('#next-steps-title') === null",
+            vec![],
+        )
+        .await;
         assert!(c.find(Locator::Css("#next-steps-title")).await.is_err());
         b.client.clone().close().await.unwrap();
     }

@@ -280,30 +280,23 @@ async fn failed_scan(c: &fantoccini::Client) -> Value {
     )
     .await
     .unwrap();
-    for _ in 0..100 {
-        let seen = c
-            .execute(
-                "const s = document.querySelector('[data-scan] .scan-status');
-                 if (!s || s.hidden || !s.classList.contains('error')) return null;
-                 const r = s.getBoundingClientRect();
-                 return {
-                   text: s.textContent,
-                   role: s.getAttribute('role'),
-                   inView: r.height > 0 && r.top >= 0 && r.left >= 0
-                     && r.bottom <= window.innerHeight && r.right <= window.innerWidth,
-                   focused: document.activeElement === s,
-                   lang: document.documentElement.lang,
-                 };",
-                vec![],
-            )
-            .await
-            .unwrap();
-        if !seen.is_null() {
-            return seen;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    panic!("the failed scan said nothing");
+    crate::browser::wait_until(
+        c,
+        "const s = document.querySelector('[data-scan] .scan-status');
+         if (!s || s.hidden || !s.classList.contains('error')) return null;
+         const r = s.getBoundingClientRect();
+         return {
+           text: s.textContent,
+           role: s.getAttribute('role'),
+           inView: r.height > 0 && r.top >= 0 && r.left >= 0
+             && r.bottom <= window.innerHeight && r.right <= window.innerWidth,
+           focused: document.activeElement === s,
+           lang: document.documentElement.lang,
+         };",
+        vec![],
+    )
+    .await
+    .unwrap_or_else(|| panic!("the failed scan said nothing"))
 }
 
 #[tokio::test]
@@ -343,7 +336,7 @@ async fn a_failed_scan_is_said_beside_its_button_in_view_in_the_pages_language()
 
 #[tokio::test]
 async fn settings_say_what_loading_an_export_brought_beside_the_form() {
-    use crate::browser::{sign_in, start_with, wait_for_css};
+    use crate::browser::{sign_in, start_with, wait_for_css, wait_until};
     let app = spawn_app().await;
     let anna = app.new_user().await;
     crate::export::household(&app, &anna, "Anna").await;
@@ -372,28 +365,22 @@ async fn settings_say_what_loading_an_export_brought_beside_the_form() {
     )
     .await
     .unwrap();
-    let mut seen = Value::Null;
-    for _ in 0..100 {
-        seen = c
-            .execute(
-                "const s = document.querySelector('#load-export .form-success');
-                 if (!s || s.hidden || !s.textContent) return null;
-                 const r = s.getBoundingClientRect();
-                 return {
-                   text: s.textContent,
-                   inView: r.top >= 0 && r.bottom <= window.innerHeight,
-                   focused: document.activeElement === s,
-                 };",
-                vec![],
-            )
-            .await
-            .unwrap();
-        // The page is put back where it was once loaded; the report after.
-        if seen["inView"] == true && seen["focused"] == true {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
+    let report = "const s = document.querySelector('#load-export .form-success');
+         if (!s || s.hidden || !s.textContent) return null;
+         const r = s.getBoundingClientRect();
+         return {
+           text: s.textContent,
+           inView: r.top >= 0 && r.bottom <= window.innerHeight,
+           focused: document.activeElement === s,
+         };";
+    // The page is put back where it was once loaded; the report after.
+    wait_until(
+        c,
+        &format!("const seen = (function () {{ {report} }})(); return seen && seen.inView && seen.focused"),
+        vec![],
+    )
+    .await;
+    let seen = c.execute(report, vec![]).await.unwrap();
     let text = seen["text"].as_str().unwrap_or_else(|| panic!("no report"));
     assert!(
         text.starts_with("Export geladen: 1 Konto, 1 wiederkehrende Ausgabe, 1 Einzelausgabe"),

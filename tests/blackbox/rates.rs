@@ -64,7 +64,8 @@ async fn usd(app: &TestApp, user: &TestUser) -> f64 {
     rates_json(app, user).await["USD"].as_f64().unwrap()
 }
 
-/// Polls until the served USD rate is `want`, for at most ten seconds.
+/// Asks until the served USD rate is `want`, for at most ten seconds,
+/// letting the refresh task run between answers.
 async fn wait_for_usd(app: &TestApp, user: &TestUser, want: f64) {
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
@@ -75,7 +76,7 @@ async fn wait_for_usd(app: &TestApp, user: &TestUser, want: f64) {
             Instant::now() < deadline,
             "the served USD rate never became {want}"
         );
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        tokio::task::yield_now().await;
     }
 }
 
@@ -192,7 +193,7 @@ impl Drop for SetOnDrop {
 
 #[tokio::test]
 async fn serving_does_not_wait_for_a_feed_that_never_answers() {
-    let asked = Arc::new(AtomicBool::new(false));
+    let asked = Arc::new(tokio::sync::Notify::new());
     let gave_up = Arc::new(AtomicBool::new(false));
     let (a, g) = (asked.clone(), gave_up.clone());
     let hang = Router::new().route(
@@ -201,7 +202,7 @@ async fn serving_does_not_wait_for_a_feed_that_never_answers() {
             let (a, g) = (a.clone(), g.clone());
             async move {
                 let _guard = SetOnDrop(g);
-                a.store(true, Ordering::SeqCst);
+                a.notify_one();
                 std::future::pending::<&str>().await
             }
         }),
@@ -215,14 +216,9 @@ async fn serving_does_not_wait_for_a_feed_that_never_answers() {
         c.rates_url = format!("http://{feed}/daily.xml");
     })
     .await;
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !asked.load(Ordering::SeqCst) {
-        assert!(
-            Instant::now() < deadline,
-            "the refresh never asked the feed"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    tokio::time::timeout(Duration::from_secs(10), asked.notified())
+        .await
+        .expect("the refresh never asked the feed");
     // The feed request is in flight; the service answers meanwhile, from
     // the built-in table.
     let user = app.new_user().await;
