@@ -240,7 +240,7 @@ pub fn parse_month(field: &'static str, raw: &str) -> Result<(NaiveDate, NaiveDa
 
 /// The first day of the month `raw` (`YYYY-MM`) names, or of the month of
 /// `today` when `raw` is absent or blank: the month a budget question or
-/// change is about.
+/// change, or a page with a month, is about.
 pub fn month_or_current(
     field: &'static str,
     raw: Option<&str>,

@@ -367,8 +367,13 @@ pub fn set_decisions(
 ) -> Result<usize> {
     Ok(c.execute(
         "UPDATE import_rows SET decision = ?3
-         WHERE batch_id = ?1 AND status <> 'error' AND (?2 IS NULL OR status = ?2)",
-        params![batch_id, status.map(Status::code), decision.code()],
+         WHERE batch_id = ?1 AND status <> ?4 AND (?2 IS NULL OR status = ?2)",
+        params![
+            batch_id,
+            status.map(Status::code),
+            decision.code(),
+            Status::Error.code()
+        ],
     )?)
 }
 
@@ -576,8 +581,8 @@ pub fn accept_suggestions(tx: &Connection, user_id: &UserId, batch_id: &str) -> 
     Ok(tx.execute(
         "UPDATE import_rows SET category_id = suggested_category_id, category_chosen = 1
          WHERE batch_id = ?2 AND user_id = ?1 AND category_id IS NULL
-           AND suggested_category_id IS NOT NULL AND amount_cents < 0 AND status <> 'error'",
-        params![user_id, batch_id],
+           AND suggested_category_id IS NOT NULL AND amount_cents < 0 AND status <> ?3",
+        params![user_id, batch_id, Status::Error.code()],
     )?)
 }
 
@@ -608,13 +613,9 @@ pub fn begin_confirm(tx: &Connection, batch_id: &str, now: &str) -> Result<bool>
     )? == 1)
 }
 
-/// The rows a confirm writes: readable, and `new` without a decision or
-/// decided `import`.
-const TO_WRITE: &str = "status <> 'error' AND date IS NOT NULL AND amount_cents IS NOT NULL
-     AND (decision = 'import' OR (decision IS NULL AND status = 'new'))";
-
 /// The next `limit` rows a confirm writes after file position `after`, in
-/// file order, with their positions.
+/// file order, with their positions. A confirm writes the rows that are
+/// readable, and `new` without a decision or decided `import`.
 pub fn rows_to_write(
     c: &Connection,
     batch_id: &str,
@@ -623,12 +624,22 @@ pub fn rows_to_write(
 ) -> Result<Vec<(i64, StagedRow)>> {
     let sql = format!(
         "SELECT {ROW_COLUMNS}, position FROM import_rows
-         WHERE batch_id = ?1 AND position > ?2 AND {TO_WRITE}
+         WHERE batch_id = ?1 AND position > ?2
+           AND status <> ?4 AND date IS NOT NULL AND amount_cents IS NOT NULL
+           AND (decision = ?5 OR (decision IS NULL AND status = ?6))
          ORDER BY position LIMIT ?3"
     );
     let mut s = c.prepare_cached(&sql)?;
+    let to_write = params![
+        batch_id,
+        after,
+        limit as i64,
+        Status::Error.code(),
+        Decision::Import.code(),
+        Status::New.code()
+    ];
     let rows = s
-        .query_map(params![batch_id, after, limit as i64], |r| {
+        .query_map(to_write, |r| {
             Ok((r.get(ROW_COLUMN_COUNT)?, staged_from_row(r)?))
         })?
         .collect::<rusqlite::Result<_>>()?;
@@ -828,6 +839,31 @@ mod tests {
             for status in BatchStatus::ALL {
                 if code.contains(&format!("'{}'", status.code())) {
                     found.push(format!("{module}: '{}'", status.code()));
+                }
+            }
+        }
+        assert!(found.is_empty(), "{}", found.join("\n"));
+    }
+
+    /// A row's status and decision in the store's and the app's SQL are
+    /// bound from [`Status::code`] and [`Decision::code`], never written
+    /// as literals.
+    #[test]
+    fn no_row_status_or_decision_is_a_literal_in_sql() {
+        let codes = Status::ALL
+            .map(Status::code)
+            .into_iter()
+            .chain(Decision::ALL.map(Decision::code));
+        let codes: Vec<&str> = codes.collect();
+        let mut found = Vec::new();
+        for (module, source) in crate::layers::modules() {
+            if !(module.starts_with("store::") || module.starts_with("app::")) {
+                continue;
+            }
+            let code = crate::layers::code(&source);
+            for word in &codes {
+                if code.contains(&format!("'{word}'")) {
+                    found.push(format!("{module}: '{word}'"));
                 }
             }
         }

@@ -293,6 +293,35 @@ async fn the_dashboard_shows_the_month_and_navigates_between_months() {
 }
 
 #[tokio::test]
+async fn the_dashboard_and_one_time_expenses_show_this_month_for_a_blank_or_unreadable_one() {
+    use chrono::{TimeZone, Utc};
+    let app = spawn_app().await;
+    app.state
+        .clock
+        .set(Utc.with_ymd_and_hms(2026, 3, 15, 12, 0, 0).unwrap());
+    let user = app.new_user().await;
+    for (query, shown, value) in [
+        ("", "March 2026", "2026-03"),
+        ("?month=", "March 2026", "2026-03"),
+        ("?month=%20%20", "March 2026", "2026-03"),
+        ("?month=2025-13", "March 2026", "2026-03"),
+        ("?month=march", "March 2026", "2026-03"),
+        ("?month=%202026-02%20", "February 2026", "2026-02"),
+    ] {
+        let dashboard = app.page(&user, &format!("/{query}")).await;
+        assert!(
+            dashboard.contains(&format!("<strong>{shown}</strong>")),
+            "/{query}"
+        );
+        let daily = app.page(&user, &format!("/daily-expenses{query}")).await;
+        assert!(
+            daily.contains(&format!("name=\"month\" value=\"{value}\"")),
+            "/daily-expenses{query}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn the_settings_page_lists_tokens_without_showing_them() {
     let app = spawn_app().await;
     let user = app.new_user().await;

@@ -133,7 +133,7 @@ pub fn count_insights(list: &[Insight]) -> InsightCounts {
 
 /// The counts of the user's unread, unexpired insights at `at`, and when
 /// the first of them expires (a cached summary is good until then).
-pub fn insights_at(
+fn insights_at(
     c: &Connection,
     user: &UserId,
     at: &str,

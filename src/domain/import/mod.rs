@@ -60,6 +60,9 @@ pub enum Decision {
 }
 
 impl Decision {
+    pub const ALL: [Decision; 2] = [Decision::Import, Decision::Skip];
+
+    /// The word stored and answered.
     pub fn code(self) -> &'static str {
         match self {
             Decision::Import => "import",
@@ -68,9 +71,7 @@ impl Decision {
     }
 
     pub fn from_code(code: &str) -> Option<Decision> {
-        [Decision::Import, Decision::Skip]
-            .into_iter()
-            .find(|d| d.code() == code)
+        Decision::ALL.into_iter().find(|d| d.code() == code)
     }
 }
 

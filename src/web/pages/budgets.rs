@@ -1,10 +1,10 @@
 //! `/budgets`: the budgets of a month as bars, and the form that sets or
 //! changes one from a month on; [`bars`] is also the dashboard's card.
 
-use super::common::{PageResult, Refs};
+use super::common::{shown_month, PageResult, Refs};
 use crate::app::reports::{self, budgets::Budgets};
 use crate::domain::budgets::Status;
-use crate::domain::recurrence::{add_months, month_end, month_or_current, month_start};
+use crate::domain::recurrence::{add_months, month_end, month_start};
 use crate::i18n::budgets::{self as words, words};
 use crate::i18n::{format, Locale};
 use crate::state::AppState;
@@ -117,9 +117,7 @@ pub async fn show(
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
     let w = words(locale);
     let today = state.clock.today();
-    // A month that cannot be read shows the current one.
-    let first =
-        month_or_current("month", q.month.as_deref(), today).unwrap_or_else(|_| month_start(today));
+    let first = shown_month(q.month.as_deref(), today);
     let refs = Refs::load(&state, &user.id).await?;
     let b = reports::budgets::kept(&state, user, first).await?;
     let editing = q.edit.as_deref().and_then(|id| b.of(id));

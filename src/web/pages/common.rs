@@ -1,9 +1,10 @@
 //! What the record pages share: loading the user's accounts and categories
-//! for the forms, the amount cell, the `?edit=` lookup, and turning store
-//! errors into pages. Their list and form skeleton is `record_page`.
+//! for the forms, the amount cell, the `?edit=` lookup, the month a page
+//! shows, and turning store errors into pages. Their list and form skeleton
+//! is `record_page`.
 
 use crate::app::records::{self, AccountInput, CategoryInput};
-use crate::domain::recurrence::Frequency;
+use crate::domain::recurrence::{month_or_current, month_start, Frequency};
 use crate::error::Error;
 use crate::i18n::format;
 use crate::i18n::Locale;
@@ -13,10 +14,18 @@ use crate::store::categories::Category;
 use crate::store::users::UserId;
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
+use chrono::NaiveDate;
 use maud::{html, Markup};
 use rust_decimal::Decimal;
 use serde::Deserialize;
 use std::collections::HashMap;
+
+/// The first day of the month a page's `?month=` (`YYYY-MM`) asks for:
+/// this month when it is absent or blank, and also when it cannot be read
+/// (a page shows the current month rather than failing).
+pub fn shown_month(raw: Option<&str>, today: NaiveDate) -> NaiveDate {
+    month_or_current("month", raw, today).unwrap_or_else(|_| month_start(today))
+}
 
 /// A page handler's failure: logged, shown as the error page.
 pub struct PageError(pub Error);

@@ -1,12 +1,11 @@
 //! `/daily-expenses`: one-time expenses, filtered by month and category.
 
-use super::common::{amount_cell, category_chip, PageResult, Refs};
+use super::common::{amount_cell, category_chip, shown_month, PageResult, Refs};
 use super::documents::{attach, paperclip};
 use super::record_page::{amount_and_currency, amount_value, Editing, RecordForm, RecordList, Row};
 use crate::app::records::daily_expenses::{self, Month, MONTH_PAGE};
 use crate::app::records::DailyInput;
-use crate::domain::recurrence::parse_month;
-use crate::domain::recurrence::{add_months, month_start};
+use crate::domain::recurrence::{add_months, month_end};
 use crate::i18n::format;
 use crate::state::AppState;
 use crate::store::daily_expenses::Filter;
@@ -37,16 +36,8 @@ pub async fn show(
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
     let refs = Refs::load(&state, &user.id).await?;
     let today = state.clock.today();
-    let (first, last) = q
-        .month
-        .as_deref()
-        .and_then(|m| parse_month("month", m).ok())
-        .unwrap_or_else(|| {
-            (
-                month_start(today),
-                crate::domain::recurrence::month_end(today),
-            )
-        });
+    let first = shown_month(q.month.as_deref(), today);
+    let last = month_end(first);
     let month_value = format!("{:04}-{:02}", first.year(), first.month());
     let category = q.category.clone().filter(|c| !c.is_empty());
     let filter = Filter {

@@ -2,7 +2,7 @@
 //! costs and subscriptions, what is due next, and two charts; for a new
 //! user a welcome, then the next steps; and a quick "+ Expense".
 
-use super::common::PageResult;
+use super::common::{shown_month, PageResult};
 use crate::app::reports::{
     budgets::{dashboard_kept, Budgets},
     dashboard::{Dashboard, MonthView},
@@ -205,13 +205,8 @@ pub async fn show(
     Query(q): Query<MonthQuery>,
 ) -> PageResult {
     let t = viewer.t();
-    let first = q
-        .month
-        .as_deref()
-        .and_then(|m| crate::domain::recurrence::parse_month("month", m).ok())
-        .map(|(f, _)| f)
-        .unwrap_or_else(|| month_start(state.clock.today()));
     let today = state.clock.today();
+    let first = shown_month(q.month.as_deref(), today);
     let report = dashboard_kept(&state, &session.user, first).await?;
     let (d, b) = (&report.0, &report.1);
     let user = &session.user;

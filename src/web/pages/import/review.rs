@@ -201,8 +201,8 @@ impl View<'_> {
                         span #decide-all-label {
                             (t.import_decide_all.replace("{n}", &self.count(b.counts.conflict)))
                         }
-                        button type="button" data-decide-all="import" { (t.import_import_all) }
-                        button type="button" data-decide-all="skip" { (t.import_skip_all) }
+                        button type="button" data-decide-all=(Decision::Import.code()) { (t.import_import_all) }
+                        button type="button" data-decide-all=(Decision::Skip.code()) { (t.import_skip_all) }
                     }
                 }
                 @if suggestions {
@@ -429,8 +429,8 @@ impl View<'_> {
         );
         html! {
             div.decide role="group" aria-label=(label) {
-                button type="button" data-decide="import" aria-pressed=(pressed(Decision::Import)) { (t.import_do_import) }
-                button type="button" data-decide="skip" aria-pressed=(pressed(Decision::Skip)) { (t.import_do_skip) }
+                button type="button" data-decide=(Decision::Import.code()) aria-pressed=(pressed(Decision::Import)) { (t.import_do_import) }
+                button type="button" data-decide=(Decision::Skip.code()) aria-pressed=(pressed(Decision::Skip)) { (t.import_do_skip) }
             }
             @if let Some(note) = note { small.decision-note { (note) } }
         }
