@@ -2,8 +2,9 @@
 //! the list starts on the first screen, charts open on their newest end on
 //! a phone, the "saved" note covers nothing, paperclips only on records
 //! with documents, an account with entries is not offered a delete that
-//! would be refused, and the import review's active filter count is
-//! readable in the dark scheme.
+//! would be refused, the import review's active filter count is readable
+//! in the dark scheme, and the import history's action lines up with its
+//! row's contents on a phone.
 
 use crate::browser::resize;
 use crate::browser::{fill, sign_in, start_with, submit, wait_for_css};
@@ -388,4 +389,77 @@ async fn the_active_import_filters_count_is_readable_in_the_dark() {
     let ratio = js(c, COUNT_CONTRAST).await.as_f64().unwrap();
     assert!(ratio >= 4.5, "contrast {ratio:.2}:1");
     browser.client.clone().close().await.unwrap();
+}
+
+/// The import history's stacked rows on a phone: where each labelled
+/// cell's content starts (its text, not its label), and where the row's
+/// action is.
+const HISTORY_ACTIONS: &str = r#"
+const range = document.createRange();
+return Array.from(document.querySelectorAll('table.import-history-table tbody tr'), tr => {
+  const starts = Array.from(tr.querySelectorAll('td[data-label]:not(.row-actions)'), td => {
+    range.selectNodeContents(td);
+    return Math.min(...Array.from(range.getClientRects(), r => r.left));
+  });
+  const action = tr.querySelector('td.row-actions a, td.row-actions button');
+  const r = action.getBoundingClientRect();
+  return { starts, text: action.textContent.trim(), left: r.left, right: r.right, width: window.innerWidth };
+});
+"#;
+
+#[tokio::test]
+async fn the_import_historys_open_lines_up_with_its_rows_contents_on_a_phone() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let account = app.account(&user, "Giro", "EUR").await;
+    crate::import_page::seed(&app, &user, &account, 3).await;
+    for (width, height, dark) in [(390, 844, false), (390, 844, true), (1280, 900, false)] {
+        let Some(browser) = start_with(width.max(500), height, dark).await else {
+            return;
+        };
+        let c = &browser.client;
+        resize(c, width, height).await;
+        sign_in(c, &app, &user).await;
+        for (locale, open) in [("en", "Open"), ("de", "Öffnen")] {
+            app.ok(&user, "updateSettings", json!({ "locale": locale }))
+                .await;
+            let at = format!("{locale} {width}px dark={dark}");
+            c.goto(&app.url("/import")).await.unwrap();
+            wait_for_css(
+                c,
+                &format!("html[lang={locale}] table.import-history-table"),
+            )
+            .await;
+            let rows = js(c, HISTORY_ACTIONS).await;
+            let rows = rows.as_array().unwrap();
+            assert_eq!(rows.len(), 1, "{at}: {rows:?}");
+            for row in rows {
+                assert_eq!(row["text"], open, "{at}: {row}");
+                let (left, right) = (
+                    row["left"].as_f64().unwrap(),
+                    row["right"].as_f64().unwrap(),
+                );
+                assert!(
+                    left >= 0.0 && right <= row["width"].as_f64().unwrap(),
+                    "the action in sight: {at}: {row}"
+                );
+                if width < 760 {
+                    let starts: Vec<f64> = row["starts"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|s| s.as_f64().unwrap())
+                        .collect();
+                    assert_eq!(starts.len(), 5, "{at}: {row}");
+                    for start in starts {
+                        assert!(
+                            (left - start).abs() <= 2.0,
+                            "the action starts where the cells' contents do: {at}: {row}"
+                        );
+                    }
+                }
+            }
+        }
+        browser.client.clone().close().await.unwrap();
+    }
 }
