@@ -47,6 +47,13 @@ fn f(d: Decimal) -> f64 {
 }
 
 /// Horizontal bars, one per category, largest first and full width.
+///
+/// Drawn twice, and `charts.css` shows one: names beside their bars, the
+/// drawing scaled to the chart's width (`.labels-beside`), and, where that
+/// scale would shrink its text below a readable size, names above bars as
+/// wide as the chart, its text at its own size (`.labels-above`: no
+/// `viewBox`, so a unit is a CSS pixel and the bars' lengths are
+/// percentages of the width). Each has the title and description.
 pub fn spending_by_category(
     title: &str,
     slices: &[CategorySlice],
@@ -59,31 +66,51 @@ pub fn spending_by_category(
     rows.sort_by(|a, b| b.amount.cmp(&a.amount).then_with(|| a.label.cmp(&b.label)));
     let id = chart_id("cat");
     let max = rows.first().map(|s| f(s.amount)).unwrap_or(0.0);
+    let share = |s: &CategorySlice| if max > 0.0 { f(s.amount) / max } else { 0.0 };
     let (label_w, bar_w, amount_w, row_h) = (140.0, 190.0, 105.0, 28.0);
     let width = label_w + bar_w + amount_w;
     let height = row_h * rows.len() as f64 + 6.0;
+    // Names above bars: a line of text (name and amount), the bar under it.
+    let (above_h, above_bar) = (42.0, 12.0);
     let desc = rows
         .iter()
         .map(|s| format!("{} {}", s.label, format::money(s.amount, currency, locale)))
         .collect::<Vec<_>>()
         .join(", ");
+    let alt = |suffix: &str| {
+        html! {
+            title id={ (id) "-t" (suffix) } { (title) }
+            desc id={ (id) "-d" (suffix) } { (desc) }
+        }
+    };
     html! {
         figure.chart.categories {
             figcaption { h2 { (title) } }
             @if rows.is_empty() {
                 p.muted { (t.empty_list) }
             } @else {
-                svg role="img" aria-labelledby={ (id) "-t " (id) "-d" } viewBox={ "0 0 " (width) " " (height) }
+                svg.labels-beside role="img" aria-labelledby={ (id) "-t " (id) "-d" } viewBox={ "0 0 " (width) " " (height) }
                     width="100%" preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg" {
-                    title id={ (id) "-t" } { (title) }
-                    desc id={ (id) "-d" } { (desc) }
+                    (alt(""))
                     @for (i, s) in rows.iter().enumerate() {
                         @let y = 3.0 + row_h * i as f64;
-                        @let w = if max > 0.0 { (f(s.amount) / max * bar_w).max(2.0) } else { 0.0 };
+                        @let w = if max > 0.0 { (share(s) * bar_w).max(2.0) } else { 0.0 };
                         text.chart-label x="0" y=(y + row_h * 0.62) { (truncate(&s.label, 18)) }
                         rect.chart-track x=(label_w) y=(y + 5.0) width=(bar_w) height=(row_h - 12.0) rx="4" {}
                         rect x=(label_w) y=(y + 5.0) width=(format!("{w:.1}")) height=(row_h - 12.0) rx="4" fill=(safe_color(&s.color)) {}
                         text.chart-value x=(width) y=(y + row_h * 0.62) text-anchor="end" { (format::money(s.amount, currency, locale)) }
+                    }
+                }
+                svg.labels-above role="img" aria-labelledby={ (id) "-t-above " (id) "-d-above" }
+                    width="100%" height=(above_h * rows.len() as f64) xmlns="http://www.w3.org/2000/svg" {
+                    (alt("-above"))
+                    @for (i, s) in rows.iter().enumerate() {
+                        @let y = above_h * i as f64;
+                        @let w = if max > 0.0 { (share(s) * 100.0).max(1.0) } else { 0.0 };
+                        text.chart-label x="0" y=(y + 16.0) { (truncate(&s.label, 18)) }
+                        text.chart-value x="100%" y=(y + 16.0) text-anchor="end" { (format::money(s.amount, currency, locale)) }
+                        rect.chart-track x="0" y=(y + 23.0) width="100%" height=(above_bar) rx="4" {}
+                        rect x="0" y=(y + 23.0) width=(format!("{w:.1}%")) height=(above_bar) rx="4" fill=(safe_color(&s.color)) {}
                     }
                 }
                 (values_table(t.chart_values, &[t.category, t.amount], rows.iter().map(|s| vec![s.label.clone(), format::money(s.amount, currency, locale)])))
@@ -631,6 +658,25 @@ mod tests {
             "a bad colour falls back to grey"
         );
         assert!(!svg.contains("<b>"), "labels are escaped");
+    }
+
+    #[test]
+    fn the_category_chart_is_also_drawn_with_its_names_above_bars_as_wide_as_the_chart() {
+        let svg = spending_by_category("Spending", &slices(), "EUR", Locale::En).into_string();
+        let above = &svg[svg
+            .find("<svg class=\"labels-above\"")
+            .expect("a second drawing")..];
+        let above = &above[..above.find("</svg>").unwrap()];
+        assert!(!above.contains("viewBox"), "drawn at its own size: {above}");
+        assert!(above.contains("width=\"100.0%\"") && above.contains("width=\"25.0%\""));
+        assert!(above.contains("x=\"100%\" y=\"16\" text-anchor=\"end\">€400.00<"));
+        // Its own title and description, named by its own ids.
+        let labelled = &above[above.find("aria-labelledby=\"").unwrap() + 17..];
+        for id in labelled[..labelled.find('"').unwrap()].split(' ') {
+            assert!(above.contains(&format!("id=\"{id}\"")), "{id}: {above}");
+        }
+        assert_eq!(svg.matches("<title").count(), 2);
+        assert!(svg.contains("<svg class=\"labels-beside\" role=\"img\""));
     }
 
     #[test]

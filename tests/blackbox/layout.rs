@@ -2,11 +2,12 @@
 //! the list starts on the first screen, charts open on their newest end on
 //! a phone, the "saved" note covers nothing, paperclips only on records
 //! with documents, an account with entries is not offered a delete that
-//! would be refused, and the import review's active filter count is
-//! readable in the dark scheme.
+//! would be refused, the import review's active filter count is readable
+//! in the dark scheme, the import history's action lines up with its row's
+//! contents on a phone, and the category chart's text is readable there.
 
 use crate::browser::resize;
-use crate::browser::{fill, sign_in, start_with, submit, wait_for_css};
+use crate::browser::{fill, sign_in, start_with, submit, wait_for_css, Browser};
 use crate::helpers::*;
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
@@ -14,6 +15,27 @@ use serde_json::{json, Value};
 async fn js(c: &Client, script: &str) -> Value {
     c.execute(script, vec![]).await.unwrap()
 }
+
+/// A browser signed in as `user`, its viewport `width` wide. Headless
+/// Chromium's window is at least 500 pixels wide: a phone's viewport is
+/// set through the DevTools protocol.
+async fn signed_in(
+    app: &TestApp,
+    user: &TestUser,
+    width: u32,
+    height: u32,
+    dark: bool,
+) -> Option<Browser> {
+    let browser = start_with(width.max(500), height, dark).await?;
+    resize(&browser.client, width, height).await;
+    sign_in(&browser.client, app, user).await;
+    Some(browser)
+}
+
+/// A phone in the light and the dark scheme, and a desktop: (width,
+/// height, dark).
+const PHONE_AND_DESKTOP: [(u32, u32, bool); 3] =
+    [(390, 844, false), (390, 844, true), (1280, 900, false)];
 
 /// Where the page's record table and its row actions are: whether the
 /// page scrolls sideways, whether every row's Edit and Delete lie inside
@@ -116,14 +138,10 @@ async fn record_tables_fit_their_panel_and_phone_charts_open_on_the_newest_month
         (390, 844, false),
         (390, 844, true),
     ] {
-        // Headless Chromium's window is at least 500 pixels wide: a phone's
-        // viewport is set through the DevTools protocol.
-        let Some(browser) = start_with(width.max(500), height, dark).await else {
+        let Some(browser) = signed_in(&app, &user, width, height, dark).await else {
             return;
         };
         let c = &browser.client;
-        resize(c, width, height).await;
-        sign_in(c, &app, &user).await;
         for (locale, hint) in [
             ("en", "Scrolls sideways: earlier months to the left."),
             ("de", "Seitlich verschiebbar: frühere Monate links."),
@@ -245,12 +263,10 @@ async fn the_saved_note_covers_no_field_on_a_phone() {
     let app = spawn_app().await;
     let user = app.new_user().await;
     app.account(&user, "Giro", "EUR").await;
-    let Some(browser) = start_with(500, 844, false).await else {
+    let Some(browser) = signed_in(&app, &user, 390, 844, false).await else {
         return;
     };
     let c = &browser.client;
-    resize(c, 390, 844).await;
-    sign_in(c, &app, &user).await;
     c.goto(&app.url("/daily-expenses")).await.unwrap();
     // Save and add another: the note beside the buttons, the form in use.
     fill(c, "name", "Bakery").await;
@@ -388,4 +404,145 @@ async fn the_active_import_filters_count_is_readable_in_the_dark() {
     let ratio = js(c, COUNT_CONTRAST).await.as_f64().unwrap();
     assert!(ratio >= 4.5, "contrast {ratio:.2}:1");
     browser.client.clone().close().await.unwrap();
+}
+
+/// The import history's stacked rows on a phone: where each labelled
+/// cell's content starts (its text, not its label), and where the row's
+/// action is.
+const HISTORY_ACTIONS: &str = r#"
+const range = document.createRange();
+return Array.from(document.querySelectorAll('table.import-history-table tbody tr'), tr => {
+  const starts = Array.from(tr.querySelectorAll('td[data-label]:not(.row-actions)'), td => {
+    range.selectNodeContents(td);
+    return Math.min(...Array.from(range.getClientRects(), r => r.left));
+  });
+  const action = tr.querySelector('td.row-actions a, td.row-actions button');
+  const r = action.getBoundingClientRect();
+  return { starts, text: action.textContent.trim(), left: r.left, right: r.right, width: window.innerWidth };
+});
+"#;
+
+#[tokio::test]
+async fn the_import_historys_open_lines_up_with_its_rows_contents_on_a_phone() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let account = app.account(&user, "Giro", "EUR").await;
+    crate::import_page::seed(&app, &user, &account, 3).await;
+    for (width, height, dark) in PHONE_AND_DESKTOP {
+        let Some(browser) = signed_in(&app, &user, width, height, dark).await else {
+            return;
+        };
+        let c = &browser.client;
+        for (locale, open) in [("en", "Open"), ("de", "Öffnen")] {
+            app.ok(&user, "updateSettings", json!({ "locale": locale }))
+                .await;
+            let at = format!("{locale} {width}px dark={dark}");
+            c.goto(&app.url("/import")).await.unwrap();
+            wait_for_css(
+                c,
+                &format!("html[lang={locale}] table.import-history-table"),
+            )
+            .await;
+            let rows = js(c, HISTORY_ACTIONS).await;
+            let rows = rows.as_array().unwrap();
+            assert_eq!(rows.len(), 1, "{at}: {rows:?}");
+            for row in rows {
+                assert_eq!(row["text"], open, "{at}: {row}");
+                let (left, right) = (
+                    row["left"].as_f64().unwrap(),
+                    row["right"].as_f64().unwrap(),
+                );
+                assert!(
+                    left >= 0.0 && right <= row["width"].as_f64().unwrap(),
+                    "the action in sight: {at}: {row}"
+                );
+                if width < 760 {
+                    let starts: Vec<f64> = row["starts"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|s| s.as_f64().unwrap())
+                        .collect();
+                    assert_eq!(starts.len(), 5, "{at}: {row}");
+                    for start in starts {
+                        assert!(
+                            (left - start).abs() <= 2.0,
+                            "the action starts where the cells' contents do: {at}: {row}"
+                        );
+                    }
+                }
+            }
+        }
+        browser.client.clone().close().await.unwrap();
+    }
+}
+
+/// The dashboard's spending-by-category chart as drawn: its accessible
+/// name, each text's size in CSS pixels (its font size times the
+/// drawing's scale), the texts outside the chart's box, and the texts
+/// that run into one another.
+const CATEGORY_TEXT: &str = r#"
+const fig = document.querySelector('figure.chart.categories');
+const box = fig.getBoundingClientRect();
+const svg = Array.from(fig.querySelectorAll('svg')).find(s => s.getBoundingClientRect().width > 0);
+const texts = Array.from(svg.querySelectorAll('text'));
+const size = t => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a;
+const rect = t => t.getBoundingClientRect();
+const overlaps = [];
+texts.forEach((a, i) => texts.slice(i + 1).forEach(b => {
+  const [r, s] = [rect(a), rect(b)];
+  if (r.left < s.right - 0.5 && s.left < r.right - 0.5 && r.top < s.bottom - 0.5 && s.top < r.bottom - 0.5)
+    overlaps.push(a.textContent + ' / ' + b.textContent);
+}));
+return {
+  name: svg.getAttribute('role') + ': ' + svg.getAttribute('aria-labelledby').split(' ')
+    .map(id => document.getElementById(id).textContent).join(' | '),
+  texts: texts.length,
+  smallest: Math.min(...texts.map(size)),
+  small: texts.filter(t => size(t) < 12).map(t => t.textContent + ': ' + size(t).toFixed(1)).slice(0, 5),
+  outside: texts.filter(t => rect(t).left < box.left - 0.5 || rect(t).right > box.right + 0.5
+    || rect(t).top < box.top - 0.5 || rect(t).bottom > box.bottom + 0.5).map(t => t.textContent),
+  overlaps,
+  scrolls: fig.scrollWidth > fig.clientWidth,
+  width: box.width,
+};
+"#;
+
+#[tokio::test]
+async fn the_category_charts_text_is_readable_on_a_phone_and_stays_in_its_box() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    app.demo_household(&user).await;
+    for (width, height, dark) in PHONE_AND_DESKTOP {
+        let Some(browser) = signed_in(&app, &user, width, height, dark).await else {
+            return;
+        };
+        let c = &browser.client;
+        for (locale, title) in [
+            ("en", "Spending by category"),
+            ("de", "Ausgaben nach Kategorie"),
+        ] {
+            app.ok(&user, "updateSettings", json!({ "locale": locale }))
+                .await;
+            let at = format!("{locale} {width}px dark={dark}");
+            c.goto(&app.url("/")).await.unwrap();
+            wait_for_css(
+                c,
+                &format!("html[lang={locale}] figure.chart.categories svg"),
+            )
+            .await;
+            let seen = js(c, CATEGORY_TEXT).await;
+            let name = seen["name"].as_str().unwrap();
+            assert!(
+                name.starts_with(&format!("img: {title} | ")),
+                "{at}: {seen}"
+            );
+            assert!(seen["texts"].as_u64().unwrap() >= 6, "{at}: {seen}");
+            assert_eq!(seen["small"], json!([]), "at least 12 px: {at}: {seen}");
+            assert_eq!(seen["outside"], json!([]), "{at}: {seen}");
+            assert_eq!(seen["overlaps"], json!([]), "{at}: {seen}");
+            assert_eq!(seen["scrolls"], false, "{at}: {seen}");
+        }
+        browser.client.clone().close().await.unwrap();
+    }
 }

@@ -334,7 +334,7 @@ impl View<'_> {
                                     td data-label=(t.account) { (self.refs.account_name(&b.account_id)) }
                                     td data-label=(t.import_status) { (self.batch_badge(b)) }
                                     td data-label=(t.import_rows) { (self.history_counts(b)) }
-                                    td.row-actions {
+                                    td.row-actions data-label=(t.actions) {
                                         @if b.status == BatchStatus::Confirmed {
                                             button.link.danger type="button" data-undo=(b.id) { (t.import_undo) }
                                         } @else if b.is_open() {
