@@ -157,12 +157,24 @@ pub async fn start_with(width: u32, height: u32, dark: bool) -> Option<Browser> 
         }
     });
     let caps = caps.as_object().unwrap().clone();
-    let client = ClientBuilder::rustls()
-        .expect("TLS roots")
-        .capabilities(caps)
-        .connect(&format!("http://127.0.0.1:{port}"))
-        .await
-        .unwrap_or_else(|e| panic!("cannot connect to chromedriver: {e:?}"));
+    // A Chromium that fails to start on a busy machine is started again,
+    // twice at the most.
+    let mut tries = 0;
+    let client = loop {
+        let session = ClientBuilder::rustls()
+            .expect("TLS roots")
+            .capabilities(caps.clone())
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await;
+        match session {
+            Ok(client) => break client,
+            Err(e) if tries < 2 => {
+                tries += 1;
+                eprintln!("chromedriver could not start Chromium, again: {e:?}");
+            }
+            Err(e) => panic!("cannot connect to chromedriver: {e:?}"),
+        }
+    };
     // Headless Chromium's window is at least 500 pixels wide: a phone's
     // width is emulated.
     if width < 500 {
@@ -223,8 +235,9 @@ const WAIT: Duration = Duration::from_secs(10);
 /// Waits until `check`, the body of a JavaScript function called with
 /// `args`, returns something truthy in the page, and returns that; `None`
 /// when it has not after ten seconds. The page checks it itself: at once,
-/// then before each frame it draws. A page left meanwhile (a form's
-/// redirect, a reload) is checked again once the next one has loaded.
+/// then before each frame it draws, or after 50 ms should it draw none. A
+/// page left meanwhile (a form's redirect, a reload) is checked again once
+/// the next one has loaded.
 pub async fn wait_until(
     c: &Client,
     check: &str,
@@ -238,12 +251,16 @@ pub async fn wait_until(
             "const done = arguments[arguments.length - 1];
              const args = Array.prototype.slice.call(arguments, 0, -1);
              const check = function () {{ {check} }};
-             const giveUp = setTimeout(function () {{ done(null); }}, {});
+             let frame = null, pending = null;
+             const giveUp = setTimeout(function () {{
+               cancelAnimationFrame(frame); clearTimeout(pending); done(null);
+             }}, {});
              const step = function () {{
+               cancelAnimationFrame(frame); clearTimeout(pending);
                let found = null;
                try {{ found = check.apply(null, args); }} catch (_) {{ found = null; }}
                if (found) {{ clearTimeout(giveUp); done(found); }}
-               else requestAnimationFrame(step);
+               else {{ frame = requestAnimationFrame(step); pending = setTimeout(step, 50); }}
              }};
              step();",
             left.as_millis()
