@@ -9,6 +9,7 @@ use crate::domain::import::read::Format;
 use crate::domain::import::reconcile::{self, Due, Entry, Kind, Outcome, Reason, Status};
 use crate::domain::import::{BatchStatus, Decision};
 use crate::domain::money;
+use crate::domain::recurrence::Frequency;
 use crate::error::Result;
 use chrono::NaiveDate;
 use rusqlite::{params, Connection, OptionalExtension, Row};
@@ -428,11 +429,12 @@ pub fn existing(
     }
     let mut s = c.prepare_cached(
         "SELECT id, start_date, amount_cents, name, import_key FROM incomes
-         WHERE user_id = ?1 AND account_id = ?2 AND frequency = 'once'
+         WHERE user_id = ?1 AND account_id = ?2 AND frequency = ?5
            AND start_date BETWEEN ?3 AND ?4
          ORDER BY start_date, created_at, id",
     )?;
-    let rows = s.query_map(params![user_id, account_id, from, to], |r| {
+    let once = Frequency::Once.code();
+    let rows = s.query_map(params![user_id, account_id, from, to, once], |r| {
         let name: String = r.get(3)?;
         Ok(Entry {
             kind: Kind::Income,
@@ -684,7 +686,7 @@ pub fn write_chunk(
         "INSERT INTO incomes
             (id, user_id, name, amount_cents, currency, frequency, start_date, account_id, notes,
              import_id, import_key, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, 'once', ?6, ?7, ?8, ?9, ?10, ?11, ?11)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?12, ?6, ?7, ?8, ?9, ?10, ?11, ?11)",
     )?;
     // The rowids of this chunk's expenses: the upkeep below reads exactly
     // those, not the batch's earlier chunks.
@@ -724,6 +726,7 @@ pub fn write_chunk(
                 batch.id,
                 w.row.import_key,
                 now,
+                Frequency::Once.code(),
             ])?;
         }
     }

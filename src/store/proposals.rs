@@ -84,7 +84,7 @@ pub fn create(c: &Connection, user_id: &UserId, p: &NewProposal<'_>, now: &str) 
     c.execute(
         "INSERT INTO assistant_proposals
            (id, user_id, conversation_id, message_id, tool_call_id, tool, arguments, state, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'pending', ?8, ?8)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?9, ?8, ?8)",
         params![
             id,
             user_id,
@@ -93,7 +93,8 @@ pub fn create(c: &Connection, user_id: &UserId, p: &NewProposal<'_>, now: &str) 
             p.tool_call_id,
             p.tool,
             p.arguments.to_string(),
-            now
+            now,
+            State::Pending.code()
         ],
     )?;
     Ok(id)
@@ -136,7 +137,14 @@ pub fn settle(
 ) -> Result<bool> {
     Ok(c.execute(
         "UPDATE assistant_proposals SET state = ?1, record_id = ?2, updated_at = ?3
-         WHERE id = ?4 AND user_id = ?5 AND state = 'pending'",
-        params![state.code(), record_id, now, id, user_id],
+         WHERE id = ?4 AND user_id = ?5 AND state = ?6",
+        params![
+            state.code(),
+            record_id,
+            now,
+            id,
+            user_id,
+            State::Pending.code()
+        ],
     )? == 1)
 }
