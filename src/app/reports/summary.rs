@@ -104,7 +104,7 @@ pub const TYPES: [&str; 5] = [
 
 /// Counts of unread, unexpired insights (at most the [`UNREAD_MAX`] newest), with every
 /// severity and type present.
-pub fn count_insights(list: &[Insight]) -> InsightCounts {
+fn count_insights(list: &[Insight]) -> InsightCounts {
     let mut by_severity: BTreeMap<&'static str, usize> =
         SEVERITIES.iter().map(|s| (*s, 0)).collect();
     let mut by_type: BTreeMap<&'static str, usize> = TYPES.iter().map(|t| (*t, 0)).collect();
@@ -215,7 +215,7 @@ fn compute(ledger: &Ledger, user: &User, today: NaiveDate, days: u32, months: u3
 
 /// The summary of `user` on `today`: payments due in the next `days` days,
 /// a forecast of `months` months from the current one.
-pub fn summary(
+fn summary(
     c: &rusqlite::Connection,
     user: &User,
     rates: &Rates,

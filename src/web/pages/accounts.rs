@@ -3,7 +3,7 @@
 
 use super::common::{amount_cell, currency_options, EditQuery, PageResult, Refs};
 use super::record_page::{amount_value, Editing, RecordForm, RecordList, Row};
-use crate::app::records::AccountInput;
+use crate::app::records::{AccountInput, Record, Verb};
 use crate::app::reports::{
     self,
     forecasts::{balance_set_on, since_balance_set},
@@ -147,7 +147,7 @@ pub async fn show(
                 td.num { (amount_cell(&state, a.balance, &a.currency, &user.base_currency, locale)) }
                 // The balance as the bank shows it today, without opening the edit form.
                 td {
-                    form.pot data-action="updateAccount" data-reload="" data-flash=(t.saved) novalidate {
+                    form.pot data-action=(AccountInput::action(Verb::Update)) data-reload="" data-flash=(t.saved) novalidate {
                         input type="hidden" name="id" value=(a.id);
                         label.sr-only for={ "bal-" (a.id) } { (t.update_balance) ": " (a.name) }
                         input id={ "bal-" (a.id) } type="text" name="balance" data-type="amount"
@@ -177,7 +177,7 @@ pub async fn show(
                 @if refs.accounts.len() > 1 {
                     section.panel {
                         h2 { (t.delete_and_move) }
-                        form.stack data-action="deleteAccount" data-confirm=(t.confirm_delete) data-redirect="/accounts" {
+                        form.stack data-action=(AccountInput::action(Verb::Delete)) data-confirm=(t.confirm_delete) data-redirect="/accounts" {
                             input type="hidden" name="id" value=(a.id);
                             (select(t.move_entries_to, "moveTo",
                                 &refs.account_options().into_iter().filter(|(id, _)| *id != a.id).collect::<Vec<_>>(), None, None))
