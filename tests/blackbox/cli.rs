@@ -143,20 +143,26 @@ fn wait_timeout(
     child: &mut std::process::Child,
     limit: Duration,
 ) -> Option<std::process::ExitStatus> {
-    let pid = child.id() as libc::pid_t;
-    let (exited, exit) = std::sync::mpsc::channel();
-    std::thread::scope(|s| {
-        s.spawn(move || {
-            let _ = exited.send(child.wait());
-        });
-        let status = exit.recv_timeout(limit).ok().and_then(Result::ok);
-        if status.is_none() {
-            // SAFETY: kill(2) with plain integers; the child is not yet
-            // reaped (its waiter above is still waiting), so it is ours.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
+    let pid = child.id() as libc::id_t;
+    let (tell, told) = std::sync::mpsc::channel();
+    // Told when the child has exited, without reaping it: until
+    // `child.wait()` below reaps it, its pid stays its own.
+    std::thread::spawn(move || {
+        // SAFETY: waitid(2) with plain integers and a zeroed siginfo of
+        // this thread's own.
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            libc::waitid(libc::P_PID, pid, &mut info, libc::WEXITED | libc::WNOWAIT);
         }
-        status
-    })
+        let _ = tell.send(());
+    });
+    let exited = told.recv_timeout(limit).is_ok();
+    if !exited {
+        // SAFETY: kill(2) with plain integers; the child is not reaped yet.
+        unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+    }
+    let status = child.wait().ok();
+    status.filter(|_| exited)
 }
 
 /// A blocking GET of JSON for the tests that run the binary (which
