@@ -74,7 +74,7 @@ struct PreviewInput {
 struct PreviewReply {
     #[serde(flatten)]
     preview: tools::Preview,
-    action: &'static str,
+    action: String,
     arguments: Value,
 }
 
@@ -102,7 +102,7 @@ mod tests {
         let mut writes = 0;
         for tool in tools::catalogue() {
             if let Some(action) = tools::action_for(&tool.name) {
-                assert!(registry.get(action).is_some(), "{action} is an action");
+                assert!(registry.get(&action).is_some(), "{action} is an action");
                 writes += 1;
             }
         }

@@ -6,6 +6,7 @@
 
 use super::reads::READ_TOOLS;
 use super::*;
+use crate::app::records::Verb;
 use crate::i18n::assistant::Entry;
 
 /// The kinds of record the write tools propose.
@@ -154,26 +155,17 @@ pub(super) const TRANSFER_FIELDS: &[Field] = &[
     Field("note", Ty::Text, false, "free text"),
 ];
 
-/// The write tools: name, kind, whether it changes a stored record, the action.
-pub(super) const WRITE_TOOLS: &[(&str, Kind, bool, &str)] = &[
-    (
-        "create_daily_expense",
-        Kind::DailyExpense,
-        false,
-        "createDailyExpense",
-    ),
-    (
-        "update_daily_expense",
-        Kind::DailyExpense,
-        true,
-        "updateDailyExpense",
-    ),
-    ("create_expense", Kind::Expense, false, "createExpense"),
-    ("update_expense", Kind::Expense, true, "updateExpense"),
-    ("create_income", Kind::Income, false, "createIncome"),
-    ("update_income", Kind::Income, true, "updateIncome"),
-    ("create_transfer", Kind::Transfer, false, "createTransfer"),
-    ("update_transfer", Kind::Transfer, true, "updateTransfer"),
+/// The write tools: name, kind, whether it changes a stored record. Each
+/// calls its kind's create or update action ([`action_for`]).
+pub(super) const WRITE_TOOLS: &[(&str, Kind, bool)] = &[
+    ("create_daily_expense", Kind::DailyExpense, false),
+    ("update_daily_expense", Kind::DailyExpense, true),
+    ("create_expense", Kind::Expense, false),
+    ("update_expense", Kind::Expense, true),
+    ("create_income", Kind::Income, false),
+    ("update_income", Kind::Income, true),
+    ("create_transfer", Kind::Transfer, false),
+    ("update_transfer", Kind::Transfer, true),
 ];
 
 impl Kind {
@@ -217,8 +209,15 @@ pub(super) fn write_tool(name: &str) -> Option<(Kind, bool)> {
 /// The action a write tool's Confirm calls with its arguments
 /// (`create_daily_expense` → `createDailyExpense`); `None` for a read tool
 /// or an unknown name.
-pub fn action_for(tool: &str) -> Option<&'static str> {
-    WRITE_TOOLS.iter().find(|t| t.0 == tool).map(|t| t.3)
+pub fn action_for(tool: &str) -> Option<String> {
+    let (kind, update) = write_tool(tool)?;
+    let verb = if update { Verb::Update } else { Verb::Create };
+    Some(match kind {
+        Kind::DailyExpense => DailyInput::action(verb),
+        Kind::Expense => ExpenseInput::action(verb),
+        Kind::Income => IncomeInput::action(verb),
+        Kind::Transfer => TransferInput::action(verb),
+    })
 }
 
 /// Whether `name` is a write tool (its call becomes a preview).
@@ -256,7 +255,7 @@ pub fn catalogue() -> Vec<Tool> {
             parameters: json!({"type": "object", "properties": properties, "required": required}),
         });
     }
-    for (name, kind, update, _) in WRITE_TOOLS {
+    for (name, kind, update) in WRITE_TOOLS {
         let mut properties = Map::new();
         let mut required = Vec::new();
         if *update {
