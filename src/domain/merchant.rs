@@ -2,6 +2,8 @@
 //! the part that identifies the merchant: "REWE Markt 1234 Berlin" and
 //! "rewe  markt" are the same merchant.
 
+use std::collections::HashMap;
+
 /// Words that end a merchant name but say nothing about who it is: legal
 /// forms, country codes, and the cities that most often follow a store number.
 const NOISE: &[&str] = &[
@@ -124,6 +126,60 @@ pub fn closest<'a>(key: &str, known: impl IntoIterator<Item = (&'a str, i64)>) -
         .map(|(_, _, k)| k)
 }
 
+/// Learned keys grouped by what [`closest`] needs two keys of one merchant
+/// to share: the first word (one name continues the other) or the first
+/// letter of every word (a typo keeps each word's first letter). A lookup
+/// compares a key with at most [`INDEX_SCAN`] keys of each group, not with
+/// every key learned.
+pub struct KeyIndex<'a> {
+    by_first_word: HashMap<&'a str, Vec<&'a str>>,
+    by_initials: HashMap<String, Vec<&'a str>>,
+}
+
+/// How many keys of a group a [`KeyIndex`] lookup compares at most.
+pub const INDEX_SCAN: usize = 2_048;
+
+fn first_word(key: &str) -> &str {
+    key.split(' ').next().unwrap_or_default()
+}
+
+/// The first letter of every word, `_` for an empty one.
+fn initials(key: &str) -> String {
+    key.split(' ')
+        .map(|w| w.chars().next().unwrap_or('_'))
+        .collect()
+}
+
+impl<'a> KeyIndex<'a> {
+    pub fn new(keys: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut index = KeyIndex {
+            by_first_word: HashMap::new(),
+            by_initials: HashMap::new(),
+        };
+        for k in keys {
+            index
+                .by_first_word
+                .entry(first_word(k))
+                .or_default()
+                .push(k);
+            index.by_initials.entry(initials(k)).or_default().push(k);
+        }
+        index
+    }
+
+    /// [`closest`] among the learned keys, all used alike.
+    pub fn closest(&self, key: &str) -> Option<&'a str> {
+        let first = self.by_first_word.get(first_word(key));
+        let same_initials = self.by_initials.get(&initials(key));
+        let candidates = [first, same_initials]
+            .into_iter()
+            .flatten()
+            .flat_map(|group| group.iter().take(INDEX_SCAN))
+            .map(|k| (*k, 0));
+        closest(key, candidates)
+    }
+}
+
 /// How far apart two different keys of the same merchant are (see
 /// [`closest`]); `None` for two merchants.
 fn likeness(a: &str, b: &str) -> Option<usize> {
@@ -227,4 +283,33 @@ mod tests {
         assert_eq!(normalize("1234"), "1234");
         assert_eq!(normalize("  "), "");
     }
+
+    proptest::proptest! {
+        #[test]
+        fn the_key_index_finds_what_comparing_every_key_finds(
+            known in proptest::collection::vec(proptest::sample::select(WORDS.to_vec()), 0..30),
+            key in proptest::sample::select(WORDS.to_vec()),
+        ) {
+            let index = KeyIndex::new(known.iter().copied());
+            proptest::prop_assert_eq!(
+                index.closest(key),
+                closest(key, known.iter().map(|k| (*k, 0)))
+            );
+        }
+    }
+
+    const WORDS: [&str; 12] = [
+        "rewe",
+        "rewe markt",
+        "rewe makrt",
+        "rewe city",
+        "aldi",
+        "aldi sued",
+        "aldi nord",
+        "edeka",
+        "edeka center",
+        "edekka center",
+        "bahn",
+        "bank",
+    ];
 }

@@ -182,6 +182,9 @@ pub enum Reason {
     ConflictsOpen(usize),
     ImportBusy,
     ImportInterrupted,
+    /// Another batch of the same account is being confirmed, or its
+    /// confirm was interrupted: its rows may be the same money.
+    OtherImportConfirming,
     AlreadyConfirmed,
     Confirmed,
     Cancelled,

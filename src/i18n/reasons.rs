@@ -544,6 +544,12 @@ impl Reason {
                 "wurde gerade bestätigt, als der Dienst anhielt; confirmImport bringt das zu Ende, \
                  cancelImport nimmt es zurück",
             ),
+            Reason::OtherImportConfirming => words(
+                "cannot be confirmed while another import into this account is being confirmed \
+                 or was interrupted; finish or cancel that one first",
+                "kann nicht bestätigt werden, solange ein anderer Import in dieses Konto bestätigt \
+                 wird oder unterbrochen wurde; bring den erst zu Ende oder brich ihn ab",
+            ),
             Reason::AlreadyConfirmed => words(
                 "is already confirmed; undoImport takes it back",
                 "ist schon bestätigt; undoImport nimmt ihn zurück",

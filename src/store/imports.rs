@@ -6,7 +6,7 @@
 use super::users::UserId;
 use crate::domain::import::candidates::{self, Near};
 use crate::domain::import::read::Format;
-use crate::domain::import::reconcile::{self, Due, Entry, Kind, Outcome, Reason, Status};
+use crate::domain::import::reconcile::{self, Due, Entry, Kind, Reason, Status};
 use crate::domain::import::{BatchStatus, Decision};
 use crate::domain::money;
 use crate::domain::recurrence::Frequency;
@@ -505,29 +505,22 @@ pub fn existing(
     })
 }
 
-/// Writes reconciliation's outcomes for the rows with these ids (in the
-/// same order), only where something changed; decisions stay.
-pub fn save_outcomes(tx: &Connection, rows: &[&StagedRow], outcomes: &[Outcome]) -> Result<()> {
+/// Writes the rows' reconciliation outcomes (status, reason, category and
+/// match) as they are in `rows`; decisions stay.
+pub fn save_outcomes(tx: &Connection, rows: &[&StagedRow]) -> Result<()> {
     let mut update = tx.prepare_cached(
         "UPDATE import_rows SET status = ?2, reason = ?3, category_id = ?4, match_kind = ?5,
             match_id = ?6, match_date = ?7, match_cents = ?8, match_name = ?9
          WHERE id = ?1",
     )?;
-    for (row, o) in rows.iter().zip(outcomes) {
-        let same = row.status == o.status
-            && row.reason == o.reason
-            && row.category_id == o.category_id
-            && row.found == o.found;
-        if same {
-            continue;
-        }
-        let reason = o.reason.as_ref().map(reason_json).transpose()?;
-        let f = o.found.as_ref();
+    for row in rows {
+        let reason = row.reason.as_ref().map(reason_json).transpose()?;
+        let f = row.found.as_ref();
         update.execute(params![
             row.id,
-            o.status.code(),
+            row.status.code(),
             reason,
-            o.category_id,
+            row.category_id,
             f.map(|f| f.kind.code()),
             f.map(|f| f.id.as_str()),
             f.map(|f| f.date),
@@ -646,6 +639,52 @@ pub fn rows_to_write(
         })?
         .collect::<rusqlite::Result<_>>()?;
     Ok(rows)
+}
+
+/// How many one-time expenses a confirm of the batch writes: the rows of
+/// money out among those [`rows_to_write`] selects.
+pub fn expenses_to_write(c: &Connection, batch_id: &str) -> Result<i64> {
+    Ok(c.prepare_cached(
+        "SELECT COUNT(*) FROM import_rows
+         WHERE batch_id = ?1 AND amount_cents < 0
+           AND status <> ?2 AND date IS NOT NULL
+           AND (decision = ?3 OR (decision IS NULL AND status = ?4))",
+    )?
+    .query_row(
+        params![
+            batch_id,
+            Status::Error.code(),
+            Decision::Import.code(),
+            Status::New.code()
+        ],
+        |r| r.get(0),
+    )?)
+}
+
+/// Whether another batch of the user's account is being confirmed, or its
+/// confirm was interrupted: its rows are written without being compared
+/// with this one's.
+pub fn other_confirming(
+    c: &Connection,
+    user_id: &UserId,
+    account_id: &str,
+    batch_id: &str,
+) -> Result<bool> {
+    Ok(c.prepare_cached(
+        "SELECT EXISTS (SELECT 1 FROM import_batches
+         WHERE user_id = ?1 AND account_id = ?2 AND id <> ?3
+           AND confirmed_at IS NOT NULL AND status IN (?4, ?5))",
+    )?
+    .query_row(
+        params![
+            user_id,
+            account_id,
+            batch_id,
+            BatchStatus::Staged.code(),
+            BatchStatus::Reconciled.code()
+        ],
+        |r| r.get(0),
+    )?)
 }
 
 /// The import keys of the records the user's batch has written so far:

@@ -221,20 +221,35 @@ impl TestApp {
         n: u32,
         cents: i64,
     ) {
+        let month = month.to_string();
+        let day = move |i: u32| format!("{month}-{:02}", 1 + i % 28).parse().unwrap();
+        self.daily_expenses_on(user, account, n, cents, day).await
+    }
+
+    /// Gives `user` `n` one-time expenses "Einkauf 0" to "Einkauf {n-1}" of
+    /// `cents` cents each on `account` (EUR), the `i`th on `day(i)`, in one
+    /// transaction.
+    pub async fn daily_expenses_on(
+        &self,
+        user: &TestUser,
+        account: &str,
+        n: u32,
+        cents: i64,
+        day: impl Fn(u32) -> chrono::NaiveDate + Send + 'static,
+    ) {
         use cashkeeper::store::daily_expenses::{DailyEntry, DailyExpense};
         let (uid, now) = (self.user_id(user).await, self.state.clock.now());
-        let (account, month) = (account.to_string(), month.to_string());
+        let account = account.to_string();
         self.state
             .db
             .transaction(move |tx| {
                 let now = now.to_rfc3339();
                 for i in 0..n {
-                    let date = format!("{month}-{:02}", 1 + i % 28);
                     let new = DailyEntry {
                         name: format!("Einkauf {i}"),
                         amount: rust_decimal::Decimal::new(cents, 2),
                         currency: "EUR".into(),
-                        date: date.parse().unwrap(),
+                        date: day(i),
                         account_id: account.clone(),
                         category_id: None,
                         merchant: String::new(),

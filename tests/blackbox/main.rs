@@ -26,6 +26,7 @@ mod helpers;
 mod import_corpus;
 mod import_load;
 mod import_page;
+mod import_races;
 mod imports;
 mod jobs;
 mod large_replies;

@@ -2,17 +2,18 @@
 //! chunks of [`CHUNK_ROWS`] rows per write transaction, and an interrupted
 //! one is finished by the next.
 
-use super::{batch_of, batch_view, reconcile_batch, require_unconfirmed, BatchView};
+use super::reconciliation::{self, Snapshot};
+use super::{batch_of, batch_view, require_unconfirmed, BatchView};
 use crate::app::input::{NAME_MAX, NOTES_MAX};
-use crate::domain::import::reconcile::{self, Status};
-use crate::domain::import::{BatchStatus, Decision};
+use crate::domain::import::reconcile;
+use crate::domain::import::BatchStatus;
 use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
 use crate::store::imports::{self, Batch, StagedRow, Write};
 use crate::store::users::{User, UserId};
 use crate::store::{accounts, balance_history, merchants, Cap};
 use serde::Serialize;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
@@ -49,7 +50,7 @@ const PAUSE_MAX: Duration = Duration::from_millis(250);
 static RUNNING: LazyLock<Mutex<HashSet<String>>> = LazyLock::new(Default::default);
 
 /// A batch's place in [`RUNNING`], given up when dropped.
-struct Running(String);
+pub(super) struct Running(String);
 
 impl Running {
     /// `None` while another confirm, undo or cancel of the batch runs.
@@ -70,6 +71,53 @@ impl Drop for Running {
     }
 }
 
+/// One lock per account of a user: confirms and undos of batches of the
+/// same account run one after the other in this process, so that a
+/// confirm compares its rows with what an earlier one wrote (two batches
+/// of the same statement are the same money). A confirm of another
+/// process, or one interrupted, is caught by its first write transaction
+/// ([`imports::other_confirming`]).
+type AccountKey = (UserId, String);
+static ACCOUNTS: LazyLock<Mutex<HashMap<AccountKey, Arc<tokio::sync::Mutex<()>>>>> =
+    LazyLock::new(Default::default);
+
+/// An account's turn, held until dropped.
+struct AccountTurn {
+    key: AccountKey,
+    guard: Option<tokio::sync::OwnedMutexGuard<()>>,
+}
+
+impl AccountTurn {
+    /// Waits for the account's turn.
+    async fn take(user: &UserId, account_id: &str) -> AccountTurn {
+        let key = (user.clone(), account_id.to_string());
+        let lock = ACCOUNTS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(key.clone())
+            .or_default()
+            .clone();
+        AccountTurn {
+            key,
+            guard: Some(lock.lock_owned().await),
+        }
+    }
+}
+
+impl Drop for AccountTurn {
+    fn drop(&mut self) {
+        self.guard.take();
+        let mut accounts = ACCOUNTS.lock().unwrap_or_else(|e| e.into_inner());
+        // Nobody else holds or waits for it: forget it.
+        if accounts
+            .get(&self.key)
+            .is_some_and(|l| Arc::strong_count(l) == 1)
+        {
+            accounts.remove(&self.key);
+        }
+    }
+}
+
 /// Whether a confirm, undo or cancel of the batch runs in this process.
 pub(super) fn is_running(batch_id: &str) -> bool {
     RUNNING
@@ -84,7 +132,7 @@ pub(super) fn busy() -> Error {
 
 /// The user's batch, claimed for a confirm, undo or cancel: another
 /// user's batch is unknown, and one that is busy is refused.
-async fn claim(state: &AppState, user: &UserId, id: String) -> Result<(Batch, Running)> {
+pub(super) async fn claim(state: &AppState, user: &UserId, id: String) -> Result<(Batch, Running)> {
     let u = user.clone();
     let b = state.db.run(move |c| batch_of(c, &u, &id)).await?;
     let running = Running::claim(&b.id).ok_or_else(busy)?;
@@ -94,13 +142,16 @@ async fn claim(state: &AppState, user: &UserId, id: String) -> Result<(Batch, Ru
 /// Runs `step` in one write transaction after another until it answers
 /// `None`, pausing between them (see [`PAUSE_MIN`]); answers the sum of
 /// what the steps answered. Runs as its own task, so that a client that
-/// goes away does not stop it between two chunks.
-async fn in_chunks<F>(state: &AppState, step: F) -> Result<usize>
+/// goes away does not stop it between two chunks; `hold` (an account's
+/// turn) is kept until the task ends.
+async fn in_chunks<F, H>(state: &AppState, hold: H, step: F) -> Result<usize>
 where
     F: Fn(&rusqlite::Transaction<'_>) -> Result<Option<usize>> + Clone + Send + Sync + 'static,
+    H: Send + 'static,
 {
     let db = state.db.clone();
     tokio::spawn(async move {
+        let _hold = hold;
         let mut total = 0;
         loop {
             let (started, waits) = (std::time::Instant::now(), crate::store::lock_waits());
@@ -129,11 +180,82 @@ where
 }
 
 /// What the first transaction of a confirm found: the confirm begun (or
-/// an interrupted one to resume), or conflicts still open (their statuses
-/// are kept, so the page shows what changed since the last reconcile).
+/// an interrupted one to resume), conflicts still open (their statuses
+/// are kept, so the page shows what changed since the last reconcile), or
+/// the user's data changed since the snapshot it was reconciled from.
 enum Start {
     Go { resume: bool },
     Undecided(usize),
+    Stale,
+}
+
+/// Snapshots a confirm reconciles from before it reconciles within its
+/// first write transaction instead (the user's own writes kept changing
+/// the account meanwhile).
+const SNAPSHOT_TRIES: usize = 3;
+
+/// Reconciles the batch again (the account may have changed since) from a
+/// snapshot, then in one write transaction checks that the user's data is
+/// still as the snapshot saw it, that no other batch of the account is
+/// being confirmed, the decisions and the limit, and marks the batch
+/// confirming. Answers whether an interrupted confirm is to be resumed.
+async fn start(state: &AppState, user: &UserId, batch_id: &str, now: &str) -> Result<bool> {
+    let mut tries = 0;
+    loop {
+        let (u, id) = (user.clone(), batch_id.to_string());
+        let b = state.db.run(move |c| batch_of(c, &u, &id)).await?;
+        require_unconfirmed(&b)?;
+        if b.confirming() {
+            return Ok(true);
+        }
+        let seen = if tries < SNAPSHOT_TRIES {
+            Some(
+                reconciliation::work_out(state, user, batch_id)
+                    .await?
+                    .version,
+            )
+        } else {
+            None
+        };
+        let (u, id, now) = (user.clone(), batch_id.to_string(), now.to_string());
+        let started = state
+            .db
+            .transaction(move |tx| {
+                let b = batch_of(tx, &u, &id)?;
+                require_unconfirmed(&b)?;
+                if b.confirming() {
+                    return Ok(Start::Go { resume: true });
+                }
+                match seen {
+                    Some(v) if crate::store::user::data_version(tx, &u)? != v => {
+                        return Ok(Start::Stale)
+                    }
+                    Some(_) => {}
+                    None => drop(Snapshot::reconcile_in(tx, &u, &id)?),
+                }
+                if imports::other_confirming(tx, &u, &b.account_id, &b.id)? {
+                    return Err(Error::invalid("id", Reason::OtherImportConfirming));
+                }
+                let undecided = imports::undecided(tx, &b.id)?;
+                if undecided > 0 {
+                    return Ok(Start::Undecided(undecided as usize));
+                }
+                let expenses = imports::expenses_to_write(tx, &b.id)?;
+                Cap::DailyExpenses.check_room(tx, &u, expenses)?;
+                if b.status == BatchStatus::Staged {
+                    imports::set_status(tx, &b.id, BatchStatus::Reconciled, &now)?;
+                }
+                imports::begin_confirm(tx, &b.id, &now)?;
+                Ok(Start::Go { resume: false })
+            })
+            .await;
+        crate::memory::release_free();
+        match started? {
+            Start::Go { resume } => return Ok(resume),
+            Start::Undecided(n) => return Err(Error::refused(Reason::ConflictsOpen(n))),
+            Start::Stale => tries += 1,
+        }
+    }
 }
 
 /// Confirms in chunks: the first transaction reconciles the batch again
@@ -175,37 +297,8 @@ pub async fn confirm(
             _ => {}
         }
     }
-    let (u, batch_id, start_now) = (user.id.clone(), b.id.clone(), now.clone());
-    let start = state
-        .db
-        .transaction(move |tx| {
-            let b = batch_of(tx, &u, &batch_id)?;
-            require_unconfirmed(&b)?;
-            if b.confirming() {
-                return Ok(Start::Go { resume: true });
-            }
-            let (rows, _) = reconcile_batch(tx, &u, &b, &start_now)?;
-            let undecided = rows
-                .iter()
-                .filter(|r| r.status == Status::Conflict && r.decision.is_none())
-                .count();
-            if undecided > 0 {
-                return Ok(Start::Undecided(undecided));
-            }
-            let expenses = rows
-                .iter()
-                .filter(|r| is_written(r) && r.cents.is_some_and(|c| c < 0))
-                .count() as i64;
-            Cap::DailyExpenses.check_room(tx, &u, expenses)?;
-            imports::begin_confirm(tx, &b.id, &start_now)?;
-            Ok(Start::Go { resume: false })
-        })
-        .await;
-    crate::memory::release_free();
-    let resume = match start? {
-        Start::Go { resume } => resume,
-        Start::Undecided(n) => return Err(Error::refused(Reason::ConflictsOpen(n))),
-    };
+    let turn = AccountTurn::take(&user.id, &b.account_id).await;
+    let resume = start(state, &user.id, &b.id, &now).await?;
 
     // What an interrupted confirm wrote already, by import key.
     let written = if resume {
@@ -223,7 +316,7 @@ pub async fn confirm(
     let fallback = user.locale.texts().import_entry_fallback;
     let balance_set = Arc::new(AtomicBool::new(false));
     let set = balance_set.clone();
-    in_chunks(state, move |tx| {
+    in_chunks(state, turn, move |tx| {
         let b = batch_of(tx, &u, &batch_id)?;
         if !b.confirming() {
             return Ok(None);
@@ -291,19 +384,6 @@ pub async fn confirm(
         .await
 }
 
-/// Whether a confirm writes the row: readable, and `new` without a
-/// decision or decided `import` (as `imports::rows_to_write` selects).
-fn is_written(r: &StagedRow) -> bool {
-    r.status != Status::Error
-        && r.date.is_some()
-        && r.cents.is_some()
-        && match r.decision {
-            Some(Decision::Import) => true,
-            Some(Decision::Skip) => false,
-            None => r.status == Status::New,
-        }
-}
-
 /// The record a row becomes: named by its payee, else its memo, else
 /// `fallback`.
 fn write_of<'r>(r: &'r StagedRow, fallback: &'r str) -> Option<Write<'r>> {
@@ -331,10 +411,12 @@ fn truncate(s: &str, max: usize) -> &str {
     }
 }
 
-/// Removes every record the batch wrote, in chunks; answers how many.
-async fn remove_written(state: &AppState, user: &UserId, batch_id: &str) -> Result<usize> {
-    let (u, batch_id) = (user.clone(), batch_id.to_string());
-    in_chunks(state, move |tx| {
+/// Removes every record the batch wrote, in chunks, in the account's turn;
+/// answers how many.
+async fn remove_written(state: &AppState, user: &UserId, batch: &Batch) -> Result<usize> {
+    let turn = AccountTurn::take(user, &batch.account_id).await;
+    let (u, batch_id) = (user.clone(), batch.id.clone());
+    in_chunks(state, turn, move |tx| {
         let n = imports::remove_written(tx, &u, &batch_id, CHUNK_ROWS)?;
         Ok((n > 0).then_some(n))
     })
@@ -348,7 +430,7 @@ pub async fn cancel(state: &AppState, user: &UserId, id: String) -> Result<Batch
     let (b, _running) = claim(state, &user, id).await?;
     // An interrupted confirm: what it wrote goes first, then the batch.
     if b.confirming() {
-        remove_written(state, &user, &b.id).await?;
+        remove_written(state, &user, &b).await?;
     }
     state
         .db
@@ -382,7 +464,7 @@ pub async fn undo(state: &AppState, user: &UserId, id: String) -> Result<Undone>
     if b.status != BatchStatus::Confirmed {
         return Err(Error::invalid("id", Reason::NotConfirmedImport));
     }
-    let removed = remove_written(state, &user, &b.id).await?;
+    let removed = remove_written(state, &user, &b).await?;
     state
         .db
         .transaction(move |tx| {

@@ -5,15 +5,17 @@
 //! call these and encode what they answer. See `docs/import.md`.
 
 mod confirm;
+mod reconciliation;
 mod suggest;
 
 pub use confirm::{cancel, confirm, undo, Confirmed, Undone, CHUNK_ROWS};
+pub use reconciliation::{reconcile, Reconciled};
 pub use suggest::Summary;
 
 use crate::app::input::optional_id;
 use crate::domain::documents::clean_name;
 use crate::domain::import::read::{self, Choice, Format, Mapping, ReadError, MAX_ROWS};
-use crate::domain::import::reconcile::{self, Kind, Staged, Status};
+use crate::domain::import::reconcile::{self, Kind, Status};
 use crate::domain::import::{BatchStatus, Decision};
 use crate::domain::locale::Locale;
 use crate::domain::money;
@@ -460,101 +462,6 @@ pub async fn list(state: &AppState, user: &UserId) -> Result<Vec<BatchView>> {
 pub async fn written(state: &AppState, user: &UserId, batch_id: &str) -> Result<i64> {
     let (user, id) = (user.clone(), batch_id.to_string());
     state.db.run(move |c| imports::written(c, &user, &id)).await
-}
-
-// --------------------------------------------------------- reconciliation
-
-/// Reconciles the batch's readable rows against the account as it is now
-/// and stores each row's status; answers the rows. `tx` is a write
-/// transaction.
-pub(crate) fn reconcile_batch(
-    tx: &Connection,
-    user: &UserId,
-    batch: &Batch,
-    now: &str,
-) -> Result<(Vec<StagedRow>, imports::Existing)> {
-    let mut rows = imports::all_rows(tx, &batch.id)?;
-    let readable: Vec<usize> = rows
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| r.status != Status::Error && r.date.is_some() && r.cents.is_some())
-        .map(|(i, _)| i)
-        .collect();
-    let mut dates: Vec<NaiveDate> = readable.iter().filter_map(|&i| rows[i].date).collect();
-    dates.sort_unstable();
-    dates.dedup();
-    let existing = imports::existing(tx, user, &batch.account_id, &dates)?;
-    let staged: Vec<Staged> = readable
-        .iter()
-        .map(|&i| {
-            let r = &rows[i];
-            Staged {
-                date: r.date.unwrap_or_default(),
-                cents: r.cents.unwrap_or_default(),
-                key: reconcile::payee_key(&r.payee, &r.memo),
-                import_key: r.import_key.clone(),
-            }
-        })
-        .collect();
-    let mut outcomes =
-        reconcile::reconcile(&staged, &existing.entries, &existing.dues, &existing.memory);
-    // A category the person chose stays over the merchant memory's.
-    for (&i, o) in readable.iter().zip(outcomes.iter_mut()) {
-        if rows[i].category_chosen {
-            o.category_id = rows[i].category_id.clone();
-        }
-    }
-    {
-        let refs: Vec<&StagedRow> = readable.iter().map(|&i| &rows[i]).collect();
-        imports::save_outcomes(tx, &refs, &outcomes)?;
-    }
-    for (&i, o) in readable.iter().zip(outcomes) {
-        let r = &mut rows[i];
-        r.status = o.status;
-        r.reason = o.reason;
-        r.found = o.found;
-        r.category_id = o.category_id;
-    }
-    if batch.status == BatchStatus::Staged {
-        imports::set_status(tx, &batch.id, BatchStatus::Reconciled, now)?;
-    }
-    Ok((rows, existing))
-}
-
-#[derive(Serialize)]
-pub struct Reconciled {
-    #[serde(flatten)]
-    pub batch: BatchView,
-    /// Only when the AI's suggestions were asked for.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ai: Option<Summary>,
-}
-
-/// Reconciles the batch against the account as it is now, and asks the AI
-/// provider for suggestions when `ai` is set.
-pub async fn reconcile(state: &AppState, user: &User, id: String, ai: bool) -> Result<Reconciled> {
-    let now = crate::clock::timestamp(state.clock.now());
-    let u = user.id.clone();
-    let (batch, ai_work) = state
-        .db
-        .transaction(move |tx| {
-            let b = batch_of(tx, &u, &id)?;
-            require_open(&b)?;
-            let (rows, existing) = reconcile_batch(tx, &u, &b, &now)?;
-            let work = ai
-                .then(|| suggest::Work::collect(tx, &u, &rows, &existing))
-                .transpose()?;
-            let b = imports::find(tx, &u, &b.id)?.unwrap_or(b);
-            Ok((b, work))
-        })
-        .await?;
-    crate::memory::release_free();
-    let ai = match ai_work {
-        Some(work) => Some(suggest::suggest(state, user, &batch.id, work).await?),
-        None => None,
-    };
-    let batch = state.db.run(move |c| batch_view(c, batch)).await?;
-    Ok(Reconciled { batch, ai })
 }
 
 // -------------------------------------------------------------- decisions

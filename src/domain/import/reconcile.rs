@@ -21,7 +21,7 @@ use crate::domain::merchant;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 /// How far apart a bank's booking day and the day a record says may be.
 pub const WINDOW_DAYS: i64 = 3;
@@ -271,16 +271,15 @@ pub fn reconcile(
     }
 
     // 3. Payments recurring items and transfers already count.
-    let dues_by_cents = by_cents(dues.iter().map(|d| (d.cents, d.date)));
-    let mut due_used = vec![false; dues.len()];
+    let mut free_dues = Free::new(dues.iter().map(|d| (d.cents, d.date)).enumerate());
     for (row, slot) in rows.iter().zip(out.iter_mut()) {
         if slot.is_some() {
             continue;
         }
-        let Some(i) = nearest(&dues_by_cents, row, &due_used, |_| true, |i| dues[i].date) else {
+        let Some(i) = free_dues.nearest(row.cents, row.date) else {
             continue;
         };
-        due_used[i] = true;
+        free_dues.take(dues[i].cents, dues[i].date, i);
         let d = &dues[i];
         let f = Found {
             kind: d.kind,
@@ -301,18 +300,35 @@ pub fn reconcile(
         }));
     }
 
-    // 4. Near matches a person decides.
-    let entries_by_cents = by_cents(entries.iter().map(|e| (e.cents, e.date)));
+    // 4. Near matches a person decides: the nearest free record of the
+    // amount whose payee key is related, found among the record of the
+    // same key nearest to the row and the [`NEAR_SCAN`] records of the
+    // amount nearest to it.
+    let free = || entries.iter().enumerate().filter(|(i, _)| !used[*i]);
+    let mut by_amount = Free::new(free().map(|(i, e)| (i, (e.cents, e.date))));
+    let mut by_key = Free::new(
+        free()
+            .filter(|(_, e)| !e.key.is_empty())
+            .map(|(i, e)| (i, ((e.cents, e.key.as_str()), e.date))),
+    );
     for (row, slot) in rows.iter().zip(out.iter_mut()) {
-        if slot.is_some() {
+        if slot.is_some() || row.key.is_empty() {
             continue;
         }
+        let same_key = by_key.nearest((row.cents, row.key.as_str()), row.date);
         let similar = |i: usize| related(&row.key, &entries[i].key);
-        let Some(i) = nearest(&entries_by_cents, row, &used, similar, |i| entries[i].date) else {
+        let scanned = by_amount.nearest_where(row.cents, row.date, NEAR_SCAN, similar);
+        let Some(i) = [same_key, scanned]
+            .into_iter()
+            .flatten()
+            .min_by_key(|&i| nearness(entries[i].date, row.date, i))
+        else {
             continue;
         };
-        used[i] = true;
-        *slot = Some(found(Status::Conflict, entry_found(&entries[i]), |f| {
+        let e = &entries[i];
+        by_amount.take(e.cents, e.date, i);
+        by_key.take((e.cents, e.key.as_str()), e.date, i);
+        *slot = Some(found(Status::Conflict, entry_found(e), |f| {
             Reason::NearMatch {
                 name: f.name.clone(),
                 date: f.date,
@@ -322,6 +338,7 @@ pub fn reconcile(
 
     // The category of the payee as learned, or of the learned payee most
     // like it (a typo, a longer or shorter name); each key looked up once.
+    let learned = merchant::KeyIndex::new(memory.keys().map(String::as_str));
     let mut fuzzy: HashMap<String, Option<String>> = HashMap::new();
     let mut remembered = |key: &str| -> Option<String> {
         if let Some(c) = memory.get(key) {
@@ -332,10 +349,7 @@ pub fn reconcile(
         }
         fuzzy
             .entry(key.to_string())
-            .or_insert_with(|| {
-                crate::domain::merchant::closest(key, memory.keys().map(|k| (k.as_str(), 0)))
-                    .and_then(|k| memory.get(k).cloned())
-            })
+            .or_insert_with(|| learned.closest(key).and_then(|k| memory.get(k).cloned()))
             .clone()
     };
     rows.iter()
@@ -374,39 +388,73 @@ fn found(status: Status, f: Found, reason: impl FnOnce(&Found) -> Reason) -> Out
     }
 }
 
-/// Indices by amount, each list sorted by date.
-fn by_cents(
-    items: impl Iterator<Item = (i64, NaiveDate)>,
-) -> HashMap<i64, Vec<(NaiveDate, usize)>> {
-    let mut map: HashMap<i64, Vec<(NaiveDate, usize)>> = HashMap::new();
-    for (i, (cents, date)) in items.enumerate() {
-        map.entry(cents).or_default().push((date, i));
-    }
-    for list in map.values_mut() {
-        list.sort();
-    }
-    map
+/// How many records of a row's amount near its date the near-match step
+/// looks at, nearest first, besides the nearest one of the row's own payee
+/// key: a file or an account of thousands of equal amounts on the same
+/// days costs each row this many comparisons, not one per record.
+pub const NEAR_SCAN: usize = 256;
+
+/// What makes one candidate nearer to a row than another: fewer days
+/// apart, then the earlier day, then the earlier in list order.
+fn nearness(date: NaiveDate, row: NaiveDate, i: usize) -> (i64, NaiveDate, usize) {
+    ((date - row).num_days().abs(), date, i)
 }
 
-/// The unused candidate of the row's amount nearest to its date within the
-/// window (the earlier one on a tie) that `accept` allows.
-fn nearest(
-    index: &HashMap<i64, Vec<(NaiveDate, usize)>>,
-    row: &Staged,
-    used: &[bool],
-    accept: impl Fn(usize) -> bool,
-    date_of: impl Fn(usize) -> NaiveDate,
-) -> Option<usize> {
-    let list = index.get(&row.cents)?;
-    let from = row.date - chrono::Duration::days(WINDOW_DAYS);
-    let to = row.date + chrono::Duration::days(WINDOW_DAYS);
-    let start = list.partition_point(|(d, _)| *d < from);
-    list[start..]
-        .iter()
-        .take_while(|(d, _)| *d <= to)
-        .filter(|(_, i)| !used[*i] && accept(*i))
-        .min_by_key(|(_, i)| ((date_of(*i) - row.date).num_days().abs(), date_of(*i)))
-        .map(|(_, i)| *i)
+/// The days a candidate may be booked on, nearest to `date` first (the
+/// earlier of two equally near ones first).
+fn window(date: NaiveDate) -> impl Iterator<Item = NaiveDate> {
+    (0..=WINDOW_DAYS).flat_map(move |d| {
+        let days = [
+            date - chrono::Duration::days(d),
+            date + chrono::Duration::days(d),
+        ];
+        days.into_iter().take(if d == 0 { 1 } else { 2 })
+    })
+}
+
+/// Candidates not used yet, grouped by a key (an amount, or an amount and
+/// a payee key) and ordered by day and list position; a used one is
+/// taken out, so nothing is looked at again once it answered for a row.
+struct Free<K> {
+    groups: HashMap<K, BTreeSet<(NaiveDate, usize)>>,
+}
+
+impl<K: std::hash::Hash + Eq> Free<K> {
+    fn new(items: impl Iterator<Item = (usize, (K, NaiveDate))>) -> Self {
+        let mut groups: HashMap<K, BTreeSet<(NaiveDate, usize)>> = HashMap::new();
+        for (i, (key, date)) in items {
+            groups.entry(key).or_default().insert((date, i));
+        }
+        Free { groups }
+    }
+
+    /// The free candidate of `key` nearest to `date` within the window.
+    fn nearest(&self, key: K, date: NaiveDate) -> Option<usize> {
+        self.nearest_where(key, date, usize::MAX, |_| true)
+    }
+
+    /// The free candidate of `key` nearest to `date` within the window that
+    /// `accept` allows, among the `max` nearest.
+    fn nearest_where(
+        &self,
+        key: K,
+        date: NaiveDate,
+        max: usize,
+        accept: impl Fn(usize) -> bool,
+    ) -> Option<usize> {
+        let group = self.groups.get(&key)?;
+        window(date)
+            .flat_map(|day| group.range((day, 0)..=(day, usize::MAX)))
+            .take(max)
+            .map(|&(_, i)| i)
+            .find(|&i| accept(i))
+    }
+
+    fn take(&mut self, key: K, date: NaiveDate, i: usize) {
+        if let Some(group) = self.groups.get_mut(&key) {
+            group.remove(&(date, i));
+        }
+    }
 }
 
 /// Payee keys that name the same payee: equal, or one contains the other.
@@ -417,6 +465,7 @@ fn related(a: &str, b: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn day(s: &str) -> NaiveDate {
         s.parse().unwrap()
@@ -600,5 +649,284 @@ mod tests {
         assert!(
             matches!(back, Reason::Unreadable { problem: Problem::Date { value } } if value == "31.02.2025")
         );
+    }
+
+    /// Reconciliation as it was before its indices: every candidate of the
+    /// row's amount in the window looked at, for the property below.
+    mod reference {
+        use super::super::*;
+        /// Reconciles `rows` (in file order) against the account's one-time
+        /// `entries` and the `dues` of its recurring items and transfers; `memory`
+        /// is the merchant memory (payee key → category id).
+        pub fn reconcile_reference(
+            rows: &[Staged],
+            entries: &[Entry],
+            dues: &[Due],
+            memory: &HashMap<String, String>,
+        ) -> Vec<Outcome> {
+            let mut out: Vec<Option<Outcome>> = vec![None; rows.len()];
+            let mut used = vec![false; entries.len()];
+
+            // 1. Rows an earlier import wrote.
+            let by_import_key: HashMap<&str, usize> = entries
+                .iter()
+                .enumerate()
+                .filter_map(|(i, e)| e.import_key.as_deref().map(|k| (k, i)))
+                .collect();
+            for (row, slot) in rows.iter().zip(out.iter_mut()) {
+                if let Some(&i) = by_import_key.get(row.import_key.as_str()) {
+                    if !used[i] {
+                        used[i] = true;
+                        let e = &entries[i];
+                        *slot = Some(found(Status::Duplicate, entry_found(e), |f| {
+                            Reason::ImportedBefore {
+                                name: f.name.clone(),
+                                date: f.date,
+                            }
+                        }));
+                    }
+                }
+            }
+
+            // 2. The same date, amount and payee, one record per row.
+            let mut exact: HashMap<(NaiveDate, i64, &str), Vec<usize>> = HashMap::new();
+            for (i, e) in entries.iter().enumerate().rev() {
+                if !used[i] {
+                    exact
+                        .entry((e.date, e.cents, e.key.as_str()))
+                        .or_default()
+                        .push(i);
+                }
+            }
+            for (row, slot) in rows.iter().zip(out.iter_mut()) {
+                if slot.is_some() {
+                    continue;
+                }
+                let Some(i) = exact
+                    .get_mut(&(row.date, row.cents, row.key.as_str()))
+                    .and_then(Vec::pop)
+                else {
+                    continue;
+                };
+                used[i] = true;
+                *slot = Some(found(Status::Duplicate, entry_found(&entries[i]), |f| {
+                    Reason::SameEntry {
+                        name: f.name.clone(),
+                        date: f.date,
+                    }
+                }));
+            }
+
+            // 3. Payments recurring items and transfers already count.
+            let dues_by_cents = by_cents(dues.iter().map(|d| (d.cents, d.date)));
+            let mut due_used = vec![false; dues.len()];
+            for (row, slot) in rows.iter().zip(out.iter_mut()) {
+                if slot.is_some() {
+                    continue;
+                }
+                let Some(i) = nearest(&dues_by_cents, row, &due_used, |_| true, |i| dues[i].date)
+                else {
+                    continue;
+                };
+                due_used[i] = true;
+                let d = &dues[i];
+                let f = Found {
+                    kind: d.kind,
+                    id: d.id.clone(),
+                    date: d.date,
+                    cents: d.cents,
+                    name: d.name.clone(),
+                };
+                *slot = Some(found(Status::Matched, f, |f| match f.kind {
+                    Kind::Transfer => Reason::Transfer {
+                        name: f.name.clone(),
+                        due: f.date,
+                    },
+                    _ => Reason::Recurring {
+                        name: f.name.clone(),
+                        due: f.date,
+                    },
+                }));
+            }
+
+            // 4. Near matches a person decides.
+            let entries_by_cents = by_cents(entries.iter().map(|e| (e.cents, e.date)));
+            for (row, slot) in rows.iter().zip(out.iter_mut()) {
+                if slot.is_some() {
+                    continue;
+                }
+                let similar = |i: usize| related(&row.key, &entries[i].key);
+                let Some(i) = nearest(&entries_by_cents, row, &used, similar, |i| entries[i].date)
+                else {
+                    continue;
+                };
+                used[i] = true;
+                *slot = Some(found(Status::Conflict, entry_found(&entries[i]), |f| {
+                    Reason::NearMatch {
+                        name: f.name.clone(),
+                        date: f.date,
+                    }
+                }));
+            }
+
+            // The category of the payee as learned, or of the learned payee most
+            // like it (a typo, a longer or shorter name); each key looked up once.
+            let mut fuzzy: HashMap<String, Option<String>> = HashMap::new();
+            let mut remembered = |key: &str| -> Option<String> {
+                if let Some(c) = memory.get(key) {
+                    return Some(c.clone());
+                }
+                if key.is_empty() {
+                    return None;
+                }
+                fuzzy
+                    .entry(key.to_string())
+                    .or_insert_with(|| {
+                        crate::domain::merchant::closest(
+                            key,
+                            memory.keys().map(|k| (k.as_str(), 0)),
+                        )
+                        .and_then(|k| memory.get(k).cloned())
+                    })
+                    .clone()
+            };
+            rows.iter()
+                .zip(out)
+                .map(|(row, o)| {
+                    let mut o = o.unwrap_or(Outcome {
+                        status: Status::New,
+                        reason: None,
+                        found: None,
+                        category_id: None,
+                    });
+                    if matches!(o.status, Status::New | Status::Conflict) {
+                        o.category_id = remembered(&row.key);
+                    }
+                    o
+                })
+                .collect()
+        }
+
+        fn entry_found(e: &Entry) -> Found {
+            Found {
+                kind: e.kind,
+                id: e.id.clone(),
+                date: e.date,
+                cents: e.cents,
+                name: e.name.clone(),
+            }
+        }
+
+        fn found(status: Status, f: Found, reason: impl FnOnce(&Found) -> Reason) -> Outcome {
+            Outcome {
+                status,
+                reason: Some(reason(&f)),
+                found: Some(f),
+                category_id: None,
+            }
+        }
+
+        /// Indices by amount, each list sorted by date.
+        fn by_cents(
+            items: impl Iterator<Item = (i64, NaiveDate)>,
+        ) -> HashMap<i64, Vec<(NaiveDate, usize)>> {
+            let mut map: HashMap<i64, Vec<(NaiveDate, usize)>> = HashMap::new();
+            for (i, (cents, date)) in items.enumerate() {
+                map.entry(cents).or_default().push((date, i));
+            }
+            for list in map.values_mut() {
+                list.sort();
+            }
+            map
+        }
+
+        /// The unused candidate of the row's amount nearest to its date within the
+        /// window (the earlier one on a tie) that `accept` allows.
+        fn nearest(
+            index: &HashMap<i64, Vec<(NaiveDate, usize)>>,
+            row: &Staged,
+            used: &[bool],
+            accept: impl Fn(usize) -> bool,
+            date_of: impl Fn(usize) -> NaiveDate,
+        ) -> Option<usize> {
+            let list = index.get(&row.cents)?;
+            let from = row.date - chrono::Duration::days(WINDOW_DAYS);
+            let to = row.date + chrono::Duration::days(WINDOW_DAYS);
+            let start = list.partition_point(|(d, _)| *d < from);
+            list[start..]
+                .iter()
+                .take_while(|(d, _)| *d <= to)
+                .filter(|(_, i)| !used[*i] && accept(*i))
+                .min_by_key(|(_, i)| ((date_of(*i) - row.date).num_days().abs(), date_of(*i)))
+                .map(|(_, i)| *i)
+        }
+
+        /// Payee keys that name the same payee: equal, or one contains the other.
+        fn related(a: &str, b: &str) -> bool {
+            !a.is_empty() && !b.is_empty() && (a == b || a.contains(b) || b.contains(a))
+        }
+    }
+
+    fn arb_key() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "",
+            "rewe",
+            "rewe markt",
+            "aldi sued",
+            "aldi",
+            "edeka",
+            "rewe makrt",
+            "bahn",
+        ])
+    }
+
+    fn arb_day() -> impl Strategy<Value = NaiveDate> {
+        (0i64..12).prop_map(|d| day("2026-03-01") + chrono::Duration::days(d))
+    }
+
+    fn arb_cents() -> impl Strategy<Value = i64> {
+        prop::sample::select(vec![-350i64, -1000, 2500, -350, -999])
+    }
+
+    proptest! {
+        #[test]
+        fn the_indices_find_what_looking_at_every_candidate_finds(
+            rows in prop::collection::vec((arb_day(), arb_cents(), arb_key()), 0..40),
+            entries in prop::collection::vec((arb_day(), arb_cents(), arb_key(), any::<bool>()), 0..40),
+            dues in prop::collection::vec((arb_day(), arb_cents()), 0..12),
+        ) {
+            let keys = import_keys(
+                &rows.iter().map(|(d, c, k)| Some((*d, *c, k.to_string()))).collect::<Vec<_>>(),
+            );
+            let staged: Vec<Staged> = rows
+                .iter()
+                .zip(&keys)
+                .map(|((d, c, k), ik)| Staged { date: *d, cents: *c, key: k.to_string(), import_key: ik.clone() })
+                .collect();
+            let entries: Vec<Entry> = entries
+                .iter()
+                .enumerate()
+                .map(|(i, (d, c, k, imported))| Entry {
+                    kind: Kind::DailyExpense,
+                    id: format!("e{i}"),
+                    date: *d,
+                    cents: *c,
+                    name: k.to_string(),
+                    key: k.to_string(),
+                    import_key: imported.then(|| keys.get(i).cloned()).flatten(),
+                })
+                .collect();
+            let dues: Vec<Due> = dues
+                .iter()
+                .enumerate()
+                .map(|(i, (d, c))| Due { kind: Kind::Expense, id: format!("d{i}"), date: *d, cents: *c, name: "Miete".into() })
+                .collect();
+            let memory: HashMap<String, String> =
+                [("rewe markt".to_string(), "food".to_string()), ("aldi".to_string(), "food".to_string())].into();
+            prop_assert_eq!(
+                reconcile(&staged, &entries, &dues, &memory),
+                reference::reconcile_reference(&staged, &entries, &dues, &memory)
+            );
+        }
     }
 }
