@@ -2,12 +2,15 @@
 //! no records yet: "Export my data" and "Load an export" in Settings,
 //! `cashkeeper export-user` and `import-user` (`docs/operations.md`).
 
+use crate::app::chunks::in_chunks;
 use crate::error::Result;
 use crate::store::documents::Files;
-use crate::store::export::{self, Imported, Limits, Summary};
+use crate::store::export::{self, Imported, Limits, Loading, Summary};
 use crate::store::users::{User, UserId};
 use crate::store::Db;
+use std::collections::HashSet;
 use std::fs::File;
+use std::sync::{Arc, LazyLock, Mutex};
 
 /// Archives read and checked at once; more wait their turn (the checks
 /// hold the archive's rows in memory).
@@ -28,10 +31,38 @@ pub async fn write(
     .await
 }
 
+/// The users whose load runs in this process: housekeeping takes back only
+/// the others' (interrupted) loads.
+static LOADING: LazyLock<Mutex<HashSet<UserId>>> = LazyLock::new(Default::default);
+
+/// A user's place in [`LOADING`], given up when dropped.
+struct Running(UserId);
+
+impl Running {
+    fn claim(user: &UserId) -> Running {
+        lock_loading().insert(user.clone());
+        Running(user.clone())
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        lock_loading().remove(&self.0);
+    }
+}
+
+fn lock_loading() -> std::sync::MutexGuard<'static, HashSet<UserId>> {
+    LOADING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Loads the archive `archive` into the user `user`, who has no records:
 /// read and checked within `limits` without a database connection, then
-/// written in one transaction. A refused archive writes nothing; its
-/// refusal names the field `file`.
+/// written in chunks of [`export::CHUNK_ROWS`] rows per write transaction,
+/// so that other users' writes wait briefly instead of for the whole
+/// archive. A refused archive leaves nothing: one refused before writing
+/// writes nothing, and what a load refused while writing wrote is taken
+/// back in chunks (as housekeeping takes back a load the service stopped
+/// in). Its refusal names the field `file`.
 pub async fn load(
     db: &Db,
     files: &Files,
@@ -48,10 +79,67 @@ pub async fn load(
     let quota = limits.quota;
     let checked =
         tokio::task::spawn_blocking(move || export::check(&files, &u, archive, &limits)).await??;
-    let user = user.clone();
-    let loaded = db
-        .run(move |c| export::load(c, &user, checked, quota, &now))
-        .await;
+    let loading = db.run(move |c| export::prepare(c, checked)).await?;
+    let running = Running::claim(user);
+    let (u, begun) = (user.clone(), now.clone());
+    let loading = db
+        .transaction(move |tx| {
+            export::begin(tx, &u, &loading, quota, &begun)?;
+            Ok(loading)
+        })
+        .await?;
+    let written = write_rows(db, user, loading, now.clone()).await;
     crate::memory::release_free();
-    loaded
+    match written {
+        Ok(loading) => Ok(loading.keep()),
+        Err(e) => {
+            take_back(db, user, now).await?;
+            drop(running);
+            Err(e)
+        }
+    }
+}
+
+/// Writes a begun load's rows in chunks and finishes it.
+async fn write_rows(db: &Db, user: &UserId, loading: Loading, now: String) -> Result<Loading> {
+    let shared = Arc::new(Mutex::new(loading));
+    let (u, chunks) = (user.clone(), shared.clone());
+    in_chunks(db, (), move |tx| {
+        let mut loading = chunks.lock().unwrap_or_else(|e| e.into_inner());
+        export::write_chunk(tx, &u, &mut loading)
+    })
+    .await?;
+    let loading = Arc::into_inner(shared)
+        .ok_or_else(|| crate::Error::Internal(anyhow::anyhow!("a load's chunks still run")))?
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner());
+    let u = user.clone();
+    db.transaction(move |tx| {
+        let mut loading = loading;
+        export::finish(tx, &u, &mut loading, &now)?;
+        Ok(loading)
+    })
+    .await
+}
+
+/// Takes back what a refused or interrupted load into `user`'s data wrote.
+async fn take_back(db: &Db, user: &UserId, now: String) -> Result<usize> {
+    let u = user.clone();
+    in_chunks(db, (), move |tx| export::take_back(tx, &u, &now)).await
+}
+
+/// Takes back the loads the service stopped in (not those running in this
+/// process); answers how many.
+pub async fn take_back_interrupted(db: &Db, now: String) -> Result<usize> {
+    let users = db.run(|c| export::interrupted(c)).await?;
+    let mut taken = 0;
+    for user in users {
+        if lock_loading().contains(&user) {
+            continue;
+        }
+        let removed = take_back(db, &user, now.clone()).await?;
+        tracing::warn!(user = %user, removed, "an interrupted load of an export was taken back");
+        taken += 1;
+    }
+    Ok(taken)
 }

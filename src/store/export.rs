@@ -28,7 +28,10 @@ use zip::{CompressionMethod, ZipWriter};
 
 mod load;
 mod sheets;
-pub use load::{check, load, Checked, Imported, Limits, MAX_RATIO, RATIO_FROM};
+pub use load::{
+    begin, being_loaded, check, finish, interrupted, prepare, take_back, write_chunk, Checked,
+    Imported, Limits, Loading, CHUNK_ROWS, MAX_RATIO, RATIO_FROM,
+};
 
 /// The archive's format, in `data.json`.
 pub const FORMAT: &str = "cashkeeper-export";

@@ -21,6 +21,7 @@ mod documents;
 mod everyday;
 mod export;
 mod export_limits;
+mod export_load;
 mod hardening;
 mod helpers;
 mod import_corpus;

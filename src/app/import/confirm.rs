@@ -4,6 +4,7 @@
 
 use super::reconciliation::{self, Snapshot};
 use super::{batch_of, batch_view, require_unconfirmed, BatchView};
+use crate::app::chunks::in_chunks;
 use crate::app::input::{NAME_MAX, NOTES_MAX};
 use crate::domain::import::reconcile;
 use crate::domain::import::BatchStatus;
@@ -16,7 +17,6 @@ use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock, Mutex};
-use std::time::Duration;
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -33,15 +33,6 @@ pub struct Confirmed {
 /// second, so other users' writes wait briefly instead of for the whole
 /// file (see `docs/performance.md`).
 pub const CHUNK_ROWS: usize = 5_000;
-
-/// After a chunk during which someone waited for the write lock, the lock
-/// stays free as long as the chunk held it (within these bounds), so that
-/// writers waiting in the busy handler, which looks again every 100 ms at
-/// most, get their turn between two chunks; when nobody waited, for
-/// [`PAUSE_MIN`] only (a writer of another process is not counted, and
-/// gets in within a few chunks).
-const PAUSE_MIN: Duration = Duration::from_millis(20);
-const PAUSE_MAX: Duration = Duration::from_millis(250);
 
 /// The batches whose confirm, undo or cancel is running in this process:
 /// a second one of the same batch is refused in words while the first
@@ -137,46 +128,6 @@ pub(super) async fn claim(state: &AppState, user: &UserId, id: String) -> Result
     let b = state.db.run(move |c| batch_of(c, &u, &id)).await?;
     let running = Running::claim(&b.id).ok_or_else(busy)?;
     Ok((b, running))
-}
-
-/// Runs `step` in one write transaction after another until it answers
-/// `None`, pausing between them (see [`PAUSE_MIN`]); answers the sum of
-/// what the steps answered. Runs as its own task, so that a client that
-/// goes away does not stop it between two chunks; `hold` (an account's
-/// turn) is kept until the task ends.
-async fn in_chunks<F, H>(state: &AppState, hold: H, step: F) -> Result<usize>
-where
-    F: Fn(&rusqlite::Transaction<'_>) -> Result<Option<usize>> + Clone + Send + Sync + 'static,
-    H: Send + 'static,
-{
-    let db = state.db.clone();
-    tokio::spawn(async move {
-        let _hold = hold;
-        let mut total = 0;
-        loop {
-            let (started, waits) = (std::time::Instant::now(), crate::store::lock_waits());
-            let step = step.clone();
-            match db.transaction(move |tx| step(tx)).await? {
-                Some(n) => total += n,
-                None => return Ok(total),
-            }
-            let held = started.elapsed();
-            tracing::debug!(
-                held_ms = held.as_millis() as u64,
-                total,
-                "import chunk written"
-            );
-            crate::memory::release_free();
-            let pause = if crate::store::lock_waits() == waits {
-                PAUSE_MIN
-            } else {
-                held.clamp(PAUSE_MIN, PAUSE_MAX)
-            };
-            tokio::time::sleep(pause).await;
-        }
-    })
-    .await
-    .map_err(anyhow::Error::from)?
 }
 
 /// What the first transaction of a confirm found: the confirm begun (or
@@ -316,7 +267,7 @@ pub async fn confirm(
     let fallback = user.locale.texts().import_entry_fallback;
     let balance_set = Arc::new(AtomicBool::new(false));
     let set = balance_set.clone();
-    in_chunks(state, turn, move |tx| {
+    in_chunks(&state.db, turn, move |tx| {
         let b = batch_of(tx, &u, &batch_id)?;
         if !b.confirming() {
             return Ok(None);
@@ -416,7 +367,7 @@ fn truncate(s: &str, max: usize) -> &str {
 async fn remove_written(state: &AppState, user: &UserId, batch: &Batch) -> Result<usize> {
     let turn = AccountTurn::take(user, &batch.account_id).await;
     let (u, batch_id) = (user.clone(), batch.id.clone());
-    in_chunks(state, turn, move |tx| {
+    in_chunks(&state.db, turn, move |tx| {
         let n = imports::remove_written(tx, &u, &batch_id, CHUNK_ROWS)?;
         Ok((n > 0).then_some(n))
     })

@@ -1,6 +1,9 @@
 //! Loading an export back: [`check`] reads and checks the archive within
-//! its [`Limits`] and stages its documents, [`load`] writes its rows under
-//! new ids in one transaction.
+//! its [`Limits`] and stages its documents; [`prepare`] gives every record
+//! a new id and checks every reference, [`begin`], [`write_chunk`] and
+//! [`finish`] write its rows in chunks of [`CHUNK_ROWS`] rows per write
+//! transaction, and [`take_back`] removes what a refused or interrupted
+//! load wrote.
 
 use super::{FORMAT, TABLES, VERSION};
 use crate::domain::documents::MAX_BYTES;
@@ -8,7 +11,7 @@ use crate::error::{Error, Reason, Result};
 use crate::store::documents::{self, Files, Upload};
 use crate::store::users::UserId;
 use crate::store::Cap;
-use rusqlite::Connection;
+use rusqlite::{Connection, OptionalExtension};
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashMap};
@@ -366,24 +369,157 @@ fn entries_said<R: Read + Seek>(archive: &mut R) -> Option<u64> {
 /// empty when not.
 const LOOSE_REFERENCES: &[&str] = &["import_id", "match_id", "record_id"];
 
-/// Writes a [`check`]ed archive into the data of `user`, who must have
-/// nothing of their own yet but the default categories (which the
-/// archive's replace). Every record gets a new id, and every reference
-/// between records the new id of the record it names, so an archive loads
-/// beside the records it came from, on the same instance too; a reference
-/// to a record that is not in the archive is refused. All rows land in one
-/// transaction, with the documents' rows as the checks found them (kind,
-/// size, checksum), within the quota; the staged files are kept only if it
-/// commits. The archive's base currency comes along; its name and
-/// language only into an account without a name.
-pub fn load(
-    c: &mut Connection,
+/// Rows a load writes per write transaction, and records a taken-back
+/// load removes per write transaction: each holds the write lock for a
+/// fraction of a second, so other users' writes wait briefly instead of for
+/// the whole archive (see `docs/performance.md`).
+pub const CHUNK_ROWS: usize = 5_000;
+
+/// What a table's rows need to be written: its columns, whether its `id`
+/// is a text key that gets a new id, and its columns that name a record of
+/// another table (the table named).
+struct Shape {
+    known: Vec<String>,
+    text_id: bool,
+    references: HashMap<String, String>,
+}
+
+fn shape(c: &Connection, table: &str) -> Result<Shape> {
+    let mut known = Vec::new();
+    let mut text_id = false;
+    {
+        let mut s = c.prepare(&format!(
+            "SELECT name, type, pk FROM pragma_table_info('{table}')"
+        ))?;
+        let mut q = s.query([])?;
+        while let Some(r) = q.next()? {
+            let (name, kind, pk): (String, String, i64) = (r.get(0)?, r.get(1)?, r.get(2)?);
+            if name == "id" && pk == 1 && kind.eq_ignore_ascii_case("TEXT") {
+                text_id = true;
+            }
+            known.push(name);
+        }
+    }
+    let references = c
+        .prepare(&format!(
+            "SELECT \"from\", \"table\" FROM pragma_foreign_key_list('{table}')"
+        ))?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .filter(|r| !matches!(r, Ok((_, parent)) if parent == "users"))
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(Shape {
+        known,
+        text_id,
+        references,
+    })
+}
+
+/// A [`check`]ed archive on its way into a user's data: every record's new
+/// id is known before any is written (a record may name one of a table
+/// written after its own), and every reference is checked, so only a
+/// record the database itself refuses can stop a load once it wrote.
+pub struct Loading {
+    checked: Checked,
+    ids: HashMap<String, String>,
+    shapes: Vec<Shape>,
+    /// Categories' monthly limits of an archive before budgets: (new id,
+    /// cents, created at), made budgets at the end.
+    limits: Vec<(String, i64, String)>,
+    /// The next row to write: (table, row) in `checked.tables`.
+    next: (usize, usize),
+    /// What is written so far.
+    pub imported: Imported,
+}
+
+/// Reads `checked` against the tables as they are: new ids, references and
+/// the old archives' monthly limits. Writes nothing.
+pub fn prepare(c: &Connection, checked: Checked) -> Result<Loading> {
+    let mut ids: HashMap<String, String> = checked
+        .staged
+        .docs
+        .iter()
+        .map(|(old, d)| (old.clone(), d.id.clone()))
+        .collect();
+    #[derive(serde::Deserialize)]
+    struct Id {
+        id: Option<Value>,
+    }
+    for (table, rows) in &checked.tables {
+        if *table == "documents" {
+            continue;
+        }
+        for raw in rows {
+            let row: Id = serde_json::from_str(raw.get()).map_err(|_| damaged())?;
+            if let Some(Value::String(id)) = row.id {
+                ids.entry(id)
+                    .or_insert_with(crate::store::new_sequential_id);
+            }
+        }
+    }
+    let mut shapes = Vec::with_capacity(checked.tables.len());
+    let mut limits = Vec::new();
+    for (table, rows) in &checked.tables {
+        let shape = shape(c, table)?;
+        for raw in rows {
+            let row: Map<String, Value> = serde_json::from_str(raw.get()).map_err(|_| damaged())?;
+            for (column, value) in &row {
+                let Some(parent) = shape.references.get(column) else {
+                    continue;
+                };
+                let known = value.is_null() || value.as_str().is_some_and(|v| ids.contains_key(v));
+                if shape.known.contains(column) && !known {
+                    return Err(refuse_file(
+                        "data.json",
+                        Reason::DanglingRecord {
+                            table: table.to_string(),
+                            parent: parent.to_string(),
+                        },
+                    ));
+                }
+            }
+            if *table == "categories" && checked.version < 3 {
+                let old = row.get("id").and_then(Value::as_str);
+                let cents = row.get("monthly_limit_cents").and_then(Value::as_i64);
+                if let (Some(new), Some(cents)) = (old.and_then(|o| ids.get(o)), cents) {
+                    let created = row.get("created_at").and_then(Value::as_str);
+                    limits.push((new.clone(), cents, created.unwrap_or_default().to_string()));
+                }
+            }
+        }
+        shapes.push(shape);
+    }
+    Ok(Loading {
+        checked,
+        ids,
+        shapes,
+        limits,
+        next: (0, 0),
+        imported: Imported::default(),
+    })
+}
+
+/// The tables a load writes, children after their parents, as the marks of
+/// a load name them.
+fn loaded_tables() -> impl DoubleEndedIterator<Item = &'static str> {
+    TABLES.iter().map(|(t, _)| *t)
+}
+
+/// Begins the load in the write transaction `tx`: `user` must have nothing
+/// of their own yet but the default categories (which the archive's
+/// replace), the documents must fit the quota. Marks the user's data as
+/// being loaded, with the newest row of every table it writes, so that a
+/// load that is refused or interrupted is taken back ([`take_back`]) to
+/// exactly what was there.
+pub fn begin(
+    tx: &Connection,
     user: &UserId,
-    mut checked: Checked,
+    loading: &Loading,
     quota: u64,
     now: &str,
-) -> Result<Imported> {
-    let tx = crate::store::write_transaction(c)?;
+) -> Result<()> {
+    if being_loaded(tx, user)? {
+        return Err(refuse(Reason::HasRecords));
+    }
     let others: i64 = tx.query_row(
         "SELECT (SELECT COUNT(*) FROM accounts WHERE user_id = ?1)
               + (SELECT COUNT(*) FROM expenses WHERE user_id = ?1)
@@ -396,160 +532,210 @@ pub fn load(
     if others > 0 {
         return Err(refuse(Reason::HasRecords));
     }
-    let staged_bytes: i64 = checked.staged.docs.values().map(|d| d.size).sum();
-    documents::check_quota(&tx, user, staged_bytes, quota)?;
-    Cap::Documents.check_room(&tx, user, checked.staged.docs.len() as i64)?;
+    let staged = &loading.checked.staged;
+    let staged_bytes: i64 = staged.docs.values().map(|d| d.size).sum();
+    documents::check_quota(tx, user, staged_bytes, quota)?;
+    Cap::Documents.check_room(tx, user, staged.docs.len() as i64)?;
+    let mut marks = Map::new();
+    for table in loaded_tables() {
+        let newest: i64 = tx.query_row(
+            &format!("SELECT COALESCE(MAX(rowid), 0) FROM {table}"),
+            [],
+            |r| r.get(0),
+        )?;
+        marks.insert(table.to_string(), json!(newest));
+    }
+    tx.execute(
+        "INSERT INTO export_loads (user_id, marks, started_at) VALUES (?1, ?2, ?3)",
+        rusqlite::params![user, Value::Object(marks).to_string(), now],
+    )?;
     tx.execute("DELETE FROM categories WHERE user_id = ?1", [user])?;
+    Ok(())
+}
 
-    // A new id for every record of the archive, before any is written:
-    // a record may name one of a table written after its own.
-    let mut ids: HashMap<String, String> = checked
-        .staged
-        .docs
-        .iter()
-        .map(|(old, d)| (old.clone(), d.id.clone()))
-        .collect();
-    for (table, rows) in &checked.tables {
-        if *table == "documents" {
+/// Whether a load into the user's data is under way or was interrupted.
+pub fn being_loaded(c: &Connection, user: &UserId) -> Result<bool> {
+    Ok(c.query_row(
+        "SELECT EXISTS (SELECT 1 FROM export_loads WHERE user_id = ?1)",
+        [user],
+        |r| r.get(0),
+    )?)
+}
+
+/// The users whose load was interrupted (the service stopped): each is
+/// taken back when the service starts.
+pub fn interrupted(c: &Connection) -> Result<Vec<UserId>> {
+    Ok(c.prepare("SELECT user_id FROM export_loads")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?)
+}
+
+/// Writes the next [`CHUNK_ROWS`] rows of the archive in the write
+/// transaction `tx`; answers how many, `None` when all are written.
+pub fn write_chunk(tx: &Connection, user: &UserId, loading: &mut Loading) -> Result<Option<usize>> {
+    if !being_loaded(tx, user)? {
+        // Taken back meanwhile.
+        return Err(refuse(Reason::HasRecords));
+    }
+    let mut written = 0;
+    // The rowids of this chunk's one-time expenses that skip the insert
+    // triggers (those an import wrote): their index and sums follow below.
+    let mut imported_expenses: Option<(i64, i64)> = None;
+    while written < CHUNK_ROWS {
+        let (t, r) = loading.next;
+        let Some((table, rows)) = loading.checked.tables.get(t) else {
+            break;
+        };
+        let Some(raw) = rows.get(r) else {
+            loading.next = (t + 1, 0);
+            continue;
+        };
+        let table = *table;
+        let row: Map<String, Value> = serde_json::from_str(raw.get()).map_err(|_| damaged())?;
+        if let Some(rowid) = insert_row(tx, user, loading, t, table, row)? {
+            if table == "daily_expenses" {
+                let (lo, hi) = imported_expenses.unwrap_or((rowid, rowid));
+                imported_expenses = Some((lo.min(rowid), hi.max(rowid)));
+            }
+            loading.imported.records += 1;
+            *loading
+                .imported
+                .tables
+                .entry(table.to_string())
+                .or_default() += 1;
+        }
+        loading.next = (t, r + 1);
+        written += 1;
+    }
+    if let Some((lo, hi)) = imported_expenses {
+        // What the insert triggers leave to a confirm for imported entries
+        // (migrations/V9__bulk_import_upkeep.sql).
+        tx.execute(
+            "INSERT INTO daily_expenses_fts(rowid, name, merchant, notes)
+             SELECT rowid, name, merchant, notes FROM daily_expenses
+             WHERE rowid BETWEEN ?2 AND ?3 AND user_id = ?1 AND import_id IS NOT NULL",
+            rusqlite::params![user, lo, hi],
+        )?;
+        tx.execute(
+            "INSERT INTO daily_expense_months (user_id, month, currency, category_id, amount_cents, entries)
+             SELECT user_id, substr(date, 1, 7), currency, COALESCE(category_id, ''), SUM(amount_cents), COUNT(*)
+             FROM daily_expenses
+             WHERE rowid BETWEEN ?2 AND ?3 AND user_id = ?1 AND import_id IS NOT NULL
+             GROUP BY 1, 2, 3, 4
+             ON CONFLICT (user_id, month, currency, category_id) DO UPDATE SET
+                 amount_cents = amount_cents + excluded.amount_cents,
+                 entries = entries + excluded.entries",
+            rusqlite::params![user, lo, hi],
+        )?;
+        tx.execute(
+            "UPDATE user_data_versions SET version = version + 1 WHERE user_id = ?1",
+            [user],
+        )?;
+    }
+    Ok((written > 0).then_some(written))
+}
+
+/// Inserts one row of the archive's table number `t`; answers its rowid,
+/// `None` for a document row whose file is not in the archive.
+fn insert_row(
+    tx: &Connection,
+    user: &UserId,
+    loading: &Loading,
+    t: usize,
+    table: &str,
+    mut row: Map<String, Value>,
+) -> Result<Option<i64>> {
+    let (shape, ids) = (&loading.shapes[t], &loading.ids);
+    if table == "documents" {
+        let old = row.get("id").and_then(Value::as_str).unwrap_or_default();
+        let Some(doc) = loading.checked.staged.docs.get(old) else {
+            return Ok(None);
+        };
+        row.insert("file_name".into(), json!(doc.file_name));
+        row.insert("content_type".into(), json!(doc.content_type));
+        row.insert("size_bytes".into(), json!(doc.size));
+        row.insert("sha256".into(), json!(doc.sha256));
+    }
+    let mut columns = Vec::with_capacity(row.len());
+    let mut values: Vec<rusqlite::types::Value> = Vec::with_capacity(row.len());
+    for (column, value) in &row {
+        if !shape.known.contains(column) || column == "user_id" {
             continue;
         }
-        for raw in rows {
-            #[derive(serde::Deserialize)]
-            struct Id {
-                id: Option<Value>,
+        let value = if column == "id" && shape.text_id {
+            match value.as_str().and_then(|v| ids.get(v)) {
+                Some(new) => rusqlite::types::Value::Text(new.clone()),
+                None => return Err(damaged()),
             }
-            let row: Id = serde_json::from_str(raw.get()).map_err(|_| damaged())?;
-            if let Some(Value::String(id)) = row.id {
-                ids.entry(id)
-                    .or_insert_with(crate::store::new_sequential_id);
+        } else if let Some(parent) = shape.references.get(column) {
+            match value {
+                Value::Null => rusqlite::types::Value::Null,
+                other => match other.as_str().and_then(|v| ids.get(v)) {
+                    Some(new) => rusqlite::types::Value::Text(new.clone()),
+                    None => {
+                        return Err(refuse_file(
+                            "data.json",
+                            Reason::DanglingRecord {
+                                table: table.to_string(),
+                                parent: parent.to_string(),
+                            },
+                        ))
+                    }
+                },
             }
-        }
+        } else if LOOSE_REFERENCES.contains(&column.as_str()) {
+            match value.as_str().and_then(|v| ids.get(v)) {
+                Some(new) => rusqlite::types::Value::Text(new.clone()),
+                None => rusqlite::types::Value::Null,
+            }
+        } else {
+            match value {
+                Value::Null => rusqlite::types::Value::Null,
+                Value::Bool(b) => rusqlite::types::Value::Integer(i64::from(*b)),
+                Value::Number(n) => match n.as_i64() {
+                    Some(i) => rusqlite::types::Value::Integer(i),
+                    None => rusqlite::types::Value::Real(n.as_f64().unwrap_or(0.0)),
+                },
+                Value::String(s) => rusqlite::types::Value::Text(s.clone()),
+                other => rusqlite::types::Value::Text(other.to_string()),
+            }
+        };
+        columns.push(format!("\"{column}\""));
+        values.push(value);
     }
+    let sql = format!(
+        "INSERT INTO {table} (user_id, {}) VALUES (?1, {})",
+        columns.join(", "),
+        (2..columns.len() + 2)
+            .map(|i| format!("?{i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let mut params: Vec<&dyn rusqlite::ToSql> = vec![user];
+    params.extend(values.iter().map(|v| v as &dyn rusqlite::ToSql));
+    tx.prepare_cached(&sql)?
+        .execute(params.as_slice())
+        .map_err(|e| match e {
+            rusqlite::Error::SqliteFailure(f, _)
+                if f.code == rusqlite::ErrorCode::ConstraintViolation =>
+            {
+                refuse_file("data.json", Reason::UnloadableRecord(table.to_string()))
+            }
+            e => e.into(),
+        })?;
+    Ok(Some(tx.last_insert_rowid()))
+}
 
-    let mut imported = Imported::default();
-    // Categories' monthly limits of an archive before budgets: (new id,
-    // cents, created at), made budgets below.
-    let mut limits: Vec<(String, i64, String)> = Vec::new();
-    for (table, rows) in &checked.tables {
-        let mut known: Vec<String> = Vec::new();
-        let mut text_id = false;
-        {
-            let mut s = tx.prepare(&format!(
-                "SELECT name, type, pk FROM pragma_table_info('{table}')"
-            ))?;
-            let mut q = s.query([])?;
-            while let Some(r) = q.next()? {
-                let (name, kind, pk): (String, String, i64) = (r.get(0)?, r.get(1)?, r.get(2)?);
-                if name == "id" && pk == 1 && kind.eq_ignore_ascii_case("TEXT") {
-                    text_id = true;
-                }
-                known.push(name);
-            }
-        }
-        let references: HashMap<String, String> = tx
-            .prepare(&format!(
-                "SELECT \"from\", \"table\" FROM pragma_foreign_key_list('{table}')"
-            ))?
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .filter(|r| !matches!(r, Ok((_, parent)) if parent == "users"))
-            .collect::<rusqlite::Result<_>>()?;
-        for raw in rows {
-            let mut row: Map<String, Value> =
-                serde_json::from_str(raw.get()).map_err(|_| damaged())?;
-            if *table == "documents" {
-                let old = row.get("id").and_then(Value::as_str).unwrap_or_default();
-                let Some(doc) = checked.staged.docs.get(old) else {
-                    continue;
-                };
-                row.insert("file_name".into(), json!(doc.file_name));
-                row.insert("content_type".into(), json!(doc.content_type));
-                row.insert("size_bytes".into(), json!(doc.size));
-                row.insert("sha256".into(), json!(doc.sha256));
-            }
-            if *table == "categories" && checked.version < 3 {
-                let old = row.get("id").and_then(Value::as_str);
-                let cents = row.get("monthly_limit_cents").and_then(Value::as_i64);
-                if let (Some(new), Some(cents)) = (old.and_then(|o| ids.get(o)), cents) {
-                    let created = row.get("created_at").and_then(Value::as_str);
-                    limits.push((new.clone(), cents, created.unwrap_or_default().to_string()));
-                }
-            }
-            let mut columns = Vec::with_capacity(row.len());
-            let mut values: Vec<rusqlite::types::Value> = Vec::with_capacity(row.len());
-            for (column, value) in &row {
-                if !known.contains(column) || column == "user_id" {
-                    continue;
-                }
-                let value = if column == "id" && text_id {
-                    match value.as_str().and_then(|v| ids.get(v)) {
-                        Some(new) => rusqlite::types::Value::Text(new.clone()),
-                        None => return Err(damaged()),
-                    }
-                } else if let Some(parent) = references.get(column) {
-                    match value {
-                        Value::Null => rusqlite::types::Value::Null,
-                        other => match other.as_str().and_then(|v| ids.get(v)) {
-                            Some(new) => rusqlite::types::Value::Text(new.clone()),
-                            None => {
-                                return Err(refuse_file(
-                                    "data.json",
-                                    Reason::DanglingRecord {
-                                        table: table.to_string(),
-                                        parent: parent.to_string(),
-                                    },
-                                ))
-                            }
-                        },
-                    }
-                } else if LOOSE_REFERENCES.contains(&column.as_str()) {
-                    match value.as_str().and_then(|v| ids.get(v)) {
-                        Some(new) => rusqlite::types::Value::Text(new.clone()),
-                        None => rusqlite::types::Value::Null,
-                    }
-                } else {
-                    match value {
-                        Value::Null => rusqlite::types::Value::Null,
-                        Value::Bool(b) => rusqlite::types::Value::Integer(i64::from(*b)),
-                        Value::Number(n) => match n.as_i64() {
-                            Some(i) => rusqlite::types::Value::Integer(i),
-                            None => rusqlite::types::Value::Real(n.as_f64().unwrap_or(0.0)),
-                        },
-                        Value::String(s) => rusqlite::types::Value::Text(s.clone()),
-                        other => rusqlite::types::Value::Text(other.to_string()),
-                    }
-                };
-                columns.push(format!("\"{column}\""));
-                values.push(value);
-            }
-            let sql = format!(
-                "INSERT INTO {table} (user_id, {}) VALUES (?1, {})",
-                columns.join(", "),
-                (2..columns.len() + 2)
-                    .map(|i| format!("?{i}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-            let mut params: Vec<&dyn rusqlite::ToSql> = vec![user];
-            params.extend(values.iter().map(|v| v as &dyn rusqlite::ToSql));
-            tx.prepare_cached(&sql)?
-                .execute(params.as_slice())
-                .map_err(|e| match e {
-                    rusqlite::Error::SqliteFailure(f, _)
-                        if f.code == rusqlite::ErrorCode::ConstraintViolation =>
-                    {
-                        refuse_file("data.json", Reason::UnloadableRecord(table.to_string()))
-                    }
-                    e => e.into(),
-                })?;
-            imported.records += 1;
-            *imported.tables.entry(table.to_string()).or_default() += 1;
-        }
-    }
-    drop(ids);
+/// Ends the load in the write transaction `tx`: what older archives lack
+/// (budgets from monthly limits, earlier prices, balance histories), the
+/// user's settings, and the mark. Once it is committed, [`Loading::keep`]
+/// keeps the staged documents' files.
+pub fn finish(tx: &Connection, user: &UserId, loading: &mut Loading, now: &str) -> Result<()> {
+    let checked = &loading.checked;
     // An archive from before budgets: each monthly limit is the category's
     // budget from the month it was made, as migrations/V16__budgets.sql
     // turned them.
-    for (category, cents, created) in limits.into_iter().filter(|l| l.1 > 0) {
+    for (category, cents, created) in loading.limits.iter().filter(|l| l.1 > 0) {
         tx.execute(
             "INSERT INTO budgets (user_id, category_id, month, amount_cents, rollover, created_at)
              VALUES (?1, ?2, substr(?3, 1, 7), ?4, 0, ?3)",
@@ -581,24 +767,6 @@ pub fn load(
             rusqlite::params![user, now],
         )?;
     }
-    // What the insert triggers leave to a confirm for imported entries
-    // (migrations/V9__bulk_import_upkeep.sql).
-    tx.execute(
-        "INSERT INTO daily_expenses_fts(rowid, name, merchant, notes)
-         SELECT rowid, name, merchant, notes FROM daily_expenses
-         WHERE user_id = ?1 AND import_id IS NOT NULL",
-        [user],
-    )?;
-    tx.execute(
-        "DELETE FROM daily_expense_months WHERE user_id = ?1",
-        [user],
-    )?;
-    tx.execute(
-        "INSERT INTO daily_expense_months (user_id, month, currency, category_id, amount_cents, entries)
-         SELECT user_id, substr(date, 1, 7), currency, COALESCE(category_id, ''), SUM(amount_cents), COUNT(*)
-         FROM daily_expenses WHERE user_id = ?1 GROUP BY 1, 2, 3, 4",
-        [user],
-    )?;
     // The account keeps the name and language its person chose; one with
     // no name yet (as `import-user` makes it) takes the archive's. The base
     // currency comes along: the archive's budgets are meant in it.
@@ -611,7 +779,7 @@ pub fn load(
     let fresh = name.trim().is_empty();
     let base_currency = text("baseCurrency")
         .filter(|c| crate::domain::currency::Currency::parse("baseCurrency", c).is_ok());
-    imported.base_currency = base_currency.clone().filter(|c| *c != base);
+    loading.imported.base_currency = base_currency.clone().filter(|c| *c != base);
     let settings = crate::store::users::SettingsChange {
         name: text("name").filter(|_| fresh),
         base_currency,
@@ -619,11 +787,76 @@ pub fn load(
             .and_then(|l| crate::domain::locale::Locale::from_code(&l))
             .filter(|_| fresh),
     };
-    crate::store::users::update_settings(&tx, user, &settings, now)?;
-    tx.commit()?;
-    checked.staged.kept = true;
-    imported.documents = checked.staged.docs.len();
-    Ok(imported)
+    crate::store::users::update_settings(tx, user, &settings, now)?;
+    tx.execute("DELETE FROM export_loads WHERE user_id = ?1", [user])?;
+    loading.imported.documents = loading.checked.staged.docs.len();
+    Ok(())
+}
+
+impl Loading {
+    /// Keeps the staged documents' files: the load is committed.
+    pub fn keep(mut self) -> Imported {
+        self.checked.staged.kept = true;
+        std::mem::take(&mut self.imported)
+    }
+}
+
+/// Takes back up to [`CHUNK_ROWS`] rows of a refused or interrupted load in
+/// the write transaction `tx`, the newest tables' first; answers how many.
+/// Once none is left, the user gets the default categories back (in their
+/// language) and the mark goes: answers `None`.
+pub fn take_back(tx: &Connection, user: &UserId, now: &str) -> Result<Option<usize>> {
+    let marks: Option<String> = tx
+        .query_row(
+            "SELECT marks FROM export_loads WHERE user_id = ?1",
+            [user],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let Some(marks) = marks else {
+        return Ok(None);
+    };
+    let marks: Map<String, Value> = serde_json::from_str(&marks).unwrap_or_default();
+    let mut removed = 0;
+    for table in loaded_tables().rev() {
+        let newest = marks.get(table).and_then(Value::as_i64).unwrap_or(0);
+        removed += tx.execute(
+            &format!(
+                "DELETE FROM {table} WHERE rowid IN (
+                    SELECT rowid FROM {table} WHERE user_id = ?1 AND rowid > ?2 LIMIT ?3)"
+            ),
+            rusqlite::params![user, newest, (CHUNK_ROWS - removed) as i64],
+        )?;
+        if removed == CHUNK_ROWS {
+            return Ok(Some(removed));
+        }
+    }
+    // The month sums of imported entries that never had theirs.
+    tx.execute(
+        "DELETE FROM daily_expense_months WHERE user_id = ?1",
+        [user],
+    )?;
+    tx.execute(
+        "INSERT INTO daily_expense_months (user_id, month, currency, category_id, amount_cents, entries)
+         SELECT user_id, substr(date, 1, 7), currency, COALESCE(category_id, ''), SUM(amount_cents), COUNT(*)
+         FROM daily_expenses WHERE user_id = ?1 GROUP BY 1, 2, 3, 4",
+        [user],
+    )?;
+    let none: bool = tx.query_row(
+        "SELECT NOT EXISTS (SELECT 1 FROM categories WHERE user_id = ?1)",
+        [user],
+        |r| r.get(0),
+    )?;
+    if none {
+        let locale: String =
+            tx.query_row("SELECT locale FROM users WHERE id = ?1", [user], |r| {
+                r.get(0)
+            })?;
+        let locale = crate::domain::locale::Locale::from_code(&locale).unwrap_or_default();
+        crate::store::categories::insert_defaults(tx, user, locale, now)?;
+    }
+    tx.execute("DELETE FROM export_loads WHERE user_id = ?1", [user])?;
+    Ok(if removed > 0 { Some(removed) } else { None })
 }
 
 #[cfg(test)]
