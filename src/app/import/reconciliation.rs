@@ -7,10 +7,10 @@
 //! the snapshot (see `docs/import.md`).
 
 use super::confirm::{claim, CHUNK_ROWS};
-use super::{batch_of, batch_view, require_open, suggest, BatchView, Summary};
+use super::{batch_of, batch_view, require_unconfirmed, suggest, BatchView, Summary};
 use crate::domain::import::reconcile::{self, Staged, Status};
 use crate::domain::import::BatchStatus;
-use crate::error::Result;
+use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
 use crate::store::imports::{self, Batch, Existing, StagedRow};
 use crate::store::users::{User, UserId};
@@ -115,6 +115,17 @@ impl Snapshot {
     }
 }
 
+/// Refuses a batch that can no longer change, or whose confirm has begun.
+/// The caller holds the batch's claim, so no confirm of it runs in this
+/// process: one begun was interrupted.
+fn require_idle(b: &Batch) -> Result<()> {
+    require_unconfirmed(b)?;
+    if b.confirming() {
+        return Err(Error::invalid("id", Reason::ImportInterrupted));
+    }
+    Ok(())
+}
+
 /// Whether reconciliation looks at a row: read, with a date and an amount.
 fn readable(r: &StagedRow) -> bool {
     r.status != Status::Error && r.date.is_some() && r.cents.is_some()
@@ -140,7 +151,8 @@ pub(super) async fn work_out(state: &AppState, user: &UserId, id: &str) -> Resul
 }
 
 /// Writes the changed rows' outcomes, [`CHUNK_ROWS`] per write transaction,
-/// while the batch is open (a confirm begun meanwhile stops it).
+/// while the batch is open (a confirm begun meanwhile, in another
+/// process, stops it). The caller holds the batch's claim.
 async fn save(
     state: &AppState,
     user: &UserId,
@@ -153,7 +165,7 @@ async fn save(
         state
             .db
             .transaction(move |tx| {
-                require_open(&batch_of(tx, &u, &id)?)?;
+                require_idle(&batch_of(tx, &u, &id)?)?;
                 imports::save_outcomes(tx, &rows.iter().collect::<Vec<_>>())
             })
             .await?;
@@ -177,14 +189,14 @@ pub struct Reconciled {
 pub async fn reconcile(state: &AppState, user: &User, id: String, ai: bool) -> Result<Reconciled> {
     let now = crate::clock::timestamp(state.clock.now());
     let (b, running) = claim(state, &user.id, id).await?;
-    require_open(&b)?;
+    require_idle(&b)?;
     let snapshot = work_out(state, &user.id, &b.id).await?;
     let (u, batch_id) = (user.id.clone(), b.id.clone());
     let batch = state
         .db
         .transaction(move |tx| {
             let b = batch_of(tx, &u, &batch_id)?;
-            require_open(&b)?;
+            require_idle(&b)?;
             if b.status == BatchStatus::Staged {
                 imports::set_status(tx, &b.id, BatchStatus::Reconciled, &now)?;
             }
