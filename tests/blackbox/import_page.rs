@@ -32,7 +32,21 @@ async fn the_import_page_shows_the_upload_form_in_english_and_german() {
     assert!(en.contains("<h1>Import</h1>"), "{en}");
     assert!(en.contains("id=\"import-form\""));
     assert!(en.contains("type=\"file\" name=\"file\""));
-    assert!(en.contains("Choose a CSV file or drop it here"));
+    assert!(en.contains("Choose a statement or CSV file, or drop it here"));
+    // A phone's file picker offers only what `accept` names: every
+    // statement format, not CSV alone.
+    let accept = en
+        .split("accept=\"")
+        .nth(1)
+        .and_then(|a| a.split('"').next())
+        .expect("the file input's accept");
+    for ending in [".csv", ".xml", ".sta", ".mt940", ".ofx", ".qfx", ".qif"] {
+        assert!(
+            accept.split(',').any(|a| a == ending),
+            "{ending} in {accept}"
+        );
+    }
+    assert!(en.contains("as a statement (CAMT, MT940, OFX, QIF) or a CSV file"));
     // The first checking account is chosen, not the first account.
     assert!(
         en.contains(&format!(
@@ -57,7 +71,7 @@ async fn the_import_page_shows_the_upload_form_in_english_and_german() {
         .await
         .unwrap();
     assert!(de.contains("lang=\"de\""));
-    assert!(de.contains("CSV-Datei auswählen oder hierher ziehen"));
+    assert!(de.contains("Kontoauszug oder CSV-Datei auswählen oder hierher ziehen"));
     assert!(de.contains("Hochladen und prüfen"));
     assert!(de.contains("Noch keine Importe."));
 }

@@ -35,8 +35,13 @@ mod review;
 /// Rows per page of the preview.
 const PAGE: i64 = 200;
 
-/// What the file picker offers; the server reads whatever it gets.
-const ACCEPT: &str = ".csv,.txt,.tsv,text/csv,text/plain,text/tab-separated-values";
+/// What the file picker offers: CSV exports and every statement format
+/// the import reads (CAMT as XML, MT940 by its usual endings, OFX/QFX,
+/// QIF), by ending and type, so that a phone's picker shows them all. The
+/// server reads whatever it gets.
+const ACCEPT: &str = ".csv,.txt,.tsv,.xml,.camt,.sta,.mt940,.940,.swi,.ofx,.qfx,.qif,\
+                          text/csv,text/plain,text/tab-separated-values,application/xml,text/xml,\
+                          application/x-ofx,application/vnd.intu.qfx,application/qif";
 
 /// The date formats a mapping offers.
 const DATE_FORMATS: [&str; 6] = [
