@@ -24,3 +24,4 @@ pub mod sessions;
 pub mod settings;
 pub mod sign_in;
 pub mod single_sign_on;
+pub mod temp_files;

@@ -9,10 +9,14 @@ pub enum Reason {
     // Any field.
     Required,
     /// Given, but not in the form the field takes (the decoder's own words,
-    /// for the log and for API clients).
+    /// for the log; a person reads that the form is wrong).
     Malformed(String),
     MaxChars(usize),
     NotText,
+    NotAWholeNumber,
+    NotTrueOrFalse,
+    /// Not one of these values.
+    OneOf(Vec<String>),
     NotAList,
     NotAnObject,
     NotBase64,
@@ -106,6 +110,8 @@ pub enum Reason {
     PasswordTooShort,
     NotYourPassword,
     AlreadyRegistered,
+    /// An address mixing alphabets that look alike.
+    MixedAlphabets,
     BadCredentials,
     RegistrationClosed,
     AccountDisabled,
@@ -116,6 +122,12 @@ pub enum Reason {
         /// Counted for the address (else for the client's network).
         address: bool,
         minutes: i64,
+    },
+    /// Too many new accounts in the last minute, from the client's network
+    /// (`network`) or in all; a slot frees in `seconds`.
+    TooManyRegistrations {
+        network: bool,
+        seconds: i64,
     },
     SingleSignOnOnly,
     InvalidOrExpired,
@@ -141,7 +153,19 @@ pub enum Reason {
         kib: usize,
         line: usize,
     },
-    UnknownLayout(Vec<String>),
+    /// The columns of a header that fits no layout: the first few, each
+    /// cut short, and how many more there are.
+    UnknownLayout {
+        columns: Vec<String>,
+        more: usize,
+    },
+    /// A statement file (its format's code) with a value longer than `kib`
+    /// KiB from this line on.
+    StatementFieldTooLong {
+        kind: &'static str,
+        kib: usize,
+        line: usize,
+    },
     /// A statement file (its format's code) unreadable from this line on.
     StatementUnreadable {
         kind: &'static str,
