@@ -318,3 +318,38 @@ async fn temporary_files_a_crash_left_are_removed_at_start() {
     }
     assert!(kept.exists());
 }
+
+#[tokio::test]
+async fn a_search_reads_only_the_users_rows_and_folds_every_letter() {
+    let app = spawn_app().await;
+    let full = app.new_user().await;
+    let empty = app.new_user().await;
+    let giro = account(&app, &full).await;
+    for (name, merchant) in [("ÄRZTEHAUS Mitte", ""), ("Rezept", "Apotheke ÖLMÜHLE")] {
+        let r = app
+            .action(
+                "createDailyExpense",
+                json!({"name": name, "merchant": merchant, "amount": 5, "date": "2026-01-01", "accountId": giro}),
+                Some(&full.cookie),
+            )
+            .await;
+        assert!(r.ok(), "{}", r.body);
+    }
+    for (q, want) in [("ärztehaus", "ÄRZTEHAUS Mitte"), ("ölmühle", "Rezept")] {
+        let r = app
+            .action("search", json!({"query": q}), Some(&full.cookie))
+            .await;
+        let names: Vec<&str> = r
+            .data()
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|h| h["name"].as_str())
+            .collect();
+        assert_eq!(names, vec![want], "{q}: {}", r.body);
+        let r = app
+            .action("search", json!({"query": q}), Some(&empty.cookie))
+            .await;
+        assert_eq!(r.data().as_array().unwrap().len(), 0, "{}", r.body);
+    }
+}
