@@ -2,11 +2,11 @@
 //! answered with the envelope `{"success":true,"data":…}` or
 //! `{"success":false,"error":"…"}` (`docs/actions.md`).
 //!
-//! Only six things are not a 200: a cross-site request (403: not JSON, or
+//! Only seven things are not a 200: a cross-site request (403: not JSON, or
 //! sent by another site, see `auth::origin`), an unknown name (404), no
-//! session (401), an oversized body (413) and malformed JSON (400), checked
-//! in that order, and an internal error (500, with the envelope, so
-//! monitoring sees it). Every other refusal is a 200 failure envelope whose
+//! session (401), an oversized body (413) or one that stopped arriving
+//! (408), and malformed JSON (400), checked in that order, and an internal
+//! error (500, with the envelope, so monitoring sees it). Every other refusal is a 200 failure envelope whose
 //! message names the field.
 //!
 //! Each domain module registers its actions in [`catalogue`]; a handler gets
