@@ -2,6 +2,11 @@
 //! How a person reads it, in English and in German, is `i18n/reasons.rs`;
 //! nothing here is worded, so no refusal is ever parsed back from its text.
 
+/// Columns of an unknown layout offered for a mapping at most.
+pub const LAYOUT_COLUMNS_OFFERED: usize = 200;
+/// Columns of an unknown layout its refusal's words name at most.
+pub const LAYOUT_COLUMNS_NAMED: usize = 20;
+
 /// Why a field (in [`Error::Invalid`](super::Error::Invalid)) or a request
 /// (in [`Error::Refused`](super::Error::Refused)) is refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -153,11 +158,13 @@ pub enum Reason {
         kib: usize,
         line: usize,
     },
-    /// The columns of a header that fits no layout: the first few, each
-    /// cut short, and how many more there are.
+    /// A header that fits no layout: its first columns (at most
+    /// [`LAYOUT_COLUMNS_OFFERED`], each cut short), offered for a mapping,
+    /// and how many it has in all. Its words name the first
+    /// [`LAYOUT_COLUMNS_NAMED`].
     UnknownLayout {
         columns: Vec<String>,
-        more: usize,
+        total: usize,
     },
     /// A statement file (its format's code) with a value longer than `kib`
     /// KiB from this line on.

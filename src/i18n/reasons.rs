@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::domain::locale::Locale;
-use crate::error::{AiTask, Counted, Error, FileKind, Reason, Uses};
+use crate::error::{AiTask, Counted, Error, FileKind, Reason, Uses, LAYOUT_COLUMNS_NAMED};
 
 impl Error {
     /// What the client reads, in `locale`: `field: reason` for a field's
@@ -39,6 +39,16 @@ fn pick(de: bool, en: &'static str, german: &'static str) -> &'static str {
     } else {
         en
     }
+}
+
+/// The first columns of an unknown layout, as its refusal names them.
+fn named_columns(columns: &[String]) -> String {
+    columns
+        .iter()
+        .take(LAYOUT_COLUMNS_NAMED)
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
@@ -441,18 +451,18 @@ impl Reason {
                 "has a field longer than {kib} KiB starting on line {line}; is a closing quote \
                  missing?"
             ),
-            Reason::UnknownLayout { columns, more } if de => format!(
+            Reason::UnknownLayout { columns, total } if de => format!(
                 "bitte ausfüllen: der Aufbau der Datei ist unbekannt; gefundene Spalten: {}{}",
-                columns.join(", "),
-                match more {
+                named_columns(columns),
+                match total.saturating_sub(LAYOUT_COLUMNS_NAMED) {
                     0 => String::new(),
                     n => format!(" … und {n} weitere"),
                 }
             ),
-            Reason::UnknownLayout { columns, more } => format!(
+            Reason::UnknownLayout { columns, total } => format!(
                 "is required: the file's layout is not recognised; columns found: {}{}",
-                columns.join(", "),
-                match more {
+                named_columns(columns),
+                match total.saturating_sub(LAYOUT_COLUMNS_NAMED) {
                     0 => String::new(),
                     n => format!(" … and {n} more"),
                 }

@@ -314,10 +314,8 @@ fn require_room(c: &Connection, user: &UserId) -> Result<()> {
     Ok(())
 }
 
-/// Columns an unknown layout's refusal names at most, and the characters
-/// of each it shows.
-const LAYOUT_COLUMNS_SHOWN: usize = 20;
-const LAYOUT_COLUMN_CHARS: usize = 40;
+/// Characters of a column an unknown layout's refusal offers.
+const LAYOUT_COLUMN_CHARS: usize = 100;
 
 /// A file-level refusal, naming the field; `statement` is the format's
 /// code when the file is a statement (CAMT, MT940, OFX, QIF).
@@ -345,19 +343,19 @@ fn refusal(field: &'static str, statement: Option<&'static str>, e: ReadError) -
                 },
             ),
         },
-        // A header may have millions of columns: the refusal names the
-        // first few, each cut short, and counts the rest.
+        // A header may have millions of columns: the refusal offers the
+        // first ones, each cut short, and counts them all.
         ReadError::UnknownLayout { columns } => {
-            let more = columns.len().saturating_sub(LAYOUT_COLUMNS_SHOWN);
+            let total = columns.len();
             let columns = columns
                 .into_iter()
-                .take(LAYOUT_COLUMNS_SHOWN)
+                .take(crate::error::LAYOUT_COLUMNS_OFFERED)
                 .map(|c| match c.char_indices().nth(LAYOUT_COLUMN_CHARS) {
                     Some((i, _)) => format!("{}…", &c[..i]),
                     None => c,
                 })
                 .collect();
-            Error::invalid("mapping", Reason::UnknownLayout { columns, more })
+            Error::invalid("mapping", Reason::UnknownLayout { columns, total })
         }
         ReadError::Mapping { field, reason } => Error::invalid(field, reason),
         ReadError::Statement { kind, line } => {
