@@ -52,6 +52,26 @@ async fn a_body_that_never_comes_is_a_408_not_a_413() {
     assert!(text.contains("did not arrive in time"), "{text}");
 }
 
+#[tokio::test]
+async fn an_upload_that_never_comes_is_a_408_not_a_500() {
+    let app = spawn_app_with(|c| {
+        c.body_read_timeout = Duration::from_millis(300);
+        c.body_min_rate = 1024;
+    })
+    .await;
+    let user = app.new_user().await;
+    let mut silent = connect(&app).await;
+    let head = format!(
+        "POST /api/import-data HTTP/1.1\r\nHost: x\r\nCookie: cashkeeper_session={}\r\n\
+         Content-Type: multipart/form-data; boundary=XyZ\r\nContent-Length: 5000\r\n\r\n\
+         --XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.zip\"\r\n\r\nPK",
+        user.cookie
+    );
+    silent.write_all(head.as_bytes()).await.unwrap();
+    let text = answer(&mut silent).await;
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+}
+
 /// The security headers on an answer's head.
 fn assert_secured(head: &str) {
     let lower = head.to_ascii_lowercase();
@@ -92,6 +112,16 @@ async fn answers_made_before_routing_carry_the_security_headers() {
     many.write_all(request.as_bytes()).await.unwrap();
     let text = answer(&mut many).await;
     assert!(text.starts_with("HTTP/1.1 431"), "{text}");
+    assert_secured(&text);
+
+    // A header line without a colon: 400.
+    let mut broken = connect(&app).await;
+    broken
+        .write_all(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n")
+        .await
+        .unwrap();
+    let text = answer(&mut broken).await;
+    assert!(text.starts_with("HTTP/1.1 400"), "{text}");
     assert_secured(&text);
 
     // A routed answer keeps its headers once each.
