@@ -9,7 +9,9 @@
 use std::borrow::Cow;
 
 mod reason;
-pub use reason::{AiTask, Counted, FileKind, Reason, Uses};
+pub use reason::{
+    AiTask, Counted, FileKind, Reason, Uses, LAYOUT_COLUMNS_NAMED, LAYOUT_COLUMNS_OFFERED,
+};
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -74,7 +76,7 @@ impl Error {
     pub fn offered(&self) -> Option<(&'static str, &[String])> {
         match self {
             Error::Invalid {
-                reason: Reason::UnknownLayout(columns),
+                reason: Reason::UnknownLayout { columns, .. },
                 ..
             } => Some(("columns", columns)),
             Error::Invalid {
@@ -105,6 +107,32 @@ pub fn chain(e: &dyn std::error::Error) -> String {
         source = s.source();
     }
     out
+}
+
+/// The error a request body fails with when it has not arrived in time
+/// (the server's body deadline, `docs/operations.md`): a door answers it
+/// 408, not as a body too large or broken.
+#[derive(Debug)]
+pub struct BodyTooSlow;
+
+impl std::fmt::Display for BodyTooSlow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the request body did not arrive in time")
+    }
+}
+
+impl std::error::Error for BodyTooSlow {}
+
+/// Whether `e` or one of its causes is [`BodyTooSlow`].
+pub fn is_body_too_slow(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut current = Some(e);
+    while let Some(e) = current {
+        if e.is::<BodyTooSlow>() {
+            return true;
+        }
+        current = e.source();
+    }
+    false
 }
 
 impl From<rusqlite::Error> for Error {

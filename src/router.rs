@@ -19,9 +19,10 @@ const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
     base-uri 'self'; form-action 'self'; frame-ancestors 'none'; manifest-src 'self'; \
     worker-src 'self'";
 
-/// The whole service.
-pub fn router(state: AppState) -> Router {
-    let panic_routes = state.config.panic_routes;
+/// The security headers every answer carries, also those the HTTP layer
+/// makes itself before any route is reached (a head too large, a URI too
+/// long: `server`).
+pub fn security_headers(config: &crate::config::Config) -> Vec<(HeaderName, &'static str)> {
     let mut headers = vec![
         (header::CONTENT_SECURITY_POLICY, CSP),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
@@ -36,11 +37,18 @@ pub fn router(state: AppState) -> Router {
         // their own policy, which this leaves alone.
         (header::CACHE_CONTROL, "no-store"),
     ];
-    if state.config.secure_cookies() {
+    if config.secure_cookies() {
         // Served over https (its base URL says so): browsers use only https
         // for a year, so nobody on the way can downgrade the next visit.
         headers.push((header::STRICT_TRANSPORT_SECURITY, "max-age=31536000"));
     }
+    headers
+}
+
+/// The whole service.
+pub fn router(state: AppState) -> Router {
+    let panic_routes = state.config.panic_routes;
+    let headers = security_headers(&state.config);
     let mut app = Router::new()
         .merge(actions::router(panic_routes))
         .nest("/api", api::router(state.clone(), panic_routes))

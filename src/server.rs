@@ -16,6 +16,7 @@
 //! descriptors everyone else needs.
 
 use crate::config::Config;
+use crate::error::BodyTooSlow;
 use crate::router::router;
 use crate::state::AppState;
 use anyhow::Context;
@@ -77,6 +78,7 @@ pub async fn serve(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    crate::app::temp_files::remove_leftovers(&state.config.data_dir);
     let app = router(state.clone());
     // Runs beside the server, never before it; stopped before the checkpoint.
     let rates_refresh =
@@ -92,7 +94,12 @@ pub async fn serve(
         state.config.max_connections_per_client,
         state.config.trusted_proxies.clone(),
     );
-    accept_loop(listener, app, timeouts, connections, shutdown).await;
+    let headers: String = crate::router::security_headers(&state.config)
+        .iter()
+        .map(|(name, value)| format!("{name}: {value}\r\n"))
+        .collect();
+    let automatic = Automatic(Arc::new(headers.into_bytes()));
+    accept_loop(listener, app, timeouts, connections, automatic, shutdown).await;
     tracing::info!("shutting down: requests finished, closing the database");
     drop(rates_refresh);
     scheduler.shutdown().await;
@@ -132,6 +139,7 @@ async fn accept_loop(
     app: axum::Router,
     timeouts: Timeouts,
     connections: Connections,
+    automatic: Automatic,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) {
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
@@ -167,6 +175,8 @@ async fn accept_loop(
         let io = hyper_util::rt::TokioIo::new(Watched {
             inner: stream,
             waits: waits.clone(),
+            automatic: automatic.clone(),
+            rewritten: None,
         });
         let conn = hyper::server::conn::http1::Builder::new()
             .timer(HeadTimer { waits, timeouts })
@@ -277,18 +287,6 @@ impl Deadline {
     }
 }
 
-/// The error a late body fails with (logged, never shown as it is).
-#[derive(Debug)]
-struct BodyTooSlow;
-
-impl std::fmt::Display for BodyTooSlow {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("the request body did not arrive in time")
-    }
-}
-
-impl std::error::Error for BodyTooSlow {}
-
 impl hyper::body::Body for Deadline {
     type Data = axum::body::Bytes;
     type Error = Box<dyn std::error::Error + Send + Sync>;
@@ -368,10 +366,106 @@ impl Waits {
     }
 }
 
-/// The connection's stream, noting when bytes arrive.
+/// The security headers as header lines, for the answers hyper makes
+/// itself: a request head it cannot parse never reaches the router and its
+/// headers layer, and hyper answers it (400, 414 URI too long, 431 header
+/// fields too large) with only a date and a length.
+#[derive(Clone)]
+struct Automatic(Arc<Vec<u8>>);
+
+impl Automatic {
+    /// The write `bufs` with the security headers after its
+    /// status line, when it is an error answer that has none of them;
+    /// `None` for every other write.
+    fn rewrite(&self, bufs: &[std::io::IoSlice<'_>]) -> Option<Vec<u8>> {
+        let first = bufs.iter().find(|b| !b.is_empty())?;
+        if !(first.starts_with(b"HTTP/1.1 4") || first.starts_with(b"HTTP/1.0 4")) {
+            return None;
+        }
+        let end = first.windows(4).position(|w| w == b"\r\n\r\n")?;
+        let head = first[..end].to_ascii_lowercase();
+        if head.windows(22).any(|w| w == b"x-content-type-options") {
+            return None;
+        }
+        let line = first.windows(2).position(|w| w == b"\r\n")? + 2;
+        let total: usize = bufs.iter().map(|b| b.len()).sum();
+        let mut out = Vec::with_capacity(total + self.0.len());
+        out.extend_from_slice(&first[..line]);
+        out.extend_from_slice(&self.0);
+        let mut rest = false;
+        for b in bufs {
+            if rest {
+                out.extend_from_slice(b);
+            } else if std::ptr::eq(b.as_ptr(), first.as_ptr()) {
+                out.extend_from_slice(&first[line..]);
+                rest = true;
+            }
+        }
+        Some(out)
+    }
+}
+
+/// A rewritten write under way: its bytes, how many went out, and how
+/// many of the caller's bytes it stands for.
+struct Rewritten {
+    bytes: Vec<u8>,
+    written: usize,
+    stands_for: usize,
+}
+
+/// The connection's stream, noting when bytes arrive, and adding the
+/// security headers to hyper's own error answers ([`Automatic`]).
 struct Watched<S> {
     inner: S,
     waits: Arc<Waits>,
+    automatic: Automatic,
+    rewritten: Option<Rewritten>,
+}
+
+impl<S: AsyncWrite + Unpin> Watched<S> {
+    /// Writes the rewritten answer to its end, then reports the caller's
+    /// bytes as written.
+    fn poll_rewritten(&mut self, cx: &mut TaskContext<'_>) -> Poll<std::io::Result<usize>> {
+        while let Some(r) = self.rewritten.as_mut() {
+            if r.written == r.bytes.len() {
+                let n = r.stands_for;
+                self.rewritten = None;
+                return Poll::Ready(Ok(n));
+            }
+            match Pin::new(&mut self.inner).poll_write(cx, &r.bytes[r.written..]) {
+                Poll::Ready(Ok(0)) => {
+                    self.rewritten = None;
+                    return Poll::Ready(Err(std::io::ErrorKind::WriteZero.into()));
+                }
+                Poll::Ready(Ok(n)) => r.written += n,
+                Poll::Ready(Err(e)) => {
+                    self.rewritten = None;
+                    return Poll::Ready(Err(e));
+                }
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+        Poll::Ready(Ok(0))
+    }
+
+    /// Starts a rewritten write when `bufs` begin one of hyper's own error
+    /// answers.
+    fn start_rewrite(&mut self, bufs: &[std::io::IoSlice<'_>]) -> bool {
+        if self.rewritten.is_some() {
+            return true;
+        }
+        match self.automatic.rewrite(bufs) {
+            Some(bytes) => {
+                self.rewritten = Some(Rewritten {
+                    bytes,
+                    written: 0,
+                    stands_for: bufs.iter().map(|b| b.len()).sum(),
+                });
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 impl<S: AsyncRead + Unpin> AsyncRead for Watched<S> {
@@ -395,6 +489,9 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Watched<S> {
         cx: &mut TaskContext<'_>,
         buf: &[u8],
     ) -> Poll<std::io::Result<usize>> {
+        if self.start_rewrite(&[std::io::IoSlice::new(buf)]) {
+            return self.poll_rewritten(cx);
+        }
         Pin::new(&mut self.inner).poll_write(cx, buf)
     }
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<std::io::Result<()>> {
@@ -411,6 +508,9 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Watched<S> {
         cx: &mut TaskContext<'_>,
         bufs: &[std::io::IoSlice<'_>],
     ) -> Poll<std::io::Result<usize>> {
+        if self.start_rewrite(bufs) {
+            return self.poll_rewritten(cx);
+        }
         Pin::new(&mut self.inner).poll_write_vectored(cx, bufs)
     }
     fn is_write_vectored(&self) -> bool {

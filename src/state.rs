@@ -53,6 +53,9 @@ pub struct Inner {
     pub receipt_scans: SlidingWindow,
     /// Assistant requests per user in the last minute.
     pub chat_requests: SlidingWindow,
+    /// New accounts per client address, and in all (key `*`), in the last
+    /// minute.
+    pub registrations: SlidingWindow,
     /// Seals the two-factor secrets and started single sign-ons with the
     /// data directory's key.
     pub sealer: crate::auth::sealed::Sealer,
@@ -101,6 +104,7 @@ impl AppState {
             ai,
             receipt_scans: Default::default(),
             chat_requests: Default::default(),
+            registrations: Default::default(),
             sealer,
             oidc,
         })))

@@ -49,6 +49,9 @@ pub async fn chat(State(state): State<AppState>, turn: AiTurn<Chat>, req: Reques
         .is_some_and(|v| v.contains("text/event-stream"));
     let body = match axum::body::to_bytes(req.into_body(), BODY_LIMIT).await {
         Ok(b) => b,
+        Err(e) if crate::error::is_body_too_slow(&e) => {
+            return error(StatusCode::REQUEST_TIMEOUT, "body: did not arrive in time")
+        }
         Err(_) => return error(StatusCode::PAYLOAD_TOO_LARGE, "body: too large"),
     };
     let ask = match chat::parse(&body) {

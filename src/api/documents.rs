@@ -146,15 +146,12 @@ pub async fn upload(
     }
 }
 
-/// A body cut off by the limit is a 413; any other broken upload a 400.
+/// A body cut off by the limit is a 413, one that stopped arriving a 408;
+/// any other broken upload a 400.
 fn multipart_failure(e: axum::extract::multipart::MultipartError, locale: Locale) -> Response {
-    let (status, reason) = if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        (StatusCode::PAYLOAD_TOO_LARGE, Reason::DocumentTooLarge)
-    } else {
-        (
-            StatusCode::BAD_REQUEST,
-            Reason::MalformedUpload(e.body_text()),
-        )
+    let (status, reason) = match super::upload_status(&e) {
+        StatusCode::PAYLOAD_TOO_LARGE => (StatusCode::PAYLOAD_TOO_LARGE, Reason::DocumentTooLarge),
+        status => (status, Reason::MalformedUpload(e.body_text())),
     };
     let e = Error::invalid("file", reason);
     super::ApiError::new(status, e.text(locale)).into_response()

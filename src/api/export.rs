@@ -3,7 +3,7 @@
 //! streamed; only its owner's session gets it. See `docs/operations.md`.
 
 use super::{error, SessionUser};
-use crate::app::export;
+use crate::app::{export, temp_files};
 use crate::state::AppState;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
@@ -17,10 +17,7 @@ pub async fn download(
 ) -> Response {
     let now = state.clock.now();
     let stamp = crate::clock::timestamp(now);
-    let path = state
-        .config
-        .data_dir
-        .join(format!(".export-{}.zip", crate::store::new_id()));
+    let path = temp_files::path(&state.config.data_dir, temp_files::Kind::Export);
     let written = match std::fs::File::create(&path) {
         Ok(file) => export::write(&state.db, &state.files, &session.user, stamp, file).await,
         Err(e) => Err(crate::Error::Internal(e.into())),

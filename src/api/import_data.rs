@@ -38,10 +38,8 @@ pub async fn upload(
         return refused(StatusCode::BAD_REQUEST, Reason::NotAnUpload);
     };
     // The archive goes to a file of the data directory, never whole into memory.
-    let path = state
-        .config
-        .data_dir
-        .join(format!(".import-{}.zip", crate::store::new_id()));
+    let path =
+        crate::app::temp_files::path(&state.config.data_dir, crate::app::temp_files::Kind::Import);
     let mut received = false;
     loop {
         let mut field = match multipart.next_field().await {
@@ -49,7 +47,10 @@ pub async fn upload(
             Ok(None) => break,
             Err(e) => {
                 let _ = std::fs::remove_file(&path);
-                return refused(e.status(), Reason::MalformedUpload(e.body_text()));
+                return refused(
+                    super::upload_status(&e),
+                    Reason::MalformedUpload(e.body_text()),
+                );
             }
         };
         if field.name() != Some("file") {
@@ -73,7 +74,10 @@ pub async fn upload(
                 Ok(None) => break,
                 Err(e) => {
                     let _ = std::fs::remove_file(&path);
-                    return refused(e.status(), Reason::MalformedUpload(e.body_text()));
+                    return refused(
+                        super::upload_status(&e),
+                        Reason::MalformedUpload(e.body_text()),
+                    );
                 }
             }
         }

@@ -119,14 +119,14 @@ fn too_large(locale: Locale) -> Response {
     super::ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, e.text(locale)).into_response()
 }
 
-/// A body cut off by the limit is a 413; any other broken upload a 400.
+/// A body cut off by the limit is a 413, one that stopped arriving a 408;
+/// any other broken upload a 400.
 fn multipart_failure(e: axum::extract::multipart::MultipartError, locale: Locale) -> Response {
-    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        too_large(locale)
-    } else {
-        refusal(
-            Error::invalid("file", Reason::MalformedUpload(e.body_text())),
-            locale,
-        )
+    match super::upload_status(&e) {
+        StatusCode::PAYLOAD_TOO_LARGE => too_large(locale),
+        status => {
+            let e = Error::invalid("file", Reason::MalformedUpload(e.body_text()));
+            super::ApiError::new(status, e.text(locale)).into_response()
+        }
     }
 }

@@ -84,6 +84,18 @@ pub fn error(status: StatusCode, message: impl Into<String>) -> Response {
     ApiError::new(status, message).into_response()
 }
 
+/// The status of an upload that could not be read: 413 past its limit,
+/// 408 for a body that stopped arriving, 400 for anything else broken.
+pub fn upload_status(e: &axum::extract::multipart::MultipartError) -> StatusCode {
+    if crate::error::is_body_too_slow(e) {
+        StatusCode::REQUEST_TIMEOUT
+    } else if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        StatusCode::PAYLOAD_TOO_LARGE
+    } else {
+        StatusCode::BAD_REQUEST
+    }
+}
+
 pub fn router(state: AppState, panic_routes: bool) -> Router<AppState> {
     let mut r = Router::new()
         .route("/auth/session", get(auth::session))

@@ -3,7 +3,7 @@
 
 use super::{error, SessionUser};
 use crate::app::reminders;
-use crate::services::push::{check_endpoint, PushService};
+use crate::services::push::{check_endpoint, check_resolved, PushService};
 use crate::state::AppState;
 use crate::store::push_subscriptions::{Saved, MAX_PER_USER};
 use axum::body::Bytes;
@@ -84,7 +84,11 @@ pub async fn subscribe(
         Some(serde_json::Value::String(s)) if !s.is_empty() => s,
         _ => return unprocessable("endpoint: must be a non-empty string"),
     };
-    if let Err(why) = check_endpoint(&endpoint, state.config.push_allow_loopback_http) {
+    let checked = match check_endpoint(&endpoint, state.config.push_allow_loopback_http) {
+        Ok(checked) => checked,
+        Err(why) => return unprocessable(&format!("endpoint: {why}")),
+    };
+    if let Err(why) = check_resolved(&checked, &state.config.push_resolve).await {
         return unprocessable(&format!("endpoint: {why}"));
     }
     let keys = sub.keys.unwrap_or(Keys {

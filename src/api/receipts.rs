@@ -159,14 +159,14 @@ fn too_large() -> Refusal {
     )
 }
 
-/// A body cut off by the limit is a 413; any other broken upload a 400.
+/// A body cut off by the limit is a 413, one that stopped arriving a 408;
+/// any other broken upload a 400.
 fn malformed(e: MultipartError) -> Refusal {
-    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        too_large()
-    } else {
-        (
-            StatusCode::BAD_REQUEST,
+    match super::upload_status(&e) {
+        StatusCode::PAYLOAD_TOO_LARGE => too_large(),
+        status => (
+            status,
             Error::invalid("file", Reason::MalformedUpload(e.body_text())),
-        )
+        ),
     }
 }

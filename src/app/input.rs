@@ -227,10 +227,59 @@ pub fn decode<I: serde::de::DeserializeOwned>(value: Value) -> Result<I> {
         } else {
             path
         };
-        // serde_json appends " at line 1 column 2" only for text input; the
-        // input here is already a value, so the message is clean.
-        Error::invalid(field, Reason::Malformed(inner))
+        // The decoder's words go to the log; the person reads what the
+        // field takes.
+        tracing::info!(%field, cause = %inner, "input refused");
+        let reason = worded(&inner);
+        Error::invalid(field, reason)
     })
+}
+
+/// What a decoder's message says the field takes, as a reason worded for
+/// people: "invalid type: integer `202601`, expected a string" is
+/// [`Reason::NotText`]. A message of no known form stays
+/// [`Reason::Malformed`], which people read as "not in the form this
+/// field takes".
+fn worded(message: &str) -> Reason {
+    if let Some(rest) = message.strip_prefix("unknown variant `") {
+        if let Some((_, expected)) = rest.split_once(", expected ") {
+            let values: Vec<String> = expected
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .map(str::to_string)
+                .collect();
+            if !values.is_empty() {
+                return Reason::OneOf(values);
+            }
+        }
+    }
+    // The untagged decoder of amounts (`actions::number_or_string`).
+    if message.contains("untagged enum NumOrStr") {
+        return Reason::NotANumber;
+    }
+    let expected = match message.rsplit_once(", expected ") {
+        Some((head, expected))
+            if head.starts_with("invalid type: ") || head.starts_with("invalid value: ") =>
+        {
+            expected
+        }
+        _ => return Reason::Malformed(message.to_string()),
+    };
+    match expected {
+        "a string" | "a borrowed string" | "a character" | "a formatted date string" => {
+            Reason::NotText
+        }
+        "a boolean" => Reason::NotTrueOrFalse,
+        "u8" | "u16" | "u32" | "u64" | "u128" | "usize" | "i8" | "i16" | "i32" | "i64" | "i128"
+        | "isize" | "an integer" => Reason::NotAWholeNumber,
+        "f32" | "f64" | "a number" => Reason::NotANumber,
+        e if e.starts_with("a Decimal") => Reason::NotANumber,
+        "a sequence" | "a list" => Reason::NotAList,
+        "a map" => Reason::NotAnObject,
+        e if e.starts_with("struct ") => Reason::NotAnObject,
+        _ => Reason::Malformed(message.to_string()),
+    }
 }
 
 #[cfg(test)]

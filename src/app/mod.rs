@@ -25,3 +25,4 @@ pub mod sessions;
 pub mod settings;
 pub mod sign_in;
 pub mod single_sign_on;
+pub mod temp_files;

@@ -201,6 +201,10 @@ pub struct Config {
     /// `CASHKEEPER_SIGNIN_LIMIT`: failed sign-ins per 15 minutes per client
     /// address; 0 turns the per-client limit off.
     pub signin_limit: u32,
+    /// `CASHKEEPER_REGISTRATION_LIMIT`: new accounts per minute per client
+    /// address; the whole service takes at most ten times that per minute.
+    /// 0 turns both limits off.
+    pub registration_limit: u32,
     /// `CASHKEEPER_DOCUMENT_QUOTA_MB`: the most a user's documents may take
     /// together, in bytes (the variable is in MiB; default 500).
     pub document_quota: u64,
@@ -241,6 +245,10 @@ pub struct Config {
     /// address may hold at once (default 128, 0 for no limit); the reverse
     /// proxies of `CASHKEEPER_TRUSTED_PROXY` are not limited.
     pub max_connections_per_client: usize,
+    /// Test builds only: host names the push checks resolve to these
+    /// addresses without asking DNS, which tests do not have. Never read
+    /// from the environment.
+    pub push_resolve: Vec<(String, std::net::IpAddr)>,
     /// Test builds only: mounts routes that panic on purpose, to prove a panic
     /// becomes a 500 and not a dropped connection. Never read from the environment.
     pub panic_routes: bool,
@@ -415,6 +423,18 @@ impl Config {
         } * 1024
             * 1024;
 
+        let registration_limit = match get("CASHKEEPER_REGISTRATION_LIMIT") {
+            None => 5,
+            Some(raw) => raw.trim().parse::<u32>().map_err(|_| {
+                ConfigError::new(
+                    "CASHKEEPER_REGISTRATION_LIMIT",
+                    "a whole number of new accounts per minute per client, or 0 for no limit",
+                    &raw,
+                    None,
+                )
+            })?,
+        };
+
         let max_connections_per_client = match get("CASHKEEPER_MAX_CONNECTIONS_PER_CLIENT") {
             None => 128,
             Some(raw) => raw.trim().parse::<usize>().map_err(|_| {
@@ -489,6 +509,7 @@ impl Config {
             push_allow_loopback_http,
             api_rate_limit,
             signin_limit,
+            registration_limit,
             document_quota,
             trusted_proxies,
             base_url_set,
@@ -503,6 +524,7 @@ impl Config {
             body_read_timeout: std::time::Duration::from_secs(30),
             body_min_rate: 32 * 1024,
             max_connections_per_client,
+            push_resolve: Vec::new(),
             panic_routes: false,
         })
     }

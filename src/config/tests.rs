@@ -100,6 +100,7 @@ fn defaults_serve_on_loopback_port_3000_with_data_in_dot_data() {
     assert_eq!(c.registration, Registration::Open);
     assert_eq!(c.api_rate_limit, 120);
     assert_eq!(c.signin_limit, 50);
+    assert_eq!(c.registration_limit, 5);
     assert_eq!(c.document_quota, 500 * 1024 * 1024);
     assert!(c.trusted_proxies.is_empty());
     assert!(!c.base_url_set);
@@ -139,6 +140,7 @@ fn generated_vapid_keys_have_the_documented_formats() {
 fn the_sign_in_limit_and_trusted_proxies_are_read() {
     let c = with(&[
         ("CASHKEEPER_SIGNIN_LIMIT", "0"),
+        ("CASHKEEPER_REGISTRATION_LIMIT", "0"),
         ("CASHKEEPER_DOCUMENT_QUOTA_MB", "2"),
         ("CASHKEEPER_TRUSTED_PROXY", "172.18.0.2, ::1"),
         ("CASHKEEPER_BASE_URL", "https://money.example.org"),
@@ -146,6 +148,7 @@ fn the_sign_in_limit_and_trusted_proxies_are_read() {
     ])
     .unwrap();
     assert_eq!(c.signin_limit, 0);
+    assert_eq!(c.registration_limit, 0);
     assert_eq!(c.max_connections_per_client, 16);
     assert_eq!(c.document_quota, 2 * 1024 * 1024);
     assert_eq!(

@@ -2,6 +2,11 @@
 //! How a person reads it, in English and in German, is `i18n/reasons.rs`;
 //! nothing here is worded, so no refusal is ever parsed back from its text.
 
+/// Columns of an unknown layout offered for a mapping at most.
+pub const LAYOUT_COLUMNS_OFFERED: usize = 200;
+/// Columns of an unknown layout its refusal's words name at most.
+pub const LAYOUT_COLUMNS_NAMED: usize = 20;
+
 /// Why a field (in [`Error::Invalid`](super::Error::Invalid)) or a request
 /// (in [`Error::Refused`](super::Error::Refused)) is refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -9,10 +14,14 @@ pub enum Reason {
     // Any field.
     Required,
     /// Given, but not in the form the field takes (the decoder's own words,
-    /// for the log and for API clients).
+    /// for the log; a person reads that the form is wrong).
     Malformed(String),
     MaxChars(usize),
     NotText,
+    NotAWholeNumber,
+    NotTrueOrFalse,
+    /// Not one of these values.
+    OneOf(Vec<String>),
     NotAList,
     NotAnObject,
     NotBase64,
@@ -106,6 +115,8 @@ pub enum Reason {
     PasswordTooShort,
     NotYourPassword,
     AlreadyRegistered,
+    /// An address mixing alphabets that look alike.
+    MixedAlphabets,
     BadCredentials,
     RegistrationClosed,
     AccountDisabled,
@@ -116,6 +127,12 @@ pub enum Reason {
         /// Counted for the address (else for the client's network).
         address: bool,
         minutes: i64,
+    },
+    /// Too many new accounts in the last minute, from the client's network
+    /// (`network`) or in all; a slot frees in `seconds`.
+    TooManyRegistrations {
+        network: bool,
+        seconds: i64,
     },
     SingleSignOnOnly,
     InvalidOrExpired,
@@ -141,7 +158,21 @@ pub enum Reason {
         kib: usize,
         line: usize,
     },
-    UnknownLayout(Vec<String>),
+    /// A header that fits no layout: its first columns (at most
+    /// [`LAYOUT_COLUMNS_OFFERED`], each cut short), offered for a mapping,
+    /// and how many it has in all. Its words name the first
+    /// [`LAYOUT_COLUMNS_NAMED`].
+    UnknownLayout {
+        columns: Vec<String>,
+        total: usize,
+    },
+    /// A statement file (its format's code) with a value longer than `kib`
+    /// KiB from this line on.
+    StatementFieldTooLong {
+        kind: &'static str,
+        kib: usize,
+        line: usize,
+    },
     /// A statement file (its format's code) unreadable from this line on.
     StatementUnreadable {
         kind: &'static str,

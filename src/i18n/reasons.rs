@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::domain::locale::Locale;
-use crate::error::{AiTask, Counted, Error, FileKind, Reason, Uses};
+use crate::error::{AiTask, Counted, Error, FileKind, Reason, Uses, LAYOUT_COLUMNS_NAMED};
 
 impl Error {
     /// What the client reads, in `locale`: `field: reason` for a field's
@@ -41,6 +41,16 @@ fn pick(de: bool, en: &'static str, german: &'static str) -> &'static str {
     }
 }
 
+/// The first columns of an unknown layout, as its refusal names them.
+fn named_columns(columns: &[String]) -> String {
+    columns
+        .iter()
+        .take(LAYOUT_COLUMNS_NAMED)
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
     if n == 1 {
         one
@@ -56,13 +66,19 @@ impl Reason {
         let words = |en: &'static str, german: &'static str| pick(de, en, german).to_string();
         match self {
             Reason::Required => words("is required", "bitte ausfüllen"),
-            // The decoder's words are for programs calling the API; a person
-            // reads that the value has the wrong form.
-            Reason::Malformed(_) if de => "hat nicht die erwartete Form".into(),
-            Reason::Malformed(detail) => detail.clone(),
+            // The decoder's words are for the log; a person reads that the
+            // value has the wrong form.
+            Reason::Malformed(_) => words(
+                "is not in the form this field takes",
+                "hat nicht die erwartete Form",
+            ),
             Reason::MaxChars(n) if de => format!("höchstens {n} Zeichen"),
             Reason::MaxChars(n) => format!("must be at most {n} characters"),
             Reason::NotText => words("must be text", "muss Text sein"),
+            Reason::NotAWholeNumber => words("must be a whole number", "muss eine ganze Zahl sein"),
+            Reason::NotTrueOrFalse => words("must be true or false", "muss true oder false sein"),
+            Reason::OneOf(values) if de => format!("muss eines davon sein: {}", values.join(", ")),
+            Reason::OneOf(values) => format!("must be one of: {}", values.join(", ")),
             Reason::NotAList => words("must be a list", "muss eine Liste sein"),
             Reason::NotAnObject => words("must be a JSON object", "muss ein JSON-Objekt sein"),
             Reason::NotBase64 => words("is not valid base64", "ist kein gültiges Base64"),
@@ -286,6 +302,12 @@ impl Reason {
                 "ist nicht dein aktuelles Passwort",
             ),
             Reason::AlreadyRegistered => words("is already registered", "ist schon registriert"),
+            Reason::MixedAlphabets => words(
+                "mixes letters of different alphabets (a Cyrillic \"а\" among Latin letters, say); \
+                 type it in one",
+                "mischt Buchstaben verschiedener Alphabete (etwa ein kyrillisches „а“ unter \
+                 lateinischen); tippe sie in einem",
+            ),
             Reason::BadCredentials => words(
                 "invalid email or password",
                 "E-Mail-Adresse oder Passwort stimmt nicht",
@@ -312,6 +334,16 @@ impl Reason {
                     )
                 }
             }
+            Reason::TooManyRegistrations { network, seconds } if de => format!(
+                "zu viele neue Konten {}; versuch es in {seconds} {} wieder",
+                if *network { "aus deinem Netz" } else { "in der letzten Minute" },
+                if *seconds == 1 { "Sekunde" } else { "Sekunden" }
+            ),
+            Reason::TooManyRegistrations { network, seconds } => format!(
+                "too many new accounts {}; try again in {seconds} {}",
+                if *network { "from your network" } else { "in the last minute" },
+                plural(*seconds as usize, "second", "seconds")
+            ),
             Reason::TooManySignIns { address, minutes } => {
                 let one = *minutes == 1;
                 match (de, address) {
@@ -419,13 +451,31 @@ impl Reason {
                 "has a field longer than {kib} KiB starting on line {line}; is a closing quote \
                  missing?"
             ),
-            Reason::UnknownLayout(columns) if de => format!(
-                "bitte ausfüllen: der Aufbau der Datei ist unbekannt; gefundene Spalten: {}",
-                columns.join(", ")
+            Reason::UnknownLayout { columns, total } if de => format!(
+                "bitte ausfüllen: der Aufbau der Datei ist unbekannt; gefundene Spalten: {}{}",
+                named_columns(columns),
+                match total.saturating_sub(LAYOUT_COLUMNS_NAMED) {
+                    0 => String::new(),
+                    n => format!(" … und {n} weitere"),
+                }
             ),
-            Reason::UnknownLayout(columns) => format!(
-                "is required: the file's layout is not recognised; columns found: {}",
-                columns.join(", ")
+            Reason::UnknownLayout { columns, total } => format!(
+                "is required: the file's layout is not recognised; columns found: {}{}",
+                named_columns(columns),
+                match total.saturating_sub(LAYOUT_COLUMNS_NAMED) {
+                    0 => String::new(),
+                    n => format!(" … and {n} more"),
+                }
+            ),
+            Reason::StatementFieldTooLong { kind, kib, line } if de => format!(
+                "ist eine {}-Datei mit einem Wert, der länger als {kib} KiB ist, ab Zeile \
+                 {line}; ist sie vollständig und unverändert aus der Bank exportiert?",
+                kind.to_uppercase()
+            ),
+            Reason::StatementFieldTooLong { kind, kib, line } => format!(
+                "is a {} file with a value longer than {kib} KiB from line {line} on; is it \
+                 complete and exported from the bank unchanged?",
+                kind.to_uppercase()
             ),
             Reason::StatementUnreadable { kind, line } if de => format!(
                 "ist eine {}-Datei, die ab Zeile {line} nicht gelesen werden kann; ist sie \

@@ -200,6 +200,8 @@ pub struct PushService {
     public_key: String,
     subject: String,
     allow_loopback_http: bool,
+    /// `Config::push_resolve`: names answered without DNS (tests).
+    hosts: Vec<(String, IpAddr)>,
 }
 
 impl PushService {
@@ -223,6 +225,7 @@ impl PushService {
             public_key,
             subject: vapid.subject.clone(),
             allow_loopback_http: config.push_allow_loopback_http,
+            hosts: config.push_resolve.clone(),
         })
     }
 
@@ -276,7 +279,7 @@ impl PushService {
         // Resolve now and send to the address checked, so the name cannot
         // be pointed elsewhere between the check and the connection; no
         // proxy, which would resolve the name again.
-        let addr = resolve_checked(&endpoint).await?;
+        let addr = resolve_checked(&endpoint, &self.hosts).await?;
         let client = reqwest::Client::builder()
             .timeout(SEND_TIMEOUT)
             .redirect(reqwest::redirect::Policy::none())
@@ -310,15 +313,60 @@ fn chain(e: reqwest::Error) -> String {
     crate::error::chain(&e.without_url())
 }
 
+/// The addresses of the endpoint's host: from `hosts` when it names the
+/// host (`Config::push_resolve`, for tests without DNS), else from DNS.
+async fn lookup(e: &Endpoint, hosts: &[(String, IpAddr)]) -> std::io::Result<Vec<SocketAddr>> {
+    let given: Vec<SocketAddr> = hosts
+        .iter()
+        .filter(|(name, _)| name.eq_ignore_ascii_case(&e.host))
+        .map(|(_, ip)| SocketAddr::new(*ip, e.port))
+        .collect();
+    if !given.is_empty() {
+        return Ok(given);
+    }
+    Ok(tokio::net::lookup_host((e.host.as_str(), e.port))
+        .await?
+        .collect())
+}
+
 /// The first address of the endpoint's host, if every address it resolves
 /// to may be used (one private address among public ones is enough to
 /// refuse: the name is not what a push service looks like).
-async fn resolve_checked(e: &Endpoint) -> Result<SocketAddr, String> {
-    let addrs: Vec<SocketAddr> = tokio::net::lookup_host((e.host.as_str(), e.port))
+async fn resolve_checked(e: &Endpoint, hosts: &[(String, IpAddr)]) -> Result<SocketAddr, String> {
+    let addrs = lookup(e, hosts)
         .await
-        .map_err(|err| format!("resolving {}: {err}", e.host))?
-        .collect();
+        .map_err(|err| format!("resolving {}: {err}", e.host))?;
     check_addresses(e, &addrs)
+}
+
+/// How long subscribing waits for the endpoint's name to resolve.
+const SUBSCRIBE_LOOKUP: Duration = Duration::from_secs(3);
+
+/// Checks, when a subscription is stored, what its host resolves to now:
+/// a name that resolves to a local or private address
+/// (`127.0.0.1.nip.io`) is refused as such an address would be. A name
+/// that does not resolve within [`SUBSCRIBE_LOOKUP`] is kept: it is
+/// resolved and checked again before every message, so a name pointed
+/// elsewhere later (DNS rebinding) is refused then. The error is worded
+/// like [`check_endpoint`]'s.
+pub async fn check_resolved(e: &Endpoint, hosts: &[(String, IpAddr)]) -> Result<(), &'static str> {
+    if e.host.parse::<IpAddr>().is_ok() {
+        return Ok(());
+    }
+    match tokio::time::timeout(SUBSCRIBE_LOOKUP, lookup(e, hosts)).await {
+        Ok(Ok(addrs)) => match check_addresses(e, &addrs) {
+            Ok(_) => Ok(()),
+            Err(why) => {
+                tracing::info!(host = %e.host, %why, "push subscription refused");
+                Err("must not point to a local or private address")
+            }
+        },
+        Ok(Err(err)) => {
+            tracing::debug!(host = %e.host, error = %err, "push endpoint does not resolve now");
+            Ok(())
+        }
+        Err(_) => Ok(()),
+    }
 }
 
 fn check_addresses(e: &Endpoint, addrs: &[SocketAddr]) -> Result<SocketAddr, String> {

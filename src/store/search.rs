@@ -124,10 +124,65 @@ fn bound<'a>(s: &rusqlite::Statement, all: &'a [&'a dyn ToSql; 7]) -> &'a [&'a d
     &all[..s.parameter_count().min(7)]
 }
 
+/// Below this many one-time expenses, a user's search reads the user's own
+/// rows and folds their texts' case as the full-text index does
+/// ([`FOLD`]); from it on, it starts from the index's matches and keeps the
+/// user's. The index holds every user's rows, so starting from it costs
+/// what all users' matches cost, also for a user with none
+/// (`docs/performance.md`, "Search next to a large user").
+const FEW_ROWS: i64 = 20_000;
+
+/// The SQL function that lower-cases a text as the trigram index folds it
+/// (every script, not only ASCII as SQLite's `lower` and `LIKE` do).
+const FOLD: &str = "cashkeeper_fold";
+
+/// Defines [`FOLD`] on the connection, once.
+fn define_fold(c: &Connection) -> Result<()> {
+    if c.prepare_cached("SELECT cashkeeper_fold('')").is_ok() {
+        return Ok(());
+    }
+    c.create_scalar_function(
+        FOLD,
+        1,
+        rusqlite::functions::FunctionFlags::SQLITE_UTF8
+            | rusqlite::functions::FunctionFlags::SQLITE_DETERMINISTIC,
+        |ctx| Ok(ctx.get::<Option<String>>(0)?.map(|s| s.to_lowercase())),
+    )?;
+    Ok(())
+}
+
+/// The columns of the full-text index (migration V2).
+const FTS_COLUMNS: [&str; 3] = ["name", "merchant", "notes"];
+
+/// Whether the user has fewer than [`FEW_ROWS`] one-time expenses; counts
+/// at most that many index entries. With few, defines [`FOLD`].
+fn has_few_rows(c: &Connection, user_id: &UserId) -> Result<bool> {
+    let n: i64 = c
+        .prepare_cached(
+            "SELECT count(*) FROM (SELECT 1 FROM daily_expenses WHERE user_id = ?1 LIMIT ?2)",
+        )?
+        .query_row(rusqlite::params![user_id, FEW_ROWS], |r| r.get(0))?;
+    let few = n < FEW_ROWS;
+    if few {
+        define_fold(c)?;
+    }
+    Ok(few)
+}
+
 /// The FROM and WHERE of one source, matching `?1` (the user) and `?3`
-/// (the query as a LIKE pattern, or as a trigram phrase with `fts`).
-fn matching(table: &str, extra: &[&str], name_col: &str, fts: bool) -> String {
-    if fts {
+/// (the query as a LIKE pattern, or as a trigram phrase with `fts`); with
+/// `few`, the full-text match starts from the user's rows.
+fn matching(table: &str, extra: &[&str], name_col: &str, fts: bool, few: bool) -> String {
+    if fts && few {
+        format!(
+            "FROM daily_expenses WHERE daily_expenses.user_id = ?1 AND ({})",
+            FTS_COLUMNS
+                .iter()
+                .map(|c| format!("instr({FOLD}(daily_expenses.{c}), ?3) > 0"))
+                .collect::<Vec<_>>()
+                .join(" OR ")
+        )
+    } else if fts {
         "FROM daily_expenses_fts JOIN daily_expenses ON daily_expenses.rowid = daily_expenses_fts.rowid
          WHERE daily_expenses_fts MATCH ?3 AND daily_expenses.user_id = ?1"
             .to_string()
@@ -162,8 +217,9 @@ struct Source {
 }
 
 /// The sources as searched for `q`: each table by its text, then the
-/// records of the categories whose name matches.
-fn sources(q: &str) -> Vec<Source> {
+/// records of the categories whose name matches; `few` as
+/// [`has_few_rows`] answers.
+fn sources(q: &str, few: bool) -> Vec<Source> {
     let escaped = super::like_escaped(q);
     // Trigram search needs three characters; shorter queries scan with LIKE.
     let use_fts = q.chars().count() >= 3;
@@ -183,7 +239,9 @@ fn sources(q: &str) -> Vec<Source> {
             } else {
                 select
             };
-            let third = if fts {
+            let third = if fts && few {
+                q.to_string()
+            } else if fts {
                 phrase(q)
             } else {
                 format!("%{escaped}%")
@@ -191,7 +249,7 @@ fn sources(q: &str) -> Vec<Source> {
             Source {
                 kind,
                 select,
-                matching: matching(table, extra, name_col, fts),
+                matching: matching(table, extra, name_col, fts, few),
                 name_col: Some(name_col),
                 third,
                 currency: match *table {
@@ -214,11 +272,19 @@ fn sources(q: &str) -> Vec<Source> {
             .collect();
         // The full-text match folds more than LIKE (an "Ä" for an "ä"):
         // what it found by its text is not found again by its category.
+        // A user of few rows has them folded one by one; otherwise the
+        // index's matches are gathered once.
         if use_fts && *table == "daily_expenses" {
-            not_by_text.push(
+            not_by_text.push(if few {
+                FTS_COLUMNS
+                    .iter()
+                    .map(|c| format!("instr({FOLD}(x.{c}), ?7) > 0"))
+                    .collect::<Vec<_>>()
+                    .join(" OR ")
+            } else {
                 "x.rowid IN (SELECT rowid FROM daily_expenses_fts WHERE daily_expenses_fts MATCH ?7)"
-                    .to_string(),
-            );
+                    .to_string()
+            });
         }
         Source {
             kind,
@@ -252,10 +318,12 @@ pub fn totals(c: &Connection, user_id: &UserId, query: &str) -> Result<Totals> {
     let Some(q) = prepared(query) else {
         return Ok(Totals::default());
     };
-    let fts_phrase = phrase(&q);
+    let few = has_few_rows(c, user_id)?;
+    // `?7`: what the by-category sources leave out, matched as `few` says.
+    let fts_phrase = if few { q.clone() } else { phrase(&q) };
     let mut totals = Totals::default();
     let mut sums: std::collections::BTreeMap<String, i64> = Default::default();
-    for source in sources(&q) {
+    for source in sources(&q, few) {
         let (matching, currency, amount) = (&source.matching, source.currency, source.amount);
         let mut s = c.prepare_cached(&format!(
             "SELECT {currency}, count(*), sum({amount}) {matching} GROUP BY {currency}"
@@ -289,7 +357,9 @@ pub fn search(c: &Connection, user_id: &UserId, query: &str, limit: usize) -> Re
     let Some(q) = prepared(query) else {
         return Ok(Vec::new());
     };
-    let fts_phrase = phrase(&q);
+    let few = has_few_rows(c, user_id)?;
+    // `?7`: what the by-category sources leave out, matched as `few` says.
+    let fts_phrase = if few { q.clone() } else { phrase(&q) };
     let escaped = super::like_escaped(&q);
     let (exact, prefix, word_prefix, lim) = (
         q.clone(),
@@ -298,7 +368,7 @@ pub fn search(c: &Connection, user_id: &UserId, query: &str, limit: usize) -> Re
         limit as i64,
     );
     let mut hits = Vec::new();
-    for source in sources(&q) {
+    for source in sources(&q, few) {
         let rank = match source.name_col {
             Some(name_col) => format!(
                 "CASE WHEN lower({name_col}) = ?2 THEN 0
@@ -351,4 +421,62 @@ pub fn search(c: &Connection, user_id: &UserId, query: &str, limit: usize) -> Re
     hits.retain(|h| seen.insert((h.kind, h.id.clone())));
     hits.truncate(limit);
     Ok(hits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plan's steps, outermost first.
+    fn plan(c: &Connection, sql: &str) -> Vec<String> {
+        let mut s = c.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+        let rows = s.query_map([], |r| r.get::<_, String>(3)).unwrap();
+        rows.map(|r| r.unwrap()).collect()
+    }
+
+    #[test]
+    fn the_fold_is_the_case_of_every_script() {
+        let c = Connection::open_in_memory().unwrap();
+        define_fold(&c).unwrap();
+        define_fold(&c).unwrap();
+        let folded: String = c
+            .query_row("SELECT cashkeeper_fold('ÄRZTE Ölmühle REWE')", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(folded, "ärzte ölmühle rewe");
+    }
+
+    #[test]
+    fn a_user_of_few_rows_is_searched_from_their_rows_not_from_every_match() {
+        let c = Connection::open_in_memory().unwrap();
+        c.execute_batch(
+            "CREATE TABLE daily_expenses (id TEXT PRIMARY KEY, user_id TEXT, name TEXT,
+                 merchant TEXT, notes TEXT, date TEXT, amount_cents INTEGER, currency TEXT);
+             CREATE INDEX daily_expenses_user_date ON daily_expenses(user_id, date);
+             CREATE VIRTUAL TABLE daily_expenses_fts USING fts5(name, merchant, notes,
+                 content = 'daily_expenses', content_rowid = 'rowid', tokenize = 'trigram');",
+        )
+        .unwrap();
+        let sql = |few: bool| {
+            format!(
+                "SELECT daily_expenses.id {} LIMIT 50",
+                matching("daily_expenses", &[], "daily_expenses.name", true, few)
+                    .replace("?1", "'u'")
+                    .replace("?3", "'\"rewe\"'")
+            )
+        };
+        define_fold(&c).unwrap();
+        let few = plan(&c, &sql(true));
+        assert!(
+            few[0].contains("daily_expenses USING INDEX daily_expenses_user_date (user_id=?)"),
+            "{few:?}"
+        );
+        assert!(!few.iter().any(|s| s.contains("VIRTUAL TABLE")), "{few:?}");
+        let many = plan(&c, &sql(false));
+        assert!(
+            many[0].contains("daily_expenses_fts VIRTUAL TABLE"),
+            "{many:?}"
+        );
+    }
 }

@@ -703,7 +703,7 @@ async fn previews_validate_like_the_actions_and_write_nothing() {
         (
             "create_expense",
             json!({"name": "Gym", "amount": 30, "frequency": "monthly", "startDate": "2026-12-01", "accountId": s.giro, "isSubscription": "maybe"}),
-            "isSubscription: invalid type",
+            "isSubscription: must be true or false",
         ),
         (
             "update_expense",

@@ -152,7 +152,7 @@ async fn registration_input_errors_name_the_field() {
         (json!({"email": "a@example.org"}), "password: is required"),
         (
             json!({"email": 42, "password": "correct horse"}),
-            "email: invalid type",
+            "email: must be text",
         ),
     ];
     for (body, expected) in cases {

@@ -89,6 +89,9 @@ pub async fn spawn_app_in(dir: tempfile::TempDir, tweak: impl FnOnce(&mut Config
     config.bind = addr;
     config.base_url = format!("http://{addr}");
     config.panic_routes = true;
+    // Tests sign many people up at once from one address; the tests of the
+    // limit turn it on.
+    config.registration_limit = 0;
     tweak(&mut config);
     let state = AppState::new(config).unwrap();
     let (tx, rx) = oneshot::channel::<()>();

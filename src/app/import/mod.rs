@@ -248,6 +248,7 @@ pub async fn stage(state: &AppState, user: &User, upload: Upload) -> Result<Batc
         .await?;
 
     let bytes = upload.bytes;
+    let statement = crate::domain::import::statement::sniff(&bytes).map(|k| k.code());
     let mapping = upload.mapping;
     let choice = Choice {
         given: upload.account_iban,
@@ -270,7 +271,7 @@ pub async fn stage(state: &AppState, user: &User, upload: Upload) -> Result<Batc
         )
         .await
         .map_err(anyhow::Error::from)?
-        .map_err(|e| refusal(field, e))?;
+        .map_err(|e| refusal(field, statement, e))?;
     let mapping_json = match (mapping_json, remembered_used) {
         (None, Some(m)) => Some(serde_json::to_string(&m).map_err(anyhow::Error::from)?),
         (given, _) => given,
@@ -315,22 +316,48 @@ fn require_room(c: &Connection, user: &UserId) -> Result<()> {
     Ok(())
 }
 
-/// A file-level refusal, naming the field.
-fn refusal(field: &'static str, e: ReadError) -> Error {
+/// Characters of a column an unknown layout's refusal offers.
+const LAYOUT_COLUMN_CHARS: usize = 100;
+
+/// A file-level refusal, naming the field; `statement` is the format's
+/// code when the file is a statement (CAMT, MT940, OFX, QIF).
+fn refusal(field: &'static str, statement: Option<&'static str>, e: ReadError) -> Error {
     match e {
         ReadError::Empty => Error::invalid(field, Reason::NoRows),
         ReadError::Binary(Some(kind)) => Error::invalid(field, Reason::NotABankFile(kind)),
         ReadError::Binary(None) => Error::invalid(field, Reason::NotCsv),
         ReadError::TooManyRows => Error::invalid(field, Reason::TooManyRows(MAX_ROWS)),
-        ReadError::FieldTooLong { line } => Error::invalid(
-            field,
-            Reason::FieldTooLong {
-                kib: read::FIELD_MAX / 1024,
-                line,
-            },
-        ),
+        // A statement file has tags or lines, not quotes: its own words.
+        ReadError::FieldTooLong { line } => match statement {
+            Some(kind) => Error::invalid(
+                field,
+                Reason::StatementFieldTooLong {
+                    kind,
+                    kib: read::FIELD_MAX / 1024,
+                    line,
+                },
+            ),
+            None => Error::invalid(
+                field,
+                Reason::FieldTooLong {
+                    kib: read::FIELD_MAX / 1024,
+                    line,
+                },
+            ),
+        },
+        // A header may have millions of columns: the refusal offers the
+        // first ones, each cut short, and counts them all.
         ReadError::UnknownLayout { columns } => {
-            Error::invalid("mapping", Reason::UnknownLayout(columns))
+            let total = columns.len();
+            let columns = columns
+                .into_iter()
+                .take(crate::error::LAYOUT_COLUMNS_OFFERED)
+                .map(|c| match c.char_indices().nth(LAYOUT_COLUMN_CHARS) {
+                    Some((i, _)) => format!("{}…", &c[..i]),
+                    None => c,
+                })
+                .collect();
+            Error::invalid("mapping", Reason::UnknownLayout { columns, total })
         }
         ReadError::Mapping { field, reason } => Error::invalid(field, reason),
         ReadError::Statement { kind, line } => {

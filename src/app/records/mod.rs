@@ -324,7 +324,7 @@ mod tests {
         assert!(matches!(
             &e,
             Error::Invalid {
-                reason: Reason::Malformed(_),
+                reason: Reason::NotText,
                 ..
             }
         ));

@@ -36,8 +36,11 @@ pub async fn register(
         return Err(Error::refused(Reason::RegistrationClosed));
     }
     let email = Email::parse("email", email)?;
+    email.require_one_alphabet("email")?;
+    let twin = email.latin_twin();
     password::check_rule("password", &given_password)?;
     let name = parse_name("name", name)?;
+    admit_registration(state, client.address)?;
     let hash = password::hash(given_password).await?;
     let registration = state.config.registration;
     let now = timestamp(state.clock.now());
@@ -48,6 +51,13 @@ pub async fn register(
             // for the first account cannot both win.
             if !registration.admits(|| users::count(tx))? {
                 return Err(Error::refused(Reason::RegistrationClosed));
+            }
+            // An address in Cyrillic or Greek letters that reads as a
+            // registered Latin one is that account.
+            if let Some(twin) = &twin {
+                if users::find_by_email(tx, twin)?.is_some() {
+                    return Err(Error::invalid("email", Reason::AlreadyRegistered));
+                }
             }
             users::create(
                 tx,
@@ -63,6 +73,45 @@ pub async fn register(
         .await?;
     tracing::info!(user_id = %user.id, "user registered");
     start(state, user, session::Via::Password, client).await
+}
+
+/// Counts a sign-up against the per-client and the service-wide limit
+/// (`CASHKEEPER_REGISTRATION_LIMIT`), before its password is hashed. An
+/// IPv6 client counts by its /64 network, which one machine usually holds
+/// whole.
+fn admit_registration(state: &AppState, address: Option<std::net::IpAddr>) -> Result<()> {
+    let limit = state.config.registration_limit;
+    if limit == 0 {
+        return Ok(());
+    }
+    let now = state.clock.now();
+    if let Some(ip) = address {
+        let network = match ip {
+            std::net::IpAddr::V4(v4) => v4.to_string(),
+            std::net::IpAddr::V6(v6) => {
+                let s = v6.segments();
+                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+            }
+        };
+        if let Err(seconds) = state.registrations.admit(&network, limit, now) {
+            tracing::warn!(client = %ip, "registration refused: too many from this client");
+            return Err(Error::refused(Reason::TooManyRegistrations {
+                network: true,
+                seconds,
+            }));
+        }
+    }
+    if let Err(seconds) = state
+        .registrations
+        .admit("*", limit.saturating_mul(10), now)
+    {
+        tracing::warn!("registration refused: too many in the last minute");
+        return Err(Error::refused(Reason::TooManyRegistrations {
+            network: false,
+            seconds,
+        }));
+    }
+    Ok(())
 }
 
 /// The first step with a password: a session, or the second factor asked.
