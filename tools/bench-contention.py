@@ -8,7 +8,12 @@ write lock was held). Numbers and how to read them: docs/performance.md.
     tools/bench-contention.py PORT twice ROWS       # one statement staged twice, confirmed at once
     tools/bench-contention.py PORT equal ROWS       # ROWS rows against ROWS records of one amount
     tools/bench-contention.py PORT load RECORDS     # an export of RECORDS one-time expenses loaded
+                                                    # in Settings (up to about 300,000)
+    BIN=… CASHKEEPER_DATA_DIR=… tools/bench-contention.py PORT load-cli RECORDS
+                                                    # the same with `cashkeeper import-user`
 """
+import os
+import subprocess
 import datetime
 import http.cookiejar
 import json
@@ -166,7 +171,7 @@ elif probe == "equal":
         r = timed("reconcile", lambda: action(cookie, "reconcileImport", {"id": second}))
         c = timed("confirm", lambda: action(cookie, "confirmImport", {"id": second}))
     print(f"statuses {r['counts']}, imported {c['imported']}")
-elif probe == "load":
+elif probe in ("load", "load-cli"):
     cookie = register()
     acct = account(cookie)
     step = 200_000
@@ -178,6 +183,18 @@ elif probe == "load":
         action(cookie, "confirmImport", {"id": batch})
     status, archive, _ = timed("export", lambda: call(cookie, "GET", "/api/export"))
     print(f"archive: {len(archive) / 1e6:.1f} MB")
+    if probe == "load-cli":
+        path = "/tmp/bench-contention-export.zip"
+        with open(path, "wb") as f:
+            f.write(archive)
+        email = f"copy-{uuid.uuid4().hex[:8]}@example.org"
+        with Victims():
+            done = timed("import-user", lambda: subprocess.run(
+                [os.environ["BIN"], "import-user", "--email", email, path],
+                capture_output=True, text=True))
+        print(f"import-user: exit {done.returncode} {done.stdout.strip()[:200]} "
+              f"{done.stderr.strip()[-300:]}")
+        sys.exit(0)
     fresh = register()
     boundary = "benchboundary"
     body = (f"--{boundary}\r\ncontent-disposition: form-data; name=\"file\"; "
