@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 
 mod reason;
-pub use reason::{AiTask, Counted, FileKind, Reason, Uses};
+pub use reason::{AiTask, Counted, FileKind, Part, Reason, Uses};
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 

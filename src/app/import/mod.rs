@@ -5,6 +5,7 @@
 //! call these and encode what they answer. See `docs/import.md`.
 
 mod confirm;
+pub mod parsing;
 mod suggest;
 
 pub use confirm::{cancel, confirm, undo, Confirmed, Undone, CHUNK_ROWS};
@@ -253,22 +254,21 @@ pub async fn stage(state: &AppState, user: &User, upload: Upload) -> Result<Batc
     };
     // A layout that is not recognised is read with the mapping the
     // account's last such file was read with, when that fits.
-    let (statement, remembered_used) =
-        tokio::task::spawn_blocking(
-            move || match read::read(&bytes, mapping.as_ref(), &choice) {
-                Err(ReadError::UnknownLayout { columns }) => match remembered {
-                    Some(m) => match read::read(&bytes, Some(&m), &choice) {
-                        Ok(s) => Ok((s, Some(m))),
-                        Err(_) => Err(ReadError::UnknownLayout { columns }),
-                    },
-                    None => Err(ReadError::UnknownLayout { columns }),
+    let (statement, remembered_used) = parsing::read(&user.id, field, move |budget| {
+        match read::read_within(&bytes, mapping.as_ref(), &choice, budget) {
+            Err(ReadError::UnknownLayout { columns }) => match remembered {
+                Some(m) => match read::read_within(&bytes, Some(&m), &choice, budget) {
+                    Ok(s) => Ok((s, Some(m))),
+                    Err(e @ ReadError::Stopped(_)) => Err(e),
+                    Err(_) => Err(ReadError::UnknownLayout { columns }),
                 },
-                other => other.map(|s| (s, None)),
+                None => Err(ReadError::UnknownLayout { columns }),
             },
-        )
-        .await
-        .map_err(anyhow::Error::from)?
-        .map_err(|e| refusal(field, e))?;
+            other => other.map(|s| (s, None)),
+        }
+    })
+    .await?
+    .map_err(|e| refusal(field, e))?;
     let mapping_json = match (mapping_json, remembered_used) {
         (None, Some(m)) => Some(serde_json::to_string(&m).map_err(anyhow::Error::from)?),
         (given, _) => given,
@@ -327,6 +327,19 @@ fn refusal(field: &'static str, e: ReadError) -> Error {
                 line,
             },
         ),
+        ReadError::TooMuch { part, line } => Error::invalid(
+            field,
+            Reason::TooMuchInFile {
+                part,
+                most: read::most(part),
+                line,
+            },
+        ),
+        ReadError::TooManyAccounts => Error::invalid(
+            field,
+            Reason::TooManyAccounts(crate::domain::import::statement::MAX_ACCOUNTS),
+        ),
+        ReadError::Stopped(stop) => parsing::stopped(field, stop),
         ReadError::UnknownLayout { columns } => {
             Error::invalid("mapping", Reason::UnknownLayout(columns))
         }
