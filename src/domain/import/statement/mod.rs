@@ -354,6 +354,66 @@ mod tests {
         }
     }
 
+    /// Files of many parts are refused as the parts come, naming the part
+    /// and where it passed its bound; none of them is held whole.
+    #[test]
+    fn files_of_too_many_parts_are_refused_where_they_pass_the_bound() {
+        let camt = format!(
+            "<?xml version=\"1.0\"?>\n<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.02\"><BkToCstmrStmt><Stmt>{}",
+            "<a/>".repeat(most(Part::Elements) + 1)
+        );
+        assert_eq!(
+            read(camt.as_bytes()),
+            Err(Error::TooMuch {
+                part: Part::Elements,
+                line: 2
+            })
+        );
+        let mt940 = format!(
+            ":20:X\n:25:DE1\n:60F:C240101EUR1,00\n:61:2401020102DR1,00NMSCNONREF\n:86:Miete\n{}-\n",
+            "\n".repeat(most(Part::Lines) + 1)
+        );
+        assert_eq!(
+            read(mt940.as_bytes()),
+            Err(Error::TooMuch {
+                part: Part::Lines,
+                line: 5
+            })
+        );
+        // Lines after a statement's end are not kept, however many.
+        let after = format!(
+            ":20:X\n:25:DE1\n:60F:C240101EUR1,00\n:61:2401020102DR1,00NMSCNONREF\n-\n{}",
+            "\n".repeat(most(Part::Lines) * 3)
+        );
+        assert_eq!(read(after.as_bytes()).map(|p| p.accounts.len()), Ok(1));
+        let mut many = String::new();
+        for i in 0..=MAX_ACCOUNTS {
+            many.push_str(&format!(":20:X\n:25:DE{i}\n:60F:C240101EUR1,00\n-\n"));
+        }
+        assert_eq!(read(many.as_bytes()), Err(Error::TooManyAccounts));
+        let ofx = |body: &str| {
+            format!("OFXHEADER:100\n\n<OFX><STMTRS><CURDEF>EUR<BANKTRANLIST>{body}</OFX>")
+        };
+        let open: String = (0..=most(Part::OpenTags))
+            .map(|i| format!("<T{i}>"))
+            .collect();
+        assert_eq!(
+            read(ofx(&open).as_bytes()),
+            Err(Error::TooMuch {
+                part: Part::OpenTags,
+                line: 3
+            })
+        );
+        // One name opened again and again is one open tag.
+        let again = "<X></Y>".repeat(50_000);
+        assert_eq!(
+            read(ofx(&again).as_bytes()).map(|p| p.accounts.len()),
+            Ok(1)
+        );
+        let rows = "<STMTTRN><DTPOSTED>20240101<TRNAMT>1".repeat(MAX_ROWS + 1);
+        assert_eq!(read(ofx(&rows).as_bytes()), Err(Error::TooManyRows));
+    }
+
     /// Real statements cut off anywhere or with a byte changed are read or
     /// refused, never a panic (the `bank_file` fuzz target goes further;
     /// `docs/fuzzing.md`). Uses the statement corpus beside the repository
