@@ -15,6 +15,7 @@ use super::statement::{self, Kind};
 use crate::domain::money;
 
 pub use banks::label;
+pub use statement::most;
 pub use values::parse_amount;
 
 use layout::{detect_date_format, detect_decimal, detect_layout, layout_from_mapping};
@@ -250,9 +251,6 @@ pub fn read_within(
         None => read_csv(bytes, mapping, budget),
     }
 }
-
-/// The most of each bounded part a file may have.
-pub use statement::most;
 
 /// A known bank's layout, or else any header read by the words of its
 /// names and the rows below it.
