@@ -132,6 +132,93 @@ async fn a_63_mb_csv_line_of_empty_fields_is_refused_under_400_mib() {
     assert!(resident < RESIDENT_AFTER_MIB, "resident {resident} MiB");
 }
 
+/// The camt, MT940 and CSV files above at once, by three users: two are
+/// read while the third waits its turn, so the peak is the three bodies
+/// and two reads.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn three_hostile_63_mb_files_at_once_stay_under_600_mib() {
+    let (_dir, service, cookie, account) = service_with_account().await;
+    let mut users = vec![(cookie, account)];
+    for name in ["zwei", "drei"] {
+        let reg = service
+            .action(
+                "register",
+                json!({"email": format!("{name}@example.org"), "password": "correct horse battery"}),
+                None,
+            )
+            .await
+            .unwrap();
+        let cookie = reg["cookie"].as_str().unwrap().to_string();
+        let created = service
+            .action(
+                "createAccount",
+                json!({"name": "Giro", "type": "checking", "currency": "EUR"}),
+                Some(&cookie),
+            )
+            .await
+            .unwrap();
+        let account = created["data"]["id"].as_str().unwrap().to_string();
+        users.push((cookie, account));
+    }
+    let files = [
+        (
+            "leer.xml",
+            padded(
+                "<?xml version=\"1.0\"?>\n<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.02\"><BkToCstmrStmt><Stmt>",
+                "<a/>",
+                "</Stmt></BkToCstmrStmt></Document>\n",
+                HOSTILE,
+            ),
+        ),
+        (
+            "leer.sta",
+            padded(
+                ":20:X\n:25:DE1\n:60F:C240101EUR1,00\n:61:2401020102DR1,00NMSCNONREF\n:86:Miete\n",
+                "\n",
+                "-\n",
+                HOSTILE,
+            ),
+        ),
+        (
+            "leer.csv",
+            padded(
+                "Datum;Betrag;Empfänger\n",
+                &format!("{}\n", ";".repeat(998)),
+                "",
+                HOSTILE,
+            ),
+        ),
+    ];
+    let bodies: Vec<(String, Vec<u8>, String)> = files
+        .into_iter()
+        .zip(&users)
+        .map(|((name, file), (cookie, account))| {
+            let (boundary, body) = upload_body(account, None, name, &file);
+            (boundary, body, cookie.clone())
+        })
+        .collect();
+    let pid = service.child.id();
+    let before = status_mib(pid, "VmHWM");
+    let send = |(boundary, body, cookie): (String, Vec<u8>, String)| {
+        let service = &service;
+        async move { post(service, &cookie, &boundary, body).await.status() }
+    };
+    let mut bodies = bodies.into_iter().map(send);
+    let (Some(a), Some(b), Some(c)) = (bodies.next(), bodies.next(), bodies.next()) else {
+        panic!("three uploads");
+    };
+    let (a, b, c) = tokio::join!(a, b, c);
+    let statuses = [a, b, c];
+    assert!(
+        statuses.iter().all(|s| *s == StatusCode::BAD_REQUEST),
+        "{statuses:?}"
+    );
+    let (peak, resident) = (status_mib(pid, "VmHWM"), status_mib(pid, "VmRSS"));
+    eprintln!("three at once: VmHWM {before} → {peak} MiB, VmRSS {resident} MiB after");
+    assert!(peak < 600, "peak RSS {peak} MiB");
+    assert!(resident < RESIDENT_AFTER_MIB, "resident {resident} MiB");
+}
+
 /// An OFX 1.x statement of one booking with `filler` between the list's
 /// start and the booking, as often as fits in `size` bytes.
 fn ofx_with(filler: &str, size: usize) -> Vec<u8> {
