@@ -10,7 +10,7 @@ use std::borrow::Cow;
 
 mod reason;
 pub use reason::{
-    AiTask, Counted, FileKind, Reason, Uses, LAYOUT_COLUMNS_NAMED, LAYOUT_COLUMNS_OFFERED,
+    AiTask, Counted, FileKind, Part, Reason, Uses, LAYOUT_COLUMNS_NAMED, LAYOUT_COLUMNS_OFFERED,
 };
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

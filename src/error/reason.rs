@@ -173,6 +173,20 @@ pub enum Reason {
         kib: usize,
         line: usize,
     },
+    /// More of a part than a bank file has, found by this line; the most.
+    TooMuchInFile {
+        part: Part,
+        most: usize,
+        line: usize,
+    },
+    /// Statements of more accounts than this.
+    TooManyAccounts(usize),
+    /// Reading the file took longer than this many seconds.
+    ReadTooLong(u64),
+    /// Reading the file was called off before its end.
+    ReadCalledOff,
+    /// Other files kept the readers busy for longer than this many seconds.
+    ReadersBusy(u64),
     /// A statement file (its format's code) unreadable from this line on.
     StatementUnreadable {
         kind: &'static str,
@@ -297,6 +311,19 @@ pub enum Uses {
     DailyExpenses,
     Incomes,
     Transfers,
+}
+
+/// A part of a bank file whose number is bounded ([`Reason::TooMuchInFile`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// The cells of one line of a CSV file.
+    Fields,
+    /// The lines of one MT940 field or booking.
+    Lines,
+    /// XML elements held besides the booking being read.
+    Elements,
+    /// SGML tags open at once.
+    OpenTags,
 }
 
 /// What a file that is not a bank export was found to be.

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::domain::locale::Locale;
-use crate::error::{AiTask, Counted, Error, FileKind, Reason, Uses, LAYOUT_COLUMNS_NAMED};
+use crate::error::{AiTask, Counted, Error, FileKind, Part, Reason, Uses, LAYOUT_COLUMNS_NAMED};
 
 impl Error {
     /// What the client reads, in `locale`: `field: reason` for a field's
@@ -477,6 +477,61 @@ impl Reason {
                  complete and exported from the bank unchanged?",
                 kind.to_uppercase()
             ),
+            Reason::TooMuchInFile { part, most, line } => {
+                let (en, german) = match part {
+                    Part::Fields => (
+                        format!("has more than {most} fields on line {line}"),
+                        format!("hat mehr als {most} Felder in Zeile {line}"),
+                    ),
+                    Part::Lines => (
+                        format!("has more than {most} lines in one field or booking by line {line}"),
+                        format!(
+                            "hat mehr als {most} Zeilen in einem Feld oder einer Buchung bis Zeile \
+                             {line}"
+                        ),
+                    ),
+                    Part::Elements => (
+                        format!("has more than {most} XML elements besides its bookings by line {line}"),
+                        format!(
+                            "hat mehr als {most} XML-Elemente neben den Buchungen bis Zeile {line}"
+                        ),
+                    ),
+                    Part::OpenTags => (
+                        format!("has more than {most} tags open at once on line {line}"),
+                        format!("hat in Zeile {line} mehr als {most} Tags zugleich offen"),
+                    ),
+                };
+                if de {
+                    format!("{german}; eine Datei einer Bank hat weit weniger")
+                } else {
+                    format!("{en}; a bank's file has far fewer")
+                }
+            }
+            Reason::TooManyAccounts(n) if de => {
+                format!("enthält Auszüge von mehr als {n} Konten; teile die Datei auf")
+            }
+            Reason::TooManyAccounts(n) => {
+                format!("holds statements of more than {n} accounts; split the file")
+            }
+            Reason::ReadTooLong(seconds) if de => format!(
+                "hat zu lange zum Lesen gebraucht (mehr als {seconds} Sekunden); ist es eine Datei \
+                 deiner Bank?"
+            ),
+            Reason::ReadTooLong(seconds) => format!(
+                "took too long to read (more than {seconds} seconds); is it a file of your bank?"
+            ),
+            Reason::ReadCalledOff => words(
+                "was not read to its end: the upload was called off",
+                "wurde nicht zu Ende gelesen: das Hochladen wurde abgebrochen",
+            ),
+            Reason::ReadersBusy(seconds) if de => format!(
+                "kann gerade nicht gelesen werden: andere Dateien werden seit {seconds} Sekunden \
+                 gelesen; versuch es in einer Minute wieder"
+            ),
+            Reason::ReadersBusy(seconds) => format!(
+                "cannot be read now: other files have been read for {seconds} seconds; try again \
+                 in a minute"
+            ),
             Reason::StatementUnreadable { kind, line } if de => format!(
                 "ist eine {}-Datei, die ab Zeile {line} nicht gelesen werden kann; ist sie \
                  vollständig?",
@@ -908,6 +963,16 @@ mod tests {
                 Reason::FieldTooLong { kib: 64, line: 2 },
                 "has a field longer than 64 KiB starting on line 2; is a closing quote missing?",
                 "hat ein Feld, das länger als 64 KiB ist, ab Zeile 2; fehlt ein schließendes Anführungszeichen?",
+            ),
+            (
+                Reason::TooMuchInFile { part: Part::OpenTags, most: 1000, line: 3 },
+                "has more than 1000 tags open at once on line 3; a bank's file has far fewer",
+                "hat in Zeile 3 mehr als 1000 Tags zugleich offen; eine Datei einer Bank hat weit weniger",
+            ),
+            (
+                Reason::ReadTooLong(60),
+                "took too long to read (more than 60 seconds); is it a file of your bank?",
+                "hat zu lange zum Lesen gebraucht (mehr als 60 Sekunden); ist es eine Datei deiner Bank?",
             ),
             (
                 Reason::ConflictsOpen(1),

@@ -269,7 +269,8 @@ async fn one_time_expenses_are_listed_a_page_at_a_time() {
 
 /// The real binary on a fresh data directory, with a user (its session
 /// cookie) and a checking account.
-async fn service_with_account() -> (tempfile::TempDir, crate::crash::Service, String, String) {
+pub(crate) async fn service_with_account(
+) -> (tempfile::TempDir, crate::crash::Service, String, String) {
     let dir = tempfile::tempdir().unwrap();
     let service = crate::crash::Service::start(dir.path(), &[]);
     let reg = service
@@ -296,7 +297,7 @@ async fn service_with_account() -> (tempfile::TempDir, crate::crash::Service, St
 }
 
 /// The multipart body of `POST /api/imports` and its boundary.
-fn upload_body(
+pub(crate) fn upload_body(
     account: &str,
     mapping: Option<&Value>,
     name: &str,

@@ -52,3 +52,4 @@ mod smtp;
 mod statements;
 mod two_factor;
 mod upgrade;
+mod upload_limits;

@@ -5,6 +5,7 @@
 //! call these and encode what they answer. See `docs/import.md`.
 
 mod confirm;
+pub mod parsing;
 mod reconciliation;
 mod suggest;
 
@@ -256,22 +257,21 @@ pub async fn stage(state: &AppState, user: &User, upload: Upload) -> Result<Batc
     };
     // A layout that is not recognised is read with the mapping the
     // account's last such file was read with, when that fits.
-    let (statement, remembered_used) =
-        tokio::task::spawn_blocking(
-            move || match read::read(&bytes, mapping.as_ref(), &choice) {
-                Err(ReadError::UnknownLayout { columns }) => match remembered {
-                    Some(m) => match read::read(&bytes, Some(&m), &choice) {
-                        Ok(s) => Ok((s, Some(m))),
-                        Err(_) => Err(ReadError::UnknownLayout { columns }),
-                    },
-                    None => Err(ReadError::UnknownLayout { columns }),
+    let (statement, remembered_used) = parsing::read(&user.id, field, move |budget| {
+        match read::read_within(&bytes, mapping.as_ref(), &choice, budget) {
+            Err(ReadError::UnknownLayout { columns }) => match remembered {
+                Some(m) => match read::read_within(&bytes, Some(&m), &choice, budget) {
+                    Ok(s) => Ok((s, Some(m))),
+                    Err(e @ ReadError::Stopped(_)) => Err(e),
+                    Err(_) => Err(ReadError::UnknownLayout { columns }),
                 },
-                other => other.map(|s| (s, None)),
+                None => Err(ReadError::UnknownLayout { columns }),
             },
-        )
-        .await
-        .map_err(anyhow::Error::from)?
-        .map_err(|e| refusal(field, statement, e))?;
+            other => other.map(|s| (s, None)),
+        }
+    })
+    .await?
+    .map_err(|e| refusal(field, statement, e))?;
     let mapping_json = match (mapping_json, remembered_used) {
         (None, Some(m)) => Some(serde_json::to_string(&m).map_err(anyhow::Error::from)?),
         (given, _) => given,
@@ -345,6 +345,19 @@ fn refusal(field: &'static str, statement: Option<&'static str>, e: ReadError) -
                 },
             ),
         },
+        ReadError::TooMuch { part, line } => Error::invalid(
+            field,
+            Reason::TooMuchInFile {
+                part,
+                most: read::most(part),
+                line,
+            },
+        ),
+        ReadError::TooManyAccounts => Error::invalid(
+            field,
+            Reason::TooManyAccounts(crate::domain::import::statement::MAX_ACCOUNTS),
+        ),
+        ReadError::Stopped(stop) => parsing::stopped(field, stop),
         // A header may have millions of columns: the refusal offers the
         // first ones, each cut short, and counts them all.
         ReadError::UnknownLayout { columns } => {

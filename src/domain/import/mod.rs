@@ -3,6 +3,7 @@
 //! and deciding what each row is to the user's records ([`reconcile`]).
 //! See `docs/import.md`.
 
+pub mod budget;
 pub mod candidates;
 pub mod read;
 pub mod reconcile;

@@ -15,6 +15,7 @@ use super::statement::{self, Kind};
 use crate::domain::money;
 
 pub use banks::label;
+pub use statement::most;
 pub use values::parse_amount;
 
 use layout::{detect_date_format, detect_decimal, detect_layout, layout_from_mapping};
@@ -24,7 +25,8 @@ use text::{
 };
 use values::DateFormat;
 
-use crate::error::{FileKind, Reason};
+use super::budget::{Budget, Stop};
+use crate::error::{FileKind, Part, Reason};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -187,6 +189,16 @@ pub enum ReadError {
     FieldTooLong {
         line: usize,
     },
+    /// More of `part` than a bank's file has ([`most`]), found by this
+    /// 1-based line; refused as the file is read, before it takes memory.
+    TooMuch {
+        part: Part,
+        line: usize,
+    },
+    /// Statements of more than [`statement::MAX_ACCOUNTS`] accounts.
+    TooManyAccounts,
+    /// Reading ran out of its time or was called off ([`Budget`]).
+    Stopped(Stop),
     /// Neither a known layout nor a mapping: the columns found.
     UnknownLayout {
         columns: Vec<String>,
@@ -220,12 +232,23 @@ pub fn read(
     mapping: Option<&Mapping>,
     choice: &Choice,
 ) -> Result<Statement, ReadError> {
+    read_within(bytes, mapping, choice, &Budget::unlimited())
+}
+
+/// [`read`] within `budget`: refused with [`ReadError::Stopped`] once its
+/// time is up or it is called off.
+pub fn read_within(
+    bytes: &[u8],
+    mapping: Option<&Mapping>,
+    choice: &Choice,
+    budget: &Budget,
+) -> Result<Statement, ReadError> {
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(ReadError::Empty);
     }
     match statement::sniff(bytes) {
-        Some(kind) => read_statement(bytes, kind, choice),
-        None => read_csv(bytes, mapping),
+        Some(kind) => read_statement(bytes, kind, choice, budget),
+        None => read_csv(bytes, mapping, budget),
     }
 }
 
@@ -237,15 +260,23 @@ fn detect(records: &[Record]) -> Option<layout::Layout> {
 }
 
 /// One account of a statement file.
-fn read_statement(bytes: &[u8], kind: Kind, choice: &Choice) -> Result<Statement, ReadError> {
+fn read_statement(
+    bytes: &[u8],
+    kind: Kind,
+    choice: &Choice,
+    budget: &Budget,
+) -> Result<Statement, ReadError> {
     // No value of these formats runs longer than a CSV cell may without a
     // tag or a line break: refused before the file is decoded and parsed.
     if let Some(line) = long_text(bytes, FIELD_MAX) {
         return Err(ReadError::FieldTooLong { line });
     }
-    let parsed = statement::read(bytes).map_err(|e| match e {
+    let parsed = statement::read_within(bytes, budget).map_err(|e| match e {
         statement::Error::Empty => ReadError::Empty,
         statement::Error::TooManyRows => ReadError::TooManyRows,
+        statement::Error::TooMuch { part, line } => ReadError::TooMuch { part, line },
+        statement::Error::TooManyAccounts => ReadError::TooManyAccounts,
+        statement::Error::Stopped(stop) => ReadError::Stopped(stop),
         statement::Error::Malformed { line } => ReadError::Statement {
             kind: kind.code(),
             line,
@@ -348,14 +379,18 @@ fn choose(
 }
 
 /// Reads CSV text with `mapping`, or detects the layout without one.
-fn read_csv(bytes: &[u8], mapping: Option<&Mapping>) -> Result<Statement, ReadError> {
+fn read_csv(
+    bytes: &[u8],
+    mapping: Option<&Mapping>,
+    budget: &Budget,
+) -> Result<Statement, ReadError> {
     if looks_binary(bytes) {
         return Err(ReadError::Binary(file_kind(bytes)));
     }
     let (text, encoding) = decode(bytes);
     let delimiter = detect_delimiter(&text);
-    if let Some(line) = long_field(text.as_bytes(), delimiter, FIELD_MAX) {
-        return Err(ReadError::FieldTooLong { line });
+    if let Some(refused) = long_field(text.as_bytes(), delimiter, FIELD_MAX, most(Part::Fields)) {
+        return Err(refused);
     }
     // The first records decide the layout; the rest are read one by one,
     // so a large file is never held twice.
@@ -384,6 +419,7 @@ fn read_csv(bytes: &[u8], mapping: Option<&Mapping>) -> Result<Statement, ReadEr
     let mut rows = Vec::new();
     let rest = head.into_iter().skip(layout.first_row).chain(records);
     for rec in rest {
+        budget.check().map_err(ReadError::Stopped)?;
         if is_note(&rec.fields) {
             continue;
         }
@@ -764,19 +800,62 @@ mod tests {
     fn a_field_longer_than_the_most_is_refused_with_its_line() {
         let header = "Datum;Betrag;Empfänger\n";
         let fine = format!("{header}01.02.2026;-1,00;\"a;\"\"b\"\"\nc\"\n02.02.2026;-2,00;x\n");
-        assert_eq!(long_field(fine.as_bytes(), b';', 16), None);
+        assert_eq!(long_field(fine.as_bytes(), b';', 16, 10), None);
         // A quote never closed: the field runs to the end of the file.
         let open = format!("{header}01.02.2026;-1,00;\"Laden\n02.02.2026;-2,00;x\n");
-        assert_eq!(long_field(open.as_bytes(), b';', 20), Some(2));
+        assert_eq!(
+            long_field(open.as_bytes(), b';', 20, 10),
+            Some(ReadError::FieldTooLong { line: 2 })
+        );
         // A quote inside an unquoted field is a character like any other.
         let inner = format!("{header}01.02.2026;-1,00;5\" Bildschirm\n02.02.2026;-2,00;x\n");
-        assert_eq!(long_field(inner.as_bytes(), b';', 20), None);
+        assert_eq!(long_field(inner.as_bytes(), b';', 20, 10), None);
         let mut big = format!("{header}01.02.2026;-1,00;\"");
         big.push_str(&"x".repeat(FIELD_MAX));
         big.push_str("\n02.02.2026;-2,00;y\n");
         assert_eq!(
             read(big.as_bytes(), None, &Choice::default()).unwrap_err(),
             ReadError::FieldTooLong { line: 2 }
+        );
+    }
+
+    #[test]
+    fn a_line_of_more_fields_than_the_most_is_refused_with_its_line() {
+        let header = "Datum;Betrag;Empfänger\n";
+        // Three fields, one of them quoted over two lines: one record.
+        let fine = format!("{header}01.02.2026;-1,00;\"a;\nb\"\n");
+        assert_eq!(long_field(fine.as_bytes(), b';', 100, 3), None);
+        let wide = format!("{header}01.02.2026;-1,00;x;\n");
+        assert_eq!(
+            long_field(wide.as_bytes(), b';', 100, 3),
+            Some(ReadError::TooMuch {
+                part: Part::Fields,
+                line: 2
+            })
+        );
+        let empty = format!("{header}{}\n", ";".repeat(most(Part::Fields)));
+        assert_eq!(
+            read(empty.as_bytes(), None, &Choice::default()).unwrap_err(),
+            ReadError::TooMuch {
+                part: Part::Fields,
+                line: 2
+            }
+        );
+    }
+
+    #[test]
+    fn a_read_past_its_budget_stops() {
+        let mut file = String::from("Datum;Betrag\n");
+        for _ in 0..1_000 {
+            file.push_str("01.01.2025;1,00\n");
+        }
+        let spent = Budget::new(
+            std::time::Duration::ZERO,
+            std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+        );
+        assert_eq!(
+            read_within(file.as_bytes(), None, &Choice::default(), &spent).unwrap_err(),
+            ReadError::Stopped(Stop::TimeUp)
         );
     }
 

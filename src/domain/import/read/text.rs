@@ -149,12 +149,19 @@ pub(super) fn detect_delimiter(text: &str) -> u8 {
     best.1
 }
 
-/// The 1-based line on which the first field longer than `max` bytes
-/// starts, read as the CSV reader reads quotes: a quote opens a quoted
-/// field only at the start of a field, and `""` inside one is a quote.
-/// One pass without allocating, so that such a file is refused before the
-/// reader would gather the rest of the file into one field.
-pub(super) fn long_field(bytes: &[u8], delimiter: u8, max: usize) -> Option<usize> {
+/// A field longer than `max` bytes ([`ReadError::FieldTooLong`]) or a
+/// record of more than `max_fields` fields ([`ReadError::TooMuch`]), with
+/// the 1-based line on which it starts, read as the CSV reader reads
+/// quotes: a quote opens a quoted field only at the start of a field, and
+/// `""` inside one is a quote. One pass without allocating, so that such a
+/// file is refused before the reader would gather the rest of the file
+/// into one field, or one line of empty fields into a record.
+pub(super) fn long_field(
+    bytes: &[u8],
+    delimiter: u8,
+    max: usize,
+    max_fields: usize,
+) -> Option<ReadError> {
     #[derive(PartialEq)]
     enum State {
         Start,
@@ -163,6 +170,7 @@ pub(super) fn long_field(bytes: &[u8], delimiter: u8, max: usize) -> Option<usiz
         QuoteInQuoted,
     }
     let (mut state, mut len, mut line, mut field_line) = (State::Start, 0usize, 1usize, 1usize);
+    let (mut fields, mut record_line) = (1usize, 1usize);
     for &b in bytes {
         if state == State::Quoted {
             if b == b'"' {
@@ -171,8 +179,20 @@ pub(super) fn long_field(bytes: &[u8], delimiter: u8, max: usize) -> Option<usiz
                 line += 1;
             }
         } else if b == delimiter || b == b'\n' || b == b'\r' {
-            if b == b'\n' {
-                line += 1;
+            if b == delimiter {
+                fields += 1;
+                if fields > max_fields {
+                    return Some(ReadError::TooMuch {
+                        part: Part::Fields,
+                        line: record_line,
+                    });
+                }
+            } else {
+                if b == b'\n' {
+                    line += 1;
+                }
+                fields = 1;
+                record_line = line;
             }
             state = State::Start;
             len = 0;
@@ -186,7 +206,7 @@ pub(super) fn long_field(bytes: &[u8], delimiter: u8, max: usize) -> Option<usiz
         }
         len += 1;
         if len > max {
-            return Some(field_line);
+            return Some(ReadError::FieldTooLong { line: field_line });
         }
     }
     None

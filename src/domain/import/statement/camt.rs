@@ -26,7 +26,8 @@
 //! - closing: `Bal` with code `CLBD`, the latest per account.
 
 use super::text::{at_least_cents, decode, parse_decimal, ymd_iso, Lines};
-use super::{currency_code, Account, Accounts, Balance, Error, Kind};
+use super::{currency_code, most, Account, Accounts, Balance, Error, Kind, Part};
+use crate::domain::import::budget::Budget;
 use crate::domain::import::row::{Problem, Row};
 use quick_xml::events::Event;
 use quick_xml::Reader;
@@ -54,9 +55,16 @@ struct Node {
     text: String,
     children: Vec<Node>,
     line: usize,
+    /// The element's place among all elements of the file, from 1.
+    seq: usize,
 }
 
 impl Node {
+    /// This element and all below it.
+    fn count(&self) -> usize {
+        1 + self.children.iter().map(Node::count).sum::<usize>()
+    }
+
     fn child(&self, name: &str) -> Option<&Node> {
         self.children.iter().find(|c| c.name == name)
     }
@@ -96,12 +104,18 @@ impl Node {
 /// `on_entry` (with the statement as read so far) instead of keeping it. A
 /// document that breaks off (truncated or ill-formed) keeps what was read
 /// before the break; the line of the break is returned too so a caller can
-/// report it when nothing usable was found.
+/// report it when nothing usable was found. The elements held at once (the
+/// tree and the entry being read) are counted as they come and refused
+/// past [`most`]`(Part::Elements)`, so a file of many empty elements never
+/// stands as a tree.
 fn parse_tree(
     text: &str,
+    budget: &Budget,
     on_entry: &mut dyn FnMut(&Node, Node) -> Result<(), Error>,
 ) -> Result<(Node, Option<usize>), Error> {
-    let lines = Lines::new(text);
+    let mut lines = Lines::new(text);
+    let max_held = most(Part::Elements);
+    let (mut held, mut seq) = (0usize, 0usize);
     let mut reader = Reader::from_str(text);
     let config = reader.config_mut();
     config.check_end_names = false;
@@ -114,6 +128,14 @@ fn parse_tree(
     let mut skipped = 0usize;
     let mut broken = None;
     loop {
+        budget.check()?;
+        if held > max_held {
+            let pos = usize::try_from(reader.buffer_position()).unwrap_or(usize::MAX);
+            return Err(Error::TooMuch {
+                part: Part::Elements,
+                line: lines.line_of(pos),
+            });
+        }
         let pos = usize::try_from(reader.buffer_position()).unwrap_or(usize::MAX);
         let event = match reader.read_event() {
             Ok(e) => e,
@@ -128,14 +150,16 @@ fn parse_tree(
                 if skipped > 0 || stack.len() > MAX_DEPTH {
                     skipped += 1;
                 } else {
-                    stack.push(element(&e, lines.line_of(pos)));
+                    (held, seq) = (held + 1, seq + 1);
+                    stack.push(element(&e, lines.line_of(pos), seq));
                 }
             }
             Event::Empty(e) => {
                 if skipped > 0 || stack.len() > MAX_DEPTH {
                     continue;
                 }
-                let node = element(&e, lines.line_of(pos));
+                (held, seq) = (held + 1, seq + 1);
+                let node = element(&e, lines.line_of(pos), seq);
                 if let Some(parent) = stack.last_mut() {
                     parent.children.push(node);
                 }
@@ -144,7 +168,7 @@ fn parse_tree(
                 if skipped > 0 {
                     skipped -= 1;
                 } else if stack.len() > 1 {
-                    close(&mut stack, on_entry)?;
+                    held -= close(&mut stack, on_entry)?;
                 }
             }
             Event::Text(t) => {
@@ -179,29 +203,32 @@ fn parse_tree(
     // Close whatever is still open (a cut-off file).
     while stack.len() > 1 {
         close(&mut stack, on_entry)?;
+        budget.check()?;
     }
     Ok((stack.pop().unwrap_or_default(), broken))
 }
 
 /// Closes the innermost open element: an entry of a statement goes to
-/// `on_entry`, anything else to its parent.
+/// `on_entry`, anything else to its parent. Answers how many elements are
+/// no longer held (those of the entry).
 fn close(
     stack: &mut Vec<Node>,
     on_entry: &mut dyn FnMut(&Node, Node) -> Result<(), Error>,
-) -> Result<(), Error> {
+) -> Result<usize, Error> {
     if let Some(node) = stack.pop() {
         if let Some(parent) = stack.last_mut() {
             if node.name == "Ntry" && (parent.name == "Stmt" || parent.name == "Rpt") {
+                let released = node.count();
                 on_entry(parent, node)?;
-            } else {
-                parent.children.push(node);
+                return Ok(released);
             }
+            parent.children.push(node);
         }
     }
-    Ok(())
+    Ok(0)
 }
 
-fn element(e: &quick_xml::events::BytesStart<'_>, line: usize) -> Node {
+fn element(e: &quick_xml::events::BytesStart<'_>, line: usize, seq: usize) -> Node {
     let name = e.local_name().as_ref().to_string();
     let attrs = e
         .attributes()
@@ -219,16 +246,28 @@ fn element(e: &quick_xml::events::BytesStart<'_>, line: usize) -> Node {
         text: String::new(),
         children: Vec::new(),
         line,
+        seq,
     }
 }
 
 /// Reads a camt.053 or camt.052 file.
-pub fn read(bytes: &[u8]) -> Result<(&'static str, Vec<Account>), Error> {
+pub fn read(bytes: &[u8], budget: &Budget) -> Result<(&'static str, Vec<Account>), Error> {
     let declared = xml_declared_encoding(bytes);
     let (text, encoding) = decode(bytes, declared.as_deref());
     let mut accounts = Accounts::default();
-    let (root, broken) = parse_tree(&text, &mut |stmt, ntry| {
-        read_entry(stmt, &ntry, &mut accounts)
+    // The statement's account, found once per statement and number of
+    // its elements read (it is read before the statement's entries).
+    let mut known: Option<(usize, usize, String)> = None;
+    let (root, broken) = parse_tree(&text, budget, &mut |stmt, ntry| {
+        let id = match &known {
+            Some((seq, n, id)) if *seq == stmt.seq && *n == stmt.children.len() => id.clone(),
+            _ => {
+                let id = account_of(stmt, &mut accounts)?;
+                known = Some((stmt.seq, stmt.children.len(), id.clone()));
+                id
+            }
+        };
+        read_entry(&id, &ntry, &mut accounts)
     })?;
     let message = find_message(&root).ok_or(Error::Malformed {
         line: broken.unwrap_or(1),
@@ -240,7 +279,7 @@ pub fn read(bytes: &[u8]) -> Result<(&'static str, Vec<Account>), Error> {
         .filter(|c| c.name == "Stmt" || c.name == "Rpt")
     {
         statements += 1;
-        read_statement(stmt, &mut accounts);
+        read_statement(stmt, &mut accounts)?;
     }
     if statements == 0 {
         return Err(Error::Malformed {
@@ -281,44 +320,46 @@ fn find_message(root: &Node) -> Option<&Node> {
 
 /// The statement's account, noted with its currency (from the account, or
 /// else from a balance's amount).
-fn account_of(stmt: &Node, accounts: &mut Accounts) -> String {
+fn account_of(stmt: &Node, accounts: &mut Accounts) -> Result<String, Error> {
     let id = stmt
         .text_at(&["Acct", "Id", "IBAN"])
         .or_else(|| stmt.text_at(&["Acct", "Id", "Othr", "Id"]))
         .unwrap_or_default();
-    accounts.get(&id);
+    accounts.get(&id)?;
     accounts.currency(
         &id,
         stmt.text_at(&["Acct", "Ccy"])
             .and_then(|c| currency_code(&c)),
-    );
+    )?;
     for bal in stmt.all("Bal") {
         if let Some(ccy) = bal.child("Amt").and_then(|a| a.attr("Ccy")) {
-            accounts.currency(&id, currency_code(ccy));
+            accounts.currency(&id, currency_code(ccy))?;
         }
     }
-    id
+    Ok(id)
 }
 
-/// The rows of one entry of `stmt` (as read up to the entry).
-fn read_entry(stmt: &Node, ntry: &Node, accounts: &mut Accounts) -> Result<(), Error> {
-    let id = account_of(stmt, accounts);
-    let own = normalize_account(&id);
+/// The rows of one entry of the statement of account `id`.
+fn read_entry(id: &str, ntry: &Node, accounts: &mut Accounts) -> Result<(), Error> {
+    let own = normalize_account(id);
     let entry_ccy = ntry
         .child("Amt")
         .and_then(|a| a.attr("Ccy"))
         .and_then(currency_code);
-    accounts.currency(&id, entry_ccy.clone());
-    let currency = entry_ccy.or_else(|| accounts.get(&id).currency.clone());
+    accounts.currency(id, entry_ccy.clone())?;
+    let currency = match entry_ccy {
+        Some(ccy) => Some(ccy),
+        None => accounts.get(id)?.currency.clone(),
+    };
     for row in entry_rows(ntry, &own, currency) {
-        accounts.push(&id, row)?;
+        accounts.push(id, row)?;
     }
     Ok(())
 }
 
 /// The statement's account and its booked closing balance.
-fn read_statement(stmt: &Node, accounts: &mut Accounts) {
-    let id = account_of(stmt, accounts);
+fn read_statement(stmt: &Node, accounts: &mut Accounts) -> Result<(), Error> {
+    let id = account_of(stmt, accounts)?;
     for bal in stmt.all("Bal") {
         let code = bal.text_at(&["Tp", "CdOrPrtry", "Cd"]).unwrap_or_default();
         if code != "CLBD" {
@@ -331,9 +372,10 @@ fn read_statement(stmt: &Node, accounts: &mut Accounts) {
             .and_then(|d| ymd_iso(&d));
         if let (Some(amount), Some(date)) = (amount, date) {
             let amount = if is_debit(bal) { -amount } else { amount };
-            accounts.closing(&id, Balance { date, amount });
+            accounts.closing(&id, Balance { date, amount })?;
         }
     }
+    Ok(())
 }
 
 fn is_debit(node: &Node) -> bool {
@@ -543,7 +585,7 @@ mod tests {
     #[test]
     fn batch_entry_is_split_when_parts_add_up() {
         let xml = doc(&BATCH.replace("AMOUNT2", "2.50"));
-        let (_, accounts) = read(xml.as_bytes()).expect("readable");
+        let (_, accounts) = read(xml.as_bytes(), &Budget::unlimited()).expect("readable");
         let rows = &accounts[0].rows;
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0].amount, dec("-3.50"));
@@ -558,7 +600,7 @@ mod tests {
     #[test]
     fn batch_entry_is_kept_whole_when_parts_do_not_add_up() {
         let xml = doc(&BATCH.replace("AMOUNT2", "2.00"));
-        let (_, accounts) = read(xml.as_bytes()).expect("readable");
+        let (_, accounts) = read(xml.as_bytes(), &Budget::unlimited()).expect("readable");
         let rows = &accounts[0].rows;
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0].amount, dec("-6.00"));
@@ -578,7 +620,7 @@ mod tests {
 <RltdPties><Dbtr><Nm>Sven</Nm></Dbtr><Cdtr><Nm>Erwin</Nm></Cdtr></RltdPties>
 <RtrInf><Rsn><Cd>MS03</Cd></Rsn></RtrInf></TxDtls></NtryDtls><AddtlNtryInf>LS RUECK</AddtlNtryInf></Ntry>"#,
         );
-        let (_, accounts) = read(xml.as_bytes()).expect("readable");
+        let (_, accounts) = read(xml.as_bytes(), &Budget::unlimited()).expect("readable");
         let rows = &accounts[0].rows;
         assert_eq!(rows[0].payee, "Maria");
         assert_eq!(rows[0].amount, dec("-6.00"));
@@ -602,7 +644,7 @@ mod tests {
 <NtryDtls><TxDtls><RmtInf><Ustrd>A &amp; B &x;</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>
 </Rpt></BkToCstmrAcctRpt></Document>"#;
         assert_eq!(sniff(xml), Some(Kind::Camt052));
-        let (_, accounts) = read(xml.as_bytes()).expect("readable");
+        let (_, accounts) = read(xml.as_bytes(), &Budget::unlimited()).expect("readable");
         assert_eq!(accounts[0].rows[0].memo, "A & B");
     }
 
@@ -610,7 +652,7 @@ mod tests {
     fn cut_off_file_keeps_complete_entries() {
         let xml = doc(&BATCH.replace("AMOUNT2", "2.50"));
         let cut = xml.get(..xml.len() - 40).unwrap_or_default();
-        let (_, accounts) = read(cut.as_bytes()).expect("readable");
+        let (_, accounts) = read(cut.as_bytes(), &Budget::unlimited()).expect("readable");
         assert_eq!(accounts[0].rows.len(), 2);
     }
 }

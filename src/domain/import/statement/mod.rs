@@ -12,7 +12,9 @@ mod ofx;
 mod qif;
 mod text;
 
+use crate::domain::import::budget::{Budget, Stop};
 use crate::domain::import::row::Row;
+pub use crate::error::Part;
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use std::collections::HashMap;
@@ -80,6 +82,19 @@ pub enum Error {
     TooManyRows,
     /// The file has no content.
     Empty,
+    /// More of `part` than [`most`] allows, found by this 1-based
+    /// line: refused as it is read, before it takes memory.
+    TooMuch { part: Part, line: usize },
+    /// Statements of more than [`MAX_ACCOUNTS`] accounts.
+    TooManyAccounts,
+    /// Reading ran out of time or was called off ([`Budget`]).
+    Stopped(Stop),
+}
+
+impl From<Stop> for Error {
+    fn from(stop: Stop) -> Error {
+        Error::Stopped(stop)
+    }
 }
 
 impl std::fmt::Display for Error {
@@ -88,6 +103,11 @@ impl std::fmt::Display for Error {
             Error::Malformed { line } => write!(f, "the file cannot be read (line {line})"),
             Error::TooManyRows => write!(f, "the file has more than {MAX_ROWS} rows"),
             Error::Empty => write!(f, "the file is empty"),
+            Error::TooMuch { part, line } => {
+                write!(f, "more than {} {part:?} by line {line}", most(*part))
+            }
+            Error::TooManyAccounts => write!(f, "more than {MAX_ACCOUNTS} accounts"),
+            Error::Stopped(stop) => write!(f, "reading stopped: {stop:?}"),
         }
     }
 }
@@ -96,6 +116,25 @@ impl std::error::Error for Error {}
 
 /// The most rows one file may have.
 pub const MAX_ROWS: usize = 200_000;
+
+/// The most accounts one file may hold statements of.
+pub const MAX_ACCOUNTS: usize = 1_000;
+
+/// The most of each part a file may have: far more than any bank writes,
+/// few enough that what a reader holds of them stays small.
+pub fn most(part: Part) -> usize {
+    match part {
+        // CSV: the cells of one line.
+        Part::Fields => 1_000,
+        // MT940: the lines of one field, or of the details of one booking.
+        Part::Lines => 1_000,
+        // camt: the elements held at once besides the booking being read
+        // (the statements' accounts, balances and summaries).
+        Part::Elements => 100_000,
+        // OFX: the tags open at once (never closed, as SGML allows).
+        Part::OpenTags => 1_000,
+    }
+}
 
 /// How much of the start of a file sniff() looks at.
 const SNIFF_BYTES: usize = 8192;
@@ -131,6 +170,11 @@ pub fn sniff(bytes: &[u8]) -> Option<Kind> {
 
 /// Reads a file sniff() recognised.
 pub fn read(bytes: &[u8]) -> Result<Parsed, Error> {
+    read_within(bytes, &Budget::unlimited())
+}
+
+/// Reads a file sniff() recognised, within `budget`.
+pub fn read_within(bytes: &[u8], budget: &Budget) -> Result<Parsed, Error> {
     let content = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if content
         .iter()
@@ -140,10 +184,10 @@ pub fn read(bytes: &[u8]) -> Result<Parsed, Error> {
     }
     let kind = sniff(bytes).ok_or(Error::Malformed { line: 1 })?;
     let (encoding, accounts) = match kind {
-        Kind::Camt053 | Kind::Camt052 => camt::read(bytes)?,
-        Kind::Mt940 => mt940::read(bytes)?,
-        Kind::Ofx => ofx::read(bytes)?,
-        Kind::Qif => qif::read(bytes)?,
+        Kind::Camt053 | Kind::Camt052 => camt::read(bytes, budget)?,
+        Kind::Mt940 => mt940::read(bytes, budget)?,
+        Kind::Ofx => ofx::read(bytes, budget)?,
+        Kind::Qif => qif::read(bytes, budget)?,
     };
     Ok(Parsed {
         kind,
@@ -163,10 +207,12 @@ struct Accounts {
 }
 
 impl Accounts {
-    /// The account with this id, created at the end of the list if new.
-    fn get(&mut self, id: &str) -> &mut Account {
+    /// The account with this id, created at the end of the list if new;
+    /// refused past [`MAX_ACCOUNTS`].
+    fn get(&mut self, id: &str) -> Result<&mut Account, Error> {
         let pos = match self.index.get(id) {
             Some(&pos) => pos,
+            None if self.list.len() >= MAX_ACCOUNTS => return Err(Error::TooManyAccounts),
             None => {
                 self.index.insert(id.to_string(), self.list.len());
                 self.list.push(Account {
@@ -178,7 +224,7 @@ impl Accounts {
                 self.list.len() - 1
             }
         };
-        &mut self.list[pos]
+        Ok(&mut self.list[pos])
     }
 
     /// Adds a row to an account.
@@ -187,14 +233,14 @@ impl Accounts {
         if self.rows > MAX_ROWS {
             return Err(Error::TooManyRows);
         }
-        self.get(id).rows.push(row);
+        self.get(id)?.rows.push(row);
         Ok(())
     }
 
     /// Notes a booked closing balance; a later or equal date replaces an
     /// earlier one, so the latest wins and the last in file order wins a tie.
-    fn closing(&mut self, id: &str, balance: Balance) {
-        let account = self.get(id);
+    fn closing(&mut self, id: &str, balance: Balance) -> Result<(), Error> {
+        let account = self.get(id)?;
         let replace = match &account.closing {
             Some(old) => balance.date >= old.date,
             None => true,
@@ -202,14 +248,16 @@ impl Accounts {
         if replace {
             account.closing = Some(balance);
         }
+        Ok(())
     }
 
     /// Sets the account currency unless one is already known.
-    fn currency(&mut self, id: &str, currency: Option<String>) {
-        let account = self.get(id);
+    fn currency(&mut self, id: &str, currency: Option<String>) -> Result<(), Error> {
+        let account = self.get(id)?;
         if account.currency.is_none() {
             account.currency = currency;
         }
+        Ok(())
     }
 }
 
@@ -254,14 +302,16 @@ mod tests {
                 date: d(2),
                 amount: Decimal::ONE,
             },
-        );
+        )
+        .unwrap();
         acc.closing(
             "a",
             Balance {
                 date: d(1),
                 amount: Decimal::TWO,
             },
-        );
+        )
+        .unwrap();
         assert_eq!(
             acc.list[0].closing.as_ref().map(|b| b.amount),
             Some(Decimal::ONE)
@@ -272,7 +322,8 @@ mod tests {
                 date: d(2),
                 amount: Decimal::TEN,
             },
-        );
+        )
+        .unwrap();
         assert_eq!(
             acc.list[0].closing.as_ref().map(|b| b.amount),
             Some(Decimal::TEN)
@@ -301,6 +352,66 @@ mod tests {
             let _ = sniff(&input);
             let _ = read(&input);
         }
+    }
+
+    /// Files of many parts are refused as the parts come, naming the part
+    /// and where it passed its bound; none of them is held whole.
+    #[test]
+    fn files_of_too_many_parts_are_refused_where_they_pass_the_bound() {
+        let camt = format!(
+            "<?xml version=\"1.0\"?>\n<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.02\"><BkToCstmrStmt><Stmt>{}",
+            "<a/>".repeat(most(Part::Elements) + 1)
+        );
+        assert_eq!(
+            read(camt.as_bytes()),
+            Err(Error::TooMuch {
+                part: Part::Elements,
+                line: 2
+            })
+        );
+        let mt940 = format!(
+            ":20:X\n:25:DE1\n:60F:C240101EUR1,00\n:61:2401020102DR1,00NMSCNONREF\n:86:Miete\n{}-\n",
+            "\n".repeat(most(Part::Lines) + 1)
+        );
+        assert_eq!(
+            read(mt940.as_bytes()),
+            Err(Error::TooMuch {
+                part: Part::Lines,
+                line: 5
+            })
+        );
+        // Lines after a statement's end are not kept, however many.
+        let after = format!(
+            ":20:X\n:25:DE1\n:60F:C240101EUR1,00\n:61:2401020102DR1,00NMSCNONREF\n-\n{}",
+            "\n".repeat(most(Part::Lines) * 3)
+        );
+        assert_eq!(read(after.as_bytes()).map(|p| p.accounts.len()), Ok(1));
+        let mut many = String::new();
+        for i in 0..=MAX_ACCOUNTS {
+            many.push_str(&format!(":20:X\n:25:DE{i}\n:60F:C240101EUR1,00\n-\n"));
+        }
+        assert_eq!(read(many.as_bytes()), Err(Error::TooManyAccounts));
+        let ofx = |body: &str| {
+            format!("OFXHEADER:100\n\n<OFX><STMTRS><CURDEF>EUR<BANKTRANLIST>{body}</OFX>")
+        };
+        let open: String = (0..=most(Part::OpenTags))
+            .map(|i| format!("<T{i}>"))
+            .collect();
+        assert_eq!(
+            read(ofx(&open).as_bytes()),
+            Err(Error::TooMuch {
+                part: Part::OpenTags,
+                line: 3
+            })
+        );
+        // One name opened again and again is one open tag.
+        let again = "<X></Y>".repeat(50_000);
+        assert_eq!(
+            read(ofx(&again).as_bytes()).map(|p| p.accounts.len()),
+            Ok(1)
+        );
+        let rows = "<STMTTRN><DTPOSTED>20240101<TRNAMT>1".repeat(MAX_ROWS + 1);
+        assert_eq!(read(ofx(&rows).as_bytes()), Err(Error::TooManyRows));
     }
 
     /// Real statements cut off anywhere or with a byte changed are read or

@@ -18,18 +18,16 @@
 //! - closing: the latest `:62F:` per account (`:62M:` and `:64:` are not
 //!   booked closing balances).
 
-use super::text::{collapse, decode, digits, parse_decimal, split_lines};
-use super::{currency_code, Account, Accounts, Balance, Error};
+use super::text::{collapse, decode, digits, parse_decimal, split_lines, SplitLines};
+use super::{currency_code, most, Account, Accounts, Balance, Error, Part};
+use crate::domain::import::budget::Budget;
 use crate::domain::import::row::{Problem, Row};
 use chrono::{Datelike, NaiveDate};
 
 /// Recognises MT940: the first non-blank line is a tag or a SWIFT block, and
 /// `:20:`, `:25:` and `:60F:`/`:60M:`/`:61:` start lines near the start.
 pub fn sniff(head: &str) -> bool {
-    let lines: Vec<&str> = split_lines(head)
-        .into_iter()
-        .map(|(_, l)| strip_envelope(l))
-        .collect();
+    let lines: Vec<&str> = split_lines(head).map(|(_, l)| strip_envelope(l)).collect();
     let Some(first) = lines.iter().find(|l| !l.trim().is_empty()) else {
         return false;
     };
@@ -61,35 +59,67 @@ struct Field<'a> {
     lines: Vec<&'a str>,
 }
 
-/// Splits the text into fields. Lines that do not start a tag continue the
-/// previous field; SWIFT block ends and `-` separators end it.
-fn fields(text: &str) -> Vec<Field<'_>> {
-    let mut out: Vec<Field<'_>> = Vec::new();
-    let mut open = false;
-    for (no, raw) in split_lines(text) {
-        let line = strip_envelope(raw);
-        if let Some((tag, rest)) = tag_of(line) {
-            out.push(Field {
-                tag,
-                line: no,
-                lines: vec![rest],
-            });
-            open = true;
-            continue;
-        }
-        let t = line.trim();
-        let envelope = raw.trim_start_matches('\u{1a}').starts_with('{');
-        if t == "-" || t.starts_with("-}") || envelope {
-            open = false;
-            continue;
-        }
-        if open {
-            if let Some(f) = out.last_mut() {
+/// Splits the text into fields, one at a time. Lines that do not start a
+/// tag continue the field before; SWIFT block ends and `-` separators end
+/// it. A field of more than [`most`]`(Part::Lines)` lines is refused.
+fn fields<'a>(text: &'a str, budget: &'a Budget) -> Fields<'a> {
+    Fields {
+        lines: split_lines(text),
+        open: None,
+        budget,
+    }
+}
+
+/// The fields of [`fields`].
+struct Fields<'a> {
+    lines: SplitLines<'a>,
+    /// The field being read.
+    open: Option<Field<'a>>,
+    budget: &'a Budget,
+}
+
+impl<'a> Iterator for Fields<'a> {
+    type Item = Result<Field<'a>, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Err(stop) = self.budget.check() {
+                return Some(Err(stop.into()));
+            }
+            let Some((no, raw)) = self.lines.next() else {
+                return self.open.take().map(Ok);
+            };
+            let line = strip_envelope(raw);
+            if let Some((tag, rest)) = tag_of(line) {
+                let next = Field {
+                    tag,
+                    line: no,
+                    lines: vec![rest],
+                };
+                match self.open.replace(next) {
+                    Some(done) => return Some(Ok(done)),
+                    None => continue,
+                }
+            }
+            let t = line.trim();
+            let envelope = raw.trim_start_matches('\u{1a}').starts_with('{');
+            if t == "-" || t.starts_with("-}") || envelope {
+                match self.open.take() {
+                    Some(done) => return Some(Ok(done)),
+                    None => continue,
+                }
+            }
+            if let Some(f) = self.open.as_mut() {
+                if f.lines.len() >= most(Part::Lines) {
+                    return Some(Err(Error::TooMuch {
+                        part: Part::Lines,
+                        line: f.line,
+                    }));
+                }
                 f.lines.push(line);
             }
         }
     }
-    out
 }
 
 /// A line that starts with `:TAG:` gives the tag and the rest of the line.
@@ -114,10 +144,26 @@ struct Entry {
     payee: String,
     details: Vec<Vec<String>>,
     ns: Vec<String>,
+    /// The lines of `details` and `ns`, at most [`most`]`(Part::Lines)`.
+    held: usize,
+}
+
+impl Entry {
+    /// Counts the lines of a field about to be kept with the entry.
+    fn hold(&mut self, field: &Field<'_>) -> Result<(), Error> {
+        self.held += field.lines.len();
+        if self.held > most(Part::Lines) {
+            return Err(Error::TooMuch {
+                part: Part::Lines,
+                line: field.line,
+            });
+        }
+        Ok(())
+    }
 }
 
 /// Reads an MT940 file.
-pub fn read(bytes: &[u8]) -> Result<(&'static str, Vec<Account>), Error> {
+pub fn read(bytes: &[u8], budget: &Budget) -> Result<(&'static str, Vec<Account>), Error> {
     let (text, encoding) = decode(bytes, None);
     let mut accounts = Accounts::default();
     let mut account_raw: Option<String> = None;
@@ -126,7 +172,8 @@ pub fn read(bytes: &[u8]) -> Result<(&'static str, Vec<Account>), Error> {
     let mut entry: Option<Entry> = None;
     let mut last_line = 1;
 
-    for field in fields(&text) {
+    for field in fields(&text, budget) {
+        let field = field?;
         last_line = field.line;
         let first = field.lines.first().copied().unwrap_or_default();
         match field.tag {
@@ -134,7 +181,7 @@ pub fn read(bytes: &[u8]) -> Result<(&'static str, Vec<Account>), Error> {
                 flush(&mut entry, account.as_deref(), &currency, &mut accounts)?;
                 // A statement without rows or balances still names its account.
                 if let Some(id) = &account {
-                    accounts.get(id);
+                    accounts.get(id)?;
                 }
                 account_raw = None;
                 account = None;
@@ -161,7 +208,7 @@ pub fn read(bytes: &[u8]) -> Result<(&'static str, Vec<Account>), Error> {
                     }
                 }
                 let id = account.clone().unwrap_or_default();
-                accounts.currency(&id, currency.clone());
+                accounts.currency(&id, currency.clone())?;
             }
             "61" => {
                 flush(&mut entry, account.as_deref(), &currency, &mut accounts)?;
@@ -169,12 +216,14 @@ pub fn read(bytes: &[u8]) -> Result<(&'static str, Vec<Account>), Error> {
             }
             "86" => {
                 if let Some(e) = entry.as_mut() {
+                    e.hold(&field)?;
                     e.details
                         .push(field.lines.iter().map(|l| l.to_string()).collect());
                 }
             }
             "NS" => {
                 if let Some(e) = entry.as_mut() {
+                    e.hold(&field)?;
                     e.ns.extend(field.lines.iter().map(|l| l.to_string()));
                 }
             }
@@ -189,7 +238,7 @@ pub fn read(bytes: &[u8]) -> Result<(&'static str, Vec<Account>), Error> {
                                 date: b.date,
                                 amount: b.amount,
                             },
-                        );
+                        )?;
                     }
                 }
             }
@@ -198,7 +247,7 @@ pub fn read(bytes: &[u8]) -> Result<(&'static str, Vec<Account>), Error> {
     }
     flush(&mut entry, account.as_deref(), &currency, &mut accounts)?;
     if let Some(id) = &account {
-        accounts.get(id);
+        accounts.get(id)?;
     }
     if accounts.list.is_empty() {
         return Err(Error::Malformed { line: last_line });
@@ -320,6 +369,7 @@ fn parse_61(field: &Field<'_>) -> Entry {
         payee: collapse(&payee),
         details: Vec::new(),
         ns: Vec::new(),
+        held: 0,
     }
 }
 
@@ -467,7 +517,7 @@ mod tests {
 pezifizie?22rt Reject?32Richter Renate 70 Zeichen B?33eginn\r\n\
 :62F:D070904EUR100,08\r\n-\r\n";
         assert!(sniff(file));
-        let (_, accounts) = read(file.as_bytes()).expect("readable");
+        let (_, accounts) = read(file.as_bytes(), &Budget::unlimited()).expect("readable");
         let row = &accounts[0].rows[0];
         assert_eq!(row.amount, dec("-0.08"));
         assert_eq!(
@@ -485,7 +535,7 @@ pezifizie?22rt Reject?32Richter Renate 70 Zeichen B?33eginn\r\n\
     #[test]
     fn entry_date_crosses_the_year_end() {
         let file = ":20:X\n:25:ACC\n:60F:C191231EUR1,00\n:61:2001021231D1,00NTRFNONREF\n:86:x\n:61:1912310102C2,00NTRFNONREF\n:62F:C200102EUR2,00\n";
-        let (_, accounts) = read(file.as_bytes()).expect("readable");
+        let (_, accounts) = read(file.as_bytes(), &Budget::unlimited()).expect("readable");
         let rows = &accounts[0].rows;
         assert_eq!(rows[0].date, NaiveDate::from_ymd_opt(2019, 12, 31));
         assert_eq!(rows[1].date, NaiveDate::from_ymd_opt(2020, 1, 2));
@@ -496,7 +546,7 @@ pezifizie?22rt Reject?32Richter Renate 70 Zeichen B?33eginn\r\n\
     fn swift_blocks_glued_currency_and_bad_amount() {
         let file = "{1:F01X}{2:O940X}{3:}{4:\n:20:1\n:25:1567.50.961EUR\n:28:1\n:60F:C120917EUR10,00\n:61:120918D,,N084P002445588      Belastingdienst Apeldoor\n:86:BETALINGSKENM.  018\n:86:GOOGLE\n:62F:C120918EUR10,00\n-}{5:}\n";
         assert!(sniff(file));
-        let (_, accounts) = read(file.as_bytes()).expect("readable");
+        let (_, accounts) = read(file.as_bytes(), &Budget::unlimited()).expect("readable");
         assert_eq!(accounts[0].id, "1567.50.961");
         assert_eq!(accounts[0].currency.as_deref(), Some("EUR"));
         let row = &accounts[0].rows[0];
@@ -507,7 +557,7 @@ pezifizie?22rt Reject?32Richter Renate 70 Zeichen B?33eginn\r\n\
     #[test]
     fn second_line_of_61_is_the_payee() {
         let file = ":20:1\n:25:NL81ASNB9999999999\n:28C:1/1\n:60F:C200101EUR444,29\n:61:2001010101D65,00NOVBNL47INGB9999999999\nhr paulissen\n:86:NL47INGB9999999999 hr paulissen\n\nBetaling sieraden\n:62F:C200101EUR379,29\n";
-        let (_, accounts) = read(file.as_bytes()).expect("readable");
+        let (_, accounts) = read(file.as_bytes(), &Budget::unlimited()).expect("readable");
         let row = &accounts[0].rows[0];
         assert_eq!(row.payee, "hr paulissen");
         assert_eq!(row.memo, "Betaling sieraden");

@@ -5,7 +5,11 @@
 //!
 //! A tag followed by text before the next `<` is a leaf with that value; any
 //! other tag opens an aggregate that a later `</NAME>` closes (closing every
-//! aggregate opened after it, which is how unclosed SGML elements end).
+//! aggregate opened after it, which is how unclosed SGML elements end). An
+//! aggregate opened again while it is open closes the open one first. The
+//! open aggregates are counted by name, so each tag costs the same however
+//! many are open, and more than [`most`]`(Part::OpenTags)` open at once
+//! refuse the file.
 //!
 //! Rules (see docs/import-formats.md): date `DTPOSTED` (date part as written,
 //! no time-zone shift), amount `TRNAMT` as signed in the file, payee `NAME`,
@@ -13,8 +17,10 @@
 //! `CCACCTFROM`, closing `LEDGERBAL`.
 
 use super::text::{collapse, decode, parse_decimal, unescape_entities, ymd_compact, Lines};
-use super::{currency_code, Account, Accounts, Balance, Error};
+use super::{currency_code, most, Account, Accounts, Balance, Error, Part, MAX_ROWS};
+use crate::domain::import::budget::Budget;
 use crate::domain::import::row::{Problem, Row};
+use std::collections::HashMap;
 
 /// Recognises OFX by its 1.x header or an `<OFX>` / `<?OFX` tag near the start.
 pub fn sniff(head: &str) -> bool {
@@ -72,6 +78,18 @@ struct Statement {
     ledger: Option<Balance>,
 }
 
+impl Statement {
+    /// Keeps a row until the statement ends; refused past [`MAX_ROWS`]
+    /// with the rows of the statements before.
+    fn push(&mut self, row: Row, accounts: &Accounts) -> Result<(), Error> {
+        if self.rows.len() + accounts.rows >= MAX_ROWS {
+            return Err(Error::TooManyRows);
+        }
+        self.rows.push(row);
+        Ok(())
+    }
+}
+
 /// One `STMTTRN` being read.
 #[derive(Default)]
 struct Txn {
@@ -83,15 +101,50 @@ struct Txn {
     memo: Option<String>,
 }
 
+/// The aggregates open, innermost last, and how many of each name.
+#[derive(Default)]
+struct Open {
+    stack: Vec<String>,
+    count: HashMap<String, usize>,
+}
+
+impl Open {
+    fn contains(&self, name: &str) -> bool {
+        self.count.get(name).is_some_and(|&n| n > 0)
+    }
+
+    fn push(&mut self, name: String) {
+        *self.count.entry(name.clone()).or_default() += 1;
+        self.stack.push(name);
+    }
+
+    /// Takes off `name` and every aggregate opened after it, innermost
+    /// first; nothing when `name` is not open.
+    fn close_from(&mut self, name: &str) -> Vec<String> {
+        if !self.contains(name) {
+            return Vec::new();
+        }
+        let pos = self.stack.iter().rposition(|n| n == name).unwrap_or(0);
+        let mut closed: Vec<String> = self.stack.drain(pos..).collect();
+        closed.reverse();
+        for n in &closed {
+            if let Some(c) = self.count.get_mut(n) {
+                *c -= 1;
+            }
+        }
+        closed
+    }
+}
+
 /// Reads an OFX or QFX file.
-pub fn read(bytes: &[u8]) -> Result<(&'static str, Vec<Account>), Error> {
+pub fn read(bytes: &[u8], budget: &Budget) -> Result<(&'static str, Vec<Account>), Error> {
     let declared = declared_charset(bytes);
     let (text, encoding) = decode(bytes, declared.as_deref());
-    let lines = Lines::new(&text);
+    let mut lines = Lines::new(&text);
     let start = find_ofx_tag(&text).ok_or(Error::Malformed { line: 1 })?;
 
     let mut accounts = Accounts::default();
-    let mut stack: Vec<String> = Vec::new();
+    let mut open = Open::default();
     let mut stmt: Option<Statement> = None;
     let mut txn: Option<Txn> = None;
     let mut ledger_amount: Option<String> = None;
@@ -101,6 +154,7 @@ pub fn read(bytes: &[u8]) -> Result<(&'static str, Vec<Account>), Error> {
     let mut rest = text.get(start..).unwrap_or_default();
     let mut offset = start;
     while let Some(lt) = rest.find('<') {
+        budget.check()?;
         let tag_start = offset + lt;
         let after = rest.get(lt + 1..).unwrap_or_default();
         let Some(gt) = after.find('>') else { break };
@@ -117,17 +171,15 @@ pub fn read(bytes: &[u8]) -> Result<(&'static str, Vec<Account>), Error> {
         }
         if let Some(name) = tag.strip_prefix('/') {
             let name = name.trim().to_ascii_uppercase();
-            if let Some(pos) = stack.iter().rposition(|n| *n == name) {
-                for closed in stack.drain(pos..).rev() {
-                    close(
-                        &closed,
-                        &mut stmt,
-                        &mut txn,
-                        &mut accounts,
-                        &mut ledger_amount,
-                        &mut ledger_date,
-                    )?;
-                }
+            for closed in open.close_from(&name) {
+                close(
+                    &closed,
+                    &mut stmt,
+                    &mut txn,
+                    &mut accounts,
+                    &mut ledger_amount,
+                    &mut ledger_date,
+                )?;
             }
             continue;
         }
@@ -140,6 +192,24 @@ pub fn read(bytes: &[u8]) -> Result<(&'static str, Vec<Account>), Error> {
         let value = value.trim();
         if value.is_empty() {
             // An aggregate (or an empty leaf, which behaves the same).
+            if !tag.ends_with('/') {
+                for closed in open.close_from(&name) {
+                    close(
+                        &closed,
+                        &mut stmt,
+                        &mut txn,
+                        &mut accounts,
+                        &mut ledger_amount,
+                        &mut ledger_date,
+                    )?;
+                }
+                if open.stack.len() >= most(Part::OpenTags) {
+                    return Err(Error::TooMuch {
+                        part: Part::OpenTags,
+                        line: lines.line_of(tag_start),
+                    });
+                }
+            }
             match name.as_str() {
                 "STMTRS" | "CCSTMTRS" => {
                     if let Some(open) = stmt.take() {
@@ -150,7 +220,8 @@ pub fn read(bytes: &[u8]) -> Result<(&'static str, Vec<Account>), Error> {
                 }
                 "STMTTRN" => {
                     if let (Some(done), Some(s)) = (txn.take(), stmt.as_mut()) {
-                        s.rows.push(finish_txn(done, s.currency.clone()));
+                        let currency = s.currency.clone();
+                        s.push(finish_txn(done, currency), &accounts)?;
                     }
                     txn = Some(Txn {
                         line: lines.line_of(tag_start),
@@ -164,12 +235,12 @@ pub fn read(bytes: &[u8]) -> Result<(&'static str, Vec<Account>), Error> {
                 _ => {}
             }
             if !tag.ends_with('/') {
-                stack.push(name);
+                open.push(name);
             }
             continue;
         }
         let value = unescape_entities(value);
-        let inside = |n: &str| stack.iter().any(|s| s == n);
+        let inside = |n: &str| open.contains(n);
         match name.as_str() {
             "CURDEF" => {
                 if let Some(s) = stmt.as_mut() {
@@ -203,7 +274,7 @@ pub fn read(bytes: &[u8]) -> Result<(&'static str, Vec<Account>), Error> {
         }
     }
     // A cut-off file: keep what was read.
-    for closed in stack.drain(..).rev() {
+    for closed in open.stack.drain(..).rev() {
         close(
             &closed,
             &mut stmt,
@@ -251,7 +322,7 @@ fn close(
         "STMTTRN" => {
             if let (Some(done), Some(s)) = (txn.take(), stmt.as_mut()) {
                 let currency = s.currency.clone();
-                s.rows.push(finish_txn(done, currency));
+                s.push(finish_txn(done, currency), accounts)?;
             }
         }
         "STMTRS" | "CCSTMTRS" => {
@@ -270,8 +341,8 @@ fn close(
 
 fn finish_statement(stmt: Statement, accounts: &mut Accounts) -> Result<(), Error> {
     let id = stmt.account.unwrap_or_default();
-    accounts.get(&id);
-    accounts.currency(&id, stmt.currency.clone());
+    accounts.get(&id)?;
+    accounts.currency(&id, stmt.currency.clone())?;
     for mut row in stmt.rows {
         // CURDEF may come after a transaction in a damaged file.
         if row.currency.is_none() {
@@ -280,7 +351,7 @@ fn finish_statement(stmt: Statement, accounts: &mut Accounts) -> Result<(), Erro
         accounts.push(&id, row)?;
     }
     if let Some(balance) = stmt.ledger {
-        accounts.closing(&id, balance);
+        accounts.closing(&id, balance)?;
     }
     Ok(())
 }
@@ -332,7 +403,7 @@ mod tests {
         for c in body.chars() {
             bytes.push(u8::try_from(u32::from(c)).unwrap_or(b'?'));
         }
-        let (encoding, accounts) = read(&bytes).expect("readable");
+        let (encoding, accounts) = read(&bytes, &Budget::unlimited()).expect("readable");
         assert_eq!(encoding, "windows-1252");
         assert_eq!(accounts.len(), 1);
         let a = &accounts[0];
@@ -358,7 +429,7 @@ mod tests {
     #[test]
     fn transfer_target_account_is_not_the_statement_account() {
         let body = "<?xml version=\"1.0\"?><?OFX OFXHEADER=\"200\"?>\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD</CURDEF>\n<BANKACCTFROM><ACCTID>A1</ACCTID></BANKACCTFROM><BANKTRANLIST>\n<STMTTRN><DTPOSTED>20240101</DTPOSTED><TRNAMT>-5</TRNAMT><BANKACCTTO><ACCTID>B2</ACCTID></BANKACCTTO><MEMO></MEMO><PAYEE><NAME>Shop</NAME></PAYEE></STMTTRN>\n</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>";
-        let (_, accounts) = read(body.as_bytes()).expect("readable");
+        let (_, accounts) = read(body.as_bytes(), &Budget::unlimited()).expect("readable");
         assert_eq!(accounts.len(), 1);
         assert_eq!(accounts[0].id, "A1");
         assert_eq!(accounts[0].rows[0].payee, "Shop");

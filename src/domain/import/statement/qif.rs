@@ -13,6 +13,7 @@
 
 use super::text::{decode, split_lines};
 use super::{Account, Accounts, Error};
+use crate::domain::import::budget::Budget;
 use crate::domain::import::row::{Problem, Row};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
@@ -21,7 +22,6 @@ use std::str::FromStr;
 /// Recognises QIF by its first non-blank line.
 pub fn sniff(head: &str) -> bool {
     let first = split_lines(head)
-        .into_iter()
         .map(|(_, l)| l.trim())
         .find(|l| !l.is_empty());
     let Some(first) = first else { return false };
@@ -58,17 +58,17 @@ impl Record {
 }
 
 /// Reads a QIF file.
-pub fn read(bytes: &[u8]) -> Result<(&'static str, Vec<Account>), Error> {
+pub fn read(bytes: &[u8], budget: &Budget) -> Result<(&'static str, Vec<Account>), Error> {
     let (text, encoding) = decode(bytes, None);
-    let lines = split_lines(&text);
-    let day_first = decide_day_first(&lines);
+    let day_first = decide_day_first(&text, budget)?;
 
     let mut accounts = Accounts::default();
     let mut section = Section::Other;
     let mut current: Option<String> = None;
     let mut record = Record::default();
 
-    for (no, raw) in &lines {
+    for (no, raw) in split_lines(&text) {
+        budget.check()?;
         let line = raw.trim_end().trim_start_matches('\u{1a}');
         if line.trim().is_empty() {
             continue;
@@ -98,7 +98,7 @@ pub fn read(bytes: &[u8]) -> Result<(&'static str, Vec<Account>), Error> {
         let code = chars.next().unwrap_or(' ');
         let value = chars.as_str().trim().to_string();
         if record.is_empty() {
-            record.line = *no;
+            record.line = no;
         }
         match (section, code) {
             (Section::Accounts, 'N') => record.name = Some(value),
@@ -114,7 +114,7 @@ pub fn read(bytes: &[u8]) -> Result<(&'static str, Vec<Account>), Error> {
     }
     finish(&mut record, section, &mut current, &mut accounts, day_first)?;
     if accounts.list.is_empty() {
-        accounts.get("");
+        accounts.get("")?;
     }
     Ok((encoding, accounts.list))
 }
@@ -133,7 +133,7 @@ fn finish(
     match section {
         Section::Accounts => {
             if let Some(name) = r.name {
-                accounts.get(&name);
+                accounts.get(&name)?;
                 *current = Some(name);
             }
         }
@@ -213,10 +213,11 @@ fn date_parts(s: &str) -> Option<[u32; 3]> {
 }
 
 /// Whether the file writes the day before the month.
-fn decide_day_first(lines: &[(usize, &str)]) -> bool {
+fn decide_day_first(text: &str, budget: &Budget) -> Result<bool, Error> {
     let mut day_first = false;
     let mut month_first = false;
-    for (_, line) in lines {
+    for (_, line) in split_lines(text) {
+        budget.check()?;
         let Some(value) = line.trim_start().strip_prefix('D') else {
             continue;
         };
@@ -228,7 +229,7 @@ fn decide_day_first(lines: &[(usize, &str)]) -> bool {
             month_first |= b > 12 && a <= 12;
         }
     }
-    day_first && !month_first
+    Ok(day_first && !month_first)
 }
 
 fn parse_date(s: &str, day_first: bool) -> Option<NaiveDate> {
@@ -256,14 +257,14 @@ mod tests {
     #[test]
     fn day_month_order_is_decided_by_the_whole_file() {
         let file = "!Type:Bank\nD03/04/2020\nT1.00\n^\nD25/04/2020\nT2.00\n^\n";
-        let (_, accounts) = read(file.as_bytes()).expect("readable");
+        let (_, accounts) = read(file.as_bytes(), &Budget::unlimited()).expect("readable");
         assert_eq!(accounts[0].id, "");
         let rows = &accounts[0].rows;
         assert_eq!(rows[0].date, NaiveDate::from_ymd_opt(2020, 4, 3));
         assert_eq!(rows[1].date, NaiveDate::from_ymd_opt(2020, 4, 25));
 
         let file = "!Type:Bank\nD03/04/2020\nT1.00\n^\nD04/25/2020\nT2.00\n^\n";
-        let (_, accounts) = read(file.as_bytes()).expect("readable");
+        let (_, accounts) = read(file.as_bytes(), &Budget::unlimited()).expect("readable");
         assert_eq!(
             accounts[0].rows[0].date,
             NaiveDate::from_ymd_opt(2020, 3, 4)
@@ -274,7 +275,7 @@ mod tests {
     fn cr_line_ends_accounts_and_short_years() {
         let file = "\r!Option:AutoSwitch\r!Account\rNChecking\rTBank\r^\rNSavings\rTBank\r^\r!Clear:AutoSwitch\r!Account\rNChecking\r^\r!Type:Bank\rD8/17/09\rPTransfer\rM\rT5.00\r^\r!Account\rNSavings\r^\r!Type:Bank\rD1/ 5'98\rT-1,000.50\rPX\r";
         assert!(sniff(file));
-        let (_, accounts) = read(file.as_bytes()).expect("readable");
+        let (_, accounts) = read(file.as_bytes(), &Budget::unlimited()).expect("readable");
         let ids: Vec<&str> = accounts.iter().map(|a| a.id.as_str()).collect();
         assert_eq!(ids, ["Checking", "Savings"]);
         let a = &accounts[0].rows[0];
@@ -291,7 +292,7 @@ mod tests {
     #[test]
     fn unreadable_values_are_kept_as_problems() {
         let file = "!Type:CCard\nDnot a date\nT1\n^\nD1/2/03\nTabc\n^\n";
-        let (_, accounts) = read(file.as_bytes()).expect("readable");
+        let (_, accounts) = read(file.as_bytes(), &Budget::unlimited()).expect("readable");
         let rows = &accounts[0].rows;
         assert_eq!(rows.len(), 2);
         assert!(matches!(rows[0].problem, Some(Problem::Date { .. })));

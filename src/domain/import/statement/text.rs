@@ -4,6 +4,7 @@
 use chrono::NaiveDate;
 use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
 use rust_decimal::Decimal;
+use std::borrow::Cow;
 use std::str::FromStr;
 
 /// Decodes a file to text.
@@ -15,23 +16,24 @@ use std::str::FromStr;
 /// declared charset is used when it is known, and Windows-1252 (a superset of
 /// the printable ISO-8859-1 range) when nothing usable is declared.
 ///
-/// Returns the text and the name of the encoding it was read with.
-pub fn decode(bytes: &[u8], declared: Option<&str>) -> (String, &'static str) {
+/// Returns the text (the bytes themselves when they are UTF-8) and the
+/// name of the encoding it was read with.
+pub fn decode<'b>(bytes: &'b [u8], declared: Option<&str>) -> (Cow<'b, str>, &'static str) {
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
         let rest = bytes.get(bom_len..).unwrap_or_default();
         let (text, _) = enc.decode_without_bom_handling(rest);
-        return (text.into_owned(), encoding_name(enc, None));
+        return (text, encoding_name(enc, None));
     }
     let declared_enc = declared.and_then(|d| Encoding::for_label(d.trim().as_bytes()));
     if let Ok(text) = std::str::from_utf8(bytes) {
-        return (text.to_string(), "utf-8");
+        return (text.into(), "utf-8");
     }
     let enc = match declared_enc {
         Some(enc) if enc != UTF_8 && enc.is_ascii_compatible() => enc,
         _ => WINDOWS_1252,
     };
     let (text, _) = enc.decode_without_bom_handling(bytes);
-    (text.into_owned(), encoding_name(enc, declared))
+    (text, encoding_name(enc, declared))
 }
 
 /// The lower-case name of an encoding as the caller should report it.
@@ -55,66 +57,90 @@ fn encoding_name(enc: &'static Encoding, declared: Option<&str>) -> &'static str
     }
 }
 
-/// Maps byte offsets of a text to 1-based line numbers. A line ends at
-/// CR LF, a lone CR or a lone LF.
-pub struct Lines {
-    starts: Vec<usize>,
+/// Maps byte offsets of a text to 1-based line numbers, counting the line
+/// breaks as the offsets asked for move on, so a file of many lines takes
+/// no memory for them. A line ends at CR LF, a lone CR or a lone LF.
+pub struct Lines<'t> {
+    bytes: &'t [u8],
+    counted_to: usize,
+    line: usize,
 }
 
-impl Lines {
-    pub fn new(text: &str) -> Lines {
-        let bytes = text.as_bytes();
-        let mut starts = vec![0];
-        let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\n' => starts.push(i + 1),
-                b'\r' => {
-                    if bytes.get(i + 1) == Some(&b'\n') {
-                        i += 1;
-                    }
-                    starts.push(i + 1);
-                }
-                _ => {}
+impl<'t> Lines<'t> {
+    pub fn new(text: &'t str) -> Lines<'t> {
+        Lines {
+            bytes: text.as_bytes(),
+            counted_to: 0,
+            line: 1,
+        }
+    }
+
+    /// The 1-based line that holds the byte at `offset`; cheap for offsets
+    /// that grow, as a reader's do.
+    pub fn line_of(&mut self, offset: usize) -> usize {
+        let offset = offset.min(self.bytes.len());
+        if offset < self.counted_to {
+            self.counted_to = 0;
+            self.line = 1;
+        }
+        let Some(part) = self.bytes.get(self.counted_to..offset) else {
+            return self.line;
+        };
+        for (i, &b) in part.iter().enumerate() {
+            let at = self.counted_to + i;
+            let ends = match b {
+                b'\n' => true,
+                b'\r' => self.bytes.get(at + 1) != Some(&b'\n'),
+                _ => false,
+            };
+            if ends {
+                self.line += 1;
             }
-            i += 1;
         }
-        Lines { starts }
-    }
-
-    /// The 1-based line that holds the byte at `offset`.
-    pub fn line_of(&self, offset: usize) -> usize {
-        match self.starts.binary_search(&offset) {
-            Ok(i) => i + 1,
-            Err(i) => i.max(1),
-        }
+        self.counted_to = offset;
+        self.line
     }
 }
 
-/// Splits a text into lines (CR LF, CR or LF), each with its 1-based number.
-pub fn split_lines(text: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut rest = text;
-    let mut no = 1;
-    while !rest.is_empty() {
-        match rest.find(['\r', '\n']) {
+/// Splits a text into lines (CR LF, CR or LF), each with its 1-based
+/// number, one at a time.
+pub fn split_lines(text: &str) -> SplitLines<'_> {
+    SplitLines { rest: text, no: 1 }
+}
+
+/// The lines of [`split_lines`].
+pub struct SplitLines<'t> {
+    rest: &'t str,
+    no: usize,
+}
+
+impl<'t> Iterator for SplitLines<'t> {
+    type Item = (usize, &'t str);
+
+    fn next(&mut self) -> Option<(usize, &'t str)> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let rest = self.rest;
+        let line = match rest.find(['\r', '\n']) {
             Some(pos) => {
-                out.push((no, rest.get(..pos).unwrap_or_default()));
                 let skip = if rest.get(pos..pos + 2) == Some("\r\n") {
                     2
                 } else {
                     1
                 };
-                rest = rest.get(pos + skip..).unwrap_or_default();
+                self.rest = rest.get(pos + skip..).unwrap_or_default();
+                rest.get(..pos).unwrap_or_default()
             }
             None => {
-                out.push((no, rest));
-                rest = "";
+                self.rest = "";
+                rest
             }
-        }
-        no += 1;
+        };
+        let no = self.no;
+        self.no += 1;
+        Some((no, line))
     }
-    out
 }
 
 /// Collapses every run of whitespace to one space and trims both ends.
@@ -263,12 +289,15 @@ mod tests {
 
     #[test]
     fn line_numbers() {
-        let l = Lines::new("a\r\nb\rc\nd");
+        let mut l = Lines::new("a\r\nb\rc\nd");
         assert_eq!(l.line_of(0), 1);
         assert_eq!(l.line_of(3), 2);
         assert_eq!(l.line_of(5), 3);
         assert_eq!(l.line_of(7), 4);
-        let v = split_lines("a\r\nb\rc\nd");
+        // Back to an earlier offset, and a CR LF split by the offset.
+        assert_eq!(l.line_of(2), 1);
+        assert_eq!(l.line_of(3), 2);
+        let v: Vec<_> = split_lines("a\r\nb\rc\nd").collect();
         assert_eq!(v, vec![(1, "a"), (2, "b"), (3, "c"), (4, "d")]);
     }
 
@@ -276,7 +305,7 @@ mod tests {
     fn decoding() {
         assert_eq!(
             decode(b"caf\xe9", None),
-            ("café".to_string(), "windows-1252")
+            (Cow::from("café"), "windows-1252")
         );
         assert_eq!(decode("café".as_bytes(), Some("1252")).1, "utf-8");
         assert_eq!(decode(b"\xe0", Some("ISO-8859-1")).1, "iso-8859-1");
