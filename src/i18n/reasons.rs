@@ -22,6 +22,12 @@ impl Error {
             }
             Error::Unauthorized => pick(de, "unauthorized", "Bitte melde dich an").into(),
             Error::Refused(reason) => reason.text(locale),
+            Error::Busy(_) => pick(
+                de,
+                "the service is busy right now; please try again in a few seconds",
+                "Der Dienst ist gerade ausgelastet; bitte versuch es in ein paar Sekunden noch einmal",
+            )
+            .into(),
             Error::Internal(_) => pick(de, "internal error", "Interner Fehler").into(),
         }
     }
