@@ -40,6 +40,7 @@ mod operations;
 mod pages;
 mod plain_words;
 mod planning;
+mod pool;
 mod properties;
 mod push;
 mod rates;
