@@ -1,5 +1,8 @@
 //! Serving: bind, run until SIGTERM or Ctrl-C, let in-flight requests
-//! finish, close the database cleanly.
+//! finish within [`SHUTDOWN_GRACE`], close the database cleanly. The whole
+//! shutdown ends within 10 s whatever runs: requests still running after
+//! the grace are dropped, and the scheduler's stop and the checkpoint are
+//! waited for at most [`SHUTDOWN_STEP`] each (`docs/operations.md`).
 //!
 //! Connections are served by hyper directly rather than `axum::serve`, for
 //! two timeouts a service on the internet needs (slow clients must not hold
@@ -93,14 +96,40 @@ pub async fn serve(
         state.config.trusted_proxies.clone(),
     );
     accept_loop(listener, app, timeouts, connections, shutdown).await;
-    tracing::info!("shutting down: requests finished, closing the database");
+    tracing::info!("shutting down: closing the database");
     drop(rates_refresh);
-    scheduler.shutdown().await;
-    if let Err(e) = state.db.checkpoint() {
-        e.log();
+    if tokio::time::timeout(SHUTDOWN_STEP, scheduler.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!("shutting down: the scheduler did not stop in time; left behind");
+    }
+    let db = state.db.clone();
+    match tokio::time::timeout(
+        SHUTDOWN_STEP,
+        tokio::task::spawn_blocking(move || db.checkpoint()),
+    )
+    .await
+    {
+        Ok(Ok(Ok(()))) => {}
+        Ok(Ok(Err(e))) => e.log(),
+        Ok(Err(e)) => tracing::warn!(error = %e, "shutting down: the checkpoint failed"),
+        // The write-ahead log stays beside the database; the next start
+        // reads it, as after any stop.
+        Err(_) => tracing::warn!("shutting down: the checkpoint did not finish in time; skipped"),
     }
     Ok(())
 }
+
+/// How long requests in flight at a shutdown signal may still run; those
+/// still running after it are dropped (their connections closed).
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+/// How long each later step of a shutdown (the scheduler's stop, the
+/// checkpoint) is waited for; the runtime then waits at most this long for
+/// blocking work still running (`cli`). With [`SHUTDOWN_GRACE`], a
+/// shutdown ends within 10 s whatever runs.
+pub const SHUTDOWN_STEP: Duration = Duration::from_secs(1);
 
 /// Resolves on Ctrl-C or SIGTERM (what `docker stop` sends).
 pub async fn shutdown_signal() {
@@ -126,7 +155,7 @@ pub async fn shutdown_signal() {
 
 /// Accepts connections until `shutdown` resolves, then stops accepting and
 /// waits for the requests in flight (kept-alive connections are closed after
-/// their current response).
+/// their current response) for at most [`SHUTDOWN_GRACE`].
 async fn accept_loop(
     listener: TcpListener,
     app: axum::Router,
@@ -181,7 +210,15 @@ async fn accept_loop(
         });
     }
     drop(listener);
-    graceful.shutdown().await;
+    if tokio::time::timeout(SHUTDOWN_GRACE, graceful.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!(
+            grace_seconds = SHUTDOWN_GRACE.as_secs(),
+            "shutting down: requests still running after the grace are dropped"
+        );
+    }
 }
 
 #[derive(Clone, Copy)]
