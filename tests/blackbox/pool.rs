@@ -111,3 +111,89 @@ async fn with_every_connection_held_others_stay_signed_in_and_are_told_busy() {
     assert!(r.ok(), "{}", r.body);
     assert_eq!(app.api("/me", &token).await.status(), StatusCode::OK);
 }
+
+/// Opens `n` connections from `from` to `port`, each sending a request
+/// head whose body never comes; answers those that connected.
+async fn hold_connections(from: &str, port: u16, n: usize) -> Vec<tokio::net::TcpStream> {
+    use tokio::io::AsyncWriteExt;
+    let mut held = Vec::new();
+    for _ in 0..n {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
+        let Ok(Ok(mut s)) = tokio::time::timeout(
+            std::time::Duration::from_secs(2),
+            socket.connect(format!("127.0.0.1:{port}").parse().unwrap()),
+        )
+        .await
+        else {
+            continue;
+        };
+        let _ = s
+            .write_all(
+                b"POST /actions/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+                  Content-Length: 100000\r\n\r\n{",
+            )
+            .await;
+        held.push(s);
+    }
+    held
+}
+
+/// `GET /api/v1/health` from the address `from`: its status line, or
+/// `None` when no answer came within `wait`.
+async fn health_from(from: &str, port: u16, wait: std::time::Duration) -> Option<String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let ask = async {
+        let socket = tokio::net::TcpSocket::new_v4().ok()?;
+        socket.bind(format!("{from}:0").parse().ok()?).ok()?;
+        let mut s = socket
+            .connect(format!("127.0.0.1:{port}").parse().ok()?)
+            .await
+            .ok()?;
+        s.write_all(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            .await
+            .ok()?;
+        let mut reply = Vec::new();
+        s.read_to_end(&mut reply).await.ok()?;
+        let reply = String::from_utf8_lossy(&reply).to_string();
+        reply.lines().next().map(str::to_string)
+    };
+    tokio::time::timeout(wait, ask).await.ok().flatten()
+}
+
+#[tokio::test]
+async fn sixteen_addresses_holding_connections_do_not_keep_health_from_answering() {
+    use std::os::unix::process::CommandExt;
+    // The service with a file descriptor limit of 256, hard and soft.
+    let (mut child, addr, _dir) = crate::cli::serve_binary(|cmd| {
+        // SAFETY: only setrlimit(2), async-signal-safe, between fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                let lim = libc::rlimit {
+                    rlim_cur: 256,
+                    rlim_max: 256,
+                };
+                if libc::setrlimit(libc::RLIMIT_NOFILE, &lim) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    });
+    let port: u16 = addr.rsplit(':').next().unwrap().parse().unwrap();
+    // 16 addresses, 32 connections each (within the per-address cap of
+    // 128): twice the descriptors the process has.
+    let mut held = Vec::new();
+    for i in 2..18 {
+        held.extend(hold_connections(&format!("127.0.0.{i}"), port, 32).await);
+    }
+    let status = health_from("127.0.0.99", port, std::time::Duration::from_secs(20)).await;
+    crate::cli::terminate(&child);
+    let _ = crate::cli::wait_timeout(&mut child, std::time::Duration::from_secs(20));
+    drop(held);
+    assert_eq!(
+        status.as_deref(),
+        Some("HTTP/1.1 200 OK"),
+        "health answers while the others hold their connections"
+    );
+}
