@@ -540,6 +540,10 @@ impl Reason {
                 "{n} {} a decision: import or skip",
                 plural(*n, "conflict still needs", "conflicts still need")
             ),
+            Reason::ExportRunning => words(
+                "an export of your data is being made already; wait until it has downloaded",
+                "ein Export deiner Daten wird bereits erstellt; warte, bis er heruntergeladen ist",
+            ),
             Reason::ImportBusy => words(
                 "is being confirmed or taken back; wait until it is done",
                 "wird gerade bestätigt oder zurückgenommen; warte, bis das fertig ist",

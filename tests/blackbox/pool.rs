@@ -197,3 +197,53 @@ async fn sixteen_addresses_holding_connections_do_not_keep_health_from_answering
         "health answers while the others hold their connections"
     );
 }
+
+#[tokio::test]
+async fn a_second_export_of_the_same_user_is_refused_while_the_first_runs() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    // Held, so that the first export waits for a connection and is still
+    // running when the second comes.
+    let held = Held::all(&app).await;
+    let export = || {
+        let (client, url, cookie) = (
+            app.client.clone(),
+            app.url("/api/export"),
+            format!("cashkeeper_session={}", user.cookie),
+        );
+        tokio::spawn(async move {
+            let res = client
+                .get(url)
+                .header("cookie", cookie)
+                .send()
+                .await
+                .unwrap();
+            let status = res.status();
+            let retry = res.headers().get("retry-after").cloned();
+            (status, retry, res.bytes().await.unwrap())
+        })
+    };
+    let (mut a, mut b) = (export(), export());
+    let (refused, other) = tokio::select! {
+        r = &mut a => (r.unwrap(), b),
+        r = &mut b => (r.unwrap(), a),
+    };
+    let (status, retry, body) = refused;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(retry.is_some(), "Retry-After");
+    let body: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("an export of your data is being made already"),
+        "{body}"
+    );
+    held.release().await;
+    let (status, _, zip) = other.await.unwrap();
+    assert_eq!(status, StatusCode::OK);
+    assert!(zip.starts_with(b"PK"), "the first export is a zip archive");
+    // Done: the user may export again.
+    let (status, _, _) = export().await.unwrap();
+    assert_eq!(status, StatusCode::OK);
+}
