@@ -247,3 +247,41 @@ async fn a_second_export_of_the_same_user_is_refused_while_the_first_runs() {
     let (status, _, _) = export().await.unwrap();
     assert_eq!(status, StatusCode::OK);
 }
+
+#[tokio::test]
+async fn a_rollover_budget_set_from_1900_carries_from_where_the_data_starts() {
+    use chrono::TimeZone;
+    let app = spawn_app().await;
+    app.state
+        .clock
+        .set(chrono::Utc.with_ymd_and_hms(2026, 3, 15, 12, 0, 0).unwrap());
+    let user = app.new_user().await;
+    let giro = app.account(&user, "Giro", "EUR").await;
+    let food = app
+        .ok(&user, "createCategory", json!({"name": "Lebensmittel"}))
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    app.ok(
+        &user,
+        "setBudget",
+        json!({"categoryId": food, "amount": "400", "rollover": true, "from": "1900-01"}),
+    )
+    .await;
+    app.ok(
+        &user,
+        "createDailyExpense",
+        json!({"name": "Einkauf", "amount": "100", "date": "2026-03-02", "accountId": giro, "categoryId": food}),
+    )
+    .await;
+    let list = app
+        .ok(&user, "listBudgets", json!({"month": "2026-03"}))
+        .await;
+    let budget = &list["budgets"][0];
+    // The account and its spending start in March 2026: nothing from the
+    // 1,514 months before is carried (nor walked).
+    assert_eq!(budget["carried"], json!(0.0), "{budget}");
+    assert_eq!(budget["available"], json!(400.0), "{budget}");
+    assert_eq!(budget["remaining"], json!(300.0), "{budget}");
+}
