@@ -673,6 +673,33 @@ mod tests {
         assert_eq!(waited, BUSY_TIMEOUT.as_millis());
     }
 
+    #[tokio::test]
+    async fn a_read_past_its_budget_is_interrupted_as_busy_and_its_connection_is_free_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = super::Db::open(dir.path())
+            .unwrap()
+            .with_read_budget(std::time::Duration::from_millis(50));
+        let endless = db
+            .read(|c| {
+                Ok(c.query_row(
+                    "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r)
+                     SELECT count(*) FROM r",
+                    [],
+                    |r| r.get::<_, i64>(0),
+                )?)
+            })
+            .await;
+        assert!(matches!(endless, Err(crate::Error::Busy(_))), "{endless:?}");
+        // The pool's connections all still work, none left interrupted.
+        for _ in 0..16 {
+            let one = db
+                .read(|c| Ok(c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))?))
+                .await
+                .unwrap();
+            assert_eq!(one, 1);
+        }
+    }
+
     #[test]
     fn a_writer_waits_for_the_lock_and_the_wait_is_counted() {
         let dir = tempfile::tempdir().unwrap();

@@ -285,3 +285,56 @@ async fn a_rollover_budget_set_from_1900_carries_from_where_the_data_starts() {
     assert_eq!(budget["available"], json!(400.0), "{budget}");
     assert_eq!(budget["remaining"], json!(300.0), "{budget}");
 }
+
+#[tokio::test]
+async fn one_time_expenses_page_by_key_as_they_page_by_offset() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let giro = app.account(&user, "Giro", "EUR").await;
+    // One creation time for all: the order's last key (the id) decides.
+    app.many_daily_expenses(&user, &giro, "2026-03", 250, 1234)
+        .await;
+    let ids = |page: &serde_json::Value| -> Vec<String> {
+        page.as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let mut by_offset = Vec::new();
+    for offset in [0, 100, 200] {
+        let page = app
+            .ok(
+                &user,
+                "listDailyExpenses",
+                json!({"limit": 100, "offset": offset}),
+            )
+            .await;
+        by_offset.extend(ids(&page));
+    }
+    let mut by_key: Vec<String> = Vec::new();
+    loop {
+        let mut input = json!({"limit": 100});
+        if let Some(last) = by_key.last() {
+            input["after"] = json!(last);
+        }
+        let page = ids(&app.ok(&user, "listDailyExpenses", input).await);
+        let done = page.len() < 100;
+        by_key.extend(page);
+        if done {
+            break;
+        }
+    }
+    assert_eq!(by_key.len(), 250);
+    assert_eq!(by_key, by_offset);
+    // Another user's entry is no cursor.
+    let other = app.new_user().await;
+    let r = app
+        .action(
+            "listDailyExpenses",
+            json!({"after": by_key[0]}),
+            Some(&other.cookie),
+        )
+        .await;
+    assert_eq!(r.error(), Some("after: not found"), "{}", r.body);
+}
