@@ -264,7 +264,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         .build()
         .context("starting the runtime")?;
     match cli.command.unwrap_or(Command::Serve) {
-        Command::Serve => runtime.block_on(crate::server::run(config)),
+        Command::Serve => {
+            let served = runtime.block_on(crate::server::run(config));
+            // Blocking work still running (a long read, a request dropped
+            // after the grace) is not waited for: the database is safe
+            // whenever the process ends.
+            runtime.shutdown_timeout(crate::server::SHUTDOWN_STEP);
+            served
+        }
         Command::Healthcheck => runtime.block_on(healthcheck(&config)),
         Command::Migrate => {
             config.check_data_dir().map_err(|e| anyhow::anyhow!(e))?;

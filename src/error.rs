@@ -40,10 +40,20 @@ pub enum Error {
     /// A refusal that is not about one field ("registration is closed").
     #[error("{0}")]
     Refused(Reason),
+    /// The work could not run now: no database connection came free in
+    /// time, a read passed its time budget, or the write lock stayed taken.
+    /// Logged with its cause as a warning; the client reads that the service
+    /// is busy and gets 503 with `Retry-After` ([`RETRY_AFTER_BUSY`]), never
+    /// a 500 and never "signed out".
+    #[error("busy")]
+    Busy(anyhow::Error),
     /// Logged with its cause; the client reads "internal error".
     #[error("internal error")]
     Internal(#[from] anyhow::Error),
 }
+
+/// Seconds a client is asked to wait after [`Error::Busy`] (`Retry-After`).
+pub const RETRY_AFTER_BUSY: u64 = 5;
 
 impl Error {
     pub fn invalid(field: impl Into<Cow<'static, str>>, reason: Reason) -> Self {
@@ -68,6 +78,18 @@ impl Error {
         if let Some(cause) = self.cause() {
             tracing::error!(error = %cause, "internal error");
         }
+        if let Error::Busy(cause) = self {
+            tracing::warn!(error = %chain(&**cause), "busy: answered 503");
+        }
+    }
+
+    /// [`Error::Busy`] with its cause.
+    pub fn busy(cause: impl Into<anyhow::Error>) -> Self {
+        Error::Busy(cause.into())
+    }
+
+    pub fn is_busy(&self) -> bool {
+        matches!(self, Error::Busy(_))
     }
 
     /// What a refusal brings for the person to choose from next, as data
@@ -135,15 +157,30 @@ pub fn is_body_too_slow(e: &(dyn std::error::Error + 'static)) -> bool {
     false
 }
 
+/// A statement that failed for load rather than for a fault is
+/// [`Error::Busy`]: interrupted past its time budget
+/// (`store::READ_BUDGET`), or the write lock still taken after
+/// `store::BUSY_TIMEOUT`.
 impl From<rusqlite::Error> for Error {
     fn from(e: rusqlite::Error) -> Self {
-        Error::Internal(anyhow::Error::new(e).context("store"))
+        use rusqlite::ErrorCode::{DatabaseBusy, OperationInterrupted};
+        let load = matches!(
+            e.sqlite_error_code(),
+            Some(DatabaseBusy | OperationInterrupted)
+        );
+        let e = anyhow::Error::new(e).context("store");
+        if load {
+            Error::Busy(e)
+        } else {
+            Error::Internal(e)
+        }
     }
 }
 
+/// No connection came free within the pool's wait.
 impl From<r2d2::Error> for Error {
     fn from(e: r2d2::Error) -> Self {
-        Error::Internal(anyhow::Error::new(e).context("store: no connection"))
+        Error::Busy(anyhow::Error::new(e).context("store: no connection"))
     }
 }
 
@@ -158,12 +195,24 @@ mod tests {
     use super::*;
     use std::sync::{Arc, Mutex};
 
+    fn sqlite(code: std::ffi::c_int, message: &str) -> Error {
+        rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(code), Some(message.into())).into()
+    }
+
     fn locked() -> Error {
-        rusqlite::Error::SqliteFailure(
-            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_BUSY),
-            Some("database is locked".into()),
-        )
-        .into()
+        sqlite(rusqlite::ffi::SQLITE_IOERR, "disk I/O error")
+    }
+
+    #[test]
+    fn load_is_busy_and_a_fault_is_internal() {
+        assert!(sqlite(rusqlite::ffi::SQLITE_BUSY, "database is locked").is_busy());
+        assert!(sqlite(rusqlite::ffi::SQLITE_INTERRUPT, "interrupted").is_busy());
+        assert!(matches!(locked(), Error::Internal(_)));
+        assert_eq!(
+            sqlite(rusqlite::ffi::SQLITE_BUSY, "database is locked").cause(),
+            None,
+            "a client is told it is busy; the cause is logged as a warning"
+        );
     }
 
     /// What the log receives, for a test.
@@ -186,7 +235,7 @@ mod tests {
         assert_eq!(e.to_string(), "internal error", "the client reads no more");
         assert_eq!(
             e.cause().as_deref(),
-            Some("store: database is locked: Error code 5: database is locked"),
+            Some("store: disk I/O error: Error code 10: disk I/O error"),
             "the chain of causes, down to SQLite's code"
         );
         assert_eq!(Error::NotFound.cause(), None);
@@ -200,9 +249,6 @@ mod tests {
         tracing::subscriber::with_default(subscriber, || e.log());
         let logged = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
         assert_eq!(logged.lines().count(), 1, "{logged}");
-        assert!(
-            logged.contains("error=store: database is locked"),
-            "{logged}"
-        );
+        assert!(logged.contains("error=store: disk I/O error"), "{logged}");
     }
 }

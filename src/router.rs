@@ -91,7 +91,12 @@ async fn resolve_session(State(state): State<AppState>, mut req: Request, next: 
                 req.extensions_mut().insert(session);
             }
             Ok(None) => {}
-            Err(e) => e.log(),
+            Err(e) => {
+                // Not known to be signed out: never a redirect to /login or
+                // a 401, but 503 busy in the shape the path answers.
+                e.log();
+                return busy(path_kind(req.uri().path()));
+            }
         }
     }
     let mut res = next.run(req).await;
@@ -104,6 +109,55 @@ async fn resolve_session(State(state): State<AppState>, mut req: Request, next: 
         }
     }
     res
+}
+
+/// What answers at a path, for the shape of a reply made before its handler.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum PathKind {
+    /// `POST /actions/{name}`: the envelope `{"success":false,"error"}`.
+    Action,
+    /// `/api/…`: `{"error":"…"}`.
+    Api,
+    Page,
+}
+
+fn path_kind(path: &str) -> PathKind {
+    if path.starts_with("/actions/") {
+        PathKind::Action
+    } else if path.starts_with("/api/") {
+        PathKind::Api
+    } else {
+        PathKind::Page
+    }
+}
+
+/// 503 with `Retry-After` when the session could not be looked up
+/// ([`crate::Error::Busy`]), worded in English and German since the
+/// visitor's language is their session's.
+fn busy(kind: PathKind) -> Response {
+    use axum::response::IntoResponse;
+    let e = crate::Error::busy(anyhow::anyhow!("session lookup"));
+    let words = format!(
+        "{} / {}",
+        e.text(crate::i18n::Locale::En),
+        e.text(crate::i18n::Locale::De)
+    );
+    match kind {
+        PathKind::Page => web::pages::errors::busy(),
+        PathKind::Action => {
+            let mut res = actions::failure(axum::http::StatusCode::SERVICE_UNAVAILABLE, words);
+            res.headers_mut().insert(
+                header::RETRY_AFTER,
+                HeaderValue::from(crate::error::RETRY_AFTER_BUSY),
+            );
+            res
+        }
+        PathKind::Api => api::ApiError {
+            retry_after: Some(crate::error::RETRY_AFTER_BUSY),
+            ..api::ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, words)
+        }
+        .into_response(),
+    }
 }
 
 /// One log line per request: method, path (never the query, which may hold a

@@ -1,5 +1,8 @@
 //! Serving: bind, run until SIGTERM or Ctrl-C, let in-flight requests
-//! finish, close the database cleanly.
+//! finish within [`SHUTDOWN_GRACE`], close the database cleanly. The whole
+//! shutdown ends within 10 s whatever runs: requests still running after
+//! the grace are dropped, and the scheduler's stop and the checkpoint are
+//! waited for at most [`SHUTDOWN_STEP`] each (`docs/operations.md`).
 //!
 //! Connections are served by hyper directly rather than `axum::serve`, for
 //! two timeouts a service on the internet needs (slow clients must not hold
@@ -11,9 +14,11 @@
 //! A request body must arrive within `Config::body_read_timeout` of the
 //! head, extended as it keeps up `Config::body_min_rate` ([`Deadline`]), and
 //! one client address holds at most `Config::max_connections_per_client`
-//! connections at once ([`Connections`]): neither a trickled body nor a
-//! flood of idle connections from one client can use up the file
-//! descriptors everyone else needs.
+//! connections at once, and the process at most [`connection_cap`], below
+//! its file descriptor limit, closing the oldest connection of the address
+//! holding the most for a newcomer ([`Connections`]): neither a trickled
+//! body nor a flood of idle connections from one client or many can use up
+//! the file descriptors everyone else needs.
 
 use crate::config::Config;
 use crate::error::BodyTooSlow;
@@ -92,6 +97,7 @@ pub async fn serve(
     };
     let connections = Connections::new(
         state.config.max_connections_per_client,
+        connection_cap(),
         state.config.trusted_proxies.clone(),
     );
     let headers: String = crate::router::security_headers(&state.config)
@@ -100,14 +106,40 @@ pub async fn serve(
         .collect();
     let automatic = Automatic(Arc::new(headers.into_bytes()));
     accept_loop(listener, app, timeouts, connections, automatic, shutdown).await;
-    tracing::info!("shutting down: requests finished, closing the database");
+    tracing::info!("shutting down: closing the database");
     drop(rates_refresh);
-    scheduler.shutdown().await;
-    if let Err(e) = state.db.checkpoint() {
-        e.log();
+    if tokio::time::timeout(SHUTDOWN_STEP, scheduler.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!("shutting down: the scheduler did not stop in time; left behind");
+    }
+    let db = state.db.clone();
+    match tokio::time::timeout(
+        SHUTDOWN_STEP,
+        tokio::task::spawn_blocking(move || db.checkpoint()),
+    )
+    .await
+    {
+        Ok(Ok(Ok(()))) => {}
+        Ok(Ok(Err(e))) => e.log(),
+        Ok(Err(e)) => tracing::warn!(error = %e, "shutting down: the checkpoint failed"),
+        // The write-ahead log stays beside the database; the next start
+        // reads it, as after any stop.
+        Err(_) => tracing::warn!("shutting down: the checkpoint did not finish in time; skipped"),
     }
     Ok(())
 }
+
+/// How long requests in flight at a shutdown signal may still run; those
+/// still running after it are dropped (their connections closed).
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+/// How long each later step of a shutdown (the scheduler's stop, the
+/// checkpoint) is waited for; the runtime then waits at most this long for
+/// blocking work still running (`cli`). With [`SHUTDOWN_GRACE`], a
+/// shutdown ends within 10 s whatever runs.
+pub const SHUTDOWN_STEP: Duration = Duration::from_secs(1);
 
 /// Resolves on Ctrl-C or SIGTERM (what `docker stop` sends).
 pub async fn shutdown_signal() {
@@ -133,7 +165,7 @@ pub async fn shutdown_signal() {
 
 /// Accepts connections until `shutdown` resolves, then stops accepting and
 /// waits for the requests in flight (kept-alive connections are closed after
-/// their current response).
+/// their current response) for at most [`SHUTDOWN_GRACE`].
 async fn accept_loop(
     listener: TcpListener,
     app: axum::Router,
@@ -158,7 +190,8 @@ async fn accept_loop(
             _ = &mut shutdown => break,
         };
         let Some(slot) = connections.admit(peer.ip()) else {
-            // Closed at once: this client already holds its share.
+            // Closed at once: this client already holds its share, or the
+            // process its most and nobody holds more than this client.
             drop(stream);
             continue;
         };
@@ -184,14 +217,28 @@ async fn accept_loop(
             .serve_connection(io, service);
         let conn = graceful.watch(conn);
         tokio::spawn(async move {
-            if let Err(e) = conn.await {
-                tracing::debug!(error = %e, "connection ended");
+            tokio::select! {
+                ended = conn => {
+                    if let Err(e) = ended {
+                        tracing::debug!(error = %e, "connection ended");
+                    }
+                }
+                // Closed for a newcomer at the connection cap.
+                () = slot.close.notified() => {}
             }
             drop(slot);
         });
     }
     drop(listener);
-    graceful.shutdown().await;
+    if tokio::time::timeout(SHUTDOWN_GRACE, graceful.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!(
+            grace_seconds = SHUTDOWN_GRACE.as_secs(),
+            "shutting down: requests still running after the grace are dropped"
+        );
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -206,55 +253,168 @@ struct Timeouts {
     body_min_rate: u64,
 }
 
-/// Open connections per client address, for the per-client cap.
+/// Open connections, per client address and in all, for the two caps: a
+/// client address holds at most `max` ([`Config::max_connections_per_client`]),
+/// and the process at most `total_max` ([`connection_cap`], below its file
+/// descriptor limit). At the total cap a new connection is still admitted
+/// when some address holds more than the newcomer's: that address's
+/// oldest connection is closed for it, so many addresses holding
+/// connections cannot keep a new one (a health check, another user) out.
 #[derive(Clone)]
 struct Connections {
     max: usize,
+    total_max: usize,
     exempt: Arc<Vec<std::net::IpAddr>>,
-    open: Arc<std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, usize>>>,
+    open: Arc<std::sync::Mutex<Open>>,
+}
+
+#[derive(Default)]
+struct Open {
+    /// Each client's connections, oldest first: an id and what closes it.
+    by_client: std::collections::HashMap<std::net::IpAddr, Vec<(u64, Arc<tokio::sync::Notify>)>>,
+    total: usize,
+    next_id: u64,
 }
 
 impl Connections {
-    fn new(max: usize, exempt: Vec<std::net::IpAddr>) -> Connections {
+    fn new(max: usize, total_max: usize, exempt: Vec<std::net::IpAddr>) -> Connections {
         Connections {
             max,
+            total_max,
             exempt: Arc::new(exempt),
             open: Arc::default(),
         }
     }
 
     /// A slot for one more connection of `client`, or `None` when it holds
-    /// its share already. The slot is given back when dropped.
+    /// its share already or the process is at its cap. The slot is given
+    /// back when dropped; its connection is closed when its `close` is
+    /// notified.
     fn admit(&self, client: std::net::IpAddr) -> Option<Slot> {
-        if self.max == 0 || self.exempt.contains(&client) {
-            return Some(Slot(None));
-        }
+        let exempt = self.exempt.contains(&client);
         let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
-        let n = open.entry(client).or_insert(0);
-        if *n >= self.max {
+        let held = open.by_client.get(&client).map_or(0, Vec::len);
+        if !exempt && self.max != 0 && held >= self.max {
             tracing::warn!(%client, limit = self.max, "connection refused: too many open from this client");
             return None;
         }
-        *n += 1;
-        Some(Slot(Some((self.clone(), client))))
+        if open.total >= self.total_max {
+            // The address holding the most, if it holds more than `client`.
+            let greediest = open
+                .by_client
+                .iter()
+                .filter(|(ip, conns)| !self.exempt.contains(ip) && conns.len() > held + 1)
+                .max_by_key(|(_, conns)| conns.len())
+                .map(|(ip, _)| *ip);
+            let Some(greediest) = greediest else {
+                tracing::warn!(%client, limit = self.total_max, "connection refused: the process holds its most connections");
+                return None;
+            };
+            if let Some(conns) = open.by_client.get_mut(&greediest) {
+                let (_, close) = conns.remove(0);
+                close.notify_one();
+                open.total -= 1;
+            }
+            tracing::warn!(%client, closed_for = %greediest, limit = self.total_max, "at the connection cap: closed the oldest connection of the address holding the most");
+        }
+        let id = open.next_id;
+        open.next_id += 1;
+        let close = Arc::new(tokio::sync::Notify::new());
+        open.by_client
+            .entry(client)
+            .or_default()
+            .push((id, close.clone()));
+        open.total += 1;
+        Some(Slot {
+            connections: self.clone(),
+            client,
+            id,
+            close,
+        })
     }
 }
 
 /// One admitted connection of a client.
-struct Slot(Option<(Connections, std::net::IpAddr)>);
+struct Slot {
+    connections: Connections,
+    client: std::net::IpAddr,
+    id: u64,
+    /// Notified when the connection is to close (see [`Connections`]).
+    close: Arc<tokio::sync::Notify>,
+}
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        if let Some((connections, client)) = self.0.take() {
-            let mut open = connections.open.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(n) = open.get_mut(&client) {
-                *n -= 1;
-                if *n == 0 {
-                    open.remove(&client);
-                }
+        let mut open = self
+            .connections
+            .open
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        let open = &mut *open;
+        if let Some(conns) = open.by_client.get_mut(&self.client) {
+            // Gone already when it was closed for a newcomer.
+            if let Some(i) = conns.iter().position(|(id, _)| *id == self.id) {
+                conns.remove(i);
+                open.total -= 1;
+            }
+            if conns.is_empty() {
+                open.by_client.remove(&self.client);
             }
         }
     }
+}
+
+/// File descriptors kept free of connections, out of a limit of `limit`:
+/// the database's files (two pools, each connection with its `-wal` and
+/// `-shm`), documents and archives being read or written, the listener,
+/// the log. A quarter of the limit, at most 128.
+fn reserved_descriptors(limit: u64) -> u64 {
+    (limit / 4).min(128)
+}
+
+/// The most connections the process holds at once: its file descriptor
+/// limit (`RLIMIT_NOFILE`, raised to the hard limit first, up to 65,536)
+/// less [`reserved_descriptors`], so that accepting never fails for want
+/// of a descriptor (`docs/operations.md`).
+pub fn connection_cap() -> usize {
+    let limit = descriptor_limit();
+    let cap = limit.saturating_sub(reserved_descriptors(limit)).max(16);
+    tracing::info!(
+        descriptor_limit = limit,
+        connection_cap = cap,
+        "open connections are capped below the file descriptor limit"
+    );
+    usize::try_from(cap).unwrap_or(usize::MAX)
+}
+
+#[cfg(unix)]
+fn descriptor_limit() -> u64 {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit/setrlimit(2) with a struct of this function's own.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) != 0 {
+            return 1024;
+        }
+        let wanted = lim.rlim_max.min(65_536);
+        if lim.rlim_cur < wanted {
+            let raised = libc::rlimit {
+                rlim_cur: wanted,
+                rlim_max: lim.rlim_max,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
+                lim.rlim_cur = wanted;
+            }
+        }
+    }
+    lim.rlim_cur
+}
+
+#[cfg(not(unix))]
+fn descriptor_limit() -> u64 {
+    1024
 }
 
 /// A request body that fails once it has not arrived in time: the head's
@@ -578,3 +738,56 @@ impl Future for HeadSleep {
 }
 
 impl hyper::rt::Sleep for HeadSleep {}
+
+#[cfg(test)]
+mod tests {
+    use super::{reserved_descriptors, Connections};
+    use futures_util::FutureExt;
+    use std::net::IpAddr;
+
+    fn ip(s: &str) -> IpAddr {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn at_the_cap_a_newcomer_closes_the_oldest_connection_of_the_address_holding_most() {
+        let c = Connections::new(128, 4, vec![]);
+        let (a, b, new) = (ip("10.0.0.1"), ip("10.0.0.2"), ip("10.0.0.3"));
+        let first = c.admit(a).unwrap();
+        let _more: Vec<_> = (0..2).map(|_| c.admit(a).unwrap()).collect();
+        let _b = c.admit(b).unwrap();
+        let _new = c.admit(new).expect("admitted at the cap");
+        assert!(
+            first.close.notified().now_or_never().is_some(),
+            "a's oldest connection is closed for it"
+        );
+        // a holds 2, b and new 1 each: b's second would leave it level
+        // with a, so it is refused; another newcomer closes one of a's.
+        assert!(c.admit(b).is_none(), "b holds its fair share");
+        let _other = c.admit(ip("10.0.0.4")).expect("a holds the most");
+        // Everyone holds 1: nobody holds more than a newcomer's one.
+        assert!(c.admit(ip("10.0.0.5")).is_none());
+        drop(first);
+        assert_eq!(
+            c.open.lock().unwrap().total,
+            4,
+            "a closed slot is not given back twice"
+        );
+    }
+
+    #[test]
+    fn the_per_client_cap_still_holds_below_the_total() {
+        let c = Connections::new(2, 100, vec![ip("10.0.0.9")]);
+        let _held: Vec<_> = (0..2).map(|_| c.admit(ip("10.0.0.1")).unwrap()).collect();
+        assert!(c.admit(ip("10.0.0.1")).is_none());
+        let proxy: Vec<_> = (0..5).filter_map(|_| c.admit(ip("10.0.0.9"))).collect();
+        assert_eq!(proxy.len(), 5, "a trusted proxy is not limited per client");
+    }
+
+    #[test]
+    fn some_descriptors_are_kept_free_of_connections() {
+        assert_eq!(reserved_descriptors(256), 64);
+        assert_eq!(reserved_descriptors(1024), 128);
+        assert_eq!(reserved_descriptors(65_536), 128);
+    }
+}

@@ -392,10 +392,11 @@ async fn dispatch(
             e.log();
             let status = match e {
                 Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+                Error::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
                 _ => StatusCode::OK,
             };
             let message = e.text(locale);
-            match &e {
+            let mut res = match &e {
                 // Every field error of the form, each as `error` would be.
                 Error::Several(all) => {
                     let errors: Vec<String> = all.iter().map(|e| e.text(locale)).collect();
@@ -406,7 +407,14 @@ async fn dispatch(
                         .into_response()
                 }
                 _ => failure(status, message),
+            };
+            if e.is_busy() {
+                res.headers_mut().insert(
+                    header::RETRY_AFTER,
+                    HeaderValue::from(crate::error::RETRY_AFTER_BUSY),
+                );
             }
+            res
         }
     }
 }

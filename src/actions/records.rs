@@ -98,6 +98,9 @@ struct ListInput {
     /// and how many to pass over first.
     limit: Option<i64>,
     offset: Option<i64>,
+    /// The id of the last entry of the page before: the page begins after
+    /// it (key-set paging, as cheap at any depth), after `offset` more.
+    after: Option<String>,
 }
 
 /// `listDailyExpenses`' page size: by default and at most. A user may keep
@@ -138,7 +141,8 @@ async fn list_daily_expenses(ctx: Ctx, input: ListInput) -> Result<Reply> {
             return Err(Error::invalid("to", Reason::NotBefore("from")));
         }
     }
-    Reply::data(daily_expenses::page(&ctx.state, &ctx.user_id()?, filter, offset).await?)
+    let after = input::optional_id(input.after);
+    Reply::data(daily_expenses::page(&ctx.state, &ctx.user_id()?, filter, after, offset).await?)
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! status and the body `{"error": "…"}`, with `Retry-After` on a 429. A
 //! failure of the layers below maps the same way on every route: an
 //! unknown or another user's id is 404, a refused field 400, a missing
-//! session 401, anything internal a logged 500 that says only "internal
+//! session 401, a busy service 503 with `Retry-After`, anything internal a logged 500 that says only "internal
 //! error". The receipt scan answers the same in its own envelope
 //! (`{"success": false, "error"}`, [`ApiError::enveloped`]).
 
@@ -16,7 +16,7 @@ use serde_json::json;
 pub struct ApiError {
     pub status: StatusCode,
     pub message: String,
-    /// Seconds to wait, sent as `Retry-After` (429).
+    /// Seconds to wait, sent as `Retry-After` (429, 503).
     pub retry_after: Option<u64>,
 }
 
@@ -79,7 +79,10 @@ impl ApiError {
     pub fn worded(e: crate::Error, locale: Locale) -> ApiError {
         let status = status_of(&e);
         e.log();
-        ApiError::new(status, e.text(locale))
+        ApiError {
+            retry_after: retry_of(&e),
+            ..ApiError::new(status, e.text(locale))
+        }
     }
 }
 
@@ -90,8 +93,14 @@ fn status_of(e: &crate::Error) -> StatusCode {
             StatusCode::BAD_REQUEST
         }
         crate::Error::Unauthorized => StatusCode::UNAUTHORIZED,
+        crate::Error::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
         crate::Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }
+}
+
+/// `Retry-After` of a failure: [`crate::error::RETRY_AFTER_BUSY`] for busy.
+fn retry_of(e: &crate::Error) -> Option<u64> {
+    e.is_busy().then_some(crate::error::RETRY_AFTER_BUSY)
 }
 
 /// A failure of the layers below as every plain `/api` route answers it,
@@ -99,7 +108,10 @@ fn status_of(e: &crate::Error) -> StatusCode {
 impl From<crate::Error> for ApiError {
     fn from(e: crate::Error) -> ApiError {
         e.log();
-        ApiError::new(status_of(&e), e.text(Locale::En))
+        ApiError {
+            retry_after: retry_of(&e),
+            ..ApiError::new(status_of(&e), e.text(Locale::En))
+        }
     }
 }
 

@@ -64,7 +64,7 @@ pub async fn presented(state: &AppState, hash: &str) -> Result<Option<api_tokens
     let key = hash.to_string();
     let found = state
         .db
-        .run(move |c| api_tokens::find_by_hash(c, &key))
+        .lookup(move |c| api_tokens::find_by_hash(c, &key))
         .await?;
     if let (Some(stamp), Some(p)) = (stamp, &found) {
         state.token_cache.put(hash, stamp, p.clone());

@@ -181,19 +181,26 @@ pub async fn challenge(
     Ok(token)
 }
 
-/// Looks the session of a cookie value up; slides its expiry when due
-/// and says so, so the caller can renew the cookie too.
+/// Looks the session of a cookie value up, on the connections kept for
+/// lookups ([`Db::lookup`]); slides its expiry when due and says so, so the
+/// caller can renew the cookie too. When the write lock is taken the slide
+/// is left for a later request. An error is never "no session": the caller
+/// answers it (503 busy when the lookup could not run).
 pub async fn resolve(db: &Db, clock: &Clock, token: &str) -> Result<Option<(Session, bool)>> {
     let hash = crate::auth::secrets::sha256_hex(token);
     let now = clock.now();
-    db.run(move |c| {
+    db.lookup(move |c| {
         let Some(live) = sessions::find_live(c, &hash, &timestamp(now))? else {
             return Ok(None);
         };
-        let due = crate::clock::parse_timestamp(&live.last_seen_at)
+        let mut due = crate::clock::parse_timestamp(&live.last_seen_at)
             .is_none_or(|seen| now - seen >= TOUCH_EVERY);
         if due {
-            sessions::touch(c, &hash, &timestamp(now), &timestamp(now + LIFETIME))?;
+            match sessions::touch(c, &hash, &timestamp(now), &timestamp(now + LIFETIME)) {
+                Ok(()) => {}
+                Err(e) if e.is_busy() => due = false,
+                Err(e) => return Err(e),
+            }
         }
         Ok(Some((
             Session {

@@ -131,11 +131,22 @@ pub fn run_start(changes: &[Change], first: NaiveDate) -> Option<NaiveDate> {
 pub fn month(
     changes: &[Change],
     first: NaiveDate,
+    spent: impl FnMut(NaiveDate) -> Decimal,
+) -> Option<Month> {
+    month_from(changes, first, NaiveDate::MIN, spent)
+}
+
+/// [`month`], with the carry starting no earlier than the month of `floor`
+/// (see [`months_needed_from`]).
+pub fn month_from(
+    changes: &[Change],
+    first: NaiveDate,
+    floor: NaiveDate,
     mut spent: impl FnMut(NaiveDate) -> Decimal,
 ) -> Option<Month> {
     let first = month_start(first);
     // Without rollover nothing is carried: only the month itself counts.
-    let start = months_needed(changes, first)?;
+    let start = months_needed_from(changes, first, floor)?;
     let mut carried = Decimal::ZERO;
     let mut m = start;
     loop {
@@ -159,12 +170,28 @@ pub fn month(
 /// The months a budget's run reaches back to from the month of `first`:
 /// what a caller must have the spending of. Without rollover only `first`.
 pub fn months_needed(changes: &[Change], first: NaiveDate) -> Option<NaiveDate> {
+    months_needed_from(changes, first, NaiveDate::MIN)
+}
+
+/// [`months_needed`], reaching back no further than the month of `floor`
+/// (and never past `first`): a run that began earlier carries from there,
+/// so no walk is longer than the months from `floor` to `first`.
+pub fn months_needed_from(
+    changes: &[Change],
+    first: NaiveDate,
+    floor: NaiveDate,
+) -> Option<NaiveDate> {
     let first = month_start(first);
-    let start = run_start(changes, first)?;
+    let start = run_start(changes, first)?.max(month_start(floor).min(first));
     let rolls = changes
         .iter()
-        .any(|c| c.rollover && c.month >= start && c.month <= first && c.amount.is_some());
+        .any(|c| c.rollover && c.month <= first && c.amount.is_some() && in_run(changes, c, start));
     Some(if rolls { start } else { first })
+}
+
+/// Whether change `c` is in force in some month from `start` on.
+fn in_run(changes: &[Change], c: &Change, start: NaiveDate) -> bool {
+    c.month >= start || in_force(changes, start).is_some_and(|f| f.month == c.month)
 }
 
 /// The changes after setting `amount` (or ending the budget, `None`) from
@@ -294,6 +321,28 @@ mod tests {
         assert_eq!(
             month(&again, d("2026-04"), |_| dec!(0)).unwrap().amount,
             dec!(250)
+        );
+    }
+
+    #[test]
+    fn a_floor_bounds_the_walk_and_the_carry_starts_there() {
+        let from_1900 = [change("1900-01", Some(dec!(400)), true)];
+        assert_eq!(
+            months_needed_from(&from_1900, d("2026-03"), d("2026-01")),
+            Some(d("2026-01"))
+        );
+        let mut walked = Vec::new();
+        let m = month_from(&from_1900, d("2026-03"), d("2026-01"), |m| {
+            walked.push(m);
+            dec!(300)
+        })
+        .unwrap();
+        assert_eq!(walked, [d("2026-01"), d("2026-02"), d("2026-03")]);
+        assert_eq!((m.carried, m.remaining), (dec!(200), dec!(300)));
+        // A floor after the month shown is the month itself.
+        assert_eq!(
+            months_needed_from(&from_1900, d("2026-03"), d("2030-01")),
+            Some(d("2026-03"))
         );
     }
 

@@ -234,6 +234,8 @@ pub enum Reason {
     Confirmed,
     Cancelled,
     NotConfirmedImport,
+    /// A second export of the same user while the first is being made.
+    ExportRunning,
 
     // The assistant.
     NotAConversation,

@@ -79,6 +79,8 @@ pub static DE: Texts = Texts {
     back_home: "Zurück zur Übersicht",
     error_title: "Etwas ist schiefgelaufen",
     error_text: "Der Server konnte diese Anfrage nicht abschließen. Bitte versuch es noch einmal.",
+    busy_title: "Gerade ausgelastet",
+    busy_text: "Der Dienst ist gerade ausgelastet. Du bist weiterhin angemeldet; bitte lade die Seite in ein paar Sekunden neu.",
     script_required: "Dieses Formular braucht JavaScript.",
     reminders: "Zahlungserinnerungen",
     reminders_intro: "Eine Benachrichtigung auf diesem Gerät am Tag, bevor eine wiederkehrende Ausgabe fällig ist.",

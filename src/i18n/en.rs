@@ -81,6 +81,8 @@ pub static EN: Texts = Texts {
     back_home: "Back to the dashboard",
     error_title: "Something went wrong",
     error_text: "The server could not finish this request. Please try again.",
+    busy_title: "Busy right now",
+    busy_text: "The service is busy right now. You are still signed in; please reload this page in a few seconds.",
     script_required: "This form needs JavaScript.",
     reminders: "Payment reminders",
     reminders_intro: "A notification on this device the day before a recurring expense is due.",

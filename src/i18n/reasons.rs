@@ -22,6 +22,12 @@ impl Error {
             }
             Error::Unauthorized => pick(de, "unauthorized", "Bitte melde dich an").into(),
             Error::Refused(reason) => reason.text(locale),
+            Error::Busy(_) => pick(
+                de,
+                "the service is busy right now; please try again in a few seconds",
+                "Der Dienst ist gerade ausgelastet; bitte versuch es in ein paar Sekunden noch einmal",
+            )
+            .into(),
             Error::Internal(_) => pick(de, "internal error", "Interner Fehler").into(),
         }
     }
@@ -638,6 +644,10 @@ impl Reason {
             Reason::ConflictsOpen(n) => format!(
                 "{n} {} a decision: import or skip",
                 plural(*n, "conflict still needs", "conflicts still need")
+            ),
+            Reason::ExportRunning => words(
+                "an export of your data is being made already; wait until it has downloaded",
+                "ein Export deiner Daten wird bereits erstellt; warte, bis er heruntergeladen ist",
             ),
             Reason::ImportBusy => words(
                 "is being confirmed or taken back; wait until it is done",

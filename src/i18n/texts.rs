@@ -84,6 +84,8 @@ pub struct Texts {
     pub back_home: &'static str,
     pub error_title: &'static str,
     pub error_text: &'static str,
+    pub busy_title: &'static str,
+    pub busy_text: &'static str,
     pub script_required: &'static str,
     // API tokens
     pub api_tokens: &'static str,

@@ -44,6 +44,35 @@ pub struct Filter {
     /// Only entries without a category.
     pub uncategorised: bool,
     pub limit: Option<u32>,
+    /// Only the entries after this one in the list's order (key-set paging,
+    /// [`cursor`]).
+    pub after: Option<Cursor>,
+}
+
+/// Where a page of the list begins: just after the entry with these keys
+/// of the list's order (date, creation, id).
+#[derive(Clone, Debug)]
+pub struct Cursor {
+    date: NaiveDate,
+    created_at: String,
+    id: String,
+}
+
+/// The [`Cursor`] after the user's entry `id`; [`crate::Error::UnknownId`]
+/// naming `field` when it is not theirs.
+pub fn cursor(c: &Connection, user_id: &UserId, field: &'static str, id: &str) -> Result<Cursor> {
+    let mut s = c.prepare_cached(
+        "SELECT date, created_at FROM daily_expenses WHERE id = ?1 AND user_id = ?2",
+    )?;
+    let mut rows = s.query(params![id, user_id])?;
+    match rows.next()? {
+        Some(r) => Ok(Cursor {
+            date: r.get(0)?,
+            created_at: r.get(1)?,
+            id: id.to_string(),
+        }),
+        None => Err(crate::Error::unknown(field)),
+    }
 }
 
 impl Table for DailyExpense {
@@ -72,12 +101,16 @@ pub fn list(c: &Connection, user_id: &UserId, f: &Filter) -> Result<Vec<DailyExp
 }
 
 /// The query of [`page`]: through the index on user and date, so a month
-/// reads only that month's rows (a test checks its plan).
+/// reads only that month's rows, and a page after a cursor (`?8` to `?10`,
+/// whose date is also the upper bound `?3`) begins where the cursor's
+/// entry is (a test checks its plan).
 fn page_sql() -> String {
     format!(
         "SELECT {} FROM daily_expenses
          WHERE user_id = ?1 AND date >= COALESCE(?2, '0000-00-00') AND date <= COALESCE(?3, '9999-99-99')
            AND (?4 IS NULL OR category_id = ?4) AND (?5 = 0 OR category_id IS NULL)
+           AND (?8 IS NULL OR date < ?8
+                OR (date = ?8 AND (created_at < ?9 OR (created_at = ?9 AND id > ?10))))
          ORDER BY {} LIMIT ?6 OFFSET ?7",
         DailyExpense::COLUMNS,
         DailyExpense::ORDER
@@ -90,8 +123,10 @@ const MONTH_TOTALS_SQL: &str =
      WHERE user_id = ?1 AND month = ?2 AND (?3 IS NULL OR category_id = ?3)
      GROUP BY currency ORDER BY currency";
 
-/// Newest first, from the `offset`-th on (the order is total: date,
-/// creation, id, so pages neither repeat nor skip an entry).
+/// Newest first, from the `offset`-th on, after `f.after` when given (the
+/// order is total: date, creation, id, so pages neither repeat nor skip an
+/// entry). An offset passes over rows one by one; a cursor starts at its
+/// entry in the index, however deep.
 pub fn page(
     c: &Connection,
     user_id: &UserId,
@@ -99,16 +134,24 @@ pub fn page(
     offset: u32,
 ) -> Result<Vec<DailyExpense>> {
     let mut s = c.prepare_cached(&page_sql())?;
+    let after = f.after.as_ref();
+    let to = match (f.to, after.map(|a| a.date)) {
+        (Some(to), Some(at)) => Some(to.min(at)),
+        (to, at) => to.or(at),
+    };
     let rows = s
         .query_map(
             params![
                 user_id,
                 f.from,
-                f.to,
+                to,
                 f.category_id,
                 f.uncategorised,
                 f.limit.map(i64::from).unwrap_or(-1),
-                offset
+                offset,
+                after.map(|a| a.date),
+                after.map(|a| a.created_at.as_str()),
+                after.map(|a| a.id.as_str()),
             ],
             DailyExpense::from_row,
         )?
@@ -307,13 +350,45 @@ mod tests {
                 let steps = plan(
                     c,
                     &super::page_sql(),
-                    rusqlite::params![month.0, month.1, month.2, category, false, 50, 100],
+                    rusqlite::params![
+                        month.0,
+                        month.1,
+                        month.2,
+                        category,
+                        false,
+                        50,
+                        100,
+                        None::<String>,
+                        None::<String>,
+                        None::<String>
+                    ],
                 );
                 assert!(
                     steps[0].starts_with("SEARCH daily_expenses USING INDEX daily_expenses_user_date (user_id=? AND date>? AND date<?)"),
                     "{steps:?}"
                 );
                 assert!(!steps.iter().any(|s| s.starts_with("SCAN")), "{steps:?}");
+                // After a cursor: the same search, its date the upper bound.
+                let steps = plan(
+                    c,
+                    &super::page_sql(),
+                    rusqlite::params![
+                        month.0,
+                        month.1,
+                        "2026-03-14",
+                        category,
+                        false,
+                        50,
+                        0,
+                        "2026-03-14",
+                        "2026-03-14T10:00:00Z",
+                        "id"
+                    ],
+                );
+                assert!(
+                    steps[0].starts_with("SEARCH daily_expenses USING INDEX daily_expenses_user_date (user_id=? AND date>? AND date<?)"),
+                    "{steps:?}"
+                );
                 let steps = plan(
                     c,
                     super::MONTH_TOTALS_SQL,

@@ -89,7 +89,11 @@ pub fn lock_waits() -> u64 {
 /// [`LOCK_WAITS`]. `tries` is how often it was called for this wait.
 fn wait_for_lock(tries: i32) -> bool {
     LOCK_WAITS.fetch_add(1, Ordering::Relaxed);
-    match lock_delay(tries) {
+    pause(lock_delay(tries))
+}
+
+fn pause(delay: Option<Duration>) -> bool {
+    match delay {
         Some(delay) => {
             std::thread::sleep(delay);
             true
@@ -101,6 +105,45 @@ fn wait_for_lock(tries: i32) -> bool {
 /// The pause before try `tries + 1` of a wait for the lock, as SQLite's
 /// default busy handler pauses; `None` once [`BUSY_TIMEOUT`] is spent.
 fn lock_delay(tries: i32) -> Option<Duration> {
+    lock_delay_within(tries, BUSY_TIMEOUT)
+}
+
+/// Connections kept for looking up sessions and API tokens ([`Db::lookup`]),
+/// beside the pool's 8: however long the others are held (exports, long
+/// lists, writers waiting for the lock), a signed-in visitor is still
+/// recognised.
+const LOOKUP_CONNECTIONS: u32 = 2;
+
+/// How long a lookup waits for one of its connections before the request
+/// is answered 503 busy.
+const LOOKUP_WAIT: Duration = Duration::from_secs(5);
+
+/// How long a lookup's one write (pushing a session's expiry forward, at
+/// most hourly) waits for the write lock before it is left for a later
+/// request: a lookup never queues behind a long writer.
+const LOOKUP_LOCK_WAIT: Duration = Duration::from_millis(100);
+
+/// The busy handler of the lookup connections: as [`wait_for_lock`], up to
+/// [`LOOKUP_LOCK_WAIT`].
+fn wait_briefly(tries: i32) -> bool {
+    pause(lock_delay_within(tries, LOOKUP_LOCK_WAIT))
+}
+
+/// Settings of the lookup connections: as [`configure`], with the short
+/// busy handler [`wait_briefly`].
+fn configure_lookup(c: &mut Connection) -> rusqlite::Result<()> {
+    configure(c)?;
+    c.busy_handler(Some(wait_briefly))
+}
+
+/// How long a read ([`Db::read`]) may run before it is interrupted and
+/// the request is answered 503 busy: far above any page's or list's time
+/// in `docs/performance.md`, so only a read made unbounded by its input
+/// (a deep page, a long range) meets it.
+pub const READ_BUDGET: Duration = Duration::from_secs(10);
+
+/// As [`lock_delay`], giving up once `limit` is spent.
+fn lock_delay_within(tries: i32, limit: Duration) -> Option<Duration> {
     const DELAYS: [u64; 12] = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100];
     const TOTALS: [u64; 12] = [0, 1, 3, 8, 18, 33, 53, 78, 103, 128, 178, 228];
     let n = usize::try_from(tries).unwrap_or(0);
@@ -108,7 +151,7 @@ fn lock_delay(tries: i32) -> Option<Duration> {
         Some(&d) => (d, TOTALS[n]),
         None => (100, TOTALS[11] + 100 * (n as u64 - 11)),
     };
-    let limit = BUSY_TIMEOUT.as_millis() as u64;
+    let limit = limit.as_millis() as u64;
     let delay = delay.min(limit.saturating_sub(prior));
     (delay > 0).then(|| Duration::from_millis(delay))
 }
@@ -204,7 +247,11 @@ pub struct ChangeStamp {
 #[derive(Clone)]
 pub struct Db {
     pool: Pool,
+    /// [`LOOKUP_CONNECTIONS`] more, for [`Db::lookup`] only.
+    lookups: Pool,
     path: PathBuf,
+    /// [`READ_BUDGET`], shorter in tests.
+    read_budget: Duration,
 }
 
 impl Db {
@@ -222,7 +269,24 @@ impl Db {
             .test_on_check_out(false)
             .connection_timeout(Duration::from_secs(10))
             .build(manager)?;
-        Ok(Db { pool, path })
+        let lookups = r2d2::Pool::builder()
+            .max_size(LOOKUP_CONNECTIONS)
+            .test_on_check_out(false)
+            .connection_timeout(LOOKUP_WAIT)
+            .build(SqliteConnectionManager::file(&path).with_init(configure_lookup))?;
+        Ok(Db {
+            pool,
+            lookups,
+            path,
+            read_budget: READ_BUDGET,
+        })
+    }
+
+    /// The same database with reads interrupted after `budget` instead of
+    /// [`READ_BUDGET`] (tests).
+    pub fn with_read_budget(mut self, budget: Duration) -> Db {
+        self.read_budget = budget;
+        self
     }
 
     pub fn path(&self) -> &Path {
@@ -257,6 +321,60 @@ impl Db {
             f(&mut conn)
         })
         .await?
+    }
+
+    /// Runs a session's or an API token's lookup on the connections kept
+    /// for it ([`LOOKUP_CONNECTIONS`]), never waiting for the pool's. Its
+    /// writes wait for the lock at most [`LOOKUP_LOCK_WAIT`].
+    pub async fn lookup<T, F>(&self, f: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<T> + Send + 'static,
+    {
+        let pool = self.lookups.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut conn = pool.get()?;
+            f(&mut conn)
+        })
+        .await?
+    }
+
+    /// Runs reading work like [`Db::run`], interrupted once it has run for
+    /// the read budget ([`READ_BUDGET`]): it then fails with
+    /// [`Error::Busy`], and its connection is free again. Never for work
+    /// that writes.
+    pub async fn read<T, F>(&self, f: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<T> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        // The connection's interrupt handle while `f` runs; `None` before
+        // and after, so a late interrupt never reaches the connection's
+        // next user.
+        let running = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let handle = running.clone();
+        let work = tokio::task::spawn_blocking(move || {
+            let mut conn = pool.get()?;
+            *handle.lock().unwrap_or_else(|p| p.into_inner()) = Some(conn.get_interrupt_handle());
+            let out = f(&mut conn);
+            handle.lock().unwrap_or_else(|p| p.into_inner()).take();
+            out
+        });
+        tokio::pin!(work);
+        let mut wait = self.read_budget;
+        loop {
+            tokio::select! {
+                out = &mut work => return out?,
+                () = tokio::time::sleep(wait) => {}
+            }
+            // Interrupts the statement running now; again a little later,
+            // for work that runs one short statement after another.
+            if let Some(h) = running.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
+                h.interrupt();
+            }
+            wait = Duration::from_millis(100);
+        }
     }
 
     /// Runs `f` with a connection on the current thread, for code that is on
@@ -553,6 +671,33 @@ mod tests {
             tries += 1;
         }
         assert_eq!(waited, BUSY_TIMEOUT.as_millis());
+    }
+
+    #[tokio::test]
+    async fn a_read_past_its_budget_is_interrupted_as_busy_and_its_connection_is_free_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = super::Db::open(dir.path())
+            .unwrap()
+            .with_read_budget(std::time::Duration::from_millis(50));
+        let endless = db
+            .read(|c| {
+                Ok(c.query_row(
+                    "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r)
+                     SELECT count(*) FROM r",
+                    [],
+                    |r| r.get::<_, i64>(0),
+                )?)
+            })
+            .await;
+        assert!(matches!(endless, Err(crate::Error::Busy(_))), "{endless:?}");
+        // The pool's connections all still work, none left interrupted.
+        for _ in 0..16 {
+            let one = db
+                .read(|c| Ok(c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))?))
+                .await
+                .unwrap();
+            assert_eq!(one, 1);
+        }
     }
 
     #[test]

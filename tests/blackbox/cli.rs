@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-fn cashkeeper() -> Command {
+pub(crate) fn cashkeeper() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_cashkeeper"));
     c.env_clear().env("RUST_LOG", "warn");
     c
@@ -138,8 +138,62 @@ fn serve_with_no_configuration_prints_its_address_keeps_data_in_dot_data_and_sto
     assert!(!wal.exists() || std::fs::metadata(&wal).unwrap().len() == 0);
 }
 
+/// Starts `serve` on a free loopback port in a fresh data directory, with
+/// `setup` applied to the command; answers the child, its address
+/// (`http://…`) and the directory.
+pub(crate) fn serve_binary(
+    setup: impl FnOnce(&mut Command),
+) -> (std::process::Child, String, tempfile::TempDir) {
+    let cwd = tempfile::tempdir().unwrap();
+    let mut cmd = cashkeeper();
+    cmd.current_dir(cwd.path())
+        .env("CASHKEEPER_BIND", "127.0.0.1:0")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    setup(&mut cmd);
+    let mut child = cmd.spawn().unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("cashkeeper is running at ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_string();
+    (child, addr, cwd)
+}
+
+/// Sends SIGTERM to `child`.
+pub(crate) fn terminate(child: &std::process::Child) {
+    // SAFETY: kill(2) with plain integers; the child is not reaped yet.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+}
+
+#[test]
+fn sigterm_stops_the_server_even_while_a_request_is_still_running() {
+    let (mut child, addr, _dir) = serve_binary(|_| {});
+    let port = addr.rsplit(':').next().unwrap();
+    // A request whose body never comes: the server would wait for it up to
+    // the body timeout (30 s, `docs/operations.md`).
+    let mut held = std::net::TcpStream::connect(format!("127.0.0.1:{port}")).unwrap();
+    held.write_all(
+        b"POST /actions/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+          Content-Length: 100000\r\n\r\n{",
+    )
+    .unwrap();
+    assert!(get_json(&format!("{addr}/api/v1/health")).is_some());
+    terminate(&child);
+    // Generous beside the 10 s the shutdown takes at most, short of the
+    // body timeout it used to wait for.
+    let status = wait_timeout(&mut child, Duration::from_secs(20))
+        .expect("exits after SIGTERM while a request still runs");
+    assert!(status.success(), "a clean exit, got {status:?}");
+    drop(held);
+}
+
 /// Waits for `child` to exit, for at most `limit`; killed after that.
-fn wait_timeout(
+pub(crate) fn wait_timeout(
     child: &mut std::process::Child,
     limit: Duration,
 ) -> Option<std::process::ExitStatus> {
@@ -167,7 +221,7 @@ fn wait_timeout(
 
 /// A blocking GET of JSON for the tests that run the binary (which
 /// listens before it says where).
-fn get_json(url: &str) -> Option<serde_json::Value> {
+pub(crate) fn get_json(url: &str) -> Option<serde_json::Value> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

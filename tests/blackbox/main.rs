@@ -42,6 +42,7 @@ mod operations;
 mod pages;
 mod plain_words;
 mod planning;
+mod pool;
 mod probe_three;
 mod properties;
 mod push;

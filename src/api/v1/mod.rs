@@ -69,6 +69,19 @@ impl ApiError {
             )
         }
     }
+    /// 503 `busy` with `Retry-After`: the work could not run now
+    /// ([`crate::Error::Busy`]); the cause is logged, never sent.
+    pub fn busy(e: crate::Error) -> Self {
+        e.log();
+        ApiError {
+            retry_after: Some(crate::error::RETRY_AFTER_BUSY as i64),
+            ..ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "busy",
+                e.text(crate::domain::locale::Locale::En),
+            )
+        }
+    }
     /// 500; the cause is logged, never sent.
     fn internal(e: crate::Error) -> Self {
         e.log();
@@ -93,6 +106,7 @@ impl From<crate::Error> for ApiError {
             }
             crate::Error::NotFound => ApiError::not_found("not found"),
             crate::Error::Unauthorized => ApiError::unauthorized("unauthorized"),
+            crate::Error::Busy(_) => ApiError::busy(e),
             crate::Error::Internal(_) => ApiError::internal(e),
         }
     }

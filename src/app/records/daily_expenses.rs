@@ -112,17 +112,28 @@ impl Record for DailyInput {
     }
 }
 
-/// A page of the user's one-time expenses, newest first.
+/// A page of the user's one-time expenses, newest first: after the user's
+/// entry `after` when given (an unknown or another user's id is refused,
+/// naming `after`), after `offset` more. A read within the read budget
+/// ([`crate::store::Db::read`]).
 pub async fn page(
     state: &AppState,
     user: &UserId,
-    filter: Filter,
+    mut filter: Filter,
+    after: Option<String>,
     offset: u32,
 ) -> Result<Vec<DailyExpense>> {
     let user = user.clone();
     state
         .db
-        .run(move |c| crate::store::daily_expenses::page(c, &user, &filter, offset))
+        .read(move |c| {
+            if let Some(id) = after {
+                filter.after = Some(crate::store::daily_expenses::cursor(
+                    c, &user, "after", &id,
+                )?);
+            }
+            crate::store::daily_expenses::page(c, &user, &filter, offset)
+        })
         .await
 }
 
@@ -186,7 +197,7 @@ pub async fn month(
     };
     state
         .db
-        .run(move |c| {
+        .read(move |c| {
             let (count, sums) =
                 crate::store::daily_expenses::month_totals(c, &user, first, category.as_deref())?;
             let page = page.clamp(1, count.div_ceil(MONTH_PAGE).max(1));

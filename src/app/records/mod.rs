@@ -193,7 +193,7 @@ pub async fn list<R: Record>(state: &AppState, user: &UserId) -> Result<Vec<R::S
     let user = user.clone();
     state
         .db
-        .run(move |c| table::all::<R::Stored>(c, &user))
+        .read(move |c| table::all::<R::Stored>(c, &user))
         .await
 }
 

@@ -63,19 +63,57 @@ impl Budgets {
 pub struct Plan {
     changes: HashMap<String, Vec<Change>>,
     pub earliest: NaiveDate,
+    /// No rollover is walked from before this month ([`rollover_floor`]).
+    floor: NaiveDate,
+}
+
+/// How many months before the month shown a rollover is walked from at
+/// most (`docs/budgets.md`, Rollover).
+pub const ROLLOVER_REACH: i32 = 120;
+
+/// The month a rollover run is carried from at the earliest, for the month
+/// of `first`: where the user's data starts (the earlier of the account's
+/// creation and the first spending, a one-time expense's date or a recurring
+/// expense's start), and never more than [`ROLLOVER_REACH`] months back. A
+/// budget set from 1900 is therefore walked over the months that can hold
+/// spending, not 1,500 empty ones.
+fn rollover_floor(c: &Connection, user: &User, first: NaiveDate) -> Result<NaiveDate> {
+    let spending: Option<String> = c
+        .prepare_cached(
+            "SELECT MIN(d) FROM (
+                 SELECT MIN(date) AS d FROM daily_expenses WHERE user_id = ?1
+                 UNION ALL SELECT MIN(start_date) FROM expenses WHERE user_id = ?1)",
+        )?
+        .query_row([&user.id], |r| r.get(0))?;
+    let parse = |s: &str| NaiveDate::parse_from_str(s.get(..10)?, "%Y-%m-%d").ok();
+    let created = parse(&user.created_at).unwrap_or(first);
+    let start = spending
+        .as_deref()
+        .and_then(parse)
+        .map_or(created, |s| s.min(created));
+    Ok(month_start(start).max(add_months(first, -ROLLOVER_REACH)))
 }
 
 /// The budget changes of `user` and how far back the month of `first` needs spending.
 pub fn plan(c: &Connection, user: &User, first: NaiveDate) -> Result<Plan> {
     let first = month_start(first);
     let changes = stored::all(c, &user.id)?;
+    let floor = if changes.is_empty() {
+        first
+    } else {
+        rollover_floor(c, user, first)?
+    };
     let earliest = changes
         .values()
-        .filter_map(|ch| budgets::months_needed(ch, first))
+        .filter_map(|ch| budgets::months_needed_from(ch, first, floor))
         .min()
         .unwrap_or(first)
         .min(first);
-    Ok(Plan { changes, earliest })
+    Ok(Plan {
+        changes,
+        earliest,
+        floor,
+    })
 }
 
 /// The budgets of the month of `first` over a ledger that holds the
@@ -99,7 +137,8 @@ pub fn from_ledger(plan: &Plan, ledger: &Ledger, user: &User, first: NaiveDate) 
         let Some(category) = ledger.categories.get(category_id) else {
             continue;
         };
-        let Some(m) = budgets::month(changes, first, |m| spent_in(category_id, m)) else {
+        let Some(m) = budgets::month_from(changes, first, plan.floor, |m| spent_in(category_id, m))
+        else {
             continue;
         };
         let rollover = budgets::in_force(changes, first).is_some_and(|c| c.rollover);

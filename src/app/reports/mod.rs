@@ -50,7 +50,7 @@ where
     let key = format!("{}:{key}", user.id);
     state
         .db
-        .run(move |c| {
+        .read(move |c| {
             // The stamp is read before the data, so a write in between is
             // kept under the older stamp and computed again on the next read.
             let stamp = crate::cache::Stamp {

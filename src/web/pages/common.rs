@@ -39,6 +39,9 @@ impl From<Error> for PageError {
 impl IntoResponse for PageError {
     fn into_response(self) -> Response {
         self.0.log();
+        if self.0.is_busy() {
+            return super::errors::busy();
+        }
         (
             StatusCode::INTERNAL_SERVER_ERROR,
             Html(super::errors::panic_page()),

@@ -1,4 +1,4 @@
-//! The 404 page and the page a panic turns into.
+//! The 404 page, the page a panic turns into, and the busy page.
 
 use crate::web::layout::bare;
 use crate::web::Viewer;
@@ -41,4 +41,40 @@ pub fn panic_page() -> String {
         }
     }
     .into_string()
+}
+
+/// The body of a 503 when the work behind a page could not run now (no
+/// database connection came free, a read passed its time budget): the
+/// visitor is still signed in and is asked to reload. Like [`panic_page`],
+/// in both languages and without assets, since it may stand for a session
+/// that could not be looked up.
+pub fn busy_page() -> String {
+    let (en, de) = (&crate::i18n::EN, &crate::i18n::DE);
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head { meta charset="utf-8"; title { (en.busy_title) } }
+            body {
+                main {
+                    h1 { (en.busy_title) } p { (en.busy_text) }
+                    h1 lang="de" { (de.busy_title) } p lang="de" { (de.busy_text) }
+                    p { a href="" { "cashkeeper" } }
+                }
+            }
+        }
+    }
+    .into_string()
+}
+
+/// The whole 503 reply of [`busy_page`], with `Retry-After`.
+pub fn busy() -> Response {
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        [(
+            axum::http::header::RETRY_AFTER,
+            crate::error::RETRY_AFTER_BUSY.to_string(),
+        )],
+        axum::response::Html(busy_page()),
+    )
+        .into_response()
 }
