@@ -37,6 +37,30 @@ pub fn record(
     Ok(())
 }
 
+/// Records `balance`, read from a statement dated `date`, as the balance
+/// of the user's account now (`docs/import.md`, The balance from the
+/// file): it is kept on the statement's day (on `today` for a statement
+/// dated later), replacing what that day held, and the entries of later
+/// days are dropped, so that the history's last balance is the account's
+/// balance. A statement older than the account's creation day makes the
+/// history begin on the statement's day.
+pub fn record_from_statement(
+    c: &Connection,
+    user_id: &UserId,
+    account_id: &str,
+    date: NaiveDate,
+    balance: Decimal,
+    today: NaiveDate,
+    now: &str,
+) -> Result<()> {
+    let date = date.min(today);
+    c.prepare_cached(
+        "DELETE FROM balance_history WHERE account_id = ?1 AND user_id = ?2 AND date > ?3",
+    )?
+    .execute(params![account_id, user_id, date.to_string()])?;
+    record(c, user_id, account_id, date, balance, now)
+}
+
 /// The recorded balances of the user's account, oldest first (empty for an
 /// account that is not theirs).
 pub fn of_account(c: &Connection, user_id: &UserId, account_id: &str) -> Result<Vec<BalancePoint>> {
