@@ -180,6 +180,19 @@ mod tests {
             ]
         );
 
+        // A statement's balance drops the later days; another user's
+        // statement drops nothing of Alice's.
+        let (d1, d2) = (day("2026-01-03"), day("2026-01-10"));
+        record_from_statement(&c, &b, &giro.id, d1, Decimal::ONE, d2, "t5").unwrap();
+        assert_eq!(of_account(&c, &a, &giro.id).unwrap(), points);
+        record_from_statement(&c, &a, &giro.id, d1, Decimal::ONE, d2, "t5").unwrap();
+        let dates: Vec<String> = of_account(&c, &a, &giro.id)
+            .unwrap()
+            .iter()
+            .map(|p| p.date.to_string())
+            .collect();
+        assert_eq!(dates, ["2026-01-02", "2026-01-03"]);
+
         // Deleting the account deletes its history.
         table::delete::<Account>(&c, &a, &giro.id).unwrap();
         assert!(all(&c, &a).unwrap().is_empty());
