@@ -2,8 +2,9 @@
 //! (`docs/actions.md`, Net worth): for every month, each account's last
 //! recorded balance on or before the month's last day (today for the
 //! current month), converted to the base currency at today's rates, summed
-//! by account type. An account counts from the month it was created; one
-//! without a recorded balance counts its balance from its creation day.
+//! by account type. An account counts from the month it was created (or
+//! of an older statement's balance set on it); one without a recorded
+//! balance counts its balance from its creation day.
 
 use crate::domain::money;
 use crate::domain::rates::Rates;
@@ -33,8 +34,9 @@ pub struct AccountBalance<'a> {
     /// `checking`, `savings` or `etf`.
     pub kind: &'a str,
     pub currency: &'a str,
-    /// The day the account was created.
-    pub created: NaiveDate,
+    /// The day the account counts from: its creation day, or the earlier
+    /// day of a balance set from a statement older than the account.
+    pub since: NaiveDate,
     /// Its balance now: what it counts with when nothing is recorded.
     pub balance: Decimal,
 }
@@ -84,7 +86,7 @@ fn year_month<S: Serializer>(d: &NaiveDate, s: S) -> Result<S::Ok, S::Error> {
 /// Net worth for the `months` months ending with the month of `today`,
 /// oldest first: each account's balance as of the month's last day (today
 /// for the current month) from `history`, converted to `base` at `rates`.
-/// An account counts from its creation month; before its first recorded
+/// An account counts from the month of its `since`; before its first recorded
 /// balance it counts with that one, and without any recorded balance with
 /// its balance now.
 pub fn monthly(
@@ -115,7 +117,7 @@ pub fn monthly(
             let mut by_type = ByType::default();
             for a in accounts
                 .iter()
-                .filter(|a| month_start(a.created) <= month && a.created <= today)
+                .filter(|a| month_start(a.since) <= month && a.since <= today)
             {
                 let balance = match by_account.get(a.id) {
                     Some(points) => {
@@ -189,7 +191,7 @@ mod tests {
             id,
             kind,
             currency,
-            created: day(created),
+            since: day(created),
             balance: Decimal::ZERO,
         }
     }

@@ -37,6 +37,30 @@ pub fn record(
     Ok(())
 }
 
+/// Records `balance`, read from a statement dated `date`, as the balance
+/// of the user's account now (`docs/import.md`, The balance from the
+/// file): it is kept on the statement's day (on `today` for a statement
+/// dated later), replacing what that day held, and the entries of later
+/// days are dropped, so that the history's last balance is the account's
+/// balance. A statement older than the account's creation day makes the
+/// history begin on the statement's day.
+pub fn record_from_statement(
+    c: &Connection,
+    user_id: &UserId,
+    account_id: &str,
+    date: NaiveDate,
+    balance: Decimal,
+    today: NaiveDate,
+    now: &str,
+) -> Result<()> {
+    let date = date.min(today);
+    c.prepare_cached(
+        "DELETE FROM balance_history WHERE account_id = ?1 AND user_id = ?2 AND date > ?3",
+    )?
+    .execute(params![account_id, user_id, date.to_string()])?;
+    record(c, user_id, account_id, date, balance, now)
+}
+
 /// The recorded balances of the user's account, oldest first (empty for an
 /// account that is not theirs).
 pub fn of_account(c: &Connection, user_id: &UserId, account_id: &str) -> Result<Vec<BalancePoint>> {
@@ -155,6 +179,19 @@ mod tests {
                 ("2026-01-05".to_string(), Decimal::new(-130, 0)),
             ]
         );
+
+        // A statement's balance drops the later days; another user's
+        // statement drops nothing of Alice's.
+        let (d1, d2) = (day("2026-01-03"), day("2026-01-10"));
+        record_from_statement(&c, &b, &giro.id, d1, Decimal::ONE, d2, "t5").unwrap();
+        assert_eq!(of_account(&c, &a, &giro.id).unwrap(), points);
+        record_from_statement(&c, &a, &giro.id, d1, Decimal::ONE, d2, "t5").unwrap();
+        let dates: Vec<String> = of_account(&c, &a, &giro.id)
+            .unwrap()
+            .iter()
+            .map(|p| p.date.to_string())
+            .collect();
+        assert_eq!(dates, ["2026-01-02", "2026-01-03"]);
 
         // Deleting the account deletes its history.
         table::delete::<Account>(&c, &a, &giro.id).unwrap();

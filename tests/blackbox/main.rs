@@ -50,6 +50,7 @@ mod rates;
 mod receipts;
 mod sessions;
 mod smtp;
+mod statement_balance;
 mod statements;
 mod two_factor;
 mod upgrade;

@@ -264,6 +264,7 @@ pub async fn confirm(
     let written = Arc::new(written);
     let after = Arc::new(std::sync::atomic::AtomicI64::new(-1));
     let (u, batch_id, chunk_now) = (user.id.clone(), b.id.clone(), now.clone());
+    let today = state.clock.today();
     let fallback = user.locale.texts().import_entry_fallback;
     let balance_set = Arc::new(AtomicBool::new(false));
     let set = balance_set.clone();
@@ -281,13 +282,15 @@ pub async fn confirm(
         let Some((last, _)) = rows.last() else {
             if let Some(closing) = &closing {
                 accounts::set_balance(tx, &u, &b.account_id, closing.amount, &chunk_now)?;
-                // The history keeps the balance as of the file's day, not today's.
-                balance_history::record(
+                // The history keeps the balance as of the file's day, not
+                // today's, and drops what later days held.
+                balance_history::record_from_statement(
                     tx,
                     &u,
                     &b.account_id,
                     closing.date,
                     closing.amount,
+                    today,
                     &chunk_now,
                 )?;
                 set.store(true, Ordering::Relaxed);

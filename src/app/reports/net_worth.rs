@@ -65,14 +65,29 @@ fn created_on(a: &Account, today: NaiveDate) -> NaiveDate {
         .unwrap_or(today)
 }
 
-fn balances(accounts: &[Account], today: NaiveDate) -> Vec<AccountBalance<'_>> {
+/// The day an account counts from in net worth: its creation day, or the
+/// day of an earlier recorded balance (a statement older than the account
+/// set its balance, `docs/import.md`).
+fn since(a: &Account, history: &[BalancePoint], today: NaiveDate) -> NaiveDate {
+    history
+        .iter()
+        .filter(|p| p.account_id == a.id)
+        .map(|p| p.date)
+        .fold(created_on(a, today), NaiveDate::min)
+}
+
+fn balances<'a>(
+    accounts: &'a [Account],
+    history: &[BalancePoint],
+    today: NaiveDate,
+) -> Vec<AccountBalance<'a>> {
     accounts
         .iter()
         .map(|a| AccountBalance {
             id: &a.id,
             kind: &a.kind,
             currency: &a.currency,
-            created: created_on(a, today),
+            since: since(a, history, today),
             balance: a.balance,
         })
         .collect()
@@ -103,7 +118,7 @@ fn series(
     NetWorth {
         currency: user.base_currency.clone(),
         points: monthly(
-            &balances(accounts, today),
+            &balances(accounts, history, today),
             history,
             rates,
             &user.base_currency,
@@ -146,7 +161,7 @@ pub fn chart(
         Span::Months(n) => n,
         Span::All => accounts
             .iter()
-            .map(|a| created_on(a, today))
+            .map(|a| since(a, &history, today))
             .min()
             .map_or(1, |oldest| months_since(oldest, today)),
     };
@@ -158,8 +173,8 @@ pub fn chart(
 }
 
 /// The balances `account` ended the last `months` full months with, in the
-/// base currency, oldest first, from its creation month on: the past the
-/// forecast page draws before the expected balances.
+/// base currency, oldest first, from the month it counts from on: the past
+/// the forecast page draws before the expected balances.
 pub fn past_balances(
     c: &Connection,
     user: &User,
@@ -168,15 +183,14 @@ pub fn past_balances(
     account: &Account,
     months: u32,
 ) -> Result<Vec<(NaiveDate, Decimal)>> {
-    let created = created_on(account, today);
+    let history = balance_history::of_account(c, &user.id, &account.id)?;
     // This month is today's balance, which the forecast starts from.
-    let months = months.min(months_since(created, today) - 1);
+    let months = months.min(months_since(since(account, &history, today), today) - 1);
     if months == 0 {
         return Ok(Vec::new());
     }
-    let history = balance_history::of_account(c, &user.id, &account.id)?;
     let points = monthly(
-        &balances(std::slice::from_ref(account), today),
+        &balances(std::slice::from_ref(account), &history, today),
         &history,
         rates,
         &user.base_currency,
