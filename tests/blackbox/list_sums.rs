@@ -153,3 +153,56 @@ async fn an_ordinary_change_is_a_percent_written_the_users_way() {
     assert!(!html.contains("32.1"), "{html}");
     assert!(!html.contains("deutlich mehr"), "{html}");
 }
+
+#[tokio::test]
+async fn on_a_phone_page_4_is_reached_from_the_first_screen_of_the_list() {
+    use crate::browser::{screenshot, sign_in, start, wait_for_css, wait_for_text};
+    let Some(browser) = start(390, 844).await else {
+        return;
+    };
+    let c = &browser.client;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let account = app.account(&user, "Girokonto", "EUR").await;
+    let month = app.state.clock.today().format("%Y-%m").to_string();
+    app.many_daily_expenses(&user, &account, &month, 395, 1000)
+        .await;
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url("/daily-expenses")).await.unwrap();
+    let fourth = wait_for_css(c, "nav.pager a[href$='page=4']").await;
+    screenshot(c, "daily-expenses-pager-phone").await;
+    // The days are one tap away; the 1st is on the last page.
+    let days = wait_for_css(c, "nav.pager details.jump-days summary").await;
+    days.click().await.unwrap();
+    let first_day = wait_for_css(
+        c,
+        &format!("nav.pager details[open] a[href$='page=8#day-{month}-01']"),
+    )
+    .await;
+    assert!(first_day.is_displayed().await.unwrap());
+    screenshot(c, "daily-expenses-days-phone").await;
+    days.click().await.unwrap();
+    // The link to page 4 is near the top of the page: above the list,
+    // not after 50 entries (the pager below them was 28,000 px down).
+    let top = c
+        .execute(
+            "return document.querySelector(\"nav.pager a[href$='page=4']\").getBoundingClientRect().top + window.scrollY",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(top.as_f64().unwrap() < 1500.0, "{top}");
+    // Nothing in the pager sticks out on the right.
+    let fits = c
+        .execute(
+            "return [...document.querySelectorAll('nav.pager')].every(n => \
+             n.getBoundingClientRect().right <= document.documentElement.clientWidth)",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(fits, serde_json::json!(true));
+    fourth.click().await.unwrap();
+    wait_for_text(c, "Entries 151–200 of 395").await;
+    browser.client.clone().close().await.unwrap();
+}

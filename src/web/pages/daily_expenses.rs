@@ -113,10 +113,14 @@ pub async fn show(
         next: (shown_page < pages).then(|| (at_page(shown_page + 1), t.older_entries)),
         jumps: Some(html! {
             (page_links(t.page_word, shown_page, &(1..=pages).map(at_page).collect::<Vec<_>>()))
-            p.jump {
-                span.muted { (t.jump_to_day) }
-                @for (day, on) in day_pages.iter().rev() {
-                    a href={ (at_page(*on)) "#" (day_anchor(*day)) } aria-label=(format::date(*day, locale)) { (day.day()) }
+            // The days fold away, so that on a phone they do not push the
+            // list a screen down.
+            details.jump-days {
+                summary { (t.jump_to_day) }
+                p.jump {
+                    @for (day, on) in day_pages.iter().rev() {
+                        a href={ (at_page(*on)) "#" (day_anchor(*day)) } aria-label=(format::date(*day, locale)) { (day.day()) }
+                    }
                 }
             }
         }),
