@@ -57,8 +57,8 @@ impl Locale {
         }
     }
 
-    /// A month's full name with its year: "November 2026".
-    pub fn month_year(self, year: i32, month: u32) -> String {
+    /// A month's full name (1 = January): "November".
+    pub fn month_name(self, month: u32) -> &'static str {
         const EN: [&str; 12] = [
             "January",
             "February",
@@ -88,11 +88,15 @@ impl Locale {
             "Dezember",
         ];
         let i = (month.clamp(1, 12) - 1) as usize;
-        let name = match self {
+        match self {
             Locale::De => DE[i],
             Locale::En => EN[i],
-        };
-        format!("{name} {year}")
+        }
+    }
+
+    /// A month's full name with its year: "November 2026".
+    pub fn month_year(self, year: i32, month: u32) -> String {
+        format!("{} {year}", self.month_name(month))
     }
 
     /// The label of an account type.

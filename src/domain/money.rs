@@ -180,6 +180,18 @@ pub fn change_pct(before: Decimal, after: Decimal) -> Option<Decimal> {
     )
 }
 
+/// Above this change (in percent) a month is more than ten times the one
+/// before it: against a base that small (10 € before 1,400 €) a percent
+/// says nothing a person can use, so pages say "much more than last month"
+/// instead (the numbers in the REST API and actions stay as they are).
+pub const MUCH_MORE_PCT: Decimal = Decimal::from_parts(900, 0, 0, false, 0);
+
+/// Whether a [`change_pct`] is one that pages word as "much more than last
+/// month" rather than show: above [`MUCH_MORE_PCT`].
+pub fn is_much_more(pct: Decimal) -> bool {
+    pct > MUCH_MORE_PCT
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -284,6 +296,19 @@ mod tests {
         assert_eq!(change_pct(dec("200"), dec("250")), Some(dec("25.0")));
         assert_eq!(change_pct(dec("300"), dec("200")), Some(dec("-33.3")));
         assert_eq!(change_pct(dec("0"), dec("200")), None);
+    }
+
+    #[test]
+    fn more_than_ten_times_the_month_before_is_much_more() {
+        let pct = |before, after| change_pct(dec(before), dec(after)).unwrap();
+        // The issue's case: 10 € before, 1,415.33 € now is +14,053.3 %.
+        assert_eq!(pct("10", "1415.33"), dec("14053.3"));
+        assert!(is_much_more(pct("10", "1415.33")));
+        assert!(is_much_more(pct("100", "1000.10")));
+        // Ten times exactly, and every ordinary change, stay a percent.
+        assert!(!is_much_more(pct("100", "1000")));
+        assert!(!is_much_more(pct("100", "132.10")));
+        assert!(!is_much_more(pct("100", "1")));
     }
 
     /// The invariants of an accepted amount, and of a refusal, for `raw`

@@ -277,8 +277,19 @@ pub struct Texts {
     pub entries_of: &'static str,
     /// Names the navigation between pages of entries.
     pub entry_pages: &'static str,
+    /// The same for the pager below the entries (a second name, so that
+    /// the two navigations are told apart).
+    pub entry_pages_end: &'static str,
     pub newer_entries: &'static str,
     pub older_entries: &'static str,
+    /// The one-time expenses' total line, all pages of the month: `{month}`
+    /// (its name), `{n}` (how many entries); `_one` for a single entry.
+    pub month_total: &'static str,
+    pub month_total_one: &'static str,
+    /// Names the links to a month's days in the pager of its entries.
+    pub jump_to_day: &'static str,
+    /// Before the numbered links to the pages of entries.
+    pub page_word: &'static str,
     pub cashflow_view: &'static str,
     pub cashflow_hint: &'static str,
     pub reserve_view: &'static str,
@@ -287,6 +298,9 @@ pub struct Texts {
     pub expenses: &'static str,
     pub surplus: &'static str,
     pub vs_last_month: &'static str,
+    /// Instead of a percent against a previous month of next to nothing
+    /// (`domain::money::is_much_more`).
+    pub much_more_than_last_month: &'static str,
     pub fixed_costs: &'static str,
     pub subscriptions: &'static str,
     pub next_payments: &'static str,

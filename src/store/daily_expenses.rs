@@ -186,6 +186,30 @@ pub fn month_totals(
     Ok((count, sums))
 }
 
+/// How many one-time expenses each day from `first` through `last` has,
+/// newest day first (the order of their pages), those of one category only
+/// when `category` names it (`Some("")`: the uncategorised); days without
+/// any are left out. Through the index on user and date.
+pub fn day_counts(
+    c: &Connection,
+    user_id: &UserId,
+    (first, last): (NaiveDate, NaiveDate),
+    category: Option<&str>,
+) -> Result<Vec<(NaiveDate, u32)>> {
+    let mut s = c.prepare_cached(
+        "SELECT date, COUNT(*) FROM daily_expenses
+         WHERE user_id = ?1 AND date >= ?2 AND date <= ?3
+           AND (?4 IS NULL OR COALESCE(category_id, '') = ?4)
+         GROUP BY date ORDER BY date DESC",
+    )?;
+    let rows = s
+        .query_map(params![user_id, first, last, category], |r| {
+            Ok((r.get(0)?, r.get::<_, u32>(1)?))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
 /// Sums of one-time expenses per month (its first day), category and
 /// currency for the months `from` to `to` (first days), read from the
 /// trigger-maintained table `daily_expense_months`.

@@ -197,17 +197,39 @@ pub fn delete_button(action: &str, id: &str, confirm: &str, label: &str) -> Mark
 
 /// One page of a long list: what `shown` says it shows ("Rows 51–100 of
 /// 358"), and the links to the page before and after it, each an address
-/// and its words, for a [`pager`].
+/// and its words, for a [`pager`]; `jumps` goes below them (e.g. the
+/// [`page_links`] to every page).
+#[derive(Clone)]
 pub struct Pages<'a> {
     /// Names the navigation for screen readers ("Pages").
     pub label: &'a str,
     pub shown: String,
     pub prev: Option<(String, &'a str)>,
     pub next: Option<(String, &'a str)>,
+    pub jumps: Option<Markup>,
+}
+
+/// Partial: a line of numbered links, one a page, after `word` ("Page"):
+/// `hrefs[0]` is page 1's address; `current` (from 1) is marked as the page
+/// shown. From there a phone reaches any page at once.
+pub fn page_links(word: &str, current: u32, hrefs: &[String]) -> Markup {
+    html! {
+        p.jump {
+            span.muted { (word) }
+            @for (n, href) in (1u32..).zip(hrefs) {
+                @if n == current {
+                    a href=(href) aria-current="page" { (n) }
+                } @else {
+                    a href=(href) { (n) }
+                }
+            }
+        }
+    }
 }
 
 /// Partial: `nav.pager`: the link to the page before (`rel="prev"`), what
-/// this one shows, the link to the page after (`rel="next"`).
+/// this one shows, the link to the page after (`rel="next"`), and the
+/// jumps below them.
 pub fn pager(p: &Pages<'_>) -> Markup {
     html! {
         nav.pager aria-label=(p.label) {
@@ -218,6 +240,7 @@ pub fn pager(p: &Pages<'_>) -> Markup {
             @if let Some((href, words)) = &p.next {
                 a.button href=(href) rel="next" { (words) " →" }
             }
+            @if let Some(jumps) = &p.jumps { div.jumps { (jumps) } }
         }
     }
 }

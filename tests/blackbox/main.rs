@@ -33,6 +33,7 @@ mod jobs;
 mod large_replies;
 mod layout;
 mod lifecycle;
+mod list_sums;
 mod long_lists;
 mod money;
 mod networth;

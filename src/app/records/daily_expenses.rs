@@ -154,6 +154,9 @@ pub struct Month {
     pub editing: Option<DailyExpense>,
     /// The documents attached to entries of the month.
     pub documents: Vec<Document>,
+    /// How many entries the filter selects on each day of the month that
+    /// has any, newest day first.
+    pub days: Vec<(NaiveDate, u32)>,
 }
 
 impl Month {
@@ -169,6 +172,25 @@ impl Month {
             .map(|(currency, sum)| rates.to_base(*sum, currency, base))
             .sum()
     }
+
+    /// The month's days with entries, each with the page (from 1) its
+    /// first entry is on, newest day first.
+    pub fn day_pages(&self) -> Vec<(NaiveDate, u32)> {
+        day_pages(&self.days)
+    }
+}
+
+/// For days and their entry counts in page order (newest first), the page
+/// of [`MONTH_PAGE`] entries each day starts on (from 1).
+fn day_pages(days: &[(NaiveDate, u32)]) -> Vec<(NaiveDate, u32)> {
+    let mut before = 0u32;
+    days.iter()
+        .map(|&(day, n)| {
+            let page = before / MONTH_PAGE + 1;
+            before += n;
+            (day, page)
+        })
+        .collect()
 }
 
 /// The page `page` (from 1) of the one-time expenses from `first` through
@@ -216,7 +238,51 @@ pub async fn month(
                     None => None,
                 },
                 documents: documents::attached(c, &user, Attached::DailyExpenses(first, last))?,
+                days: crate::store::daily_expenses::day_counts(
+                    c,
+                    &user,
+                    (first, last),
+                    category.as_deref(),
+                )?,
             })
         })
         .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day(d: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(2026, 11, d).unwrap()
+    }
+
+    #[test]
+    fn each_day_links_to_the_page_its_first_entry_is_on() {
+        // 30 on the 28th, 20 on the 27th fill page 1; the 26th's 5 start
+        // page 2; the 25th's 60 run from page 2 into 3, so the 24th starts
+        // page 3 too; page 4 starts within the 23rd's entries.
+        let days = [
+            (day(28), 30),
+            (day(27), 20),
+            (day(26), 5),
+            (day(25), 60),
+            (day(24), 10),
+            (day(23), 30),
+            (day(1), 1),
+        ];
+        assert_eq!(
+            day_pages(&days),
+            vec![
+                (day(28), 1),
+                (day(27), 1),
+                (day(26), 2),
+                (day(25), 2),
+                (day(24), 3),
+                (day(23), 3),
+                (day(1), 4),
+            ]
+        );
+        assert!(day_pages(&[]).is_empty());
+    }
 }

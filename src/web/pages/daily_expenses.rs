@@ -10,7 +10,7 @@ use crate::i18n::format;
 use crate::state::AppState;
 use crate::store::daily_expenses::Filter;
 use crate::store::documents::Document;
-use crate::web::components::{pager as pager_nav, select, textarea, Field, Pages};
+use crate::web::components::{page_links, pager as pager_nav, select, textarea, Field, Pages};
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::{Query, State};
@@ -56,6 +56,7 @@ pub async fn show(
     .await?;
     let pages = month.pages();
     let total = month.total(&state.rates.current(), &user.base_currency);
+    let day_pages = month.day_pages();
     let Month {
         entries: list,
         editing,
@@ -98,6 +99,9 @@ pub async fn show(
     let edit_href = format!("{back}&edit=");
     let number = |n: u32| format::number(rust_decimal::Decimal::from(n), 0, locale);
     let from = (shown_page - 1) * MONTH_PAGE;
+    // Above and below the list: the page before and after, every page by
+    // number and every day with entries, so that a phone reaches the last
+    // page without scrolling through the others.
     let pager = (pages > 1).then(|| Pages {
         label: t.entry_pages,
         shown: t
@@ -107,13 +111,34 @@ pub async fn show(
             .replace("{n}", &number(count)),
         prev: (shown_page > 1).then(|| (at_page(shown_page - 1), t.newer_entries)),
         next: (shown_page < pages).then(|| (at_page(shown_page + 1), t.older_entries)),
+        jumps: Some(html! {
+            (page_links(t.page_word, shown_page, &(1..=pages).map(at_page).collect::<Vec<_>>()))
+            // The days fold away, so that on a phone they do not push the
+            // list a screen down.
+            details.jump-days {
+                summary { (t.jump_to_day) }
+                p.jump {
+                    @for (day, on) in day_pages.iter().rev() {
+                        a href={ (at_page(*on)) "#" (day_anchor(*day)) } aria-label=(format::date(*day, locale)) { (day.day()) }
+                    }
+                }
+            }
+        }),
     });
+    // Each day's first row on the page is where its link in the pager leads.
+    let anchored = std::cell::RefCell::new(std::collections::HashSet::new());
+    let total_line = if count == 1 {
+        t.month_total_one.to_string()
+    } else {
+        t.month_total.replace("{n}", &number(count))
+    }
+    .replace("{month}", locale.month_name(first.month()));
     let records = RecordList::new::<DailyInput>(t, &edit_href, html! {
         th { (t.date) } th { (t.name) } th { (t.category) } th.num { (t.amount) }
         th { span.sr-only { (t.doc_of_entry) } }
     })
     .foot(html! {
-        th colspan="3" { (t.total) } td.num.amount { (format::money(total, &user.base_currency, locale)) } td {} td {}
+        th colspan="3" { (total_line) } td.num.amount { (format::money(total, &user.base_currency, locale)) } td {} td {}
     });
     let mut form = RecordForm::new::<DailyInput>(t, t.new_daily_expense, &back)
         .editing(
@@ -173,15 +198,25 @@ pub async fn show(
                 p.hint.merchant-hint aria-live="polite" data-text=(t.merchant_hint) {}
                 (textarea(t.notes, "notes", editing.as_ref().map(|e| e.entry.notes.as_str()).unwrap_or("")))
             }))
+            @if let Some(p) = &pager { (pager_nav(p)) }
             (records.render(&list, |e| Row::new(&e.id, html! {
-                td { (format::date(e.entry.date, locale)) }
+                @if anchored.borrow_mut().insert(e.entry.date) {
+                    td id=(day_anchor(e.entry.date)) { (format::date(e.entry.date, locale)) }
+                } @else {
+                    td { (format::date(e.entry.date, locale)) }
+                }
                 td { (e.entry.name) @if !e.entry.merchant.is_empty() { br; small.muted { (e.entry.merchant) } } }
                 td { (category_chip(e.entry.category_id.as_deref().and_then(|id| cats.get(id).copied()), locale)) }
                 td.num { (amount_cell(&state, e.entry.amount, &e.entry.currency, &user.base_currency, locale)) }
                 td { (paperclip(t, &docs_of(&e.id), "dailyExpenseId", &e.id)) }
             })))
-            @if let Some(p) = &pager { (pager_nav(p)) }
+            @if let Some(p) = &pager { (pager_nav(&Pages { label: t.entry_pages_end, ..p.clone() })) }
         },
     )
     .into_response())
+}
+
+/// The id of a day's first row on a page of entries: `day-2026-11-05`.
+fn day_anchor(day: chrono::NaiveDate) -> String {
+    format!("day-{day}")
 }

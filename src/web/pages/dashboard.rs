@@ -8,6 +8,7 @@ use crate::app::reports::{
     dashboard::{Dashboard, MonthView},
 };
 use crate::app::settings;
+use crate::domain::money::is_much_more;
 use crate::domain::recurrence::{add_months, month_start};
 use crate::i18n::Locale;
 use crate::i18n::{format, guide};
@@ -28,14 +29,19 @@ pub struct MonthQuery {
     month: Option<String>,
 }
 
-/// Partial: one view of the month (income, expenses, surplus, change).
+/// Partial: one view of the month (income, expenses, surplus, change; a
+/// month more than ten times the one before says "much more" instead).
 fn month_card(title: &str, hint: &str, v: &MonthView, currency: &str, locale: Locale) -> Markup {
     let t = locale.texts();
     let change = |pct: Option<Decimal>| -> Markup {
         html! {
             @if let Some(p) = pct {
                 small.change.up[p > Decimal::ZERO].down[p < Decimal::ZERO] {
-                    (if p > Decimal::ZERO { "+" } else { "" }) (format::number(p, 1, locale)) " % " (t.vs_last_month)
+                    @if is_much_more(p) {
+                        (t.much_more_than_last_month)
+                    } @else {
+                        (if p > Decimal::ZERO { "+" } else { "" }) (format::number(p, 1, locale)) " % " (t.vs_last_month)
+                    }
                 }
             }
         }

@@ -464,6 +464,7 @@ impl View<'_> {
             shown: text,
             prev: (offset > 0).then(|| (href((offset - PAGE).max(0)), t.import_prev)),
             next: (offset + shown < total).then(|| (href(offset + shown), t.import_next)),
+            jumps: None,
         })
     }
 }
