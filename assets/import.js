@@ -7,7 +7,9 @@
 // A layout the server does not know is refused with the file's columns;
 // the form then asks which column holds what and sends that as `mapping`.
 // Here: each row's Import / Skip and all conflicts at once
-// (decideImportConflict), AI suggestions, confirm with its progress, cancel
+// (decideImportConflict, whose reply's batch updates the badge and the
+// open decisions in the confirm bar under the rows), AI suggestions,
+// confirm (from above the rows or from the bar) with its progress, cancel
 // and undo. A message that must outlive the reload that follows an action
 // waits in sessionStorage until the next page shows it.
 'use strict';
@@ -61,7 +63,7 @@
 
   // The error slot next to what was clicked: the nearest one above it.
   function errorSlot(near) {
-    const scope = (near && near.closest('.import-actions, .import-history, .import-batch, .import-preview, form')) || root;
+    const scope = (near && near.closest('.import-actions, .import-confirm-bar, .import-history, .import-batch, .import-preview, form')) || root;
     return scope.querySelector('.import-error, .form-error') || root.querySelector('.import-error');
   }
 
@@ -286,6 +288,18 @@
 
   // ---- an opened batch ---------------------------------------------------
 
+  // What the reply to a decision says of the batch: the badge, and the
+  // open decisions in the bar under the rows.
+  function showOpen(batch) {
+    if (!batch || batch.status !== 'reconciled' || typeof batch.undecided !== 'number') return;
+    const open = batch.undecided;
+    const label = open > 0 ? T.batchUndecided : T.batchReconciled;
+    const badges = root.querySelectorAll('.batch-head .batch-status, tr[data-batch="' + CSS.escape(batchId) + '"] .batch-status');
+    for (const badge of badges) badge.textContent = label;
+    const bar = root.querySelector('[data-open-decisions]');
+    if (bar) bar.textContent = open > 0 ? T.openDecisions.replace('{n}', count(open)) : T.batchReconciled;
+  }
+
   function markDecided(row, decision) {
     for (const b of row.querySelectorAll('button[data-decide]')) {
       b.setAttribute('aria-pressed', b.dataset.decide === decision ? 'true' : 'false');
@@ -358,10 +372,11 @@
       busy(group, false);
       if (!r.success) { showError(root.querySelector('.import-actions') || button, r.error); return; }
       markDecided(row, button.dataset.decide);
+      showOpen(r.data && r.data.batch);
       return;
     }
 
-    const actions = button.closest('.import-actions');
+    const actions = button.closest('.import-actions, .import-confirm-bar');
 
     // Every conflict at once.
     if (button.dataset.decideAll) {
@@ -372,6 +387,7 @@
       busy(actions, false);
       if (!r.success) { showError(button, r.error); return; }
       for (const row of root.querySelectorAll('tr[data-row][data-status=conflict]')) markDecided(row, decision);
+      showOpen(r.data.batch);
       say(T.decidedAll.replace('{n}', count(r.data.decided)));
       return;
     }
@@ -389,7 +405,9 @@
 
     if (button.dataset.confirmImport !== undefined) {
       clearError(button);
-      busy(actions, true);
+      // Both confirms (above the rows and in the bar) wait.
+      const all = root.querySelectorAll('.import-actions, .import-confirm-bar');
+      for (const scope of all) busy(scope, true);
       const progress = progressOf(actions);
       progress.show(button.dataset.busy);
       const setBalance = root.querySelector('[data-set-balance]');
@@ -400,7 +418,7 @@
         return;
       }
       progress.hide();
-      busy(actions, false);
+      for (const scope of all) busy(scope, false);
       // Refused while conflicts wait for a decision (the page offers to
       // decide them all): offer to show them, in whatever language.
       let extra = null;
