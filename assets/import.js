@@ -11,7 +11,8 @@
 // open decisions in the confirm bar under the rows), AI suggestions,
 // confirm (from above the rows or from the bar) with its progress, cancel
 // and undo. A message that must outlive the reload that follows an action
-// waits in sessionStorage until the next page shows it.
+// waits in sessionStorage until the next page shows it; one about the AI
+// suggestions asked for on the page is shown next to their button.
 'use strict';
 
 (function () {
@@ -44,8 +45,9 @@
 
   // ---- messages ----------------------------------------------------------
 
-  function flash(text, kind) {
-    try { sessionStorage.setItem(FLASH, JSON.stringify({ text: text, kind: kind || 'ok' })); } catch (_) { /* private mode */ }
+  // `at`: 'ai' to show it next to the AI suggestions' button.
+  function flash(text, kind, at) {
+    try { sessionStorage.setItem(FLASH, JSON.stringify({ text: text, kind: kind || 'ok', at: at || '' })); } catch (_) { /* private mode */ }
   }
 
   (function showFlash() {
@@ -54,8 +56,17 @@
       stored = JSON.parse(sessionStorage.getItem(FLASH) || 'null');
       sessionStorage.removeItem(FLASH);
     } catch (_) { /* nothing stored */ }
+    if (!stored || !stored.text) return;
+    // Why the AI suggestions asked for failed: next to their button, focused.
+    const aiError = root.querySelector('#import-ai-error');
+    if (stored.at === 'ai' && stored.kind === 'error' && aiError) {
+      aiError.textContent = stored.text;
+      aiError.hidden = false;
+      aiError.focus();
+      return;
+    }
     const box = root.querySelector('#import-flash');
-    if (!stored || !stored.text || !box) return;
+    if (!box) return;
     box.textContent = stored.text;
     box.classList.toggle('error', stored.kind === 'error');
     box.hidden = false;
@@ -274,13 +285,14 @@
     });
   }
 
-  // Reconciles a batch; what came of it waits for the page that shows it.
-  async function reconcile(id, ai) {
+  // Reconciles a batch; what came of it waits for the page that shows it
+  // (`at`: where on it, see flash).
+  async function reconcile(id, ai, at) {
     const r = await action('reconcileImport', ai ? { id: id, ai: true } : { id: id });
-    if (!r.success) { flash(r.error, 'error'); return false; }
+    if (!r.success) { flash(r.error, 'error', at); return false; }
     if (r.data && r.data.ai) {
       const s = r.data.ai;
-      if (s.error) flash(s.error, 'error');
+      if (s.error) flash(s.error, 'error', at);
       else flash(T.aiDone.replace('{c}', count(s.categories || 0)).replace('{d}', count(s.duplicates || 0)));
     }
     return true;
@@ -395,10 +407,14 @@
     if (button.dataset.reconcile !== undefined || button.dataset.ai !== undefined) {
       const ai = button.dataset.ai !== undefined;
       clearError(button);
+      const aiError = root.querySelector('#import-ai-error');
+      if (aiError) { aiError.textContent = ''; aiError.hidden = true; }
       const scope = actions || root;
       busy(scope, true);
       progressOf(scope).show(ai ? T.askingAi : T.reconciling);
-      await reconcile(batchId, ai);
+      await reconcile(batchId, ai, ai ? 'ai' : '');
+      // The page opens where it is focused (by a message), not where it was.
+      if (ai && 'scrollRestoration' in history) history.scrollRestoration = 'manual';
       window.location.reload();
       return;
     }

@@ -1116,3 +1116,66 @@ async fn on_a_phone_the_confirm_stays_in_reach_and_the_badge_follows_each_decisi
     assert_eq!(batch["status"], "confirmed", "{batch}");
     browser.client.clone().close().await.unwrap();
 }
+
+#[tokio::test]
+async fn ai_suggestions_that_fail_say_why_next_to_their_button_and_take_the_focus() {
+    use crate::browser::{screenshot, start};
+    // A port nothing listens on: the provider refuses every connection.
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let app = crate::receipts::app_with_ai(&format!("http://127.0.0.1:{port}/v1")).await;
+    let Some(browser) = start(500, 844).await else {
+        return;
+    };
+    let c = &browser.client;
+    resize(c, 390, 844).await;
+    let user = app.new_user().await;
+    app.ok(&user, "updateSettings", json!({ "locale": "de" }))
+        .await;
+    let giro = app.account(&user, "Girokonto", "EUR").await;
+    for name in ["Lebensmittel", "Freizeit"] {
+        app.ok(&user, "createCategory", json!({ "name": name }))
+            .await;
+    }
+    let id = seed(&app, &user, &giro, 12).await;
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url(&format!("/import?batch={id}")))
+        .await
+        .unwrap();
+    // The button at the foot of the screen, as a person scrolls to it.
+    c.execute(
+        "const b = document.querySelector('button[data-ai]');
+         b.scrollIntoView({block: 'end'});
+         b.click();",
+        vec![],
+    )
+    .await
+    .unwrap();
+    let said = "Keine KI-Vorschläge: der KI-Dienst ist gerade nicht erreichbar.";
+    wait_for_shown(c, ".ai-suggest [role=alert]", said).await;
+    let seen = c
+        .execute(
+            "const alert = document.querySelector('.ai-suggest [role=alert]');
+             const button = document.querySelector('button[data-ai]').getBoundingClientRect();
+             const r = alert.getBoundingClientRect();
+             return {
+               focused: document.activeElement === alert,
+               top: r.top, bottom: r.bottom, height: window.innerHeight,
+               gap: r.top - button.bottom,
+               flash: !document.querySelector('#import-flash').hidden,
+             };",
+            vec![],
+        )
+        .await
+        .unwrap();
+    screenshot(c, "import-ai-error-phone-de").await;
+    assert_eq!(seen["focused"], json!(true), "{seen}");
+    let n = |k: &str| seen[k].as_f64().unwrap();
+    assert!(n("top") >= 0.0 && n("bottom") <= n("height"), "{seen}");
+    // Under the button, the hint between them at most.
+    assert!(n("gap") >= 0.0 && n("gap") < 200.0, "{seen}");
+    assert_eq!(seen["flash"], json!(false), "not (also) above: {seen}");
+    browser.client.clone().close().await.unwrap();
+}

@@ -250,6 +250,9 @@ impl View<'_> {
                     div.ai-suggest {
                         button type="button" data-ai="" aria-describedby="import-ai-batch-hint" { (t.import_ai_button) }
                         small #import-ai-batch-hint .hint { (t.import_ai_hint) }
+                        // Why there are no suggestions: the script shows it
+                        // here and moves the focus to it.
+                        p #import-ai-error .ai-error role="alert" tabindex="-1" hidden {}
                     }
                 }
                 @if let Some(closing) = &b.format.closing_balance {
