@@ -1179,3 +1179,67 @@ async fn ai_suggestions_that_fail_say_why_next_to_their_button_and_take_the_focu
     assert_eq!(seen["flash"], json!(false), "not (also) above: {seen}");
     browser.client.clone().close().await.unwrap();
 }
+
+#[tokio::test]
+async fn the_confirm_under_the_rows_sets_the_balance_as_the_box_above_says() {
+    use crate::browser::{start, wait_for_css};
+    use fantoccini::Locator;
+    let Some(browser) = start(500, 844).await else {
+        return;
+    };
+    let c = &browser.client;
+    resize(c, 390, 844).await;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let giro = app.account(&user, "Girokonto", "EUR").await;
+    // A statement whose closing balance is newer than the account's.
+    let statement = crate::statements::TWO_ACCOUNTS.replace(":62F:C241202", ":62F:C491202");
+    let balance = || async {
+        let accounts = app.ok(&user, "listAccounts", json!({})).await;
+        accounts
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["id"] == giro.as_str())
+            .unwrap()["balance"]
+            .clone()
+    };
+    let before = balance().await;
+    sign_in(c, &app, &user).await;
+    // Unticked, then ticked (as it comes): the bar's confirm does as the box says.
+    for (tick, expected) in [(false, before.clone()), (true, json!(976.01))] {
+        let staged = app
+            .ok(
+                &user,
+                "stageImport",
+                json!({"accountId": giro, "fileName": "umsatz.sta", "csv": statement,
+                       "accountIban": "10020030/1234567890"}),
+            )
+            .await;
+        let id = staged["id"].as_str().unwrap().to_string();
+        app.ok(&user, "reconcileImport", json!({ "id": id })).await;
+        c.goto(&app.url(&format!("/import?batch={id}")))
+            .await
+            .unwrap();
+        let box_ = c.find(Locator::Css("#import-set-balance")).await.unwrap();
+        assert!(box_.is_selected().await.unwrap(), "ticked as it comes");
+        if !tick {
+            box_.click().await.unwrap();
+        }
+        c.execute(
+            "document.querySelector('.import-confirm-bar').scrollIntoView({block: 'end'});",
+            vec![],
+        )
+        .await
+        .unwrap();
+        c.find(Locator::Css(".import-confirm-bar [data-confirm-import]"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        wait_for_css(c, ".import-done").await;
+        assert_eq!(balance().await, expected, "ticked: {tick}");
+    }
+    browser.client.clone().close().await.unwrap();
+}
