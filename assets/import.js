@@ -7,9 +7,12 @@
 // A layout the server does not know is refused with the file's columns;
 // the form then asks which column holds what and sends that as `mapping`.
 // Here: each row's Import / Skip and all conflicts at once
-// (decideImportConflict), AI suggestions, confirm with its progress, cancel
+// (decideImportConflict, whose reply's batch updates the badge and the
+// open decisions in the confirm bar under the rows), AI suggestions,
+// confirm (from above the rows or from the bar) with its progress, cancel
 // and undo. A message that must outlive the reload that follows an action
-// waits in sessionStorage until the next page shows it.
+// waits in sessionStorage until the next page shows it; one about the AI
+// suggestions asked for on the page is shown next to their button.
 'use strict';
 
 (function () {
@@ -42,8 +45,9 @@
 
   // ---- messages ----------------------------------------------------------
 
-  function flash(text, kind) {
-    try { sessionStorage.setItem(FLASH, JSON.stringify({ text: text, kind: kind || 'ok' })); } catch (_) { /* private mode */ }
+  // `at`: 'ai' to show it next to the AI suggestions' button.
+  function flash(text, kind, at) {
+    try { sessionStorage.setItem(FLASH, JSON.stringify({ text: text, kind: kind || 'ok', at: at || '' })); } catch (_) { /* private mode */ }
   }
 
   (function showFlash() {
@@ -52,8 +56,17 @@
       stored = JSON.parse(sessionStorage.getItem(FLASH) || 'null');
       sessionStorage.removeItem(FLASH);
     } catch (_) { /* nothing stored */ }
+    if (!stored || !stored.text) return;
+    // Why the AI suggestions asked for failed: next to their button, focused.
+    const aiError = root.querySelector('#import-ai-error');
+    if (stored.at === 'ai' && stored.kind === 'error' && aiError) {
+      aiError.textContent = stored.text;
+      aiError.hidden = false;
+      aiError.focus();
+      return;
+    }
     const box = root.querySelector('#import-flash');
-    if (!stored || !stored.text || !box) return;
+    if (!box) return;
     box.textContent = stored.text;
     box.classList.toggle('error', stored.kind === 'error');
     box.hidden = false;
@@ -61,7 +74,7 @@
 
   // The error slot next to what was clicked: the nearest one above it.
   function errorSlot(near) {
-    const scope = (near && near.closest('.import-actions, .import-history, .import-batch, .import-preview, form')) || root;
+    const scope = (near && near.closest('.import-actions, .import-confirm-bar, .import-history, .import-batch, .import-preview, form')) || root;
     return scope.querySelector('.import-error, .form-error') || root.querySelector('.import-error');
   }
 
@@ -272,19 +285,32 @@
     });
   }
 
-  // Reconciles a batch; what came of it waits for the page that shows it.
-  async function reconcile(id, ai) {
+  // Reconciles a batch; what came of it waits for the page that shows it
+  // (`at`: where on it, see flash).
+  async function reconcile(id, ai, at) {
     const r = await action('reconcileImport', ai ? { id: id, ai: true } : { id: id });
-    if (!r.success) { flash(r.error, 'error'); return false; }
+    if (!r.success) { flash(r.error, 'error', at); return false; }
     if (r.data && r.data.ai) {
       const s = r.data.ai;
-      if (s.error) flash(s.error, 'error');
+      if (s.error) flash(s.error, 'error', at);
       else flash(T.aiDone.replace('{c}', count(s.categories || 0)).replace('{d}', count(s.duplicates || 0)));
     }
     return true;
   }
 
   // ---- an opened batch ---------------------------------------------------
+
+  // What the reply to a decision says of the batch: the badge, and the
+  // open decisions in the bar under the rows.
+  function showOpen(batch) {
+    if (!batch || batch.status !== 'reconciled' || typeof batch.undecided !== 'number') return;
+    const open = batch.undecided;
+    const label = open > 0 ? T.batchUndecided : T.batchReconciled;
+    const badges = root.querySelectorAll('.batch-head .batch-status, tr[data-batch="' + CSS.escape(batchId) + '"] .batch-status');
+    for (const badge of badges) badge.textContent = label;
+    const bar = root.querySelector('[data-open-decisions]');
+    if (bar) bar.textContent = open > 0 ? T.openDecisions.replace('{n}', count(open)) : T.batchReconciled;
+  }
 
   function markDecided(row, decision) {
     for (const b of row.querySelectorAll('button[data-decide]')) {
@@ -358,10 +384,11 @@
       busy(group, false);
       if (!r.success) { showError(root.querySelector('.import-actions') || button, r.error); return; }
       markDecided(row, button.dataset.decide);
+      showOpen(r.data && r.data.batch);
       return;
     }
 
-    const actions = button.closest('.import-actions');
+    const actions = button.closest('.import-actions, .import-confirm-bar');
 
     // Every conflict at once.
     if (button.dataset.decideAll) {
@@ -372,6 +399,7 @@
       busy(actions, false);
       if (!r.success) { showError(button, r.error); return; }
       for (const row of root.querySelectorAll('tr[data-row][data-status=conflict]')) markDecided(row, decision);
+      showOpen(r.data.batch);
       say(T.decidedAll.replace('{n}', count(r.data.decided)));
       return;
     }
@@ -379,17 +407,23 @@
     if (button.dataset.reconcile !== undefined || button.dataset.ai !== undefined) {
       const ai = button.dataset.ai !== undefined;
       clearError(button);
+      const aiError = root.querySelector('#import-ai-error');
+      if (aiError) { aiError.textContent = ''; aiError.hidden = true; }
       const scope = actions || root;
       busy(scope, true);
       progressOf(scope).show(ai ? T.askingAi : T.reconciling);
-      await reconcile(batchId, ai);
+      await reconcile(batchId, ai, ai ? 'ai' : '');
+      // The page opens where it is focused (by a message), not where it was.
+      if (ai && 'scrollRestoration' in history) history.scrollRestoration = 'manual';
       window.location.reload();
       return;
     }
 
     if (button.dataset.confirmImport !== undefined) {
       clearError(button);
-      busy(actions, true);
+      // Both confirms (above the rows and in the bar) wait.
+      const all = root.querySelectorAll('.import-actions, .import-confirm-bar');
+      for (const scope of all) busy(scope, true);
       const progress = progressOf(actions);
       progress.show(button.dataset.busy);
       const setBalance = root.querySelector('[data-set-balance]');
@@ -400,7 +434,7 @@
         return;
       }
       progress.hide();
-      busy(actions, false);
+      for (const scope of all) busy(scope, false);
       // Refused while conflicts wait for a decision (the page offers to
       // decide them all): offer to show them, in whatever language.
       let extra = null;

@@ -392,6 +392,7 @@ pub static DE: Texts = Texts {
     import_batch_staged: "Eingelesen",
     import_batch_reconciled: "Bereit zur Bestätigung",
     import_batch_undecided: "Entscheidungen offen",
+    import_open_decisions: "Entscheidungen offen: {n}",
     import_batch_confirmed: "Importiert",
     import_batch_undone: "Rückgängig gemacht",
     import_batch_cancelled: "Verworfen",

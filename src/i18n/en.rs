@@ -394,6 +394,7 @@ pub static EN: Texts = Texts {
     import_batch_staged: "Read",
     import_batch_reconciled: "Ready to confirm",
     import_batch_undecided: "Decisions open",
+    import_open_decisions: "Decisions open: {n}",
     import_batch_confirmed: "Imported",
     import_batch_undone: "Undone",
     import_batch_cancelled: "Cancelled",

@@ -422,6 +422,8 @@ pub struct Texts {
     pub import_batch_reconciled: &'static str,
     /// A reconciled batch with conflicts still to decide.
     pub import_batch_undecided: &'static str,
+    /// The confirm bar under the rows: "{n}" conflicts still to decide.
+    pub import_open_decisions: &'static str,
     pub import_batch_confirmed: &'static str,
     pub import_batch_undone: &'static str,
     pub import_batch_cancelled: &'static str,

@@ -964,3 +964,282 @@ async fn send_file(c: &fantoccini::Client, path: &std::path::Path) {
         .await
         .unwrap();
 }
+
+/// [`seed`] with 12 rows and two more conflicts: three in all, each
+/// undecided. Answers the batch's id.
+async fn seed_conflicts(app: &TestApp, user: &TestUser, account: &str) -> String {
+    let id = seed(app, user, account, 12).await;
+    let today = app.state.clock.today();
+    // Rows 0 and 1 of the seed, each with a record of its payee and amount
+    // a day later: near matches.
+    for (payee, amount, days) in [
+        ("REWE Markt GmbH", "1.50", 4),
+        ("Stadtwerke Freiburg", "2.87", 5),
+    ] {
+        let date = today - chrono::Duration::days(days);
+        app.ok(
+            user,
+            "createDailyExpense",
+            json!({"name": payee, "merchant": payee, "amount": amount,
+            "currency": "EUR", "date": date.to_string(), "accountId": account}),
+        )
+        .await;
+    }
+    let batch = app.ok(user, "reconcileImport", json!({ "id": id })).await;
+    assert_eq!(batch["counts"]["conflict"], 3, "{batch}");
+    assert_eq!(batch["undecided"], 3, "{batch}");
+    id
+}
+
+/// Where the confirm bar's button is: `[top, bottom, the window's height]`.
+async fn bar_rect(c: &fantoccini::Client) -> (f64, f64, f64) {
+    let r = c
+        .execute(
+            "const r = document.querySelector('.import-confirm-bar [data-confirm-import]').getBoundingClientRect();
+             return [r.top, r.bottom, window.innerHeight];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let n = |i: usize| r[i].as_f64().unwrap();
+    (n(0), n(1), n(2))
+}
+
+fn assert_in_view((top, bottom, height): (f64, f64, f64), when: &str) {
+    assert!(
+        top >= 0.0 && bottom <= height,
+        "{when}: the confirm is at {top}..{bottom} of a window {height} px high"
+    );
+}
+
+#[tokio::test]
+async fn on_a_phone_the_confirm_stays_in_reach_and_the_badge_follows_each_decision() {
+    use crate::browser::{screenshot, start, wait_for_css};
+    use fantoccini::Locator;
+    let Some(browser) = start(500, 844).await else {
+        return;
+    };
+    let c = &browser.client;
+    resize(c, 390, 844).await;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let giro = app.account(&user, "Girokonto", "EUR").await;
+    for name in ["Lebensmittel", "Freizeit", "Mobilität"] {
+        app.ok(&user, "createCategory", json!({ "name": name }))
+            .await;
+    }
+    let id = seed_conflicts(&app, &user, &giro).await;
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url(&format!("/import?batch={id}")))
+        .await
+        .unwrap();
+    wait_for_shown(c, ".batch-head .batch-status", "Decisions open").await;
+    wait_for_shown(c, ".import-confirm-bar", "Decisions open: 3").await;
+    // Marks this page: a reload would forget it.
+    c.execute("window.sameImportPage = true;", vec![])
+        .await
+        .unwrap();
+
+    // At the end of the rows the confirm above them is far out of sight;
+    // the one under them is on the screen.
+    let above = c
+        .execute(
+            "document.querySelector('.import-rows tbody tr:last-child').scrollIntoView({block: 'end'});
+             return document.querySelector('.import-actions [data-confirm-import]').getBoundingClientRect().bottom;",
+            vec![],
+        )
+        .await
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    assert!(above < 0.0, "the confirm above the rows is at {above}");
+    assert_in_view(bar_rect(c).await, "at the end of the rows");
+    screenshot(c, "import-confirm-bar-end-phone").await;
+
+    // Each decision, made in the middle of the rows, counts down the open
+    // ones in the bar, which stays on the screen; the last one turns the
+    // badge to "Ready to confirm", without a reload.
+    for left in ["Decisions open: 2", "Decisions open: 1", "Ready to confirm"] {
+        c.execute(
+            "document.querySelector('tr.undecided').scrollIntoView({block: 'center'});",
+            vec![],
+        )
+        .await
+        .unwrap();
+        c.find(Locator::Css("tr.undecided button[data-decide=skip]"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        wait_for_shown(c, ".import-confirm-bar .open-decisions", left).await;
+        assert_in_view(bar_rect(c).await, left);
+        if left == "Decisions open: 2" {
+            screenshot(c, "import-confirm-bar-rows-phone").await;
+            // Still conflicts to decide: the badge says so.
+            let badge = c
+                .find(Locator::Css(".batch-head .batch-status"))
+                .await
+                .unwrap();
+            assert_eq!(
+                badge.prop("textContent").await.unwrap().as_deref(),
+                Some("Decisions open")
+            );
+        }
+    }
+    for css in [
+        ".batch-head .batch-status",
+        &format!("tr[data-batch='{id}'] .batch-status"),
+    ] {
+        let badge = c.find(Locator::Css(css)).await.unwrap();
+        assert_eq!(
+            badge.prop("textContent").await.unwrap().as_deref(),
+            Some("Ready to confirm"),
+            "{css}"
+        );
+    }
+    let same = c
+        .execute("return window.sameImportPage === true;", vec![])
+        .await
+        .unwrap();
+    assert_eq!(same, json!(true), "the page was reloaded");
+
+    // The confirm in the bar confirms.
+    c.find(Locator::Css(".import-confirm-bar [data-confirm-import]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_css(c, ".import-done").await;
+    let batch = app.ok(&user, "getImport", json!({ "id": id })).await;
+    assert_eq!(batch["status"], "confirmed", "{batch}");
+    browser.client.clone().close().await.unwrap();
+}
+
+#[tokio::test]
+async fn ai_suggestions_that_fail_say_why_next_to_their_button_and_take_the_focus() {
+    use crate::browser::{screenshot, start};
+    // A port nothing listens on: the provider refuses every connection.
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let app = crate::receipts::app_with_ai(&format!("http://127.0.0.1:{port}/v1")).await;
+    let Some(browser) = start(500, 844).await else {
+        return;
+    };
+    let c = &browser.client;
+    resize(c, 390, 844).await;
+    let user = app.new_user().await;
+    app.ok(&user, "updateSettings", json!({ "locale": "de" }))
+        .await;
+    let giro = app.account(&user, "Girokonto", "EUR").await;
+    for name in ["Lebensmittel", "Freizeit"] {
+        app.ok(&user, "createCategory", json!({ "name": name }))
+            .await;
+    }
+    let id = seed(&app, &user, &giro, 12).await;
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url(&format!("/import?batch={id}")))
+        .await
+        .unwrap();
+    // The button at the foot of the screen, as a person scrolls to it.
+    c.execute(
+        "const b = document.querySelector('button[data-ai]');
+         b.scrollIntoView({block: 'end'});
+         b.click();",
+        vec![],
+    )
+    .await
+    .unwrap();
+    let said = "Keine KI-Vorschläge: der KI-Dienst ist gerade nicht erreichbar.";
+    wait_for_shown(c, ".ai-suggest [role=alert]", said).await;
+    let seen = c
+        .execute(
+            "const alert = document.querySelector('.ai-suggest [role=alert]');
+             const button = document.querySelector('button[data-ai]').getBoundingClientRect();
+             const r = alert.getBoundingClientRect();
+             return {
+               focused: document.activeElement === alert,
+               top: r.top, bottom: r.bottom, height: window.innerHeight,
+               gap: r.top - button.bottom,
+               flash: !document.querySelector('#import-flash').hidden,
+             };",
+            vec![],
+        )
+        .await
+        .unwrap();
+    screenshot(c, "import-ai-error-phone-de").await;
+    assert_eq!(seen["focused"], json!(true), "{seen}");
+    let n = |k: &str| seen[k].as_f64().unwrap();
+    assert!(n("top") >= 0.0 && n("bottom") <= n("height"), "{seen}");
+    // Under the button, the hint between them at most.
+    assert!(n("gap") >= 0.0 && n("gap") < 200.0, "{seen}");
+    assert_eq!(seen["flash"], json!(false), "not (also) above: {seen}");
+    browser.client.clone().close().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_confirm_under_the_rows_sets_the_balance_as_the_box_above_says() {
+    use crate::browser::{start, wait_for_css};
+    use fantoccini::Locator;
+    let Some(browser) = start(500, 844).await else {
+        return;
+    };
+    let c = &browser.client;
+    resize(c, 390, 844).await;
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let giro = app.account(&user, "Girokonto", "EUR").await;
+    // A statement whose closing balance is newer than the account's.
+    let statement = crate::statements::TWO_ACCOUNTS.replace(":62F:C241202", ":62F:C491202");
+    let balance = || async {
+        let accounts = app.ok(&user, "listAccounts", json!({})).await;
+        accounts
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["id"] == giro.as_str())
+            .unwrap()["balance"]
+            .clone()
+    };
+    let before = balance().await;
+    sign_in(c, &app, &user).await;
+    // Unticked, then ticked (as it comes): the bar's confirm does as the box says.
+    for (tick, expected) in [(false, before.clone()), (true, json!(976.01))] {
+        let staged = app
+            .ok(
+                &user,
+                "stageImport",
+                json!({"accountId": giro, "fileName": "umsatz.sta", "csv": statement,
+                       "accountIban": "10020030/1234567890"}),
+            )
+            .await;
+        let id = staged["id"].as_str().unwrap().to_string();
+        app.ok(&user, "reconcileImport", json!({ "id": id })).await;
+        c.goto(&app.url(&format!("/import?batch={id}")))
+            .await
+            .unwrap();
+        let box_ = c.find(Locator::Css("#import-set-balance")).await.unwrap();
+        assert!(box_.is_selected().await.unwrap(), "ticked as it comes");
+        if !tick {
+            box_.click().await.unwrap();
+        }
+        c.execute(
+            "document.querySelector('.import-confirm-bar').scrollIntoView({block: 'end'});",
+            vec![],
+        )
+        .await
+        .unwrap();
+        c.find(Locator::Css(".import-confirm-bar [data-confirm-import]"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        wait_for_css(c, ".import-done").await;
+        assert_eq!(balance().await, expected, "ticked: {tick}");
+    }
+    browser.client.clone().close().await.unwrap();
+}

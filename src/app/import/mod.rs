@@ -48,7 +48,7 @@ pub struct BatchView {
     pub row_count: i64,
     pub counts: Counts,
     /// Conflicts not decided yet: the batch cannot be confirmed before.
-    #[serde(skip)]
+    /// The import page's script shows it after each decision.
     pub undecided: i64,
 }
 

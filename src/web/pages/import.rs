@@ -503,6 +503,9 @@ fn script_texts(t: &Texts) -> String {
         "mappingNeeded": t.import_map_needed,
         "tooLarge": t.import_too_large,
         "balanceSet": t.import_balance_set,
+        "batchReconciled": t.import_batch_reconciled,
+        "batchUndecided": t.import_batch_undecided,
+        "openDecisions": t.import_open_decisions,
     })
     .to_string()
 }

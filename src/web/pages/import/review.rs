@@ -49,14 +49,21 @@ impl View<'_> {
                 }
             }
             @if b.status != BatchStatus::Cancelled {
-                section.panel.import-preview aria-labelledby="import-rows-title" {
-                    h2 #import-rows-title { (t.import_rows) }
-                    (self.filters(b, status))
-                    @if opened.rows.is_empty() {
-                        p.muted { (t.import_no_rows) }
-                    } @else {
-                        (self.rows(opened))
-                        (self.pager(opened, status, offset, shown_total))
+                // The rows and, while the batch is open, the confirm bar
+                // that stays at the screen's foot while they are in view.
+                div.import-review {
+                    section.panel.import-preview aria-labelledby="import-rows-title" {
+                        h2 #import-rows-title { (t.import_rows) }
+                        (self.filters(b, status))
+                        @if opened.rows.is_empty() {
+                            p.muted { (t.import_no_rows) }
+                        } @else {
+                            (self.rows(opened))
+                            (self.pager(opened, status, offset, shown_total))
+                        }
+                    }
+                    @if b.is_open() && !opened.rows.is_empty() {
+                        (self.confirm_bar(b, rows_total))
                     }
                 }
             }
@@ -65,16 +72,45 @@ impl View<'_> {
 
     /// The batch's status as a badge.
     pub(super) fn batch_badge(&self, b: &BatchView) -> Markup {
+        html! { span class={ "badge batch-status " (b.status.code()) } { (self.batch_label(b)) } }
+    }
+
+    /// The batch's status for people.
+    fn batch_label(&self, b: &BatchView) -> &'static str {
         let t = self.t;
-        let label = match b.status {
+        match b.status {
             BatchStatus::Staged => t.import_batch_staged,
             BatchStatus::Reconciled if b.undecided > 0 => t.import_batch_undecided,
             BatchStatus::Reconciled => t.import_batch_reconciled,
             BatchStatus::Confirmed => t.import_batch_confirmed,
             _ if b.is_undone() => t.import_batch_undone,
             BatchStatus::Cancelled => t.import_batch_cancelled,
+        }
+    }
+
+    /// Partial: under the rows of an open batch, kept at the screen's foot
+    /// while they are in view: how many decisions are open (the script
+    /// updates it after each) and a second confirm, which does what the
+    /// one above the rows does (the balance box there counts for both).
+    fn confirm_bar(&self, b: &BatchView, rows_total: i64) -> Markup {
+        let t = self.t;
+        let open = if b.status == BatchStatus::Reconciled && b.undecided > 0 {
+            t.import_open_decisions
+                .replace("{n}", &self.count(b.undecided))
+        } else {
+            self.batch_label(b).to_string()
         };
-        html! { span class={ "badge batch-status " (b.status.code()) } { (label) } }
+        html! {
+            div.import-confirm-bar {
+                span.open-decisions role="status" data-open-decisions="" { (open) }
+                button.primary type="button" data-confirm-import=""
+                    data-busy=(t.import_confirming.replace("{n}", &self.count(rows_total))) {
+                    (t.import_confirm)
+                }
+                (progress())
+                p.form-error.import-error role="alert" hidden {}
+            }
+        }
     }
 
     /// Partial: how the file was read.
@@ -214,6 +250,9 @@ impl View<'_> {
                     div.ai-suggest {
                         button type="button" data-ai="" aria-describedby="import-ai-batch-hint" { (t.import_ai_button) }
                         small #import-ai-batch-hint .hint { (t.import_ai_hint) }
+                        // Why there are no suggestions: the script shows it
+                        // here and moves the focus to it.
+                        p #import-ai-error .ai-error role="alert" tabindex="-1" hidden {}
                     }
                 }
                 @if let Some(closing) = &b.format.closing_balance {
