@@ -108,6 +108,17 @@ fn lock_delay(tries: i32) -> Option<Duration> {
     lock_delay_within(tries, BUSY_TIMEOUT)
 }
 
+/// How long a write transaction may hold the write lock
+/// ([`Db::transaction`]): below [`BUSY_TIMEOUT`], so a writer that waits
+/// for one transaction gets its turn. The largest single transaction, a
+/// file of 200,000 rows staged, takes about 3 s in a release build
+/// (`docs/performance.md`).
+pub const WRITE_BUDGET: Duration = Duration::from_secs(25);
+
+/// How many SQLite steps run between two looks at a write transaction's
+/// deadline: a look is a clock read, cheap at this distance.
+const WRITE_BUDGET_CHECK: std::ffi::c_int = 10_000;
+
 /// Connections kept for looking up sessions and API tokens ([`Db::lookup`]),
 /// beside the pool's 8: however long the others are held (exports, long
 /// lists, writers waiting for the lock), a signed-in visitor is still
@@ -252,6 +263,8 @@ pub struct Db {
     path: PathBuf,
     /// [`READ_BUDGET`], shorter in tests.
     read_budget: Duration,
+    /// [`WRITE_BUDGET`], shorter in tests.
+    write_budget: Duration,
 }
 
 impl Db {
@@ -279,6 +292,7 @@ impl Db {
             lookups,
             path,
             read_budget: READ_BUDGET,
+            write_budget: WRITE_BUDGET,
         })
     }
 
@@ -286,6 +300,13 @@ impl Db {
     /// [`READ_BUDGET`] (tests).
     pub fn with_read_budget(mut self, budget: Duration) -> Db {
         self.read_budget = budget;
+        self
+    }
+
+    /// The same database with write transactions interrupted after `budget`
+    /// instead of [`WRITE_BUDGET`] (tests).
+    pub fn with_write_budget(mut self, budget: Duration) -> Db {
+        self.write_budget = budget;
         self
     }
 
@@ -387,14 +408,30 @@ impl Db {
 
     /// Runs `f` inside one write transaction: all of it lands, or none of it.
     /// See [`write_transaction`].
+    ///
+    /// Once it holds the write lock it may run for [`WRITE_BUDGET`]: a
+    /// statement still running then is interrupted, everything is rolled
+    /// back, and it fails with [`Error::Busy`](crate::Error::Busy), so that
+    /// no writer waiting for the lock ever waits past [`BUSY_TIMEOUT`]
+    /// because of one transaction. Long writes (an import's confirm, a load
+    /// of an export) are written in chunks far below it.
     pub async fn transaction<T, F>(&self, f: F) -> Result<T>
     where
         T: Send + 'static,
         F: FnOnce(&rusqlite::Transaction<'_>) -> Result<T> + Send + 'static,
     {
+        let budget = self.write_budget;
         self.run(move |c| {
             let tx = write_transaction(c)?;
-            let out = f(&tx)?;
+            let deadline = std::time::Instant::now() + budget;
+            tx.progress_handler(
+                WRITE_BUDGET_CHECK,
+                Some(move || std::time::Instant::now() > deadline),
+            )?;
+            let out = f(&tx);
+            // The commit itself is never interrupted.
+            tx.progress_handler(0, None::<fn() -> bool>)?;
+            let out = out?;
             tx.commit()?;
             Ok(out)
         })
@@ -698,6 +735,40 @@ mod tests {
                 .unwrap();
             assert_eq!(one, 1);
         }
+    }
+
+    #[tokio::test]
+    async fn a_write_transaction_past_its_budget_is_rolled_back_as_busy() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = super::Db::open(dir.path())
+            .unwrap()
+            .with_write_budget(std::time::Duration::from_millis(50));
+        db.transaction(|tx| Ok(tx.execute_batch("CREATE TABLE t (x INTEGER)")?))
+            .await
+            .unwrap();
+        let endless = db
+            .transaction(|tx| {
+                tx.execute("INSERT INTO t VALUES (1)", [])?;
+                Ok(tx.query_row(
+                    "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r)
+                     SELECT count(*) FROM r",
+                    [],
+                    |r| r.get::<_, i64>(0),
+                )?)
+            })
+            .await;
+        assert!(matches!(endless, Err(crate::Error::Busy(_))), "{endless:?}");
+        // Nothing of it landed, and the next writer gets the lock at once.
+        let rows = db
+            .transaction(|tx| {
+                tx.execute("INSERT INTO t VALUES (2)", [])?;
+                Ok(tx.query_row("SELECT group_concat(x) FROM t", [], |r| {
+                    r.get::<_, String>(0)
+                })?)
+            })
+            .await
+            .unwrap();
+        assert_eq!(rows, "2");
     }
 
     #[test]

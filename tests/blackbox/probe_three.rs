@@ -152,17 +152,19 @@ async fn an_unknown_layout_names_a_few_columns_not_all() {
     let app = spawn_app().await;
     let user = app.new_user().await;
     let giro = account(&app, &user).await;
-    let columns = 50_000;
-    let header: Vec<String> = (0..columns).map(|i| format!("q{i}")).collect();
-    let row: Vec<String> = (0..columns).map(|i| i.to_string()).collect();
-    let csv = format!("{}\n{}\n", header.join(";"), row.join(";"));
-    let r = app
-        .action(
+    let stage = |columns: usize| {
+        let header: Vec<String> = (0..columns).map(|i| format!("q{i}")).collect();
+        let row: Vec<String> = (0..columns).map(|i| i.to_string()).collect();
+        let csv = format!("{}\n{}\n", header.join(";"), row.join(";"));
+        app.action(
             "stageImport",
             json!({"accountId": giro, "fileName": "wide.csv", "csvBase64": STANDARD.encode(csv)}),
             Some(&user.cookie),
         )
-        .await;
+    };
+    // As wide as a line may be: the refusal names 20 columns and counts the rest.
+    let columns = 1_000;
+    let r = stage(columns).await;
     let error = r.error().expect("refused").to_string();
     assert!(error.starts_with("mapping: "), "{error}");
     assert!(error.contains("q0, q1, q2"), "{error}");
@@ -170,6 +172,15 @@ async fn an_unknown_layout_names_a_few_columns_not_all() {
         error.contains(&format!("and {} more", columns - 20)),
         "{error}"
     );
+    assert!(
+        r.body.to_string().len() < 4_000,
+        "{}",
+        r.body.to_string().len()
+    );
+    // Wider, the line itself is refused, as briefly.
+    let r = stage(50_000).await;
+    let error = r.error().expect("refused").to_string();
+    assert!(error.contains("more than 1000 fields on line 1"), "{error}");
     assert!(
         r.body.to_string().len() < 4_000,
         "{}",

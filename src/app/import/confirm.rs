@@ -2,6 +2,7 @@
 //! chunks of [`CHUNK_ROWS`] rows per write transaction, and an interrupted
 //! one is finished by the next.
 
+use super::claims::{claim, CHUNK_ROWS};
 use super::reconciliation::{self, Snapshot};
 use super::{batch_of, batch_view, require_unconfirmed, BatchView};
 use crate::app::chunks::in_chunks;
@@ -26,40 +27,6 @@ pub struct Confirmed {
     /// Whether the account's balance became the file's closing balance.
     pub balance_set: bool,
     pub batch: BatchView,
-}
-
-/// Rows a confirm writes, and records an undo removes, per write
-/// transaction: each holds the database's write lock for a fraction of a
-/// second, so other users' writes wait briefly instead of for the whole
-/// file (see `docs/performance.md`).
-pub const CHUNK_ROWS: usize = 5_000;
-
-/// The batches whose confirm, undo or cancel is running in this process:
-/// a second one of the same batch is refused in words while the first
-/// runs. What is not here but marked confirming in the database was
-/// interrupted (the service stopped) and may be resumed.
-static RUNNING: LazyLock<Mutex<HashSet<String>>> = LazyLock::new(Default::default);
-
-/// A batch's place in [`RUNNING`], given up when dropped.
-pub(super) struct Running(String);
-
-impl Running {
-    /// `None` while another confirm, undo or cancel of the batch runs.
-    fn claim(batch_id: &str) -> Option<Running> {
-        let mut running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
-        running
-            .insert(batch_id.to_string())
-            .then(|| Running(batch_id.to_string()))
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        RUNNING
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&self.0);
-    }
 }
 
 /// One lock per account of a user: confirms and undos of batches of the
@@ -107,27 +74,6 @@ impl Drop for AccountTurn {
             accounts.remove(&self.key);
         }
     }
-}
-
-/// Whether a confirm, undo or cancel of the batch runs in this process.
-pub(super) fn is_running(batch_id: &str) -> bool {
-    RUNNING
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .contains(batch_id)
-}
-
-pub(super) fn busy() -> Error {
-    Error::invalid("id", Reason::ImportBusy)
-}
-
-/// The user's batch, claimed for a confirm, undo or cancel: another
-/// user's batch is unknown, and one that is busy is refused.
-pub(super) async fn claim(state: &AppState, user: &UserId, id: String) -> Result<(Batch, Running)> {
-    let u = user.clone();
-    let b = state.db.run(move |c| batch_of(c, &u, &id)).await?;
-    let running = Running::claim(&b.id).ok_or_else(busy)?;
-    Ok((b, running))
 }
 
 /// What the first transaction of a confirm found: the confirm begun (or

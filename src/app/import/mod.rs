@@ -4,12 +4,14 @@
 //! (`stageImport` and its siblings, `POST /api/imports`, the import page)
 //! call these and encode what they answer. See `docs/import.md`.
 
+mod claims;
 mod confirm;
 pub mod parsing;
 mod reconciliation;
 mod suggest;
 
-pub use confirm::{cancel, confirm, undo, Confirmed, Undone, CHUNK_ROWS};
+pub use claims::CHUNK_ROWS;
+pub use confirm::{cancel, confirm, undo, Confirmed, Undone};
 pub use reconciliation::{reconcile, Reconciled};
 pub use suggest::Summary;
 
@@ -183,8 +185,8 @@ pub(crate) fn batch_of(c: &Connection, user: &UserId, id: &str) -> Result<Batch>
 pub(crate) fn require_open(b: &Batch) -> Result<()> {
     require_unconfirmed(b)?;
     if b.confirming() {
-        if confirm::is_running(&b.id) {
-            return Err(confirm::busy());
+        if claims::is_running(&b.id) {
+            return Err(claims::busy());
         }
         return Err(Error::invalid("id", Reason::ImportInterrupted));
     }

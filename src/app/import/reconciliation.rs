@@ -6,7 +6,7 @@
 //! its first write transaction that the user's data did not change since
 //! the snapshot (see `docs/import.md`).
 
-use super::confirm::{claim, CHUNK_ROWS};
+use super::claims::{claim, CHUNK_ROWS};
 use super::{batch_of, batch_view, require_unconfirmed, suggest, BatchView, Summary};
 use crate::domain::import::reconcile::{self, Staged, Status};
 use crate::domain::import::BatchStatus;
