@@ -18,8 +18,8 @@
 //!   that of its `Ntry`);
 //! - payee: the name of the party whose account is not the statement
 //!   account; if that cannot be decided, the creditor of a debit and the
-//!   debtor of a credit, swapped for reversals (`RvslInd`) and returns
-//!   (`RtrInf`);
+//!   debtor of a credit, swapped for reversals (`RvslInd` `true` or `1`)
+//!   and returns (`RtrInf`); each part of a split batch its own;
 //! - memo: all `Ustrd` joined with a space, else the structured creditor
 //!   reference, else `AddtlTxInf`, else (not for batch parts) the entry's
 //!   `AddtlNtryInf`;
@@ -403,7 +403,10 @@ fn entry_rows(ntry: &Node, own: &str, currency: Option<String>) -> Vec<Row> {
         .or_else(|| ntry.text_at(&["ValDt", "DtTm"]))
         .unwrap_or_default();
     let date = ymd_iso(&date_text);
-    let reversal = ntry.text_at(&["RvslInd"]).as_deref() == Some("true");
+    // An XML boolean: `true` or `1`.
+    let reversal = ntry
+        .text_at(&["RvslInd"])
+        .is_some_and(|r| r.eq_ignore_ascii_case("true") || r == "1");
     // camt.052.001.08 nests the status code, older versions hold it as text.
     let status = ntry
         .text_at(&["Sts", "Cd"])
@@ -654,5 +657,49 @@ mod tests {
         let cut = xml.get(..xml.len() - 40).unwrap_or_default();
         let (_, accounts) = read(cut.as_bytes(), &Budget::unlimited()).expect("readable");
         assert_eq!(accounts[0].rows.len(), 2);
+    }
+
+    /// A returned direct debit booked as one entry of two transactions:
+    /// money in, each part's counterparty the creditor that collected it.
+    const RETURNED: &str = r#"<Ntry><Amt Ccy="EUR">85.40</Amt><CdtDbtInd>CRDT</CdtDbtInd><RvslInd>RVSL</RvslInd>
+<Sts>BOOK</Sts><BookgDt><Dt>2024-03-05</Dt></BookgDt><NtryDtls><Btch><NbOfTxs>2</NbOfTxs></Btch>
+<TxDtls><AmtDtls><TxAmt><Amt Ccy="EUR">60.00</Amt></TxAmt></AmtDtls>TXCDI
+<RltdPties>DBTR<Cdtr><Nm>Energie BV</Nm></Cdtr>
+<CdtrAcct><Id><IBAN>NL00ENER0000000001</IBAN></Id></CdtrAcct></RltdPties>
+<RmtInf><Ustrd>Termijn maart</Ustrd></RmtInf>RTR</TxDtls>
+<TxDtls><AmtDtls><TxAmt><Amt Ccy="EUR">25.40</Amt></TxAmt></AmtDtls>TXCDI
+<RltdPties>DBTR<Cdtr><Pty><Nm>Sportclub</Nm></Pty></Cdtr></RltdPties>
+<RmtInf><Ustrd>Contributie</Ustrd></RmtInf>RTR</TxDtls>
+</NtryDtls></Ntry>"#;
+
+    #[test]
+    fn returned_batch_parts_take_their_creditors() {
+        let own =
+            "<Dbtr><Nm>J. Jansen</Nm></Dbtr><DbtrAcct><Id><IBAN>DE00OWN</IBAN></Id></DbtrAcct>";
+        let rtr = "<RtrInf><Rsn><Cd>MD06</Cd></Rsn></RtrInf>";
+        let crdt = "<CdtDbtInd>CRDT</CdtDbtInd>";
+        for (rvsl, cdi, dbtr, rtr) in [
+            ("true", "", own, rtr),
+            ("true", "", "", ""),
+            ("true", crdt, own, ""),
+            ("1", crdt, "", ""),
+            ("1", "", own, ""),
+        ] {
+            let entry = RETURNED
+                .replace("RVSL", rvsl)
+                .replace("TXCDI", cdi)
+                .replace("DBTR", dbtr)
+                .replace("RTR", rtr);
+            let (_, accounts) =
+                read(doc(&entry).as_bytes(), &Budget::unlimited()).expect("readable");
+            let rows = &accounts[0].rows;
+            let case = format!("{rvsl} {cdi} {dbtr} {rtr}");
+            assert_eq!(rows.len(), 2, "{case}");
+            assert_eq!(rows[0].amount, dec("60.00"));
+            assert_eq!(rows[0].payee, "Energie BV", "{case}");
+            assert_eq!(rows[0].memo, "Termijn maart");
+            assert_eq!(rows[1].amount, dec("25.40"));
+            assert_eq!(rows[1].payee, "Sportclub", "{case}");
+        }
     }
 }

@@ -1,6 +1,8 @@
 //! SWIFT MT940 reader, including the German DFÜ layout with `?nn`
-//! subfields in `:86:`, SWIFT `{1:..}{4:..}` envelopes, Dutch layouts with
-//! the counterparty in `:61:`, and Swiss `:NS:` blocks.
+//! subfields in `:86:`, SWIFT `{1:..}{4:..}` envelopes (several messages,
+//! each framed by SOH and ETX as Swiss banks write them), free header lines
+//! before the first tag (ABN AMRO), Dutch layouts with the counterparty in
+//! `:61:`, and Swiss `:NS:` blocks.
 //!
 //! Rules (see docs/import-formats.md):
 //! - date: the entry (booking) date MMDD of `:61:` with the year of the
@@ -24,25 +26,44 @@ use crate::domain::import::budget::Budget;
 use crate::domain::import::row::{Problem, Row};
 use chrono::{Datelike, NaiveDate};
 
-/// Recognises MT940: the first non-blank line is a tag or a SWIFT block, and
-/// `:20:`, `:25:` and `:60F:`/`:60M:`/`:61:` start lines near the start.
+/// Recognises MT940: the first non-blank line is a tag or a SWIFT block, or
+/// a few short header lines a bank writes before the first tag (`ABNANL2A`,
+/// `940`), and `:20:`, `:25:` and `:60F:`/`:60M:`/`:61:` start lines near
+/// the start.
 pub fn sniff(head: &str) -> bool {
     let lines: Vec<&str> = split_lines(head).map(|(_, l)| strip_envelope(l)).collect();
-    let Some(first) = lines.iter().find(|l| !l.trim().is_empty()) else {
-        return false;
-    };
-    let first = first.trim_start();
-    if !(first.starts_with(':') || first.starts_with('{')) {
-        return false;
+    let mut header = 0;
+    for line in lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty()) {
+        if line.starts_with(':') || line.starts_with('{') {
+            break;
+        }
+        header += 1;
+        if header > MAX_HEADER_LINES || !is_header_line(line) {
+            return false;
+        }
     }
     let has = |tag: &str| lines.iter().any(|l| l.starts_with(tag));
     has(":20:") && has(":25:") && (has(":60F:") || has(":60M:") || has(":61:"))
 }
 
-/// Removes what precedes the first tag on a line: Ctrl-Z (DOS end of file)
+/// The most free lines before the first tag of a file.
+const MAX_HEADER_LINES: usize = 5;
+
+/// A free header line before the first tag: one short word of letters and
+/// digits (a bank's BIC, the message type), nothing a CSV line would hold.
+fn is_header_line(line: &str) -> bool {
+    line.len() <= 16 && line.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+/// Control characters that stand around messages: Ctrl-Z (DOS end of
+/// file), and the SWIFT start and end of a message (SOH and ETX) that Swiss
+/// banks write around each `{1:…}` … `-}`.
+const FRAME: [char; 3] = ['\u{1a}', '\u{1}', '\u{3}'];
+
+/// Removes what precedes the first tag on a line: the [`FRAME`] characters
 /// and SWIFT header blocks up to the text block `{4:`.
 fn strip_envelope(line: &str) -> &str {
-    let line = line.trim_start_matches('\u{1a}');
+    let line = line.trim_start_matches(FRAME);
     if line.starts_with('{') {
         if let Some(pos) = line.find("{4:") {
             return line.get(pos + 3..).unwrap_or_default();
@@ -102,7 +123,7 @@ impl<'a> Iterator for Fields<'a> {
                 }
             }
             let t = line.trim();
-            let envelope = raw.trim_start_matches('\u{1a}').starts_with('{');
+            let envelope = raw.trim_start_matches(FRAME).starts_with('{');
             if t == "-" || t.starts_with("-}") || envelope {
                 match self.open.take() {
                     Some(done) => return Some(Ok(done)),
@@ -561,5 +582,54 @@ pezifizie?22rt Reject?32Richter Renate 70 Zeichen B?33eginn\r\n\
         let row = &accounts[0].rows[0];
         assert_eq!(row.payee, "hr paulissen");
         assert_eq!(row.memo, "Betaling sieraden");
+    }
+
+    #[test]
+    fn several_messages_in_swift_envelopes() {
+        let file = "\u{1}{1:F01POFICHBEAXXX0000000000}{2:I940POFICHBEXXXXN}{3:{108:190103CH00010001}}{4:\r\n\
+:20:100000001\r\n:25:CH0000000000000000001\r\n:28C:1/1\r\n:60F:C190102CHF1000,00\r\n\
+:61:1901030103D25,50NTRFNONREF//ZV1\r\n:86:EINKAUF MIGROS ZUERICH\r\n\
+:62F:C190103CHF974,50\r\n-}{5:{CHK:ABCDEF012345}}\u{3}\r\n\
+\u{1}{1:F01POFICHBEAXXX0000000000}{2:I940POFICHBEXXXXN}{4:\r\n\
+:20:100000002\r\n:25:CH0000000000000000001\r\n:28C:2/1\r\n:60F:C190103CHF974,50\r\n\
+:61:1901040104C100,NTRFNONREF\r\n:86:GUTSCHRIFT AUFTRAGGEBER: MUSTER AG\r\n\
+:62F:C190104CHF1074,50\r\n-}\u{3}";
+        assert!(sniff(file));
+        assert_eq!(
+            super::super::sniff(file.as_bytes()),
+            Some(super::super::Kind::Mt940)
+        );
+        let (_, accounts) = read(file.as_bytes(), &Budget::unlimited()).expect("readable");
+        assert_eq!(accounts.len(), 1);
+        let a = &accounts[0];
+        assert_eq!(a.id, "CH0000000000000000001");
+        assert_eq!(a.currency.as_deref(), Some("CHF"));
+        assert_eq!(a.rows.len(), 2);
+        assert_eq!(a.rows[0].amount, dec("-25.50"));
+        assert_eq!(a.rows[0].memo, "EINKAUF MIGROS ZUERICH");
+        assert_eq!(a.rows[1].amount, dec("100.00"));
+        assert_eq!(a.rows[1].date, NaiveDate::from_ymd_opt(2019, 1, 4));
+        assert_eq!(a.closing.as_ref().map(|b| b.amount), dec("1074.50"));
+    }
+
+    #[test]
+    fn header_lines_before_the_first_tag() {
+        let file = "ABNANL2A\r\n940\r\nABNANL2A\r\n:20:ABN AMRO BANK NV\r\n:25:123456789\r\n:28:19001/1\r\n\
+:60F:C190520EUR1500,00\r\n:61:1905210521D12,35N426NONREF\r\n\
+:86:BEA   NR:AB1234   21.05.19/12.01 ALBERT HEIJN 1234 AMSTERDAM\r\n\
+:62F:C190521EUR1487,65\r\n-\r\n";
+        assert!(sniff(file));
+        let (_, accounts) = read(file.as_bytes(), &Budget::unlimited()).expect("readable");
+        let row = &accounts[0].rows[0];
+        assert_eq!(accounts[0].id, "123456789");
+        assert_eq!(row.amount, dec("-12.35"));
+        assert_eq!(
+            row.memo,
+            "BEA NR:AB1234 21.05.19/12.01 ALBERT HEIJN 1234 AMSTERDAM"
+        );
+        // A CSV line or a sentence before the tags is no header.
+        assert!(!sniff(&format!("Datum;Betrag\n{file}")));
+        assert!(!sniff(&format!("Ihre Umsaetze vom Mai\n{file}")));
+        assert!(!sniff(&format!("{}{file}", "A\n".repeat(6))));
     }
 }

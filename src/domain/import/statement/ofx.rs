@@ -20,6 +20,7 @@ use super::text::{collapse, decode, parse_decimal, unescape_entities, ymd_compac
 use super::{currency_code, most, Account, Accounts, Balance, Error, Part, MAX_ROWS};
 use crate::domain::import::budget::Budget;
 use crate::domain::import::row::{Problem, Row};
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// Recognises OFX by its 1.x header or an `<OFX>` / `<?OFX` tag near the start.
@@ -150,6 +151,8 @@ pub fn read(bytes: &[u8], budget: &Budget) -> Result<(&'static str, Vec<Account>
     let mut ledger_amount: Option<String> = None;
     let mut ledger_date: Option<String> = None;
     let mut found_statement = false;
+    // Whether a CDATA section may still end further on.
+    let mut cdata_ends = true;
 
     let mut rest = text.get(start..).unwrap_or_default();
     let mut offset = start;
@@ -161,10 +164,22 @@ pub fn read(bytes: &[u8], budget: &Budget) -> Result<(&'static str, Vec<Account>
         let tag = after.get(..gt).unwrap_or_default().trim();
         let body_start = lt + 1 + gt + 1;
         let body_rest = rest.get(body_start..).unwrap_or_default();
-        let value_end = body_rest.find('<').unwrap_or(body_rest.len());
-        let value = body_rest.get(..value_end).unwrap_or_default();
-        rest = body_rest;
-        offset += body_start;
+        let mut value_end = body_rest.find('<').unwrap_or(body_rest.len());
+        let mut value = Cow::Borrowed(body_rest.get(..value_end).unwrap_or_default());
+        let mut literal = false;
+        // A value in a CDATA section is its text, as written.
+        if value.trim().is_empty() && !tag.starts_with(['/', '?', '!']) && cdata_ends {
+            match cdata(body_rest) {
+                Cdata::Value(text, used) => {
+                    (value, value_end, literal) = (Cow::Owned(text), used, true);
+                }
+                // No section ends after this one: none will be looked for.
+                Cdata::Unended => cdata_ends = false,
+                Cdata::None => {}
+            }
+        }
+        rest = body_rest.get(value_end..).unwrap_or_default();
+        offset += body_start + value_end;
 
         if tag.starts_with('?') || tag.starts_with('!') || tag.is_empty() {
             continue;
@@ -239,7 +254,11 @@ pub fn read(bytes: &[u8], budget: &Budget) -> Result<(&'static str, Vec<Account>
             }
             continue;
         }
-        let value = unescape_entities(value);
+        let value = if literal {
+            value.to_string()
+        } else {
+            unescape_entities(value)
+        };
         let inside = |n: &str| open.contains(n);
         match name.as_str() {
             "CURDEF" => {
@@ -293,6 +312,33 @@ pub fn read(bytes: &[u8], budget: &Budget) -> Result<(&'static str, Vec<Account>
         });
     }
     Ok((encoding, accounts.list))
+}
+
+/// What follows a tag with no text of its own.
+enum Cdata {
+    /// The text of a CDATA section (and any text after it up to the next
+    /// tag), and how many bytes of the input it took.
+    Value(String, usize),
+    /// A CDATA section starts but nothing after it ends one.
+    Unended,
+    /// No CDATA section.
+    None,
+}
+
+/// Reads `<![CDATA[text]]>` at the start of `body` (after blanks).
+fn cdata(body: &str) -> Cdata {
+    let lead = body.len() - body.trim_start().len();
+    let Some(inner) = body.get(lead..).and_then(|b| b.strip_prefix("<![CDATA[")) else {
+        return Cdata::None;
+    };
+    let Some(end) = inner.find("]]>") else {
+        return Cdata::Unended;
+    };
+    let after = inner.get(end + 3..).unwrap_or_default();
+    let tail = after.find('<').unwrap_or(after.len());
+    let mut text = inner.get(..end).unwrap_or_default().to_string();
+    text.push_str(after.get(..tail).unwrap_or_default());
+    Cdata::Value(text, lead + "<![CDATA[".len() + end + 3 + tail)
 }
 
 /// The byte offset of the `<OFX>` tag.
@@ -424,6 +470,21 @@ mod tests {
             a.closing.as_ref().map(|b| b.amount),
             Decimal::from_str("4855.99").ok()
         );
+    }
+
+    #[test]
+    fn cdata_sections_are_read_as_their_text() {
+        let body = "OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>AUD<BANKACCTFROM><ACCTID>123</BANKACCTFROM><BANKTRANLIST>\n<STMTTRN><DTPOSTED>20190801<TRNAMT>-12.40<NAME><![CDATA[EFTPOS WDL SHOP <A> & CO  ]]></NAME><MEMO><![CDATA[ Card 1234 ]]></STMTTRN>\n<STMTTRN><DTPOSTED>20190802<TRNAMT><![CDATA[5.00]]><NAME>Plain &amp; simple</STMTTRN>\n<STMTTRN><DTPOSTED>20190803<TRNAMT>1<NAME><![CDATA[never ended</STMTTRN>\n</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>";
+        let (_, accounts) = read(body.as_bytes(), &Budget::unlimited()).expect("readable");
+        let rows = &accounts[0].rows;
+        assert_eq!(rows.len(), 3);
+        assert_eq!(rows[0].payee, "EFTPOS WDL SHOP <A> & CO");
+        assert_eq!(rows[0].memo, "Card 1234");
+        assert_eq!(rows[0].amount, Decimal::from_str("-12.40").ok());
+        assert_eq!(rows[1].amount, Decimal::from_str("5.00").ok());
+        assert_eq!(rows[1].payee, "Plain & simple");
+        assert_eq!(rows[2].amount, Decimal::from_str("1.00").ok());
+        assert_eq!(rows[2].payee, "");
     }
 
     #[test]
