@@ -336,12 +336,7 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&mut Connection) -> Result<T> + Send + 'static,
     {
-        let pool = self.pool.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut conn = pool.get()?;
-            f(&mut conn)
-        })
-        .await?
+        on(&self.pool, f).await
     }
 
     /// Runs a session's or an API token's lookup on the connections kept
@@ -352,12 +347,7 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&mut Connection) -> Result<T> + Send + 'static,
     {
-        let pool = self.lookups.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut conn = pool.get()?;
-            f(&mut conn)
-        })
-        .await?
+        on(&self.lookups, f).await
     }
 
     /// Runs reading work like [`Db::run`], interrupted once it has run for
@@ -445,6 +435,21 @@ impl Db {
         c.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
         Ok(())
     }
+}
+
+/// Runs blocking database work with a connection of `pool` on tokio's
+/// blocking pool.
+async fn on<T, F>(pool: &Pool, f: F) -> Result<T>
+where
+    T: Send + 'static,
+    F: FnOnce(&mut Connection) -> Result<T> + Send + 'static,
+{
+    let pool = pool.clone();
+    tokio::task::spawn_blocking(move || {
+        let mut conn = pool.get()?;
+        f(&mut conn)
+    })
+    .await?
 }
 
 /// Copies the live database to `target` with SQLite's online backup, which
