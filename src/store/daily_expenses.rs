@@ -274,6 +274,32 @@ pub fn any_other_currency(c: &Connection, user_id: &UserId, base: &str) -> Resul
     )?)
 }
 
+/// What the insert triggers leave undone for one-time expenses an import
+/// wrote (`import_id` set; migrations/V9__bulk_import_upkeep.sql), done once
+/// for the user's such rows with rowids `lo` to `hi`, all inserted by the
+/// calling write transaction: their search index entries and month sums.
+pub fn index_imported(tx: &Connection, user_id: &UserId, lo: i64, hi: i64) -> Result<()> {
+    tx.prepare_cached(
+        "INSERT INTO daily_expenses_fts(rowid, name, merchant, notes)
+         SELECT rowid, name, merchant, notes FROM daily_expenses
+         WHERE rowid BETWEEN ?2 AND ?3 AND user_id = ?1 AND import_id IS NOT NULL",
+    )?
+    .execute(params![user_id, lo, hi])?;
+    tx.prepare_cached(
+        "INSERT INTO daily_expense_months (user_id, month, currency, category_id, amount_cents, entries)
+         SELECT user_id, substr(date, 1, 7), currency, COALESCE(category_id, ''),
+                SUM(amount_cents), COUNT(*)
+         FROM daily_expenses
+         WHERE rowid BETWEEN ?2 AND ?3 AND user_id = ?1 AND import_id IS NOT NULL
+         GROUP BY 1, 2, 3, 4
+         ON CONFLICT (user_id, month, currency, category_id) DO UPDATE SET
+             amount_cents = amount_cents + excluded.amount_cents,
+             entries = entries + excluded.entries",
+    )?
+    .execute(params![user_id, lo, hi])?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use crate::store::Db;

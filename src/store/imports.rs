@@ -773,24 +773,7 @@ pub fn write_chunk(
     // the chunk (migrations/V9__bulk_import_upkeep.sql), for this user's
     // records only.
     if let Some((lo, hi)) = expense_rowids {
-        tx.prepare_cached(
-            "INSERT INTO daily_expenses_fts(rowid, name, merchant, notes)
-             SELECT rowid, name, merchant, notes FROM daily_expenses
-             WHERE rowid BETWEEN ?3 AND ?4 AND user_id = ?1 AND import_id = ?2",
-        )?
-        .execute(params![user_id, batch.id, lo, hi])?;
-        tx.prepare_cached(
-            "INSERT INTO daily_expense_months (user_id, month, currency, category_id, amount_cents, entries)
-             SELECT user_id, substr(date, 1, 7), currency, COALESCE(category_id, ''),
-                    SUM(amount_cents), COUNT(*)
-             FROM daily_expenses
-             WHERE rowid BETWEEN ?3 AND ?4 AND user_id = ?1 AND import_id = ?2
-             GROUP BY 1, 2, 3, 4
-             ON CONFLICT (user_id, month, currency, category_id) DO UPDATE SET
-                 amount_cents = amount_cents + excluded.amount_cents,
-                 entries = entries + excluded.entries",
-        )?
-        .execute(params![user_id, batch.id, lo, hi])?;
+        super::daily_expenses::index_imported(tx, user_id, lo, hi)?;
     }
     if !writes.is_empty() {
         tx.execute(

@@ -608,25 +608,7 @@ pub fn write_chunk(tx: &Connection, user: &UserId, loading: &mut Loading) -> Res
         written += 1;
     }
     if let Some((lo, hi)) = imported_expenses {
-        // What the insert triggers leave to a confirm for imported entries
-        // (migrations/V9__bulk_import_upkeep.sql).
-        tx.execute(
-            "INSERT INTO daily_expenses_fts(rowid, name, merchant, notes)
-             SELECT rowid, name, merchant, notes FROM daily_expenses
-             WHERE rowid BETWEEN ?2 AND ?3 AND user_id = ?1 AND import_id IS NOT NULL",
-            rusqlite::params![user, lo, hi],
-        )?;
-        tx.execute(
-            "INSERT INTO daily_expense_months (user_id, month, currency, category_id, amount_cents, entries)
-             SELECT user_id, substr(date, 1, 7), currency, COALESCE(category_id, ''), SUM(amount_cents), COUNT(*)
-             FROM daily_expenses
-             WHERE rowid BETWEEN ?2 AND ?3 AND user_id = ?1 AND import_id IS NOT NULL
-             GROUP BY 1, 2, 3, 4
-             ON CONFLICT (user_id, month, currency, category_id) DO UPDATE SET
-                 amount_cents = amount_cents + excluded.amount_cents,
-                 entries = entries + excluded.entries",
-            rusqlite::params![user, lo, hi],
-        )?;
+        crate::store::daily_expenses::index_imported(tx, user, lo, hi)?;
         tx.execute(
             "UPDATE user_data_versions SET version = version + 1 WHERE user_id = ?1",
             [user],
