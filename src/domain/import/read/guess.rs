@@ -7,7 +7,7 @@
 use super::banks::{AMOUNT_NAMES, CURRENCY_NAMES, DATE_NAMES, MEMO_NAMES, PAYEE_NAMES};
 use super::layout::{find_any, with_header, AmountCols, Layout, MemoCol, PayeeCol};
 use super::values::DateFormat;
-use super::{header_names, is_note, looks_numeric, Record};
+use super::{header_names, is_note, looks_numeric, parse_amount, Record};
 
 /// What a column's name says it holds; the number ranks columns of the
 /// same kind (lower is better).
@@ -435,26 +435,181 @@ fn holds_text(rows: &[&Record], c: usize) -> bool {
         .map(|r| r.fields.get(c).unwrap_or("").trim())
         .filter(|s| !s.is_empty())
         .collect();
-    let texts = cells
-        .iter()
-        .filter(|s| {
-            let reference =
-                s.len() >= 10 && !s.contains(' ') && s.chars().any(|c| c.is_ascii_digit());
-            let date = DateFormat::DETECTED.iter().any(|f| f.parse(s).is_some());
-            s.chars().any(char::is_alphabetic) && !looks_numeric(s) && !date && !reference
-        })
-        .count();
+    let texts = cells.iter().filter(|s| is_text(s)).count();
     !cells.is_empty() && texts * 2 > cells.len()
 }
 
+/// A cell of free text: with letters, and not a date, an amount, an IBAN
+/// or a single-word reference.
+fn is_text(s: &str) -> bool {
+    let reference = s.len() >= 10 && !s.contains(' ') && s.chars().any(|c| c.is_ascii_digit());
+    s.chars().any(char::is_alphabetic) && !looks_numeric(s) && !is_date(s) && !reference
+}
+
+fn is_date(s: &str) -> bool {
+    DateFormat::DETECTED.iter().any(|f| f.parse(s).is_some())
+}
+
+/// Whether column `c` holds nothing in any row.
+fn is_empty(rows: &[&Record], c: usize) -> bool {
+    rows.iter()
+        .all(|r| r.fields.get(c).unwrap_or("").trim().is_empty())
+}
+
+/// A card export's mark of a credit (`CR`) beside an unsigned amount.
+pub(super) fn is_credit_mark(cell: &str) -> bool {
+    cell.trim().eq_ignore_ascii_case("cr")
+}
+
+/// The column (other than `taken`, up to `width`) that marks some rows as
+/// credits (`CR`) and leaves the others empty, beside an amount column
+/// `amount` without a sign in any row: money out unless marked.
+fn credit_mark(rows: &[&Record], width: usize, amount: usize, taken: &[usize]) -> Option<usize> {
+    let unsigned = rows.iter().all(|r| {
+        let a = r.fields.get(amount).unwrap_or("");
+        !a.contains(['-', '−', '('])
+    });
+    if !unsigned {
+        return None;
+    }
+    (0..width).filter(|c| !taken.contains(c)).find(|&c| {
+        let cells: Vec<&str> = rows
+            .iter()
+            .map(|r| r.fields.get(c).unwrap_or("").trim())
+            .collect();
+        cells.iter().any(|s| is_credit_mark(s))
+            && cells.iter().any(|s| s.is_empty())
+            && cells.iter().all(|s| s.is_empty() || is_credit_mark(s))
+    })
+}
+
+/// What a column's cells should look like, by its name and the layout:
+/// used to find where rows shorter than the header lack their fields.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Holds {
+    Date,
+    Amount,
+    Currency,
+    Iban,
+    Bic,
+    /// A name or a text (a payee, a memo).
+    Text,
+    /// Anything: the name says nothing checkable.
+    Any,
+}
+
+impl Holds {
+    /// -1 for a cell that contradicts what its column holds, else 0 (an
+    /// empty cell contradicts nothing).
+    pub(super) fn fit(self, cell: &str) -> i64 {
+        let s = cell.trim();
+        if s.is_empty() {
+            return 0;
+        }
+        let amount = || {
+            s.chars().filter(|c| c.is_alphabetic()).count() <= 3
+                && (parse_amount(s, ',').is_some() || parse_amount(s, '.').is_some())
+        };
+        let fits = match self {
+            Holds::Date => is_date(s),
+            Holds::Amount => amount(),
+            Holds::Currency => s.len() == 3 && s.bytes().all(|b| b.is_ascii_uppercase()),
+            Holds::Iban => looks_iban(s),
+            Holds::Bic => looks_bic(s),
+            Holds::Text => !(is_date(s) || looks_numeric(s) || looks_iban(s) || looks_bic(s)),
+            Holds::Any => true,
+        };
+        if fits {
+            0
+        } else {
+            -1
+        }
+    }
+}
+
+fn looks_iban(s: &str) -> bool {
+    let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+    let b = s.as_bytes();
+    (15..=34).contains(&b.len())
+        && b[..2].iter().all(u8::is_ascii_uppercase)
+        && b[2..4].iter().all(u8::is_ascii_digit)
+        && b.iter().all(u8::is_ascii_alphanumeric)
+}
+
+fn looks_bic(s: &str) -> bool {
+    let b = s.as_bytes();
+    (b.len() == 8 || b.len() == 11)
+        && b[..6].iter().all(u8::is_ascii_uppercase)
+        && b.iter()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+}
+
+/// What a column named `name` holds, as far as its cells can show it.
+pub(super) fn holds(name: &str) -> Holds {
+    let folded = fold(name);
+    if any(&folded, &["iban"]) {
+        return Holds::Iban;
+    }
+    if any(&folded, &["bic", "swift"]) {
+        return Holds::Bic;
+    }
+    match role(name) {
+        Role::Date(_) => Holds::Date,
+        Role::Amount(_) | Role::Debit | Role::Credit => Holds::Amount,
+        Role::Currency => Holds::Currency,
+        Role::Payee(_) | Role::PayeeOut | Role::PayeeIn | Role::Memo(_) => Holds::Text,
+        Role::Indicator | Role::Known | Role::Unknown => Holds::Any,
+    }
+}
+
+/// The role of a column whose name says date or amount but whose cells
+/// are text in most rows: what its name says of text, if anything (a
+/// person's name in the header cell, `Habermann`, is not a credit column).
+fn text_role(name: &str) -> Role {
+    let name = fold(name);
+    if let Some(r) = rank(&name, PAYEE_WORDS) {
+        Role::Payee(1 + r)
+    } else if let Some(r) = rank(&name, MEMO_WORDS) {
+        Role::Memo(r)
+    } else {
+        Role::Unknown
+    }
+}
+
 /// The layout of the header on record `i`, if its columns name a date and
-/// an amount (or debit and credit columns).
+/// an amount (or debit and credit columns). A name counts where the cells
+/// fit it; of two columns for the payee, a name beats a number, and of
+/// two memo columns, one with text beats an empty one.
 pub(super) fn unknown_header(records: &[Record], i: usize) -> Option<Layout> {
-    let names = header_names(&records[i].fields);
+    let mut names = header_names(&records[i].fields);
     if names.len() < 2 || records[i].fields.iter().any(looks_numeric) {
         return None;
     }
-    let roles: Vec<Role> = names.iter().map(|n| role(n)).collect();
+    let rows: Vec<&Record> = records[i + 1..]
+        .iter()
+        .filter(|r| !is_note(&r.fields))
+        .take(50)
+        .collect();
+    // The cells of a column are those of rows as long as the header (a
+    // shorter row's fields may stand elsewhere), if there are any.
+    let full: Vec<&Record> = rows
+        .iter()
+        .copied()
+        .filter(|r| r.fields.len() >= names.len())
+        .collect();
+    let roles: Vec<Role> = names
+        .iter()
+        .enumerate()
+        .map(|(c, n)| match role(n) {
+            Role::Date(_) | Role::Amount(_) | Role::Debit | Role::Credit
+                if holds_text(&full, c) =>
+            {
+                text_role(n)
+            }
+            r => r,
+        })
+        .collect();
+    let rows = if full.is_empty() { rows } else { full };
     let best = |pick: &dyn Fn(Role) -> Option<u8>| {
         roles
             .iter()
@@ -479,40 +634,66 @@ pub(super) fn unknown_header(records: &[Record], i: usize) -> Option<Layout> {
         (Some(a), _, _) => AmountCols::Signed(a),
         _ => return None,
     };
-    let rows: Vec<&Record> = records[i + 1..]
+    // A mark may stand in a column the header does not name.
+    let width = rows
         .iter()
-        .filter(|r| !is_note(&r.fields))
-        .take(50)
-        .collect();
+        .map(|r| r.fields.len())
+        .max()
+        .unwrap_or(0)
+        .max(names.len());
+    let mut flag = None;
     if let AmountCols::Signed(a) = amount {
         let taken = [date, a];
         let named = first(Role::Indicator);
-        if let Some(flag) = named.or_else(|| indicator_by_content(&rows, names.len(), &taken)) {
-            amount = AmountCols::Flag(a, flag);
+        if let Some(f) = named.or_else(|| indicator_by_content(&rows, names.len(), &taken)) {
+            amount = AmountCols::Flag(a, f);
+            flag = Some(f);
+        } else if let Some(f) = credit_mark(&rows, width, a, &taken) {
+            amount = AmountCols::CreditMark(a, f);
+            flag = Some(f);
+            while names.len() <= f {
+                names.push(format!("column {}", names.len() + 1));
+            }
         }
     }
+    // Of the columns a name gives the payee, those with names in their
+    // rows first; of the memo's, those with anything in their rows.
+    let text = |c: usize| u8::from(!holds_text(&rows, c));
     let payee = match (first(Role::PayeeOut), first(Role::PayeeIn)) {
         (Some(out), Some(inn)) => PayeeCol::BySign(out, inn),
-        (out, inn) => best(&|r| match r {
-            Role::Payee(n) => Some(n),
+        (out, inn) => roles
+            .iter()
+            .enumerate()
+            .filter_map(|(c, r)| match r {
+                Role::Payee(n) => Some(((text(c), *n), c)),
+                _ => None,
+            })
+            .min()
+            .map(|(_, c)| c)
+            .or(out)
+            .or(inn)
+            .map_or(PayeeCol::None, PayeeCol::Col),
+    };
+    let memo = roles
+        .iter()
+        .enumerate()
+        .filter_map(|(c, r)| match r {
+            Role::Memo(n) => Some(((u8::from(is_empty(&rows, c)), *n), c)),
             _ => None,
         })
-        .or(out)
-        .or(inn)
-        .map_or(PayeeCol::None, PayeeCol::Col),
-    };
-    let memo = best(&|r| match r {
-        Role::Memo(n) => Some(n),
-        _ => None,
-    })
-    .filter(|m| PayeeCol::Col(*m) != payee);
-    // No name says payee: the first column of free text no name explains,
-    // or a description that names the merchant.
+        .min()
+        .map(|(_, c)| c)
+        .filter(|m| PayeeCol::Col(*m) != payee);
+    // No name says payee, or the one it names holds no names: the first
+    // column of free text no name explains, or a description that names
+    // the merchant.
+    let unknown_text = (0..roles.len())
+        .find(|&c| roles[c] == Role::Unknown && Some(c) != flag && holds_text(&rows, c));
     let payee = match payee {
-        PayeeCol::None => (0..names.len())
-            .find(|&c| roles[c] == Role::Unknown && holds_text(&rows, c))
+        PayeeCol::None => unknown_text
             .or_else(|| memo.filter(|&m| any(&fold(&names[m]), DESCRIBES_MERCHANT)))
             .map_or(PayeeCol::None, PayeeCol::Col),
+        PayeeCol::Col(p) if !holds_text(&rows, p) => PayeeCol::Col(unknown_text.unwrap_or(p)),
         p => p,
     };
     let currency = first(Role::Currency);
@@ -750,5 +931,110 @@ mod tests {
         let undated = file.replace("Kontostand vom 30.12.2024:", "Saldo");
         let closing = read_ok(undated.as_bytes()).format.closing_balance.unwrap();
         assert_eq!(closing.date.to_string(), "2024-12-30");
+    }
+
+    #[test]
+    fn a_card_exports_cr_mark_in_an_unnamed_column_makes_a_credit() {
+        let file = "Date,Description,Amount,\n\
+            12-Dec-2019,TESCO STORES 3297,23.45,\n\
+            16-Dec-2019,PAYMENT RECEIVED - THANK YOU,500.00,CR\n";
+        let s = read_ok(file.as_bytes());
+        assert_eq!(s.format.date_format.as_deref(), Some("%d-%b-%Y"));
+        assert_eq!(
+            rows(&s),
+            [
+                row(
+                    "2019-12-12",
+                    "-23.45",
+                    "TESCO STORES 3297",
+                    "TESCO STORES 3297"
+                ),
+                row(
+                    "2019-12-16",
+                    "500.00",
+                    "PAYMENT RECEIVED - THANK YOU",
+                    "PAYMENT RECEIVED - THANK YOU"
+                ),
+            ]
+        );
+        let columns = s.format.columns.unwrap();
+        assert_eq!(columns.direction.as_deref(), Some("column 4"));
+        // Signed amounts are taken as signed, whatever a CR column says.
+        let signed = file.replace(",23.45,", ",-23.45,");
+        assert_eq!(rows(&read_ok(signed.as_bytes()))[1].1, "500.00");
+        assert_eq!(rows(&read_ok(signed.as_bytes()))[0].1, "-23.45");
+    }
+
+    #[test]
+    fn a_name_beats_a_number_for_the_payee() {
+        let file = "Datum zaúčtování;Číslo protiúčtu;Název protiúčtu;Částka;Měna\n\
+            02.11.2024;19-2000145399/0800;Albert Česká republika;-23,99;CZK\n\
+            03.11.2024;2501234567/2010;Jana Nováková;-120,00;CZK\n";
+        let s = read_ok(file.as_bytes());
+        assert_eq!(s.rows[0].payee, "Albert Česká republika");
+        assert_eq!(s.rows[1].payee, "Jana Nováková");
+    }
+
+    #[test]
+    fn a_memo_column_with_text_beats_an_empty_one() {
+        let file = "DATE,DESCRIPTION,MEMO,AMOUNT\n\
+            11/04/2024,AMAZON.COM*2K3 SEATTLE WA,,-23.99\n\
+            11/15/2024,PAYROLL ACME INC,,2500.00\n";
+        let s = read_ok(file.as_bytes());
+        assert_eq!(
+            rows(&s)[0],
+            row(
+                "2024-11-04",
+                "-23.99",
+                "AMAZON.COM*2K3 SEATTLE WA",
+                "AMAZON.COM*2K3 SEATTLE WA"
+            )
+        );
+        // With a memo in some row, the memo column is read as named.
+        let memo = file.replace(",PAYROLL ACME INC,,", ",PAYROLL ACME INC,November,");
+        let s = read_ok(memo.as_bytes());
+        assert_eq!(s.rows[1].memo, "November");
+    }
+
+    #[test]
+    fn a_column_of_names_under_a_name_that_says_otherwise_is_the_payee() {
+        // `Habermann` holds the Spanish `haber` (credit): the cells, names
+        // in every row, decide.
+        for person in ["Elke Habermann", "Jens Mustermann"] {
+            let file = format!(
+                "Buchungstag;Buchungstext;{person};Verwendungszweck;Betrag\n\
+                 04.11.2024;Kartenzahlung;REWE Markt GmbH;REWE SAGT DANKE;-23,99\n\
+                 29.11.2024;Gutschrift;ACME GmbH;Gehalt November;2.450,00\n"
+            );
+            let s = read_ok(file.as_bytes());
+            assert_eq!(
+                rows(&s),
+                [
+                    row("2024-11-04", "-23.99", "REWE Markt GmbH", "REWE SAGT DANKE"),
+                    row("2024-11-29", "2450.00", "ACME GmbH", "Gehalt November"),
+                ],
+                "{person}"
+            );
+        }
+    }
+
+    #[test]
+    fn cells_contradict_their_column_or_not() {
+        for (name, cell, fit) in [
+            ("PAYEE_BIC", "INGDDEFFXXX", 0),
+            ("PURPOSE", "INGDDEFFXXX", -1),
+            ("PURPOSE", "Miete November", 0),
+            ("PAYEE_IBAN", "DE12 5001 0517 0648 4898 90", 0),
+            ("PAYEE_IBAN", "REWE Markt", -1),
+            ("Betrag", "-1.234,56", 0),
+            ("Betrag", "Gehalt November 2024", -1),
+            ("Währung", "EUR", 0),
+            ("Währung", "-23,99", -1),
+            ("Buchungstag", "12-Dec-2019", 0),
+            ("Mandat", "anything", 0),
+            ("PURPOSE", "", 0),
+        ] {
+            assert_eq!(holds(name).fit(cell), fit, "{name}: {cell}");
+        }
     }
 }

@@ -16,6 +16,9 @@ pub(super) enum AmountCols {
     Flag(usize, usize),
     /// An amount less a fee in its own column.
     LessFee(usize, usize),
+    /// An unsigned amount that is money out unless the second column
+    /// marks it as a credit (`CR`), as card exports write.
+    CreditMark(usize, usize),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -48,8 +51,11 @@ pub(super) struct Layout {
     pub(super) payee: PayeeCol,
     pub(super) memo: MemoCol,
     pub(super) currency: Option<usize>,
-    /// Rows shorter than the header: columns from here on are read from
-    /// the row's end (a bank left out a field in the middle).
+    /// Rows shorter than the header lack the fields of the columns just
+    /// before this one (as many as they are short): columns from here on
+    /// are read from the row's end. Assumed by the layout, then decided by
+    /// the rows' content ([`Layout::align_short_rows`]); None: the fields
+    /// missing are the last ones.
     pub(super) right_from: Option<usize>,
     /// US layouts write the month first.
     pub(super) month_first: bool,
@@ -95,8 +101,10 @@ pub(super) fn with_header(
     memo: MemoCol,
     currency: Option<usize>,
 ) -> Layout {
-    // A row that lacks a field in the middle: the memo and what follows it
-    // are read from its end, when the memo follows the date and payee.
+    // A row that lacks a field in the middle: unless the rows' content
+    // says otherwise, the field before the memo, the memo and what follows
+    // it being read from the row's end, when the memo follows the date and
+    // payee.
     let right_from = match memo {
         MemoCol::Col(m) if m > date && !matches!(payee, PayeeCol::Col(p) if p > m) => Some(m),
         _ => None,
@@ -409,7 +417,9 @@ impl Layout {
         match self.amount {
             AmountCols::Signed(a) | AmountCols::LessFee(a, _) => out = Some(name(a)),
             AmountCols::DebitCredit(d, c) => (debit, credit) = (Some(name(d)), Some(name(c))),
-            AmountCols::Flag(a, f) => (out, direction) = (Some(name(a)), Some(name(f))),
+            AmountCols::Flag(a, f) | AmountCols::CreditMark(a, f) => {
+                (out, direction) = (Some(name(a)), Some(name(f)))
+            }
         }
         let (payee, payee_in) = match self.payee {
             PayeeCol::None => (None, None),
@@ -437,11 +447,67 @@ impl Layout {
     /// The cell of header column `col` in `rec`.
     pub(super) fn cell<'r>(&self, rec: &'r csv::StringRecord, col: usize) -> &'r str {
         let missing = self.header_len.saturating_sub(rec.len());
-        let col = match self.right_from {
-            Some(from) if missing > 0 && col >= from => col.checked_sub(missing),
-            _ => Some(col),
+        aligned(rec, col, missing, self.right_from).unwrap_or("")
+    }
+
+    /// Where rows shorter than the header lack their fields, read from
+    /// their content: of every place the missing fields could be, the one
+    /// where the most cells of the sample fit what their column's name
+    /// says they hold (a date, an amount, a currency, an IBAN, a BIC, a
+    /// name or text) and the fewest do not; a tie keeps the place the
+    /// layout assumed (`docs/import-formats.md`, step 6).
+    pub(super) fn align_short_rows(&mut self, data: &[Record]) {
+        let short: Vec<&Record> = data
+            .iter()
+            .filter(|r| !is_note(&r.fields) && r.fields.len() < self.header_len)
+            .take(200)
+            .collect();
+        if short.is_empty() {
+            return;
+        }
+        let expected: Vec<guess::Holds> = self
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(c, name)| self.holds(c, name))
+            .collect();
+        let score = |from: Option<usize>| -> i64 {
+            short
+                .iter()
+                .map(|r| {
+                    let missing = self.header_len - r.fields.len();
+                    expected
+                        .iter()
+                        .enumerate()
+                        .map(|(c, holds)| {
+                            aligned(&r.fields, c, missing, from).map_or(0, |cell| holds.fit(cell))
+                        })
+                        .sum::<i64>()
+                })
+                .sum()
         };
-        col.and_then(|c| rec.get(c)).unwrap_or("")
+        let assumed = score(self.right_from);
+        let best = (1..=self.header_len)
+            .map(|from| (score(Some(from)), from))
+            .max_by_key(|(s, from)| (*s, *from));
+        if let Some((s, from)) = best {
+            if s > assumed {
+                self.right_from = Some(from);
+            }
+        }
+    }
+
+    /// What column `c` (named `name`) holds, by the layout and the name.
+    fn holds(&self, c: usize, name: &str) -> guess::Holds {
+        if c == self.date {
+            guess::Holds::Date
+        } else if self.amount_columns().contains(&c) {
+            guess::Holds::Amount
+        } else if self.currency == Some(c) {
+            guess::Holds::Currency
+        } else {
+            guess::holds(name)
+        }
     }
 
     pub(super) fn row(&self, rec: &Record, decimal: char, dates: &DateFormat) -> Row {
@@ -535,15 +601,21 @@ impl Layout {
                 );
                 Some(if out { -a } else { a })
             }
+            AmountCols::CreditMark(a, mark) => {
+                let a = num(a)??.abs();
+                let credit = guess::is_credit_mark(self.cell(f, mark));
+                Some(if credit { a } else { -a })
+            }
             AmountCols::LessFee(a, fee) => Some(num(a)?? - num(fee)?.unwrap_or_default()),
         }
     }
 
     pub(super) fn amount_text(&self, f: &csv::StringRecord) -> String {
         match self.amount {
-            AmountCols::Signed(c) | AmountCols::Flag(c, _) | AmountCols::LessFee(c, _) => {
-                self.cell(f, c).trim().to_string()
-            }
+            AmountCols::Signed(c)
+            | AmountCols::Flag(c, _)
+            | AmountCols::CreditMark(c, _)
+            | AmountCols::LessFee(c, _) => self.cell(f, c).trim().to_string(),
             AmountCols::DebitCredit(d, c) => {
                 format!("{} {}", self.cell(f, d).trim(), self.cell(f, c).trim())
                     .trim()
@@ -554,11 +626,36 @@ impl Layout {
 
     /// Every amount cell of the rows, for the decimal separator.
     pub(super) fn amount_cells<'r>(&self, f: &'r csv::StringRecord) -> Vec<&'r str> {
-        let cols = match self.amount {
-            AmountCols::Signed(c) | AmountCols::Flag(c, _) => vec![c],
+        self.amount_columns()
+            .into_iter()
+            .map(|c| self.cell(f, c).trim())
+            .collect()
+    }
+
+    /// The columns the amount is read from.
+    fn amount_columns(&self) -> Vec<usize> {
+        match self.amount {
+            AmountCols::Signed(c) | AmountCols::Flag(c, _) | AmountCols::CreditMark(c, _) => {
+                vec![c]
+            }
             AmountCols::DebitCredit(a, b) | AmountCols::LessFee(a, b) => vec![a, b],
-        };
-        cols.into_iter().map(|c| self.cell(f, c).trim()).collect()
+        }
+    }
+}
+
+/// The field of `rec` that holds header column `col`, when the `missing`
+/// fields it lacks are those of the columns just before `from` (None: the
+/// last ones); None for a column whose field is missing.
+fn aligned(
+    rec: &csv::StringRecord,
+    col: usize,
+    missing: usize,
+    from: Option<usize>,
+) -> Option<&str> {
+    match from {
+        Some(f) if missing > 0 && col >= f => col.checked_sub(missing).and_then(|c| rec.get(c)),
+        Some(f) if missing > 0 && col + missing >= f => None,
+        _ => rec.get(col),
     }
 }
 

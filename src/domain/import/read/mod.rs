@@ -396,13 +396,14 @@ fn read_csv(
     // so a large file is never held twice.
     let mut records = Records::new(&text, delimiter);
     let head: Vec<Record> = records.by_ref().take(HEAD_RECORDS).collect();
-    let layout = match mapping {
+    let mut layout = match mapping {
         Some(m) => layout_from_mapping(m, &head, detect)?,
         None => detect(&head).ok_or_else(|| ReadError::UnknownLayout {
             columns: likely_header(&head),
         })?,
     };
     let data = head.get(layout.first_row..).unwrap_or(&[]);
+    layout.align_short_rows(data);
     let decimal = match mapping.and_then(|m| m.decimal_separator.as_deref()) {
         Some(d) => d.chars().next().unwrap_or(','),
         None => detect_decimal(&layout, data, delimiter),
@@ -621,12 +622,64 @@ mod tests {
                 "%Y-%m-%d",
                 "2024-12-31",
             ),
+            (["12-Dec-2019", "03-Mär-2020"], "%d-%b-%Y", "2019-12-12"),
+            (["01-Okt-24", "12-dez-24"], "%d-%b-%y", "2024-10-01"),
+            (["30-MAY-2024", "1-Mrz-2025"], "%d-%b-%Y", "2024-05-30"),
         ] {
             let file = format!("Datum;Betrag\n{};-1,00\n{};2,00\n", cells[0], cells[1]);
             let s = read_ok(file.as_bytes());
             assert_eq!(s.format.date_format.as_deref(), Some(pattern), "{cells:?}");
             assert_eq!(s.rows[0].date, Some(day(first)), "{cells:?}");
         }
+    }
+
+    #[test]
+    fn month_names_are_english_or_german_and_nothing_else() {
+        use values::month_named;
+        for (word, month) in [
+            ("Dec", 12),
+            ("dez", 12),
+            ("Mär", 3),
+            ("MRZ", 3),
+            ("May", 5),
+            ("Mai", 5),
+            ("Okt.", 10),
+            ("Sept", 9),
+            ("Oktober", 10),
+        ] {
+            assert_eq!(month_named(word), Some(month), "{word}");
+        }
+        for word in ["", "De", "Decke", "Maid", "12", "Ja1"] {
+            assert_eq!(month_named(word), None, "{word}");
+        }
+        let f = DateFormat::DETECTED
+            .iter()
+            .find(|f| f.pattern() == "%d-%b-%Y")
+            .unwrap();
+        assert_eq!(f.parse("12-Dec-2019"), Some(day("2019-12-12")));
+        assert_eq!(f.parse("31-Feb-2019"), None);
+        assert_eq!(f.parse("12-Dec-19"), None);
+    }
+
+    #[test]
+    fn rows_shorter_than_the_header_are_aligned_by_their_content() {
+        // The last field is missing, not one before the memo: the memo is
+        // the purpose, not the BIC before it.
+        let file = "BOOKING_DATE;VALUE_DATE;TRANSACTION_TYPE;AMOUNT;CURRENCY;PAYEE;PAYEE_IBAN;PAYEE_BIC;PURPOSE;MANDATE_ID\n\
+            03.11.2025;03.11.2025;Kartenzahlung;-23,99;EUR;REWE Markt GmbH;DE12500105170648489890;INGDDEFFXXX;REWE SAGT DANKE\n";
+        let s = read_ok(file.as_bytes());
+        assert_eq!(s.rows[0].memo, "REWE SAGT DANKE");
+        assert_eq!(s.rows[0].payee, "REWE Markt GmbH");
+        assert_eq!(
+            s.format.columns.as_ref().unwrap().memo.as_deref(),
+            Some("purpose")
+        );
+        // A field in the middle missing: still read from the row's end.
+        let middle = "BOOKING_DATE;PAYEE;PAYEE_IBAN;PAYEE_BIC;PURPOSE;AMOUNT;CURRENCY\n\
+            03.11.2025;REWE Markt GmbH;DE12500105170648489890;REWE SAGT DANKE;-23,99;EUR\n";
+        let s = read_ok(middle.as_bytes());
+        assert_eq!(amounts(&s), ["-23.99"]);
+        assert_eq!(s.rows[0].memo, "REWE SAGT DANKE");
     }
 
     #[test]

@@ -56,8 +56,9 @@ pub(super) enum Order {
     Ymd,
 }
 
-/// A date format: detected (order, separator, digits of the year) or the
-/// mapping's chrono pattern.
+/// A date format: detected (order, separator, digits of the year), a day,
+/// a month's abbreviated name and a year (`12-Dec-2019`, `03-Mär-2020`), or
+/// the mapping's chrono pattern.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) enum DateFormat {
     Fixed {
@@ -65,11 +66,73 @@ pub(super) enum DateFormat {
         sep: Option<char>,
         long_year: bool,
     },
+    /// Day, month name (English or German, [`month_named`]), year.
+    Named {
+        sep: char,
+        long_year: bool,
+    },
     Custom(String),
 }
 
+/// The month an English or German abbreviation (or full name) names:
+/// `Dec`, `Dez`, `Mär`, `Mrz`, `Sept`, `Oktober`; case and a final `.`
+/// set aside.
+pub(super) fn month_named(word: &str) -> Option<u32> {
+    const MONTHS: &[(&str, u32)] = &[
+        ("jan", 1),
+        ("feb", 2),
+        ("mar", 3),
+        ("mär", 3),
+        ("mrz", 3),
+        ("apr", 4),
+        ("may", 5),
+        ("mai", 5),
+        ("jun", 6),
+        ("jul", 7),
+        ("aug", 8),
+        ("sep", 9),
+        ("oct", 10),
+        ("okt", 10),
+        ("nov", 11),
+        ("dec", 12),
+        ("dez", 12),
+    ];
+    let word = word.trim_end_matches('.').to_lowercase();
+    if word.chars().count() < 3 || !word.chars().all(char::is_alphabetic) {
+        return None;
+    }
+    let head: String = word.chars().take(3).collect();
+    let (_, month) = MONTHS.iter().find(|(m, _)| *m == head)?;
+    // A longer word must be the month's name, not any word beginning so.
+    const FULL: &[&str] = &[
+        "january",
+        "januar",
+        "jänner",
+        "february",
+        "februar",
+        "march",
+        "märz",
+        "april",
+        "mai",
+        "may",
+        "june",
+        "juni",
+        "july",
+        "juli",
+        "august",
+        "september",
+        "sept",
+        "october",
+        "oktober",
+        "november",
+        "december",
+        "dezember",
+    ];
+    (word.chars().count() == 3 || FULL.contains(&word.as_str())).then_some(*month)
+}
+
 impl DateFormat {
-    pub(super) const DETECTED: [DateFormat; 9] = [
+    pub(super) const DETECTED: [DateFormat; 11] = [
         DateFormat::Fixed {
             order: Order::Dmy,
             sep: Some('.'),
@@ -115,12 +178,23 @@ impl DateFormat {
             sep: Some('/'),
             long_year: true,
         },
+        DateFormat::Named {
+            sep: '-',
+            long_year: true,
+        },
+        DateFormat::Named {
+            sep: '-',
+            long_year: false,
+        },
     ];
 
     /// The chrono pattern, as the batch's `format.dateFormat` says it.
     pub(super) fn pattern(&self) -> String {
         match self {
             DateFormat::Custom(p) => p.clone(),
+            DateFormat::Named { sep, long_year } => {
+                format!("%d{sep}%b{sep}{}", if *long_year { "%Y" } else { "%y" })
+            }
             DateFormat::Fixed {
                 order,
                 sep,
@@ -144,6 +218,21 @@ impl DateFormat {
             DateFormat::Custom(p) => NaiveDate::parse_from_str(s, p)
                 .ok()
                 .or_else(|| NaiveDate::parse_from_str(day_part(s), p).ok()),
+            DateFormat::Named { sep, long_year } => {
+                let mut it = day_part(s).split(*sep);
+                let (d, m, y) = (it.next()?, it.next()?, it.next()?);
+                let year_len = if *long_year { 4 } else { 2 };
+                if it.next().is_some()
+                    || !(1..=2).contains(&d.len())
+                    || y.len() != year_len
+                    || !format!("{d}{y}").bytes().all(|b| b.is_ascii_digit())
+                {
+                    return None;
+                }
+                let year: i32 = y.parse().ok()?;
+                let year = if *long_year { year } else { 2000 + year };
+                NaiveDate::from_ymd_opt(year, month_named(m)?, d.parse().ok()?)
+            }
             DateFormat::Fixed {
                 order,
                 sep,
