@@ -1,5 +1,6 @@
 //! User settings: `getSettings`, `updateSettings`, `changePassword`,
-//! `dismissNextSteps` (the dashboard's card for new users), and
+//! `dismissNextSteps` (the dashboard's card for new users), `makeRecurring`
+//! (its offer for one-time entries repeated monthly), and
 //! `deleteUser`, which removes the signed-in user and everything of theirs.
 
 use super::{Ctx, NoInput, Registry, Reply};
@@ -14,6 +15,23 @@ pub fn register(r: &mut Registry) {
     r.session("deleteUser", delete_user);
     r.session("exportData", export_data);
     r.session("dismissNextSteps", dismiss_next_steps);
+    r.session("makeRecurring", make_recurring);
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct MakeRecurringInput {
+    kind: Option<String>,
+    id: Option<String>,
+}
+
+/// `makeRecurring {kind, id}`: one-time entries repeated monthly become a
+/// recurring expense or income ([`crate::app::repeats::make_recurring`]).
+async fn make_recurring(ctx: Ctx, input: MakeRecurringInput) -> Result<Reply> {
+    let made =
+        crate::app::repeats::make_recurring(&ctx.state, &ctx.user_id()?, input.kind, input.id)
+            .await?;
+    Reply::data(made)
 }
 
 /// `dismissNextSteps {}`: hides the dashboard's "next steps" card for the

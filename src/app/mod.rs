@@ -18,6 +18,7 @@ pub mod merchants;
 pub mod receipts;
 pub mod records;
 pub mod reminders;
+pub mod repeats;
 pub mod reports;
 pub mod reserves;
 pub mod search;

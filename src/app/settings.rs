@@ -92,10 +92,11 @@ pub async fn next_steps(state: &AppState, user: &UserId) -> Result<users::NextSt
 }
 
 /// Whether the dashboard shows the next steps: after the first account,
-/// until the user has an income and a recurring expense, or imported a
-/// bank file, or hid them.
+/// until the user has a recurring income and a recurring expense, or hid
+/// them. A bank import ticks its step but ends none: the salary and the
+/// rent it brings are one-time entries, offered to be made recurring.
 pub fn next_steps_open(s: &users::NextSteps) -> bool {
-    s.account && !s.dismissed && !(s.import || (s.income && s.recurring_expense))
+    s.account && !s.dismissed && !(s.income && s.recurring_expense)
 }
 
 /// Hides the dashboard's next steps for this user, in every browser.

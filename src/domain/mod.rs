@@ -17,6 +17,7 @@ pub mod prices;
 pub mod rates;
 pub mod receipts;
 pub mod recurrence;
+pub mod repeats;
 pub mod reserves;
 pub mod user_agent;
 pub mod views;

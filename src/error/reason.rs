@@ -60,6 +60,9 @@ pub enum Reason {
     NotAColour,
     LimitReached(i64, Counted),
     NoReservePot,
+    /// Not one of one-time entries repeated monthly with the same payee
+    /// and amount (`makeRecurring`).
+    NotARepeat,
     DeOrEn,
     TokenLifetime,
 

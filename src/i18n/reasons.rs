@@ -198,6 +198,10 @@ impl Reason {
                 "only quarterly, half-yearly and yearly expenses have a reserve pot",
                 "nur vierteljährliche, halbjährliche und jährliche Ausgaben haben einen Rücklagentopf",
             ),
+            Reason::NotARepeat => words(
+                "is not among one-time entries repeated every month with the same payee and amount",
+                "gehört nicht zu einmaligen Einträgen, die sich jeden Monat mit demselben Empfänger und Betrag wiederholen",
+            ),
             Reason::DeOrEn => words("must be de or en", "muss de oder en sein"),
             Reason::TokenLifetime => words(
                 "must be 30, 90, 365 or null",

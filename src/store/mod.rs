@@ -27,6 +27,7 @@ pub mod prices;
 pub mod proposals;
 pub mod push_subscriptions;
 pub mod recurring;
+pub mod repeats;
 pub mod reserve_pots;
 pub mod search;
 pub mod sessions;

@@ -219,8 +219,9 @@ pub fn all(c: &Connection) -> Result<Vec<User>> {
     Ok(rows)
 }
 
-/// What a new user has done of the dashboard's next steps, and whether
-/// they hid the card.
+/// What a new user has done of the dashboard's next steps (a recurring
+/// income, a recurring expense, a confirmed import), and whether they hid
+/// the card.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NextSteps {
     pub account: bool,
@@ -233,7 +234,7 @@ pub struct NextSteps {
 pub fn next_steps(c: &Connection, user_id: &UserId) -> Result<NextSteps> {
     Ok(c.query_row(
         "SELECT EXISTS (SELECT 1 FROM accounts WHERE user_id = ?1),
-                EXISTS (SELECT 1 FROM incomes WHERE user_id = ?1),
+                EXISTS (SELECT 1 FROM incomes WHERE user_id = ?1 AND frequency <> 'once'),
                 EXISTS (SELECT 1 FROM expenses WHERE user_id = ?1),
                 EXISTS (SELECT 1 FROM import_batches WHERE user_id = ?1 AND status = ?2),
                 (SELECT next_steps_dismissed_at IS NOT NULL FROM users WHERE id = ?1)",

@@ -10,6 +10,7 @@ use crate::browser::{self, screenshot, sign_in, start_with, wait_for_css, wait_f
 use crate::helpers::*;
 use crate::plain_words::user_in;
 use cashkeeper::i18n::{format, Locale};
+use chrono::Datelike;
 use fantoccini::{Client, Locator};
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
@@ -107,20 +108,131 @@ async fn after_the_first_account_the_next_steps_lead_on_until_they_are_done() {
     }
 }
 
+/// An import ticks its step but ends no other: the salary and the rent it
+/// brings are one-time entries, offered to be made recurring (in both
+/// languages); made so, they tick their steps.
 #[tokio::test]
-async fn a_confirmed_bank_import_is_enough_of_a_start() {
+async fn an_import_ends_no_step_and_its_monthly_rows_can_be_made_recurring() {
+    use cashkeeper::domain::recurrence::{add_months, month_start};
     let app = spawn_app().await;
     let user = app.new_user().await;
+    let other = app.new_user().await;
     let account = app.account(&user, "Giro", "EUR").await;
-    let csv = crate::imports::sparkasse(&[
-        ("2026-01-05", "-23,99", "REWE Markt", "Einkauf"),
-        ("2026-01-06", "2500,00", "Arbeitgeber GmbH", "Gehalt"),
-    ]);
+    let this_month = month_start(app.state.clock.today());
+    let day = |months_back: i32, day: u32| {
+        let m = add_months(this_month, -months_back);
+        m.with_day(day).unwrap().to_string()
+    };
+    let days: Vec<(String, String)> = (1..=3).rev().map(|b| (day(b, 1), day(b, 27))).collect();
+    let mut rows = Vec::new();
+    for (first, late) in &days {
+        rows.push((first.as_str(), "-900,00", "Vermieter", "Miete"));
+        rows.push((late.as_str(), "2500,00", "Arbeitgeber GmbH", "Gehalt"));
+    }
+    rows.push((days[0].0.as_str(), "-23,99", "REWE Markt", "Einkauf"));
+    let csv = crate::imports::sparkasse(&rows);
     let batch = id(&crate::imports::stage(&app, &user, &account, &csv).await);
     app.ok(&user, "reconcileImport", json!({"id": batch})).await;
-    // Staged only: the steps still stand.
-    assert!(app.page(&user, "/").await.contains(CARD));
     app.ok(&user, "confirmImport", json!({"id": batch})).await;
+
+    // The steps stand, the import ticked, the salary and the rent not.
+    let page = app.page(&user, "/").await;
+    assert!(page.contains(CARD), "{page}");
+    assert!(page.contains("<s>Import a bank file</s>"), "{page}");
+    assert!(page.contains("<a href=\"/incomes?focus=name#record-form\">Add your salary</a>"));
+    assert!(page.contains("<a href=\"/expenses?focus=name#record-form\">Add your rent</a>"));
+    // Both repeats are offered, the REWE purchase is not.
+    assert!(page.contains("Repeated every month"), "{page}");
+    assert_eq!(page.matches("data-action=\"makeRecurring\"").count(), 2);
+    assert!(
+        page.contains("Arbeitgeber GmbH: €2,500.00 a month, 3 times since"),
+        "{page}"
+    );
+    assert!(
+        page.contains("Vermieter: €900.00 a month, 3 times since"),
+        "{page}"
+    );
+    assert!(!page.contains("REWE Markt:"));
+    app.ok(&user, "updateSettings", json!({"locale": "de"}))
+        .await;
+    let page = app.page(&user, "/").await;
+    assert!(page.contains("Jeden Monat wiederholt"), "{page}");
+    let salary_de = format::money(Decimal::from(2500), "EUR", Locale::De);
+    assert!(
+        page.contains(&format!(
+            "Arbeitgeber GmbH: {salary_de} im Monat, 3-mal seit"
+        )),
+        "{page}"
+    );
+    assert_eq!(page.matches("Wiederkehrend machen").count(), 2);
+
+    let incomes = app.ok(&user, "listIncomes", json!({})).await;
+    let salary: Vec<String> = incomes.as_array().unwrap().iter().map(id).collect();
+    assert_eq!(salary.len(), 3, "{incomes}");
+    let daily = app.ok(&user, "listDailyExpenses", json!({})).await;
+    let daily = daily.as_array().unwrap();
+    let rent = id(daily.iter().find(|d| d["name"] == "Vermieter").unwrap());
+    let rewe = id(daily.iter().find(|d| d["name"] == "REWE Markt").unwrap());
+
+    // What is not a repeat, or not the user's, or no kind, is refused by name.
+    for (who, input, field) in [
+        (&user, json!({"kind": "expense", "id": rewe}), "id: "),
+        (&user, json!({"kind": "income", "id": rent}), "id: "),
+        (&user, json!({"kind": "monthly", "id": rent}), "kind: "),
+        (&user, json!({"kind": "expense"}), "id: "),
+        (&other, json!({"kind": "expense", "id": rent}), "id: "),
+    ] {
+        let e = app.refused(who, "makeRecurring", input.clone()).await;
+        assert!(e.starts_with(field), "{input}: {e}");
+    }
+    let e = app
+        .refused(
+            &user,
+            "makeRecurring",
+            json!({"kind": "expense", "id": rewe}),
+        )
+        .await;
+    assert!(e.contains("jeden Monat"), "German: {e}");
+
+    // The salary becomes one monthly income from its first day.
+    let made = app
+        .ok(
+            &user,
+            "makeRecurring",
+            json!({"kind": "income", "id": salary[1]}),
+        )
+        .await;
+    assert_eq!(made["replaced"], 3);
+    let incomes = app.ok(&user, "listIncomes", json!({})).await;
+    let incomes = incomes.as_array().unwrap();
+    assert_eq!(incomes.len(), 1, "{incomes:?}");
+    assert_eq!(incomes[0]["id"], made["id"]);
+    assert_eq!(incomes[0]["frequency"], "monthly");
+    assert_eq!(incomes[0]["startDate"], days[0].1);
+    assert_eq!(incomes[0]["amount"], json!(2500.0));
+    assert_eq!(incomes[0]["name"], "Arbeitgeber GmbH");
+    let page = app.page(&user, "/").await;
+    assert!(page.contains("<s>Gehalt eintragen</s>"), "{page}");
+    assert_eq!(page.matches("Wiederkehrend machen").count(), 1);
+
+    // And the rent a monthly expense: nothing is left to suggest.
+    let made = app
+        .ok(
+            &user,
+            "makeRecurring",
+            json!({"kind": "expense", "id": rent}),
+        )
+        .await;
+    assert_eq!(made["replaced"], 3);
+    let expenses = app.ok(&user, "listExpenses", json!({})).await;
+    assert_eq!(expenses[0]["frequency"], "monthly");
+    assert_eq!(expenses[0]["startDate"], days[0].0);
+    let daily = app.ok(&user, "listDailyExpenses", json!({})).await;
+    assert_eq!(
+        daily.as_array().unwrap().len(),
+        1,
+        "only REWE is left: {daily}"
+    );
     assert!(!app.page(&user, "/").await.contains(CARD));
 }
 

@@ -3,13 +3,16 @@
 //! user a welcome, then the next steps; and a quick "+ Expense".
 
 use super::common::{shown_month, PageResult};
+use crate::app::repeats::{self, Offer};
 use crate::app::reports::{
     budgets::{dashboard_kept, Budgets},
     dashboard::{Dashboard, MonthView},
 };
 use crate::app::settings;
+use crate::domain::money;
 use crate::domain::money::is_much_more;
 use crate::domain::recurrence::{add_months, month_start};
+use crate::domain::repeats::Kind;
 use crate::i18n::Locale;
 use crate::i18n::{format, guide};
 use crate::state::AppState;
@@ -61,11 +64,38 @@ fn month_card(title: &str, hint: &str, v: &MonthView, currency: &str, locale: Lo
     }
 }
 
-/// Partial: after the first account, the next steps of a new user (an
-/// income, a recurring expense, or a bank import instead of both), each a
-/// link to its form, the done ones ticked; and a button that hides them.
-fn next_steps(s: &NextSteps, locale: Locale) -> Markup {
+/// Partial: after the first account, the next steps of a new user (a
+/// recurring income, a recurring expense, a bank import), each a link to
+/// its form, the done ones ticked; one-time entries repeated every month,
+/// each with "Make it recurring"; and a button that hides the steps.
+fn next_steps(s: &NextSteps, offers: &[Offer], locale: Locale) -> Markup {
     let g = guide::words(locale);
+    let offer = |o: &Offer| {
+        let r = &o.repeat;
+        let line = g
+            .repeat_line
+            .replace("{name}", &r.name)
+            .replace(
+                "{amount}",
+                &format::money(money::from_cents(r.cents), &r.currency, locale),
+            )
+            .replace("{count}", &r.ids.len().to_string())
+            .replace("{first}", &format::date(r.first, locale));
+        let what = match o.kind {
+            Kind::Income => g.repeat_income,
+            Kind::Expense => g.repeat_expense,
+        };
+        html! {
+            li.repeat {
+                span.muted { (what) } " " (line) " "
+                form.inline data-action="makeRecurring" data-reload="" data-flash=(g.repeat_made) {
+                    input type="hidden" name="kind" value=(o.kind.code());
+                    input type="hidden" name="id" value=(r.ids[0]);
+                    button type="submit" { (g.repeat_make) }
+                }
+            }
+        }
+    };
     let step = |done: bool, href: &str, what: &str, hint: &str| {
         html! {
             li.done[done] {
@@ -87,6 +117,13 @@ fn next_steps(s: &NextSteps, locale: Locale) -> Markup {
                 (step(s.income, "/incomes?focus=name#record-form", g.next_income, g.next_income_hint))
                 (step(s.recurring_expense, "/expenses?focus=name#record-form", g.next_expense, g.next_expense_hint))
                 (step(s.import, "/import", g.next_import, g.next_import_hint))
+            }
+            @if !offers.is_empty() {
+                h3 { (g.repeat_title) }
+                p.muted { (g.repeat_intro) }
+                ul.steps.repeats {
+                    @for o in offers { (offer(o)) }
+                }
             }
             form data-action="dismissNextSteps" data-reload {
                 button type="submit" { (g.next_dismiss) }
@@ -222,6 +259,11 @@ pub async fn show(
         &user.name
     };
     let steps = settings::next_steps(&state, &user.id).await?;
+    let offers = if settings::next_steps_open(&steps) {
+        repeats::offers(&state, &user.id).await?
+    } else {
+        Vec::new()
+    };
     let intro = html! {
         @if !steps.account {
             section.panel.welcome {
@@ -230,7 +272,7 @@ pub async fn show(
                 p { a.button.primary href="/accounts" { (t.new_account) } }
             }
         } @else if settings::next_steps_open(&steps) {
-            (next_steps(&steps, viewer.locale))
+            (next_steps(&steps, &offers, viewer.locale))
         }
     };
     Ok(page(
