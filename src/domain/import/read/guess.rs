@@ -1,8 +1,10 @@
 //! The columns of a header that no bank of the table has, read as a person
 //! reads them: by the words of their names in the languages our users'
 //! banks write (German, English, French, Dutch, Italian, Spanish, Czech,
-//! Polish), and where the names say nothing, by what the rows hold
-//! (`docs/import-formats.md`, "Any other header").
+//! Polish), checked against what the rows hold: a name counts where the
+//! cells fit it, a name beats a number, text beats an empty column, and
+//! where the names say nothing the rows decide (`docs/import-formats.md`,
+//! "Any other header").
 
 use super::banks::{AMOUNT_NAMES, CURRENCY_NAMES, DATE_NAMES, MEMO_NAMES, PAYEE_NAMES};
 use super::layout::{find_any, with_header, AmountCols, Layout, MemoCol, PayeeCol};

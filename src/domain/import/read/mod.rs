@@ -409,7 +409,7 @@ fn read_csv(
         None => detect_decimal(&layout, data, delimiter),
     };
     let dates = match mapping.and_then(|m| m.date_format.as_deref()) {
-        Some(f) => DateFormat::Custom(f.to_string()),
+        Some(f) => DateFormat::given(f),
         None => detect_date_format(&layout, data),
     };
     let header_line = layout.header.map(|i| head[i].line);
@@ -659,6 +659,13 @@ mod tests {
         assert_eq!(f.parse("12-Dec-2019"), Some(day("2019-12-12")));
         assert_eq!(f.parse("31-Feb-2019"), None);
         assert_eq!(f.parse("12-Dec-19"), None);
+        // A mapping's `%d-%b-%Y` reads German months too.
+        let mapped = DateFormat::given("%d-%b-%Y");
+        assert_eq!(mapped.parse("24-Dez-2024"), Some(day("2024-12-24")));
+        assert_eq!(
+            DateFormat::given("%d %B %Y"),
+            DateFormat::Custom("%d %B %Y".into())
+        );
     }
 
     #[test]

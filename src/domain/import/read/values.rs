@@ -188,6 +188,17 @@ impl DateFormat {
         },
     ];
 
+    /// The format of a mapping's chrono pattern: a detected one where it
+    /// is one of theirs (so `%d-%b-%Y` reads German months too), else the
+    /// pattern as chrono reads it.
+    pub(super) fn given(pattern: &str) -> DateFormat {
+        DateFormat::DETECTED
+            .iter()
+            .find(|f| f.pattern() == pattern)
+            .cloned()
+            .unwrap_or_else(|| DateFormat::Custom(pattern.to_string()))
+    }
+
     /// The chrono pattern, as the batch's `format.dateFormat` says it.
     pub(super) fn pattern(&self) -> String {
         match self {
