@@ -66,6 +66,9 @@ pub struct Terms {
 pub struct Deadline {
     pub term_end: NaiveDate,
     pub cancel_by: NaiveDate,
+    /// The contract runs on with no fixed term: it can be ended any day,
+    /// so `cancel_by` is today whatever today is, and nothing is missed.
+    pub runs_on: bool,
 }
 
 impl Terms {
@@ -77,6 +80,7 @@ impl Terms {
         let any_day = Deadline {
             cancel_by: today,
             term_end: self.notice.after(today),
+            runs_on: true,
         };
         let Some(mut end) = self.term_end else {
             return any_day;
@@ -92,6 +96,7 @@ impl Terms {
         Deadline {
             term_end: end,
             cancel_by,
+            runs_on: false,
         }
     }
 }
@@ -232,21 +237,24 @@ mod tests {
             t.on(d("2026-05-01")),
             Deadline {
                 term_end: d("2026-06-30"),
-                cancel_by: d("2026-05-31")
+                cancel_by: d("2026-05-31"),
+                runs_on: false,
             }
         );
         assert_eq!(
             t.on(d("2026-06-01")),
             Deadline {
                 term_end: d("2026-07-01"),
-                cancel_by: d("2026-06-01")
+                cancel_by: d("2026-06-01"),
+                runs_on: true,
             }
         );
         assert_eq!(
             t.on(d("2027-01-31")),
             Deadline {
                 term_end: d("2027-02-28"),
-                cancel_by: d("2027-01-31")
+                cancel_by: d("2027-01-31"),
+                runs_on: true,
             }
         );
         let no_term = Terms {

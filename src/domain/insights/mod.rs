@@ -16,7 +16,8 @@
 //! - `saving_opportunity`: two or more running subscriptions in one category,
 //!   or a subscription costing more than twice the others of its category;
 //! - `subscription_alert`: a subscription falls due within three days, or
-//!   its price changed in the last 30 days;
+//!   its price changed in the last 30 days, or a contract's last day to
+//!   cancel is within 14 days;
 //! - `trend_info`: expenses rose (or fell) in each of the last three months,
 //!   by at least 5 % each time.
 
@@ -64,6 +65,14 @@ pub struct SubscriptionFacts {
     pub previous_amount: Option<(Decimal, NaiveDate)>,
 }
 
+/// A contract's deadline: the item, and its current term and deadline.
+#[derive(Clone, Debug)]
+pub struct ContractFacts {
+    pub id: String,
+    pub name: String,
+    pub deadline: super::contracts::Deadline,
+}
+
 #[derive(Clone, Debug)]
 pub struct Facts {
     pub today: NaiveDate,
@@ -73,6 +82,8 @@ pub struct Facts {
     pub expenses: [Decimal; 4],
     pub categories: Vec<CategoryFacts>,
     pub subscriptions: Vec<SubscriptionFacts>,
+    /// The deadlines of contracts not cancelled.
+    pub contracts: Vec<ContractFacts>,
 }
 
 /// Up or down: a price change or a trend.
@@ -186,6 +197,15 @@ pub enum Finding {
         #[serde(with = "amounts")]
         months: [Decimal; 3],
     },
+    /// `subscription_alert`: the last day to cancel a contract
+    /// (`cancel_by`) is within 14 days; cancelled by then, it ends on
+    /// `term_end` (`docs/planning.md`, Cancellation deadlines).
+    CancelBy {
+        cancel_by: NaiveDate,
+        expense_id: String,
+        name: String,
+        term_end: NaiveDate,
+    },
 }
 
 impl Finding {
@@ -197,7 +217,9 @@ impl Finding {
             Finding::DuplicateSubscriptions { .. } | Finding::ExpensiveSubscription { .. } => {
                 "saving_opportunity"
             }
-            Finding::DueSoon { .. } | Finding::PriceChange { .. } => "subscription_alert",
+            Finding::DueSoon { .. } | Finding::PriceChange { .. } | Finding::CancelBy { .. } => {
+                "subscription_alert"
+            }
             Finding::Trend { .. } => "trend_info",
         }
     }
@@ -210,6 +232,9 @@ impl Finding {
             .filter(|f| f.kind() == kind)
     }
 }
+
+/// How many days before a contract's last day to cancel it is pointed out.
+pub const CANCEL_BY_DAYS: i64 = 14;
 
 /// A finding as [`find`] makes it: what was found, how pressing it is, and
 /// until when it is current.
@@ -481,6 +506,25 @@ pub fn find(facts: &Facts) -> Vec<Found> {
             severity: if up { "warning" } else { "info" },
             dedupe_key: format!("subscription_alert:price:{}:{on}", s.id),
             valid_through: on + Duration::days(30),
+        });
+    }
+
+    for c in &facts.contracts {
+        let d = c.deadline;
+        let days = (d.cancel_by - facts.today).num_days();
+        if d.runs_on || !(0..=CANCEL_BY_DAYS).contains(&days) {
+            continue;
+        }
+        out.push(Found {
+            finding: Finding::CancelBy {
+                cancel_by: d.cancel_by,
+                expense_id: c.id.clone(),
+                name: c.name.clone(),
+                term_end: d.term_end,
+            },
+            severity: if days <= 3 { "warning" } else { "info" },
+            dedupe_key: format!("subscription_alert:cancel_by:{}:{}", c.id, d.cancel_by),
+            valid_through: d.cancel_by,
         });
     }
 

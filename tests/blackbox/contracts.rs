@@ -1,0 +1,513 @@
+//! Contract terms and cancellation deadlines ("kündbar bis"): the terms an
+//! expense takes and refuses, `cancelBy` as the test clock moves on,
+//! `cancelContract` and taking it back, the reminders pushed 14 and 3 days
+//! before a deadline through a push service on loopback, the insight, the
+//! pages and the assistant's read tool.
+
+use crate::helpers::*;
+use crate::push::{push_service, subscribe, vapid, BrowserKeys};
+use cashkeeper::config::Secret;
+use chrono::{Datelike, NaiveDate, TimeZone, Utc};
+use serde_json::{json, Value};
+
+fn day(s: &str) -> NaiveDate {
+    NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+}
+
+/// Sets the app's clock to 08:00 UTC on `s`.
+fn today(app: &TestApp, s: &str) {
+    let d = day(s);
+    app.state.clock.set(
+        Utc.with_ymd_and_hms(d.year(), d.month(), d.day(), 8, 0, 0)
+            .unwrap(),
+    );
+}
+
+/// Moves the clock to `s` and signs `user` in again: a session ends after
+/// 30 days unused.
+async fn later(app: &TestApp, user: &mut TestUser, s: &str) {
+    today(app, s);
+    let r = app.login(&user.email, &user.password).await;
+    user.cookie = r.session_cookie().expect("signed in again");
+}
+
+/// The expense `id` as `listExpenses` answers it.
+async fn listed(app: &TestApp, user: &TestUser, id: &str) -> Value {
+    let all = app.ok(user, "listExpenses", json!({})).await;
+    all.as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == id)
+        .cloned()
+        .unwrap_or_else(|| panic!("{id} not listed: {all}"))
+}
+
+async fn gym(app: &TestApp, user: &TestUser, account: &str, terms: Value) -> Value {
+    let mut body = json!({"name": "Fitnessstudio", "amount": "29.90", "frequency": "monthly",
+        "startDate": "2026-02-01", "accountId": account, "isSubscription": true});
+    body.as_object_mut()
+        .unwrap()
+        .extend(terms.as_object().unwrap().clone());
+    app.ok(user, "createExpense", body).await
+}
+
+/// A term ending 31 January with one month's notice can be cancelled up
+/// to 31 December; from 1 January the term has moved on by its renewal,
+/// in every list that shows the item.
+#[tokio::test]
+async fn cancel_by_follows_the_terms_and_moves_on_with_the_day() {
+    let app = spawn_app().await;
+    today(&app, "2026-11-01");
+    let mut user = app.new_user().await;
+    let a = app.account(&user, "Giro", "EUR").await;
+    let made = gym(
+        &app,
+        &user,
+        &a,
+        json!({"termEnd": "2027-01-31", "noticeMonths": 1}),
+    )
+    .await;
+    assert_eq!(made["cancelBy"], "2026-12-31");
+    assert_eq!(made["termEnd"], "2027-01-31");
+    assert_eq!(made["renewalMonths"], 12, "a year by default");
+    assert_eq!(made["cancelledTo"], Value::Null);
+    let id = made["id"].as_str().unwrap();
+    assert_eq!(listed(&app, &user, id).await["cancelBy"], "2026-12-31");
+    let subs = app.ok(&user, "listSubscriptions", json!({})).await;
+    assert_eq!(subs["subscriptions"][0]["cancelBy"], "2026-12-31");
+    assert_eq!(subs["subscriptions"][0]["cancelledTo"], Value::Null);
+
+    // An item without terms has neither.
+    let plain = app
+        .ok(
+            &user,
+            "createExpense",
+            json!({"name": "Miete", "amount": "900", "frequency": "monthly",
+                   "startDate": "2026-01-01", "accountId": a}),
+        )
+        .await;
+    assert_eq!(plain["cancelBy"], Value::Null);
+    assert_eq!(plain["termEnd"], Value::Null);
+
+    later(&app, &mut user, "2026-12-31").await;
+    assert_eq!(listed(&app, &user, id).await["cancelBy"], "2026-12-31");
+    later(&app, &mut user, "2027-01-01").await;
+    let moved = listed(&app, &user, id).await;
+    assert_eq!(moved["termEnd"], "2028-01-31");
+    assert_eq!(moved["cancelBy"], "2027-12-31");
+    let subs = app.ok(&user, "listSubscriptions", json!({})).await;
+    assert_eq!(subs["subscriptions"][0]["cancelBy"], "2027-12-31");
+
+    // Two months before the end of April: the end of February, the 29th
+    // in 2028; days of notice count back from the end.
+    let april = app
+        .ok(
+            &user,
+            "updateExpense",
+            json!({"id": id, "termEnd": "2028-04-30", "noticeMonths": 2}),
+        )
+        .await;
+    assert_eq!(april["cancelBy"], "2028-02-29");
+    let days = app
+        .ok(&user, "updateExpense", json!({"id": id, "noticeDays": 14}))
+        .await;
+    assert_eq!(
+        days["noticeMonths"],
+        Value::Null,
+        "the days replace the months"
+    );
+    assert_eq!(days["noticeDays"], 14);
+    assert_eq!(days["cancelBy"], "2028-04-16");
+}
+
+/// Renewing by 0 months: after the first deadline the contract can be
+/// ended any day, at today plus the notice; with no term given too.
+#[tokio::test]
+async fn renewal_zero_runs_on_with_no_fixed_term() {
+    let app = spawn_app().await;
+    today(&app, "2026-11-01");
+    let mut user = app.new_user().await;
+    let a = app.account(&user, "Giro", "EUR").await;
+    let e = gym(
+        &app,
+        &user,
+        &a,
+        json!({"termEnd": "2026-12-31", "noticeMonths": 1, "renewalMonths": 0}),
+    )
+    .await;
+    assert_eq!(e["cancelBy"], "2026-11-30");
+    later(&app, &mut user, "2026-12-10").await;
+    let on = listed(&app, &user, e["id"].as_str().unwrap()).await;
+    assert_eq!(
+        (on["cancelBy"].clone(), on["termEnd"].clone()),
+        (json!("2026-12-10"), json!("2027-01-10"))
+    );
+    let open = gym(
+        &app,
+        &user,
+        &a,
+        json!({"noticeDays": 30, "renewalMonths": 0}),
+    )
+    .await;
+    assert_eq!(open["cancelBy"], "2026-12-10");
+    assert_eq!(open["termEnd"], "2027-01-09");
+}
+
+/// Terms that do not add up are refused naming the field, in both
+/// languages, and never a 500.
+#[tokio::test]
+async fn incomplete_terms_are_refused_naming_the_field() {
+    let app = spawn_app().await;
+    today(&app, "2026-11-01");
+    let user = app.new_user().await;
+    let a = app.account(&user, "Giro", "EUR").await;
+    let base = json!({"name": "Handy", "amount": "20", "frequency": "monthly",
+        "startDate": "2026-01-01", "accountId": a});
+    let with = |extra: Value| {
+        let mut b = base.clone();
+        b.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        b
+    };
+    for (terms, field) in [
+        (json!({"termEnd": "2027-06-30"}), "noticeMonths"),
+        (json!({"noticeMonths": 3}), "termEnd"),
+        (
+            json!({"termEnd": "2027-06-30", "noticeMonths": 3, "noticeDays": 10}),
+            "noticeDays",
+        ),
+        (
+            json!({"termEnd": "2027-06-30", "noticeMonths": -1}),
+            "noticeMonths",
+        ),
+        (
+            json!({"termEnd": "2027-06-30", "noticeMonths": "drei"}),
+            "noticeMonths",
+        ),
+        (
+            json!({"termEnd": "2027-06-30", "noticeDays": 1.5}),
+            "noticeDays",
+        ),
+        (
+            json!({"termEnd": "2027-06-30", "noticeMonths": 1, "renewalMonths": 121}),
+            "renewalMonths",
+        ),
+        (
+            json!({"termEnd": "30.06.2027", "noticeMonths": 1}),
+            "termEnd",
+        ),
+        (
+            json!({"termEnd": "2027-02-30", "noticeMonths": 1}),
+            "termEnd",
+        ),
+    ] {
+        let error = app
+            .refused(&user, "createExpense", with(terms.clone()))
+            .await;
+        assert!(
+            error.starts_with(&format!("{field}: ")),
+            "{terms} → {error}"
+        );
+    }
+    let error = app
+        .refused(
+            &user,
+            "createExpense",
+            with(json!({"termEnd": "2027-06-30"})),
+        )
+        .await;
+    assert!(error.contains("noticeMonths or noticeDays"), "{error}");
+    app.ok(&user, "updateSettings", json!({"locale": "de"}))
+        .await;
+    let error = app
+        .refused(&user, "createExpense", with(json!({"noticeMonths": 3})))
+        .await;
+    assert_eq!(
+        error,
+        "termEnd: das Ende der Laufzeit fehlt: eine Kündigungsfrist braucht termEnd, außer renewalMonths ist 0"
+    );
+    // Nothing was written.
+    assert_eq!(app.ok(&user, "listExpenses", json!({})).await, json!([]));
+}
+
+/// `cancelContract` records the cancellation: the contract and the item
+/// end at the term's end, so later months plan no payment; after the
+/// deadline it is refused naming `on`; `updateExpense {cancelledTo: null}`
+/// takes it back, the end date as it was.
+#[tokio::test]
+async fn cancel_contract_ends_the_item_and_can_be_taken_back() {
+    let app = spawn_app().await;
+    today(&app, "2026-11-01");
+    let user = app.new_user().await;
+    let a = app.account(&user, "Giro", "EUR").await;
+    let e = gym(
+        &app,
+        &user,
+        &a,
+        json!({"termEnd": "2027-08-31", "noticeMonths": 3}),
+    )
+    .await;
+    let id = e["id"].as_str().unwrap().to_string();
+    assert_eq!(e["cancelBy"], "2027-05-31");
+    let september = json!({"year": 2027, "month": 9});
+    let before = app.ok(&user, "getDashboard", september.clone()).await;
+    assert_eq!(before["cashflow"]["expenses"], json!(29.9));
+
+    // Too late: the day after the deadline.
+    let error = app
+        .refused(
+            &user,
+            "cancelContract",
+            json!({"id": id, "on": "2027-06-01"}),
+        )
+        .await;
+    assert!(error.starts_with("on: "), "{error}");
+    assert!(error.contains("31\u{a0}May\u{a0}2027"), "{error}");
+    let error = app
+        .refused(&user, "cancelContract", json!({"id": id, "on": "morgen"}))
+        .await;
+    assert!(error.starts_with("on: "), "{error}");
+    let plain = app
+        .ok(
+            &user,
+            "createExpense",
+            json!({"name": "Miete", "amount": "900", "frequency": "monthly",
+                   "startDate": "2026-01-01", "accountId": a}),
+        )
+        .await;
+    let error = app
+        .refused(&user, "cancelContract", json!({"id": plain["id"]}))
+        .await;
+    assert!(error.starts_with("termEnd: "), "{error}");
+    let error = app
+        .refused(&user, "cancelContract", json!({"id": "no-such-id"}))
+        .await;
+    assert_eq!(error, "not found");
+
+    let cancelled = app.ok(&user, "cancelContract", json!({"id": id})).await;
+    assert_eq!(cancelled["cancelledTo"], "2027-08-31");
+    assert_eq!(cancelled["endDate"], "2027-08-31");
+    assert_eq!(cancelled["cancelBy"], Value::Null, "no deadline to keep");
+    assert_eq!(listed(&app, &user, &id).await["cancelledTo"], "2027-08-31");
+    let subs = app.ok(&user, "listSubscriptions", json!({})).await;
+    assert_eq!(subs["subscriptions"][0]["cancelledTo"], "2027-08-31");
+    let after = app.ok(&user, "getDashboard", september.clone()).await;
+    assert_eq!(
+        after["cashflow"]["expenses"],
+        json!(900.0),
+        "the rent alone"
+    );
+    let august = app
+        .ok(&user, "getDashboard", json!({"year": 2027, "month": 8}))
+        .await;
+    assert_eq!(
+        august["cashflow"]["expenses"],
+        json!(929.9),
+        "the last month is paid"
+    );
+    // A second click answers the same.
+    let again = app
+        .ok(
+            &user,
+            "cancelContract",
+            json!({"id": id, "on": "2027-05-01"}),
+        )
+        .await;
+    assert_eq!(again["cancelledTo"], "2027-08-31");
+
+    // Only null takes it back.
+    let error = app
+        .refused(
+            &user,
+            "updateExpense",
+            json!({"id": id, "cancelledTo": "2030-01-31"}),
+        )
+        .await;
+    assert!(error.starts_with("cancelledTo: "), "{error}");
+    let kept = app
+        .ok(&user, "updateExpense", json!({"id": id, "name": "Gym"}))
+        .await;
+    assert_eq!(kept["cancelledTo"], "2027-08-31", "an edit keeps it");
+    let back = app
+        .ok(
+            &user,
+            "updateExpense",
+            json!({"id": id, "cancelledTo": null}),
+        )
+        .await;
+    assert_eq!(back["cancelledTo"], Value::Null);
+    assert_eq!(back["endDate"], Value::Null, "the end date as before");
+    assert_eq!(back["cancelBy"], "2027-05-31");
+    let restored = app.ok(&user, "getDashboard", september).await;
+    assert_eq!(restored["cashflow"]["expenses"], json!(929.9));
+}
+
+/// A cancellation made on a day before the deadline that has since passed
+/// reaches the term that was current on that day.
+#[tokio::test]
+async fn a_cancellation_dated_back_reaches_the_term_of_its_day() {
+    let app = spawn_app().await;
+    today(&app, "2026-11-01");
+    let mut user = app.new_user().await;
+    let a = app.account(&user, "Giro", "EUR").await;
+    let e = gym(
+        &app,
+        &user,
+        &a,
+        json!({"termEnd": "2027-01-31", "noticeMonths": 1}),
+    )
+    .await;
+    later(&app, &mut user, "2027-01-05").await;
+    assert_eq!(
+        listed(&app, &user, e["id"].as_str().unwrap()).await["cancelBy"],
+        "2027-12-31"
+    );
+    let done = app
+        .ok(
+            &user,
+            "cancelContract",
+            json!({"id": e["id"], "on": "2026-12-20"}),
+        )
+        .await;
+    assert_eq!(done["cancelledTo"], "2027-01-31");
+    assert_eq!(done["endDate"], "2027-01-31");
+}
+
+/// The daily job pushes "kündbar bis …" 14 days and 3 days before a
+/// deadline, once each, to the owner's browsers in their language; the
+/// insights job names the deadline as a `subscription_alert`.
+#[tokio::test]
+async fn reminders_are_pushed_14_and_3_days_before_once_each() {
+    let (base, received) = push_service().await;
+    let keys = vapid();
+    let app = spawn_app_with(move |c| {
+        c.vapid = Some(keys);
+        c.push_allow_loopback_http = true;
+        c.cron_secret = Some(Secret::new("k"));
+    })
+    .await;
+    today(&app, "2027-05-01");
+    let mut user = app.new_user().await;
+    app.ok(&user, "updateSettings", json!({"locale": "de"}))
+        .await;
+    let a = app.account(&user, "Giro", "EUR").await;
+    // Due on the 20th of each month: no payment reminder on the days below.
+    let e = app
+        .ok(
+            &user,
+            "createExpense",
+            json!({"name": "Fitnessstudio", "amount": "29.90", "frequency": "monthly",
+                   "startDate": "2026-02-20", "accountId": a, "isSubscription": true,
+                   "termEnd": "2027-08-31", "noticeMonths": 3}),
+        )
+        .await;
+    assert_eq!(e["cancelBy"], "2027-05-31");
+    // Another user's contract, without push, is not anyone's message.
+    let other = app.new_user().await;
+    let b = app.account(&other, "Giro", "EUR").await;
+    app.ok(
+        &other,
+        "createExpense",
+        json!({"name": "Zeitung", "amount": "9", "frequency": "monthly",
+               "startDate": "2026-02-20", "accountId": b,
+               "termEnd": "2027-08-31", "noticeMonths": 3}),
+    )
+    .await;
+    let browser = BrowserKeys::new();
+    let endpoint = format!("{base}/push/ok");
+    assert_eq!(
+        subscribe(&app, &user.cookie, &browser.json(&endpoint))
+            .await
+            .status(),
+        201
+    );
+    let run = || async {
+        let r = app
+            .client
+            .get(app.url("/api/cron/upcoming-payments"))
+            .header("authorization", "Bearer k")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+    };
+    let messages = || -> Vec<Value> {
+        received
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let mut secret = web_push_native::Auth::default();
+                secret.copy_from_slice(&browser.auth);
+                let plain =
+                    web_push_native::decrypt(r.body.clone(), &browser.secret, &secret).unwrap();
+                serde_json::from_slice(&plain).unwrap()
+            })
+            .collect()
+    };
+
+    // 30 days before: nothing.
+    run().await;
+    assert!(messages().is_empty());
+    // 14 days before: the first reminder; the same day again: no second.
+    later(&app, &mut user, "2027-05-17").await;
+    run().await;
+    run().await;
+    let got = messages();
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0]["title"], "Fitnessstudio: kündbar bis 31.05.2027");
+    assert_eq!(
+        got[0]["body"],
+        "Noch 14 Tage: gekündigt endet der Vertrag am 31.08.2027, sonst verlängert er sich."
+    );
+    assert_eq!(got[0]["url"], "/subscriptions");
+    // The days between: nothing new.
+    later(&app, &mut user, "2027-05-20").await;
+    run().await;
+    assert_eq!(messages().len(), 1);
+    // 3 days before: the second, once.
+    later(&app, &mut user, "2027-05-28").await;
+    run().await;
+    run().await;
+    let got = messages();
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(
+        got[1]["body"],
+        "Noch 3 Tage: gekündigt endet der Vertrag am 31.08.2027, sonst verlängert er sich."
+    );
+
+    // The insights job names the deadline.
+    let r = app
+        .client
+        .get(app.url("/api/cron/insights"))
+        .header("authorization", "Bearer k")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let insights = app.ok(&user, "listInsights", json!({})).await;
+    let alert = insights
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["metadata"]["cancelBy"] == "2027-05-31")
+        .unwrap_or_else(|| panic!("no deadline insight: {insights}"));
+    assert_eq!(alert["type"], "subscription_alert");
+    assert_eq!(alert["metadata"]["expenseId"], e["id"]);
+    assert_eq!(alert["metadata"]["termEnd"], "2027-08-31");
+    assert_eq!(alert["title"], "Fitnessstudio: kündbar bis 31.05.2027");
+
+    // Past the deadline the term moved on: the next year's deadline gets
+    // its own reminders; a cancelled contract gets none.
+    later(&app, &mut user, "2028-05-17").await;
+    run().await;
+    let got = messages();
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert_eq!(got[2]["title"], "Fitnessstudio: kündbar bis 31.05.2028");
+    app.ok(&user, "cancelContract", json!({"id": e["id"]}))
+        .await;
+    later(&app, &mut user, "2028-05-28").await;
+    run().await;
+    assert_eq!(messages().len(), 3, "cancelled: no reminder");
+}
