@@ -5,7 +5,7 @@
 use crate::app::reports::budgets;
 use crate::app::reports::dashboard::load_ledger;
 use crate::clock::timestamp;
-use crate::domain::insights::{find, CategoryFacts, ContractFacts, Facts, SubscriptionFacts};
+use crate::domain::insights::{find, CategoryFacts, Facts, SubscriptionFacts};
 use crate::domain::recurrence::{add_months, month_end, month_start, monthly_equivalent};
 use crate::domain::views::{self, View};
 use crate::error::{Error, Result};
@@ -140,27 +140,8 @@ pub fn facts(
         ],
         categories,
         subscriptions,
-        contracts: contracts(c, &user.id, today)?,
+        contracts: crate::app::records::expenses::deadlines(c, &user.id, today)?,
     })
-}
-
-/// The deadlines of the user's contracts not cancelled, on `today`.
-pub fn contracts(
-    c: &rusqlite::Connection,
-    user: &UserId,
-    today: chrono::NaiveDate,
-) -> Result<Vec<ContractFacts>> {
-    Ok(expenses::list(c, user, false)?
-        .into_iter()
-        .filter(|e| e.plan.end_date.is_none_or(|end| end >= today))
-        .filter_map(|e| {
-            e.deadline(today).map(|deadline| ContractFacts {
-                id: e.id,
-                name: e.name,
-                deadline,
-            })
-        })
-        .collect())
 }
 
 /// Finds and stores the insights of one user in one transaction; answers

@@ -511,3 +511,145 @@ async fn reminders_are_pushed_14_and_3_days_before_once_each() {
     run().await;
     assert_eq!(messages().len(), 3, "cancelled: no reminder");
 }
+
+/// The subscriptions page, the expenses page and the edit form say
+/// "kündbar bis …" (or "cancel by …"), the form has the contract's
+/// fields and "Kündigen"; the dashboard lists "Kündigungsfristen" only
+/// when one is within 60 days.
+#[tokio::test]
+async fn the_pages_show_the_deadline_in_both_languages() {
+    let app = spawn_app().await;
+    today(&app, "2027-05-01");
+    let mut user = app.new_user().await;
+    let a = app.account(&user, "Giro", "EUR").await;
+    let e = gym(
+        &app,
+        &user,
+        &a,
+        json!({"termEnd": "2027-11-30", "noticeMonths": 3}),
+    )
+    .await;
+    let id = e["id"].as_str().unwrap();
+    assert_eq!(e["cancelBy"], "2027-08-31");
+
+    let english = app.page(&user, "/subscriptions").await;
+    assert!(
+        english.contains("cancel by 31\u{a0}Aug\u{a0}2027"),
+        "{english}"
+    );
+    let dashboard = app.page(&user, "/").await;
+    assert!(
+        !dashboard.contains("Cancellation deadlines"),
+        "122 days ahead"
+    );
+
+    app.ok(&user, "updateSettings", json!({"locale": "de"}))
+        .await;
+    let german = app.page(&user, "/subscriptions").await;
+    assert!(german.contains("kündbar bis 31.08.2027"), "{german}");
+    let expenses = app.page(&user, "/expenses").await;
+    assert!(expenses.contains("kündbar bis 31.08.2027"), "{expenses}");
+    let form = app.page(&user, &format!("/subscriptions?edit={id}")).await;
+    for needle in [
+        r#"name="termEnd""#,
+        r#"value="2027-11-30""#,
+        r#"name="renewalMonths""#,
+        r#"name="noticeMonths""#,
+        r#"name="noticeDays""#,
+        r#"data-action="cancelContract""#,
+        "Kündigen",
+        "Fitnessstudio zum 30.11.2027 kündigen?",
+    ] {
+        assert!(form.contains(needle), "{needle} missing: {form}");
+    }
+
+    later(&app, &mut user, "2027-07-15").await;
+    let dashboard = app.page(&user, "/").await;
+    assert!(dashboard.contains("Kündigungsfristen"), "{dashboard}");
+    assert!(dashboard.contains("31.08.2027"), "{dashboard}");
+    assert!(dashboard.contains("noch 47 Tage"), "{dashboard}");
+
+    // Cancelled: the lists say to when, the form offers taking it back,
+    // and the dashboard lists it no more.
+    app.ok(&user, "cancelContract", json!({"id": id})).await;
+    let german = app.page(&user, "/subscriptions").await;
+    assert!(german.contains("gekündigt zum 30.11.2027"), "{german}");
+    let form = app.page(&user, &format!("/subscriptions?edit={id}")).await;
+    assert!(form.contains("Kündigung zurücknehmen"), "{form}");
+    assert!(!form.contains(r#"data-action="cancelContract""#));
+    let dashboard = app.page(&user, "/").await;
+    assert!(!dashboard.contains("Kündigungsfristen"), "{dashboard}");
+}
+
+/// The assistant's read tools give the terms and the deadline, in the
+/// user's language.
+#[tokio::test]
+async fn the_assistant_reads_the_terms() {
+    use cashkeeper::app::assistant::tools::{self, Outcome};
+    let app = spawn_app().await;
+    today(&app, "2027-05-01");
+    let user = app.new_user().await;
+    let a = app.account(&user, "Giro", "EUR").await;
+    gym(
+        &app,
+        &user,
+        &a,
+        json!({"termEnd": "2027-08-31", "noticeMonths": 3}),
+    )
+    .await;
+    app.ok(
+        &user,
+        "createExpense",
+        json!({"name": "Haftpflicht", "amount": "60", "frequency": "yearly",
+               "startDate": "2026-10-01", "accountId": a,
+               "termEnd": "2027-09-30", "noticeDays": 30}),
+    )
+    .await;
+    let read = |name: &'static str| {
+        let app = &app;
+        let user = &user;
+        async move {
+            let id = app.user_id(user).await;
+            let stored = app
+                .state
+                .db
+                .run(move |c| cashkeeper::store::users::find(c, &id))
+                .await
+                .unwrap()
+                .unwrap();
+            match tools::run(&app.state, &stored, name, "{}").await {
+                Outcome::Read { result, summary } => (result, summary),
+                _ => panic!("{name} did not read"),
+            }
+        }
+    };
+    let (subs, _) = read("list_subscriptions").await;
+    let gym = &subs["subscriptions"][0];
+    assert_eq!(gym["cancelBy"], "2027-05-31");
+    assert_eq!(gym["termEnd"], "2027-08-31");
+    assert_eq!(
+        gym["contract"],
+        "term until 31\u{a0}Aug\u{a0}2027, renews by 12 months, notice 3 months: cancel by 31\u{a0}May\u{a0}2027"
+    );
+    let (all, line) = read("list_contracts").await;
+    assert_eq!(
+        line,
+        "looked at your contracts and their cancellation deadlines"
+    );
+    let names: Vec<&str> = all["contracts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Fitnessstudio", "Haftpflicht"], "nearest first");
+    assert_eq!(all["contracts"][1]["cancelBy"], "2027-08-31");
+    app.ok(&user, "updateSettings", json!({"locale": "de"}))
+        .await;
+    let (all, line) = read("list_contracts").await;
+    assert_eq!(line, "Verträge und Kündigungsfristen angesehen");
+    assert_eq!(
+        all["contracts"][1]["said"],
+        "Laufzeit bis 30.09.2027, verlängert sich um 12 Monate, Kündigungsfrist 30 Tage: kündbar bis 31.08.2027"
+    );
+}

@@ -61,6 +61,45 @@ pub async fn subscriptions(state: &AppState, user: &User) -> Result<Subscription
         .await
 }
 
+/// How many days ahead the dashboard lists contract deadlines.
+pub const DEADLINES_AHEAD: i64 = 60;
+
+/// The deadlines of the user's contracts not cancelled, on `today`.
+pub fn deadlines(
+    c: &rusqlite::Connection,
+    user: &UserId,
+    today: chrono::NaiveDate,
+) -> Result<Vec<crate::domain::insights::ContractFacts>> {
+    Ok(crate::store::expenses::list(c, user, false)?
+        .into_iter()
+        .filter(|e| e.plan.end_date.is_none_or(|end| end >= today))
+        .filter_map(|e| {
+            e.deadline(today)
+                .map(|deadline| crate::domain::insights::ContractFacts {
+                    id: e.id,
+                    name: e.name,
+                    deadline,
+                })
+        })
+        .collect())
+}
+
+/// The user's contract deadlines from today through [`DEADLINES_AHEAD`]
+/// days, nearest first, for the dashboard; contracts that can be ended
+/// any day are left out.
+pub async fn upcoming_deadlines(
+    state: &AppState,
+    user: &UserId,
+) -> Result<Vec<crate::domain::insights::ContractFacts>> {
+    let (user, today) = (user.clone(), state.clock.today());
+    let mut all = state.db.run(move |c| deadlines(c, &user, today)).await?;
+    all.retain(|f| {
+        !f.deadline.runs_on && (f.deadline.cancel_by - today).num_days() <= DEADLINES_AHEAD
+    });
+    all.sort_by(|a, b| (a.deadline.cancel_by, &a.name).cmp(&(b.deadline.cancel_by, &b.name)));
+    Ok(all)
+}
+
 /// `cancelContract`: records the cancellation of the item's contract made
 /// on `on` (default today), refused naming `on` after the current term's
 /// last day to cancel. The contract ends at the end of the term the
