@@ -653,3 +653,105 @@ async fn the_assistant_reads_the_terms() {
         "Laufzeit bis 30.09.2027, verlängert sich um 12 Monate, Kündigungsfrist 30 Tage: kündbar bis 31.08.2027"
     );
 }
+
+/// In a browser at a phone's width, in German: the subscription says
+/// "kündbar bis …" without the page growing sideways; a notice changed in
+/// the edit form moves the deadline; "Kündigen", confirmed, records the
+/// cancellation; and the dashboard lists the deadline. Saves
+/// `subscriptions-deadline-phone`, `dashboard-deadlines-phone` and
+/// `contract-form-phone` for the screenshot run.
+#[tokio::test]
+async fn a_person_sees_the_deadline_on_a_phone_and_cancels() {
+    use crate::browser::{resize, screenshot, sign_in, start_with, wait_for_text};
+    use fantoccini::Locator;
+    let Some(browser) = start_with(500, 1400, false).await else {
+        return;
+    };
+    let c = &browser.client;
+    resize(c, 390, 1400).await;
+    let app = spawn_app().await;
+    today(&app, "2027-07-15");
+    let user = app.new_user().await;
+    app.ok(&user, "updateSettings", json!({"locale": "de"}))
+        .await;
+    let a = app.account(&user, "Girokonto", "EUR").await;
+    let e = app
+        .ok(
+            &user,
+            "createExpense",
+            json!({"name": "Deutschlandticket-Jahresabo", "amount": "58", "frequency": "monthly",
+                   "startDate": "2026-12-01", "accountId": a, "isSubscription": true,
+                   "termEnd": "2027-11-30", "noticeMonths": 3}),
+        )
+        .await;
+    app.ok(
+        &user,
+        "createExpense",
+        json!({"name": "Netflix", "amount": "13.99", "frequency": "monthly",
+               "startDate": "2026-03-12", "accountId": a, "isSubscription": true}),
+    )
+    .await;
+    let id = e["id"].as_str().unwrap();
+    sign_in(c, &app, &user).await;
+
+    wait_for_text(c, "Kündigungsfristen").await;
+    screenshot(c, "dashboard-deadlines-phone").await;
+
+    c.goto(&app.url("/subscriptions")).await.unwrap();
+    wait_for_text(c, "kündbar bis 31.08.2027").await;
+    let wider = c
+        .execute(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth",
+            vec![],
+        )
+        .await
+        .unwrap()
+        .as_i64()
+        .unwrap();
+    assert!(wider <= 1, "the page is {wider} px wider than the phone");
+    screenshot(c, "subscriptions-deadline-phone").await;
+
+    // One month's notice instead of three, through the edit form.
+    c.goto(&app.url(&format!("/subscriptions?edit={id}")))
+        .await
+        .unwrap();
+    wait_for_text(c, "Kündigungsfrist (Monate)").await;
+    c.execute(
+        "document.querySelector('fieldset.contract').scrollIntoView()",
+        vec![],
+    )
+    .await
+    .unwrap();
+    screenshot(c, "contract-form-phone").await;
+    let notice = c
+        .find(Locator::Css("form.stack [name=noticeMonths]"))
+        .await
+        .unwrap();
+    notice.clear().await.unwrap();
+    notice.send_keys("1").await.unwrap();
+    c.find(Locator::Css("form.stack button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(c, "kündbar bis 31.10.2027").await;
+    assert_eq!(listed(&app, &user, id).await["noticeMonths"], 1);
+
+    // "Kündigen", confirmed.
+    c.goto(&app.url(&format!("/subscriptions?edit={id}")))
+        .await
+        .unwrap();
+    c.find(Locator::Css("form[data-action=cancelContract] button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    c.accept_alert().await.unwrap();
+    wait_for_text(c, "gekündigt zum 30.11.2027").await;
+    let cancelled = listed(&app, &user, id).await;
+    assert_eq!(cancelled["cancelledTo"], "2027-11-30");
+    assert_eq!(cancelled["endDate"], "2027-11-30");
+    browser.client.clone().close().await.unwrap();
+}

@@ -225,8 +225,8 @@ fn deadlines_card(
                             span.when { (format::date(c.deadline.cancel_by, locale)) }
                             span.what {
                                 a href=(format!("/expenses?edit={}", c.id)) { (c.name) }
+                                small.muted { (crate::i18n::contracts::days_left(locale, days)) }
                             }
-                            span.amount { (crate::i18n::contracts::days_left(locale, days)) }
                         }
                     }
                 }
