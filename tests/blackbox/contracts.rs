@@ -654,6 +654,13 @@ async fn the_assistant_reads_the_terms() {
     );
 }
 
+/// axe-core finds nothing on the page open in `c` (when it is installed).
+async fn no_violations(c: &fantoccini::Client, what: &str) {
+    if let Some(found) = crate::axe::violations_here(c).await {
+        assert!(found.is_empty(), "{what}: {found:#?}");
+    }
+}
+
 /// In a browser at a phone's width, in German: the subscription says
 /// "kündbar bis …" without the page growing sideways; a notice changed in
 /// the edit form moves the deadline; "Kündigen", confirmed, records the
@@ -696,6 +703,7 @@ async fn a_person_sees_the_deadline_on_a_phone_and_cancels() {
 
     wait_for_text(c, "Kündigungsfristen").await;
     screenshot(c, "dashboard-deadlines-phone").await;
+    no_violations(c, "the dashboard's deadlines").await;
 
     c.goto(&app.url("/subscriptions")).await.unwrap();
     wait_for_text(c, "kündbar bis 31.08.2027").await;
@@ -723,6 +731,7 @@ async fn a_person_sees_the_deadline_on_a_phone_and_cancels() {
     .await
     .unwrap();
     screenshot(c, "contract-form-phone").await;
+    no_violations(c, "the contract's fields and Kündigen").await;
     let notice = c
         .find(Locator::Css("form.stack [name=noticeMonths]"))
         .await
@@ -750,6 +759,11 @@ async fn a_person_sees_the_deadline_on_a_phone_and_cancels() {
         .unwrap();
     c.accept_alert().await.unwrap();
     wait_for_text(c, "gekündigt zum 30.11.2027").await;
+    c.goto(&app.url(&format!("/subscriptions?edit={id}")))
+        .await
+        .unwrap();
+    wait_for_text(c, "Kündigung zurücknehmen").await;
+    no_violations(c, "the cancelled contract").await;
     let cancelled = listed(&app, &user, id).await;
     assert_eq!(cancelled["cancelledTo"], "2027-11-30");
     assert_eq!(cancelled["endDate"], "2027-11-30");
