@@ -708,6 +708,47 @@ mod tests {
         assert_eq!(out[0].valid_through, d("2025-06-23"));
     }
 
+    /// A contract's last day to cancel within 14 days is an alert, a
+    /// warning from 3 days before; one further off, or of a contract that
+    /// can be ended any day, is none. Its metadata reads back as itself.
+    #[test]
+    fn a_cancellation_deadline_within_14_days_is_an_alert() {
+        use crate::domain::contracts::Deadline;
+        let contract = |id: &str, by: &str, runs_on| ContractFacts {
+            id: id.into(),
+            name: id.into(),
+            deadline: Deadline {
+                term_end: d("2025-09-30"),
+                cancel_by: d(by),
+                runs_on,
+            },
+        };
+        let mut f = facts();
+        f.contracts = vec![
+            contract("Gym", "2025-07-04", false),
+            contract("Phone", "2025-06-22", false),
+            contract("Power", "2025-07-05", false),
+            contract("Flat", "2025-06-20", true),
+        ];
+        let out = find(&f);
+        assert_eq!(kinds(&out), vec!["subscription_alert"; 2]);
+        assert_eq!(meta(&out[0])["name"], "Gym");
+        assert_eq!(meta(&out[0])["cancelBy"], "2025-07-04");
+        assert_eq!(meta(&out[0])["termEnd"], "2025-09-30");
+        assert_eq!(out[0].severity, "info");
+        assert_eq!(out[1].severity, "warning", "two days before");
+        assert_eq!(out[1].valid_through, d("2025-06-22"));
+        assert_eq!(
+            out[0].dedupe_key,
+            "subscription_alert:cancel_by:Gym:2025-07-04"
+        );
+        let stored = serde_json::to_value(&out[0].finding).unwrap();
+        assert_eq!(
+            Finding::from_stored("subscription_alert", &stored),
+            Some(out[0].finding.clone())
+        );
+    }
+
     #[test]
     fn a_recent_price_change_of_a_subscription_is_an_alert() {
         let mut f = facts();
