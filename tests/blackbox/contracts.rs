@@ -769,3 +769,83 @@ async fn a_person_sees_the_deadline_on_a_phone_and_cancels() {
     assert_eq!(cancelled["endDate"], "2027-11-30");
     browser.client.clone().close().await.unwrap();
 }
+
+/// A user's export carries the terms and a recorded cancellation, and
+/// loading it gives the new account the same deadlines.
+#[tokio::test]
+async fn an_export_keeps_the_terms_and_the_cancellation() {
+    use crate::export::{export_of, load};
+    let app = spawn_app().await;
+    today(&app, "2026-11-01");
+    let user = app.new_user().await;
+    let a = app.account(&user, "Giro", "EUR").await;
+    gym(
+        &app,
+        &user,
+        &a,
+        json!({"termEnd": "2027-08-31", "noticeDays": 45, "renewalMonths": 6}),
+    )
+    .await;
+    let phone = app
+        .ok(
+            &user,
+            "createExpense",
+            json!({"name": "Handy", "amount": "20", "frequency": "monthly",
+                   "startDate": "2026-01-01", "accountId": a,
+                   "termEnd": "2027-03-31", "noticeMonths": 1}),
+        )
+        .await;
+    app.ok(&user, "cancelContract", json!({"id": phone["id"]}))
+        .await;
+    let before = app.ok(&user, "listExpenses", json!({})).await;
+    let archive = export_of(&app, &user).await;
+
+    let copy = app.new_user().await;
+    let (status, body) = load(&app, Some(&copy.cookie), archive).await;
+    assert_eq!(status, 200, "{body}");
+    let after = app.ok(&copy, "listExpenses", json!({})).await;
+    let terms = |list: &Value| -> Vec<Value> {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                json!([
+                    e["name"],
+                    e["termEnd"],
+                    e["renewalMonths"],
+                    e["noticeMonths"],
+                    e["noticeDays"],
+                    e["cancelBy"],
+                    e["cancelledTo"],
+                    e["endDate"]
+                ])
+            })
+            .collect()
+    };
+    assert_eq!(terms(&after), terms(&before));
+    assert_eq!(
+        terms(&after),
+        vec![
+            json!([
+                "Fitnessstudio",
+                "2027-08-31",
+                6,
+                null,
+                45,
+                "2027-07-17",
+                null,
+                null
+            ]),
+            json!([
+                "Handy",
+                "2027-03-31",
+                12,
+                1,
+                null,
+                null,
+                "2027-03-31",
+                "2027-03-31"
+            ]),
+        ]
+    );
+}
