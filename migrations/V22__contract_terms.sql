@@ -6,10 +6,12 @@
 -- the item's end date before the cancellation set it, so that taking the
 -- cancellation back restores it.
 ALTER TABLE expenses ADD COLUMN term_end TEXT;
+-- The bounds are the inputs' (docs/actions.md, Contract terms), so a
+-- loaded archive holds no terms the service would not take.
 ALTER TABLE expenses ADD COLUMN renewal_months INTEGER NOT NULL DEFAULT 12
-    CHECK (renewal_months >= 0);
-ALTER TABLE expenses ADD COLUMN notice_months INTEGER CHECK (notice_months >= 0);
-ALTER TABLE expenses ADD COLUMN notice_days INTEGER CHECK (notice_days >= 0);
+    CHECK (renewal_months BETWEEN 0 AND 120);
+ALTER TABLE expenses ADD COLUMN notice_months INTEGER CHECK (notice_months BETWEEN 0 AND 60);
+ALTER TABLE expenses ADD COLUMN notice_days INTEGER CHECK (notice_days BETWEEN 0 AND 1825);
 ALTER TABLE expenses ADD COLUMN cancelled_to TEXT;
 ALTER TABLE expenses ADD COLUMN end_date_before_cancel TEXT;
 

@@ -21,6 +21,9 @@ pub const RENEWAL_MAX: u32 = 120;
 pub const NOTICE_MONTHS_MAX: u32 = 60;
 /// Notice, in days, accepted at most.
 pub const NOTICE_DAYS_MAX: u32 = 1_825;
+/// Renewals [`Terms::on`] counts at most: a monthly renewal from 1900
+/// reaches 2200 in 3,612.
+const MAX_RENEWALS: u32 = 10_000;
 /// The renewal when none is given: a year.
 pub const RENEWAL_DEFAULT: u32 = 12;
 
@@ -35,8 +38,10 @@ impl Notice {
     /// The last day a cancellation reaches a term ending on `end`.
     pub fn before(self, end: NaiveDate) -> NaiveDate {
         match self {
-            Notice::Months(n) => shift_months(end, -(n as i32)),
-            Notice::Days(n) => end - Duration::days(i64::from(n)),
+            Notice::Months(n) => shift_months(end, -i32::try_from(n).unwrap_or(i32::MAX)),
+            Notice::Days(n) => end
+                .checked_sub_signed(Duration::days(i64::from(n)))
+                .unwrap_or(NaiveDate::MIN),
         }
     }
 
@@ -44,8 +49,10 @@ impl Notice {
     /// be ended any day.
     pub fn after(self, day: NaiveDate) -> NaiveDate {
         match self {
-            Notice::Months(n) => shift_months(day, n as i32),
-            Notice::Days(n) => day + Duration::days(i64::from(n)),
+            Notice::Months(n) => shift_months(day, i32::try_from(n).unwrap_or(i32::MAX)),
+            Notice::Days(n) => day
+                .checked_add_signed(Duration::days(i64::from(n)))
+                .unwrap_or(NaiveDate::MAX),
         }
     }
 }
@@ -86,11 +93,17 @@ impl Terms {
             return any_day;
         };
         let mut cancel_by = self.notice.before(end);
+        let renewal = i32::try_from(self.renewal_months).unwrap_or(i32::MAX);
+        let mut renewals = 0;
         while cancel_by < today {
-            if self.renewal_months == 0 {
+            let next = shift_months(end, renewal);
+            // Renewing by 0 months, or terms no calendar reaches (loaded
+            // from a damaged archive): it can be ended any day.
+            renewals += 1;
+            if next <= end || renewals > MAX_RENEWALS {
                 return any_day;
             }
-            end = shift_months(end, self.renewal_months as i32);
+            end = next;
             cancel_by = self.notice.before(end);
         }
         Deadline {
@@ -263,6 +276,27 @@ mod tests {
             notice: Notice::Days(30),
         };
         assert_eq!(no_term.on(d("2026-12-20")).term_end, d("2027-01-19"));
+    }
+
+    /// Terms no input allows (a damaged archive) neither hang nor panic.
+    #[test]
+    fn absurd_terms_end_any_day() {
+        let today = d("2026-11-28");
+        for renewal in [u32::MAX, i32::MAX as u32 + 1, 1] {
+            for notice in [
+                Notice::Months(u32::MAX),
+                Notice::Days(u32::MAX),
+                Notice::Months(1),
+            ] {
+                let t = Terms {
+                    term_end: Some(NaiveDate::MIN),
+                    renewal_months: renewal,
+                    notice,
+                };
+                let on = t.on(today);
+                assert!(on.cancel_by >= today, "{t:?}");
+            }
+        }
     }
 
     fn day() -> impl Strategy<Value = NaiveDate> {
