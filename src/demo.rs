@@ -293,6 +293,7 @@ pub fn fill_household(
                 is_subscription,
                 notes: String::new(),
                 amount_from: None,
+                terms: demo_terms(name, today),
             },
             &now_s,
         )?;
@@ -333,6 +334,7 @@ pub fn fill_household(
                 is_subscription: false,
                 notes: String::new(),
                 amount_from: None,
+                terms: Default::default(),
             },
             &now_s,
         )?;
@@ -639,6 +641,7 @@ pub fn fill_heavy(
                     String::new()
                 },
                 amount_from: None,
+                terms: Default::default(),
             },
             &now_s,
         )?;
@@ -665,6 +668,7 @@ pub fn fill_heavy(
                 is_subscription: false,
                 notes: String::new(),
                 amount_from: None,
+                terms: Default::default(),
             },
             &now_s,
         )?;
@@ -737,4 +741,22 @@ pub fn fill_heavy(
         summary.budgets += 1;
     }
     Ok(summary)
+}
+
+/// The contract terms of the demo's contracts: the digital newspaper's
+/// term ends next month with two weeks' notice (a deadline on the
+/// dashboard), the gym's in five months with three months' notice.
+fn demo_terms(name: &str, today: NaiveDate) -> crate::store::recurring::ContractTerms {
+    use crate::domain::recurrence::month_end;
+    let (end, months, days) = match name {
+        "Zeitung digital" => (month_end(add_months(today, 1)), None, Some(14)),
+        "Fitnessstudio" => (month_end(add_months(today, 5)), Some(3), None),
+        _ => return Default::default(),
+    };
+    crate::store::recurring::ContractTerms {
+        term_end: Some(end),
+        notice_months: months,
+        notice_days: days,
+        ..Default::default()
+    }
 }

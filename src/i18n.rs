@@ -5,6 +5,7 @@
 pub mod amount;
 pub mod assistant;
 pub mod budgets;
+pub mod contracts;
 mod de;
 mod en;
 pub mod export;

@@ -19,6 +19,7 @@ pub fn register(r: &mut Registry) {
     r.session("deleteAccount", delete_account);
     r.session("listDailyExpenses", list_daily_expenses);
     r.session("listSubscriptions", list_subscriptions);
+    r.session("cancelContract", cancel_contract);
     records::each_kind(&mut Generic(r));
 }
 
@@ -84,6 +85,22 @@ async fn delete_account(ctx: Ctx, input: DeleteAccountInput) -> Result<Reply> {
 
 async fn list_subscriptions(ctx: Ctx, _: NoInput) -> Result<Reply> {
     Reply::data(expenses::subscriptions(&ctx.state, ctx.user()?).await?)
+}
+
+#[derive(Deserialize)]
+struct CancelInput {
+    #[serde(default)]
+    id: Option<String>,
+    /// The day the cancellation was made; default today.
+    #[serde(default)]
+    on: Option<String>,
+}
+
+/// `cancelContract {id, on?}` (`docs/actions.md`).
+async fn cancel_contract(ctx: Ctx, input: CancelInput) -> Result<Reply> {
+    let id = input::required_id(input.id)?;
+    let on = input::optional_date("on", input.on)?;
+    Reply::data(expenses::cancel_contract(&ctx.state, &ctx.user_id()?, id, on).await?)
 }
 
 #[derive(Deserialize, Default)]

@@ -140,6 +140,7 @@ pub fn facts(
         ],
         categories,
         subscriptions,
+        contracts: crate::app::records::expenses::deadlines(c, &user.id, today)?,
     })
 }
 

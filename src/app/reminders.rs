@@ -1,7 +1,8 @@
 //! The upcoming-payments job: finds the recurring expenses due tomorrow
 //! (the next UTC day) and reminds their owners by web push; and tells users
 //! by web push when a category is over its budget, once per category and
-//! month (`docs/budgets.md`).
+//! month (`docs/budgets.md`); and reminds them of a contract's last day to
+//! cancel 14 and 3 days before it, once each (`docs/planning.md`).
 
 use crate::state::AppState;
 use crate::store::users::UserId;
@@ -62,10 +63,12 @@ pub async fn run(state: &AppState) -> Summary {
     };
     let notified = push_reminders(state, &due).await;
     let over_budget = push_over_budget(state).await;
+    let cancel_by = push_cancel_by(state).await;
     tracing::info!(
         total = due.len(),
         notified,
         over_budget,
+        cancel_by,
         "upcoming-payments job"
     );
     Summary {
@@ -243,6 +246,134 @@ async fn push_over_budget(state: &AppState) -> usize {
     delivered
 }
 
+/// The reminders before a contract's last day to cancel: 14 days before
+/// and 3 days before, each once per deadline (`docs/planning.md`,
+/// Cancellation deadlines). A reminder missed (the job did not run that
+/// day, the item was entered later) is sent on the next run while its
+/// deadline is still ahead; within 3 days only the later one is.
+pub const CANCEL_BY_REMINDERS: [i64; 2] = [14, 3];
+
+/// Which reminder is due `days` before a deadline: the nearest of
+/// [`CANCEL_BY_REMINDERS`] not before it.
+fn cancel_by_reminder(days: i64) -> Option<i64> {
+    CANCEL_BY_REMINDERS
+        .iter()
+        .copied()
+        .filter(|&r| days <= r && days >= 0)
+        .min()
+}
+
+/// A contract deadline to push, with its owner and where to tell them.
+struct CancelBy {
+    user: crate::store::users::User,
+    subs: Vec<push_subscriptions::Subscription>,
+    expense: crate::store::expenses::Expense,
+    deadline: crate::domain::contracts::Deadline,
+    reminder: i64,
+}
+
+/// The contract deadlines of users with a push subscription whose
+/// reminder is due on `today` and was not sent.
+fn deadlines(c: &rusqlite::Connection, today: chrono::NaiveDate) -> crate::Result<Vec<CancelBy>> {
+    let mut out = Vec::new();
+    for user in users::all(c)? {
+        let mut subs = None;
+        for e in expenses::list(c, &user.id, false)? {
+            if e.plan.end_date.is_some_and(|end| end < today) {
+                continue;
+            }
+            let Some(deadline) = e.deadline(today).filter(|d| !d.runs_on) else {
+                continue;
+            };
+            let Some(reminder) = cancel_by_reminder((deadline.cancel_by - today).num_days()) else {
+                continue;
+            };
+            if expenses::reminder_sent(c, &user.id, &e.id, deadline.cancel_by, reminder)? {
+                continue;
+            }
+            let subs = match &subs {
+                Some(s) => s,
+                None => subs.insert(push_subscriptions::list_for_user(c, &user.id)?),
+            };
+            if subs.is_empty() {
+                break;
+            }
+            out.push(CancelBy {
+                user: user.clone(),
+                subs: subs.clone(),
+                expense: e,
+                deadline,
+                reminder,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Pushes "cancel by …" for each contract deadline whose reminder is due;
+/// a push that reached no browser is tried again on the next run. Answers
+/// how many messages were accepted.
+async fn push_cancel_by(state: &AppState) -> usize {
+    use crate::services::push::{notify_payload, PushService};
+    let Some(push) = PushService::from_config(&state.config) else {
+        return 0;
+    };
+    let today = state.clock.today();
+    let found = match state.db.run(move |c| deadlines(c, today)).await {
+        Ok(found) => found,
+        Err(e) => {
+            e.log();
+            return 0;
+        }
+    };
+    let mut delivered = 0;
+    for CancelBy {
+        user,
+        subs,
+        expense,
+        deadline,
+        reminder,
+    } in found
+    {
+        let days = (deadline.cancel_by - today).num_days();
+        let (title, body) = crate::i18n::mail::cancel_by(
+            user.locale,
+            &expense.name,
+            days,
+            deadline.cancel_by,
+            deadline.term_end,
+        );
+        let page = if expense.is_subscription {
+            "/subscriptions"
+        } else {
+            "/expenses"
+        };
+        let message = notify_payload(&title, &body, page);
+        let accepted = deliver(state, &push, &subs, &message).await;
+        if accepted > 0 {
+            let (id, now) = (user.id.clone(), crate::clock::timestamp(state.clock.now()));
+            if let Err(e) = state
+                .db
+                .transaction(move |tx| {
+                    expenses::mark_reminder(
+                        tx,
+                        &id,
+                        &expense.id,
+                        deadline.cancel_by,
+                        reminder,
+                        &now,
+                    )
+                })
+                .await
+            {
+                e.log();
+            }
+        }
+        delivered += accepted;
+    }
+    delivered
+}
+
 /// Keeps the browser's push subscription of the user's session
 /// `session_id` (one per endpoint; [`push_subscriptions::MAX_PER_USER`] at
 /// most), keys as base64url.
@@ -272,4 +403,33 @@ pub async fn unsubscribe(state: &AppState, user: &UserId, endpoint: String) -> c
         .run(move |c| push_subscriptions::delete_endpoint(c, &user, &endpoint))
         .await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cancel_by_reminder;
+
+    /// 14 days before a deadline the first reminder is due, and stays due
+    /// until sent; from 3 days before, the second.
+    #[test]
+    fn the_reminder_due_before_a_deadline() {
+        let due: Vec<Option<i64>> = [20, 15, 14, 10, 4, 3, 1, 0, -1]
+            .into_iter()
+            .map(cancel_by_reminder)
+            .collect();
+        assert_eq!(
+            due,
+            [
+                None,
+                None,
+                Some(14),
+                Some(14),
+                Some(14),
+                Some(3),
+                Some(3),
+                Some(3),
+                None
+            ]
+        );
+    }
 }

@@ -3,6 +3,7 @@
 
 pub mod budgets;
 pub mod categories;
+pub mod contracts;
 pub mod currency;
 pub mod documents;
 pub mod email;

@@ -63,6 +63,19 @@ pub enum Reason {
     /// Not one of one-time entries repeated monthly with the same payee
     /// and amount (`makeRecurring`).
     NotARepeat,
+    /// Contract terms: `termEnd` given without a notice.
+    NoticeNeeded,
+    /// Contract terms: a notice given without `termEnd` while the contract renews.
+    TermEndNeeded,
+    /// Contract terms: both `noticeMonths` and `noticeDays` given.
+    OneNotice,
+    /// `cancelledTo` given a day by `updateExpense`: only `cancelContract` sets it.
+    CancelledByAction,
+    /// `cancelContract` on an item without contract terms.
+    NoContractTerms,
+    /// `cancelContract` on a day after the last one the current term can
+    /// be cancelled on (that day).
+    AfterCancelBy(chrono::NaiveDate),
     DeOrEn,
     TokenLifetime,
 

@@ -27,6 +27,7 @@ pub enum Looked {
     /// The budgets of a month ("November 2026").
     Budgets(String),
     Subscriptions,
+    Contracts,
 }
 
 impl Looked {
@@ -72,6 +73,10 @@ impl Looked {
             Looked::Subscriptions => (
                 "Abos angesehen".into(),
                 "looked at your subscriptions".into(),
+            ),
+            Looked::Contracts => (
+                "Verträge und Kündigungsfristen angesehen".into(),
+                "looked at your contracts and their cancellation deadlines".into(),
             ),
         };
         if de {

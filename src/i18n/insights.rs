@@ -183,6 +183,24 @@ pub fn text(finding: &Finding, locale: Locale) -> (String, String) {
                 format!("{} for {name} is due on {date}.", en(*amount, cur)),
             ),
         },
+        Finding::CancelBy {
+            cancel_by,
+            name,
+            term_end,
+            ..
+        } => {
+            let (by, end) = (format::date(*cancel_by, locale), format::date(*term_end, locale));
+            match locale {
+                Locale::De => (
+                    format!("{name}: kündbar bis {by}"),
+                    format!("Wenn du {name} bis {by} kündigst, endet der Vertrag am {end}; sonst verlängert er sich."),
+                ),
+                Locale::En => (
+                    format!("{name}: cancel by {by}"),
+                    format!("Cancel {name} by {by} and the contract ends on {end}; otherwise it renews."),
+                ),
+            }
+        }
         Finding::PriceChange {
             amount,
             change,

@@ -43,6 +43,37 @@ pub fn over_budget(
     }
 }
 
+/// The push message `days` days before a contract's last day to cancel
+/// (`cancel_by`), which ends it on `term_end`: title and body.
+pub fn cancel_by(
+    locale: Locale,
+    name: &str,
+    days: i64,
+    cancel_by: chrono::NaiveDate,
+    term_end: chrono::NaiveDate,
+) -> (String, String) {
+    let (by, end) = (
+        super::format::date(cancel_by, locale),
+        super::format::date(term_end, locale),
+    );
+    match locale {
+        Locale::De => (
+            format!("{name}: kündbar bis {by}"),
+            format!(
+                "Noch {days} {}: gekündigt endet der Vertrag am {end}, sonst verlängert er sich.",
+                if days == 1 { "Tag" } else { "Tage" }
+            ),
+        ),
+        Locale::En => (
+            format!("{name}: cancel by {by}"),
+            format!(
+                "{days} {} left: cancelled, the contract ends on {end}; otherwise it renews.",
+                if days == 1 { "day" } else { "days" }
+            ),
+        ),
+    }
+}
+
 /// The push message the day before a payment: title and body.
 pub fn due_tomorrow(locale: Locale, name: &str, amount: &str) -> (String, String) {
     match locale {

@@ -202,6 +202,34 @@ impl Reason {
                 "is not among one-time entries repeated every month with the same payee and amount",
                 "gehört nicht zu einmaligen Einträgen, die sich jeden Monat mit demselben Empfänger und Betrag wiederholen",
             ),
+            Reason::NoticeNeeded => words(
+                "the notice is missing: give noticeMonths or noticeDays with termEnd",
+                "die Kündigungsfrist fehlt: gib noticeMonths oder noticeDays zu termEnd an",
+            ),
+            Reason::TermEndNeeded => words(
+                "the end of the term is missing: a notice needs termEnd, unless renewalMonths is 0",
+                "das Ende der Laufzeit fehlt: eine Kündigungsfrist braucht termEnd, außer renewalMonths ist 0",
+            ),
+            Reason::OneNotice => words(
+                "the notice is given in months or in days, not both",
+                "die Kündigungsfrist steht in Monaten oder in Tagen, nicht in beidem",
+            ),
+            Reason::CancelledByAction => words(
+                "the cancellation is recorded by cancelContract; only null takes it back",
+                "die Kündigung trägt cancelContract ein; nur null nimmt sie zurück",
+            ),
+            Reason::NoContractTerms => words(
+                "this item has no contract terms: give the end of the term and the notice first",
+                "dieser Posten hat keine Vertragslaufzeit: gib zuerst das Laufzeitende und die Kündigungsfrist an",
+            ),
+            Reason::AfterCancelBy(day) => {
+                let day = crate::i18n::format::date(*day, locale);
+                if de {
+                    format!("die Kündigung ist zu spät: der Vertrag war nur bis {day} kündbar")
+                } else {
+                    format!("the cancellation is too late: the contract could be cancelled up to {day}")
+                }
+            }
             Reason::DeOrEn => words("must be de or en", "muss de oder en sein"),
             Reason::TokenLifetime => words(
                 "must be 30, 90, 365 or null",

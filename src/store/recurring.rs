@@ -61,4 +61,54 @@ pub struct NewRecurring {
     pub notes: String,
     /// The day a changed amount applies from, when one was chosen.
     pub amount_from: Option<NaiveDate>,
+    /// The contract terms of an expense; an income's table writes none.
+    pub terms: ContractTerms,
+}
+
+/// A recurring expense's contract terms as stored (`docs/planning.md`,
+/// Cancellation deadlines): the end of a term as given, the months each
+/// renewal runs, the notice in months or days, and a recorded cancellation
+/// with the end date the item had before it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContractTerms {
+    pub term_end: Option<NaiveDate>,
+    pub renewal_months: u32,
+    pub notice_months: Option<u32>,
+    pub notice_days: Option<u32>,
+    pub cancelled_to: Option<NaiveDate>,
+    pub end_date_before_cancel: Option<NaiveDate>,
+}
+
+impl Default for ContractTerms {
+    fn default() -> Self {
+        ContractTerms {
+            term_end: None,
+            renewal_months: crate::domain::contracts::RENEWAL_DEFAULT,
+            notice_months: None,
+            notice_days: None,
+            cancelled_to: None,
+            end_date_before_cancel: None,
+        }
+    }
+}
+
+impl ContractTerms {
+    /// The terms the deadline follows from, when there are any: a notice,
+    /// and a term's end or a renewal of 0 months.
+    pub fn terms(&self) -> Option<crate::domain::contracts::Terms> {
+        use crate::domain::contracts::{Notice, Terms};
+        let notice = match (self.notice_months, self.notice_days) {
+            (Some(m), _) => Notice::Months(m),
+            (None, Some(d)) => Notice::Days(d),
+            (None, None) => return None,
+        };
+        if self.term_end.is_none() && self.renewal_months != 0 {
+            return None;
+        }
+        Some(Terms {
+            term_end: self.term_end,
+            renewal_months: self.renewal_months,
+            notice,
+        })
+    }
 }

@@ -33,6 +33,13 @@ pub trait Table: Sized {
     /// Calls `f` with the values of [`Table::WRITTEN`] for `new`.
     fn bind<R>(new: &Self::New, f: impl FnOnce(&[&dyn ToSql]) -> R) -> R;
 
+    /// The record as shown on `today`: as read, but for a record with
+    /// parts that follow from the day (a recurring expense's current
+    /// contract term and its deadline, [`crate::store::expenses::Expense::on`]).
+    fn shown_on(self, _today: chrono::NaiveDate) -> Self {
+        self
+    }
+
     /// Checks run before each insert (`id` is `None`) or update, in the
     /// same transaction.
     fn before_write(

@@ -22,6 +22,8 @@ pub struct Field<'a> {
     pub amount: bool,
     /// The field the page starts in (the first of a sign-in form).
     pub autofocus: bool,
+    /// A whole number, sent as a JSON number (`data-type="number"`).
+    pub number: bool,
 }
 
 impl<'a> Field<'a> {
@@ -39,6 +41,7 @@ impl<'a> Field<'a> {
             id: None,
             amount: false,
             autofocus: false,
+            number: false,
         }
     }
     pub fn id(mut self, id: &'a str) -> Self {
@@ -60,6 +63,14 @@ impl<'a> Field<'a> {
     /// the full keyboard, since phones' decimal pads have no minus.
     pub fn signed_amount(mut self) -> Self {
         self.amount = true;
+        self
+    }
+    /// A whole number from 0, sent as a JSON number, with the numeric
+    /// keyboard on phones.
+    pub fn whole_number(mut self) -> Self {
+        self.kind = "number";
+        self.inputmode = Some("numeric");
+        self.number = true;
         self
     }
     /// The keyboard phones show (`numeric` for codes).
@@ -105,7 +116,8 @@ impl<'a> Field<'a> {
                 input id=(id) name=(self.name) type=(self.kind) value=(self.value)
                     autocomplete=[self.autocomplete] required[self.required] autofocus[self.autofocus]
                     data-nullable[self.nullable] inputmode=[self.inputmode]
-                    data-type=[self.amount.then_some("amount")]
+                    data-type=[self.amount.then_some("amount").or(self.number.then_some("number"))]
+                    min=[self.number.then_some("0")]
                     aria-describedby=(described);
                 @if let Some(h) = self.hint { small.hint id=(hint_id) { (h) } }
                 span.field-error id=(err_id) data-error-for=(self.name) aria-live="polite" {}

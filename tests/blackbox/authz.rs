@@ -42,7 +42,8 @@ async fn household(app: &TestApp, user: &TestUser) -> HashMap<&'static str, Stri
                 user,
                 "createExpense",
                 json!({"name": "Insurance", "amount": "120", "frequency": "yearly",
-                       "startDate": "2026-01-15", "accountId": ids["account"], "categoryId": ids["category"]}),
+                       "startDate": "2026-01-15", "accountId": ids["account"], "categoryId": ids["category"],
+                       "termEnd": "2027-01-14", "noticeMonths": 3}),
             )
             .await),
     );

@@ -16,6 +16,7 @@ mod browser;
 mod budget_pages;
 mod budgets;
 mod cli;
+mod contracts;
 mod crash;
 mod documents;
 mod everyday;

@@ -190,11 +190,12 @@ pub struct Written<'a, S: Table> {
 
 /// All of the user's records of a kind, in the table's order.
 pub async fn list<R: Record>(state: &AppState, user: &UserId) -> Result<Vec<R::Stored>> {
-    let user = user.clone();
-    state
+    let (user, today) = (user.clone(), state.clock.today());
+    let all = state
         .db
         .read(move |c| table::all::<R::Stored>(c, &user))
-        .await
+        .await?;
+    Ok(all.into_iter().map(|r| r.shown_on(today)).collect())
 }
 
 /// Validates and inserts in one transaction ([`create_in`]).
@@ -243,7 +244,8 @@ pub fn create_in<R: Record>(
     };
     R::after_write(tx, user, &written)?;
     // Read again: `after_write` may have changed what the record shows.
-    table::find::<R::Stored>(tx, user, record.id())?.ok_or(Error::NotFound)
+    let record = table::find::<R::Stored>(tx, user, record.id())?.ok_or(Error::NotFound)?;
+    Ok(record.shown_on(today))
 }
 
 /// The given fields over the stored record, validated and written in one
@@ -280,7 +282,8 @@ pub fn update_in<R: Record>(
     };
     R::after_write(tx, user, &written)?;
     // Read again: `after_write` may have changed what the record shows.
-    table::find::<R::Stored>(tx, user, &id)?.ok_or(Error::NotFound)
+    let record = table::find::<R::Stored>(tx, user, &id)?.ok_or(Error::NotFound)?;
+    Ok(record.shown_on(today))
 }
 
 /// Deletes one record; another user's id is not found.

@@ -50,7 +50,9 @@ pub fn subscriptions(
     rates: &Rates,
     today: NaiveDate,
 ) -> Result<Subscriptions> {
-    let list = expenses::list(c, &user.id, true)?;
+    let list = expenses::list(c, &user.id, true)?
+        .into_iter()
+        .map(|e| e.on(today));
     let (mut monthly_total, mut yearly_total) = (Decimal::ZERO, Decimal::ZERO);
     let subscriptions = list
         .into_iter()

@@ -27,6 +27,7 @@ pub fn facts() -> Facts {
         expenses: [dec("2000"), dec("2000"), dec("2000"), dec("2000")],
         categories: vec![],
         subscriptions: vec![],
+        contracts: vec![],
     }
 }
 pub fn sub(id: &str, cat: &str, monthly: &str, next: Option<&str>) -> SubscriptionFacts {

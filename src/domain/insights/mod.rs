@@ -16,7 +16,8 @@
 //! - `saving_opportunity`: two or more running subscriptions in one category,
 //!   or a subscription costing more than twice the others of its category;
 //! - `subscription_alert`: a subscription falls due within three days, or
-//!   its price changed in the last 30 days;
+//!   its price changed in the last 30 days, or a contract's last day to
+//!   cancel is within 14 days;
 //! - `trend_info`: expenses rose (or fell) in each of the last three months,
 //!   by at least 5 % each time.
 
@@ -64,6 +65,14 @@ pub struct SubscriptionFacts {
     pub previous_amount: Option<(Decimal, NaiveDate)>,
 }
 
+/// A contract's deadline: the item, and its current term and deadline.
+#[derive(Clone, Debug)]
+pub struct ContractFacts {
+    pub id: String,
+    pub name: String,
+    pub deadline: super::contracts::Deadline,
+}
+
 #[derive(Clone, Debug)]
 pub struct Facts {
     pub today: NaiveDate,
@@ -73,6 +82,8 @@ pub struct Facts {
     pub expenses: [Decimal; 4],
     pub categories: Vec<CategoryFacts>,
     pub subscriptions: Vec<SubscriptionFacts>,
+    /// The deadlines of contracts not cancelled.
+    pub contracts: Vec<ContractFacts>,
 }
 
 /// Up or down: a price change or a trend.
@@ -186,6 +197,15 @@ pub enum Finding {
         #[serde(with = "amounts")]
         months: [Decimal; 3],
     },
+    /// `subscription_alert`: the last day to cancel a contract
+    /// (`cancel_by`) is within 14 days; cancelled by then, it ends on
+    /// `term_end` (`docs/planning.md`, Cancellation deadlines).
+    CancelBy {
+        cancel_by: NaiveDate,
+        expense_id: String,
+        name: String,
+        term_end: NaiveDate,
+    },
 }
 
 impl Finding {
@@ -197,7 +217,9 @@ impl Finding {
             Finding::DuplicateSubscriptions { .. } | Finding::ExpensiveSubscription { .. } => {
                 "saving_opportunity"
             }
-            Finding::DueSoon { .. } | Finding::PriceChange { .. } => "subscription_alert",
+            Finding::DueSoon { .. } | Finding::PriceChange { .. } | Finding::CancelBy { .. } => {
+                "subscription_alert"
+            }
             Finding::Trend { .. } => "trend_info",
         }
     }
@@ -210,6 +232,9 @@ impl Finding {
             .filter(|f| f.kind() == kind)
     }
 }
+
+/// How many days before a contract's last day to cancel it is pointed out.
+pub const CANCEL_BY_DAYS: i64 = 14;
 
 /// A finding as [`find`] makes it: what was found, how pressing it is, and
 /// until when it is current.
@@ -484,6 +509,25 @@ pub fn find(facts: &Facts) -> Vec<Found> {
         });
     }
 
+    for c in &facts.contracts {
+        let d = c.deadline;
+        let days = (d.cancel_by - facts.today).num_days();
+        if d.runs_on || !(0..=CANCEL_BY_DAYS).contains(&days) {
+            continue;
+        }
+        out.push(Found {
+            finding: Finding::CancelBy {
+                cancel_by: d.cancel_by,
+                expense_id: c.id.clone(),
+                name: c.name.clone(),
+                term_end: d.term_end,
+            },
+            severity: if days <= 3 { "warning" } else { "info" },
+            dedupe_key: format!("subscription_alert:cancel_by:{}:{}", c.id, d.cancel_by),
+            valid_through: d.cancel_by,
+        });
+    }
+
     // Trend over the last three full months.
     let e = &facts.expenses;
     let step = |a: Decimal, b: Decimal| -> i8 {
@@ -662,6 +706,47 @@ mod tests {
         assert_eq!(kinds(&out), vec!["subscription_alert"]);
         assert_eq!(meta(&out[0])["date"], "2025-06-23");
         assert_eq!(out[0].valid_through, d("2025-06-23"));
+    }
+
+    /// A contract's last day to cancel within 14 days is an alert, a
+    /// warning from 3 days before; one further off, or of a contract that
+    /// can be ended any day, is none. Its metadata reads back as itself.
+    #[test]
+    fn a_cancellation_deadline_within_14_days_is_an_alert() {
+        use crate::domain::contracts::Deadline;
+        let contract = |id: &str, by: &str, runs_on| ContractFacts {
+            id: id.into(),
+            name: id.into(),
+            deadline: Deadline {
+                term_end: d("2025-09-30"),
+                cancel_by: d(by),
+                runs_on,
+            },
+        };
+        let mut f = facts();
+        f.contracts = vec![
+            contract("Gym", "2025-07-04", false),
+            contract("Phone", "2025-06-22", false),
+            contract("Power", "2025-07-05", false),
+            contract("Flat", "2025-06-20", true),
+        ];
+        let out = find(&f);
+        assert_eq!(kinds(&out), vec!["subscription_alert"; 2]);
+        assert_eq!(meta(&out[0])["name"], "Gym");
+        assert_eq!(meta(&out[0])["cancelBy"], "2025-07-04");
+        assert_eq!(meta(&out[0])["termEnd"], "2025-09-30");
+        assert_eq!(out[0].severity, "info");
+        assert_eq!(out[1].severity, "warning", "two days before");
+        assert_eq!(out[1].valid_through, d("2025-06-22"));
+        assert_eq!(
+            out[0].dedupe_key,
+            "subscription_alert:cancel_by:Gym:2025-07-04"
+        );
+        let stored = serde_json::to_value(&out[0].finding).unwrap();
+        assert_eq!(
+            Finding::from_stored("subscription_alert", &stored),
+            Some(out[0].finding.clone())
+        );
     }
 
     #[test]

@@ -242,6 +242,36 @@ fn body(
     }
 }
 
+/// Partial: the contracts whose last day to cancel is within 60 days,
+/// nearest first ("Kündigungsfristen", `docs/planning.md`); nothing when
+/// there are none.
+fn deadlines_card(
+    deadlines: &[crate::domain::insights::ContractFacts],
+    locale: Locale,
+    today: NaiveDate,
+) -> Markup {
+    let w = crate::i18n::contracts::words(locale);
+    html! {
+        @if !deadlines.is_empty() {
+            section.card.deadlines-card {
+                h2 { (w.deadlines) }
+                ul.payments {
+                    @for c in deadlines {
+                        @let days = (c.deadline.cancel_by - today).num_days();
+                        li {
+                            span.when { (format::date(c.deadline.cancel_by, locale)) }
+                            span.what {
+                                a href=(format!("/expenses?edit={}", c.id)) { (c.name) }
+                                small.muted { (crate::i18n::contracts::days_left(locale, days)) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 pub async fn show(
     State(state): State<AppState>,
     SignedIn { viewer, session }: SignedIn,
@@ -264,7 +294,9 @@ pub async fn show(
     } else {
         Vec::new()
     };
+    let deadlines = crate::app::records::expenses::upcoming_deadlines(&state, &user.id).await?;
     let intro = html! {
+        (deadlines_card(&deadlines, viewer.locale, today))
         @if !steps.account {
             section.panel.welcome {
                 h2 { (t.dashboard_welcome) ", " (greeting) }

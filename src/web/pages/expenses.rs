@@ -10,13 +10,13 @@ use crate::app;
 use crate::app::records::ExpenseInput;
 use crate::app::reports::{self, subscriptions::subscriptions};
 use crate::domain::recurrence::monthly_equivalent;
-use crate::i18n::format;
 use crate::i18n::Locale;
+use crate::i18n::{contracts, format};
 use crate::state::AppState;
 use crate::store::documents::Document;
 use crate::store::expenses::Expense;
 use crate::store::users::User;
-use crate::web::components::{checkbox, select, textarea, Field};
+use crate::web::components::{checkbox, form_error, select, textarea, Field};
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::{Query, State};
@@ -82,7 +82,81 @@ fn expense_form(locale: Locale, user: &User, refs: &Refs, f: ExpenseForm) -> Mar
             editing.and_then(|e| e.category_id.as_deref()), Some(t.uncategorised)))
         (checkbox(t.is_subscription, "isSubscription", editing.map(|e| e.is_subscription).unwrap_or(subscription_default)))
         (textarea(t.notes, "notes", editing.map(|e| e.notes.as_str()).unwrap_or("")))
+        (contract_fields(locale, editing))
     })
+}
+
+/// Partial: the contract's fields of the expense form (`docs/planning.md`,
+/// Cancellation deadlines), each sent as `null` when left empty; an edit
+/// shows the current term.
+fn contract_fields(locale: Locale, editing: Option<&Expense>) -> Markup {
+    let w = contracts::words(locale);
+    let number = |n: Option<u32>| n.map(|n| n.to_string()).unwrap_or_default();
+    let term_end = editing
+        .and_then(|e| e.term_end)
+        .map(|d| d.to_string())
+        .unwrap_or_default();
+    let renewal = number(editing.map(|e| e.renewal_months));
+    let months = number(editing.and_then(|e| e.notice_months));
+    let days = number(editing.and_then(|e| e.notice_days));
+    html! {
+        fieldset.contract {
+            legend { (w.legend) }
+            p.hint { (w.legend_hint) }
+            div.row {
+                (Field::new(w.term_end, "termEnd", "date").value(&term_end).nullable().render())
+                (Field::new(w.renewal_months, "renewalMonths", "text").whole_number().value(&renewal).nullable().hint(w.renewal_hint).render())
+            }
+            div.row {
+                (Field::new(w.notice_months, "noticeMonths", "text").whole_number().value(&months).nullable().render())
+                (Field::new(w.notice_days, "noticeDays", "text").whole_number().value(&days).nullable().render())
+            }
+        }
+    }
+}
+
+/// Partial: what an item's contract says today ("kündbar bis 31.08.2027"),
+/// under its name in the lists; nothing without terms.
+fn contract_note(locale: Locale, e: &Expense, today: chrono::NaiveDate) -> Markup {
+    let state = contracts::state(locale, e.deadline(today).as_ref(), e.cancelled_to);
+    html! {
+        @if let Some(state) = state {
+            br;
+            small.deadline.muted[e.cancelled_to.is_some()] { (state) }
+        }
+    }
+}
+
+/// Partial: below the edited item's form, its contract's state with
+/// "Kündigen" (`cancelContract`), or once cancelled the button that takes
+/// the cancellation back (`updateExpense {cancelledTo: null}`).
+fn contract_panel(locale: Locale, e: &Expense, today: chrono::NaiveDate) -> Markup {
+    let w = contracts::words(locale);
+    let deadline = e.deadline(today);
+    let Some(state) = contracts::state(locale, deadline.as_ref(), e.cancelled_to) else {
+        return html! {};
+    };
+    html! {
+        section.panel.contract-panel aria-label=(w.legend) {
+            p { strong { (state) } }
+            @if e.cancelled_to.is_some() {
+                form.inline data-action="updateExpense" data-reload="" {
+                    input type="hidden" name="id" value=(e.id);
+                    input type="hidden" name="cancelledTo" value="" data-nullable;
+                    button type="submit" { (w.take_back) }
+                    (form_error())
+                }
+            } @else if let Some(d) = deadline {
+                form.inline data-action="cancelContract" data-reload=""
+                    data-confirm=(contracts::cancel_question(locale, &e.name, d.term_end)) {
+                    input type="hidden" name="id" value=(e.id);
+                    button type="submit" { (w.cancel) }
+                    small.hint { " " (w.cancel_hint) }
+                    (form_error())
+                }
+            }
+        }
+    }
 }
 
 pub async fn show(
@@ -122,10 +196,13 @@ pub async fn show(
                 subscription_default: false,
                 listed: !list.is_empty(),
                 today,
-                after: editing.map(|e| attach(t, &docs_of(&e.id), "expenseId", &e.id)),
+                after: editing.map(|e| html! {
+                    (contract_panel(locale, e, today))
+                    (attach(t, &docs_of(&e.id), "expenseId", &e.id))
+                }),
             }))
             (records.render(&list, |e| Row::new(&e.id, html! {
-                td { (e.name) @if e.is_subscription { " " span.badge { (t.subscriptions) } } }
+                td { (e.name) @if e.is_subscription { " " span.badge { (t.subscriptions) } } (contract_note(locale, e, today)) }
                 td { (locale.frequency(e.plan.frequency)) }
                 td { (next_due_cell(locale, &e.plan.schedule(), today)) }
                 td { (category_chip(e.category_id.as_deref().and_then(|id| cats.get(id).copied()), locale)) }
@@ -176,12 +253,12 @@ pub async fn subscriptions_page(
                 subscription_default: true,
                 listed: !subs.subscriptions.is_empty(),
                 today,
-                after: None,
+                after: editing.map(|e| contract_panel(locale, e, today)),
             }))
             (records.render(&subs.subscriptions, |s| {
                 let e = &s.expense;
                 Row::new(&e.id, html! {
-                    td { (e.name) @if !s.active { " " span.badge.muted { (t.ended) } } }
+                    td { (e.name) @if !s.active { " " span.badge.muted { (t.ended) } } (contract_note(locale, e, today)) }
                     td { (locale.frequency(e.plan.frequency)) }
                     td { (category_chip(e.category_id.as_deref().and_then(|id| cats.get(id).copied()), locale)) }
                     td.num { (amount_today(locale, &e.prices(), today, |a| amount_cell(&state, a, &e.plan.currency, &user.base_currency, locale), &e.plan.currency)) }

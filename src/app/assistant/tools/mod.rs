@@ -460,6 +460,7 @@ mod tests {
             is_subscription: false,
             notes: String::new(),
             amount_from: None,
+            terms: Default::default(),
         };
         assert_eq!(
             ExpenseInput::line(&c, &user(Locale::De), &rent).unwrap(),
@@ -473,6 +474,7 @@ mod tests {
             is_subscription: false,
             notes: String::new(),
             amount_from: None,
+            terms: Default::default(),
         };
         assert_eq!(
             IncomeInput::line(&c, &user(Locale::En), &bonus).unwrap(),
@@ -494,6 +496,7 @@ mod tests {
             is_subscription: false,
             notes: String::new(),
             amount_from: None,
+            terms: Default::default(),
         });
         assert_eq!(
             Value::Object(r),

@@ -158,6 +158,17 @@ pub(super) const READ_TOOLS: &[ReadTool] = &[
         &[],
         list_subscriptions,
     ),
+    (
+        "list_contracts",
+        "The recurring expenses with contract terms (a phone, the gym, an insurance): the end \
+         of the current term, how long each renewal runs, the notice, cancelBy (the last day to \
+         cancel; the term moves on by the renewal once it passed) and cancelledTo (the end a \
+         recorded cancellation reaches), nearest deadline first, with the terms in the user's \
+         words in said.",
+        &[],
+        &[],
+        list_contracts,
+    ),
 ];
 
 /// The read tool of this name, if it is one.
@@ -519,6 +530,8 @@ pub(super) fn list_subscriptions(a: &Asked<'_>, _: &Args) -> Result<(Value, Stri
                 "frequency": e.plan.frequency.code(), "startDate": e.plan.start_date, "endDate": e.plan.end_date,
                 "monthlyAmount": amt(x.monthly_amount), "yearlyAmount": amt(x.yearly_amount),
                 "monthlyInBase": amt(x.monthly_in_base), "active": x.active,
+                "termEnd": e.term_end, "cancelBy": e.cancel_by, "cancelledTo": e.cancelled_to,
+                "contract": contract_said(e, today, user.locale),
             })
         })
         .collect();
@@ -528,5 +541,51 @@ pub(super) fn list_subscriptions(a: &Asked<'_>, _: &Args) -> Result<(Value, Stri
             "yearlyTotal": amt(s.yearly_total), "subscriptions": list,
         }),
         Looked::Subscriptions.text(user.locale),
+    ))
+}
+
+/// The terms of a contract in the user's words, or null without terms.
+fn contract_said(e: &Expense, today: NaiveDate, locale: crate::i18n::Locale) -> Value {
+    use crate::i18n::contracts;
+    let deadline = e.deadline(today);
+    let Some(state) = contracts::state(locale, deadline.as_ref(), e.cancelled_to) else {
+        return Value::Null;
+    };
+    let notice = e.terms().terms().map(|t| t.notice);
+    json!(contracts::terms_line(
+        locale,
+        e.term_end,
+        e.renewal_months,
+        notice,
+        &state
+    ))
+}
+
+/// `list_contracts`: the user's recurring expenses with contract terms, as
+/// `listExpenses` shows them, nearest deadline first.
+pub(super) fn list_contracts(a: &Asked<'_>, _: &Args) -> Result<(Value, String)> {
+    let (c, user, today) = (a.c, a.user, a.today);
+    let mut list: Vec<Expense> = crate::store::expenses::list(c, &user.id, false)?
+        .into_iter()
+        .map(|e| e.on(today))
+        .filter(|e| e.cancelled_to.is_some() || e.deadline(today).is_some())
+        .collect();
+    list.sort_by_key(|e| (e.cancelled_to.is_some(), e.cancel_by, e.name.clone()));
+    let contracts: Vec<Value> = list
+        .iter()
+        .map(|e| {
+            json!({
+                "id": e.id, "name": e.name, "amount": amt(e.plan.amount), "currency": e.plan.currency,
+                "frequency": e.plan.frequency.code(), "isSubscription": e.is_subscription,
+                "termEnd": e.term_end, "renewalMonths": e.renewal_months,
+                "noticeMonths": e.notice_months, "noticeDays": e.notice_days,
+                "cancelBy": e.cancel_by, "cancelledTo": e.cancelled_to,
+                "said": contract_said(e, today, user.locale),
+            })
+        })
+        .collect();
+    Ok((
+        json!({ "today": today, "contracts": contracts }),
+        Looked::Contracts.text(user.locale),
     ))
 }
