@@ -22,6 +22,8 @@ mod everyday;
 mod export;
 mod export_limits;
 mod export_load;
+mod fints_bank;
+mod fints_client;
 mod hardening;
 mod helpers;
 mod import_corpus;

@@ -654,16 +654,21 @@ impl Drop for Dialog {
         // Ends the dialog in the background: a held dialog that is dropped
         // must not stay open at the bank.
         if let Ok(handle) = tokio::runtime::Handle::try_current() {
+            // Closed until the task runs: a task dropped unrun (the
+            // runtime shutting down) must not spawn another.
             let mut rest = Dialog {
                 client: self.client.clone(),
                 state: std::mem::take(&mut self.state),
                 anonymous: self.anonymous,
                 id: std::mem::take(&mut self.id),
                 message_number: self.message_number,
-                open: true,
+                open: false,
             };
             self.open = false;
-            handle.spawn(async move { rest.end().await });
+            handle.spawn(async move {
+                rest.open = true;
+                rest.end().await
+            });
         }
     }
 }
