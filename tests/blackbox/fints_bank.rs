@@ -289,7 +289,7 @@ fn allowed_methods(scenario: &Scenario) -> &'static str {
 /// Amount of booking `i` in cents: credits and debits alternating.
 pub fn booking_cents(i: usize) -> i64 {
     let cents = 100 * (i as i64 + 1) + 50;
-    if i % 2 == 0 {
+    if i.is_multiple_of(2) {
         cents
     } else {
         -cents

@@ -215,10 +215,10 @@ pub enum Outcome<T> {
     /// [`BankState::choose_tan_method`] on `state`, then call again.
     ChooseTanMethod {
         methods: Vec<TanMethod>,
-        state: BankState,
+        state: Box<BankState>,
     },
     /// A TAN or an approval is needed to go on.
-    NeedTan(Pending<T>),
+    NeedTan(Box<Pending<T>>),
 }
 
 /// Converts the finished work of a dialog to an operation's output.
@@ -440,7 +440,10 @@ impl Client {
                 state.tan_method = Some(methods[0].code.clone());
                 Ok(Ok(state))
             }
-            _ => Ok(Err(Outcome::ChooseTanMethod { methods, state })),
+            _ => Ok(Err(Outcome::ChooseTanMethod {
+                methods,
+                state: Box::new(state),
+            })),
         }
     }
 }
@@ -734,7 +737,7 @@ impl<T: Output> Pending<T> {
         let r = self.run.dialog.send_signed(vec![hktan], &sf, None).await;
         let r = self.run.finish_on_error(r).await?;
         if r.has("3956") {
-            return Ok(Outcome::NeedTan(self));
+            return Ok(Outcome::NeedTan(Box::new(self)));
         }
         self.run.take(&r)?;
         self.run.drive().await
@@ -753,7 +756,7 @@ impl<T: Output> Pending<T> {
             }
             tokio::time::sleep(wait).await;
             match pending.poll().await? {
-                Outcome::NeedTan(p) if p.challenge.decoupled => pending = p,
+                Outcome::NeedTan(p) if p.challenge.decoupled => pending = *p,
                 other => return Ok(other),
             }
         }
@@ -837,11 +840,11 @@ impl Run {
             let r = self.dialog.send_signed(segments, &sf, None).await;
             let r = self.finish_on_error(r).await?;
             if let Some(challenge) = self.challenge_of(&r) {
-                return Ok(Outcome::NeedTan(Pending {
+                return Ok(Outcome::NeedTan(Box::new(Pending {
                     run: self,
                     challenge,
                     _output: PhantomData,
-                }));
+                })));
             }
             self.take(&r)?;
         }
