@@ -278,6 +278,25 @@ fn upd() -> String {
     )
 }
 
+/// The bank's and the user's parameters when HKVVB names older versions
+/// (a client without them, like python-fints, asks in its first signed
+/// dialog).
+fn outdated_parameters(r: &Response, scenario: &Scenario) -> String {
+    let Some(vvb) = seg(r, "HKVVB") else {
+        return String::new();
+    };
+    let mut s = String::new();
+    if vvb.text(1, 0) != "7" {
+        s.push_str("HIRMS:5:2:4+3050::BPD nicht mehr aktuell, aktuelle Version enthalten.'");
+        s.push_str(&bpd(scenario));
+    }
+    if vvb.text(2, 0) != "3" {
+        s.push_str("HIRMS:6:2:4+3050::UPD nicht mehr aktuell, aktuelle Version enthalten.'");
+        s.push_str(&upd());
+    }
+    s
+}
+
 fn allowed_methods(scenario: &Scenario) -> &'static str {
     match scenario.methods {
         Methods::Typed => "921",
@@ -298,6 +317,12 @@ pub fn booking_cents(i: usize) -> i64 {
 
 fn money(cents: i64, sep: char) -> String {
     format!("{}{sep}{:02}", cents.abs() / 100, cents.abs() % 100)
+}
+
+/// A FinTS amount: decimal comma, no trailing zeros (`1003,5`, `100,`).
+pub fn fints_decimal(cents: i64) -> String {
+    let s = money(cents, ',');
+    s.trim_end_matches('0').to_owned()
 }
 
 /// Booking `i`'s day in February 2024.
@@ -401,9 +426,15 @@ fn statement_answer(
 fn balance_answer(scenario: &Scenario, seg_no: u32, version: u32) -> Vec<u8> {
     let total: i64 = OPENING + (0..scenario.bookings).map(booking_cents).sum::<i64>();
     let sign = if total < 0 { "D" } else { "C" };
+    // Version 7 names the account with IBAN and BIC.
+    let account = if version >= 7 {
+        format!("{IBAN}:{BIC}:{ACCOUNT}::280:{BANK_CODE}")
+    } else {
+        format!("{ACCOUNT}::280:{BANK_CODE}")
+    };
     format!(
-        "HIRMS:4:2:{seg_no}+0020::Auftrag ausgefuhrt.'HISAL:5:{version}:{seg_no}+{ACCOUNT}::280:{BANK_CODE}+Girokonto+EUR+{sign}:{}:EUR:20240229'",
-        money(total, ',')
+        "HIRMS:4:2:{seg_no}+0020::Auftrag ausgefuhrt.'HISAL:5:{version}:{seg_no}+{account}+Girokonto+EUR+{sign}:{}:EUR:20240229'",
+        fints_decimal(total)
     )
     .into_bytes()
 }
@@ -454,6 +485,7 @@ fn answer(
         push(&bpd(scenario));
     } else if seg(r, "HKSYN").is_some() {
         push("HIRMG:3:2+3060::Bitte beachten Sie die enthaltenen Warnungen/Hinweise.'");
+        push(&outdated_parameters(r, scenario));
         push(&format!(
             "HIRMS:4:2:4+3920::Zugelassene Zwei-Schritt-Verfahren fur den Benutzer.:{}+0020::Der Auftrag wurde ausgefuhrt.'",
             allowed_methods(scenario)
@@ -492,8 +524,14 @@ fn answer(
         let mut sca = Sca::NotNeeded;
         let mut locked = false;
         if seg(r, "HKIDN").is_some() {
-            body.extend_from_slice(b"HIRMS:5:2:3+3050::UPD nicht mehr aktuell, aktuelle Version enthalten.+0020::Der Auftrag wurde ausgefuhrt.'");
-            body.extend_from_slice(upd().as_bytes());
+            body.extend_from_slice(outdated_parameters(r, scenario).as_bytes());
+            body.extend_from_slice(
+                format!(
+                    "HIRMS:5:2:3+3920::Zugelassene Zwei-Schritt-Verfahren fur den Benutzer.:{}+0020::Der Auftrag wurde ausgefuhrt.'",
+                    allowed_methods(scenario)
+                )
+                .as_bytes(),
+            );
             sca = scenario.init;
             locked = scenario.fail == Fail::Locked;
         }

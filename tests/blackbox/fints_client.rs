@@ -39,12 +39,12 @@ fn ok_client(bank: &MockBank) -> Client {
     client(bank, PIN, Duration::from_secs(30))
 }
 
-fn from() -> NaiveDate {
-    NaiveDate::from_ymd_opt(2024, 2, 1).unwrap()
+fn from() -> Option<NaiveDate> {
+    NaiveDate::from_ymd_opt(2024, 2, 1)
 }
 
-fn to() -> NaiveDate {
-    NaiveDate::from_ymd_opt(2024, 2, 29).unwrap()
+fn to() -> Option<NaiveDate> {
+    NaiveDate::from_ymd_opt(2024, 2, 29)
 }
 
 async fn connected(c: &Client) -> Connected {
@@ -253,7 +253,7 @@ async fn fints_mt940_over_continuation_pages_reads_through_the_import() {
     let total = OPENING + (0..7).map(booking_cents).sum::<i64>();
     assert_eq!(balance.amount, cents(total));
     assert_eq!(balance.currency, "EUR");
-    assert_eq!(balance.date, to());
+    assert_eq!(Some(balance.date), to());
     assert_eq!(bank.sent("HKCAZ"), 0);
     assert!(bank.all_ended());
 }

@@ -24,6 +24,7 @@ mod export_limits;
 mod export_load;
 mod fints_bank;
 mod fints_client;
+mod fints_python;
 mod fints_recorded;
 mod hardening;
 mod helpers;

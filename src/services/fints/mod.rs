@@ -43,7 +43,7 @@ const KAZ_VERSIONS: &[u32] = &[5, 6, 7];
 const CAZ_VERSIONS: &[u32] = &[1];
 const SAL_VERSIONS: &[u32] = &[5, 6, 7];
 const SPA_VERSIONS: &[u32] = &[1, 2, 3];
-const TAN_VERSIONS: &[u32] = &[6, 7];
+const TAN_VERSIONS: &[u32] = &[5, 6, 7];
 
 /// The camt.052 format asked for when the bank names none.
 const CAMT_052: &str = "urn:iso:std:iso:20022:tech:xsd:camt.052.001.02";
@@ -273,8 +273,8 @@ pub enum Job {
     Fetch {
         step: Step,
         account: Box<Account>,
-        from: NaiveDate,
-        to: NaiveDate,
+        from: Option<NaiveDate>,
+        to: Option<NaiveDate>,
         camt: bool,
         touchdown: Option<String>,
         /// Per page: the documents (camt) or one MT940 chunk.
@@ -369,13 +369,13 @@ impl Client {
 
     /// Fetches the bookings of `account` from `from` to `to` (camt.052
     /// where the bank offers HKCAZ, else MT940), every continuation page,
-    /// and its booked balance.
+    /// and its booked balance. Without dates the bank sends all it keeps.
     pub async fn fetch(
         &self,
         state: BankState,
         account: &Account,
-        from: NaiveDate,
-        to: NaiveDate,
+        from: Option<NaiveDate>,
+        to: Option<NaiveDate>,
     ) -> Result<Outcome<Fetched>, Error> {
         let state = match self.prepare(state).await? {
             Ok(state) => state,
@@ -413,8 +413,20 @@ impl Client {
             let mut d = Dialog::new(self.clone(), state, true);
             let r = d.open_anonymous().await;
             d.end().await;
-            r?;
             state = d.take_state();
+            match r {
+                // Not reached, or the product refused: the signed dialog
+                // would fail the same way.
+                Err(
+                    e @ (Error::Timeout | Error::Unreachable(_) | Error::ProductRefused { .. }),
+                ) => return Err(e),
+                // Some banks serve no anonymous dialog; the signed one
+                // below then brings the parameters (HKVVB with version 0).
+                Err(e) => {
+                    tracing::info!(bank = %self.inner.bank.bank_code, "FinTS anonymous dialog refused: {e}")
+                }
+                Ok(()) => {}
+            }
         }
         if state.system_id.is_none() {
             let mut d = Dialog::new(self.clone(), state, false);
@@ -531,6 +543,11 @@ impl Dialog {
             return Err(e);
         }
         self.state.absorb(&r);
+        if !self.state.has_bpd() {
+            return Err(Error::Protocol(
+                "no bank parameters (HIBPA) in the answer".into(),
+            ));
+        }
         if self.state.system_id.is_none() {
             return Err(Error::Protocol("no customer system id (HISYN)".into()));
         }
@@ -797,18 +814,20 @@ impl Run {
 
     fn hktan_answer(&self, process: &str) -> Result<Segment, Error> {
         let reference = self.pending_reference.clone();
-        Ok(Segment::new(
-            "HKTAN",
-            self.tan_version(),
-            vec![
-                Element::text(process),
-                Element::empty(),
-                Element::empty(),
-                Element::empty(),
-                Element::text(&reference),
-                Element::text("N"),
-            ],
-        ))
+        let version = self.tan_version();
+        let mut elements = vec![
+            Element::text(process),
+            Element::empty(),
+            Element::empty(),
+            Element::empty(),
+            Element::text(&reference),
+        ];
+        if version == 5 {
+            // Version 5 has the TAN list number before "another TAN follows".
+            elements.push(Element::empty());
+        }
+        elements.push(Element::text("N"));
+        Ok(Segment::new("HKTAN", version, elements))
     }
 }
 
@@ -961,8 +980,8 @@ impl Run {
                 };
                 let dates = [
                     Element::text("N"),
-                    Element::text(&from.format("%Y%m%d").to_string()),
-                    Element::text(&to.format("%Y%m%d").to_string()),
+                    Element::text(&ymd(*from)),
+                    Element::text(&ymd(*to)),
                     Element::empty(),
                     Element::text(touchdown.as_deref().unwrap_or("")),
                 ];
@@ -1060,6 +1079,11 @@ fn next_after(job: &Job, step: Step) -> Step {
     }
 }
 
+fn ymd(date: Option<NaiveDate>) -> String {
+    date.map(|d| d.format("%Y%m%d").to_string())
+        .unwrap_or_default()
+}
+
 /// Drops empty elements at the end.
 fn trim(mut elements: Vec<Element>) -> Vec<Element> {
     while elements
@@ -1075,7 +1099,9 @@ fn trim(mut elements: Vec<Element>) -> Vec<Element> {
 pub fn balance_of(hisal: &Segment) -> Option<Balance> {
     let e = hisal.element(4)?;
     let sign = e.at(0);
-    let amount = Decimal::from_str(&e.at(1).replace(',', ".")).ok()?;
+    // FinTS writes `1234,5` and `100,` (no trailing zeros).
+    let value = e.at(1).replace(',', ".");
+    let amount = Decimal::from_str(value.trim_end_matches('.')).ok()?;
     let amount = if sign == "D" { -amount } else { amount };
     let currency = Some(e.at(2))
         .filter(|c| !c.is_empty())
@@ -1086,4 +1112,46 @@ pub fn balance_of(hisal: &Segment) -> Option<Balance> {
         currency,
         date,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hisal(balance: &str) -> Segment {
+        let text = format!("HISAL:5:7:3+DE1:BIC:1::280:1+Giro+EUR+{balance}'");
+        syntax::parse(text.as_bytes()).unwrap().remove(0)
+    }
+
+    #[test]
+    fn balances_in_fints_decimals() {
+        let date = NaiveDate::from_ymd_opt(2024, 2, 29).unwrap();
+        for (text, cents) in [
+            ("C:1003,5:EUR:20240229", 100_350),
+            ("C:100,:EUR:20240229", 10_000),
+            ("D:12,34:EUR:20240229", -1_234),
+        ] {
+            let b = balance_of(&hisal(text)).unwrap();
+            assert_eq!(b.amount, Decimal::new(cents, 2), "{text}");
+            assert_eq!((b.currency.as_str(), b.date), ("EUR", date));
+        }
+        assert_eq!(balance_of(&hisal("C:abc:EUR:20240229")), None);
+        assert_eq!(balance_of(&hisal("C:1,:EUR:2024")), None);
+    }
+
+    #[test]
+    fn masked_login_shows_one_letter() {
+        assert_eq!(mask("test@user"), "t***");
+        assert_eq!(mask(""), "***");
+        let c = Credentials {
+            login: "erika".into(),
+            customer_id: None,
+            pin: Secret::new("4711"),
+        };
+        let shown = format!("{c:?}");
+        assert!(
+            !shown.contains("erika") && !shown.contains("4711"),
+            "{shown}"
+        );
+    }
 }

@@ -184,6 +184,7 @@ impl BankState {
     fn tan_methods_from(&mut self, s: &Segment) {
         let version = s.version();
         let width = match version {
+            5 => 22,
             6 => 21,
             7 => 26,
             _ => return,
@@ -191,7 +192,7 @@ impl BankState {
         let Some(params) = s.element(4) else { return };
         let items: Vec<String> = params.0.iter().map(|i| i.as_text()).collect();
         for m in items.get(3..).unwrap_or(&[]).chunks(width) {
-            if m.len() < 21 {
+            if m.len() < width.min(21) {
                 break;
             }
             let tech = m[2].to_ascii_lowercase();
@@ -212,7 +213,8 @@ impl BankState {
                     0
                 },
                 hktan_version: version,
-                needs_medium: m[18] == "2",
+                // "Description of the TAN medium required": 2 = yes.
+                needs_medium: m[if width == 22 { 20 } else { 18 }] == "2",
             };
             // A method named in HITANS of several versions: the newest wins.
             if let Some(old) = self.tan_methods.iter_mut().find(|o| o.code == method.code) {
