@@ -514,3 +514,30 @@ async fn no_secret_in_the_log() {
         .connect(BankState::default())
         .await;
 }
+
+/// The size the sync's benchmark uses: 3,000 bookings over 6 continuation
+/// pages arrive whole and in order through the MT940 reader.
+#[tokio::test]
+async fn fints_three_thousand_bookings_over_six_pages() {
+    let bank = MockBank::start(Scenario {
+        bookings: 3000,
+        per_page: 500,
+        ..Scenario::default()
+    })
+    .await;
+    let c = ok_client(&bank);
+    let done = connected(&c).await;
+    let f = fetched(&c, done.state, &done.accounts[0]).await;
+    assert_eq!(f.pages, 6);
+    let Statement::Mt940(bytes) = f.statement else {
+        panic!("expected MT940");
+    };
+    let rows: Vec<_> = statement::read(&bytes)
+        .unwrap()
+        .accounts
+        .iter()
+        .flat_map(|a| a.rows.clone())
+        .collect();
+    check_rows(&rows, 3000);
+    assert!(bank.all_ended());
+}

@@ -1,8 +1,9 @@
 //! Two peers this project did not write, from python-fints (PyPI):
 //! python-fints the client against the test suite's mock bank, and the
 //! client of cashkeeper against python-fints' own mock bank (its
-//! tests/conftest.py). `.ci/fints-python` installs both and prints the
-//! interpreter, passed as `CASHKEEPER_FINTS_PYTHON`; without it the tests
+//! tests/conftest.py). `.ci/fints-python` installs both into
+//! `target/fints-python-<version>`, where the tests find them (or
+//! `CASHKEEPER_FINTS_PYTHON` names the interpreter); without them the tests
 //! skip loudly, unless `CASHKEEPER_FINTS_PY_TEST=required`.
 
 use crate::fints_bank::*;
@@ -19,9 +20,19 @@ use std::str::FromStr;
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
+/// The release `.ci/fints-python` installs.
+const FINTS_VERSION: &str = "5.0.1";
+
 fn python() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("CASHKEEPER_FINTS_PYTHON") {
         return Some(PathBuf::from(p));
+    }
+    // Where .ci/fints-python puts it: beside the build output.
+    let installed = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .map(|target| target.join(format!("fints-python-{FINTS_VERSION}/bin/python")));
+    if let Some(p) = installed.filter(|p| p.exists()) {
+        return Some(p);
     }
     if std::env::var("CASHKEEPER_FINTS_PY_TEST").as_deref() == Ok("required") {
         panic!("python-fints is required but CASHKEEPER_FINTS_PYTHON is not set (bash .ci/fints-python)");
