@@ -192,29 +192,30 @@ impl BankState {
         let Some(params) = s.element(4) else { return };
         let items: Vec<String> = params.0.iter().map(|i| i.as_text()).collect();
         for m in items.get(3..).unwrap_or(&[]).chunks(width) {
-            if m.len() < width.min(21) {
+            // A cut-off last method (a hostile or broken answer) is
+            // read as far as it goes: every field by `get`.
+            let field = |i: usize| m.get(i).map(String::as_str).unwrap_or("");
+            if m.len() < 6 {
                 break;
             }
-            let tech = m[2].to_ascii_lowercase();
-            let decoupled =
-                tech.contains("decoupled") || m[3].to_ascii_lowercase().contains("decoupled");
+            let decoupled = field(2).to_ascii_lowercase().contains("decoupled")
+                || field(3).to_ascii_lowercase().contains("decoupled");
+            let poll = |i: usize| {
+                if width == 26 {
+                    field(i).parse().unwrap_or(0)
+                } else {
+                    0
+                }
+            };
             let method = TanMethod {
-                code: m[0].clone(),
-                name: m[5].clone(),
+                code: field(0).to_owned(),
+                name: field(5).to_owned(),
                 decoupled,
-                first_poll_secs: if width == 26 {
-                    m[22].parse().unwrap_or(0)
-                } else {
-                    0
-                },
-                poll_secs: if width == 26 {
-                    m[23].parse().unwrap_or(0)
-                } else {
-                    0
-                },
+                first_poll_secs: poll(22),
+                poll_secs: poll(23),
                 hktan_version: version,
                 // "Description of the TAN medium required": 2 = yes.
-                needs_medium: m[if width == 22 { 20 } else { 18 }] == "2",
+                needs_medium: field(if width == 22 { 20 } else { 18 }) == "2",
             };
             // A method named in HITANS of several versions: the newest wins.
             if let Some(old) = self.tan_methods.iter_mut().find(|o| o.code == method.code) {
@@ -308,4 +309,101 @@ fn accounts_from_spa(s: &Segment) -> Vec<Account> {
             ..Account::default()
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::services::fints::syntax::{Element, Item};
+    use proptest::prelude::*;
+
+    const KINDS: &[&str] = &[
+        "HIBPA", "HITANS", "HIPINS", "HICAZS", "HIKAZS", "HIUPA", "HIUPD", "HISPA", "HISYN",
+        "HIRMS", "HIRMG",
+    ];
+
+    fn segment() -> impl Strategy<Value = Segment> {
+        let item = prop_oneof![
+            Just(String::new()),
+            Just("J".to_owned()),
+            Just("N".to_owned()),
+            Just("3920".to_owned()),
+            Just("HKKAZ".to_owned()),
+            Just("decoupled".to_owned()),
+            "[0-9]{1,3}",
+            "[A-Za-z ]{0,6}",
+        ];
+        (
+            0..KINDS.len(),
+            4u32..8,
+            proptest::collection::vec(proptest::collection::vec(item, 1..40), 0..12),
+        )
+            .prop_map(|(k, version, elements)| {
+                let mut all = vec![Element::group(&[KINDS[k], "1", &version.to_string()])];
+                all.extend(
+                    elements
+                        .into_iter()
+                        .map(|items| Element(items.iter().map(|s| Item::text(s)).collect())),
+                );
+                Segment(all)
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn absorbing_any_segments_never_panics(
+            mut segments in proptest::collection::vec(segment(), 0..12)
+        ) {
+            // A bank's parameters start with HIBPA, the user's with HIUPA.
+            segments.insert(0, Segment(vec![Element::group(&["HIBPA", "1", "3"]), Element::text("1")]));
+            segments.push(Segment(vec![Element::group(&["HIUPA", "2", "4"]), Element::text("x")]));
+            let bytes = crate::services::fints::syntax::write(&segments);
+            let response = Response::parse(&bytes).unwrap();
+            let mut state = BankState::default();
+            state.absorb(&response);
+            let _ = state.usable_tan_methods();
+            let _ = state.one_step_only();
+            prop_assert!(state.tan_methods.iter().all(|m| m.hktan_version >= 5));
+        }
+    }
+
+    #[test]
+    fn tan_methods_of_every_version_and_which_orders_need_a_tan() {
+        let bpd = b"HIBPA:1:3:4+7+280:1+Bank+3+1+300'\
+HITANS:2:5:4+1+1+1+J:N:0:942:2:MTAN2:mobileTAN::mobile TAN:6:1:SMS:3:1:J:1:0:N:0:2:N:J:00:1:1'\
+HITANS:3:6:4+1+1+1+J:N:0:921:2:pushTAN2.0:::pushTAN 2.0:6:1:TAN:2048:J:2:N:0:0:N:N:00:2:N:1'\
+HITANS:4:7:4+1+1+1+N:N:0:946:2:DECOUPLED:Decoupled::SecureGo plus:::TAN:2048:J:1:N:0:2:N:J:00:0:N:1:150:5:3:J:J'\
+HIPINS:5:1:4+1+1+1+5:20:6:Kennung::HKKAZ:J:HKSAL:N'";
+        let mut state = BankState::default();
+        state.absorb(&Response::parse(bpd).unwrap());
+        let methods: Vec<_> = state
+            .tan_methods
+            .iter()
+            .map(|m| {
+                (
+                    m.code.as_str(),
+                    m.hktan_version,
+                    m.decoupled,
+                    m.first_poll_secs,
+                    m.poll_secs,
+                )
+            })
+            .collect();
+        assert_eq!(
+            methods,
+            [
+                ("942", 5, false, 0, 0),
+                ("921", 6, false, 0, 0),
+                ("946", 7, true, 5, 3)
+            ]
+        );
+        assert!(state.needs_tan("HKKAZ"));
+        assert!(!state.needs_tan("HKSAL"));
+        assert!(!state.needs_tan("HKCAZ"));
+        assert_eq!(state.version("HKKAZ", &[5, 6, 7]), None);
+        assert_eq!(state.version("HKTAN", &[5, 6, 7]), Some(7));
+        assert!(!state.choose_tan_method("999"));
+        assert!(state.choose_tan_method("946"));
+        assert_eq!(state.chosen_tan_method().map(|m| m.decoupled), Some(true));
+    }
 }
