@@ -25,6 +25,8 @@ pub const BIC: &str = "BYLADEM1001";
 pub const ACCOUNT: &str = "1234567890";
 pub const SYSTEM_ID: &str = "MOCKSYSTEMID0001";
 pub const OPENING: i64 = 100_000; // cents
+/// The one TAN medium the user has (pushTAN 921 needs one named).
+pub const MEDIUM: &str = "Mein Handy";
 
 /// Where the bank wants strong authentication.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,6 +103,8 @@ pub struct Seen {
     /// The HKKAZ/HKCAZ continuation points received.
     pub touchdowns: Vec<String>,
     pub product_ids: Vec<String>,
+    /// Per HKTAN process 4: the order it names and the TAN medium.
+    pub hktans: Vec<(String, String)>,
 }
 
 #[derive(Default)]
@@ -260,7 +264,8 @@ HISALS:16:7:4+1+1+1'\
 HISPAS:17:1:4+1+1+1+J:J:N:sepade?:xsd?:pain.001.001.03.xsd'\
 HITANS:18:6:4+1+1+1+J:N:0:921:2:pushTAN2.0:::pushTAN 2.0:6:1:TAN:2048:J:2:N:0:0:N:N:00:2:N:1'\
 HITANS:19:7:4+1+1+1+N:N:0:946:2:DECOUPLED:Decoupled::SecureGo plus (Direktfreigabe):::TAN:2048:J:1:N:0:2:N:J:00:0:N:1:150:2:2:J:J'\
-HIPINS:20:1:4+1+1+1+5:20:6:Benutzerkennung::HKTAN:N:HKKAZ:{}:HKCAZ:{}:HKSAL:N:HKSPA:N'",
+HIPINS:20:1:4+1+1+1+5:20:6:Benutzerkennung::HKTAN:N:HKKAZ:{}:HKCAZ:{}:HKSAL:N:HKSPA:N:HKTAB:N'\
+HITABS:22:4:4+1+1+0'",
         sca(scenario.statement),
         sca(scenario.statement),
     );
@@ -465,6 +470,10 @@ fn answer(
     if let Some(vvb) = seg(r, "HKVVB") {
         seen.lock().unwrap().product_ids.push(vvb.text(4, 0));
     }
+    if let Some(t) = seg(r, "HKTAN").filter(|s| s.text(1, 0) == "4") {
+        let medium = t.text(if t.version() == 5 { 12 } else { 11 }, 0);
+        seen.lock().unwrap().hktans.push((t.text(2, 0), medium));
+    }
     let pin = seg(r, "HNSHA").map(|s| s.text(3, 0)).unwrap_or_default();
     let tan = seg(r, "HNSHA").map(|s| s.text(3, 1)).unwrap_or_default();
 
@@ -541,6 +550,16 @@ fn answer(
                     "HIRMS:6:2:{}+0020::Auftrag ausgefuhrt.'HISPA:7:1:{}+J:{IBAN}:{BIC}:{ACCOUNT}::280:{BANK_CODE}'",
                     spa.number(),
                     spa.number()
+                )
+                .as_bytes(),
+            );
+        }
+        if let Some(tab) = seg(r, "HKTAB") {
+            body.extend_from_slice(
+                format!(
+                    "HIRMS:6:2:{}+0020::Der Auftrag wurde ausgefuhrt.'HITAB:7:4:{}+0+A:1:::::::::::{MEDIUM}::::::::'",
+                    tab.number(),
+                    tab.number()
                 )
                 .as_bytes(),
             );

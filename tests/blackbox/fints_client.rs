@@ -108,6 +108,14 @@ async fn fints_connect_reads_parameters_system_id_and_accounts_without_sca() {
         done.state.bank_name.as_deref(),
         Some("Mockbank Loopback AG")
     );
+    // pushTAN needs the medium named: the dialog was opened for HKTAB,
+    // which named the one medium.
+    assert_eq!(done.state.tan_media, [MEDIUM]);
+    assert_eq!(done.state.tan_medium.as_deref(), Some(MEDIUM));
+    assert_eq!(
+        bank.seen.lock().unwrap().hktans,
+        [("HKTAB".to_owned(), String::new())]
+    );
     // Anonymous BPD, HKSYN, the main dialog: three dialogs, all ended.
     assert_eq!(bank.seen.lock().unwrap().opened.len(), 3);
     assert!(bank.all_ended());
@@ -128,6 +136,12 @@ async fn fints_connect_reads_parameters_system_id_and_accounts_without_sca() {
         other => panic!("{other:?}"),
     }
     assert_eq!(bank.sent("HKSYN"), 1);
+    assert_eq!(bank.sent("HKTAB"), 1);
+    // The next dialog names the medium.
+    assert_eq!(
+        bank.seen.lock().unwrap().hktans[1],
+        ("HKIDN".to_owned(), MEDIUM.to_owned())
+    );
     assert_eq!(bank.seen.lock().unwrap().opened.len(), 4);
     assert!(bank.all_ended());
 }

@@ -10,6 +10,7 @@
 
 use cashkeeper::domain::import::statement;
 use cashkeeper::services::fints::message::Response;
+use cashkeeper::services::fints::params::tan_media_of;
 use cashkeeper::services::fints::{balance_of, error_of, BankState, Error};
 use rust_decimal::Decimal;
 use std::path::PathBuf;
@@ -108,6 +109,11 @@ fn fints_recorded_dkb_parameters_pushtan_accounts_and_mt940_paging() {
     assert_eq!(giro.name.as_deref(), Some("Sichteinlagen"));
     assert_eq!(giro.currency.as_deref(), Some("EUR"));
     assert!(giro.allowed.iter().any(|o| o == "HKKAZ"));
+
+    let pushtan = state.tan_methods.iter().find(|m| m.code == "921").unwrap();
+    assert!(pushtan.needs_medium, "{pushtan:?}");
+    let media = tan_media_of(&load(&dir, "DKB__InitEndDialogTest__HKTAB_RESPONSE"));
+    assert_eq!(media, ["pushtan", "SomePhone1"]);
 
     let before = load(
         &dir,

@@ -44,6 +44,7 @@ const CAZ_VERSIONS: &[u32] = &[1];
 const SAL_VERSIONS: &[u32] = &[5, 6, 7];
 const SPA_VERSIONS: &[u32] = &[1, 2, 3];
 const TAN_VERSIONS: &[u32] = &[5, 6, 7];
+const TAB_VERSIONS: &[u32] = &[4];
 
 /// The camt.052 format asked for when the bank names none.
 const CAMT_052: &str = "urn:iso:std:iso:20022:tech:xsd:camt.052.001.02";
@@ -288,6 +289,8 @@ pub enum Job {
 pub enum Step {
     Init,
     Accounts,
+    /// The TAN media (HKTAB), when the method needs one named.
+    Media,
     Bookings,
     Balance,
     Finished,
@@ -801,15 +804,36 @@ impl Run {
         if self.dialog.security_function() == ONE_STEP {
             return None;
         }
+        let state = &self.dialog.state;
+        // A method that needs a TAN medium the bank has not named yet:
+        // the dialog is opened for reading the media (HKTAB), as banks
+        // accept it without one.
+        let order = if order == "HKIDN" && self.media_wanted() {
+            "HKTAB"
+        } else {
+            order
+        };
+        let version = self.tan_version();
         let mut elements = vec![Element::text("4"), Element::text(order)];
-        let method = self.dialog.state.chosen_tan_method();
-        if let (Some(m), Some(medium)) = (method, &self.dialog.state.tan_medium) {
+        let method = state.chosen_tan_method();
+        if let (Some(m), Some(medium)) = (method, &state.tan_medium) {
             if m.needs_medium {
-                elements.resize(9, Element::empty());
+                // The medium's name is element 11 (12 in version 5, which
+                // has the TAN list number too).
+                elements.resize(if version == 5 { 11 } else { 10 }, Element::empty());
                 elements.push(Element::text(medium));
             }
         }
-        Some(Segment::new("HKTAN", self.tan_version(), elements))
+        Some(Segment::new("HKTAN", version, elements))
+    }
+
+    /// Whether the TAN media are to be read: the chosen method needs one,
+    /// none is chosen, and the bank serves HKTAB.
+    fn media_wanted(&self) -> bool {
+        let state = &self.dialog.state;
+        state.tan_medium.is_none()
+            && state.chosen_tan_method().is_some_and(|m| m.needs_medium)
+            && state.version("HKTAB", TAB_VERSIONS).is_some()
     }
 
     fn hktan_answer(&self, process: &str) -> Result<Segment, Error> {
@@ -967,6 +991,14 @@ impl Run {
                 let version = state.version("HKSPA", SPA_VERSIONS)?;
                 Some(with_tan(Segment::new("HKSPA", version, vec![])))
             }
+            Step::Media => {
+                if !self.media_wanted() {
+                    return None;
+                }
+                // Active media of every class.
+                let e = vec![Element::text("0"), Element::text("A")];
+                Some(with_tan(Segment::new("HKTAB", 4, e)))
+            }
             Step::Bookings => {
                 let Job::Fetch {
                     from,
@@ -1061,6 +1093,13 @@ impl Run {
                 return Ok(());
             }
         }
+        if step == Step::Media {
+            let media = params::tan_media_of(r);
+            if media.len() == 1 {
+                self.dialog.state.tan_medium = media.first().cloned();
+            }
+            self.dialog.state.tan_media = media;
+        }
         if let (Step::Balance, Job::Fetch { balance, .. }) = (step, &mut self.job) {
             *balance = r.first("HISAL").and_then(balance_of);
         }
@@ -1073,6 +1112,7 @@ impl Run {
 fn next_after(job: &Job, step: Step) -> Step {
     match (job, step) {
         (Job::Connect { .. }, Step::Init) => Step::Accounts,
+        (Job::Connect { .. }, Step::Accounts) => Step::Media,
         (Job::Fetch { .. }, Step::Init) => Step::Bookings,
         (_, Step::Bookings) => Step::Balance,
         _ => Step::Finished,

@@ -65,8 +65,12 @@ pub struct BankState {
     pub allowed_tan_methods: Vec<String>,
     /// The chosen TAN method's code.
     pub tan_method: Option<String>,
-    /// The TAN medium's name, when the method needs one.
+    /// The TAN medium's name, when the method needs one: set when the
+    /// bank names one medium, else chosen from `tan_media`.
     pub tan_medium: Option<String>,
+    /// The active TAN media the bank named (HKTAB), e.g. phones.
+    #[serde(default)]
+    pub tan_media: Vec<String>,
 }
 
 impl BankState {
@@ -120,6 +124,17 @@ impl BankState {
     pub fn choose_tan_method(&mut self, code: &str) -> bool {
         if self.usable_tan_methods().iter().any(|m| m.code == code) {
             self.tan_method = Some(code.to_owned());
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Chooses the TAN medium by its name; `false` when the bank did not
+    /// name it.
+    pub fn choose_tan_medium(&mut self, name: &str) -> bool {
+        if self.tan_media.iter().any(|m| m == name) {
+            self.tan_medium = Some(name.to_owned());
             true
         } else {
             false
@@ -237,6 +252,18 @@ impl BankState {
             }
         }
     }
+}
+
+/// The names of the TAN media in HITAB (version 4: the name is item 12
+/// of each medium's group).
+pub fn tan_media_of(response: &Response) -> Vec<String> {
+    response
+        .all("HITAB")
+        .filter(|s| s.version() == 4)
+        .flat_map(|s| s.elements().iter().skip(1))
+        .map(|e| e.at(12))
+        .filter(|name| !name.is_empty())
+        .collect()
 }
 
 /// Takes accounts in, keeping what is already known of one (HKSPA gives
