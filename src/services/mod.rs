@@ -1,7 +1,8 @@
-//! Outbound I/O: the AI provider, mail, web push and the exchange-rate
+//! Outbound I/O: the AI provider, banks over FinTS, mail, web push and the exchange-rate
 //! refresh.
 
 pub mod ai;
+pub mod fints;
 pub mod mail;
 pub mod push;
 pub mod rates;

@@ -33,7 +33,13 @@ use chrono::{Datelike, NaiveDate};
 pub fn sniff(head: &str) -> bool {
     let lines: Vec<&str> = split_lines(head).map(|(_, l)| strip_envelope(l)).collect();
     let mut header = 0;
-    for line in lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty()) {
+    // A lone `-` (the end of a message, which some banks also write
+    // before the first one) is no header line but does not stop the file.
+    for line in lines
+        .iter()
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty() && *l != "-")
+    {
         if line.starts_with(':') || line.starts_with('{') {
             break;
         }
@@ -528,6 +534,23 @@ mod tests {
 
     fn dec(s: &str) -> Option<Decimal> {
         Decimal::from_str(s).ok()
+    }
+
+    /// As python-fints' mock bank and some banks send it over FinTS: each
+    /// message opens with the end marker `-` too.
+    #[test]
+    fn a_leading_end_of_message_line_is_read() {
+        let file = "\r\n-\r\n:20:STARTUMS\r\n:25:12345678/0000000001\r\n:28C:0\r\n\
+:60F:C150101EUR1041,23\r\n:61:150101C182,34NMSCNONREF\r\n:86:051?00UEBERWEISG?20Test\r\n\
+:62F:C150101EUR1223,57\r\n-\r\n";
+        assert_eq!(
+            super::super::sniff(file.as_bytes()),
+            Some(super::super::Kind::Mt940)
+        );
+        let (_, accounts) = read(file.as_bytes(), &Budget::unlimited()).expect("readable");
+        assert_eq!(accounts[0].rows.len(), 1);
+        assert_eq!(accounts[0].rows[0].amount, dec("182.34"));
+        assert!(!sniff("-\r\nDatum;Betrag\r\n:20:X\r\n:25:Y\r\n:61:Z\r\n"));
     }
 
     #[test]
