@@ -153,6 +153,10 @@ fn configure_lookup(c: &mut Connection) -> rusqlite::Result<()> {
 /// (a deep page, a long range) meets it.
 pub const READ_BUDGET: Duration = Duration::from_secs(10);
 
+/// How many SQLite steps a read ([`Db::read`]) runs between two looks at
+/// its deadline.
+const READ_BUDGET_CHECK: std::ffi::c_int = 1_000;
+
 /// As [`lock_delay`], giving up once `limit` is spent.
 fn lock_delay_within(tries: i32, limit: Duration) -> Option<Duration> {
     const DELAYS: [u64; 12] = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100];
@@ -265,6 +269,8 @@ pub struct Db {
     read_budget: Duration,
     /// [`WRITE_BUDGET`], shorter in tests.
     write_budget: Duration,
+    /// SQLite steps the reads have run ([`Db::read_steps`]).
+    read_steps: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Db {
@@ -293,6 +299,7 @@ impl Db {
             path,
             read_budget: READ_BUDGET,
             write_budget: WRITE_BUDGET,
+            read_steps: Default::default(),
         })
     }
 
@@ -308,6 +315,14 @@ impl Db {
     pub fn with_write_budget(mut self, budget: Duration) -> Db {
         self.write_budget = budget;
         self
+    }
+
+    /// About how many SQLite steps the reads ([`Db::read`]) have run so
+    /// far, counted in thousands (a statement's last few hundred are not
+    /// counted): what a page or a list costs the database, the same at any
+    /// load, for tests and measurements.
+    pub fn read_steps(&self) -> u64 {
+        self.read_steps.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     pub fn path(&self) -> &Path {
@@ -360,6 +375,7 @@ impl Db {
         F: FnOnce(&mut Connection) -> Result<T> + Send + 'static,
     {
         let pool = self.pool.clone();
+        let (budget, steps) = (self.read_budget, self.read_steps.clone());
         // The connection's interrupt handle while `f` runs; `None` before
         // and after, so a late interrupt never reaches the connection's
         // next user.
@@ -368,8 +384,24 @@ impl Db {
         let work = tokio::task::spawn_blocking(move || {
             let mut conn = pool.get()?;
             *handle.lock().unwrap_or_else(|p| p.into_inner()) = Some(conn.get_interrupt_handle());
+            // The statements look at the deadline too: a read past it
+            // stops within its next steps, whenever the timer below wakes
+            // (and under a budget of zero, every read that runs a few
+            // thousand steps is busy).
+            let deadline = std::time::Instant::now() + budget;
+            conn.progress_handler(
+                READ_BUDGET_CHECK,
+                Some(move || {
+                    steps.fetch_add(
+                        READ_BUDGET_CHECK as u64,
+                        std::sync::atomic::Ordering::Relaxed,
+                    );
+                    std::time::Instant::now() > deadline
+                }),
+            )?;
             let out = f(&mut conn);
             handle.lock().unwrap_or_else(|p| p.into_inner()).take();
+            conn.progress_handler(0, None::<fn() -> bool>)?;
             out
         });
         tokio::pin!(work);
