@@ -419,3 +419,29 @@ async fn a_search_reads_only_the_users_rows_and_folds_every_letter() {
         assert_eq!(r.data().as_array().unwrap().len(), 0, "{}", r.body);
     }
 }
+
+/// An empty user's search next to a user of 10,000 matching entries costs
+/// what it cost before they were there (`Db::read_steps`, thousands of
+/// SQLite steps): it starts from the user's own rows, not from every
+/// user's full-text matches.
+#[tokio::test]
+async fn an_empty_users_search_costs_the_same_next_to_a_large_user() {
+    let app = spawn_app().await;
+    let empty = app.new_user().await;
+    let cost = || async {
+        let before = app.state.db.read_steps() / 1000;
+        let r = app
+            .action("search", json!({"query": "Einkauf"}), Some(&empty.cookie))
+            .await;
+        assert_eq!(r.data().as_array().unwrap().len(), 0, "{}", r.body);
+        app.state.db.read_steps() / 1000 - before
+    };
+    let alone = cost().await;
+    let large = app.new_user().await;
+    let giro = account(&app, &large).await;
+    app.many_daily_expenses(&large, &giro, "2026-03", 10_000, 500)
+        .await;
+    let beside = cost().await;
+    eprintln!("{alone}k steps alone, {beside}k beside 10,000 matching entries");
+    assert!(beside <= alone + 2, "{beside}k, alone {alone}k");
+}
