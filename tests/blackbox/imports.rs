@@ -1881,9 +1881,8 @@ async fn get_import_pages_by_key_and_a_deep_page_costs_what_the_first_costs() {
         let get = &get;
         let app = &app;
         async move {
-            let before = app.state.db.read_steps() / 1000;
-            let rows = row_ids(&get(body).await);
-            (rows, app.state.db.read_steps() / 1000 - before)
+            let (reply, steps) = app.read_steps(get(body)).await;
+            (row_ids(&reply), steps)
         }
     };
     let (_, first) = cost(json!({"limit": 100})).await;

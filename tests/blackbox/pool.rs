@@ -340,14 +340,6 @@ async fn one_time_expenses_page_by_key_as_they_page_by_offset() {
     assert_eq!(r.error(), Some("after: not found"), "{}", r.body);
 }
 
-/// What the database's reads ran while `f` ran, in thousands of SQLite
-/// steps (`Db::read_steps`): a cost that does not depend on the machine.
-async fn read_steps<T>(app: &TestApp, f: impl std::future::Future<Output = T>) -> (T, u64) {
-    let before = app.state.db.read_steps() / 1000;
-    let out = f.await;
-    (out, app.state.db.read_steps() / 1000 - before)
-}
-
 /// The names of the one-time expenses a page lists, in its order.
 fn listed(page: &str) -> Vec<String> {
     page.split("<td>Einkauf ")
@@ -365,8 +357,8 @@ async fn a_deep_page_of_one_time_expenses_costs_what_the_first_costs() {
     app.many_daily_expenses(&user, &giro, "2026-03", 5000, 1234)
         .await;
     let page = |n: u32| format!("/daily-expenses?month=2026-03&page={n}");
-    let (first, first_cost) = read_steps(&app, app.page(&user, &page(1))).await;
-    let (deep, deep_cost) = read_steps(&app, app.page(&user, &page(97))).await;
+    let (first, first_cost) = app.read_steps(app.page(&user, &page(1))).await;
+    let (deep, deep_cost) = app.read_steps(app.page(&user, &page(97))).await;
     eprintln!("page 1: {first_cost}k steps; page 97: {deep_cost}k steps");
     // The pages list what they listed when they were counted from the top.
     let (first, deep) = (listed(&first), listed(&deep));

@@ -429,12 +429,10 @@ async fn an_empty_users_search_costs_the_same_next_to_a_large_user() {
     let app = spawn_app().await;
     let empty = app.new_user().await;
     let cost = || async {
-        let before = app.state.db.read_steps() / 1000;
-        let r = app
-            .action("search", json!({"query": "Einkauf"}), Some(&empty.cookie))
-            .await;
+        let search = app.action("search", json!({"query": "Einkauf"}), Some(&empty.cookie));
+        let (r, steps) = app.read_steps(search).await;
         assert_eq!(r.data().as_array().unwrap().len(), 0, "{}", r.body);
-        app.state.db.read_steps() / 1000 - before
+        steps
     };
     let alone = cost().await;
     let large = app.new_user().await;
