@@ -450,7 +450,7 @@ fn read_localized(input: &mut Value, locale: Locale) -> Result<(), String> {
 }
 
 /// Reads the body up to `limit` bytes; beyond it, 413; one that stops
-/// arriving before its end, 408 in `locale`'s words.
+/// arriving before its end, 408; both in `locale`'s words.
 async fn read_body(
     body: Body,
     headers: &HeaderMap,
@@ -460,7 +460,7 @@ async fn read_body(
     let too_large = || {
         failure(
             StatusCode::PAYLOAD_TOO_LARGE,
-            format!("body: too large (at most {} MiB)", limit / (1024 * 1024)),
+            Error::invalid("body", Reason::BodyTooLarge(limit / (1024 * 1024))).text(locale),
         )
     };
     let declared = headers

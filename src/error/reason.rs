@@ -187,6 +187,8 @@ pub enum Reason {
     ReadCalledOff,
     /// A request body stopped arriving before its end (408).
     BodyLate,
+    /// A request body larger than this many MiB (413).
+    BodyTooLarge(usize),
     /// Other files kept the readers busy for longer than this many seconds.
     ReadersBusy(u64),
     /// A statement file (its format's code) unreadable from this line on.

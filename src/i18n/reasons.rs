@@ -535,6 +535,8 @@ impl Reason {
             Reason::ReadTooLong(seconds) => format!(
                 "took too long to read (more than {seconds} seconds); is it a file of your bank?"
             ),
+            Reason::BodyTooLarge(mib) if de => format!("ist zu groß (höchstens {mib} MiB)"),
+            Reason::BodyTooLarge(mib) => format!("too large (at most {mib} MiB)"),
             Reason::BodyLate => words("did not arrive in time", "ist nicht rechtzeitig angekommen"),
             Reason::ReadCalledOff => words(
                 "was not read to its end: the upload was called off",
@@ -1206,6 +1208,8 @@ mod tests {
             Reason::AiNoTools,
             Reason::NotAnUpload,
             Reason::FileTooLarge(64),
+            Reason::BodyTooLarge(1),
+            Reason::BodyLate,
             Reason::NotAnId,
             Reason::NotJson,
             Reason::NotCsv,
