@@ -399,10 +399,12 @@ impl Db {
                     std::time::Instant::now() > deadline
                 }),
             )?;
-            let out = f(&mut conn);
+            // The handler goes before the connection returns to the pool,
+            // also when `f` panics.
+            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut conn)));
             handle.lock().unwrap_or_else(|p| p.into_inner()).take();
             conn.progress_handler(0, None::<fn() -> bool>)?;
-            out
+            out.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
         });
         tokio::pin!(work);
         let mut wait = self.read_budget;
@@ -771,6 +773,32 @@ mod tests {
                 .await
                 .unwrap();
             assert_eq!(one, 1);
+        }
+    }
+
+    #[tokio::test]
+    async fn a_read_that_panics_leaves_no_deadline_on_its_connection() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = super::Db::open(dir.path())
+            .unwrap()
+            .with_read_budget(std::time::Duration::ZERO);
+        let failed = db.read(|_| -> crate::Result<()> { panic!("a bug") }).await;
+        assert!(failed.is_err());
+        // Work without a budget on any of the pool's connections runs to
+        // its end, however many steps it takes.
+        for _ in 0..16 {
+            let n = db
+                .run(|c| {
+                    Ok(c.query_row(
+                        "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r WHERE x < 100000)
+                         SELECT count(*) FROM r",
+                        [],
+                        |r| r.get::<_, i64>(0),
+                    )?)
+                })
+                .await
+                .unwrap();
+            assert_eq!(n, 100_000);
         }
     }
 
