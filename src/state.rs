@@ -77,7 +77,10 @@ impl AppState {
     }
 
     pub fn with_clock(config: Config, clock: Clock) -> Result<AppState> {
-        let db = Db::open(&config.data_dir)?;
+        let mut db = Db::open(&config.data_dir)?;
+        if let Some(budget) = config.read_budget {
+            db = db.with_read_budget(budget);
+        }
         let mailer = Mailer::from_config(&config)?;
         let rates = RateStore::load(&db)?;
         let sign_in = SignInGuard::new(config.signin_limit);

@@ -4,7 +4,7 @@
 //! of [`crate::app::import`]. See `docs/import.md`.
 
 use super::{Ctx, NoInput, Registry, Reply};
-use crate::app::import::{self, RowPage, Rows, Upload, PAGE_DEFAULT, PAGE_MAX};
+use crate::app::import::{self, RowPage, Rows, Start, Upload, PAGE_DEFAULT, PAGE_MAX};
 use crate::app::input::optional_id;
 use crate::domain::import::read::Mapping;
 use crate::domain::import::reconcile::Status;
@@ -76,6 +76,9 @@ struct GetInput {
     status: Option<String>,
     offset: Option<i64>,
     limit: Option<i64>,
+    /// The id of the last row of the page before: the page begins after
+    /// it (key-set paging, as cheap at any depth), after `offset` more.
+    after: Option<String>,
 }
 
 async fn get(ctx: Ctx, input: GetInput) -> Result<Reply> {
@@ -95,8 +98,13 @@ async fn get(ctx: Ctx, input: GetInput) -> Result<Reply> {
     if !(1..=PAGE_MAX).contains(&limit) {
         return Err(Error::invalid("limit", Reason::Between(1, PAGE_MAX)));
     }
+    let start = match optional_id(input.after) {
+        Some(row) => Start::After(row),
+        None => Start::At(0),
+    };
     let page = RowPage {
         status,
+        start,
         offset,
         limit,
     };

@@ -33,7 +33,7 @@ pub mod two_factor;
 use crate::app::input;
 use crate::auth::origin::{self, write_refusal};
 use crate::auth::session::Session;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use crate::i18n::Locale;
 use crate::state::AppState;
 use crate::store::users::User;
@@ -315,7 +315,14 @@ async fn dispatch(
     if !public && session.is_none() {
         return failure(StatusCode::UNAUTHORIZED, "unauthorized");
     }
-    let body = match read_body(body, &parts.headers, body_limit).await {
+    let accept_locale = Locale::from_accept_language(
+        parts
+            .headers
+            .get(header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok()),
+    );
+    let locale = session.as_ref().map_or(accept_locale, |s| s.user.locale);
+    let body = match read_body(body, &parts.headers, body_limit, locale).await {
         Ok(b) => b,
         Err(r) => return r,
     };
@@ -335,14 +342,7 @@ async fn dispatch(
     if !input.is_object() {
         return failure(StatusCode::OK, "body: must be a JSON object");
     }
-    let accept_locale = Locale::from_accept_language(
-        parts
-            .headers
-            .get(header::ACCEPT_LANGUAGE)
-            .and_then(|v| v.to_str().ok()),
-    );
     let mut input = input;
-    let locale = session.as_ref().map_or(accept_locale, |s| s.user.locale);
     if let Err(message) = read_localized(&mut input, locale) {
         return failure(StatusCode::OK, message);
     }
@@ -450,12 +450,17 @@ fn read_localized(input: &mut Value, locale: Locale) -> Result<(), String> {
 }
 
 /// Reads the body up to `limit` bytes; beyond it, 413; one that stops
-/// arriving before its end, 408.
-async fn read_body(body: Body, headers: &HeaderMap, limit: usize) -> Result<Vec<u8>, Response> {
+/// arriving before its end, 408; both in `locale`'s words.
+async fn read_body(
+    body: Body,
+    headers: &HeaderMap,
+    limit: usize,
+    locale: Locale,
+) -> Result<Vec<u8>, Response> {
     let too_large = || {
         failure(
             StatusCode::PAYLOAD_TOO_LARGE,
-            format!("body: too large (at most {} MiB)", limit / (1024 * 1024)),
+            Error::invalid("body", Reason::BodyTooLarge(limit / (1024 * 1024))).text(locale),
         )
     };
     let declared = headers
@@ -470,7 +475,7 @@ async fn read_body(body: Body, headers: &HeaderMap, limit: usize) -> Result<Vec<
         // A body that stopped coming is late, not large.
         Err(e) if crate::error::is_body_too_slow(&e) => Err(failure(
             StatusCode::REQUEST_TIMEOUT,
-            "body: did not arrive in time",
+            Error::invalid("body", Reason::BodyLate).text(locale),
         )),
         Err(_) => Err(too_large()),
     }

@@ -3,7 +3,7 @@
 //! `cashkeeper export-user` and `import-user` (`docs/operations.md`).
 
 use crate::app::chunks::in_chunks;
-use crate::error::Result;
+use crate::error::{Reason, Result};
 use crate::store::documents::Files;
 use crate::store::export::{self, Imported, Limits, Loading, Summary};
 use crate::store::users::{User, UserId};
@@ -15,6 +15,63 @@ use std::sync::{Arc, LazyLock, Mutex};
 /// Archives read and checked at once; more wait their turn (the checks
 /// hold the archive's rows in memory).
 static CHECKS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
+
+/// Exports built at once, whoever asks.
+pub const AT_ONCE: usize = 2;
+
+/// How long an export waits for its turn before it is answered busy.
+pub const TURN_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+static TURNS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(AT_ONCE);
+
+/// The users whose export is being built or downloaded.
+static EXPORTING: Mutex<Vec<UserId>> = Mutex::new(Vec::new());
+
+/// A user's export under way, from its start until its archive is
+/// downloaded (or the download broken off): the user may ask again once
+/// it is dropped.
+pub struct Exporting(UserId);
+
+impl Drop for Exporting {
+    fn drop(&mut self) {
+        let mut running = EXPORTING.lock().unwrap_or_else(|p| p.into_inner());
+        running.retain(|u| u != &self.0);
+    }
+}
+
+/// Writes `user`'s archive, stamped `exported_at`, into `out` for a person
+/// who downloads it: one export per user at a time (a second is refused,
+/// [`Reason::ExportRunning`], until the first is dropped) and [`AT_ONCE`]
+/// in all (more wait their turn up to [`TURN_WAIT`], then
+/// [`crate::Error::Busy`]), so that exports cannot take the database's
+/// connections from everyone else. `out` is made only once the turn came.
+/// The [`Exporting`] answered counts as running until it is dropped.
+pub async fn write_in_turn(
+    db: &Db,
+    files: &Files,
+    user: &User,
+    exported_at: String,
+    out: impl FnOnce() -> Result<File>,
+) -> Result<(Summary, Exporting)> {
+    let running = {
+        let mut running = EXPORTING.lock().unwrap_or_else(|p| p.into_inner());
+        if running.contains(&user.id) {
+            return Err(crate::Error::refused(Reason::ExportRunning));
+        }
+        running.push(user.id.clone());
+        Exporting(user.id.clone())
+    };
+    let _turn = match tokio::time::timeout(TURN_WAIT, TURNS.acquire()).await {
+        Ok(Ok(turn)) => turn,
+        _ => {
+            return Err(crate::Error::busy(anyhow::anyhow!(
+                "exports: no turn within the wait"
+            )))
+        }
+    };
+    let summary = write(db, files, user, exported_at, out()?).await?;
+    Ok((summary, running))
+}
 
 /// Writes `user`'s archive, stamped `exported_at`, into `out`.
 pub async fn write(

@@ -33,12 +33,13 @@ pub struct Found {
     pub sums: Vec<(String, Decimal)>,
 }
 
-/// The user's records matching `query` (checked by [`query`]).
+/// The user's records matching `query` (checked by [`query`]): a read
+/// within the read budget ([`crate::store::Db::read`]), busy past it.
 pub async fn find(state: &AppState, user: &UserId, query: &str) -> Result<Found> {
     let (user, query) = (user.clone(), query.to_string());
     state
         .db
-        .run(move |c| {
+        .read(move |c| {
             let hits = search::search(c, &user, &query, LIMIT)?;
             let Totals { count, sums } = search::totals(c, &user, &query)?;
             // A record two matchings fold apart may be counted twice; the

@@ -252,6 +252,10 @@ pub struct Config {
     /// Test builds only: mounts routes that panic on purpose, to prove a panic
     /// becomes a 500 and not a dropped connection. Never read from the environment.
     pub panic_routes: bool,
+    /// Test builds only: how long a read may run instead of the store's
+    /// budget of 10 s (`None`), to prove a read past it is answered busy.
+    /// Never read from the environment.
+    pub read_budget: Option<std::time::Duration>,
 }
 
 /// A configuration error: one line naming the variable and the accepted form.
@@ -526,6 +530,7 @@ impl Config {
             max_connections_per_client,
             push_resolve: Vec::new(),
             panic_routes: false,
+            read_budget: None,
         })
     }
 

@@ -201,6 +201,10 @@ pub enum Reason {
     ReadTooLong(u64),
     /// Reading the file was called off before its end.
     ReadCalledOff,
+    /// A request body stopped arriving before its end (408).
+    BodyLate,
+    /// A request body larger than this many MiB (413).
+    BodyTooLarge(usize),
     /// Other files kept the readers busy for longer than this many seconds.
     ReadersBusy(u64),
     /// A statement file (its format's code) unreadable from this line on.

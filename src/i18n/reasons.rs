@@ -47,6 +47,15 @@ fn pick(de: bool, en: &'static str, german: &'static str) -> &'static str {
     }
 }
 
+/// A file format's code with its English article, as it is said: "an
+/// OFX", "an MT940" (a vowel sound: "oh", "em"), "a CAMT", "a QIF".
+fn a_kind(kind: &str) -> String {
+    let name = kind.to_uppercase();
+    let vowel_sound =
+        name.starts_with(['A', 'E', 'F', 'H', 'I', 'L', 'M', 'N', 'O', 'R', 'S', 'X']);
+    format!("{} {name}", if vowel_sound { "an" } else { "a" })
+}
+
 /// The first columns of an unknown layout, as its refusal names them.
 fn named_columns(columns: &[String]) -> String {
     columns
@@ -511,9 +520,9 @@ impl Reason {
                 kind.to_uppercase()
             ),
             Reason::StatementFieldTooLong { kind, kib, line } => format!(
-                "is a {} file with a value longer than {kib} KiB from line {line} on; is it \
+                "is {} file with a value longer than {kib} KiB from line {line} on; is it \
                  complete and exported from the bank unchanged?",
-                kind.to_uppercase()
+                a_kind(kind)
             ),
             Reason::TooMuchInFile { part, most, line } => {
                 let (en, german) = match part {
@@ -558,6 +567,9 @@ impl Reason {
             Reason::ReadTooLong(seconds) => format!(
                 "took too long to read (more than {seconds} seconds); is it a file of your bank?"
             ),
+            Reason::BodyTooLarge(mib) if de => format!("ist zu groß (höchstens {mib} MiB)"),
+            Reason::BodyTooLarge(mib) => format!("too large (at most {mib} MiB)"),
+            Reason::BodyLate => words("did not arrive in time", "ist nicht rechtzeitig angekommen"),
             Reason::ReadCalledOff => words(
                 "was not read to its end: the upload was called off",
                 "wurde nicht zu Ende gelesen: das Hochladen wurde abgebrochen",
@@ -576,8 +588,8 @@ impl Reason {
                 kind.to_uppercase()
             ),
             Reason::StatementUnreadable { kind, line } => format!(
-                "is a {} file that cannot be read from line {line} on; is it complete?",
-                kind.to_uppercase()
+                "is {} file that cannot be read from line {line} on; is it complete?",
+                a_kind(kind)
             ),
             Reason::StatementAccounts(accounts) if de => format!(
                 "bitte ausfüllen: die Datei enthält Auszüge mehrerer Konten; wähle eines: {}",
@@ -989,6 +1001,26 @@ mod tests {
     }
 
     #[test]
+    fn a_statement_format_takes_the_article_it_is_said_with() {
+        let unreadable = |kind| Reason::StatementUnreadable { kind, line: 3 }.text(Locale::En);
+        assert_eq!(
+            unreadable("mt940"),
+            "is an MT940 file that cannot be read from line 3 on; is it complete?"
+        );
+        assert!(unreadable("ofx").starts_with("is an OFX file"));
+        assert!(unreadable("camt.053").starts_with("is a CAMT.053 file"));
+        assert!(unreadable("qif").starts_with("is a QIF file"));
+        let long = Reason::StatementFieldTooLong {
+            kind: "mt940",
+            kib: 64,
+            line: 2,
+        };
+        assert!(long
+            .text(Locale::En)
+            .starts_with("is an MT940 file with a value"));
+    }
+
+    #[test]
     fn refusals_with_numbers_speak_german_too() {
         for (reason, en, german) in [
             (
@@ -1208,6 +1240,8 @@ mod tests {
             Reason::AiNoTools,
             Reason::NotAnUpload,
             Reason::FileTooLarge(64),
+            Reason::BodyTooLarge(1),
+            Reason::BodyLate,
             Reason::NotAnId,
             Reason::NotJson,
             Reason::NotCsv,

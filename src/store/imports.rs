@@ -102,14 +102,13 @@ pub struct StagedRow {
     pub found: Option<reconcile::Found>,
     pub decision: Option<Decision>,
     pub import_key: String,
+    /// Where the row is in its file: 0, 1, 2 … in file order, with no gaps.
+    pub position: i64,
 }
 
 const ROW_COLUMNS: &str = "id, line_no, date, amount_cents, currency, payee, memo, category_id, \
      status, reason, match_kind, match_id, match_date, match_cents, match_name, decision, import_key, \
-     category_chosen, suggested_category_id";
-/// How many columns [`ROW_COLUMNS`] names: a column selected after them is
-/// at this index.
-const ROW_COLUMN_COUNT: usize = 19;
+     category_chosen, suggested_category_id, position";
 
 fn staged_from_row(r: &Row<'_>) -> rusqlite::Result<StagedRow> {
     let status: String = r.get(8)?;
@@ -148,6 +147,7 @@ fn staged_from_row(r: &Row<'_>) -> rusqlite::Result<StagedRow> {
         import_key: r.get(16)?,
         category_chosen: r.get(17)?,
         suggested_category_id: r.get(18)?,
+        position: r.get(19)?,
     })
 }
 
@@ -299,32 +299,104 @@ pub fn undecided(c: &Connection, batch_id: &str) -> Result<i64> {
     .query_row(params![batch_id, Status::Conflict.code()], |r| r.get(0))?)
 }
 
-/// A page of a batch's rows in file order, optionally of one status.
+/// A page of a batch's rows in file order, optionally of one status: from
+/// file position `from` on (a batch's rows are numbered 0, 1, 2 … in file
+/// order, with no gaps), past `skip` more, at most `limit`. Every page
+/// begins at its key in an index (`import_rows_batch`, or
+/// `import_rows_status` for one status), as cheap however deep it is;
+/// only `skip` within one status passes over rows one by one (in the
+/// index), and is for shallow pages.
 pub fn rows(
     c: &Connection,
     batch_id: &str,
     status: Option<Status>,
-    offset: i64,
+    from: i64,
+    skip: i64,
     limit: i64,
 ) -> Result<Vec<StagedRow>> {
-    let sql = format!(
-        "SELECT {ROW_COLUMNS} FROM import_rows
-         WHERE batch_id = ?1 AND (?2 IS NULL OR status = ?2)
-         ORDER BY position LIMIT ?3 OFFSET ?4"
-    );
-    let mut s = c.prepare_cached(&sql)?;
-    let rows = s
-        .query_map(
-            params![batch_id, status.map(Status::code), limit, offset],
-            staged_from_row,
-        )?
-        .collect::<rusqlite::Result<_>>()?;
+    let rows = match status {
+        None => {
+            let sql = format!(
+                "SELECT {ROW_COLUMNS} FROM import_rows
+                 WHERE batch_id = ?1 AND position >= ?2
+                 ORDER BY position LIMIT ?3"
+            );
+            c.prepare_cached(&sql)?
+                .query_map(
+                    params![batch_id, from.saturating_add(skip), limit],
+                    staged_from_row,
+                )?
+                .collect::<rusqlite::Result<_>>()?
+        }
+        Some(status) => {
+            let sql = format!(
+                "SELECT {ROW_COLUMNS} FROM import_rows
+                 WHERE batch_id = ?1 AND status = ?2 AND position >= ?3
+                 ORDER BY position LIMIT ?4 OFFSET ?5"
+            );
+            c.prepare_cached(&sql)?
+                .query_map(
+                    params![batch_id, status.code(), from, limit, skip],
+                    staged_from_row,
+                )?
+                .collect::<rusqlite::Result<_>>()?
+        }
+    };
     Ok(rows)
+}
+
+/// The file position of the row `row_id` of the batch, if it is one of
+/// its rows.
+pub fn position(c: &Connection, batch_id: &str, row_id: &str) -> Result<Option<i64>> {
+    Ok(
+        c.prepare_cached("SELECT position FROM import_rows WHERE id = ?1 AND batch_id = ?2")?
+            .query_row(params![row_id, batch_id], |r| r.get(0))
+            .optional()?,
+    )
+}
+
+/// How many of the batch's rows (of `status`, when given) come before file
+/// position `at`: counted in the index, without reading a row (none for
+/// all rows, whose positions count them).
+pub fn rows_before(c: &Connection, batch_id: &str, status: Option<Status>, at: i64) -> Result<i64> {
+    match status {
+        None => Ok(at.max(0)),
+        Some(status) => Ok(c
+            .prepare_cached(
+                "SELECT COUNT(*) FROM import_rows
+                 WHERE batch_id = ?1 AND status = ?2 AND position < ?3",
+            )?
+            .query_row(params![batch_id, status.code(), at], |r| r.get(0))?),
+    }
+}
+
+/// The file position of the `n`th row (of `status`, when given) before
+/// position `at`, or of the first when fewer come before it: where the
+/// page of `n` rows before the one at `at` begins. From `at` backwards in
+/// the index, as cheap however deep.
+pub fn position_before(
+    c: &Connection,
+    batch_id: &str,
+    status: Option<Status>,
+    at: i64,
+    n: i64,
+) -> Result<i64> {
+    let found: Option<i64> = match status {
+        None => return Ok((at - n).max(0)),
+        Some(status) => c
+            .prepare_cached(
+                "SELECT MIN(position) FROM (SELECT position FROM import_rows
+                 WHERE batch_id = ?1 AND status = ?2 AND position < ?3
+                 ORDER BY position DESC LIMIT ?4)",
+            )?
+            .query_row(params![batch_id, status.code(), at, n], |r| r.get(0))?,
+    };
+    Ok(found.unwrap_or(0))
 }
 
 /// All rows of a batch in file order.
 pub fn all_rows(c: &Connection, batch_id: &str) -> Result<Vec<StagedRow>> {
-    rows(c, batch_id, None, 0, i64::MAX)
+    rows(c, batch_id, None, 0, 0, i64::MAX)
 }
 
 /// One row of the user's batch.
@@ -618,7 +690,7 @@ pub fn rows_to_write(
     limit: usize,
 ) -> Result<Vec<(i64, StagedRow)>> {
     let sql = format!(
-        "SELECT {ROW_COLUMNS}, position FROM import_rows
+        "SELECT {ROW_COLUMNS} FROM import_rows
          WHERE batch_id = ?1 AND position > ?2
            AND status <> ?4 AND date IS NOT NULL AND amount_cents IS NOT NULL
            AND (decision = ?5 OR (decision IS NULL AND status = ?6))
@@ -635,7 +707,8 @@ pub fn rows_to_write(
     ];
     let rows = s
         .query_map(to_write, |r| {
-            Ok((r.get(ROW_COLUMN_COUNT)?, staged_from_row(r)?))
+            let row = staged_from_row(r)?;
+            Ok((row.position, row))
         })?
         .collect::<rusqlite::Result<_>>()?;
     Ok(rows)
@@ -848,11 +921,6 @@ pub fn written(c: &Connection, user_id: &UserId, batch_id: &str) -> Result<i64> 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_row_column_count_is_the_number_of_row_columns() {
-        assert_eq!(ROW_COLUMNS.split(',').count(), ROW_COLUMN_COUNT);
-    }
 
     /// Where one of `words` stands quoted in the code of a module that
     /// `scanned` selects: `module: 'word'`, one a line.

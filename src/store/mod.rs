@@ -154,6 +154,10 @@ fn configure_lookup(c: &mut Connection) -> rusqlite::Result<()> {
 /// (a deep page, a long range) meets it.
 pub const READ_BUDGET: Duration = Duration::from_secs(10);
 
+/// How many SQLite steps a read ([`Db::read`]) runs between two looks at
+/// its deadline.
+const READ_BUDGET_CHECK: std::ffi::c_int = 1_000;
+
 /// As [`lock_delay`], giving up once `limit` is spent.
 fn lock_delay_within(tries: i32, limit: Duration) -> Option<Duration> {
     const DELAYS: [u64; 12] = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100];
@@ -266,6 +270,8 @@ pub struct Db {
     read_budget: Duration,
     /// [`WRITE_BUDGET`], shorter in tests.
     write_budget: Duration,
+    /// SQLite steps the reads have run ([`Db::read_steps`]).
+    read_steps: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Db {
@@ -294,6 +300,7 @@ impl Db {
             path,
             read_budget: READ_BUDGET,
             write_budget: WRITE_BUDGET,
+            read_steps: Default::default(),
         })
     }
 
@@ -309,6 +316,14 @@ impl Db {
     pub fn with_write_budget(mut self, budget: Duration) -> Db {
         self.write_budget = budget;
         self
+    }
+
+    /// About how many SQLite steps the reads ([`Db::read`]) have run so
+    /// far, counted in thousands (a statement's last few hundred are not
+    /// counted): what a page or a list costs the database, the same at any
+    /// load, for tests and measurements.
+    pub fn read_steps(&self) -> u64 {
+        self.read_steps.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     pub fn path(&self) -> &Path {
@@ -361,6 +376,7 @@ impl Db {
         F: FnOnce(&mut Connection) -> Result<T> + Send + 'static,
     {
         let pool = self.pool.clone();
+        let (budget, steps) = (self.read_budget, self.read_steps.clone());
         // The connection's interrupt handle while `f` runs; `None` before
         // and after, so a late interrupt never reaches the connection's
         // next user.
@@ -369,9 +385,27 @@ impl Db {
         let work = tokio::task::spawn_blocking(move || {
             let mut conn = pool.get()?;
             *handle.lock().unwrap_or_else(|p| p.into_inner()) = Some(conn.get_interrupt_handle());
-            let out = f(&mut conn);
+            // The statements look at the deadline too: a read past it
+            // stops within its next steps, whenever the timer below wakes
+            // (and under a budget of zero, every read that runs a few
+            // thousand steps is busy).
+            let deadline = std::time::Instant::now() + budget;
+            conn.progress_handler(
+                READ_BUDGET_CHECK,
+                Some(move || {
+                    steps.fetch_add(
+                        READ_BUDGET_CHECK as u64,
+                        std::sync::atomic::Ordering::Relaxed,
+                    );
+                    std::time::Instant::now() > deadline
+                }),
+            )?;
+            // The handler goes before the connection returns to the pool,
+            // also when `f` panics.
+            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut conn)));
             handle.lock().unwrap_or_else(|p| p.into_inner()).take();
-            out
+            conn.progress_handler(0, None::<fn() -> bool>)?;
+            out.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
         });
         tokio::pin!(work);
         let mut wait = self.read_budget;
@@ -740,6 +774,32 @@ mod tests {
                 .await
                 .unwrap();
             assert_eq!(one, 1);
+        }
+    }
+
+    #[tokio::test]
+    async fn a_read_that_panics_leaves_no_deadline_on_its_connection() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = super::Db::open(dir.path())
+            .unwrap()
+            .with_read_budget(std::time::Duration::ZERO);
+        let failed = db.read(|_| -> crate::Result<()> { panic!("a bug") }).await;
+        assert!(failed.is_err());
+        // Work without a budget on any of the pool's connections runs to
+        // its end, however many steps it takes.
+        for _ in 0..16 {
+            let n = db
+                .run(|c| {
+                    Ok(c.query_row(
+                        "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r WHERE x < 100000)
+                         SELECT count(*) FROM r",
+                        [],
+                        |r| r.get::<_, i64>(0),
+                    )?)
+                })
+                .await
+                .unwrap();
+            assert_eq!(n, 100_000);
         }
     }
 

@@ -86,14 +86,23 @@ async fn a_body_over_one_mebibyte_is_413() {
     let app = spawn_app().await;
     let user = app.new_user().await;
     let big = json!({"name": "x".repeat(1024 * 1024 + 10)});
-    let reply = app.action("updateSettings", big, Some(&user.cookie)).await;
+    let reply = app
+        .action("updateSettings", big.clone(), Some(&user.cookie))
+        .await;
     assert_eq!(reply.status, 413);
     assert_eq!(reply.body["success"], false);
+    assert_eq!(reply.error(), Some("body: too large (at most 1 MiB)"));
     // Nothing was written.
     let settings = app
         .action("getSettings", json!({}), Some(&user.cookie))
         .await;
     assert_eq!(settings.data()["name"], "");
+    // In the user's language.
+    app.ok(&user, "updateSettings", json!({"locale": "de"}))
+        .await;
+    let reply = app.action("updateSettings", big, Some(&user.cookie)).await;
+    assert_eq!(reply.status, 413);
+    assert_eq!(reply.error(), Some("body: ist zu groß (höchstens 1 MiB)"));
 }
 
 #[tokio::test]

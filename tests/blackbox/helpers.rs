@@ -266,6 +266,15 @@ impl TestApp {
             .unwrap();
     }
 
+    /// `f`'s output and what the database's reads ran meanwhile, in
+    /// thousands of SQLite steps (`Db::read_steps`): a cost that does not
+    /// depend on the machine or its load. Nothing else may run meanwhile.
+    pub async fn read_steps<T>(&self, f: impl std::future::Future<Output = T>) -> (T, u64) {
+        let before = self.state.db.read_steps() / 1000;
+        let out = f.await;
+        (out, self.state.db.read_steps() / 1000 - before)
+    }
+
     /// The page at `path` as `user` sees it.
     pub async fn page(&self, user: &TestUser, path: &str) -> String {
         let res = self.get(path, Some(&user.cookie)).await;

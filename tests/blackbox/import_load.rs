@@ -521,7 +521,7 @@ async fn a_64_mib_ofx_with_one_huge_memo_is_refused_below_400_mib() {
     for text in three_at_once(&service, &cookie, &boundary, &body).await {
         // A statement file has no quotes: the refusal says so in its own words.
         assert!(
-            text.contains("file: is a OFX file with a value longer than 64 KiB from line"),
+            text.contains("file: is an OFX file with a value longer than 64 KiB from line"),
             "{text}"
         );
     }

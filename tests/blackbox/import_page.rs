@@ -97,7 +97,7 @@ async fn an_unknown_or_another_users_batch_is_not_found_on_the_page() {
     app.account(&user, "Girokonto", "EUR").await;
     let res = app
         .get(
-            "/import?batch=no-such-batch&status=bogus&offset=-3",
+            "/import?batch=no-such-batch&status=bogus&at=-3",
             Some(&user.cookie),
         )
         .await;
@@ -108,6 +108,77 @@ async fn an_unknown_or_another_users_batch_is_not_found_on_the_page() {
         html.contains("id=\"import-form\""),
         "the form is still there"
     );
+}
+
+/// The pager's links of a page: (prev, what it shows, next), `&amp;` read.
+fn pager_of(html: &str) -> (Option<String>, String, Option<String>) {
+    let nav = html
+        .split("<nav class=\"pager\"")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no pager in {html}"));
+    let nav = &nav[..nav.find("</nav>").unwrap()];
+    let link = |rel: &str| {
+        let at = nav.find(&format!("rel=\"{rel}\""))?;
+        let href = nav[..at].rsplit("href=\"").next()?;
+        Some(href[..href.find('"')?].replace("&amp;", "&"))
+    };
+    let shown = nav.split("<span class=\"muted\">").nth(1).unwrap();
+    let shown = shown[..shown.find("</span>").unwrap()].to_string();
+    (link("prev"), shown, link("next"))
+}
+
+#[tokio::test]
+async fn the_rows_of_a_batch_page_by_key_forward_and_back_with_a_filter() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let giro = app.account(&user, "Girokonto", "EUR").await;
+    // 2,500 rows, every tenth unreadable: 250 errors.
+    let bookings: Vec<(String, String)> = (0..2500)
+        .map(|i| {
+            let amount = if i % 10 == 9 {
+                "kaputt".to_string()
+            } else {
+                format!("-{},{:02}", 1 + i % 500, i % 100)
+            };
+            (amount, format!("Laden {i}"))
+        })
+        .collect();
+    let refs: Vec<crate::imports::Booking<'_>> = bookings
+        .iter()
+        .map(|(a, p)| ("2026-03-02", a.as_str(), p.as_str(), "x"))
+        .collect();
+    let batch = crate::imports::stage(&app, &user, &giro, &crate::imports::sparkasse(&refs)).await
+        ["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    let (prev, shown, next) = pager_of(&app.page(&user, &format!("/import?batch={batch}")).await);
+    assert_eq!((prev, shown.as_str()), (None, "Rows 1–200 of 2,500"));
+    let next = next.unwrap();
+    assert_eq!(next, format!("/import?batch={batch}&at=200"));
+    let (prev, shown, _) = pager_of(&app.page(&user, &next).await);
+    assert_eq!(shown, "Rows 201–400 of 2,500");
+    assert_eq!(prev, Some(format!("/import?batch={batch}")));
+
+    // The unreadable rows: the next page begins after the 200th of them
+    // (line 2,001 of the file, at 2,000), and leads back.
+    let errors = format!("/import?batch={batch}&status=error");
+    let (prev, shown, next) = pager_of(&app.page(&user, &errors).await);
+    assert_eq!((prev, shown.as_str()), (None, "Rows 1–200 of 250"));
+    let next = next.unwrap();
+    assert_eq!(next, format!("{errors}&at=2000"));
+    let html = app.page(&user, &next).await;
+    let (prev, shown, next) = pager_of(&html);
+    assert_eq!((shown.as_str(), next), ("Rows 201–250 of 250", None));
+    assert!(html.contains("Laden 2009"), "the 201st error row");
+    assert!(
+        !html.contains("Laden 1999<"),
+        "the 200th is on the page before"
+    );
+    let prev = prev.unwrap();
+    let (back, shown, _) = pager_of(&app.page(&user, &prev).await);
+    assert_eq!((back, shown.as_str()), (None, "Rows 1–200 of 250"));
 }
 
 #[tokio::test]

@@ -1791,6 +1791,121 @@ async fn get_import_pages_and_filters_the_rows() {
     assert!(error.starts_with("id:"), "{error}");
 }
 
+/// The rows of a `getImport` reply: their ids.
+fn row_ids(v: &Value) -> Vec<String> {
+    v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn get_import_pages_by_key_and_a_deep_page_costs_what_the_first_costs() {
+    let Setup { app, user, account } = setup().await;
+    // 4,000 rows, every tenth unreadable.
+    let bookings: Vec<(String, String)> = (0..4000)
+        .map(|i| {
+            let amount = if i % 10 == 9 {
+                "kaputt".to_string()
+            } else {
+                format!("-{},{:02}", 1 + i % 500, i % 100)
+            };
+            (amount, format!("Laden {i}"))
+        })
+        .collect();
+    let refs: Vec<Booking<'_>> = bookings
+        .iter()
+        .map(|(a, p)| ("2026-03-02", a.as_str(), p.as_str(), "x"))
+        .collect();
+    let batch = id(&stage(&app, &user, &account, &sparkasse(&refs)).await);
+    let get = |mut body: Value| {
+        body["id"] = json!(batch);
+        let (app, user) = (&app, &user);
+        async move { app.ok(user, "getImport", body).await }
+    };
+    // Walked by key, all rows and the unreadable ones are what the offsets
+    // give.
+    let mut walks = Vec::new();
+    for status in [None, Some("error")] {
+        let mut by_key: Vec<String> = Vec::new();
+        // At most the pages 4,000 rows fill, should `after` be ignored.
+        for _ in 0..7 {
+            let mut body = json!({"limit": 700});
+            if let Some(s) = status {
+                body["status"] = json!(s);
+            }
+            if let Some(last) = by_key.last() {
+                body["after"] = json!(last);
+            }
+            let page = row_ids(&get(body).await);
+            let done = page.len() < 700;
+            by_key.extend(page);
+            if done {
+                break;
+            }
+        }
+        let mut by_offset = Vec::new();
+        for offset in (0..4000).step_by(1000) {
+            let mut body = json!({"limit": 1000, "offset": offset});
+            if let Some(s) = status {
+                body["status"] = json!(s);
+            }
+            by_offset.extend(row_ids(&get(body).await));
+        }
+        assert_eq!(by_key.len(), if status.is_some() { 400 } else { 4000 });
+        assert_eq!(by_key, by_offset, "{status:?}");
+        walks.push(by_key);
+    }
+    let (all, errors) = (&walks[0], &walks[1]);
+    // `after` and `offset` together: past the row, then past more.
+    let p = row_ids(&get(json!({"after": all[99], "offset": 10, "limit": 5})).await);
+    assert_eq!(p, all[110..115]);
+    // Another batch's row is no key.
+    let other = id(&stage(&app, &user, &account, &sparkasse(&refs[..3])).await);
+    let first_of_other =
+        row_ids(&app.ok(&user, "getImport", json!({"id": other})).await)[0].clone();
+    let e = app
+        .refused(
+            &user,
+            "getImport",
+            json!({"id": batch, "after": first_of_other}),
+        )
+        .await;
+    assert_eq!(e, "after: not found");
+
+    // A deep page, by offset over all rows or by key within one status,
+    // costs what the first costs (`Db::read_steps`, in thousands of steps).
+    let cost = |body: Value| {
+        let get = &get;
+        let app = &app;
+        async move {
+            let (reply, steps) = app.read_steps(get(body)).await;
+            (row_ids(&reply), steps)
+        }
+    };
+    let (_, first) = cost(json!({"limit": 100})).await;
+    let (deep, deep_cost) = cost(json!({"offset": 3800, "limit": 100})).await;
+    assert_eq!(deep, all[3800..3900]);
+    let (_, first_errors) = cost(json!({"status": "error", "limit": 20})).await;
+    let (deep_errors, deep_errors_cost) =
+        cost(json!({"status": "error", "after": errors[379], "limit": 20})).await;
+    assert_eq!(deep_errors, errors[380..400]);
+    eprintln!(
+        "all rows: {first}k steps first, {deep_cost}k deep; errors: {first_errors}k first, \
+         {deep_errors_cost}k deep"
+    );
+    assert!(
+        deep_cost <= first + first / 4 + 2,
+        "{deep_cost}k, first {first}k"
+    );
+    assert!(
+        deep_errors_cost <= first_errors + first_errors / 4 + 2,
+        "{deep_errors_cost}k, first {first_errors}k"
+    );
+}
+
 #[tokio::test]
 async fn list_imports_shows_the_newest_first() {
     let Setup { app, user, account } = setup().await;

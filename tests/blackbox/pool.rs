@@ -313,7 +313,8 @@ async fn one_time_expenses_page_by_key_as_they_page_by_offset() {
         by_offset.extend(ids(&page));
     }
     let mut by_key: Vec<String> = Vec::new();
-    loop {
+    // At most the pages 250 entries fill, should `after` be ignored.
+    for _ in 0..3 {
         let mut input = json!({"limit": 100});
         if let Some(last) = by_key.last() {
             input["after"] = json!(last);
@@ -337,4 +338,102 @@ async fn one_time_expenses_page_by_key_as_they_page_by_offset() {
         )
         .await;
     assert_eq!(r.error(), Some("after: not found"), "{}", r.body);
+}
+
+/// The names of the one-time expenses a page lists, in its order.
+fn listed(page: &str) -> Vec<String> {
+    page.split("<td>Einkauf ")
+        .skip(1)
+        .map(|rest| format!("Einkauf {}", rest.split(['<', ' ']).next().unwrap()))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_deep_page_of_one_time_expenses_costs_what_the_first_costs() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let giro = app.account(&user, "Giro", "EUR").await;
+    // 100 pages of 50: about 180 entries on each of March's first 28 days.
+    app.many_daily_expenses(&user, &giro, "2026-03", 5000, 1234)
+        .await;
+    let page = |n: u32| format!("/daily-expenses?month=2026-03&page={n}");
+    let (first, first_cost) = app.read_steps(app.page(&user, &page(1))).await;
+    let (deep, deep_cost) = app.read_steps(app.page(&user, &page(97))).await;
+    eprintln!("page 1: {first_cost}k steps; page 97: {deep_cost}k steps");
+    // The pages list what they listed when they were counted from the top.
+    let (first, deep) = (listed(&first), listed(&deep));
+    assert_eq!(first.len(), 50);
+    assert_eq!(deep.len(), 50);
+    let by_key = app
+        .ok(
+            &user,
+            "listDailyExpenses",
+            json!({"month": "2026-03", "limit": 1000, "offset": 4800}),
+        )
+        .await;
+    let names: Vec<String> = by_key
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(deep, names[..50], "page 97 holds entries 4801 to 4850");
+    // Page 97 starts at its day, not past the 4,800 entries before it.
+    assert!(
+        deep_cost <= first_cost + first_cost / 4 + 2,
+        "page 97 cost {deep_cost}k steps, page 1 {first_cost}k"
+    );
+}
+
+/// A user whose read is past its budget (here: any read of a few thousand
+/// steps) is told the service is busy, in words and with `Retry-After`,
+/// not answered 500.
+#[tokio::test]
+async fn search_and_get_import_past_the_read_budget_are_busy_not_a_500() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = spawn_app_in(dir, |_| {}).await;
+    let user = app.new_user().await;
+    let giro = app.account(&user, "Giro", "EUR").await;
+    app.many_daily_expenses(&user, &giro, "2026-03", 2000, 1234)
+        .await;
+    let bookings: Vec<(String, String)> = (0..300)
+        .map(|i| (format!("-{},50", i + 1), format!("Laden {i}")))
+        .collect();
+    let refs: Vec<crate::imports::Booking<'_>> = bookings
+        .iter()
+        .map(|(a, p)| ("2026-03-02", a.as_str(), p.as_str(), "x"))
+        .collect();
+    let batch = crate::imports::stage(&app, &user, &giro, &crate::imports::sparkasse(&refs)).await
+        ["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Within the budget both answer.
+    let hits = app.ok(&user, "search", json!({"query": "Einkauf"})).await;
+    assert!(!hits.as_array().unwrap().is_empty(), "{hits}");
+    app.ok(&user, "getImport", json!({"id": batch})).await;
+
+    // The same data with a read budget of nothing.
+    let dir = app.stop().await;
+    let app = spawn_app_in(dir, |c| c.read_budget = Some(std::time::Duration::ZERO)).await;
+    for (action, input) in [
+        ("search", json!({"query": "Einkauf"})),
+        ("getImport", json!({"id": batch})),
+    ] {
+        let r = app.action(action, input, Some(&user.cookie)).await;
+        assert_eq!(
+            r.status,
+            StatusCode::SERVICE_UNAVAILABLE,
+            "{action}: {}",
+            r.body
+        );
+        assert_eq!(
+            r.error(),
+            Some("the service is busy right now; please try again in a few seconds"),
+            "{action}"
+        );
+    }
+    let page = app.get("/search?q=Einkauf", Some(&user.cookie)).await;
+    assert_eq!(page.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(page.headers().contains_key("retry-after"));
 }

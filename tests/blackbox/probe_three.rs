@@ -39,17 +39,42 @@ async fn a_body_that_never_comes_is_a_408_not_a_413() {
         c.body_min_rate = 1024;
     })
     .await;
-    let mut silent = connect(&app).await;
-    silent
-        .write_all(
-            b"POST /actions/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
-              Content-Length: 100\r\n\r\n{",
-        )
-        .await
-        .unwrap();
-    let text = answer(&mut silent).await;
+    let silent = |action: &'static str, header: String| {
+        let app = &app;
+        async move {
+            let mut silent = connect(app).await;
+            let head = format!(
+                "POST /actions/{action} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+                 {header}Content-Length: 100\r\n\r\n{{"
+            );
+            silent.write_all(head.as_bytes()).await.unwrap();
+            answer(&mut silent).await
+        }
+    };
+    let text = silent("login", String::new()).await;
     assert!(text.starts_with("HTTP/1.1 408"), "{text}");
-    assert!(text.contains("did not arrive in time"), "{text}");
+    assert!(
+        text.contains(r#""error":"body: did not arrive in time""#),
+        "{text}"
+    );
+    // In the language of the browser signing in, and of the user signed in.
+    let text = silent("login", "Accept-Language: de-DE,de;q=0.9\r\n".into()).await;
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(
+        text.contains(r#""error":"body: ist nicht rechtzeitig angekommen""#),
+        "{text}"
+    );
+    let user = app.new_user().await;
+    app.ok(&user, "updateSettings", json!({"locale": "de"}))
+        .await;
+    let cookie = format!("Cookie: cashkeeper_session={}\r\n", user.cookie);
+    let text = silent("createAccount", cookie.clone()).await;
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(text.contains("ist nicht rechtzeitig angekommen"), "{text}");
+    app.ok(&user, "updateSettings", json!({"locale": "en"}))
+        .await;
+    let text = silent("createAccount", cookie).await;
+    assert!(text.contains("body: did not arrive in time"), "{text}");
 }
 
 #[tokio::test]
@@ -393,4 +418,28 @@ async fn a_search_reads_only_the_users_rows_and_folds_every_letter() {
             .await;
         assert_eq!(r.data().as_array().unwrap().len(), 0, "{}", r.body);
     }
+}
+
+/// An empty user's search next to a user of 10,000 matching entries costs
+/// what it cost before they were there (`Db::read_steps`, thousands of
+/// SQLite steps): it starts from the user's own rows, not from every
+/// user's full-text matches.
+#[tokio::test]
+async fn an_empty_users_search_costs_the_same_next_to_a_large_user() {
+    let app = spawn_app().await;
+    let empty = app.new_user().await;
+    let cost = || async {
+        let search = app.action("search", json!({"query": "Einkauf"}), Some(&empty.cookie));
+        let (r, steps) = app.read_steps(search).await;
+        assert_eq!(r.data().as_array().unwrap().len(), 0, "{}", r.body);
+        steps
+    };
+    let alone = cost().await;
+    let large = app.new_user().await;
+    let giro = account(&app, &large).await;
+    app.many_daily_expenses(&large, &giro, "2026-03", 10_000, 500)
+        .await;
+    let beside = cost().await;
+    eprintln!("{alone}k steps alone, {beside}k beside 10,000 matching entries");
+    assert!(beside <= alone + 2, "{beside}k, alone {alone}k");
 }

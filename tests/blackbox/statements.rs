@@ -500,6 +500,27 @@ async fn a_broken_statement_is_refused_naming_the_file_and_its_line() {
     );
 }
 
+/// English says "an OFX" (said "oh"), not "a OFX".
+#[tokio::test]
+async fn a_statements_refusal_says_an_ofx() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let giro = account(&app, &user, "EUR").await;
+    // An OFX file without a statement.
+    let ofx = "OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n<OFX><SIGNONMSGSRSV1></SIGNONMSGSRSV1></OFX>\n";
+    let e = app
+        .refused(
+            &user,
+            "stageImport",
+            stage_input(&giro, "konto.ofx", ofx.as_bytes(), None),
+        )
+        .await;
+    assert!(
+        e.starts_with("csvBase64: is an OFX file that cannot be read from line"),
+        "{e}"
+    );
+}
+
 /// What a file of every new kind of bad input gets: a refusal naming the
 /// field, or rows marked as errors; never a failure of the service.
 #[tokio::test]

@@ -252,18 +252,6 @@ async fn an_ofx_file_of_unclosed_tags_is_read_to_its_booking() {
     let app = spawn_app().await;
     let user = app.new_user().await;
     let account = app.account(&user, "Giro", "EUR").await;
-    let ofx = ofx_with("<X></Y>", 5_000_000);
-    let staged = app
-        .action(
-            "stageImport",
-            json!({"accountId": account, "fileName": "offen.ofx",
-                   "csv": String::from_utf8(ofx).unwrap()}),
-            Some(&user.cookie),
-        )
-        .await;
-    let batch = staged.data();
-    assert_eq!(batch["format"]["kind"], "ofx");
-    assert_eq!(batch["rowCount"], 1);
     // Tags of many names left open are refused, naming the line.
     let names: String = (0..2_000).map(|i| format!("<T{i}>")).collect();
     let refused = app
@@ -278,6 +266,20 @@ async fn an_ofx_file_of_unclosed_tags_is_read_to_its_booking() {
         refused.error(),
         Some("csv: has more than 1000 tags open at once on line 5; a bank's file has far fewer")
     );
+    // Five million bytes of tags left open, each followed by a close of a
+    // tag that is not open: read in one pass to the booking after them.
+    let ofx = ofx_with("<X></Y>", 5_000_000);
+    let staged = app
+        .action(
+            "stageImport",
+            json!({"accountId": account, "fileName": "offen.ofx",
+                   "csv": String::from_utf8(ofx).unwrap()}),
+            Some(&user.cookie),
+        )
+        .await;
+    let batch = staged.data();
+    assert_eq!(batch["format"]["kind"], "ofx");
+    assert_eq!(batch["rowCount"], 1);
 }
 
 /// A CSV file of two bookings and then `notes` lines that are not

@@ -110,6 +110,10 @@ pub struct RowView {
     #[serde(rename = "match")]
     pub found: Option<MatchView>,
     pub decision: Option<Decision>,
+    /// Where the row is in its file (0, 1, 2 …): the key of the page that
+    /// begins with it.
+    #[serde(skip)]
+    pub position: i64,
 }
 
 #[derive(Serialize)]
@@ -172,6 +176,7 @@ fn row_view(r: StagedRow, locale: Locale) -> RowView {
             name: f.name,
         }),
         decision: r.decision,
+        position: r.position,
     }
 }
 
@@ -454,15 +459,27 @@ pub struct BatchWithRows {
     pub rows: Vec<RowView>,
 }
 
-/// Which of a batch's rows to read.
+/// Which of a batch's rows to read: those of `status` (all when `None`)
+/// in file order from `start`, past `offset` more, at most `limit`.
 pub struct RowPage {
     /// Only rows of this status.
     pub status: Option<Status>,
+    pub start: Start,
     pub offset: i64,
     pub limit: i64,
 }
 
-/// The user's batch with a page of its rows.
+/// Where a page of a batch's rows begins, by key: as cheap however deep.
+pub enum Start {
+    /// At this file position (0: the file's first row).
+    At(i64),
+    /// Just after the batch's row with this id (the last of the page
+    /// before); another id is refused naming `after`.
+    After(String),
+}
+
+/// The user's batch with a page of its rows: a read within the read
+/// budget ([`crate::store::Db::read`]), busy past it.
 pub async fn get(
     state: &AppState,
     user: &User,
@@ -472,15 +489,54 @@ pub async fn get(
     let user = user.clone();
     state
         .db
-        .run(move |c| {
+        .read(move |c| {
             let b = batch_of(c, &user.id, &id)?;
-            let rows = imports::rows(c, &b.id, page.status, page.offset, page.limit)?
+            let from = match page.start {
+                Start::At(at) => at.max(0),
+                Start::After(row) => {
+                    imports::position(c, &b.id, &row)?.ok_or_else(|| Error::unknown("after"))? + 1
+                }
+            };
+            let rows = imports::rows(c, &b.id, page.status, from, page.offset, page.limit)?
                 .into_iter()
                 .map(|r| row_view(r, user.locale))
                 .collect();
             Ok(BatchWithRows {
                 batch: batch_view(c, b)?,
                 rows,
+            })
+        })
+        .await
+}
+
+/// Where a page of a batch's rows that begins at file position `at`
+/// stands among the rows of `status` (all when `None`).
+pub struct Place {
+    /// How many of them come before it.
+    pub before: i64,
+    /// The file position the page of `page` rows before it begins at.
+    pub previous: i64,
+}
+
+/// [`Place`] of the page at file position `at` of the user's batch `id`:
+/// counted in an index and found from `at` backwards, never by passing
+/// over the rows before it.
+pub async fn place(
+    state: &AppState,
+    user: &UserId,
+    id: String,
+    status: Option<Status>,
+    at: i64,
+    page: i64,
+) -> Result<Place> {
+    let user = user.clone();
+    state
+        .db
+        .read(move |c| {
+            let b = batch_of(c, &user, &id)?;
+            Ok(Place {
+                before: imports::rows_before(c, &b.id, status, at)?,
+                previous: imports::position_before(c, &b.id, status, at, page)?,
             })
         })
         .await

@@ -193,10 +193,27 @@ fn day_pages(days: &[(NaiveDate, u32)]) -> Vec<(NaiveDate, u32)> {
         .collect()
 }
 
+/// Where page `page` (from 1) of [`MONTH_PAGE`] entries begins, for days
+/// and their entry counts in page order (newest first): the day of its
+/// first entry and how many of that day's entries the pages before show.
+/// `None` past the last entry.
+fn page_start(days: &[(NaiveDate, u32)], page: u32) -> Option<(NaiveDate, u32)> {
+    let mut skip = page.saturating_sub(1).saturating_mul(MONTH_PAGE);
+    for &(day, n) in days {
+        if skip < n {
+            return Some((day, skip));
+        }
+        skip -= n;
+    }
+    None
+}
+
 /// The page `page` (from 1) of the one-time expenses from `first` through
 /// `last`, a month, that `filter` selects (its dates are these), with the
 /// count and sums of all of them, the one named `editing`, and the
-/// month's documents.
+/// month's documents. The page is found by key: its first entry's day
+/// from the month's counts per day (which its pager shows anyway), so a
+/// deep page reads no more entries than the first.
 pub async fn month(
     state: &AppState,
     user: &UserId,
@@ -223,13 +240,26 @@ pub async fn month(
             let (count, sums) =
                 crate::store::daily_expenses::month_totals(c, &user, first, category.as_deref())?;
             let page = page.clamp(1, count.div_ceil(MONTH_PAGE).max(1));
+            let days = crate::store::daily_expenses::day_counts(
+                c,
+                &user,
+                (first, last),
+                category.as_deref(),
+            )?;
+            // The page begins on its first entry's day, past the entries
+            // of that day on the pages before: never past the days before.
+            let entries = match page_start(&days, page) {
+                Some((day, skip)) => {
+                    let filter = Filter {
+                        to: Some(day),
+                        ..filter
+                    };
+                    crate::store::daily_expenses::page(c, &user, &filter, skip)?
+                }
+                None => Vec::new(),
+            };
             Ok(Month {
-                entries: crate::store::daily_expenses::page(
-                    c,
-                    &user,
-                    &filter,
-                    (page - 1) * MONTH_PAGE,
-                )?,
+                entries,
                 page,
                 count,
                 sums,
@@ -238,12 +268,7 @@ pub async fn month(
                     None => None,
                 },
                 documents: documents::attached(c, &user, Attached::DailyExpenses(first, last))?,
-                days: crate::store::daily_expenses::day_counts(
-                    c,
-                    &user,
-                    (first, last),
-                    category.as_deref(),
-                )?,
+                days,
             })
         })
         .await
@@ -284,5 +309,13 @@ mod tests {
             ]
         );
         assert!(day_pages(&[]).is_empty());
+        // Where each page begins: its first entry's day, past the entries
+        // of that day on the pages before.
+        assert_eq!(page_start(&days, 1), Some((day(28), 0)));
+        assert_eq!(page_start(&days, 2), Some((day(26), 0)));
+        assert_eq!(page_start(&days, 3), Some((day(25), 45)));
+        assert_eq!(page_start(&days, 4), Some((day(23), 25)));
+        assert_eq!(page_start(&days, 5), None);
+        assert_eq!(page_start(&[], 1), None);
     }
 }

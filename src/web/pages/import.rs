@@ -3,7 +3,7 @@
 //!
 //! The page shows the upload form, the batch `?batch=<id>` opens (its
 //! detected format, its counts and its rows, filtered by `?status=` and
-//! paged by `?offset=`), and the history, read through
+//! paged by `?at=`, a row's place in the file), and the history, read through
 //! [`crate::app::import`] as the actions `getImport` and `listImports`
 //! read them; amounts and dates are formatted here, in the user's
 //! language. The upload (`POST /api/imports` with its progress),
@@ -12,7 +12,9 @@
 //! counts, actions and rows) is `import/review.rs`.
 
 use super::common::{category_chip, PageResult, Refs};
-use crate::app::import::{self, BatchView, BatchWithRows, MatchView, RowPage, RowView};
+use crate::app::import::{
+    self, BatchView, BatchWithRows, MatchView, Place, RowPage, RowView, Start,
+};
 use crate::domain::import::read::{ClosingBalance, Columns, Format};
 use crate::domain::import::reconcile::{Kind, Status};
 use crate::domain::import::{BatchStatus, Decision};
@@ -54,8 +56,9 @@ pub struct ImportQuery {
     batch: Option<String>,
     /// Only rows of this status.
     status: Option<String>,
-    /// The first row shown (0-based, within the filter).
-    offset: Option<i64>,
+    /// The file position of the first row shown (0-based): the page's key,
+    /// as cheap however deep.
+    at: Option<i64>,
     /// An open batch whose columns to choose anew: the upload form opens
     /// with them, for the same file again.
     columns: Option<String>,
@@ -71,19 +74,22 @@ pub async fn show(
     let refs = Refs::load(&state, &user.id).await?;
     let history = import::list(&state, &user.id).await?;
     let status = q.status.as_deref().and_then(Status::from_code);
-    let offset = q.offset.unwrap_or(0).max(0);
+    let at = q.at.unwrap_or(0).max(0);
     let wanted = q.batch.filter(|b| !b.trim().is_empty());
     let opened = match &wanted {
         Some(id) => {
             let page = RowPage {
                 status,
-                offset,
+                start: Start::At(at),
+                offset: 0,
                 limit: PAGE,
             };
             // An unknown or another user's batch is not found.
             match import::get(&state, user, id.trim().to_string(), page).await {
                 Ok(b) => Some(b),
-                Err(e @ crate::Error::Internal(_)) => return Err(e.into()),
+                Err(e @ (crate::Error::Internal(_) | crate::Error::Busy(_))) => {
+                    return Err(e.into())
+                }
                 Err(_) => None,
             }
         }
@@ -94,14 +100,24 @@ pub async fn show(
         Some(id) => {
             let page = RowPage {
                 status: None,
+                start: Start::At(0),
                 offset: 0,
                 limit: 1,
             };
             match import::get(&state, user, id.trim().to_string(), page).await {
                 Ok(b) if b.batch.is_open() && b.batch.format.columns.is_some() => Some(b.batch),
-                Err(e @ crate::Error::Internal(_)) => return Err(e.into()),
+                Err(e @ (crate::Error::Internal(_) | crate::Error::Busy(_))) => {
+                    return Err(e.into())
+                }
                 _ => None,
             }
+        }
+        None => None,
+    };
+    // Where the page stands among the filter's rows, for its pager.
+    let place = match &opened {
+        Some(b) => {
+            Some(import::place(&state, &user.id, b.batch.id.clone(), status, at, PAGE).await?)
         }
         None => None,
     };
@@ -140,8 +156,8 @@ pub async fn show(
                 @if wanted.is_some() && opened.is_none() {
                     p.notice role="status" { (t.import_not_found) }
                 }
-                @if let Some(b) = &opened {
-                    (view.batch(b, status, offset, written))
+                @if let (Some(b), Some(place)) = (&opened, &place) {
+                    (view.batch(b, status, at, place, written))
                 }
                 @if show_upload { (view.upload(changing.as_ref())) }
                 (view.history(&history))

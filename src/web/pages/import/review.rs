@@ -11,7 +11,8 @@ impl View<'_> {
         &self,
         opened: &BatchWithRows,
         status: Option<Status>,
-        offset: i64,
+        at: i64,
+        place: &Place,
         written: Option<i64>,
     ) -> Markup {
         let (t, b) = (self.t, &opened.batch);
@@ -59,7 +60,7 @@ impl View<'_> {
                             p.muted { (t.import_no_rows) }
                         } @else {
                             (self.rows(opened))
-                            (self.pager(opened, status, offset, shown_total))
+                            (self.pager(opened, status, (at, place), shown_total))
                         }
                     }
                     @if b.is_open() && !opened.rows.is_empty() {
@@ -475,11 +476,19 @@ impl View<'_> {
         }
     }
 
-    /// Partial: which rows are shown, and the links to the pages around.
-    fn pager(&self, b: &BatchWithRows, status: Option<Status>, offset: i64, total: i64) -> Markup {
+    /// Partial: which rows are shown, and the links to the pages around,
+    /// each by the file position of its first row (its key).
+    fn pager(
+        &self,
+        b: &BatchWithRows,
+        status: Option<Status>,
+        (at, place): (i64, &Place),
+        total: i64,
+    ) -> Markup {
         let t = self.t;
         let shown = b.rows.len() as i64;
-        if offset == 0 && shown >= total {
+        let first = place.before;
+        if first == 0 && shown >= total {
             return html! {};
         }
         let href = |at: i64| {
@@ -489,20 +498,23 @@ impl View<'_> {
                 h.push_str(s.code());
             }
             if at > 0 {
-                h.push_str(&format!("&offset={at}"));
+                h.push_str(&format!("&at={at}"));
             }
             h
         };
         let text = t
             .import_rows_of
-            .replace("{from}", &self.count(offset + 1))
-            .replace("{to}", &self.count(offset + shown))
+            .replace("{from}", &self.count(first + 1))
+            .replace("{to}", &self.count(first + shown))
             .replace("{n}", &self.count(total));
+        let next = b.rows.last().map(|r| r.position + 1);
         crate::web::components::pager(&crate::web::components::Pages {
             label: t.import_pages,
             shown: text,
-            prev: (offset > 0).then(|| (href((offset - PAGE).max(0)), t.import_prev)),
-            next: (offset + shown < total).then(|| (href(offset + shown), t.import_next)),
+            prev: (first > 0 && at > 0).then(|| (href(place.previous), t.import_prev)),
+            next: next
+                .filter(|_| first + shown < total)
+                .map(|next| (href(next), t.import_next)),
             jumps: None,
         })
     }
