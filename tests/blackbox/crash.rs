@@ -43,7 +43,7 @@ impl Service {
         Service {
             child,
             base,
-            client: reqwest::Client::new(),
+            client: cashkeeper::services::http_client().build().unwrap(),
         }
     }
 
