@@ -213,7 +213,7 @@ async fn healthcheck(config: &Config) -> anyhow::Result<()> {
         });
     }
     let url = format!("http://{addr}/api/v1/health");
-    let client = crate::services::http_client()
+    let client = crate::outbound::http_client()
         .timeout(std::time::Duration::from_secs(3))
         .no_proxy()
         .build()?;

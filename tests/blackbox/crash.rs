@@ -43,7 +43,7 @@ impl Service {
         Service {
             child,
             base,
-            client: cashkeeper::services::http_client().build().unwrap(),
+            client: cashkeeper::outbound::http_client().build().unwrap(),
         }
     }
 

@@ -101,7 +101,7 @@ pub async fn spawn_app_in(dir: tempfile::TempDir, tweak: impl FnOnce(&mut Config
     let server = tokio::spawn(server::serve(listener, state.clone(), async move {
         let _ = rx.await;
     }));
-    let client = cashkeeper::services::http_client()
+    let client = cashkeeper::outbound::http_client()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();
