@@ -213,7 +213,7 @@ async fn healthcheck(config: &Config) -> anyhow::Result<()> {
         });
     }
     let url = format!("http://{addr}/api/v1/health");
-    let client = reqwest::Client::builder()
+    let client = crate::outbound::http_client()
         .timeout(std::time::Duration::from_secs(3))
         .no_proxy()
         .build()?;

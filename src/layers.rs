@@ -3,7 +3,7 @@
 //! files import each other, directly or in a loop.
 //!
 //! ```text
-//! error, clock, config, memory, cache ← domain ← i18n ← store
+//! error, clock, config, memory, cache, outbound ← domain ← i18n ← store
 //!   ← auth, services, demo ← state ← app
 //!   ← doors: actions, api, web, jobs ← router ← server ← cli
 //! ```
@@ -22,6 +22,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("config", 0),
     ("memory", 0),
     ("cache", 0),
+    ("outbound", 0),
     ("domain", 1),
     ("i18n", 2),
     ("store", 3),

@@ -13,9 +13,9 @@
 //! - [`store`] owns SQLite, [`domain`] the pure rules, [`auth`] sessions and secrets.
 //!
 //! Layers import downward only, and no door (actions, api, web, jobs, cli)
-//! imports another: error, clock, config, memory, cache ← domain ← i18n ←
-//! store ← auth, services, demo ← state ← app ← actions, api, web, jobs ←
-//! router ← server ← cli. `layers.rs` checks this by reading `src/`.
+//! imports another: error, clock, config, memory, cache, outbound ← domain ←
+//! i18n ← store ← auth, services, demo ← state ← app ← actions, api, web,
+//! jobs ← router ← server ← cli. `layers.rs` checks this by reading `src/`.
 
 pub mod actions;
 pub mod api;
@@ -31,6 +31,7 @@ pub mod error;
 pub mod i18n;
 pub mod jobs;
 pub mod memory;
+pub mod outbound;
 pub mod router;
 pub mod server;
 pub mod services;

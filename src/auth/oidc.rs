@@ -217,7 +217,7 @@ impl Provider {
         };
         let redirect = RedirectUrl::new(format!("{base_url}{CALLBACK_PATH}"))
             .map_err(|e| anyhow::anyhow!("OpenID redirect URL: {e}"))?;
-        let http = reqwest::Client::builder()
+        let http = crate::outbound::http_client()
             .user_agent(concat!("cashkeeper/", env!("CARGO_PKG_VERSION")))
             .redirect(reqwest::redirect::Policy::none())
             .timeout(TIMEOUT)

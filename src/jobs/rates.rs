@@ -18,7 +18,7 @@ impl Drop for RefreshLoop {
 /// Returns at once: serving never waits for the network.
 pub fn spawn_refresh_loop(state: AppState) -> RefreshLoop {
     RefreshLoop(tokio::spawn(async move {
-        let client = match reqwest::Client::builder()
+        let client = match crate::outbound::http_client()
             .user_agent(concat!("cashkeeper/", env!("CARGO_PKG_VERSION")))
             .build()
         {

@@ -280,7 +280,7 @@ impl PushService {
         // be pointed elsewhere between the check and the connection; no
         // proxy, which would resolve the name again.
         let addr = resolve_checked(&endpoint, &self.hosts).await?;
-        let client = reqwest::Client::builder()
+        let client = crate::outbound::http_client()
             .timeout(SEND_TIMEOUT)
             .redirect(reqwest::redirect::Policy::none())
             .no_proxy()

@@ -244,7 +244,7 @@ mod tests {
             .local_addr()
             .unwrap()
             .port();
-        let client = reqwest::Client::new();
+        let client = crate::outbound::http_client().build().unwrap();
         let url = format!("http://127.0.0.1:{port}/eurofxref-daily.xml");
         assert!(store.refresh(&db, &client, &url).await.is_err());
         assert_eq!(*store.current(), Rates::builtin());

@@ -6,6 +6,7 @@
 
 use crate::helpers::*;
 use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -161,8 +162,7 @@ pub async fn start_with(width: u32, height: u32, dark: bool) -> Option<Browser> 
     // twice at the most.
     let mut tries = 0;
     let client = loop {
-        let session = ClientBuilder::rustls()
-            .expect("TLS roots")
+        let session = ClientBuilder::new(HttpConnector::new())
             .capabilities(caps.clone())
             .connect(&format!("http://127.0.0.1:{port}"))
             .await;

@@ -43,7 +43,7 @@ impl Service {
         Service {
             child,
             base,
-            client: reqwest::Client::new(),
+            client: cashkeeper::outbound::http_client().build().unwrap(),
         }
     }
 

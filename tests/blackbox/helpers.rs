@@ -63,6 +63,9 @@ pub struct TestUser {
     pub id: String,
 }
 
+/// Rows per transaction of [`TestApp::daily_expenses_on`].
+const SEED_CHUNK: u32 = 10_000;
+
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
 
 pub fn unique_email() -> String {
@@ -98,7 +101,7 @@ pub async fn spawn_app_in(dir: tempfile::TempDir, tweak: impl FnOnce(&mut Config
     let server = tokio::spawn(server::serve(listener, state.clone(), async move {
         let _ = rx.await;
     }));
-    let client = reqwest::Client::builder()
+    let client = cashkeeper::outbound::http_client()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();
@@ -230,40 +233,45 @@ impl TestApp {
     }
 
     /// Gives `user` `n` one-time expenses "Einkauf 0" to "Einkauf {n-1}" of
-    /// `cents` cents each on `account` (EUR), the `i`th on `day(i)`, in one
-    /// transaction.
+    /// `cents` cents each on `account` (EUR), the `i`th on `day(i)`, in
+    /// transactions of [`SEED_CHUNK`] rows: each one well inside the write
+    /// budget also on a busy machine, where 100,000 rows in one ran out of
+    /// it.
     pub async fn daily_expenses_on(
         &self,
         user: &TestUser,
         account: &str,
         n: u32,
         cents: i64,
-        day: impl Fn(u32) -> chrono::NaiveDate + Send + 'static,
+        day: impl Fn(u32) -> chrono::NaiveDate + Send + Sync + 'static,
     ) {
         use cashkeeper::store::daily_expenses::{DailyEntry, DailyExpense};
         let (uid, now) = (self.user_id(user).await, self.state.clock.now());
-        let account = account.to_string();
-        self.state
-            .db
-            .transaction(move |tx| {
-                let now = now.to_rfc3339();
-                for i in 0..n {
-                    let new = DailyEntry {
-                        name: format!("Einkauf {i}"),
-                        amount: rust_decimal::Decimal::new(cents, 2),
-                        currency: "EUR".into(),
-                        date: day(i),
-                        account_id: account.clone(),
-                        category_id: None,
-                        merchant: String::new(),
-                        notes: String::new(),
-                    };
-                    cashkeeper::store::table::insert::<DailyExpense>(tx, &uid, &new, &now)?;
-                }
-                Ok(())
-            })
-            .await
-            .unwrap();
+        let day = std::sync::Arc::new(day);
+        for start in (0..n).step_by(SEED_CHUNK as usize) {
+            let (uid, day, account) = (uid.clone(), day.clone(), account.to_string());
+            self.state
+                .db
+                .transaction(move |tx| {
+                    let now = now.to_rfc3339();
+                    for i in start..n.min(start + SEED_CHUNK) {
+                        let new = DailyEntry {
+                            name: format!("Einkauf {i}"),
+                            amount: rust_decimal::Decimal::new(cents, 2),
+                            currency: "EUR".into(),
+                            date: day(i),
+                            account_id: account.clone(),
+                            category_id: None,
+                            merchant: String::new(),
+                            notes: String::new(),
+                        };
+                        cashkeeper::store::table::insert::<DailyExpense>(tx, &uid, &new, &now)?;
+                    }
+                    Ok(())
+                })
+                .await
+                .unwrap();
+        }
     }
 
     /// `f`'s output and what the database's reads ran meanwhile, in

@@ -94,7 +94,7 @@ impl Provider {
         tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
         Some(Provider {
             issuer: format!("http://127.0.0.1:{port}"),
-            http: reqwest::Client::new(),
+            http: cashkeeper::outbound::http_client().build().unwrap(),
             _child: child,
         })
     }
@@ -187,7 +187,7 @@ impl Browser {
     }
 
     async fn get(&mut self, url: &Url) -> Page {
-        let client = reqwest::Client::builder()
+        let client = cashkeeper::outbound::http_client()
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .unwrap();

@@ -62,7 +62,7 @@ async fn under_a_umask_of_022_nothing_in_the_data_directory_is_readable_by_other
     let service = Service {
         child,
         base,
-        client: reqwest::Client::new(),
+        client: cashkeeper::outbound::http_client().build().unwrap(),
     };
     let email = unique_email();
     let registered = service

@@ -156,7 +156,7 @@ async fn a_feed_that_fails_keeps_the_previous_table() {
     let feed = feed_server().await;
     let app = spawn_app().await;
     let user = app.new_user().await;
-    let client = reqwest::Client::new();
+    let client = cashkeeper::outbound::http_client().build().unwrap();
     let refresh = |path: &'static str| {
         let (state, client, url) = (app.state.clone(), client.clone(), format!("{feed}{path}"));
         async move { state.rates.refresh(&state.db, &client, &url).await }

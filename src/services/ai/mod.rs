@@ -79,7 +79,7 @@ impl AiClient {
         };
         // No proxy and no redirects: the operator names the server, and a
         // redirect would turn the POST into a GET or send the key elsewhere.
-        let http = reqwest::Client::builder()
+        let http = crate::outbound::http_client()
             .user_agent(concat!("cashkeeper/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(ai.timeout.min(Duration::from_secs(10)))
             .redirect(reqwest::redirect::Policy::none())
