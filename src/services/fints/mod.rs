@@ -329,7 +329,7 @@ impl Client {
         credentials: Credentials,
     ) -> Result<Client, Error> {
         // No proxy and no redirects: the bank's address is the one checked.
-        let http = reqwest::Client::builder()
+        let http = crate::outbound::http_client()
             .user_agent(concat!("cashkeeper/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(config.timeout.min(Duration::from_secs(10)))
             .timeout(config.timeout)
