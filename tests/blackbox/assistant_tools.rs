@@ -941,3 +941,25 @@ async fn the_chat_gets_a_proposal_for_a_valid_write_and_the_refusal_otherwise() 
     }
     assert_eq!(app.records(&user).await, before, "nothing written");
 }
+
+/// A read tool runs within the read budget of the read actions: past it the
+/// tool fails with the busy words, and the connection is free again.
+#[tokio::test]
+async fn a_read_tool_past_the_read_budget_fails_as_busy() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = spawn_app_in(dir, |_| {}).await;
+    let user = app.new_user().await;
+    let giro = app.account(&user, "Giro", "EUR").await;
+    app.many_daily_expenses(&user, &giro, "2026-03", 2000, 1234)
+        .await;
+    let (found, _) = app.read(&user, "search", json!({"query": "Einkauf"})).await;
+    assert!(found.to_string().contains("Einkauf"), "{found}");
+
+    let dir = app.stop().await;
+    let app = spawn_app_in(dir, |c| c.read_budget = Some(std::time::Duration::ZERO)).await;
+    let message = app.tool_fails(&user, "search", r#"{"query": "Einkauf"}"#).await;
+    assert_eq!(
+        message,
+        "the service is busy right now; please try again in a few seconds"
+    );
+}

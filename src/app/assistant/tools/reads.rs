@@ -176,7 +176,9 @@ pub(super) fn find(name: &str) -> Option<ReadFn> {
     READ_TOOLS.iter().find(|t| t.0 == name).map(|t| t.4)
 }
 
-/// Runs a read tool: its result and the line for the person.
+/// Runs a read tool: its result and the line for the person. Within the
+/// read budget of every read action (`Db::read`), so a question cannot hold
+/// a connection longer than a page could.
 pub(super) async fn read(
     state: &AppState,
     user: &User,
@@ -191,7 +193,7 @@ pub(super) async fn read(
     let user = user.clone();
     state
         .db
-        .run(move |c| {
+        .read(move |c| {
             let asked = Asked {
                 c,
                 user: &user,
