@@ -322,9 +322,11 @@
 
   // Charts wider than a phone scroll sideways (charts.css): they open on
   // their newest end (months run left to right), and say that they scroll.
+  // A chart with a value axis scrolls its drawing only (.chart-scroll).
   function scrollCharts() {
     for (const chart of document.querySelectorAll('.chart')) {
-      const scrolls = chart.scrollWidth > chart.clientWidth + 1;
+      const box = chart.querySelector('.chart-scroll') || chart;
+      const scrolls = box.scrollWidth > box.clientWidth + 1;
       let hint = chart.querySelector('.chart-scroll-hint');
       if (scrolls && !hint && document.body.dataset.msgChartScroll) {
         hint = document.createElement('p');
@@ -335,7 +337,7 @@
       }
       if (hint) hint.hidden = !scrolls;
       if (scrolls && !chart.dataset.scrolled) {
-        chart.scrollLeft = chart.scrollWidth;
+        box.scrollLeft = box.scrollWidth;
         chart.dataset.scrolled = '1';
       }
     }

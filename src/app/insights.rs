@@ -5,7 +5,9 @@
 use crate::app::reports::budgets;
 use crate::app::reports::dashboard::load_ledger;
 use crate::clock::timestamp;
-use crate::domain::insights::{find, CategoryFacts, Facts, SubscriptionFacts};
+use crate::domain::insights::{
+    self as insights_domain, find, CategoryFacts, Facts, SubscriptionFacts,
+};
 use crate::domain::recurrence::{add_months, month_end, month_start, monthly_equivalent};
 use crate::domain::views::{self, View};
 use crate::error::{Error, Result};
@@ -153,10 +155,39 @@ pub fn run_for_user(
     now: DateTime<Utc>,
 ) -> Result<usize> {
     let found = find(&facts(c, user, rates, now)?);
+    store(c, user, &found, now)
+}
+
+/// Works out and stores the budget insights of one user (a category near
+/// or over its budget this month), those not already current: run when an
+/// expense is saved, so that Insights shows an overspent budget at once,
+/// as the dashboard does, not only after the next morning's job
+/// (`docs/budgets.md`). Answers how many are new.
+pub fn budgets_for_user(
+    c: &mut rusqlite::Connection,
+    user: &User,
+    rates: &RateStore,
+    now: DateTime<Utc>,
+) -> Result<usize> {
+    let found: Vec<_> = find(&facts(c, user, rates, now)?)
+        .into_iter()
+        .filter(|f| matches!(f.finding, insights_domain::Finding::OverLimit { .. }))
+        .collect();
+    store(c, user, &found, now)
+}
+
+/// Stores the insights `found` not already current, in one transaction;
+/// answers how many are new.
+fn store(
+    c: &mut rusqlite::Connection,
+    user: &User,
+    found: &[insights_domain::Found],
+    now: DateTime<Utc>,
+) -> Result<usize> {
     let now_s = timestamp(now);
     let tx = crate::store::write_transaction(c)?;
     let mut new = 0;
-    for f in &found {
+    for f in found {
         if insights::is_current(&tx, &user.id, &f.dedupe_key, &now_s)? {
             continue;
         }

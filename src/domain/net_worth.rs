@@ -140,6 +140,48 @@ pub fn monthly(
         .collect()
 }
 
+/// The months of `points` from the first month with data on: the month
+/// the earliest of `accounts` counts from (its creation, or an older
+/// recorded balance), so that a chart does not draw the months before any
+/// balance as zero. The current month is always kept.
+pub fn from_first_data(
+    mut points: Vec<MonthPoint>,
+    accounts: &[AccountBalance<'_>],
+) -> Vec<MonthPoint> {
+    let first = accounts.iter().map(|a| month_start(a.since)).min();
+    let keep_from = match first {
+        Some(first) => points
+            .iter()
+            .position(|p| p.month >= first)
+            .unwrap_or(points.len().saturating_sub(1)),
+        None => points.len().saturating_sub(1),
+    };
+    points.drain(..keep_from);
+    points
+}
+
+/// Net worth now and how it changed over the months shown: "€26,541.88,
+/// +€5,499 in 12 months".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Trend {
+    /// The last month's total (today's).
+    pub total: Decimal,
+    /// The last month's total less the first month's.
+    pub change: Decimal,
+    /// How many months the series covers.
+    pub months: u32,
+}
+
+/// The [`Trend`] of a series, oldest first; `None` when it is empty.
+pub fn trend(points: &[MonthPoint]) -> Option<Trend> {
+    let (first, last) = (points.first()?, points.last()?);
+    Some(Trend {
+        total: last.total,
+        change: last.total - first.total,
+        months: points.len() as u32,
+    })
+}
+
 /// How many months reach back from the month of `today` to the month of
 /// `earliest` (both counted), at least 1 and at most [`MAX_MONTHS`]: the
 /// series "all" of a user whose oldest account was created on `earliest`.
@@ -331,6 +373,89 @@ mod tests {
             serde_json::to_string(&out[12]).unwrap(),
             r#"{"month":"2026-01","total":0.00,"byType":{"checking":0.00,"savings":0.00,"etf":0.00}}"#
         );
+    }
+
+    #[test]
+    fn a_series_starts_with_the_first_month_that_has_data() {
+        let accounts = [
+            account("giro", "checking", "EUR", "2026-02-10"),
+            account("depot", "etf", "EUR", "2026-03-01"),
+        ];
+        let history = [
+            point("giro", "2026-02-10", "1000"),
+            point("giro", "2026-04-01", "1500"),
+            point("depot", "2026-03-01", "500"),
+        ];
+        let all = monthly(
+            &accounts,
+            &history,
+            &Rates::builtin(),
+            "EUR",
+            day("2026-04-15"),
+            12,
+        );
+        assert_eq!(all.len(), 12);
+        let shown = from_first_data(all, &accounts);
+        assert_eq!(
+            totals(&shown),
+            vec![
+                ("2026-02".into(), dec("1000")),
+                ("2026-03".into(), dec("1500")),
+                ("2026-04".into(), dec("2000")),
+            ]
+        );
+        assert_eq!(
+            trend(&shown),
+            Some(Trend {
+                total: dec("2000"),
+                change: dec("1000"),
+                months: 3
+            })
+        );
+        // An older recorded balance (a statement's) moves the start back.
+        let mut older = accounts.clone();
+        older[0].since = day("2025-12-31");
+        let all = monthly(
+            &older,
+            &history,
+            &Rates::builtin(),
+            "EUR",
+            day("2026-04-15"),
+            12,
+        );
+        assert_eq!(from_first_data(all, &older)[0].month, day("2025-12-01"));
+        // Data older than the span: every month shown.
+        let all = monthly(
+            &older,
+            &history,
+            &Rates::builtin(),
+            "EUR",
+            day("2026-04-15"),
+            2,
+        );
+        assert_eq!(from_first_data(all, &older).len(), 2);
+    }
+
+    #[test]
+    fn a_new_user_sees_this_month_only() {
+        let accounts = [account("giro", "checking", "EUR", "2026-04-15")];
+        let history = [point("giro", "2026-04-15", "26541.88")];
+        let all = monthly(
+            &accounts,
+            &history,
+            &Rates::builtin(),
+            "EUR",
+            day("2026-04-15"),
+            12,
+        );
+        let shown = from_first_data(all, &accounts);
+        assert_eq!(totals(&shown), vec![("2026-04".into(), dec("26541.88"))]);
+        assert_eq!(trend(&shown).unwrap().months, 1);
+        assert_eq!(trend(&shown).unwrap().change, Decimal::ZERO);
+        // Without accounts the current month is kept, and no trend without months.
+        let none = monthly(&[], &[], &Rates::builtin(), "EUR", day("2026-04-15"), 12);
+        assert_eq!(from_first_data(none, &[]).len(), 1);
+        assert_eq!(trend(&[]), None);
     }
 
     #[test]

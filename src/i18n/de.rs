@@ -171,6 +171,7 @@ pub static DE: Texts = Texts {
     net_worth_span: "Zeitraum",
     net_worth_months: "{n} Monate",
     net_worth_starts_now: "Der Verlauf beginnt jetzt: Ab heute wird jeder Kontostand festgehalten, den du einträgst, und das Diagramm füllt sich Monat für Monat.",
+    net_worth_trend: "{total}, {change} in {n} Monaten",
     past_balance: "Bisheriger Kontostand",
     field_invalid: "ist ungültig",
     everyday_hint: "Alltagsausgaben: {amount} im Monat erwartet, aus den Einzelausgaben dieses Kontos in den letzten drei vollen Monaten (der mittlere davon, damit ein großer Einkauf nicht für jeden Monat zählt). Der erwartete Stand beginnt beim heutigen Kontostand und zieht sie ab; schon eingetragene spätere Einzelausgaben kommen hinzu. Der niedrigste Stand wird Tag für Tag ermittelt.",

@@ -173,6 +173,7 @@ pub static EN: Texts = Texts {
     net_worth_span: "Period",
     net_worth_months: "{n} months",
     net_worth_starts_now: "History starts now: from today on, every balance you enter is kept, and this chart fills month by month.",
+    net_worth_trend: "{total}, {change} in {n} months",
     past_balance: "Balance so far",
     field_invalid: "is not valid",
     everyday_hint: "Everyday spending: {amount} a month expected, from the one-time expenses on this account in the last three full months (the middle one of them, so one big purchase does not count for every month). The expected balance starts from today's balance and takes it off; one-time expenses already entered for later count on top. The lowest balance is found day by day.",

@@ -139,6 +139,8 @@ pub struct Texts {
     pub net_worth_span: &'static str,
     pub net_worth_months: &'static str,
     pub net_worth_starts_now: &'static str,
+    /// Net worth now and its change: "{total}, {change} in {n} months".
+    pub net_worth_trend: &'static str,
     pub past_balance: &'static str,
     pub field_invalid: &'static str,
     // insights

@@ -175,6 +175,46 @@ pub fn nice_step(max: f64) -> f64 {
     nice * magnitude
 }
 
+/// The width of a value axis's labels and of a whole drawing with one, in
+/// the units of its `viewBox`; `charts.css` sets `.chart-plot`'s columns in
+/// this ratio (72 : 568).
+const AXIS_W: f64 = 72.0;
+const DRAWN_W: f64 = 640.0;
+
+/// A drawing with a value axis: the axis's labels (`ticks`, each a value
+/// and its height) in a column of their own, and the drawing (`plot`, from
+/// `x = AXIS_W` on, gridlines included) with its title and description in
+/// a box beside it. On a phone only that box scrolls sideways
+/// (`charts.css`), so the values stay in view at the newest month.
+fn with_value_axis(
+    id: &str,
+    title: &str,
+    desc: &str,
+    height: f64,
+    ticks: &[(f64, String)],
+    plot: Markup,
+) -> Markup {
+    html! {
+        div.chart-plot {
+            svg.chart-y-axis aria-hidden="true" viewBox={ "0 0 " (AXIS_W) " " (height) }
+                width="100%" xmlns="http://www.w3.org/2000/svg" {
+                @for (y, label) in ticks {
+                    text.chart-axis x=(AXIS_W - 6.0) y=(format!("{:.1}", y + 4.0)) text-anchor="end" { (label) }
+                }
+            }
+            div.chart-scroll {
+                svg role="img" aria-labelledby={ (id) "-t " (id) "-d" }
+                    viewBox={ (AXIS_W) " 0 " (DRAWN_W - AXIS_W) " " (height) }
+                    width="100%" xmlns="http://www.w3.org/2000/svg" {
+                    title id={ (id) "-t" } { (title) }
+                    desc id={ (id) "-d" } { (desc) }
+                    (plot)
+                }
+            }
+        }
+    }
+}
+
 /// Income and expenses side by side for each month, with gridlines.
 pub fn income_vs_expenses(
     title: &str,
@@ -197,12 +237,16 @@ pub fn income_vs_expenses(
     let ticks: Vec<f64> = (0..=((top / step).round() as i64))
         .map(|i| i as f64 * step)
         .collect();
-    let (left, width, plot_h, bottom) = (72.0, 640.0, 200.0, 28.0);
+    let (left, width, plot_h, bottom) = (AXIS_W, DRAWN_W, 200.0, 28.0);
     let plot_w = width - left;
     let n = months.len().max(1) as f64;
     let group = plot_w / n;
     let bar = (group * 0.34).min(22.0);
     let y = |v: f64| 8.0 + plot_h - v / top * plot_h;
+    let axis: Vec<(f64, String)> = ticks
+        .iter()
+        .map(|v| (y(*v), axis_money(*v, currency, locale)))
+        .collect();
     let desc = months
         .iter()
         .map(|m| {
@@ -235,10 +279,7 @@ pub fn income_vs_expenses(
                     span.key.expenses aria-hidden="true" {} (t.expenses)
                 }
             }
-            svg role="img" aria-labelledby={ (id) "-t " (id) "-d" } viewBox={ "0 0 " (width) " " (8.0 + plot_h + bottom) }
-                width="100%" xmlns="http://www.w3.org/2000/svg" {
-                title id={ (id) "-t" } { (title) }
-                desc id={ (id) "-d" } { (desc) }
+            (with_value_axis(&id, title, &desc, 8.0 + plot_h + bottom, &axis, html! {
                 defs {
                     pattern id={ (id) "-hatch" } width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)" {
                         rect.chart-expenses width="6" height="6" {}
@@ -247,9 +288,6 @@ pub fn income_vs_expenses(
                 }
                 @for v in &ticks {
                     line.chart-grid x1=(left) x2=(width) y1=(y(*v)) y2=(y(*v)) {}
-                    text.chart-axis x=(left - 6.0) y=(y(*v) + 4.0) text-anchor="end" {
-                        (axis_money(*v, currency, locale))
-                    }
                 }
                 @for (i, m) in months.iter().enumerate() {
                     @let x = left + group * i as f64 + group / 2.0;
@@ -268,7 +306,7 @@ pub fn income_vs_expenses(
                     text.chart-axis x=(x) y=(8.0 + plot_h + 18.0) text-anchor="middle" { (m.label) }
                 }
                 line.chart-baseline x1=(left) x2=(width) y1=(y(0.0)) y2=(y(0.0)) {}
-            }
+            }))
             (values_table(t.chart_values, &[t.month, t.income, t.expenses], months.iter().map(|m| vec![
                 m.label.clone(),
                 format::money(m.income, currency, locale),
@@ -380,7 +418,7 @@ pub fn balance_lines(
     let top = (hi / step).ceil() * step;
     let bottom_v = (lo / step).floor() * step;
     let span = (top - bottom_v).max(step);
-    let (left, width, plot_h) = (72.0, 640.0, 180.0);
+    let (left, width, plot_h) = (AXIS_W, DRAWN_W, 180.0);
     let n = labels.len().max(2) as f64 - 1.0;
     let x = |i: usize| left + (width - left - 10.0) * i as f64 / n;
     let y = |v: f64| 8.0 + plot_h - (v - bottom_v) / span * plot_h;
@@ -424,6 +462,10 @@ pub fn balance_lines(
         })
         .collect::<Vec<_>>()
         .join("; ");
+    let axis: Vec<(f64, String)> = ticks
+        .iter()
+        .map(|v| (y(*v), axis_money(*v, currency, locale)))
+        .collect();
     let mut head = vec![t.month];
     head.extend(lines.iter().map(|l| l.label));
     html! {
@@ -447,15 +489,9 @@ pub fn balance_lines(
             @if labels.is_empty() {
                 p.muted { (t.empty_list) }
             } @else {
-                svg role="img" aria-labelledby={ (id) "-t " (id) "-d" } viewBox={ "0 0 " (width) " " (8.0 + plot_h + 28.0) }
-                    width="100%" xmlns="http://www.w3.org/2000/svg" {
-                    title id={ (id) "-t" } { (title) }
-                    desc id={ (id) "-d" } { (desc) }
+                (with_value_axis(&id, title, &desc, 8.0 + plot_h + 28.0, &axis, html! {
                     @for v in &ticks {
                         line.chart-grid x1=(left) x2=(width) y1=(y(*v)) y2=(y(*v)) {}
-                        text.chart-axis x=(left - 6.0) y=(y(*v) + 4.0) text-anchor="end" {
-                            (axis_money(*v, currency, locale))
-                        }
                     }
                     @for l in lines.iter().rev() {
                         polyline class={ "chart-line " (l.stroke.class()) } points=(path(l)) fill="none" {
@@ -472,7 +508,7 @@ pub fn balance_lines(
                             title { (t.lowest_point) ", " (labels.get(*i).map(String::as_str).unwrap_or("")) ": " (format::money(Decimal::from_f64_retain(*v).unwrap_or_default().round_dp(2), currency, locale)) }
                         }
                     }
-                }
+                }))
                 (values_table(t.chart_values, &head, labels.iter().enumerate().map(|(i, label)| {
                     let mut row = vec![label.clone()];
                     row.extend(lines.iter().map(|l| l.at(i).map(|v| format::money(v, currency, locale)).unwrap_or_default()));
@@ -499,7 +535,16 @@ pub struct WorthMonth {
 /// (checking plain, savings hatched, ETF dotted: they differ without
 /// telling colours apart), what is owed below the zero line, and the total
 /// marked across each bar; the numbers in a table under it.
-pub fn net_worth(title: &str, months: &[WorthMonth], currency: &str, locale: Locale) -> Markup {
+///
+/// `summary` says it in words under the title: net worth now and its
+/// change over the months drawn.
+pub fn net_worth(
+    title: &str,
+    summary: Option<&str>,
+    months: &[WorthMonth],
+    currency: &str,
+    locale: Locale,
+) -> Markup {
     let t = locale.texts();
     let id = chart_id("nw");
     let kinds = ["checking", "savings", "etf"];
@@ -526,7 +571,7 @@ pub fn net_worth(title: &str, months: &[WorthMonth], currency: &str, locale: Loc
     };
     let bottom_v = (lo / step).floor() * step;
     let span = (top - bottom_v).max(step);
-    let (left, width, plot_h, bottom) = (72.0, 640.0, 200.0, 28.0);
+    let (left, width, plot_h, bottom) = (AXIS_W, DRAWN_W, 200.0, 28.0);
     let plot_w = width - left;
     let n = months.len().max(1);
     let group = plot_w / n as f64;
@@ -536,6 +581,10 @@ pub fn net_worth(title: &str, months: &[WorthMonth], currency: &str, locale: Loc
     let every = n.div_ceil(13);
     let ticks: Vec<f64> = (0..=((span / step).round() as i64))
         .map(|i| bottom_v + i as f64 * step)
+        .collect();
+    let axis: Vec<(f64, String)> = ticks
+        .iter()
+        .map(|v| (y(*v), axis_money(*v, currency, locale)))
         .collect();
     let money = |v: Decimal| format::money(v, currency, locale);
     let desc = months
@@ -565,14 +614,14 @@ pub fn net_worth(title: &str, months: &[WorthMonth], currency: &str, locale: Loc
                     }
                     span { span.key.worth-total aria-hidden="true" {} (t.total) }
                 }
+                @if let Some(summary) = summary {
+                    p.chart-summary { (summary) }
+                }
             }
             @if months.is_empty() {
                 p.muted { (t.empty_list) }
             } @else {
-                svg role="img" aria-labelledby={ (id) "-t " (id) "-d" } viewBox={ "0 0 " (width) " " (8.0 + plot_h + bottom) }
-                    width="100%" xmlns="http://www.w3.org/2000/svg" {
-                    title id={ (id) "-t" } { (title) }
-                    desc id={ (id) "-d" } { (desc) }
+                (with_value_axis(&id, title, &desc, 8.0 + plot_h + bottom, &axis, html! {
                     defs {
                         pattern id={ (id) "-savings" } width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)" {
                             rect.chart-worth-savings width="6" height="6" {}
@@ -585,9 +634,6 @@ pub fn net_worth(title: &str, months: &[WorthMonth], currency: &str, locale: Loc
                     }
                     @for v in &ticks {
                         line.chart-grid x1=(left) x2=(width) y1=(format!("{:.1}", y(*v))) y2=(format!("{:.1}", y(*v))) {}
-                        text.chart-axis x=(left - 6.0) y=(format!("{:.1}", y(*v) + 4.0)) text-anchor="end" {
-                            (axis_money(*v, currency, locale))
-                        }
                     }
                     @for (i, m) in months.iter().enumerate() {
                         @let x = left + group * i as f64 + group / 2.0;
@@ -613,7 +659,7 @@ pub fn net_worth(title: &str, months: &[WorthMonth], currency: &str, locale: Loc
                         }
                     }
                     line.chart-baseline x1=(left) x2=(width) y1=(format!("{:.1}", y(0.0))) y2=(format!("{:.1}", y(0.0))) {}
-                }
+                }))
                 (values_table(t.chart_values,
                     &[t.month, locale.account_type("checking"), locale.account_type("savings"), locale.account_type("etf"), t.total],
                     months.iter().map(|m| vec![m.name.clone(), money(m.checking), money(m.savings), money(m.etf), money(m.total)])))
@@ -771,7 +817,14 @@ mod tests {
                 total: dec("300"),
             },
         ];
-        let svg = net_worth("Net worth", &months, "EUR", Locale::En).into_string();
+        let svg = net_worth(
+            "Net worth",
+            Some("€1,600.00, +€100 in 2 months"),
+            &months,
+            "EUR",
+            Locale::En,
+        )
+        .into_string();
         assert!(svg.contains("role=\"img\"") && svg.contains("<desc"));
         assert!(
             svg.contains(
@@ -786,7 +839,23 @@ mod tests {
         assert_eq!(svg.matches("class=\"chart-part ").count(), 4, "{svg}");
         assert!(svg.contains("<th scope=\"row\">February 2026</th><td>€300.00</td>"));
         assert!(!svg.contains("NaN") && !svg.contains("inf") && !svg.contains("style="));
-        let none = net_worth("Net worth", &[], "EUR", Locale::En).into_string();
+        assert!(svg.contains("<p class=\"chart-summary\">€1,600.00, +€100 in 2 months</p>"));
+        // The value axis in a column of its own, the drawing in the box
+        // that scrolls on a phone.
+        let axis = &svg[svg
+            .find("<svg class=\"chart-y-axis\" aria-hidden=\"true\"")
+            .unwrap()..];
+        let (axis, rest) = axis.split_at(axis.find("</svg>").unwrap());
+        assert!(
+            axis.contains(">€1,500<") && axis.contains(">-€500<"),
+            "{axis}"
+        );
+        let drawing = &rest[rest
+            .find("<div class=\"chart-scroll\"><svg role=\"img\"")
+            .unwrap()..];
+        assert!(drawing.contains("viewBox=\"72 0 568 236\""), "{drawing}");
+        assert!(!drawing.contains(">€1,500<"));
+        let none = net_worth("Net worth", None, &[], "EUR", Locale::En).into_string();
         assert!(!none.contains("<svg"));
     }
 

@@ -699,3 +699,44 @@ async fn a_checking_accounts_forecast_takes_off_the_budgets_of_the_categories_it
     // The expected balance takes the budget off: 1,000 today, 400 a month.
     assert!(planned.contains("€400.00"), "{planned}");
 }
+
+/// A budget overspent by an expense just saved is under Insights at once,
+/// as on the dashboard, not only after the next morning's job; once, however
+/// often an expense is saved, and the job adds no second one.
+#[tokio::test]
+async fn a_budget_overspent_by_an_expense_just_saved_is_an_insight_at_once() {
+    let app = spawn_app().await;
+    let h = household(&app).await;
+    app.ok(
+        &h.user,
+        "setBudget",
+        json!({"categoryId": h.food, "amount": 100}),
+    )
+    .await;
+    let warnings = |list: Value| -> Vec<Value> {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i["type"] == "budget_warning" && i["metadata"]["categoryId"] == h.food)
+            .cloned()
+            .collect()
+    };
+    h.spend(&app, "40", "2026-03-10").await;
+    assert_eq!(
+        warnings(app.ok(&h.user, "listInsights", json!({})).await),
+        Vec::<Value>::new(),
+        "40 of 100 is no warning"
+    );
+    h.spend(&app, "75", "2026-03-15").await;
+    let over = warnings(app.ok(&h.user, "listInsights", json!({})).await);
+    assert_eq!(over.len(), 1, "{over:?}");
+    assert_eq!(over[0]["severity"], "critical");
+    assert_eq!(over[0]["metadata"]["amount"], "115.00");
+    assert_eq!(over[0]["metadata"]["limit"], "100.00");
+    h.spend(&app, "5", "2026-03-15").await;
+    cashkeeper::app::insights::run(&app.state).await;
+    assert_eq!(
+        warnings(app.ok(&h.user, "listInsights", json!({})).await).len(),
+        1
+    );
+}

@@ -62,15 +62,23 @@ return {
 };
 "#;
 
-/// The sideways-scrolling charts of the page: how far each is from its
-/// right end, and the hint it shows.
-const CHARTS: &str = r#"
-return Array.from(document.querySelectorAll('.chart'))
-  .filter(c => c.scrollWidth > c.clientWidth + 1)
-  .map(c => {
+/// The sideways-scrolling charts of the page (the drawing beside a value
+/// axis, or the whole chart): how far each is from its right end, the
+/// hint it shows, and its value axis's labels outside the window.
+const CHARTS_BODY: &str = r#"
+const charts = Array.from(document.querySelectorAll('.chart'))
+  .map(c => [c, c.querySelector('.chart-scroll') || c])
+  .filter(([c, box]) => box.scrollWidth > box.clientWidth + 1)
+  .map(([c, box]) => {
     const hint = c.querySelector('.chart-scroll-hint');
+    // The value axis's labels: the axis texts anchored at their end.
+    const fig = c.getBoundingClientRect();
+    const axis = Array.from(c.querySelectorAll('text.chart-axis[text-anchor=end]'), t => t.getBoundingClientRect());
     return {
-      fromEnd: c.scrollWidth - c.clientWidth - c.scrollLeft,
+      fromEnd: box.scrollWidth - box.clientWidth - box.scrollLeft,
+      axisLabels: axis.length,
+      axisOutside: axis.filter(r => !(r.width > 0 && r.left >= Math.max(0, fig.left) - 0.5
+        && r.right <= Math.min(window.innerWidth, fig.right) + 0.5)).length,
       hint: hint && !hint.hidden && hint.getBoundingClientRect().height > 0 ? hint.textContent : null,
     };
   });
@@ -188,7 +196,7 @@ async fn record_tables_fit_their_panel_and_phone_charts_open_on_the_newest_month
                 // The dashboard's charts open on this month and say they scroll.
                 c.goto(&app.url("/")).await.unwrap();
                 wait_for_css(c, "figure.chart svg").await;
-                let charts = js(c, CHARTS).await;
+                let charts = js(c, &format!("{CHARTS_BODY}; return charts;")).await;
                 let charts = charts.as_array().unwrap();
                 assert!(!charts.is_empty(), "a chart scrolls on a phone: {at}");
                 for chart in charts {
@@ -197,6 +205,7 @@ async fn record_tables_fit_their_panel_and_phone_charts_open_on_the_newest_month
                         "starts at its right end: {at}: {chart}"
                     );
                     assert_eq!(chart["hint"], hint, "{at}");
+                    assert_eq!(chart["axisOutside"], 0, "values in view: {at}: {chart}");
                 }
                 // "Next payments": no date runs into the name beside it.
                 let payments = js(c, PAYMENTS_CLASH).await;
@@ -542,6 +551,59 @@ async fn the_category_charts_text_is_readable_on_a_phone_and_stays_in_its_box() 
             assert_eq!(seen["outside"], json!([]), "{at}: {seen}");
             assert_eq!(seen["overlaps"], json!([]), "{at}: {seen}");
             assert_eq!(seen["scrolls"], false, "{at}: {seen}");
+        }
+        browser.client.clone().close().await.unwrap();
+    }
+}
+
+/// On a phone the dashboard's twelve months, the net worth and the
+/// forecast open on the newest month, and their value axis stays in view
+/// beside the drawing that scrolled: every label inside the window and the
+/// chart. In the light and the dark scheme, saved as screenshots.
+#[tokio::test]
+async fn phone_charts_keep_their_value_axis_in_view_at_the_newest_month() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    app.demo_household(&user).await;
+    for dark in [false, true] {
+        let Some(browser) = signed_in(&app, &user, 390, 844, dark).await else {
+            return;
+        };
+        let c = &browser.client;
+        for (path, chart) in [
+            ("/", "figure.chart"),
+            ("/accounts", "figure.net-worth"),
+            ("/forecasts", "figure.chart"),
+        ] {
+            let at = format!("{path} dark={dark}");
+            c.goto(&app.url(path)).await.unwrap();
+            wait_for_css(c, &format!("{chart} svg[role=img]")).await;
+            // Scrolled to the newest month once the page's script ran.
+            let charts = crate::browser::wait_until(
+                c,
+                &format!("{CHARTS_BODY}; return charts.length && charts.every(c => c.fromEnd <= 1) && charts;"),
+                vec![],
+            )
+            .await
+            .unwrap_or_else(|| panic!("{at}: no chart scrolled to its end"));
+            let charts = charts.as_array().unwrap();
+            for seen in charts {
+                assert!(seen["axisLabels"].as_u64().unwrap() >= 2, "{at}: {seen}");
+                assert_eq!(seen["axisOutside"], 0, "the values in view: {at}: {seen}");
+            }
+            c.execute(
+                &format!("document.querySelector({chart:?}).scrollIntoView()"),
+                vec![],
+            )
+            .await
+            .unwrap();
+            let name = path.trim_start_matches('/');
+            let name = if name.is_empty() { "dashboard" } else { name };
+            crate::browser::screenshot(
+                c,
+                &format!("chart-axis-{name}-phone{}", if dark { "-dark" } else { "" }),
+            )
+            .await;
         }
         browser.client.clone().close().await.unwrap();
     }

@@ -520,10 +520,27 @@ async fn the_accounts_page_draws_net_worth_with_its_values_and_says_when_history
     assert!(html
         .contains(r#"<a href="/accounts?months=12#net-worth" aria-current="page">12 months</a>"#));
     assert!(html.contains(r##"<a href="/accounts?months=all#net-worth">All</a>"##));
-    // The values under the chart: twelve months, June 2025 with the giro.
+    // The values under the chart start where the data starts: June 2025
+    // with the giro, not eleven months of nothing before it; above the
+    // chart, net worth now.
     let table = &html[html.find("<details class=\"chart-values\">").unwrap()..];
-    assert_eq!(table.matches("<tr><th scope=\"row\">").count(), 12);
+    assert_eq!(
+        table.matches("<tr><th scope=\"row\">").count(),
+        1,
+        "{table}"
+    );
     assert!(table.contains("<th scope=\"row\">June 2025</th><td>€1,000.00</td>"));
+    assert_eq!(html.matches("class=\"chart-total\"").count(), 1);
+    assert!(
+        html.contains("<p class=\"chart-summary\">€1,000.00</p>"),
+        "{html}"
+    );
+    // getNetWorth answers every month asked for, as its contract says.
+    let worth = app.ok(&user, "getNetWorth", json!({})).await;
+    let points = worth["points"].as_array().unwrap();
+    assert_eq!(points.len(), 12);
+    assert_eq!(amount(&points[0]["total"]), Decimal::ZERO);
+    assert_eq!(amount(&points[11]["total"]), dec("1000"));
 
     // A year later, a second balance: history has begun.
     on(&app, &mut user, "2026-06-20").await;
@@ -537,8 +554,14 @@ async fn the_accounts_page_draws_net_worth_with_its_values_and_says_when_history
     assert!(!html.contains("History starts now"));
     assert!(html
         .contains(r#"<a href="/accounts?months=24#net-worth" aria-current="page">24 months</a>"#));
+    // From June 2025, when the giro was opened, to this month: 13 months.
     let table = &html[html.find("<details class=\"chart-values\">").unwrap()..];
-    assert_eq!(table.matches("<tr><th scope=\"row\">").count(), 24);
+    assert_eq!(table.matches("<tr><th scope=\"row\">").count(), 13);
+    assert!(table.contains("<th scope=\"row\">June 2025</th><td>€1,000.00</td>"));
+    assert!(
+        html.contains("<p class=\"chart-summary\">€1,500.00, +€500 in 13 months</p>"),
+        "{html}"
+    );
     assert!(table.contains("<th scope=\"row\">May 2026</th><td>€1,000.00</td>"));
     assert!(table.contains("<th scope=\"row\">June 2026</th><td>€1,500.00</td>"));
     // Over more than a year the axis names the year too.
@@ -560,6 +583,10 @@ async fn the_accounts_page_draws_net_worth_with_its_values_and_says_when_history
     assert!(html.contains("<h2>Vermögen</h2>"), "{html}");
     assert!(html.contains(">12 Monate</a>") && html.contains(">Alle</a>"));
     assert!(html.contains("<th scope=\"row\">Juni 2026</th><td>1.500,00\u{a0}€</td>"));
+    assert!(
+        html.contains("<p class=\"chart-summary\">1.500,00\u{a0}€, +500\u{a0}€ in 12 Monaten</p>"),
+        "{html}"
+    );
 
     // Without accounts there is no chart.
     let empty = app.new_user().await;

@@ -5,8 +5,8 @@
 
 use crate::domain::money;
 use crate::domain::net_worth::{
-    monthly, months_since, only_begun, AccountBalance, BalancePoint, MonthPoint, DEFAULT_MONTHS,
-    MAX_MONTHS,
+    from_first_data, monthly, months_since, only_begun, trend, AccountBalance, BalancePoint,
+    MonthPoint, Trend, DEFAULT_MONTHS, MAX_MONTHS,
 };
 use crate::domain::rates::Rates;
 use crate::error::{Error, Result};
@@ -139,7 +139,10 @@ pub enum Span {
 
 /// Net worth as the accounts page draws it.
 pub struct Chart {
+    /// The span's months from the first month with data on.
     pub net_worth: NetWorth,
+    /// Net worth now and its change over the months drawn.
+    pub trend: Option<Trend>,
     /// No account has more than the one balance it began with (created,
     /// or kept from before the history): the page says history starts now.
     pub only_begun: bool,
@@ -147,7 +150,9 @@ pub struct Chart {
     pub has_accounts: bool,
 }
 
-/// The accounts page's chart of `user` over `span`.
+/// The accounts page's chart of `user` over `span`, from the first month
+/// with data on (the months before any balance are left out, not drawn as
+/// zero; `getNetWorth` answers every month asked for).
 pub fn chart(
     c: &Connection,
     user: &User,
@@ -165,8 +170,11 @@ pub fn chart(
             .min()
             .map_or(1, |oldest| months_since(oldest, today)),
     };
+    let mut net_worth = series(user, rates, today, months, &accounts, &history);
+    net_worth.points = from_first_data(net_worth.points, &balances(&accounts, &history, today));
     Ok(Chart {
-        net_worth: series(user, rates, today, months, &accounts, &history),
+        trend: trend(&net_worth.points),
+        net_worth,
         only_begun: only_begun(&history),
         has_accounts: !accounts.is_empty(),
     })

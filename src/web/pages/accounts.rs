@@ -44,7 +44,8 @@ impl AccountsQuery {
     }
 }
 
-/// Partial: net worth month by month, the span's links, and the line
+/// Partial: net worth month by month from the first month with data on,
+/// now and its change in words above it, the span's links, and the line
 /// saying that history starts now while no balance has changed yet.
 fn net_worth_section(c: &Chart, chosen: &str, locale: Locale) -> Markup {
     let t = locale.texts();
@@ -70,9 +71,30 @@ fn net_worth_section(c: &Chart, chosen: &str, locale: Locale) -> Markup {
             }
         })
         .collect();
+    // "€26,541.88, +€5,499 in 12 months": now, and the change over the
+    // months drawn (none over one month).
+    let summary = c.trend.map(|tr| {
+        let total = format::money(tr.total, cur, locale);
+        if tr.months < 2 {
+            return total;
+        }
+        let change = tr.change.round();
+        let sign = if change > rust_decimal::Decimal::ZERO {
+            "+"
+        } else {
+            ""
+        };
+        t.net_worth_trend
+            .replace("{total}", &total)
+            .replace(
+                "{change}",
+                &format!("{sign}{}", format::money_whole(change, cur, locale)),
+            )
+            .replace("{n}", &tr.months.to_string())
+    });
     html! {
         section.card #net-worth {
-            (charts::net_worth(t.net_worth, &months, cur, locale))
+            (charts::net_worth(t.net_worth, summary.as_deref(), &months, cur, locale))
             nav.chart-span aria-label=(t.net_worth_span) {
                 @for span in SPANS {
                     a href={ "/accounts?months=" (span) "#net-worth" } aria-current=[(span == chosen).then_some("page")] {
