@@ -12,6 +12,7 @@
 //! Logged lines name segments and return codes, never a message's bytes:
 //! the PIN, the TAN and the login name appear in no log line.
 
+pub mod address;
 pub mod message;
 pub mod params;
 pub mod syntax;
