@@ -4,6 +4,7 @@
 
 pub mod amount;
 pub mod assistant;
+mod bank;
 pub mod budgets;
 pub mod contracts;
 mod de;

@@ -6,7 +6,10 @@ mod parse;
 #[cfg(test)]
 mod tests;
 
-use parse::{parse_ai, parse_base_url, parse_bool, parse_http_url, parse_oidc, parse_vapid};
+use parse::{
+    parse_ai, parse_base_url, parse_bool, parse_fints_product_id, parse_http_url, parse_oidc,
+    parse_vapid,
+};
 use std::fmt;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -196,6 +199,15 @@ pub struct Config {
     pub vapid: Option<Vapid>,
     /// `CASHKEEPER_PUSH_ALLOW_LOOPBACK_HTTP`.
     pub push_allow_loopback_http: bool,
+    /// `CASHKEEPER_FINTS_PRODUCT_ID`: the product registration number banks
+    /// require in the dialog's start (`docs/bank-sync.md`); unset, connecting
+    /// to a bank is refused.
+    pub fints_product_id: Option<String>,
+    /// `CASHKEEPER_BANK_SYNC_SCHEDULE`: the scheduled bank sync.
+    pub bank_sync_schedule: Schedule,
+    /// `CASHKEEPER_FINTS_ALLOW_LOCAL`: a bank address may also be plain
+    /// `http://` on a loopback or private address (tests, local mock banks).
+    pub fints_allow_local: bool,
     /// `CASHKEEPER_API_RATE_LIMIT`: requests per token per minute on `/api/v1`.
     pub api_rate_limit: u32,
     /// `CASHKEEPER_SIGNIN_LIMIT`: failed sign-ins per 15 minutes per client
@@ -371,6 +383,18 @@ impl Config {
             get("CASHKEEPER_PUSH_ALLOW_LOOPBACK_HTTP"),
             false,
         )?;
+        let fints_product_id = get("CASHKEEPER_FINTS_PRODUCT_ID")
+            .map(|raw| parse_fints_product_id(&raw))
+            .transpose()?;
+        let bank_sync_schedule = Schedule::parse(
+            "CASHKEEPER_BANK_SYNC_SCHEDULE",
+            &get("CASHKEEPER_BANK_SYNC_SCHEDULE").unwrap_or_else(|| "20 5 * * *".into()),
+        )?;
+        let fints_allow_local = parse_bool(
+            "CASHKEEPER_FINTS_ALLOW_LOCAL",
+            get("CASHKEEPER_FINTS_ALLOW_LOCAL"),
+            false,
+        )?;
         let rates_refresh = parse_bool(
             "CASHKEEPER_RATES_REFRESH",
             get("CASHKEEPER_RATES_REFRESH"),
@@ -511,6 +535,9 @@ impl Config {
             backup_keep,
             vapid,
             push_allow_loopback_http,
+            fints_product_id,
+            bank_sync_schedule,
+            fints_allow_local,
             api_rate_limit,
             signin_limit,
             registration_limit,
@@ -543,6 +570,7 @@ impl Config {
         c.notification_schedule = Schedule::Off;
         c.insights_schedule = Schedule::Off;
         c.backup_schedule = Schedule::Off;
+        c.bank_sync_schedule = Schedule::Off;
         c
     }
 

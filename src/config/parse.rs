@@ -1,5 +1,6 @@
 //! Reading single variables: booleans, URLs, the AI provider, single
-//! sign-on and web push keys, each refused naming its variable.
+//! sign-on, web push keys and the FinTS product id, each refused naming its
+//! variable.
 
 use super::*;
 
@@ -71,6 +72,22 @@ pub(super) fn parse_oidc(
         button_label: get("CASHKEEPER_OIDC_BUTTON_LABEL").map(|v| v.trim().to_string()),
         only,
     }))
+}
+
+/// The FinTS product registration number as the German banking industry
+/// issues it: letters and digits, at most 25 (the length the dialog's start
+/// segment, HKVVB, takes), so it needs no escaping in a message.
+pub(super) fn parse_fints_product_id(raw: &str) -> Result<String, ConfigError> {
+    let id = raw.trim();
+    if id.is_empty() || id.len() > 25 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return Err(ConfigError::new(
+            "CASHKEEPER_FINTS_PRODUCT_ID",
+            "the FinTS product registration number, up to 25 letters and digits",
+            raw,
+            None,
+        ));
+    }
+    Ok(id.to_string())
 }
 
 pub(super) fn parse_http_url(var: &str, raw: &str) -> Result<String, ConfigError> {

@@ -180,6 +180,12 @@ fn each_bad_value_names_its_variable() {
         ("CASHKEEPER_PUSH_ALLOW_LOOPBACK_HTTP", "maybe"),
         ("SMTP_URL", "mail.example.org"),
         ("CASHKEEPER_RATES_URL", "ftp://example.org/rates.xml"),
+        ("CASHKEEPER_BANK_SYNC_SCHEDULE", "daily"),
+        ("CASHKEEPER_BANK_SYNC_SCHEDULE", "0 20 5 * * *"),
+        ("CASHKEEPER_FINTS_ALLOW_LOCAL", "maybe"),
+        ("CASHKEEPER_FINTS_PRODUCT_ID", "my product"),
+        ("CASHKEEPER_FINTS_PRODUCT_ID", "ABCDEF0123456789ABCDEF0123"),
+        ("CASHKEEPER_FINTS_PRODUCT_ID", "ABC+DEF"),
     ] {
         let err = with(&[(var, value)]).unwrap_err().0;
         assert!(err.starts_with(&format!("{var}: expected ")), "{err}");
@@ -228,6 +234,36 @@ fn backups_are_off_by_default_and_keep_seven() {
         let err = with(&[(var, bad)]).unwrap_err();
         assert!(err.0.contains(var), "{}", err.0);
     }
+}
+
+#[test]
+fn bank_sync_runs_at_twenty_past_five_without_a_product_id_or_local_banks() {
+    let c = with(&[]).unwrap();
+    assert_eq!(c.bank_sync_schedule, Schedule::Cron("20 5 * * *".into()));
+    assert_eq!(c.fints_product_id, None);
+    assert!(!c.fints_allow_local);
+    assert_eq!(
+        Config::for_data_dir("/tmp/x").bank_sync_schedule,
+        Schedule::Off,
+        "tools and tests run no scheduled jobs"
+    );
+    let c = with(&[
+        ("CASHKEEPER_FINTS_PRODUCT_ID", " 9FA6681DEC0CF3046BFC2F8A6 "),
+        ("CASHKEEPER_BANK_SYNC_SCHEDULE", "0 6,18 * * 1-5"),
+        ("CASHKEEPER_FINTS_ALLOW_LOCAL", "true"),
+    ])
+    .unwrap();
+    assert_eq!(
+        c.fints_product_id.as_deref(),
+        Some("9FA6681DEC0CF3046BFC2F8A6")
+    );
+    assert_eq!(
+        c.bank_sync_schedule,
+        Schedule::Cron("0 6,18 * * 1-5".into())
+    );
+    assert!(c.fints_allow_local);
+    let c = with(&[("CASHKEEPER_BANK_SYNC_SCHEDULE", "OFF")]).unwrap();
+    assert_eq!(c.bank_sync_schedule, Schedule::Off);
 }
 
 #[test]

@@ -126,6 +126,13 @@ pub enum Reason {
     /// The configured model does not take tools (the assistant's lookups).
     AiNoTools,
 
+    // Banks over FinTS (docs/bank-sync.md). The bank's return code and the
+    // technical cause go to the log only.
+    /// A bank address the policy refuses (for the field `url`).
+    BankAddress(BankAddressProblem),
+    /// What a dialog with the bank ended in.
+    Bank(BankFailure),
+
     // Signing in.
     NotAnEmail,
     PasswordTooShort,
@@ -302,6 +309,46 @@ pub enum Reason {
         parent: String,
     },
     UnloadableRecord(String),
+}
+
+/// Why a bank address is refused (`services::fints::address`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BankAddressProblem {
+    /// Not an absolute URL, or with user information or a fragment.
+    NotAUrl,
+    /// Not `https://` (plain http only to a local address, when allowed).
+    NotHttps,
+    /// A loopback, private or otherwise non-public host.
+    Local,
+}
+
+/// A failed dialog with a bank, as a person reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BankFailure {
+    /// The bank refused the PIN (9910, 9931, 9942 …).
+    WrongPin,
+    /// The bank has locked the online access (3938 …).
+    Locked,
+    /// The TAN was wrong or has expired.
+    TanRejected,
+    /// The bank does not accept the server's product registration (9078, 9952).
+    ProductRefused,
+    /// The server has no product registration (`CASHKEEPER_FINTS_PRODUCT_ID`).
+    ProductIdMissing,
+    /// The bank cannot be reached (connection, TLS, an HTTP error).
+    Unreachable,
+    /// The bank did not answer within the time of a request.
+    Timeout,
+    /// The approval in the banking app was not given in time.
+    ApprovalTimedOut,
+    /// Another refusal, with the bank's own words (trimmed, shortened).
+    Refused { text: String },
+    /// The bank's answer cannot be read.
+    Unreadable,
+    /// The bank does not offer statements or balances over FinTS.
+    NotOffered,
+    /// The chosen TAN method is not one the bank offers.
+    UnknownTanMethod,
 }
 
 /// What a person asked the AI provider to do.

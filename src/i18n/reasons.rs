@@ -329,6 +329,8 @@ impl Reason {
             } => ai_busy(*task, *per_minute, *wait, de),
             Reason::AiUnavailable(task) => ai_failed(*task, false, de).into(),
             Reason::AiUnusable(task) => ai_failed(*task, true, de).into(),
+            Reason::BankAddress(problem) => super::bank::address(*problem, de).into(),
+            Reason::Bank(failure) => super::bank::failure(failure, de),
             Reason::AiNoTools => words(
                 "The AI model set up on this server cannot look things up, so the assistant \
                  cannot answer. Whoever runs this cashkeeper can choose another model (AI_MODEL).",

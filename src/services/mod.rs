@@ -4,5 +4,6 @@
 pub mod ai;
 pub mod fints;
 pub mod mail;
+pub mod net;
 pub mod push;
 pub mod rates;

@@ -15,11 +15,12 @@
 //! allow for a token. So the token is signed here and the TTL set apart.
 
 use crate::config::Config;
+use crate::services::net::{is_local_name, is_public, url_host};
 use crate::store::push_subscriptions::Subscription;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use reqwest::Url;
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 use web_push_native::jwt_simple::prelude::{
     Claims, Duration as JwtDuration, ECDSAP256KeyPairLike, ECDSAP256PublicKeyLike, ES256KeyPair,
@@ -40,55 +41,6 @@ pub const TOKEN_VALIDITY: Duration = Duration::from_secs(12 * 60 * 60);
 /// How long one delivery may take in all.
 const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Whether an address may receive a push request: a global unicast address,
-/// so not loopback, private, link-local, carrier-grade NAT, unspecified,
-/// multicast, documentation, benchmarking or reserved.
-pub fn is_public(ip: IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(v4) => is_public_v4(v4),
-        IpAddr::V6(v6) => is_public_v6(v6),
-    }
-}
-
-fn is_public_v4(v4: Ipv4Addr) -> bool {
-    let [a, b, c, _] = v4.octets();
-    !(v4.is_loopback()
-        || v4.is_private()
-        || v4.is_link_local()
-        || v4.is_unspecified()
-        || v4.is_broadcast()
-        || v4.is_multicast()
-        || v4.is_documentation()
-        || a == 0 // "this network"
-        || (a == 100 && (64..128).contains(&b)) // carrier-grade NAT, 100.64/10
-        || (a == 192 && b == 0 && c == 0) // IETF protocol assignments, 192.0.0/24
-        || (a == 192 && b == 88 && c == 99) // 6to4 relay anycast
-        || (a == 198 && (b == 18 || b == 19)) // benchmarking, 198.18/15
-        || a >= 240) // reserved
-}
-
-fn is_public_v6(v6: Ipv6Addr) -> bool {
-    if let Some(v4) = v6.to_ipv4_mapped() {
-        return is_public_v4(v4);
-    }
-    let s = v6.segments();
-    // NAT64 (64:ff9b::/96): what counts is the IPv4 address inside, so
-    // IPv6-only hosts behind DNS64 still reach the push services.
-    if s[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
-        let [a, b] = s[6].to_be_bytes();
-        let [c, d] = s[7].to_be_bytes();
-        return is_public_v4(Ipv4Addr::new(a, b, c, d));
-    }
-    // Global unicast is 2000::/3; everything else (loopback, unspecified,
-    // unique local fc00::/7, link-local fe80::/10, multicast, mapped and
-    // compatible forms) is not.
-    (s[0] & 0xe000) == 0x2000
-        && (s[0] & 0xfe00) != 0x2000 // 2001::/23 IETF protocol assignments (Teredo, ORCHID …)
-        && !(s[0] == 0x2001 && s[1] == 0x0db8) // documentation
-        && s[0] != 0x2002 // 6to4: an IPv4 address in disguise
-        && (s[0] & 0xfff0) != 0x3ff0 // documentation, 3fff::/20
-}
-
 /// A checked endpoint: the URL as it will be requested (WHATWG-parsed, as
 /// reqwest parses it, so the check and the request see the same host), its
 /// host and port.
@@ -101,15 +53,6 @@ pub struct Endpoint {
     /// Plain http or a loopback host, allowed only by
     /// `CASHKEEPER_PUSH_ALLOW_LOOPBACK_HTTP`.
     pub loopback_http: bool,
-}
-
-/// Names that never denote a public host, whatever DNS says.
-fn is_local_name(name: &str) -> bool {
-    name == "localhost"
-        || !name.contains('.') // single label: resolved through search domains, i.e. the local network
-        || [".localhost", ".local", ".localdomain", ".internal", ".lan", ".home.arpa"]
-            .iter()
-            .any(|suffix| name.ends_with(suffix))
 }
 
 /// Checks an endpoint before storing it: `https` to a host that is not
@@ -137,13 +80,7 @@ pub fn check_endpoint(raw: &str, allow_loopback_http: bool) -> Result<Endpoint, 
     }
     // WHATWG parsing has already turned every IPv4 spelling (127.1,
     // 0x7f000001, 2130706433, percent-encoding) into the dotted form.
-    let host = url
-        .host_str()
-        .ok_or("must be an absolute URL")?
-        .trim_start_matches('[')
-        .trim_end_matches(']')
-        .trim_end_matches('.')
-        .to_string();
+    let host = url_host(&url).ok_or("must be an absolute URL")?;
     let ip = host.parse::<IpAddr>().ok();
     let is_loopback = match ip {
         Some(ip) => ip.is_loopback(),
@@ -370,16 +307,7 @@ pub async fn check_resolved(e: &Endpoint, hosts: &[(String, IpAddr)]) -> Result<
 }
 
 fn check_addresses(e: &Endpoint, addrs: &[SocketAddr]) -> Result<SocketAddr, String> {
-    let first = *addrs
-        .first()
-        .ok_or_else(|| format!("{} has no address", e.host))?;
-    for a in addrs {
-        let ok = is_public(a.ip()) || (e.loopback_http && a.ip().is_loopback());
-        if !ok {
-            return Err(format!("{} resolves to a local or private address", e.host));
-        }
-    }
-    Ok(first)
+    crate::services::net::check_addresses(&e.host, addrs, |ip| e.loopback_http && ip.is_loopback())
 }
 
 /// Longest title and body put in a message, in characters: a push message
@@ -525,47 +453,6 @@ mod tests {
                 .unwrap()
                 .loopback_http
         );
-    }
-
-    #[test]
-    fn public_addresses() {
-        for a in [
-            "8.8.8.8",
-            "142.250.185.10",
-            "2a00:1450:4001::1",
-            "2606:4700::1111",
-            "::ffff:8.8.8.8",
-            "64:ff9b::808:808",
-        ] {
-            assert!(is_public(a.parse().unwrap()), "{a}");
-        }
-        for a in [
-            "127.0.0.1",
-            "10.1.2.3",
-            "172.16.0.1",
-            "192.168.0.1",
-            "169.254.169.254",
-            "100.64.0.1",
-            "0.0.0.0",
-            "192.0.0.8",
-            "192.0.2.1",
-            "198.18.0.1",
-            "240.0.0.1",
-            "::",
-            "::1",
-            "::ffff:192.168.0.1",
-            "::7f00:1",
-            "64:ff9b::7f00:1",
-            "fc00::1",
-            "fe80::1",
-            "ff02::1",
-            "2001:db8::1",
-            "2001::1",
-            "2002:a00:1::1",
-            "3fff::1",
-        ] {
-            assert!(!is_public(a.parse().unwrap()), "{a}");
-        }
     }
 
     #[test]

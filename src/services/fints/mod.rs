@@ -12,11 +12,13 @@
 //! Logged lines name segments and return codes, never a message's bytes:
 //! the PIN, the TAN and the login name appear in no log line.
 
+pub mod address;
 pub mod message;
 pub mod params;
 pub mod syntax;
 
 use crate::config::Secret;
+use crate::error::{BankFailure, Reason};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use chrono::{NaiveDate, Utc};
@@ -114,6 +116,52 @@ pub enum Error {
     NotOffered(&'static str),
     #[error("the chosen TAN method is not offered by the bank")]
     UnknownTanMethod,
+}
+
+/// The bank's own words shown to a person at most, in characters.
+const MAX_BANK_TEXT: usize = 200;
+
+impl Error {
+    /// What a person reads of this error (worded in `i18n`); the return
+    /// code and the technical cause stay in the error's `Display`, for the
+    /// log. Only a refusal the client does not know by its code carries the
+    /// bank's own words, on one line and shortened.
+    pub fn failure(&self) -> BankFailure {
+        match self {
+            Error::WrongPin { .. } => BankFailure::WrongPin,
+            Error::Locked { .. } => BankFailure::Locked,
+            Error::TanRejected { .. } => BankFailure::TanRejected,
+            Error::ProductRefused { .. } => BankFailure::ProductRefused,
+            Error::Unreachable(_) => BankFailure::Unreachable,
+            Error::Timeout => BankFailure::Timeout,
+            Error::ApprovalTimedOut => BankFailure::ApprovalTimedOut,
+            Error::Refused { text, .. } => BankFailure::Refused {
+                text: plain_bank_text(text),
+            },
+            Error::Protocol(_) => BankFailure::Unreadable,
+            Error::NotOffered(_) => BankFailure::NotOffered,
+            Error::UnknownTanMethod => BankFailure::UnknownTanMethod,
+        }
+    }
+
+    /// The refusal a person reads: [`Error::failure`] as a [`Reason`].
+    pub fn reason(&self) -> Reason {
+        Reason::Bank(self.failure())
+    }
+}
+
+/// The bank's text on one line, without control characters, cut to
+/// [`MAX_BANK_TEXT`] characters.
+fn plain_bank_text(text: &str) -> String {
+    let words: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let line = words.join(" ");
+    match line.char_indices().nth(MAX_BANK_TEXT) {
+        Some((cut, _)) => format!("{}…", line[..cut].trim_end()),
+        None => line,
+    }
 }
 
 /// Return codes of a refused PIN.
@@ -1157,6 +1205,68 @@ pub fn balance_of(hisal: &Segment) -> Option<Balance> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_person_reads_the_failure_and_the_log_keeps_the_code() {
+        let pair = |code: &str| (code.to_string(), "PIN falsch".to_string());
+        let (code, text) = pair("9942");
+        let e = Error::WrongPin { code, text };
+        assert_eq!(e.failure(), BankFailure::WrongPin);
+        assert!(
+            e.to_string().contains("9942"),
+            "the log keeps the code: {e}"
+        );
+        let (code, text) = pair("3938");
+        assert_eq!(Error::Locked { code, text }.failure(), BankFailure::Locked);
+        let (code, text) = pair("9941");
+        assert_eq!(
+            Error::TanRejected { code, text }.failure(),
+            BankFailure::TanRejected
+        );
+        let (code, text) = pair("9078");
+        assert_eq!(
+            Error::ProductRefused { code, text }.reason(),
+            Reason::Bank(BankFailure::ProductRefused)
+        );
+        for (e, want) in [
+            (
+                Error::Unreachable("connection refused".into()),
+                BankFailure::Unreachable,
+            ),
+            (Error::Timeout, BankFailure::Timeout),
+            (Error::ApprovalTimedOut, BankFailure::ApprovalTimedOut),
+            (
+                Error::Protocol("not base64".into()),
+                BankFailure::Unreadable,
+            ),
+            (Error::NotOffered("HKKAZ"), BankFailure::NotOffered),
+            (Error::UnknownTanMethod, BankFailure::UnknownTanMethod),
+        ] {
+            assert_eq!(e.failure(), want, "{e}");
+        }
+    }
+
+    #[test]
+    fn a_refusal_keeps_the_banks_words_on_one_shortened_line() {
+        let refused = |text: &str| {
+            Error::Refused {
+                code: "9050".into(),
+                text: text.into(),
+            }
+            .failure()
+        };
+        assert_eq!(
+            refused("  Auftrag\r\nabgelehnt\u{7}  "),
+            BankFailure::Refused {
+                text: "Auftrag abgelehnt".into()
+            }
+        );
+        let BankFailure::Refused { text } = refused(&"Ä".repeat(500)) else {
+            panic!("a refusal stays one")
+        };
+        assert_eq!(text.chars().count(), MAX_BANK_TEXT + 1);
+        assert!(text.ends_with('…'));
+    }
 
     fn hisal(balance: &str) -> Segment {
         let text = format!("HISAL:5:7:3+DE1:BIC:1::280:1+Giro+EUR+{balance}'");
