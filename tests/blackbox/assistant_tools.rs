@@ -957,7 +957,9 @@ async fn a_read_tool_past_the_read_budget_fails_as_busy() {
 
     let dir = app.stop().await;
     let app = spawn_app_in(dir, |c| c.read_budget = Some(std::time::Duration::ZERO)).await;
-    let message = app.tool_fails(&user, "search", r#"{"query": "Einkauf"}"#).await;
+    let message = app
+        .tool_fails(&user, "search", r#"{"query": "Einkauf"}"#)
+        .await;
     assert_eq!(
         message,
         "the service is busy right now; please try again in a few seconds"
