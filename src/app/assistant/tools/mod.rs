@@ -143,9 +143,11 @@ pub async fn run(state: &AppState, user: &User, name: &str, arguments: &str) -> 
             tools: names.into_iter().map(String::from).collect(),
         }))
     };
+    // The model reads the error in English words, so that it can correct
+    // the call or tell the person (a busy database: to try again soon).
     outcome.unwrap_or_else(|e| {
         e.log();
-        Outcome::Failed(e.to_string())
+        Outcome::Failed(e.text(crate::domain::locale::Locale::En))
     })
 }
 
