@@ -336,6 +336,12 @@
         if (caption) caption.appendChild(hint);
       }
       if (hint) hint.hidden = !scrolls;
+      // A drawing that scrolls in a box of its own is reached by the
+      // keyboard (the arrow keys scroll it); one that fits is no tab stop.
+      if (box !== chart) {
+        if (scrolls) box.tabIndex = 0;
+        else box.removeAttribute('tabindex');
+      }
       if (scrolls && !chart.dataset.scrolled) {
         box.scrollLeft = box.scrollWidth;
         chart.dataset.scrolled = '1';

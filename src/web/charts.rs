@@ -202,7 +202,10 @@ fn with_value_axis(
                     text.chart-axis x=(AXIS_W - 6.0) y=(format!("{:.1}", y + 4.0)) text-anchor="end" { (label) }
                 }
             }
-            div.chart-scroll {
+            // A box that scrolls takes the keyboard focus (app.js), so the
+            // drawing can be scrolled without a mouse; it is named by the
+            // chart's title.
+            div.chart-scroll role="group" aria-labelledby={ (id) "-t" } {
                 svg role="img" aria-labelledby={ (id) "-t " (id) "-d" }
                     viewBox={ (AXIS_W) " 0 " (DRAWN_W - AXIS_W) " " (height) }
                     width="100%" xmlns="http://www.w3.org/2000/svg" {
@@ -850,9 +853,7 @@ mod tests {
             axis.contains(">€1,500<") && axis.contains(">-€500<"),
             "{axis}"
         );
-        let drawing = &rest[rest
-            .find("<div class=\"chart-scroll\"><svg role=\"img\"")
-            .unwrap()..];
+        let drawing = &rest[rest.find("<div class=\"chart-scroll\"").unwrap()..];
         assert!(drawing.contains("viewBox=\"72 0 568 236\""), "{drawing}");
         assert!(!drawing.contains(">€1,500<"));
         let none = net_worth("Net worth", None, &[], "EUR", Locale::En).into_string();
