@@ -86,6 +86,30 @@ fn money_with(amount: Decimal, decimals: u32, currency: &str, locale: Locale) ->
     }
 }
 
+/// Net worth now and its change over the months drawn, in words:
+/// "€26,541.88, +€5,499 in 12 months"; the total alone over one month.
+pub fn net_worth_trend(
+    trend: &crate::domain::net_worth::Trend,
+    currency: &str,
+    locale: Locale,
+) -> String {
+    let total = money(trend.total, currency, locale);
+    if trend.months < 2 {
+        return total;
+    }
+    let change = trend.change.round();
+    let sign = if change > Decimal::ZERO { "+" } else { "" };
+    locale
+        .texts()
+        .net_worth_trend
+        .replace("{total}", &total)
+        .replace(
+            "{change}",
+            &format!("{sign}{}", money_whole(change, currency, locale)),
+        )
+        .replace("{n}", &trend.months.to_string())
+}
+
 /// A calendar day: "23.11.2026" (de) or "23 Nov 2026" (en).
 pub fn date(d: NaiveDate, locale: Locale) -> String {
     match locale {
@@ -119,6 +143,33 @@ pub fn date_time(ts: &str, locale: Locale) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn net_worth_trend_says_the_total_and_its_change_in_whole_units() {
+        use crate::domain::net_worth::Trend;
+        let d = |s: &str| s.parse::<Decimal>().unwrap();
+        let trend = |total, change, months| Trend {
+            total: d(total),
+            change: d(change),
+            months,
+        };
+        let up = trend("26541.88", "5499.40", 12);
+        assert_eq!(
+            net_worth_trend(&up, "EUR", Locale::En),
+            "€26,541.88, +€5,499 in 12 months"
+        );
+        assert_eq!(
+            net_worth_trend(&up, "EUR", Locale::De),
+            "26.541,88\u{a0}€, +5.499\u{a0}€ in 12 Monaten"
+        );
+        let down = trend("100.00", "-20.60", 3);
+        assert_eq!(
+            net_worth_trend(&down, "EUR", Locale::En),
+            "€100.00, -€21 in 3 months"
+        );
+        let one = trend("100.00", "0", 1);
+        assert_eq!(net_worth_trend(&one, "EUR", Locale::En), "€100.00");
+    }
 
     #[test]
     fn receipt_items_are_one_a_line_in_the_users_number_style() {

@@ -71,27 +71,7 @@ fn net_worth_section(c: &Chart, chosen: &str, locale: Locale) -> Markup {
             }
         })
         .collect();
-    // "€26,541.88, +€5,499 in 12 months": now, and the change over the
-    // months drawn (none over one month).
-    let summary = c.trend.map(|tr| {
-        let total = format::money(tr.total, cur, locale);
-        if tr.months < 2 {
-            return total;
-        }
-        let change = tr.change.round();
-        let sign = if change > rust_decimal::Decimal::ZERO {
-            "+"
-        } else {
-            ""
-        };
-        t.net_worth_trend
-            .replace("{total}", &total)
-            .replace(
-                "{change}",
-                &format!("{sign}{}", format::money_whole(change, cur, locale)),
-            )
-            .replace("{n}", &tr.months.to_string())
-    });
+    let summary = c.trend.map(|tr| format::net_worth_trend(&tr, cur, locale));
     html! {
         section.card #net-worth {
             (charts::net_worth(t.net_worth, summary.as_deref(), &months, cur, locale))
