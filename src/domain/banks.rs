@@ -7,6 +7,7 @@
 
 use serde::Serialize;
 use std::sync::LazyLock;
+use unicode_normalization::char::decompose_canonical;
 use unicode_normalization::UnicodeNormalization;
 
 /// One bank of the table. Several rows may share a bank code (and a BIC).
@@ -188,31 +189,39 @@ fn occurs(key: &str, word: &str) -> Match {
 /// other accents dropped, and every run of other characters one space, so
 /// "Köln", "KOELN" and "koeln" are the same word.
 pub fn fold(text: &str) -> String {
+    let composed: std::borrow::Cow<str> = if text.is_ascii() {
+        text.into()
+    } else {
+        text.nfc().collect::<String>().into()
+    };
     let mut out = String::with_capacity(text.len());
-    let mut space = true;
-    for c in text.nfc().flat_map(char::to_lowercase) {
-        let written: &str = match c {
+    for c in composed.chars().flat_map(char::to_lowercase) {
+        let written = match c {
             'ä' => "ae",
             'ö' => "oe",
             'ü' => "ue",
             'ß' => "ss",
-            _ => "",
+            c if c.is_alphanumeric() && c.is_ascii() => {
+                out.push(c);
+                continue;
+            }
+            c if c.is_alphanumeric() => {
+                // Other letters without their accents (`é` → `e`).
+                let mut base = None;
+                decompose_canonical(c, |d| {
+                    if base.is_none() && d.is_alphanumeric() {
+                        base = Some(d);
+                    }
+                });
+                out.push(base.unwrap_or(c));
+                continue;
+            }
+            _ => " ",
         };
-        if !written.is_empty() {
+        if written != " " {
             out.push_str(written);
-            space = false;
-            continue;
-        }
-        let mut pushed = false;
-        for d in c.to_string().nfd().filter(|d| d.is_alphanumeric()) {
-            out.push(d);
-            pushed = true;
-        }
-        if pushed {
-            space = false;
-        } else if !space {
+        } else if !out.is_empty() && !out.ends_with(' ') {
             out.push(' ');
-            space = true;
         }
     }
     if out.ends_with(' ') {
