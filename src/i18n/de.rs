@@ -56,7 +56,6 @@ pub static DE: Texts = Texts {
     saved: "Gespeichert.",
     save_and_add_another: "Speichern und nächste",
     name_or_merchant_hint: "Leer gelassen, benennt der Händler die Ausgabe.",
-    search_more: "Die besten {shown} von {total} Treffern. Ein weiteres Wort grenzt sie ein.",
     as_of_today: "(heute)",
     update_balance: "Kontostand aktualisieren",
     chart_values: "Werte zeigen",

@@ -58,7 +58,6 @@ pub static EN: Texts = Texts {
     saved: "Saved.",
     save_and_add_another: "Save and add another",
     name_or_merchant_hint: "Left empty, the merchant names it.",
-    search_more: "The best {shown} of {total} matches. Add a word to narrow them down.",
     as_of_today: "(today)",
     update_balance: "Update balance",
     chart_values: "Show the values",

@@ -60,7 +60,6 @@ pub struct Texts {
     pub saved: &'static str,
     pub save_and_add_another: &'static str,
     pub name_or_merchant_hint: &'static str,
-    pub search_more: &'static str,
     pub as_of_today: &'static str,
     pub update_balance: &'static str,
     pub chart_values: &'static str,

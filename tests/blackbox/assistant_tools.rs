@@ -274,6 +274,17 @@ async fn read_tools_answer_the_numbers_the_pages_show() {
     assert_eq!(found["hits"][0]["kind"], "expense");
     assert_eq!(found["hits"][0]["name"], "Netflix");
     assert_eq!(found["hits"][0]["amount"], "12.99");
+    // A recurring hit with its rhythm and today's amount, never summed.
+    assert_eq!(found["hits"][0]["frequency"], "monthly");
+    assert_eq!(found["hits"][0]["amountToday"], "12.99");
+    assert_eq!(found["recurring"], 1);
+    assert_eq!(found["oneTimeSums"], json!([]));
+    assert_eq!((&found["page"], &found["pages"]), (&json!(1), &json!(1)));
+    let (bakery, _) = app.read(&user, "search", json!({"query": "bäcker"})).await;
+    assert_eq!(
+        bakery["oneTimeSums"],
+        json!([{"kind": "dailyExpense", "currency": "EUR", "amount": "12.40", "count": 1}])
+    );
     let (cat, _) = app.read(&user, "search", json!({"query": "Wohnen"})).await;
     assert_eq!(cat["hits"][0]["kind"], "category");
     assert_eq!(cat["hits"][0]["id"], s.wohnen.as_str());
