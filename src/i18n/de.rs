@@ -393,6 +393,8 @@ pub static DE: Texts = Texts {
     import_batch_reconciled: "Bereit zur Bestätigung",
     import_batch_undecided: "Entscheidungen offen",
     import_open_decisions: "Entscheidungen offen: {n}",
+    import_batch_confirmed_nothing: "Nichts übernommen",
+    import_confirmed_nothing: "Am {date} bestätigt, ohne einen Eintrag zu übernehmen: Jede Zeile war schon da, übersprungen oder fehlerhaft. Es gibt nichts rückgängig zu machen.",
     import_batch_confirmed: "Importiert",
     import_batch_undone: "Rückgängig gemacht",
     import_batch_cancelled: "Verworfen",

@@ -395,6 +395,8 @@ pub static EN: Texts = Texts {
     import_batch_reconciled: "Ready to confirm",
     import_batch_undecided: "Decisions open",
     import_open_decisions: "Decisions open: {n}",
+    import_batch_confirmed_nothing: "Nothing written",
+    import_confirmed_nothing: "Confirmed on {date} without writing an entry: every row was already there, skipped or in error. There is nothing to undo.",
     import_batch_confirmed: "Imported",
     import_batch_undone: "Undone",
     import_batch_cancelled: "Cancelled",

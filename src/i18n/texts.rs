@@ -425,6 +425,10 @@ pub struct Texts {
     pub import_batch_undecided: &'static str,
     /// The confirm bar under the rows: "{n}" conflicts still to decide.
     pub import_open_decisions: &'static str,
+    /// A confirmed batch that wrote no entry (nothing to undo).
+    pub import_batch_confirmed_nothing: &'static str,
+    /// Its notice: `{date}`.
+    pub import_confirmed_nothing: &'static str,
     pub import_batch_confirmed: &'static str,
     pub import_batch_undone: &'static str,
     pub import_batch_cancelled: &'static str,
