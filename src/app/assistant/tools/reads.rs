@@ -213,13 +213,24 @@ pub(super) async fn read(
 }
 
 pub(super) fn month_view(v: &dashboard::MonthView) -> Value {
-    json!({
+    let mut view = json!({
         "income": amt(v.income),
         "expenses": amt(v.expenses),
         "surplus": amt(v.surplus),
         "incomeChangePct": pct(v.income_change_pct),
         "expensesChangePct": pct(v.expenses_change_pct),
-    })
+    });
+    // As the dashboard words it (`money::is_much_more`): against a month
+    // of next to nothing the percent is no figure to quote.
+    for (key, change) in [
+        ("incomeChange", v.income_change_pct),
+        ("expensesChange", v.expenses_change_pct),
+    ] {
+        if change.is_some_and(crate::domain::money::is_much_more) {
+            view[key] = json!("much more than last month (do not quote the percent)");
+        }
+    }
+    view
 }
 
 /// `get_summary`: the dashboard of a month (`reports::dashboard`, as `getDashboard`).
