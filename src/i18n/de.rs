@@ -338,6 +338,7 @@ pub static DE: Texts = Texts {
     assistant_thinking: "Denkt nach …",
     assistant_stopped: "Abgebrochen.",
     assistant_connection_lost: "Die Verbindung brach ab, bevor die Antwort vollständig war.",
+    assistant_offline: "Du bist offline, deshalb wurde nichts gesendet. Versuch es noch einmal, sobald du verbunden bist.",
     assistant_too_many: "Zu viele Fragen auf einmal; versuch es in {n} Sekunden wieder.",
     assistant_not_found: "Diese Unterhaltung gibt es nicht (mehr). Beginn unten eine neue.",
     assistant_proposal: "Vorgeschlagener Eintrag",

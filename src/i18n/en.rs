@@ -340,6 +340,7 @@ pub static EN: Texts = Texts {
     assistant_thinking: "Thinking …",
     assistant_stopped: "Stopped.",
     assistant_connection_lost: "The connection was lost before the answer was complete.",
+    assistant_offline: "You are offline, so nothing was sent. Try again once you are connected.",
     assistant_too_many: "Too many questions at once; try again in {n} seconds.",
     assistant_not_found: "This conversation does not exist (any more). Start a new one below.",
     assistant_proposal: "Proposed entry",

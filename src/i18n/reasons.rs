@@ -806,14 +806,16 @@ impl Reason {
             ),
             Reason::NotAWriteTool(name) if de => format!("„{name}“ ist kein Schreibwerkzeug"),
             Reason::NotAWriteTool(name) => format!("{name:?} is not a write tool"),
-            Reason::ProposalSaved(Some(record)) if de => {
-                format!("ist schon gespeichert als Eintrag {record}")
-            }
-            Reason::ProposalSaved(Some(record)) => {
-                format!("is saved already as record {record}")
-            }
-            Reason::ProposalSaved(None) => words("is saved already", "ist schon gespeichert"),
-            Reason::ProposalDiscarded => words("is discarded already", "ist schon verworfen"),
+            // The record's id is in the refusal's `recordId` (for the
+            // link), not in its words.
+            Reason::ProposalSaved(_) => words(
+                "This proposal is saved already, in another tab or before",
+                "Dieser Vorschlag ist schon gespeichert, in einem anderen Tab oder zuvor",
+            ),
+            Reason::ProposalDiscarded => words(
+                "This proposal is discarded already, in another tab or before",
+                "Dieser Vorschlag ist schon verworfen, in einem anderen Tab oder zuvor",
+            ),
 
             Reason::NotAnExport => words(
                 "is not a cashkeeper export: not a readable zip archive",

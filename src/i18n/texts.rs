@@ -366,6 +366,8 @@ pub struct Texts {
     pub assistant_thinking: &'static str,
     pub assistant_stopped: &'static str,
     pub assistant_connection_lost: &'static str,
+    /// A confirm or discard the browser could not send: it is offline.
+    pub assistant_offline: &'static str,
     pub assistant_too_many: &'static str,
     pub assistant_not_found: &'static str,
     pub assistant_proposal: &'static str,
