@@ -60,11 +60,22 @@
       body: JSON.stringify(body || {}),
     });
     if (res.status === 401) { window.location.assign('/login'); return new Promise(function () {}); }
-    try { return await res.json(); } catch (_) { return { success: false, error: 'HTTP ' + res.status }; }
+    try { return await res.json(); } catch (_) { return { success: false, error: T.network }; }
+  }
+
+  // Why an action could not be sent, in the page's language.
+  function unsent() {
+    return { success: false, error: navigator.onLine === false ? T.offline : T.network };
+  }
+
+  // A refusal's words without the field's name in front ("proposalId: …"
+  // means nothing beside a card).
+  function words(error) {
+    return String(error || T.network).replace(/^[A-Za-z_][\w.]*: /, '');
   }
 
   function showError(message) {
-    formError.textContent = message || 'error';
+    formError.textContent = message || T.network;
     formError.hidden = false;
   }
 
@@ -156,6 +167,30 @@
     buttons.appendChild(discard);
     card.append(status, buttons);
 
+    // Where the saved record is listed: its page (a one-time expense's
+    // month), after the status.
+    function linkSaved(saved) {
+      const page = pages[kind];
+      if (!page) return;
+      const day = saved && typeof saved.date === 'string' ? saved.date
+        : (args && typeof args.date === 'string' ? args.date : '');
+      const a = el('a', null, T.open + ': ' + (T.pages[kind] || page));
+      a.href = kind === 'daily_expense' && /^\d{4}-\d{2}/.test(day) ? page + '?month=' + day.slice(0, 7) : page;
+      status.append(' ', a);
+    }
+
+    // Saved or discarded in another tab (or before): said in words, the
+    // saved record linked, and the buttons retired.
+    function settledElsewhere(body) {
+      card.classList.add(body.state === 'saved' ? 'saved' : 'discarded');
+      buttons.remove();
+      status.classList.remove('error');
+      status.replaceChildren(el('strong', null, words(body.error)));
+      if (body.state === 'saved') linkSaved(null);
+      status.hidden = false;
+      input.focus();
+    }
+
     discard.addEventListener('click', async function () {
       if (!proposalId) {
         card.remove();
@@ -168,12 +203,13 @@
       try {
         body = await action('discardProposal', { proposalId: proposalId });
       } catch (_) {
-        body = { success: false, error: navigator.onLine === false ? 'offline' : 'network error' };
+        body = unsent();
       }
+      if (!body.success && body.state) { settledElsewhere(body); return; }
       if (!body.success) {
         discard.disabled = false;
         if (confirm) confirm.disabled = false;
-        status.textContent = body.error || 'error';
+        status.textContent = words(body.error);
         status.classList.add('error');
         status.hidden = false;
         return;
@@ -195,12 +231,13 @@
         try {
           body = await action('confirmProposal', { proposalId: proposalId });
         } catch (_) {
-          body = { success: false, error: navigator.onLine === false ? 'offline' : 'network error' };
+          body = unsent();
         }
+        if (!body.success && body.state) { settledElsewhere(body); return; }
         if (!body.success) {
           confirm.disabled = false;
           discard.disabled = false;
-          status.textContent = body.error || 'error';
+          status.textContent = words(body.error);
           status.classList.add('error');
           status.hidden = false;
           return;
@@ -208,15 +245,8 @@
         card.classList.add('saved');
         buttons.remove();
         status.replaceChildren(el('strong', null, T.saved));
-        const page = pages[kind];
-        if (page) {
-          const data = body.data || {};
-          const saved = data.record || data;
-          const day = typeof saved.date === 'string' ? saved.date : '';
-          const a = el('a', null, T.open + ': ' + (T.pages[kind] || page));
-          a.href = kind === 'daily_expense' && /^\d{4}-\d{2}/.test(day) ? page + '?month=' + day.slice(0, 7) : page;
-          status.append(' ', a);
-        }
+        const data = body.data || {};
+        linkSaved(data.record || data);
         status.hidden = false;
       });
     }
@@ -367,7 +397,7 @@
         let reply = {};
         try { reply = await res.json(); } catch (_) { reply = {}; }
         if (!res.ok) {
-          let message = reply.error || ('HTTP ' + res.status);
+          let message = reply.error || T.network;
           const wait = res.headers.get('retry-after');
           if (res.status === 429 && wait) message = T.tooMany.replace('{n}', wait);
           turn.note(message, 'msg-error');
@@ -391,7 +421,7 @@
           case 'tool': turn.note(data.summary || data.name, 'msg-tool'); break;
           case 'preview': turn.add(previewCard(data.tool, data.arguments, data.preview, data.proposalId)); break;
           case 'done': finished = true; break;
-          case 'error': turn.note(data.error || 'error', 'msg-error'); finished = true; break;
+          case 'error': turn.note(data.error || T.network, 'msg-error'); finished = true; break;
         }
         follow(wasAtEnd);
       });

@@ -465,7 +465,9 @@
       const r = await action('undoImport', { id: button.dataset.undo });
       button.disabled = false;
       if (!r.success) { showError(button, r.error); return; }
-      flash(T.undone.replace('{n}', count(r.data.removed)));
+      // An opened batch says it is undone in its own notice after the
+      // reload: the flash would say it a second time.
+      if (!button.closest('.import-batch')) flash(T.undone.replace('{n}', count(r.data.removed)));
       window.location.reload();
     }
   });

@@ -93,6 +93,23 @@ impl Error {
         matches!(self, Error::Busy(_))
     }
 
+    /// A refusal of a proposal that is settled already: its state
+    /// (`saved`, `discarded`) and the record it booked, which a confirm's
+    /// refusal carries beside its words so the page can link it.
+    pub fn settled(&self) -> Option<(&'static str, Option<&str>)> {
+        match self {
+            Error::Invalid {
+                reason: Reason::ProposalSaved(record),
+                ..
+            } => Some(("saved", record.as_deref())),
+            Error::Invalid {
+                reason: Reason::ProposalDiscarded,
+                ..
+            } => Some(("discarded", None)),
+            _ => None,
+        }
+    }
+
     /// What a refusal brings for the person to choose from next, as data
     /// beside its words: an unknown layout its `columns` (for a mapping), a
     /// file of several accounts its `accounts`.

@@ -408,7 +408,19 @@ async fn dispatch(
                     )
                         .into_response()
                 }
-                _ => failure(status, message),
+                _ => match e.settled() {
+                    // A proposal settled already: its state and record
+                    // beside the words (`docs/actions.md`).
+                    Some((state, record)) => (
+                        status,
+                        Json(json!({
+                            "success": false, "error": message,
+                            "state": state, "recordId": record,
+                        })),
+                    )
+                        .into_response(),
+                    None => failure(status, message),
+                },
             };
             if e.is_busy() {
                 res.headers_mut().insert(

@@ -1,4 +1,5 @@
-//! `search {query}`: names, notes and merchants of every record type, best first.
+//! `search {query, page?}`: names, notes and merchants of every record
+//! type, best first, 50 hits a page.
 
 use super::{Ctx, Registry, Reply};
 use crate::app::search;
@@ -12,12 +13,14 @@ pub fn register(r: &mut Registry) {
 #[derive(Deserialize)]
 struct SearchInput {
     query: String,
+    page: Option<i64>,
 }
 
 async fn run(ctx: Ctx, input: SearchInput) -> Result<Reply> {
     let query = search::query(&input.query)?;
+    let page = search::page(input.page)?;
     Reply::data(
-        search::find(&ctx.state, &ctx.user_id()?, &query)
+        search::find(&ctx.state, &ctx.user_id()?, &query, page)
             .await?
             .hits,
     )

@@ -176,6 +176,9 @@ pub enum Reason {
     /// A file that is not a bank export at all, and what it is.
     NotABankFile(FileKind),
     NoRows,
+    /// Rows that hold neither a readable date nor a readable amount, so
+    /// no booking: how many there are.
+    RowsUnreadable(usize),
     TooManyRows(usize),
     FieldTooLong {
         kib: usize,

@@ -31,8 +31,22 @@ pub struct Words {
     /// Under an account select that starts on the account last chosen in
     /// that form; `{account}` is its name.
     pub last_used: &'static str,
-    pub search_sum: &'static str,
+    /// Before the sum of the one-time entries of a kind a search found.
+    pub search_sum_daily: &'static str,
+    pub search_sum_income: &'static str,
+    pub search_sum_transfer: &'static str,
+    /// `{n}` recurring hits: why they are not in a sum.
+    pub search_recurring: &'static str,
     pub search_in_category: &'static str,
+    /// A recurring hit's latest price that applies from a later day:
+    /// `{date}` and `{amount}`.
+    pub search_price_from: &'static str,
+    /// `{from}`, `{to}` and `{n}`.
+    pub search_hits_of: &'static str,
+    pub search_pages: &'static str,
+    pub search_pages_end: &'static str,
+    pub search_better: &'static str,
+    pub search_further: &'static str,
 }
 
 const EN: Words = Words {
@@ -56,8 +70,17 @@ const EN: Words = Words {
     quick_expense: "+ Expense",
     quick_expense_label: "Add a one-time expense",
     last_used: "Last used in this form: {account}",
-    search_sum: "Sum",
+    search_sum_daily: "One-time expenses",
+    search_sum_income: "One-time incomes",
+    search_sum_transfer: "One-time transfers",
+    search_recurring: "{n} recurring, each with its rhythm and today's amount, not added up",
     search_in_category: "in category",
+    search_price_from: "from {date}: {amount}",
+    search_hits_of: "Hits {from}–{to} of {n}",
+    search_pages: "Pages of hits",
+    search_pages_end: "Pages of hits, at the end",
+    search_better: "Better matches",
+    search_further: "More hits",
 };
 
 const DE: Words = Words {
@@ -81,8 +104,17 @@ const DE: Words = Words {
     quick_expense: "+ Ausgabe",
     quick_expense_label: "Einmalige Ausgabe erfassen",
     last_used: "Zuletzt in diesem Formular gewählt: {account}",
-    search_sum: "Summe",
+    search_sum_daily: "Einzelausgaben",
+    search_sum_income: "Einmalige Einnahmen",
+    search_sum_transfer: "Einmalige Umbuchungen",
+    search_recurring: "{n} wiederkehrend, jeweils mit Rhythmus und heutigem Betrag, nicht addiert",
     search_in_category: "in Kategorie",
+    search_price_from: "ab {date}: {amount}",
+    search_hits_of: "Treffer {from}–{to} von {n}",
+    search_pages: "Seiten der Treffer",
+    search_pages_end: "Seiten der Treffer, unten",
+    search_better: "Bessere Treffer",
+    search_further: "Weitere Treffer",
 };
 
 pub fn words(locale: Locale) -> &'static Words {

@@ -34,24 +34,32 @@ pub fn text(finding: &Finding, locale: Locale) -> (String, String) {
             currency: cur,
             percent,
             ..
-        } => match locale {
-            Locale::De => (
-                format!("Ungewöhnlich hohe Ausgaben: {name}"),
-                format!(
-                    "In diesem Monat hast du für {name} bisher {} an Einzelausgaben ausgegeben, {percent} % mehr als im Schnitt der letzten drei Monate ({}).",
-                    stored_de(*amount, cur),
-                    stored_de(*average, cur)
+        } => {
+            // Against an average of next to nothing a percent says nothing
+            // a person can use: the dashboard's rule (`is_much_more`).
+            let much = crate::domain::money::is_much_more(*percent);
+            let pct = format::number(*percent, 0, locale);
+            match locale {
+                Locale::De => (
+                    format!("Ungewöhnlich hohe Ausgaben: {name}"),
+                    format!(
+                        "In diesem Monat hast du für {name} bisher {} an Einzelausgaben ausgegeben, {} als im Schnitt der letzten drei Monate ({}).",
+                        stored_de(*amount, cur),
+                        if much { "viel mehr".to_string() } else { format!("{pct} % mehr") },
+                        stored_de(*average, cur)
+                    ),
                 ),
-            ),
-            Locale::En => (
-                format!("Unusually high spending: {name}"),
-                format!(
-                    "You have spent {} in one-time expenses on {name} this month so far, {percent} % more than the average of the last three months ({}).",
-                    en(*amount, cur),
-                    en(*average, cur)
+                Locale::En => (
+                    format!("Unusually high spending: {name}"),
+                    format!(
+                        "You have spent {} in one-time expenses on {name} this month so far, {} than the average of the last three months ({}).",
+                        en(*amount, cur),
+                        if much { "much more".to_string() } else { format!("{pct} % more") },
+                        en(*average, cur)
+                    ),
                 ),
-            ),
-        },
+            }
+        }
         Finding::OverLimit {
             amount,
             category_name: name,
@@ -408,6 +416,29 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn spending_far_above_an_average_of_next_to_nothing_is_much_more_not_a_percent() {
+        let anomaly = |amount: &str, average: &str, percent: &str| Finding::SpendingAnomaly {
+            amount: amount.parse().unwrap(),
+            average: average.parse().unwrap(),
+            category_id: "food".into(),
+            category_name: "Lebensmittel".into(),
+            currency: "EUR".into(),
+            percent: percent.parse().unwrap(),
+        };
+        let tiny = anomaly("1415.33", "10.00", "14053");
+        let (de, en) = (text(&tiny, Locale::De).1, text(&tiny, Locale::En).1);
+        assert!(de.contains(", viel mehr als im Schnitt"), "{de}");
+        assert!(en.contains(", much more than the average"), "{en}");
+        assert!(!de.contains('%'), "{de}");
+        assert!(!en.contains('%'), "{en}");
+        // Over ten times the average: words; up to it, a percent.
+        let big = anomaly("1100.00", "100.00", "1000");
+        assert!(text(&big, Locale::De).1.contains("viel mehr"));
+        let ordinary = anomaly("1000.00", "100.00", "900");
+        assert!(text(&ordinary, Locale::De).1.contains(", 900 % mehr als"));
     }
 
     #[test]

@@ -264,9 +264,11 @@ impl Reason {
                 "this file does not fit in your document storage of {quota_mb} MB ({used_mb} MB \
                  used); delete some documents first"
             ),
+            // The scan says these beside its button, without the field's
+            // name: each names what it is about.
             Reason::ImageUnreadable => words(
-                "is not a readable JPEG or PNG image",
-                "ist kein lesbares JPEG- oder PNG-Bild",
+                "The photo is not a readable JPEG or PNG image",
+                "Das Foto ist kein lesbares JPEG- oder PNG-Bild",
             ),
             Reason::ImagePixels {
                 width,
@@ -274,8 +276,8 @@ impl Reason {
                 max_side,
                 max_megapixels,
             } if de => format!(
-                "ist {width}×{height} Pixel groß; höchstens {max_side} Pixel je Seite und \
-                 {max_megapixels} Megapixel"
+                "Das Foto ist {width}×{height} Pixel groß; höchstens {max_side} Pixel je Seite \
+                 und {max_megapixels} Megapixel"
             ),
             Reason::ImagePixels {
                 width,
@@ -283,24 +285,24 @@ impl Reason {
                 max_side,
                 max_megapixels,
             } => format!(
-                "is {width}×{height} pixels; at most {max_side} pixels a side and \
+                "The photo is {width}×{height} pixels; at most {max_side} pixels a side and \
                  {max_megapixels} megapixels"
             ),
             Reason::NotJpegOrPng => words(
-                "must be a JPEG or PNG image",
-                "muss ein JPEG- oder PNG-Bild sein",
+                "The photo must be a JPEG or PNG image",
+                "Das Foto muss ein JPEG- oder PNG-Bild sein",
             ),
             Reason::ReceiptRequired => words(
-                "is required: a JPEG or PNG photo of the receipt",
-                "bitte ausfüllen: ein JPEG- oder PNG-Foto des Kassenbons",
+                "Choose a JPEG or PNG photo of the receipt",
+                "Wähle ein JPEG- oder PNG-Foto des Kassenbons",
             ),
             Reason::ReceiptTooLarge => words(
-                "must be at most 5 MiB (5,242,880 bytes)",
-                "darf höchstens 5 MiB (5.242.880 Bytes) groß sein",
+                "The photo must be at most 5 MiB (5,242,880 bytes)",
+                "Das Foto darf höchstens 5 MiB (5.242.880 Bytes) groß sein",
             ),
             Reason::ReceiptUploadTooLarge => words(
-                "too large (the image may be at most 5 MiB)",
-                "zu groß (das Bild darf höchstens 5 MiB groß sein)",
+                "The photo is too large: it may be at most 5 MiB",
+                "Das Foto ist zu groß: Es darf höchstens 5 MiB groß sein",
             ),
             Reason::ExpectedMultipart => words(
                 "expected a multipart/form-data upload with the image in the part \"file\"",
@@ -485,8 +487,18 @@ impl Reason {
                 }
             }
             Reason::NoRows => words(
-                "is empty: the file has no rows",
-                "ist leer: die Datei hat keine Zeilen",
+                "The file is empty: it holds no bookings",
+                "Die Datei ist leer: Sie enthält keine Buchungen",
+            ),
+            Reason::RowsUnreadable(n) if de => format!(
+                "Die Datei hat {n} {}, aber in keiner lässt sich ein Datum oder ein Betrag \
+                 lesen; ist es der Umsatz-Export deines Kontos?",
+                plural(*n, "Zeile", "Zeilen")
+            ),
+            Reason::RowsUnreadable(n) => format!(
+                "The file has {n} {}, but none with a date or an amount that can be read; is it \
+                 your account's transactions export?",
+                plural(*n, "row", "rows")
             ),
             Reason::TooManyRows(n) if de => {
                 format!("hat mehr als {n} Zeilen; teile die Datei auf")
@@ -501,7 +513,7 @@ impl Reason {
                  missing?"
             ),
             Reason::UnknownLayout { columns, total } if de => format!(
-                "bitte ausfüllen: der Aufbau der Datei ist unbekannt; gefundene Spalten: {}{}",
+                "Der Aufbau der Datei ist unbekannt: Ordne ihre Spalten zu; gefundene Spalten: {}{}",
                 named_columns(columns),
                 match total.saturating_sub(LAYOUT_COLUMNS_NAMED) {
                     0 => String::new(),
@@ -509,7 +521,8 @@ impl Reason {
                 }
             ),
             Reason::UnknownLayout { columns, total } => format!(
-                "is required: the file's layout is not recognised; columns found: {}{}",
+                "The file's layout is not recognised: choose what its columns hold; columns found: \
+                 {}{}",
                 named_columns(columns),
                 match total.saturating_sub(LAYOUT_COLUMNS_NAMED) {
                     0 => String::new(),
@@ -569,8 +582,12 @@ impl Reason {
             Reason::ReadTooLong(seconds) => format!(
                 "took too long to read (more than {seconds} seconds); is it a file of your bank?"
             ),
-            Reason::BodyTooLarge(mib) if de => format!("ist zu groß (höchstens {mib} MiB)"),
-            Reason::BodyTooLarge(mib) => format!("too large (at most {mib} MiB)"),
+            Reason::BodyTooLarge(mib) if de => {
+                format!("Die Anfrage ist zu groß: Sie darf höchstens {mib} MiB groß sein")
+            }
+            Reason::BodyTooLarge(mib) => {
+                format!("The request is too large: it may be at most {mib} MiB")
+            }
             Reason::BodyLate => words("did not arrive in time", "ist nicht rechtzeitig angekommen"),
             Reason::ReadCalledOff => words(
                 "was not read to its end: the upload was called off",
@@ -594,11 +611,11 @@ impl Reason {
                 a_kind(kind)
             ),
             Reason::StatementAccounts(accounts) if de => format!(
-                "bitte ausfüllen: die Datei enthält Auszüge mehrerer Konten; wähle eines: {}",
+                "Die Datei enthält Auszüge mehrerer Konten; wähle eines: {}",
                 accounts.join(", ")
             ),
             Reason::StatementAccounts(accounts) => format!(
-                "is required: the file holds statements of several accounts; choose one: {}",
+                "The file holds statements of several accounts; choose one: {}",
                 accounts.join(", ")
             ),
             Reason::AccountNotInFile(accounts) if de => format!(
@@ -789,14 +806,16 @@ impl Reason {
             ),
             Reason::NotAWriteTool(name) if de => format!("„{name}“ ist kein Schreibwerkzeug"),
             Reason::NotAWriteTool(name) => format!("{name:?} is not a write tool"),
-            Reason::ProposalSaved(Some(record)) if de => {
-                format!("ist schon gespeichert als Eintrag {record}")
-            }
-            Reason::ProposalSaved(Some(record)) => {
-                format!("is saved already as record {record}")
-            }
-            Reason::ProposalSaved(None) => words("is saved already", "ist schon gespeichert"),
-            Reason::ProposalDiscarded => words("is discarded already", "ist schon verworfen"),
+            // The record's id is in the refusal's `recordId` (for the
+            // link), not in its words.
+            Reason::ProposalSaved(_) => words(
+                "This proposal is saved already, in another tab or before",
+                "Dieser Vorschlag ist schon gespeichert, in einem anderen Tab oder zuvor",
+            ),
+            Reason::ProposalDiscarded => words(
+                "This proposal is discarded already, in another tab or before",
+                "Dieser Vorschlag ist schon verworfen, in einem anderen Tab oder zuvor",
+            ),
 
             Reason::NotAnExport => words(
                 "is not a cashkeeper export: not a readable zip archive",

@@ -60,7 +60,6 @@ pub struct Texts {
     pub saved: &'static str,
     pub save_and_add_another: &'static str,
     pub name_or_merchant_hint: &'static str,
-    pub search_more: &'static str,
     pub as_of_today: &'static str,
     pub update_balance: &'static str,
     pub chart_values: &'static str,
@@ -367,6 +366,8 @@ pub struct Texts {
     pub assistant_thinking: &'static str,
     pub assistant_stopped: &'static str,
     pub assistant_connection_lost: &'static str,
+    /// A confirm or discard the browser could not send: it is offline.
+    pub assistant_offline: &'static str,
     pub assistant_too_many: &'static str,
     pub assistant_not_found: &'static str,
     pub assistant_proposal: &'static str,
@@ -426,6 +427,10 @@ pub struct Texts {
     pub import_batch_undecided: &'static str,
     /// The confirm bar under the rows: "{n}" conflicts still to decide.
     pub import_open_decisions: &'static str,
+    /// A confirmed batch that wrote no entry (nothing to undo).
+    pub import_batch_confirmed_nothing: &'static str,
+    /// Its notice: `{date}`.
+    pub import_confirmed_nothing: &'static str,
     pub import_batch_confirmed: &'static str,
     pub import_batch_undone: &'static str,
     pub import_batch_cancelled: &'static str,

@@ -918,6 +918,29 @@ pub fn written(c: &Connection, user_id: &UserId, batch_id: &str) -> Result<i64> 
     )?)
 }
 
+/// Of the user's batches `ids`, those that are confirmed and wrote no
+/// record (every row a duplicate, skipped or an error): nothing to undo.
+pub fn confirmed_empty(c: &Connection, user_id: &UserId, ids: &[&str]) -> Result<HashSet<String>> {
+    let mut s = c.prepare_cached(
+        "SELECT b.id FROM import_batches b
+          WHERE b.id = ?2 AND b.user_id = ?1 AND b.status = ?3
+            AND NOT EXISTS (SELECT 1 FROM daily_expenses WHERE import_id = b.id AND user_id = ?1)
+            AND NOT EXISTS (SELECT 1 FROM incomes WHERE import_id = b.id AND user_id = ?1)",
+    )?;
+    let mut out = HashSet::new();
+    for id in ids {
+        if let Some(id) = s
+            .query_row(params![user_id, id, BatchStatus::Confirmed.code()], |r| {
+                r.get::<_, String>(0)
+            })
+            .optional()?
+        {
+            out.insert(id);
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

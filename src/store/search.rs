@@ -1,8 +1,12 @@
 //! Search over the names, notes and merchants of every record type of one
 //! user, and over the categories' names for the records in them.
 
+use super::prices;
+use super::table::earlier_amounts;
 use super::users::UserId;
 use crate::domain::money;
+use crate::domain::prices::Prices;
+use crate::domain::recurrence::Frequency;
 use crate::error::Result;
 use chrono::NaiveDate;
 use rusqlite::{Connection, ToSql};
@@ -30,45 +34,77 @@ pub struct Hit {
     /// The category's name, for a record found by it (rank 4).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub category: Option<String>,
+    /// How often an expense, income or transfer is due (`once` for a
+    /// one-time income or transfer); a recurring one's `date` is the day
+    /// it started, no booking.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frequency: Option<Frequency>,
+    /// A recurring item's amount today: `amount` is its latest price, which
+    /// may apply only from a later day.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "money::json::option::serialize"
+    )]
+    pub amount_today: Option<Decimal>,
+    /// The day a recurring item's latest price (`amount`) applies from,
+    /// when that is after today.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub amount_from: Option<NaiveDate>,
+}
+
+impl Hit {
+    /// Whether it is a recurring expense, income or transfer: shown with
+    /// its rhythm and [`Hit::amount_today`], never summed.
+    pub fn is_recurring(&self) -> bool {
+        self.frequency.is_some_and(|f| f != Frequency::Once)
+    }
 }
 
 /// Per table: kind, the SELECT of (id, name, date, amount_cents, currency,
-/// merchant, category name) and the searched text columns besides the name.
+/// merchant, category name, frequency, earlier amounts as
+/// `store::prices::parse` reads them) and the searched text columns besides
+/// the name.
 const SOURCES: &[(&str, &str, &str, &[&str])] = &[
     (
         "account",
         "accounts",
-        "id, name, NULL, balance_cents, currency, NULL, NULL",
+        "id, name, NULL, balance_cents, currency, NULL, NULL, NULL, NULL",
         &[],
     ),
     (
         "category",
         "categories",
-        "id, name, NULL, NULL, NULL, NULL, NULL",
+        "id, name, NULL, NULL, NULL, NULL, NULL, NULL, NULL",
         &[],
     ),
     (
         "expense",
         "expenses",
-        "id, name, start_date, amount_cents, currency, NULL, NULL",
+        concat!(
+            "id, name, start_date, amount_cents, currency, NULL, NULL, frequency, ",
+            earlier_amounts!("expense_id", "expenses")
+        ),
         &["notes"],
     ),
     (
         "dailyExpense",
         "daily_expenses",
-        "id, name, date, amount_cents, currency, merchant, NULL",
+        "id, name, date, amount_cents, currency, merchant, NULL, NULL, NULL",
         &["merchant", "notes"],
     ),
     (
         "income",
         "incomes",
-        "id, name, start_date, amount_cents, currency, NULL, NULL",
+        concat!(
+            "id, name, start_date, amount_cents, currency, NULL, NULL, frequency, ",
+            earlier_amounts!("income_id", "incomes")
+        ),
         &["notes"],
     ),
     (
         "transfer",
         "transfers",
-        "id, note, start_date, amount_cents, currency, NULL, NULL",
+        "id, note, start_date, amount_cents, currency, NULL, NULL, frequency, NULL",
         &[],
     ),
 ];
@@ -81,13 +117,16 @@ const BY_CATEGORY: &[(&str, &str, &str, &[&str])] = &[
     (
         "expense",
         "expenses",
-        "x.id, x.name, x.start_date, x.amount_cents, x.currency, NULL, k.name",
+        concat!(
+            "x.id, x.name, x.start_date, x.amount_cents, x.currency, NULL, k.name, x.frequency, ",
+            earlier_amounts!("expense_id", "x")
+        ),
         &["x.name", "x.notes"],
     ),
     (
         "dailyExpense",
         "daily_expenses",
-        "x.id, x.name, x.date, x.amount_cents, x.currency, x.merchant, k.name",
+        "x.id, x.name, x.date, x.amount_cents, x.currency, x.merchant, k.name, NULL, NULL",
         &["x.name", "x.merchant", "x.notes"],
     ),
 ];
@@ -95,7 +134,7 @@ const BY_CATEGORY: &[(&str, &str, &str, &[&str])] = &[
 /// The rank of a record found by its category's name.
 const RANK_BY_CATEGORY: u8 = 4;
 
-/// Results per search.
+/// Hits per page of a search.
 pub const LIMIT: usize = 50;
 
 /// Best matches first: by rank, then newest. `query` is matched without
@@ -214,6 +253,9 @@ struct Source {
     /// amount booked).
     currency: &'static str,
     amount: &'static str,
+    /// Whether a row is a one-time entry, as SQL (`NULL` for what has no
+    /// amount booked: accounts and categories).
+    once: &'static str,
 }
 
 /// The sources as searched for `q`: each table by its text, then the
@@ -235,7 +277,8 @@ fn sources(q: &str, few: bool) -> Vec<Source> {
             };
             let select = if fts {
                 "daily_expenses.id, daily_expenses.name, daily_expenses.date, \
-                 daily_expenses.amount_cents, daily_expenses.currency, daily_expenses.merchant, NULL"
+                 daily_expenses.amount_cents, daily_expenses.currency, daily_expenses.merchant, NULL, \
+                 NULL, NULL"
             } else {
                 select
             };
@@ -261,6 +304,12 @@ fn sources(q: &str, few: bool) -> Vec<Source> {
                     "categories" | "accounts" => "NULL",
                     "daily_expenses" if fts => "daily_expenses.amount_cents",
                     _ => "amount_cents",
+                },
+                once: match *table {
+                    "categories" | "accounts" => "NULL",
+                    "daily_expenses" => "1",
+                    "expenses" => "0",
+                    _ => "frequency = 'once'",
                 },
             }
         })
@@ -299,20 +348,40 @@ fn sources(q: &str, few: bool) -> Vec<Source> {
             third: format!("%{escaped}%"),
             currency: "x.currency",
             amount: "x.amount_cents",
+            once: if *table == "daily_expenses" { "1" } else { "0" },
         }
     }));
     all
 }
 
 /// What all the records matching a query come to: how many there are
-/// (the search shows at most [`LIMIT`]), and the sum of their amounts per
-/// currency (of expenses, one-time expenses, incomes and transfers; an
-/// account's balance is no amount booked), by currency code.
+/// (a search shows them a page at a time), how many of them are recurring
+/// (expenses, incomes and transfers on a schedule: never summed, since a
+/// monthly and a yearly item add up to nothing anyone pays), and the sum of
+/// the one-time entries per kind and currency (one-time expenses, one-time
+/// incomes, one-time transfers; an account's balance is no amount booked).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Totals {
     pub count: usize,
-    pub sums: Vec<(String, Decimal)>,
+    pub recurring: usize,
+    pub sums: Vec<Sum>,
 }
+
+/// The one-time entries of one kind in one currency that a search found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Sum {
+    /// `dailyExpense`, `income` or `transfer`, as [`Hit::kind`].
+    pub kind: &'static str,
+    pub currency: String,
+    #[serde(serialize_with = "money::json::serialize")]
+    pub amount: Decimal,
+    /// How many entries it sums.
+    pub count: usize,
+}
+
+/// The kinds whose one-time entries are summed, in the order shown.
+pub const SUMMED_KINDS: [&str; 3] = ["dailyExpense", "income", "transfer"];
 
 pub fn totals(c: &Connection, user_id: &UserId, query: &str) -> Result<Totals> {
     let Some(q) = prepared(query) else {
@@ -322,11 +391,17 @@ pub fn totals(c: &Connection, user_id: &UserId, query: &str) -> Result<Totals> {
     // `?7`: what the by-category sources leave out, matched as `few` says.
     let fts_phrase = if few { q.clone() } else { phrase(&q) };
     let mut totals = Totals::default();
-    let mut sums: std::collections::BTreeMap<String, i64> = Default::default();
+    let mut sums: std::collections::BTreeMap<(usize, String), (i64, usize)> = Default::default();
     for source in sources(&q, few) {
-        let (matching, currency, amount) = (&source.matching, source.currency, source.amount);
+        let (matching, currency, amount, once) = (
+            &source.matching,
+            source.currency,
+            source.amount,
+            source.once,
+        );
         let mut s = c.prepare_cached(&format!(
-            "SELECT {currency}, count(*), sum({amount}) {matching} GROUP BY {currency}"
+            "SELECT {currency}, {once} AS once, count(*), sum({amount})
+             {matching} GROUP BY {currency}, once"
         ))?;
         // The ranking's parameters are unused here.
         let all: [&dyn ToSql; 7] = [user_id, &"", &source.third, &"", &"", &0, &fts_phrase];
@@ -334,26 +409,47 @@ pub fn totals(c: &Connection, user_id: &UserId, query: &str) -> Result<Totals> {
         let rows = s.query_map(params, |r| {
             Ok((
                 r.get::<_, Option<String>>(0)?,
-                r.get::<_, i64>(1)?,
-                r.get::<_, Option<i64>>(2)?,
+                r.get::<_, Option<bool>>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, Option<i64>>(3)?,
             ))
         })?;
+        let order = SUMMED_KINDS.iter().position(|k| *k == source.kind);
         for row in rows {
-            let (currency, n, cents) = row?;
+            let (currency, once, n, cents) = row?;
             totals.count += n as usize;
-            if let (Some(currency), Some(cents)) = (currency, cents) {
-                *sums.entry(currency).or_default() += cents;
+            match (once, order, currency, cents) {
+                (Some(false), ..) => totals.recurring += n as usize,
+                (Some(true), Some(order), Some(currency), Some(cents)) => {
+                    let sum = sums.entry((order, currency)).or_default();
+                    sum.0 += cents;
+                    sum.1 += n as usize;
+                }
+                _ => {}
             }
         }
     }
     totals.sums = sums
         .into_iter()
-        .map(|(currency, cents)| (currency, money::from_cents(cents)))
+        .map(|((order, currency), (cents, count))| Sum {
+            kind: SUMMED_KINDS[order],
+            currency,
+            amount: money::from_cents(cents),
+            count,
+        })
         .collect();
     Ok(totals)
 }
 
-pub fn search(c: &Connection, user_id: &UserId, query: &str, limit: usize) -> Result<Vec<Hit>> {
+/// The hits from the `skip`-th on, at most `limit` of them, best first;
+/// a recurring hit's [`Hit::amount_today`] is its amount on `today`.
+pub fn search(
+    c: &Connection,
+    user_id: &UserId,
+    query: &str,
+    (skip, limit): (usize, usize),
+    today: NaiveDate,
+) -> Result<Vec<Hit>> {
     let Some(q) = prepared(query) else {
         return Ok(Vec::new());
     };
@@ -365,7 +461,7 @@ pub fn search(c: &Connection, user_id: &UserId, query: &str, limit: usize) -> Re
         q.clone(),
         format!("{escaped}%"),
         format!("% {escaped}%"),
-        limit as i64,
+        (skip + limit) as i64,
     );
     let mut hits = Vec::new();
     for source in sources(&q, few) {
@@ -379,8 +475,9 @@ pub fn search(c: &Connection, user_id: &UserId, query: &str, limit: usize) -> Re
             None => RANK_BY_CATEGORY.to_string(),
         };
         let (kind, select, matching) = (source.kind, source.select, &source.matching);
-        let sql =
-            format!("SELECT {select}, {rank} AS rank {matching} ORDER BY rank, 3 DESC LIMIT ?6");
+        let sql = format!(
+            "SELECT {select}, {rank} AS rank {matching} ORDER BY rank, 3 DESC, 2, 1 LIMIT ?6"
+        );
         let mut s = c.prepare_cached(&sql)?;
         let all: [&dyn ToSql; 7] = [
             user_id,
@@ -393,16 +490,34 @@ pub fn search(c: &Connection, user_id: &UserId, query: &str, limit: usize) -> Re
         ];
         let params = bound(&s, &all);
         let rows = s.query_map(params, |r| {
+            let amount = r.get::<_, Option<i64>>(3)?.map(money::from_cents);
+            let frequency: Option<Frequency> = r.get(7)?;
+            let (amount_today, amount_from) = match (frequency, amount) {
+                (Some(f), Some(latest)) if f != Frequency::Once => {
+                    let prices = Prices {
+                        latest,
+                        earlier: prices::parse(r.get(8)?),
+                    };
+                    (
+                        Some(prices.on(today)),
+                        prices.latest_from().filter(|from| *from > today),
+                    )
+                }
+                _ => (None, None),
+            };
             Ok(Hit {
                 kind,
                 id: r.get(0)?,
                 name: r.get(1)?,
                 date: r.get(2)?,
-                amount: r.get::<_, Option<i64>>(3)?.map(money::from_cents),
+                amount,
                 currency: r.get(4)?,
                 merchant: r.get::<_, Option<String>>(5)?.filter(|m| !m.is_empty()),
                 category: r.get(6)?,
-                rank: r.get(7)?,
+                frequency,
+                amount_today,
+                amount_from,
+                rank: r.get(9)?,
             })
         })?;
         for row in rows {
@@ -414,13 +529,13 @@ pub fn search(c: &Connection, user_id: &UserId, query: &str, limit: usize) -> Re
             .cmp(&b.rank)
             .then_with(|| b.date.cmp(&a.date))
             .then_with(|| a.name.cmp(&b.name))
+            .then_with(|| a.id.cmp(&b.id))
     });
     // A record both sources find (a case the two matchings fold apart)
     // is listed once, where it ranks best.
     let mut seen = std::collections::HashSet::new();
     hits.retain(|h| seen.insert((h.kind, h.id.clone())));
-    hits.truncate(limit);
-    Ok(hits)
+    Ok(hits.into_iter().skip(skip).take(limit).collect())
 }
 
 #[cfg(test)]

@@ -239,6 +239,19 @@ pub fn page_links(word: &str, current: u32, hrefs: &[String]) -> Markup {
     }
 }
 
+/// `text` as the value of a link's query parameter: every byte but the
+/// unreserved ASCII letters, digits and `-._~` percent-encoded.
+pub fn query_value(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
 /// Partial: `nav.pager`: the link to the page before (`rel="prev"`), what
 /// this one shows, the link to the page after (`rel="next"`), and the
 /// jumps below them.

@@ -91,7 +91,10 @@ async fn a_body_over_one_mebibyte_is_413() {
         .await;
     assert_eq!(reply.status, 413);
     assert_eq!(reply.body["success"], false);
-    assert_eq!(reply.error(), Some("body: too large (at most 1 MiB)"));
+    assert_eq!(
+        reply.error(),
+        Some("body: The request is too large: it may be at most 1 MiB")
+    );
     // Nothing was written.
     let settings = app
         .action("getSettings", json!({}), Some(&user.cookie))
@@ -102,7 +105,10 @@ async fn a_body_over_one_mebibyte_is_413() {
         .await;
     let reply = app.action("updateSettings", big, Some(&user.cookie)).await;
     assert_eq!(reply.status, 413);
-    assert_eq!(reply.error(), Some("body: ist zu groß (höchstens 1 MiB)"));
+    assert_eq!(
+        reply.error(),
+        Some("body: Die Anfrage ist zu groß: Sie darf höchstens 1 MiB groß sein")
+    );
 }
 
 #[tokio::test]

@@ -850,11 +850,16 @@ async fn a_confirmed_proposal_is_booked_once_and_shows_saved_after_a_reload() {
         )
         .await;
     assert!(!again.ok(), "{}", again.body);
-    let error = again.error().unwrap();
-    assert!(
-        error.starts_with("proposalId: ") && error.contains("saved") && error.contains(&record),
-        "{error}"
+    // Said in words, the record beside them for the page to link, never
+    // its id in the words.
+    assert_eq!(
+        again.error(),
+        Some("proposalId: This proposal is saved already, in another tab or before"),
+        "{}",
+        again.body
     );
+    assert_eq!(again.body["state"], "saved", "{}", again.body);
+    assert_eq!(again.body["recordId"], record.as_str(), "{}", again.body);
     assert_eq!(daily_expenses(&app, &user).await.len(), 1);
 
     // Reopened, the conversation knows the proposal was booked.
@@ -924,10 +929,11 @@ async fn a_discarded_proposal_cannot_be_confirmed_and_the_json_reply_carries_its
         .await;
     assert_eq!(
         refused.error(),
-        Some("proposalId: ist schon verworfen"),
+        Some("proposalId: Dieser Vorschlag ist schon verworfen, in einem anderen Tab oder zuvor"),
         "{}",
         refused.body
     );
+    assert_eq!(refused.body["state"], "discarded", "{}", refused.body);
     assert!(daily_expenses(&app, &user).await.is_empty());
     let conv = app
         .ok(

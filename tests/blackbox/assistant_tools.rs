@@ -162,6 +162,31 @@ async fn scenario(app: &TestApp, user: &TestUser) -> Scenario {
 }
 
 #[tokio::test]
+async fn a_month_far_above_one_of_next_to_nothing_is_much_more_for_the_assistant_too() {
+    let app = spawn_app().await;
+    set_today(&app);
+    let user = app.new_user().await;
+    let giro = app.account(&user, "Girokonto", "EUR").await;
+    for (amount, date) in [("10", "2026-10-10"), ("1415.33", "2026-11-10")] {
+        app.ok(
+            &user,
+            "createDailyExpense",
+            json!({"name": "Einkauf", "amount": amount, "date": date, "accountId": giro}),
+        )
+        .await;
+    }
+    let (s, _) = app
+        .read(&user, "get_summary", json!({"month": "2026-11"}))
+        .await;
+    assert_eq!(s["cashflow"]["expensesChangePct"], "14053.3", "{s}");
+    assert_eq!(
+        s["cashflow"]["expensesChange"], "much more than last month (do not quote the percent)",
+        "{s}"
+    );
+    assert!(s["cashflow"].get("incomeChange").is_none(), "{s}");
+}
+
+#[tokio::test]
 async fn a_rent_of_900_and_an_income_of_2500_leave_a_surplus_of_1600() {
     let app = spawn_app().await;
     set_today(&app);
@@ -274,6 +299,17 @@ async fn read_tools_answer_the_numbers_the_pages_show() {
     assert_eq!(found["hits"][0]["kind"], "expense");
     assert_eq!(found["hits"][0]["name"], "Netflix");
     assert_eq!(found["hits"][0]["amount"], "12.99");
+    // A recurring hit with its rhythm and today's amount, never summed.
+    assert_eq!(found["hits"][0]["frequency"], "monthly");
+    assert_eq!(found["hits"][0]["amountToday"], "12.99");
+    assert_eq!(found["recurring"], 1);
+    assert_eq!(found["oneTimeSums"], json!([]));
+    assert_eq!((&found["page"], &found["pages"]), (&json!(1), &json!(1)));
+    let (bakery, _) = app.read(&user, "search", json!({"query": "bäcker"})).await;
+    assert_eq!(
+        bakery["oneTimeSums"],
+        json!([{"kind": "dailyExpense", "currency": "EUR", "amount": "12.40", "count": 1}])
+    );
     let (cat, _) = app.read(&user, "search", json!({"query": "Wohnen"})).await;
     assert_eq!(cat["hits"][0]["kind"], "category");
     assert_eq!(cat["hits"][0]["id"], s.wohnen.as_str());

@@ -1031,6 +1031,33 @@ async fn a_person_asks_the_assistant_to_add_an_expense_confirms_the_proposal_and
             .is_empty(),
         "nothing is saved before the person confirms"
     );
+    // Another tab confirms it first.
+    let conversation = url
+        .query_pairs()
+        .find(|(k, _)| k == "c")
+        .map(|(_, v)| v.to_string())
+        .unwrap();
+    let conv = app
+        .ok(
+            &user,
+            "getConversation",
+            serde_json::json!({ "id": conversation }),
+        )
+        .await;
+    let proposal = conv["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["proposals"].as_array().cloned().unwrap_or_default())
+        .next()
+        .expect("the proposal is stored")["id"]
+        .clone();
+    app.ok(
+        &user,
+        "confirmProposal",
+        serde_json::json!({ "proposalId": proposal }),
+    )
+    .await;
     card.find(Locator::Css("button.confirm"))
         .await
         .unwrap()
@@ -1038,14 +1065,28 @@ async fn a_person_asks_the_assistant_to_add_an_expense_confirms_the_proposal_and
         .await
         .unwrap();
     // "Saved." is in the page's translation table from the start, so
-    // wait for the card itself to turn saved.
+    // wait for the card itself to turn saved: here in words that say it
+    // was saved elsewhere, linked, without a field's name or an id, and
+    // without buttons to press again.
     let link = wait_for_css(c, "article.proposal.saved a").await;
     assert!(link
         .attr("href")
         .await
         .unwrap()
         .unwrap()
-        .starts_with("/daily-expenses"));
+        .starts_with("/daily-expenses?month="));
+    let said = card.text().await.unwrap();
+    assert!(
+        said.contains("This proposal is saved already, in another tab or before"),
+        "{said}"
+    );
+    assert!(!said.contains("proposalId"), "{said}");
+    assert!(!said.contains(proposal.as_str().unwrap()), "{said}");
+    assert!(card
+        .find_all(Locator::Css("button"))
+        .await
+        .unwrap()
+        .is_empty());
     screenshot(c, "assistant-saved").await;
     let saved = app
         .ok(&user, "listDailyExpenses", serde_json::json!({}))

@@ -507,7 +507,13 @@ async fn a_database_from_the_first_version_is_migrated_and_keeps_its_rows() {
         .db
         .run(|c| {
             let old = cashkeeper::store::users::find_by_email(c, "old@example.org")?.unwrap();
-            cashkeeper::store::search::search(c, &old.id, "flohmarkt", 10)
+            cashkeeper::store::search::search(
+                c,
+                &old.id,
+                "flohmarkt",
+                (0, 10),
+                chrono::Utc::now().date_naive(),
+            )
         })
         .await
         .unwrap();

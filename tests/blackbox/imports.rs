@@ -728,6 +728,19 @@ async fn a_file_of_only_unreadable_rows_reconciles_and_confirms_nothing() {
     assert_eq!(done["imported"], 0, "{done}");
     assert_eq!(done["batch"]["status"], "confirmed");
     assert!(one_time_expenses(&app, &user).await.is_empty());
+    // Not offered as "Imported · 0 · Undo": it wrote nothing, so it says
+    // so, in the history and in its own view, with nothing to undo.
+    for path in ["/import".to_string(), format!("/import?batch={batch}")] {
+        let html = app.page(&user, &path).await;
+        assert!(html.contains(">Nothing written</span>"), "{path}: {html}");
+        assert!(!html.contains(">Imported</span>"), "{path}: {html}");
+        assert!(!html.contains("data-undo="), "{path}: {html}");
+    }
+    let html = app.page(&user, &format!("/import?batch={batch}")).await;
+    assert!(
+        html.contains("without writing an entry: every row was already there, skipped or in error. There is nothing to undo."),
+        "{html}"
+    );
 }
 
 #[tokio::test]

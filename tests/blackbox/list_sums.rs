@@ -206,3 +206,149 @@ async fn on_a_phone_page_4_is_reached_from_the_first_screen_of_the_list() {
     wait_for_text(c, "Entries 151–200 of 395").await;
     browser.client.clone().close().await.unwrap();
 }
+
+/// The first day of the month after today's, as the server's clock has it.
+fn next_month_start() -> chrono::NaiveDate {
+    use chrono::Datelike;
+    let today = chrono::Utc::now().date_naive();
+    let (y, m) = if today.month() == 12 {
+        (today.year() + 1, 1)
+    } else {
+        (today.year(), today.month() + 1)
+    };
+    chrono::NaiveDate::from_ymd_opt(y, m, 1).unwrap()
+}
+
+#[tokio::test]
+async fn a_search_sums_one_time_entries_per_kind_and_shows_recurring_ones_at_todays_price() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    app.ok(&user, "updateSettings", json!({"locale": "de"}))
+        .await;
+    let account = app.account(&user, "Girokonto", "EUR").await;
+    let income = |name: &str, amount: &str, frequency: &str, start: &str| {
+        json!({"name": name, "amount": amount, "frequency": frequency,
+               "startDate": start, "accountId": account})
+    };
+    app.ok(
+        &user,
+        "createIncome",
+        income("Weihnachtsgeld", "1000", "once", "2025-12-01"),
+    )
+    .await;
+    app.ok(
+        &user,
+        "createIncome",
+        income("Kindergeld", "250", "monthly", "2025-11-15"),
+    )
+    .await;
+    app.ok(
+        &user,
+        "createDailyExpense",
+        json!({"name": "Geldautomat Gebühr", "amount": "5", "date": "2026-01-10", "accountId": account}),
+    )
+    .await;
+    let html = app.page(&user, "/search?q=geld").await;
+    assert!(
+        html.contains(
+            "<strong>3 Treffer</strong> · Einzelausgaben: <span class=\"amount\">5,00\u{a0}€</span> \
+             · Einmalige Einnahmen: <span class=\"amount\">1.000,00\u{a0}€</span> \
+             · 1 wiederkehrend, jeweils mit Rhythmus und heutigem Betrag, nicht addiert"
+        ),
+        "{html}"
+    );
+    for wrong in ["1.005,00", "1.250,00", "1.255,00", ">Summe"] {
+        assert!(!html.contains(wrong), "{wrong}: {html}");
+    }
+    // Kindergeld: its rhythm, not its start date as if it were a booking.
+    assert!(html.contains("monatlich</small>"), "{html}");
+    assert!(!html.contains("15.11.2025"), "{html}");
+    assert!(
+        html.contains("01.12.2025"),
+        "a one-time income's day: {html}"
+    );
+
+    // Three insurances, yearly and half-yearly: each with its rhythm, no sum.
+    for (name, amount, frequency) in [
+        ("Haftpflichtversicherung", "80", "yearly"),
+        ("Hausratversicherung", "120", "yearly"),
+        ("Zahnzusatzversicherung", "60", "half_yearly"),
+    ] {
+        app.ok(&user, "createExpense", json!({"name": name, "amount": amount, "frequency": frequency, "startDate": "2025-03-01", "accountId": account}))
+            .await;
+    }
+    let html = app.page(&user, "/search?q=versicherung").await;
+    assert!(
+        html.contains("<strong>3 Treffer</strong> · 3 wiederkehrend"),
+        "{html}"
+    );
+    assert_eq!(html.matches("jährlich</small>").count(), 3, "{html}");
+    assert_eq!(html.matches("halbjährlich</small>").count(), 1, "{html}");
+    assert!(!html.contains("260,00"), "{html}");
+
+    // Netflix costs 13.99 until next month, 15.99 from then on.
+    let netflix = app
+        .ok(&user, "createExpense", json!({"name": "Netflix", "amount": "13.99", "frequency": "monthly", "startDate": "2025-01-05", "accountId": account, "isSubscription": true}))
+        .await["id"]
+        .clone();
+    let from = next_month_start();
+    app.ok(
+        &user,
+        "updateExpense",
+        json!({"id": netflix, "amount": "15.99", "amountFrom": from}),
+    )
+    .await;
+    let html = app.page(&user, "/search?q=netflix").await;
+    assert!(
+        html.contains(&format!(
+            "monatlich</small> <span class=\"amount\">13,99\u{a0}€</span> <small class=\"muted\">(ab {}: 15,99\u{a0}€)</small>",
+            from.format("%d.%m.%Y")
+        )),
+        "{html}"
+    );
+    let hits = app.ok(&user, "search", json!({"query": "netflix"})).await;
+    assert_eq!(hits[0]["amount"], json!(15.99), "{hits}");
+    assert_eq!(hits[0]["amountToday"], json!(13.99), "{hits}");
+    assert_eq!(hits[0]["amountFrom"], json!(from.to_string()), "{hits}");
+    assert_eq!(hits[0]["frequency"], "monthly", "{hits}");
+}
+
+#[tokio::test]
+async fn a_search_pages_its_hits_instead_of_stopping_at_50() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let account = app.account(&user, "Giro", "EUR").await;
+    app.many_daily_expenses(&user, &account, "2026-03", 120, 120)
+        .await;
+    let first = app.page(&user, "/search?q=Einkauf").await;
+    assert!(first.contains("Hits 1–50 of 120"), "{first}");
+    assert_eq!(pagers(&first), 2, "a pager above the hits and one below");
+    assert!(
+        first.contains(r#"href="/search?q=Einkauf&amp;page=3""#),
+        "{first}"
+    );
+    let third = app.page(&user, "/search?q=Einkauf&page=3").await;
+    assert!(third.contains("Hits 101–120 of 120"), "{third}");
+    assert_eq!(
+        third.matches("<li><a href=\"/daily-expenses?edit=").count(),
+        20
+    );
+
+    // The action pages alike, and no hit is on two pages.
+    let mut ids = std::collections::HashSet::new();
+    for page in 1..=3 {
+        let hits = app
+            .ok(&user, "search", json!({"query": "einkauf", "page": page}))
+            .await;
+        let hits = hits.as_array().unwrap();
+        assert_eq!(hits.len(), if page < 3 { 50 } else { 20 });
+        for h in hits {
+            assert!(ids.insert(h["id"].as_str().unwrap().to_string()));
+        }
+    }
+    assert_eq!(
+        app.refused(&user, "search", json!({"query": "einkauf", "page": 0}))
+            .await,
+        "page: must be between 1 and 10000"
+    );
+}

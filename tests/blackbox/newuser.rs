@@ -352,7 +352,7 @@ async fn search_marks_counts_and_sums_what_it_found_and_finds_a_categorys_record
             page.contains(&format!("<strong>{found}</strong>")),
             "{page}"
         );
-        let sum = say(locale, "Sum", "Summe");
+        let sum = say(locale, "One-time expenses", "Einzelausgaben");
         assert!(
             page.contains(&format!(
                 " · {sum}: <span class=\"amount\">{}</span>, <span class=\"amount\">{}</span>",

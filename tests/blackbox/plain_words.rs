@@ -236,7 +236,7 @@ async fn every_file_refusal_speaks_german() {
         ),
         (
             "/api/receipt-scan",
-            "file: muss ein JPEG- oder PNG-Bild sein",
+            "file: Das Foto muss ein JPEG- oder PNG-Bild sein",
         ),
     ] {
         let (status, body) = post(&app, &user, path, &gif).await;
@@ -249,7 +249,22 @@ async fn every_file_refusal_speaks_german() {
             Some(&b"\0\x01\x02binary\0\0\xff"[..]),
             "file: ist keine CSV-Textdatei",
         ),
-        (Some(&b""[..]), "file: ist leer: die Datei hat keine Zeilen"),
+        (
+            Some(&b""[..]),
+            "file: Die Datei ist leer: Sie enthält keine Buchungen",
+        ),
+        // Rows there are, under a bank's own header, but none reads as a
+        // booking: not "empty".
+        (
+            Some(
+                "Buchung;Wertstellungsdatum;Auftraggeber/Empfänger;Buchungstext;\
+                 Verwendungszweck;Betrag;Währung\n\
+                 irgendwann;bald;Bäcker;x;y;viel;EUR\nmorgen;heute;Kiosk;x;y;wenig;EUR\n"
+                    .as_bytes(),
+            ),
+            "file: Die Datei hat 2 Zeilen, aber in keiner lässt sich ein Datum oder ein Betrag \
+             lesen; ist es der Umsatz-Export deines Kontos?",
+        ),
         (None, "file: bitte ausfüllen"),
     ] {
         let mut parts = account.to_vec();

@@ -474,7 +474,10 @@ async fn the_file_kind_is_read_from_its_bytes_never_from_its_name_or_type() {
             bytes,
         };
         let error = refused(&app.scan(Some(&user.cookie), &[part]).await, 400);
-        assert_eq!(error, "file: must be a JPEG or PNG image", "{name}");
+        assert_eq!(
+            error, "file: The photo must be a JPEG or PNG image",
+            "{name}"
+        );
     }
     assert!(provider.requests().is_empty());
 
@@ -507,7 +510,10 @@ async fn the_file_kind_is_read_from_its_bytes_never_from_its_name_or_type() {
         ..file(PNG)
     };
     let error = refused(&app.scan(Some(&user.cookie), &[wrong_name]).await, 400);
-    assert!(error.starts_with("file: is required"), "{error}");
+    assert!(
+        error.starts_with("file: Choose a JPEG or PNG photo of the receipt"),
+        "{error}"
+    );
     let error = refused(&app.scan(Some(&user.cookie), &[file(b"")]).await, 400);
     assert_eq!(error, "file: is empty");
 }
@@ -574,14 +580,14 @@ async fn a_png_declaring_20000_by_20000_pixels_is_refused_naming_file_in_the_use
     let error = refused(&app.scan(Some(&user.cookie), &[file(&bomb)]).await, 400);
     assert_eq!(
         error,
-        "file: is 20000×20000 pixels; at most 20000 pixels a side and 50 megapixels"
+        "file: The photo is 20000×20000 pixels; at most 20000 pixels a side and 50 megapixels"
     );
     app.ok(&user, "updateSettings", json!({ "locale": "de" }))
         .await;
     let error = refused(&app.scan(Some(&user.cookie), &[file(&bomb)]).await, 400);
     assert_eq!(
         error,
-        "file: ist 20000×20000 Pixel groß; höchstens 20000 Pixel je Seite und 50 Megapixel"
+        "file: Das Foto ist 20000×20000 Pixel groß; höchstens 20000 Pixel je Seite und 50 Megapixel"
     );
     // A side too long alone, and a header without a size.
     let error = refused(
@@ -590,7 +596,7 @@ async fn a_png_declaring_20000_by_20000_pixels_is_refused_naming_file_in_the_use
         400,
     );
     assert!(
-        error.starts_with("file: ist 30000×10 Pixel groß"),
+        error.starts_with("file: Das Foto ist 30000×10 Pixel groß"),
         "{error}"
     );
     let error = refused(
@@ -598,7 +604,10 @@ async fn a_png_declaring_20000_by_20000_pixels_is_refused_naming_file_in_the_use
             .await,
         400,
     );
-    assert_eq!(error, "file: ist kein lesbares JPEG- oder PNG-Bild");
+    assert_eq!(
+        error,
+        "file: Das Foto ist kein lesbares JPEG- oder PNG-Bild"
+    );
     assert!(provider.requests().is_empty(), "nothing reached the model");
 }
 

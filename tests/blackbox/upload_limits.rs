@@ -112,7 +112,7 @@ async fn a_63_mb_csv_of_empty_fields_is_read_under_400_mib() {
     let (status, text, peak, resident) = measured_upload("leer.csv", csv).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
     assert!(
-        text.contains("file: is empty: the file has no rows"),
+        text.contains("file: The file is empty: it holds no bookings"),
         "{text}"
     );
     assert!(peak < 400, "peak RSS {peak} MiB");

@@ -331,6 +331,7 @@ const LAYOUT_COLUMN_CHARS: usize = 100;
 fn refusal(field: &'static str, statement: Option<&'static str>, e: ReadError) -> Error {
     match e {
         ReadError::Empty => Error::invalid(field, Reason::NoRows),
+        ReadError::Unreadable { rows } => Error::invalid(field, Reason::RowsUnreadable(rows)),
         ReadError::Binary(Some(kind)) => Error::invalid(field, Reason::NotABankFile(kind)),
         ReadError::Binary(None) => Error::invalid(field, Reason::NotCsv),
         ReadError::TooManyRows => Error::invalid(field, Reason::TooManyRows(MAX_ROWS)),
@@ -557,6 +558,28 @@ pub async fn list(state: &AppState, user: &UserId) -> Result<Vec<BatchView>> {
 }
 
 /// How many records a confirmed batch wrote (and still has).
+/// Of `batches`, the ids of those confirmed without writing a record:
+/// nothing to undo, and not "imported".
+pub async fn confirmed_empty(
+    state: &AppState,
+    user: &UserId,
+    batches: &[BatchView],
+) -> Result<std::collections::HashSet<String>> {
+    let user = user.clone();
+    let ids: Vec<String> = batches
+        .iter()
+        .filter(|b| b.status == BatchStatus::Confirmed)
+        .map(|b| b.id.clone())
+        .collect();
+    state
+        .db
+        .run(move |c| {
+            let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+            imports::confirmed_empty(c, &user, &ids)
+        })
+        .await
+}
+
 pub async fn written(state: &AppState, user: &UserId, batch_id: &str) -> Result<i64> {
     let (user, id) = (user.clone(), batch_id.to_string());
     state.db.run(move |c| imports::written(c, &user, &id)).await

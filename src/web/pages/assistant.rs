@@ -357,6 +357,8 @@ fn script_texts(t: &Texts) -> String {
         "thinking": t.assistant_thinking,
         "stopped": t.assistant_stopped,
         "connectionLost": t.assistant_connection_lost,
+        "offline": t.assistant_offline,
+        "network": t.import_network,
         "tooMany": t.assistant_too_many,
         "proposal": t.assistant_proposal,
         "invalid": t.assistant_invalid,

@@ -73,6 +73,7 @@ pub async fn show(
     let user = &session.user;
     let refs = Refs::load(&state, &user.id).await?;
     let history = import::list(&state, &user.id).await?;
+    let confirmed_empty = import::confirmed_empty(&state, &user.id, &history).await?;
     let status = q.status.as_deref().and_then(Status::from_code);
     let at = q.at.unwrap_or(0).max(0);
     let wanted = q.batch.filter(|b| !b.trim().is_empty());
@@ -135,6 +136,7 @@ pub async fn show(
         refs: &refs,
         categories: refs.categories_by_id(),
         ai,
+        confirmed_empty: &confirmed_empty,
     };
     let show_upload = opened
         .as_ref()
@@ -174,9 +176,17 @@ struct View<'a> {
     refs: &'a Refs,
     categories: HashMap<&'a str, &'a Category>,
     ai: bool,
+    /// The confirmed batches that wrote no record: shown as such, with
+    /// nothing to undo.
+    confirmed_empty: &'a std::collections::HashSet<String>,
 }
 
 impl View<'_> {
+    /// Whether a batch has records to undo: confirmed, and wrote some.
+    fn can_undo(&self, b: &BatchView) -> bool {
+        b.status == BatchStatus::Confirmed && !self.confirmed_empty.contains(&b.id)
+    }
+
     fn count(&self, n: i64) -> String {
         format::number(Decimal::from(n), 0, self.locale)
     }
@@ -356,7 +366,7 @@ impl View<'_> {
                                     td data-label=(t.import_status) { (self.batch_badge(b)) }
                                     td data-label=(t.import_rows) { (self.history_counts(b)) }
                                     td.row-actions data-label=(t.actions) {
-                                        @if b.status == BatchStatus::Confirmed {
+                                        @if self.can_undo(b) {
                                             button.link.danger type="button" data-undo=(b.id) { (t.import_undo) }
                                         } @else if b.is_open() {
                                             a href={ "/import?batch=" (b.id) } { (t.import_open) }

@@ -1,11 +1,12 @@
-//! `/search`: one box over every record; what was found is marked, counted
-//! and summed.
+//! `/search`: one box over every record; what was found is marked, counted,
+//! its one-time entries summed per kind, a page of 50 hits at a time.
 
 use super::common::PageResult;
 use crate::app::search::{self, Found};
 use crate::i18n::format;
 use crate::i18n::guide;
 use crate::state::AppState;
+use crate::web::components::{page_links, pager, query_value, Pages};
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::{Query, State};
@@ -16,6 +17,8 @@ use serde::Deserialize;
 #[derive(Deserialize, Default)]
 pub struct SearchQuery {
     q: Option<String>,
+    /// From 1; anything else is the first page.
+    page: Option<String>,
 }
 
 pub async fn show(
@@ -31,10 +34,51 @@ pub async fn show(
             .take(search::QUERY_MAX)
             .collect();
     let g = guide::words(locale);
-    let Found { hits, total, sums } = if query.is_empty() {
+    let asked = q
+        .page
+        .and_then(|p| p.trim().parse::<i64>().ok())
+        .and_then(|p| search::page(Some(p)).ok())
+        .unwrap_or(1);
+    let Found {
+        hits,
+        page: shown_page,
+        pages,
+        total,
+        recurring,
+        sums,
+    } = if query.is_empty() {
         Found::default()
     } else {
-        search::find(&state, &session.user.id, &query).await?
+        search::find(&state, &session.user.id, &query, asked).await?
+    };
+    let number = |n: usize| format::number(n.into(), 0, locale);
+    let at_page = |n: usize| {
+        let mut href = format!("/search?q={}", query_value(&query));
+        if n > 1 {
+            href.push_str(&format!("&page={n}"));
+        }
+        href
+    };
+    let from = (shown_page.max(1) - 1) * search::PAGE_SIZE;
+    let paged = (pages > 1).then(|| Pages {
+        label: g.search_pages,
+        shown: g
+            .search_hits_of
+            .replace("{from}", &number(from + 1))
+            .replace("{to}", &number(from + hits.len()))
+            .replace("{n}", &number(total)),
+        prev: (shown_page > 1).then(|| (at_page(shown_page - 1), g.search_better)),
+        next: (shown_page < pages).then(|| (at_page(shown_page + 1), g.search_further)),
+        jumps: Some(page_links(
+            t.page_word,
+            shown_page as u32,
+            &(1..=pages).map(at_page).collect::<Vec<_>>(),
+        )),
+    });
+    let sum_label = |kind: &str| match kind {
+        "income" => g.search_sum_income,
+        "transfer" => g.search_sum_transfer,
+        _ => g.search_sum_daily,
     };
     let link = |kind: &str, id: &str| match kind {
         "account" => format!("/accounts?edit={id}"),
@@ -73,21 +117,19 @@ pub async fn show(
                     } @else {
                         p.search-summary {
                             strong { (guide::found(total, locale)) }
-                            @if !sums.is_empty() {
-                                " · " (g.search_sum) ": "
-                                @for (i, (currency, sum)) in sums.iter().enumerate() {
-                                    @if i > 0 { ", " }
-                                    span.amount { (format::money(*sum, currency, locale)) }
+                            @for (i, sum) in sums.iter().enumerate() {
+                                @if i == 0 || sums[i - 1].kind != sum.kind {
+                                    " · " (sum_label(sum.kind)) ": "
+                                } @else {
+                                    ", "
                                 }
+                                span.amount { (format::money(sum.amount, &sum.currency, locale)) }
+                            }
+                            @if recurring > 0 {
+                                " · " (g.search_recurring.replace("{n}", &number(recurring)))
                             }
                         }
-                        @if total > hits.len() {
-                            p.notice {
-                                (t.search_more
-                                    .replace("{shown}", &format::number(hits.len().into(), 0, locale))
-                                    .replace("{total}", &format::number(total.into(), 0, locale)))
-                            }
-                        }
+                        @if let Some(p) = &paged { (pager(p)) }
                         ul.hits {
                             @for h in &hits {
                                 li {
@@ -99,11 +141,28 @@ pub async fn show(
                                         " " small.muted { (g.search_in_category) " " (marked(k, &query)) }
                                     }
                                     " " span.badge { (kind_label(h.kind)) }
-                                    @if let Some(d) = h.date { " " small.muted { (format::date(d, locale)) } }
-                                    @if let (Some(a), Some(c)) = (h.amount, &h.currency) { " " span.amount { (format::money(a, c, locale)) } }
+                                    @if let (true, Some(f)) = (h.is_recurring(), h.frequency) {
+                                        // A recurring item: its rhythm and what it costs today,
+                                        // not the day it started as if it were a booking.
+                                        " " small.muted { (locale.frequency(f)) }
+                                        @if let (Some(a), Some(c)) = (h.amount_today, &h.currency) {
+                                            " " span.amount { (format::money(a, c, locale)) }
+                                            @if let (Some(from), Some(latest)) = (h.amount_from, h.amount) {
+                                                " " small.muted {
+                                                    "(" (g.search_price_from
+                                                        .replace("{date}", &format::date(from, locale))
+                                                        .replace("{amount}", &format::money(latest, c, locale))) ")"
+                                                }
+                                            }
+                                        }
+                                    } @else {
+                                        @if let Some(d) = h.date { " " small.muted { (format::date(d, locale)) } }
+                                        @if let (Some(a), Some(c)) = (h.amount, &h.currency) { " " span.amount { (format::money(a, c, locale)) } }
+                                    }
                                 }
                             }
                         }
+                        @if let Some(p) = &paged { (pager(&Pages { label: g.search_pages_end, ..p.clone() })) }
                     }
                 }
             }
@@ -149,6 +208,14 @@ fn marked(text: &str, query: &str) -> Markup {
 #[cfg(test)]
 mod tests {
     use super::marked;
+
+    #[test]
+    fn a_query_in_a_link_is_percent_encoded() {
+        use crate::web::components::query_value;
+        assert_eq!(query_value("Rewe & Co"), "Rewe%20%26%20Co");
+        assert_eq!(query_value("äpfel"), "%C3%A4pfel");
+        assert_eq!(query_value("a-b_c.d~e"), "a-b_c.d~e");
+    }
 
     #[test]
     fn every_match_is_marked_whatever_its_case() {

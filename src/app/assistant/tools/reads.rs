@@ -89,9 +89,15 @@ pub(super) const READ_TOOLS: &[ReadTool] = &[
     (
         "search",
         "Finds the user's accounts, categories, recurring and one-time expenses, incomes and \
-         transfers by name, notes or merchant; best matches first, at most 50. Use it to find \
-         the id of a record or a category.",
-        &[("query", "string", "words to look for")],
+         transfers by name, notes or merchant; best matches first, 50 a page (`pages` says how \
+         many). A recurring hit has its `frequency` and `amountToday` (what it costs now; \
+         `amount` is its latest price, which may start later); `oneTimeSums` adds up the \
+         one-time entries per kind and currency: recurring items are never added up. Use it to \
+         find the id of a record or a category.",
+        &[
+            ("query", "string", "words to look for"),
+            ("page", "integer", "the page of hits, from 1 (default 1)"),
+        ],
         &["query"],
         run_search,
     ),
@@ -207,13 +213,24 @@ pub(super) async fn read(
 }
 
 pub(super) fn month_view(v: &dashboard::MonthView) -> Value {
-    json!({
+    let mut view = json!({
         "income": amt(v.income),
         "expenses": amt(v.expenses),
         "surplus": amt(v.surplus),
         "incomeChangePct": pct(v.income_change_pct),
         "expensesChangePct": pct(v.expenses_change_pct),
-    })
+    });
+    // As the dashboard words it (`money::is_much_more`): against a month
+    // of next to nothing the percent is no figure to quote.
+    for (key, change) in [
+        ("incomeChange", v.income_change_pct),
+        ("expensesChange", v.expenses_change_pct),
+    ] {
+        if change.is_some_and(crate::domain::money::is_much_more) {
+            view[key] = json!("much more than last month (do not quote the percent)");
+        }
+    }
+    view
 }
 
 /// `get_summary`: the dashboard of a month (`reports::dashboard`, as `getDashboard`).
@@ -316,22 +333,45 @@ pub(super) fn list_payments(a: &Asked<'_>, args: &Args) -> Result<(Value, String
     ))
 }
 
-/// `search`: `store::search`, as the `search` action.
+/// `search`: `app::search::found`, as the `search` action and the search
+/// page: a page of hits (a recurring one with its rhythm and today's
+/// amount), how many there are, and the one-time entries summed per kind
+/// and currency (recurring items are never added up).
 pub(super) fn run_search(a: &Asked<'_>, args: &Args) -> Result<(Value, String)> {
     let (c, user) = (a.c, a.user);
-    // As the `search` action reads its query.
+    // As the `search` action reads its query and page.
     let query = crate::app::search::query(&args.text("query")?.unwrap_or_default())?;
-    let hits: Vec<Value> = search::search(c, &user.id, &query, search::LIMIT)?
-        .into_iter()
+    let page =
+        crate::app::search::page(args.int("page", 1..=crate::app::search::PAGE_MAX as i64)?)?;
+    let found = crate::app::search::found(c, &user.id, &query, page, a.today)?;
+    let hits: Vec<Value> = found
+        .hits
+        .iter()
         .map(|h| {
-            json!({
+            let mut v = json!({
                 "kind": h.kind, "id": h.id, "name": h.name, "date": h.date,
                 "amount": opt_amt(h.amount), "currency": h.currency,
-            })
+            });
+            if h.is_recurring() {
+                v["frequency"] = json!(h.frequency);
+                v["amountToday"] = opt_amt(h.amount_today);
+            }
+            v
         })
         .collect();
+    let sums: Vec<Value> = found
+        .sums
+        .iter()
+        .map(|s| json!({"kind": s.kind, "currency": s.currency, "amount": amt(s.amount), "count": s.count}))
+        .collect();
     let looked = Looked::Search(query.clone()).text(user.locale);
-    Ok((json!({"query": query, "hits": hits}), looked))
+    Ok((
+        json!({
+            "query": query, "hits": hits, "total": found.total, "page": found.page,
+            "pages": found.pages, "recurring": found.recurring, "oneTimeSums": sums,
+        }),
+        looked,
+    ))
 }
 
 /// The account a call names: by `accountId`, else by `accountName` (the

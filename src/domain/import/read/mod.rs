@@ -181,6 +181,10 @@ pub struct Statement {
 pub enum ReadError {
     /// No bytes, or no data rows.
     Empty,
+    /// Data rows, this many, none of them with a readable date or amount.
+    Unreadable {
+        rows: usize,
+    },
     /// Not text; what it is when that is known.
     Binary(Option<FileKind>),
     TooManyRows,
@@ -429,6 +433,7 @@ fn read_csv(
         }
         rows.push(layout.row(&rec, decimal, &dates));
     }
+    let read = rows.len();
     // A footer (a total, a disclaimer) holds neither a date nor an amount.
     while rows
         .last()
@@ -437,7 +442,11 @@ fn read_csv(
         rows.pop();
     }
     if rows.is_empty() {
-        return Err(ReadError::Empty);
+        // Rows were there, but not one reads as a booking: not "empty".
+        return Err(match read {
+            0 => ReadError::Empty,
+            rows => ReadError::Unreadable { rows },
+        });
     }
     // A balance line without its day is the balance after the last booking.
     let closing_balance = stated.and_then(|(date, amount, currency)| {
@@ -734,6 +743,30 @@ mod tests {
         assert_eq!(amounts(&s), ["-10.00"]);
         assert_eq!(s.rows[0].date, Some(day("2021-09-03")));
         assert_eq!(s.rows[0].payee, "company äöå");
+    }
+
+    #[test]
+    fn rows_none_of_which_reads_as_a_booking_are_unreadable_not_empty() {
+        // A bank's own header, known by its words, over rows of nonsense.
+        let file = "Buchung;Wertstellungsdatum;Auftraggeber/Empfänger;Buchungstext;\
+                    Verwendungszweck;Betrag;Währung\n\
+                    irgendwann;bald;Bäcker;x;y;viel;EUR\nmorgen;heute;Kiosk;x;y;wenig;EUR\n";
+        assert_eq!(
+            read(file.as_bytes(), None, &Choice::default()).unwrap_err(),
+            ReadError::Unreadable { rows: 2 }
+        );
+        // A header alone has no rows: empty.
+        assert_eq!(
+            read(
+                "Buchung;Wertstellungsdatum;Auftraggeber/Empfänger;Buchungstext;\
+                 Verwendungszweck;Betrag;Währung\n"
+                    .as_bytes(),
+                None,
+                &Choice::default()
+            )
+            .unwrap_err(),
+            ReadError::Empty
+        );
     }
 
     #[test]

@@ -29,7 +29,12 @@ impl View<'_> {
                     (account) " · " (t.doc_uploaded) " " (self.day(&b.created_at))
                 }
                 (self.format(b))
-                @if b.status == BatchStatus::Confirmed {
+                @if b.status == BatchStatus::Confirmed && !self.can_undo(b) {
+                    p.notice.import-done {
+                        (t.import_confirmed_nothing
+                            .replace("{date}", &self.day(b.confirmed_at.as_deref().unwrap_or(&b.created_at))))
+                    }
+                } @else if b.status == BatchStatus::Confirmed {
                     p.notice.import-done {
                         (t.import_confirmed_notice
                             .replace("{date}", &self.day(b.confirmed_at.as_deref().unwrap_or(&b.created_at)))
@@ -83,6 +88,9 @@ impl View<'_> {
             BatchStatus::Staged => t.import_batch_staged,
             BatchStatus::Reconciled if b.undecided > 0 => t.import_batch_undecided,
             BatchStatus::Reconciled => t.import_batch_reconciled,
+            BatchStatus::Confirmed if self.confirmed_empty.contains(&b.id) => {
+                t.import_batch_confirmed_nothing
+            }
             BatchStatus::Confirmed => t.import_batch_confirmed,
             _ if b.is_undone() => t.import_batch_undone,
             BatchStatus::Cancelled => t.import_batch_cancelled,
