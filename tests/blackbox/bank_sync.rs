@@ -597,3 +597,128 @@ async fn bank_sync_the_pin_is_never_answered_nor_exported() {
     let imports = app.ok(&user, "listImports", json!({})).await;
     assert_eq!(imports.as_array().unwrap().len(), 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn bank_sync_killed_mid_sync_leaves_no_half_batch_and_restarts_ready() {
+    use crate::crash::Service;
+    let bank = MockBank::start(Scenario {
+        fail: Fail::HangFirst("HKSAL"),
+        ..Scenario::default()
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let env = [
+        ("CASHKEEPER_FINTS_PRODUCT_ID", PRODUCT),
+        ("CASHKEEPER_FINTS_ALLOW_LOCAL", "true"),
+        ("CASHKEEPER_BANK_SYNC_SCHEDULE", "off"),
+    ];
+    let mut service = Service::start(dir.path(), &env);
+    let credentials = json!({"email": "bank@example.org", "password": "correct horse battery"});
+    let reg = service
+        .action("register", credentials.clone(), None)
+        .await
+        .unwrap();
+    let cookie = reg["cookie"].as_str().unwrap().to_string();
+    let call = |service: &Service, name: &'static str, body: Value, cookie: String| {
+        let request = service
+            .client
+            .post(format!("{}/actions/{name}", service.base))
+            .header("content-type", "application/json")
+            .header("cookie", format!("cashkeeper_session={cookie}"))
+            .body(body.to_string());
+        async move {
+            let r = request.send().await.ok()?;
+            r.json::<Value>().await.ok()
+        }
+    };
+    let conn = call(
+        &service,
+        "connectBank",
+        connect_body(&bank, PIN, true),
+        cookie.clone(),
+    )
+    .await
+    .unwrap();
+    let id = conn["data"]["id"].as_str().unwrap().to_string();
+    let account = call(
+        &service,
+        "createAccount",
+        json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": 0}),
+        cookie.clone(),
+    )
+    .await
+    .unwrap()["data"]["id"]
+        .clone();
+    call(
+        &service,
+        "linkBankAccount",
+        json!({"id": id, "iban": IBAN, "accountId": account}),
+        cookie.clone(),
+    )
+    .await
+    .unwrap();
+
+    // The sync has the bookings and waits for the balance when it is killed.
+    let sync = tokio::spawn(call(
+        &service,
+        "syncBank",
+        json!({"id": id}),
+        cookie.clone(),
+    ));
+    loop {
+        let notified = bank.ended.notified();
+        if bank.sent("HKSAL") > 0 {
+            break;
+        }
+        notified.await;
+    }
+    assert!(bank.sent("HKKAZ") > 0 && bank.sent("HKSAL") > 0);
+    let during = call(
+        &service,
+        "getBankConnection",
+        json!({"id": id}),
+        cookie.clone(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(during["data"]["state"], "syncing", "{during}");
+    let second = call(&service, "syncBank", json!({"id": id}), cookie.clone())
+        .await
+        .unwrap();
+    assert_eq!(second["success"], false, "one sync at a time: {second}");
+    service.child.kill().unwrap(); // SIGKILL
+    service.child.wait().unwrap();
+    assert!(
+        sync.await.unwrap().is_none(),
+        "the killed sync never answered"
+    );
+    drop(service);
+
+    service = Service::start(dir.path(), &env);
+    let login = service.action("login", credentials, None).await.unwrap();
+    let cookie = login["cookie"].as_str().unwrap().to_string();
+    let after = call(
+        &service,
+        "getBankConnection",
+        json!({"id": id}),
+        cookie.clone(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(after["data"]["state"], "ready", "{after}");
+    let imports = call(&service, "listImports", json!({}), cookie.clone())
+        .await
+        .unwrap();
+    assert_eq!(imports["data"], json!([]), "no half batch: {imports}");
+
+    // The same sync again brings every booking, once.
+    let synced = call(&service, "syncBank", json!({"id": id}), cookie.clone())
+        .await
+        .unwrap();
+    assert_eq!(synced["data"]["state"], "done", "{synced}");
+    assert_eq!(synced["data"]["batches"][0]["counts"]["new"], 3, "{synced}");
+    let imports = call(&service, "listImports", json!({}), cookie)
+        .await
+        .unwrap();
+    assert_eq!(imports["data"].as_array().unwrap().len(), 1);
+}
