@@ -278,6 +278,18 @@ async fn bank_sync_typed_tan_at_login_and_for_the_statement() {
         json!({"id": id, "iban": IBAN, "accountId": account}),
     )
     .await;
+    // A wrong TAN ends the sync, said plainly, and is the last error.
+    let sync = app.ok(&user, "syncBank", json!({"id": id})).await;
+    assert_eq!(sync["state"], "tan", "{sync}");
+    let e = app
+        .refused(&user, "sendTan", json!({"id": id, "tan": "000000"}))
+        .await;
+    assert!(e.contains("TAN"), "{e}");
+    let after = app.ok(&user, "getBankConnection", json!({"id": id})).await;
+    assert_eq!(after["state"], "ready");
+    assert_eq!(after["lastError"], json!(e));
+    assert_eq!(after["pinSaved"], true, "a wrong TAN keeps the PIN");
+
     let sync = app.ok(&user, "syncBank", json!({"id": id})).await;
     assert_eq!(sync["state"], "tan", "{sync}");
     assert!(sync["tan"]["challenge"].is_string());
@@ -314,7 +326,36 @@ async fn bank_sync_decoupled_approval_moves_on_by_itself() {
     assert_eq!(done["state"], "ready", "{done}");
     assert_eq!(done["accounts"][0]["iban"], IBAN, "{done}");
     assert_eq!(done["lastError"], Value::Null);
-    bank.wait_ended(1).await;
+
+    // The sync's dialog asks for the approval too, and goes on by itself
+    // to the staged batch.
+    let account = euro_account(&app, &user).await;
+    app.ok(
+        &user,
+        "linkBankAccount",
+        json!({"id": id, "iban": IBAN, "accountId": account}),
+    )
+    .await;
+    let sync = app
+        .ok(&user, "syncBank", json!({"id": id, "pin": PIN}))
+        .await;
+    assert_eq!(sync["state"], "tan", "{sync}");
+    assert_eq!(sync["tan"]["decoupled"], true);
+    let e = app
+        .refused(&user, "sendTan", json!({"id": id, "tan": TAN}))
+        .await;
+    assert!(!e.is_empty(), "an approval is not typed");
+    let done = until_not(&app, &user, &id, "tan").await;
+    let done = match done["state"].as_str() {
+        Some("syncing") => until_not(&app, &user, &id, "syncing").await,
+        _ => done,
+    };
+    assert_eq!(done["state"], "ready", "{done}");
+    assert!(done["lastSyncAt"].is_string(), "{done}");
+    let imports = app.ok(&user, "listImports", json!({})).await;
+    assert_eq!(imports[0]["source"], "fints", "{imports}");
+    assert_eq!(imports[0]["counts"]["new"], 3, "{imports}");
+    assert!(bank.all_ended());
 }
 
 #[tokio::test]
@@ -370,6 +411,41 @@ async fn bank_sync_camt_pages_become_one_batch() {
         .await;
     assert_eq!(batch["format"]["kind"], "camt.052", "{batch}");
     assert_eq!(batch["rowCount"], 25);
+
+    // Unlinked, the account is not synced.
+    let unlinked = app
+        .ok(
+            &user,
+            "linkBankAccount",
+            json!({"id": id, "iban": IBAN, "accountId": null}),
+        )
+        .await;
+    assert_eq!(unlinked["accounts"][0]["accountId"], Value::Null);
+    let synced = app.ok(&user, "syncBank", json!({"id": id})).await;
+    assert_eq!(synced["batches"], json!([]), "{synced}");
+}
+
+#[tokio::test]
+async fn bank_sync_three_thousand_bookings_over_six_pages_stage_as_one_batch() {
+    let app = app().await;
+    let user = app.new_user().await;
+    let bank = MockBank::start(Scenario {
+        bookings: 3_000,
+        per_page: 500,
+        ..Scenario::default()
+    })
+    .await;
+    let (id, _) = connected_and_linked(&app, &user, &bank, true).await;
+    let started = std::time::Instant::now();
+    let synced = app.ok(&user, "syncBank", json!({"id": id})).await;
+    eprintln!(
+        "bank sync of 3,000 bookings over 6 pages: {:?}",
+        started.elapsed()
+    );
+    let batches = synced["batches"].as_array().unwrap();
+    assert_eq!(batches.len(), 1, "{synced}");
+    assert_eq!(batches[0]["counts"]["new"], 3_000, "{synced}");
+    assert_eq!(bank.seen.lock().unwrap().touchdowns.len(), 5);
 }
 
 #[tokio::test]
