@@ -30,10 +30,12 @@ pub struct BankConnection {
     pub created_at: String,
 }
 
-/// A bank account of a connection.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A bank account of a connection, as the doors answer it too.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct BankAccount {
-    /// The IBAN, or the account number when the bank gives no IBAN.
+    /// The IBAN, or the account number when the bank gives no IBAN: the
+    /// key `linkBankAccount` takes.
     pub iban: String,
     pub bic: Option<String>,
     pub account_number: String,
@@ -43,6 +45,7 @@ pub struct BankAccount {
     /// The user's account it is linked to.
     pub account_id: Option<String>,
     /// The day of the last booking a sync of it saw.
+    #[serde(skip)]
     pub last_booking: Option<chrono::NaiveDate>,
 }
 
