@@ -125,6 +125,10 @@ pub struct TanMethodView {
     pub decoupled: bool,
 }
 
+/// A bank account as a connection answers it: the store's, whose last
+/// booking day is not answered.
+pub type AccountView = BankAccount;
+
 /// A connection as the doors answer it. Never the PIN.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
