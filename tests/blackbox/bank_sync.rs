@@ -558,8 +558,10 @@ async fn bank_sync_bad_addresses_are_field_errors() {
     body["url"] = json!("http://fints.example-bank.de/fints");
     let e = strict.refused(&user, "connectBank", body.clone()).await;
     assert!(e.starts_with("url: ") && e.contains("https"), "{e}");
-    // No address at all, and a bank code that is none.
+    // No address, and none in the bank table for the code; a bank code
+    // that is none.
     body.as_object_mut().unwrap().remove("url");
+    body["bankCode"] = json!("99999999");
     let e = strict.refused(&user, "connectBank", body.clone()).await;
     assert!(e.starts_with("url: "), "{e}");
     body["bankCode"] = json!("1234");

@@ -292,16 +292,19 @@ enum Progress {
 /// a TAN method or a TAN. A login that fails at once leaves no connection.
 pub async fn connect(state: &AppState, user: &User, input: ConnectInput) -> Result<ConnectionView> {
     let product_id = product_id(state)?;
+    // The address given, else the bundled bank table's.
+    let known = crate::domain::banks::by_code(&input.bank_code);
     let url = input
         .url
         .clone()
         .filter(|u| !u.trim().is_empty())
+        .or_else(|| known.and_then(|b| b.url).map(str::to_string))
         .ok_or_else(|| Error::invalid("url", Reason::BankSync(BankSyncProblem::UrlNeeded)))?;
     let checked = address::check_bank_url(&url, state.config.fints_allow_local)
         .map_err(|p| Error::invalid("url", Reason::BankAddress(p)))?;
     let url = checked.url.to_string();
     let id = db::new_id();
-    let bank_name = input.bank_code.clone();
+    let bank_name = known.map_or_else(|| input.bank_code.clone(), |b| b.name.to_string());
     let credentials = Credentials {
         login: input.login_name.clone(),
         customer_id: input.customer_id.clone(),

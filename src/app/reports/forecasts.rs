@@ -235,7 +235,7 @@ fn outlooks_of(
 }
 
 /// What the page adds to an account's forecast (not in the REST API, whose
-/// fields SPEC.md fixes): the expected balance from today's on, the rest of
+/// fields docs/api.md fixes): the expected balance from today's on, the rest of
 /// this month included, and for a checking account everyday spending taken
 /// off.
 pub struct Expected {
