@@ -3,7 +3,7 @@
 //! code and the technical cause are for the log; only a refusal the client
 //! does not know by its code shows the bank's own words.
 
-use crate::error::{BankAddressProblem, BankFailure};
+use crate::error::{BankAddressProblem, BankFailure, BankSyncProblem};
 
 /// Where a FinTS product registration is had, free of charge.
 const REGISTRATION: &str = "https://www.hbci-zka.de/register/prod_register.htm";
@@ -105,6 +105,45 @@ pub(super) fn failure(failure: &BankFailure, de: bool) -> String {
     if de { german } else { en }.to_string()
 }
 
+pub(super) fn sync_problem(problem: &BankSyncProblem, de: bool) -> String {
+    let (en, german) = match problem {
+        BankSyncProblem::Busy => (
+            "A sync of this bank connection is already running or waiting for a TAN. Finish \
+             it or wait until it is done.",
+            "Ein Abruf dieser Bankverbindung läuft schon oder wartet auf eine TAN. Schließ ihn \
+             ab oder warte, bis er fertig ist.",
+        ),
+        BankSyncProblem::NotWaiting => (
+            "The bank is not waiting for this now. Start again.",
+            "Die Bank wartet gerade nicht darauf. Fang noch einmal an.",
+        ),
+        BankSyncProblem::UrlNeeded => (
+            "is needed: the bank's FinTS address is not known for this bank code",
+            "wird gebraucht: die FinTS-Adresse dieser Bankleitzahl ist nicht bekannt",
+        ),
+        BankSyncProblem::AutoSyncNeedsPin => (
+            "needs the PIN saved: automatic sync logs in without asking",
+            "braucht die gespeicherte PIN: der automatische Abruf meldet sich ohne Nachfrage an",
+        ),
+        BankSyncProblem::Currency(currency) => {
+            return if de {
+                format!("muss ein Konto in {currency} sein, der Währung des Bankkontos")
+            } else {
+                format!("must be an account in {currency}, the bank account's currency")
+            }
+        }
+        BankSyncProblem::BankCode => (
+            "must be the bank's eight-digit bank code",
+            "muss die achtstellige Bankleitzahl sein",
+        ),
+        BankSyncProblem::PinNeeded => (
+            "is required: no PIN is saved for this connection",
+            "bitte ausfüllen: für diese Verbindung ist keine PIN gespeichert",
+        ),
+    };
+    if de { german } else { en }.to_string()
+}
+
 /// A product registration problem, and how whoever runs the server gets one.
 fn product(de: bool, en: &str, german: &str) -> String {
     if de {
@@ -125,7 +164,7 @@ fn product(de: bool, en: &str, german: &str) -> String {
 #[cfg(test)]
 mod tests {
     use crate::domain::locale::Locale;
-    use crate::error::{BankAddressProblem, BankFailure, Reason};
+    use crate::error::{BankAddressProblem, BankFailure, BankSyncProblem, Reason};
 
     fn all() -> Vec<Reason> {
         let mut reasons: Vec<Reason> = [
@@ -148,6 +187,18 @@ mod tests {
         .into_iter()
         .map(Reason::Bank)
         .collect();
+        reasons.extend(
+            [
+                BankSyncProblem::Busy,
+                BankSyncProblem::NotWaiting,
+                BankSyncProblem::UrlNeeded,
+                BankSyncProblem::AutoSyncNeedsPin,
+                BankSyncProblem::Currency("EUR".into()),
+                BankSyncProblem::PinNeeded,
+                BankSyncProblem::BankCode,
+            ]
+            .map(Reason::BankSync),
+        );
         reasons.extend(
             [
                 BankAddressProblem::NotAUrl,
@@ -231,5 +282,24 @@ mod tests {
             field.text(Locale::En),
             "url: must begin with https:// (banks answer FinTS only encrypted)"
         );
+    }
+
+    #[test]
+    fn a_last_error_is_stored_as_a_code_and_read_back_the_same() {
+        for reason in all() {
+            let Reason::Bank(failure) = reason else {
+                continue;
+            };
+            let back = BankFailure::from_code(failure.code(), failure.bank_text());
+            assert_eq!(back, failure);
+        }
+        assert_eq!(
+            BankFailure::from_code("no-such-code", None),
+            BankFailure::Refused {
+                text: String::new()
+            }
+        );
+        assert!(BankFailure::WrongPin.is_pin_problem() && BankFailure::Locked.is_pin_problem());
+        assert!(!BankFailure::Timeout.is_pin_problem());
     }
 }
