@@ -740,3 +740,67 @@ async fn a_budget_overspent_by_an_expense_just_saved_is_an_insight_at_once() {
         1
     );
 }
+
+/// The budget warnings of `user` for `category`.
+async fn budget_warnings(app: &TestApp, user: &TestUser, category: &str) -> Vec<Value> {
+    app.ok(user, "listInsights", json!({}))
+        .await
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["type"] == "budget_warning" && i["metadata"]["categoryId"] == category)
+        .cloned()
+        .collect()
+}
+
+/// An import confirmed books expenses as a save does: a budget they
+/// overspend is under Insights at once, not after the morning's job.
+#[tokio::test]
+async fn a_budget_overspent_by_a_confirmed_import_is_an_insight_at_once() {
+    let app = spawn_app().await;
+    let h = household(&app).await;
+    app.ok(
+        &h.user,
+        "setBudget",
+        json!({"categoryId": h.food, "amount": 100}),
+    )
+    .await;
+    let csv =
+        "Datum;Betrag;Empfänger\n10.03.2026;-80,00;Markthalle\n12.03.2026;-45,50;Markthalle\n";
+    let batch = app
+        .ok(
+            &h.user,
+            "stageImport",
+            json!({"accountId": h.giro, "fileName": "m.csv", "csv": csv,
+                   "mapping": {"date": "Datum", "amount": "Betrag", "payee": "Empfänger"}}),
+        )
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let rows = app
+        .ok(&h.user, "getImport", json!({"id": batch, "limit": 10}))
+        .await["rows"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(rows.len(), 2);
+    for row in &rows {
+        app.ok(
+            &h.user,
+            "setImportRowCategory",
+            json!({"id": batch, "rowId": row["id"], "categoryId": h.food}),
+        )
+        .await;
+    }
+    assert_eq!(
+        budget_warnings(&app, &h.user, &h.food).await,
+        Vec::<Value>::new()
+    );
+    app.ok(&h.user, "confirmImport", json!({"id": batch})).await;
+    let over = budget_warnings(&app, &h.user, &h.food).await;
+    assert_eq!(over.len(), 1, "{over:?}");
+    assert_eq!(over[0]["severity"], "critical");
+    assert_eq!(over[0]["metadata"]["amount"], "125.50");
+    assert_eq!(over[0]["metadata"]["limit"], "100.00");
+}
