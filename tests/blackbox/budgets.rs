@@ -804,3 +804,85 @@ async fn a_budget_overspent_by_a_confirmed_import_is_an_insight_at_once() {
     assert_eq!(over[0]["metadata"]["amount"], "125.50");
     assert_eq!(over[0]["metadata"]["limit"], "100.00");
 }
+
+/// With rollover a budget's row shows the month's own amount beside what
+/// was carried, and how much of what is available is spent in percent.
+#[tokio::test]
+async fn a_rollover_budget_row_shows_the_months_own_amount_and_a_percent() {
+    let app = spawn_app().await;
+    let h = household(&app).await;
+    app.ok(&h.user, "updateSettings", json!({"locale": "de"}))
+        .await;
+    app.ok(
+        &h.user,
+        "setBudget",
+        json!({"categoryId": h.food, "amount": 100, "rollover": true, "from": "2026-02"}),
+    )
+    .await;
+    h.spend(&app, "40", "2026-02-10").await;
+    h.spend(&app, "80", "2026-03-10").await;
+    let page = app
+        .get("/budgets?month=2026-03", Some(&h.user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap()
+        .replace('\u{a0}', " ");
+    assert!(page.contains("80,00 € von 160,00 € ausgegeben"), "{page}");
+    assert!(
+        page.contains("100,00 € im Monat + 60,00 € übertragen"),
+        "the month's own amount beside what was carried: {page}"
+    );
+    assert!(
+        page.contains("<span class=\"budget-percent\">50 %</span>"),
+        "the percent spent: {page}"
+    );
+}
+
+/// A budget insight links to its budget (the row has that anchor) and to
+/// the category's one-time expenses of the month.
+#[tokio::test]
+async fn a_budget_insight_links_to_the_budget_and_the_categorys_expenses() {
+    let app = spawn_app().await;
+    let h = household(&app).await;
+    app.ok(
+        &h.user,
+        "setBudget",
+        json!({"categoryId": h.food, "amount": 100}),
+    )
+    .await;
+    h.spend(&app, "120", "2026-03-10").await;
+    let insights = app
+        .get("/insights", Some(&h.user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let to_budget = format!("/budgets?month=2026-03#budget-{}", h.food);
+    let to_entries = format!("/daily-expenses?month=2026-03&amp;category={}", h.food);
+    assert!(
+        insights.contains(&format!("href=\"{to_budget}\"")),
+        "{insights}"
+    );
+    assert!(
+        insights.contains(&format!("href=\"{to_entries}\"")),
+        "{insights}"
+    );
+    let budgets = app
+        .get("/budgets?month=2026-03", Some(&h.user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        budgets.contains(&format!("id=\"budget-{}\"", h.food)),
+        "{budgets}"
+    );
+    let entries = app
+        .get(&to_entries.replace("&amp;", "&"), Some(&h.user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(entries.contains("Einkauf"), "{entries}");
+}
