@@ -362,9 +362,21 @@
       if (el.tagName === 'DETAILS') el.open = true;
       if (el.hidden) el.hidden = false;
     }
+    // The form's "+ New" toggle in sight below the sticky top bar, not
+    // under it (where a finger could not reach it), and the field in use.
+    const toggle = target.closest('details.new-record');
+    const inSight = function () {
+      if (!toggle) return;
+      const bar = document.querySelector('.topbar');
+      const below = bar && getComputedStyle(bar).position === 'sticky' ? bar.getBoundingClientRect().bottom : 0;
+      const top = toggle.getBoundingClientRect().top;
+      if (top < below + 8) window.scrollBy(0, top - below - 8);
+    };
     target.focus();
+    inSight();
     window.addEventListener('load', function () {
-      if (document.activeElement !== target) target.focus();
+      if (document.activeElement !== target) target.focus({ preventScroll: true });
+      inSight();
     });
   }
 

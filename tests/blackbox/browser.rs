@@ -994,7 +994,11 @@ async fn a_phone_photo_over_5_mib_is_scaled_down_in_the_browser_and_scanned() {
     image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 92)
         .encode_image(&photo)
         .unwrap();
-    assert!(jpeg.len() > 5 * 1024 * 1024, "the photo is {} bytes", jpeg.len());
+    assert!(
+        jpeg.len() > 5 * 1024 * 1024,
+        "the photo is {} bytes",
+        jpeg.len()
+    );
     let file = tempfile::Builder::new()
         .prefix("bon-")
         .suffix(".jpg")
