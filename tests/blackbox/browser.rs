@@ -596,6 +596,8 @@ async fn screenshots() {
             ("dashboard", "/"),
             ("budgets", "/budgets"),
             ("accounts", "/accounts"),
+            // The accounts page scrolled to its net-worth chart.
+            ("net-worth", "/accounts#net-worth"),
             ("expenses", "/expenses"),
             ("daily-expenses", "/daily-expenses"),
             ("subscriptions", "/subscriptions"),
