@@ -362,9 +362,21 @@
       if (el.tagName === 'DETAILS') el.open = true;
       if (el.hidden) el.hidden = false;
     }
+    // The form's "+ New" toggle in sight below the sticky top bar, not
+    // under it (where a finger could not reach it), and the field in use.
+    const toggle = target.closest('details.new-record');
+    const inSight = function () {
+      if (!toggle) return;
+      const bar = document.querySelector('.topbar');
+      const below = bar && getComputedStyle(bar).position === 'sticky' ? bar.getBoundingClientRect().bottom : 0;
+      const top = toggle.getBoundingClientRect().top;
+      if (top < below + 8) window.scrollBy(0, top - below - 8);
+    };
     target.focus();
+    inSight();
     window.addEventListener('load', function () {
-      if (document.activeElement !== target) target.focus();
+      if (document.activeElement !== target) target.focus({ preventScroll: true });
+      inSight();
     });
   }
 
@@ -566,6 +578,42 @@
     }
   })();
 
+  // A photo over the 5 MiB a receipt may have (docs/receipts.md): a phone
+  // camera's 48 or 50 megapixels are scaled down here, in the browser,
+  // to at most PHOTO_SIDE pixels on the longer side and sent as a JPEG,
+  // upright as the camera meant it (its EXIF orientation applied). Any
+  // other file, a smaller photo, or a browser that cannot draw it, is
+  // sent as it is, and the server says what it thinks of it.
+  const PHOTO_BYTES = 5 * 1024 * 1024;
+  const PHOTO_SIDE = 3000;
+  async function scaledPhoto(file) {
+    if (!file || file.size <= PHOTO_BYTES || !/^image\/(jpeg|png)$/.test(file.type)) return file;
+    if (!window.createImageBitmap || !HTMLCanvasElement.prototype.toBlob) return file;
+    let bitmap;
+    try {
+      bitmap = await createImageBitmap(file, { imageOrientation: 'from-image' });
+      let scale = Math.min(1, PHOTO_SIDE / Math.max(bitmap.width, bitmap.height));
+      for (let i = 0; i < 6; i++) {
+        const canvas = document.createElement('canvas');
+        canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+        canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+        canvas.getContext('2d').drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+        const blob = await new Promise(function (done) { canvas.toBlob(done, 'image/jpeg', 0.85); });
+        if (!blob) return file;
+        if (blob.size <= PHOTO_BYTES) {
+          const name = file.name.replace(/\.(jpe?g|png)$/i, '') + '.jpg';
+          return new File([blob], name, { type: 'image/jpeg', lastModified: file.lastModified });
+        }
+        scale *= 0.7;
+      }
+      return file;
+    } catch (_) {
+      return file;
+    } finally {
+      if (bitmap && bitmap.close) bitmap.close();
+    }
+  }
+
   async function upload(form) {
     clearErrors(form);
     const input = form.querySelector('input[type=file]');
@@ -575,7 +623,8 @@
     form.setAttribute('aria-busy', 'true');
     if (button) button.disabled = true;
     try {
-      for (const file of files) {
+      for (const chosen of files) {
+        const file = await scaledPhoto(chosen);
         const data = new FormData();
         for (const el of form.elements) {
           if (!el.name || el.type === 'file' || !el.value) continue;
@@ -591,7 +640,7 @@
         const res = await fetch(form.dataset.upload, { method: 'POST', body: data, credentials: 'same-origin' });
         if (res.status === 401) { window.location.assign('/login'); return; }
         try { body = await res.json(); } catch (_) { body = { error: networkError() }; }
-        if (!res.ok) { showError(form, (files.length > 1 ? file.name + ': ' : '') + body.error); return; }
+        if (!res.ok) { showError(form, (files.length > 1 ? chosen.name + ': ' : '') + body.error); return; }
         // What the upload did, said beside the form once the page is back.
         if (body.message && form.id) {
           try { window.sessionStorage.setItem(REPORT, JSON.stringify({ form: form.id, text: body.message })); } catch (_) { /* private mode */ }
@@ -615,9 +664,9 @@
     if (input.type !== 'file' || !input.closest('[data-scan]')) return;
     const scan = input.closest('[data-scan]');
     const form = scan.closest('form');
-    const file = input.files && input.files[0];
+    const chosen = input.files && input.files[0];
     const status = scan.querySelector('.scan-status');
-    if (!file || !form) return;
+    if (!chosen || !form) return;
     clearErrors(form);
     if (status) {
       status.textContent = scan.dataset.reading || '…';
@@ -627,6 +676,7 @@
     }
     form.setAttribute('aria-busy', 'true');
     let body;
+    const file = await scaledPhoto(chosen);
     try {
       const data = new FormData();
       data.append('file', file, file.name);

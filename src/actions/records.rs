@@ -52,34 +52,12 @@ async fn list<R: Record>(ctx: Ctx, _: NoInput) -> Result<Reply> {
 
 async fn create<R: Record>(ctx: Ctx, input: R) -> Result<Reply> {
     let saved = records::create(&ctx.state, &ctx.user_id()?, input).await?;
-    budget_insights::<R>(&ctx).await;
     Reply::data(saved)
 }
 
 async fn update<R: Record>(ctx: Ctx, input: Update<R>) -> Result<Reply> {
     let saved = records::update(&ctx.state, &ctx.user_id()?, input).await?;
-    budget_insights::<R>(&ctx).await;
     Reply::data(saved)
-}
-
-/// After an expense (one-time or recurring) is saved: the budget insights
-/// worked out again, so a budget it overspends is under Insights at once.
-/// The expense is saved either way; a failure here is logged.
-async fn budget_insights<R: Record>(ctx: &Ctx) {
-    if !matches!(R::NOUN[0], "DailyExpense" | "Expense") {
-        return;
-    }
-    let Ok(user) = ctx.user() else { return };
-    let (user, state) = (user.clone(), ctx.state.clone());
-    let now = state.clock.now();
-    let st = state.clone();
-    if let Err(e) = state
-        .db
-        .run(move |c| crate::app::insights::budgets_for_user(c, &user, &st.rates, now))
-        .await
-    {
-        e.log();
-    }
 }
 
 async fn delete<R: Record>(ctx: Ctx, input: IdInput) -> Result<Reply> {

@@ -1,25 +1,21 @@
 //! Insight generation, run by the scheduler and `/api/cron/insights`: for every user, gather the facts, find the insights
 //! (`domain::insights`) and store those not already current, with their
-//! German text (`i18n::insights`).
+//! German text (`i18n::insights`). The budget insights are also worked out
+//! when an expense is saved (`app::budget_insights`).
 
-use crate::app::reports::budgets;
-use crate::app::reports::dashboard::load_ledger;
+use crate::app::budget_insights::{basis, store, Basis};
 use crate::clock::timestamp;
-use crate::domain::insights::{
-    self as insights_domain, find, CategoryFacts, Facts, SubscriptionFacts,
-};
-use crate::domain::recurrence::{add_months, month_end, month_start, monthly_equivalent};
+use crate::domain::insights::{find, Facts, SubscriptionFacts};
+use crate::domain::recurrence::{month_start, monthly_equivalent};
 use crate::domain::views::{self, View};
 use crate::error::{Error, Result};
 use crate::i18n::insights::text;
 use crate::i18n::Locale;
 use crate::services::rates::RateStore;
 use crate::state::AppState;
-use crate::store::categories::Category;
-use crate::store::table;
 use crate::store::users::{User, UserId};
 use crate::store::{expenses, insights};
-use chrono::{DateTime, Duration, NaiveTime, Utc};
+use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -40,59 +36,14 @@ pub fn facts(
     rates: &RateStore,
     now: DateTime<Utc>,
 ) -> Result<Facts> {
-    let today = now.date_naive();
-    let first = month_start(today);
-    let from = add_months(first, -3);
-    let to = month_end(first).max(today + Duration::days(3));
-    let plan = budgets::plan(c, user, first)?;
-    let ledger = load_ledger(
-        c,
-        user,
-        &rates.current(),
-        from.min(plan.earliest),
-        to,
+    let Basis {
         today,
-    )?;
-    let budgets = budgets::from_ledger(&plan, &ledger, user, first);
+        from,
+        ledger,
+        categories,
+    } = basis(c, user, rates, now)?;
+    let first = month_start(today);
     let totals = views::monthly_totals(&ledger.items, from, 4, View::Cashflow);
-    let per_month: Vec<Vec<(Option<String>, Decimal)>> = (0..4)
-        .map(|i| views::expenses_by_category(&ledger.items, add_months(from, i)))
-        .collect();
-    // The recurring payments due in each month, by category: planned, so
-    // never unusual spending.
-    let recurring_items: Vec<views::Item> = ledger
-        .items
-        .iter()
-        .filter(|i| i.kind == views::Kind::Expense)
-        .cloned()
-        .collect();
-    let recurring_per_month = views::expenses_by_category_months(&recurring_items, from, 4);
-    let categories = table::all::<Category>(c, &user.id)?
-        .into_iter()
-        .map(|k| {
-            let mut spent = [Decimal::ZERO; 4];
-            let mut recurring = [Decimal::ZERO; 4];
-            let key = Some(k.id.clone());
-            for (i, month) in per_month.iter().enumerate() {
-                spent[i] = month
-                    .iter()
-                    .find(|(id, _)| id.as_deref() == Some(k.id.as_str()))
-                    .map(|(_, a)| *a)
-                    .unwrap_or_default();
-                recurring[i] = recurring_per_month[i]
-                    .get(&key)
-                    .copied()
-                    .unwrap_or_default();
-            }
-            CategoryFacts {
-                recurring,
-                budget: budgets.of(&k.id).map(|b| (b.available, b.status)),
-                id: k.id,
-                name: k.name,
-                spent,
-            }
-        })
-        .collect();
     let table = rates.current();
     let base = user.base_currency.as_str();
     let in_base = |a: Decimal, cur: &str| table.to_base(a, cur, base);
@@ -156,64 +107,6 @@ pub fn run_for_user(
 ) -> Result<usize> {
     let found = find(&facts(c, user, rates, now)?);
     store(c, user, &found, now)
-}
-
-/// Works out and stores the budget insights of one user (a category near
-/// or over its budget this month), those not already current: run when an
-/// expense is saved, so that Insights shows an overspent budget at once,
-/// as the dashboard does, not only after the next morning's job
-/// (`docs/budgets.md`). Answers how many are new.
-pub fn budgets_for_user(
-    c: &mut rusqlite::Connection,
-    user: &User,
-    rates: &RateStore,
-    now: DateTime<Utc>,
-) -> Result<usize> {
-    let found: Vec<_> = find(&facts(c, user, rates, now)?)
-        .into_iter()
-        .filter(|f| matches!(f.finding, insights_domain::Finding::OverLimit { .. }))
-        .collect();
-    store(c, user, &found, now)
-}
-
-/// Stores the insights `found` not already current, in one transaction;
-/// answers how many are new.
-fn store(
-    c: &mut rusqlite::Connection,
-    user: &User,
-    found: &[insights_domain::Found],
-    now: DateTime<Utc>,
-) -> Result<usize> {
-    let now_s = timestamp(now);
-    let tx = crate::store::write_transaction(c)?;
-    let mut new = 0;
-    for f in found {
-        if insights::is_current(&tx, &user.id, &f.dedupe_key, &now_s)? {
-            continue;
-        }
-        // Current through the whole of its last day (UTC).
-        let expires = (f.valid_through + Duration::days(1))
-            .and_time(NaiveTime::MIN)
-            .and_utc();
-        // Stored in German (`docs/planning.md`).
-        let (title, message) = text(&f.finding, Locale::STORED);
-        insights::insert(
-            &tx,
-            &user.id,
-            &insights::NewInsight {
-                finding: &f.finding,
-                severity: f.severity,
-                title: &title,
-                message: &message,
-                dedupe_key: &f.dedupe_key,
-                expires_at: &timestamp(expires),
-            },
-            &now_s,
-        )?;
-        new += 1;
-    }
-    tx.commit()?;
-    Ok(new)
 }
 
 /// Runs the job for every user; one user's failure is counted and the

@@ -8,6 +8,7 @@ pub mod accounts;
 pub mod api_tokens;
 pub mod assistant;
 pub mod bank;
+pub mod budget_insights;
 pub mod budgets;
 pub(crate) mod chunks;
 pub mod documents;

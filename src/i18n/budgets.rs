@@ -24,7 +24,6 @@ pub struct Words {
     pub end: &'static str,
     pub end_confirm: &'static str,
     pub edit: &'static str,
-    pub carried: &'static str,
     pub today: &'static str,
     pub no_categories: &'static str,
 }
@@ -48,7 +47,6 @@ const EN: Words = Words {
     end: "End",
     end_confirm: "End this budget from this month on? Earlier months keep it.",
     edit: "Change",
-    carried: "carried",
     today: "today",
     no_categories: "Make a category first: budgets are per category.",
 };
@@ -72,7 +70,6 @@ const DE: Words = Words {
     end: "Beenden",
     end_confirm: "Dieses Budget ab diesem Monat beenden? Frühere Monate behalten es.",
     edit: "Ändern",
-    carried: "übertragen",
     today: "heute",
     no_categories: "Lege zuerst eine Kategorie an: Budgets gelten pro Kategorie.",
 };
@@ -116,6 +113,32 @@ pub fn remaining(remaining: Decimal, currency: &str, locale: Locale) -> String {
         (true, Locale::De) => format!("{r} drüber"),
         (false, Locale::En) => format!("{r} left"),
         (true, Locale::En) => format!("{r} over"),
+    }
+}
+
+/// What a budget with rollover is made of: the month's own amount and
+/// what was carried, "100,00 € im Monat + 60,00 € übertragen" (or
+/// "− 20,00 € übertragen" after an overspent month).
+pub fn own_and_carried(
+    amount: Decimal,
+    carried: Decimal,
+    currency: &str,
+    locale: Locale,
+) -> String {
+    let own = format::money(amount, currency, locale);
+    let sign = if carried < Decimal::ZERO { "−" } else { "+" };
+    let c = format::money(carried.abs(), currency, locale);
+    match locale {
+        Locale::De => format!("{own} im Monat {sign} {c} übertragen"),
+        Locale::En => format!("{own} a month {sign} {c} carried"),
+    }
+}
+
+/// How much of what is available is spent: "84 %" ("84%" in English).
+pub fn percent(percent: i64, locale: Locale) -> String {
+    match locale {
+        Locale::De => format!("{percent}\u{a0}%"),
+        Locale::En => format!("{percent}%"),
     }
 }
 

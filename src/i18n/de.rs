@@ -136,6 +136,8 @@ pub static DE: Texts = Texts {
     no_insights: "Gerade gibt es nichts zu berichten.",
     mark_read: "Als gelesen markieren",
     dismiss: "Ausblenden",
+    insight_budget: "Zum Budget",
+    insight_entries: "Ausgaben der Kategorie",
     severity_info: "Info",
     severity_warning: "Warnung",
     severity_critical: "Kritisch",

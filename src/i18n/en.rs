@@ -138,6 +138,8 @@ pub static EN: Texts = Texts {
     no_insights: "Nothing to report right now.",
     mark_read: "Mark as read",
     dismiss: "Dismiss",
+    insight_budget: "To the budget",
+    insight_entries: "The category's expenses",
     severity_info: "Info",
     severity_warning: "Warning",
     severity_critical: "Critical",

@@ -147,6 +147,9 @@ pub struct Texts {
     pub no_insights: &'static str,
     pub mark_read: &'static str,
     pub dismiss: &'static str,
+    /// An insight's links: to the budget and to the category's entries.
+    pub insight_budget: &'static str,
+    pub insight_entries: &'static str,
     pub severity_info: &'static str,
     pub severity_warning: &'static str,
     pub severity_critical: &'static str,

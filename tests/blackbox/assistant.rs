@@ -810,6 +810,63 @@ async fn daily_expenses(app: &TestApp, user: &TestUser) -> Vec<Value> {
         .clone()
 }
 
+/// A proposal confirmed books its expense as a save does: a budget it
+/// overspends is under Insights at once, not after the morning's job.
+#[tokio::test]
+async fn a_confirmed_proposal_that_overspends_a_budget_is_an_insight_at_once() {
+    let provider = ChatProvider::start(Dialect::OpenAi).await;
+    let app = app_with_chat(&provider.base_url).await;
+    let user = app.new_user().await;
+    let account = app.account(&user, "Girokonto", "EUR").await;
+    let food = app
+        .ok(&user, "createCategory", json!({"name": "Lebensmittel"}))
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    app.ok(
+        &user,
+        "setBudget",
+        json!({"categoryId": food, "amount": 10}),
+    )
+    .await;
+    let today = app.state.clock.today().to_string();
+    let args = json!({"name": "Bäckerei", "amount": "12.40", "date": today,
+                      "accountId": account, "categoryId": food});
+    provider.then(Turn::Calls(vec![(
+        "create_daily_expense".into(),
+        args.to_string(),
+    )]));
+    provider.then(Turn::Text("Bitte bestätigen.".into()));
+    let (_, events) = chat_stream(&app, &user, ask("Trag 12,40 beim Bäcker ein")).await;
+    let preview = events
+        .into_iter()
+        .find(|e| e.event == "preview")
+        .expect("a preview")
+        .data;
+    let warnings = || async {
+        app.ok(&user, "listInsights", json!({}))
+            .await
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i["type"] == "budget_warning" && i["metadata"]["categoryId"] == food)
+            .cloned()
+            .collect::<Vec<Value>>()
+    };
+    assert_eq!(warnings().await, Vec::<Value>::new());
+    app.ok(
+        &user,
+        "confirmProposal",
+        json!({ "proposalId": preview["proposalId"] }),
+    )
+    .await;
+    let over = warnings().await;
+    assert_eq!(over.len(), 1, "{over:?}");
+    assert_eq!(over[0]["metadata"]["amount"], "12.40");
+    assert_eq!(over[0]["metadata"]["limit"], "10.00");
+}
+
 async fn conversation_page(app: &TestApp, user: &TestUser, id: &str) -> String {
     let res = app
         .get(&format!("/assistant?c={id}"), Some(&user.cookie))

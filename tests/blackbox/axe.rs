@@ -385,3 +385,101 @@ async fn axe_finds_no_violations_on_any_page_light_and_dark_desktop_and_phone() 
         report.join("\n")
     );
 }
+
+/// The states a page reaches only by use, on a phone in the light and the
+/// dark scheme: the one-time expense form opened by the dashboard's
+/// "+ Ausgabe" (scrolled to, under the sticky top bar), and a confirmed
+/// import's notice with its "Rückgängig machen".
+#[tokio::test]
+async fn axe_finds_no_violations_in_the_opened_expense_form_and_the_undo_notice() {
+    let Some(script) = script_or_skip() else {
+        return;
+    };
+    // AI configured (never asked), as in the run above: the form has its
+    // receipt scan.
+    let app = crate::receipts::app_with_ai("http://127.0.0.1:9/v1").await;
+    let user = app.new_user().await;
+    app.ok(&user, "updateSettings", json!({"locale": "de"}))
+        .await;
+    let account = app.account(&user, "Girokonto", "EUR").await;
+    let today = app.state.clock.today();
+    for i in 0..12 {
+        app.ok(
+            &user,
+            "createDailyExpense",
+            json!({"name": format!("Einkauf {i}"), "amount": "9.90",
+                   "date": today.to_string(), "accountId": account}),
+        )
+        .await;
+    }
+    let csv = format!(
+        "Datum;Betrag;Empfänger\n{};-12,50;Kiosk Morgenrot\n",
+        today.format("%d.%m.%Y")
+    );
+    let batch = app
+        .ok(
+            &user,
+            "stageImport",
+            json!({"accountId": account, "fileName": "k.csv", "csv": csv,
+                   "mapping": {"date": "Datum", "amount": "Betrag", "payee": "Empfänger"}}),
+        )
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    app.ok(&user, "confirmImport", json!({"id": batch})).await;
+    let mut found = Vec::new();
+    for (mode, dark) in [("phone", false), ("phone-dark", true)] {
+        let Some(browser) = start_with(500, 844, dark).await else {
+            return;
+        };
+        let c = &browser.client;
+        resize(c, 390, 844).await;
+        sign_in(c, &app, &user).await;
+        c.goto(&app.url("/")).await.unwrap();
+        c.find(Locator::Css("a.quick-add"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        crate::browser::wait_for_css(c, "#record-form form [name=amount]:focus").await;
+        // The form's toggle is in sight below the sticky top bar, not under it.
+        let gap = crate::browser::wait_until(
+            c,
+            "if (document.readyState !== 'complete') return null;
+             const bar = document.querySelector('.topbar').getBoundingClientRect();
+             const toggle = document.querySelector('details.new-record > summary').getBoundingClientRect();
+             return String(toggle.top - bar.bottom);",
+            vec![],
+        )
+        .await
+        .unwrap_or_default();
+        assert!(
+            gap.as_str()
+                .and_then(|g| g.parse::<f64>().ok())
+                .unwrap_or(-1.0)
+                >= 0.0,
+            "{mode}: the toggle is {gap} px below the top bar"
+        );
+        check(c, script, mode, "+ Ausgabe (form opened)", &mut found).await;
+        screenshot(c, &format!("quick-add-{mode}")).await;
+        c.goto(&app.url(&format!("/import?batch={batch}")))
+            .await
+            .unwrap();
+        crate::browser::wait_for_css(c, ".import-done [data-undo]").await;
+        check(c, script, mode, "import confirmed (undo)", &mut found).await;
+        screenshot(c, &format!("import-undo-{mode}")).await;
+        browser.client.clone().close().await.unwrap();
+    }
+    let report: Vec<String> = found
+        .iter()
+        .map(|f| format!("[{}] {}: {}", f.mode, f.path, f.violation))
+        .collect();
+    assert!(
+        report.is_empty(),
+        "{} accessibility violations:\n{}",
+        report.len(),
+        report.join("\n")
+    );
+}

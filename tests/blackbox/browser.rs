@@ -596,6 +596,8 @@ async fn screenshots() {
             ("dashboard", "/"),
             ("budgets", "/budgets"),
             ("accounts", "/accounts"),
+            // The accounts page scrolled to its net-worth chart.
+            ("net-worth", "/accounts#net-worth"),
             ("expenses", "/expenses"),
             ("daily-expenses", "/daily-expenses"),
             ("subscriptions", "/subscriptions"),
@@ -957,6 +959,93 @@ async fn a_person_scans_a_receipt_into_the_one_time_expense_form_and_keeps_the_p
     assert_eq!(entries[0]["amount"], 12.4);
     assert_eq!(docs[0]["dailyExpenseId"], entries[0]["id"]);
     assert_eq!(docs[0]["contentType"], "image/png");
+    browser.client.clone().close().await.unwrap();
+}
+
+/// A phone camera's photo, 6000 by 4000 pixels and well over the 5 MiB a
+/// receipt may have, is scaled down in the browser before it is sent: the
+/// scan reads it and the photo kept with the expense is a JPEG under the
+/// limit, no more than 3000 pixels on its longer side.
+#[tokio::test]
+async fn a_phone_photo_over_5_mib_is_scaled_down_in_the_browser_and_scanned() {
+    let Some(browser) = start(1280, 1000).await else {
+        return;
+    };
+    let provider = crate::receipts::Provider::start(crate::assistant::Dialect::OpenAi).await;
+    let app = crate::receipts::app_with_ai(&provider.base_url).await;
+    let user = app.new_user().await;
+    app.account(&user, "Girokonto", "EUR").await;
+    let today = app.state.clock.today().to_string();
+    provider.then(crate::receipts::Reply::Text(
+        serde_json::json!({
+            "merchant": "Markthalle", "date": today, "total": "23.8",
+            "currency": "EUR", "items": [], "categoryId": null,
+        })
+        .to_string(),
+    ));
+    // Grain everywhere, as a camera's sensor gives: JPEG cannot make it small.
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let photo = image::RgbImage::from_fn(6000, 4000, |x, y| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let n = (seed & 0x3f) as u8;
+        image::Rgb([(x / 24) as u8 ^ n, (y / 16) as u8 ^ n, 160 ^ n])
+    });
+    let mut jpeg = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 92)
+        .encode_image(&photo)
+        .unwrap();
+    assert!(
+        jpeg.len() > 5 * 1024 * 1024,
+        "the photo is {} bytes",
+        jpeg.len()
+    );
+    let file = tempfile::Builder::new()
+        .prefix("bon-")
+        .suffix(".jpg")
+        .tempfile()
+        .unwrap();
+    std::fs::write(file.path(), &jpeg).unwrap();
+
+    let c = &browser.client;
+    sign_in(c, &app, &user).await;
+    c.goto(&app.url("/daily-expenses")).await.unwrap();
+    c.find(Locator::Css(".scan input[type=file]"))
+        .await
+        .unwrap()
+        .send_keys(file.path().to_str().unwrap())
+        .await
+        .unwrap();
+    let filled = wait_until(
+        c,
+        "const s = document.querySelector('.scan-status.error');
+         return (s && !s.hidden && 'refused: ' + s.textContent)
+           || document.querySelector('form.stack [name=amount]').value",
+        vec![],
+    )
+    .await
+    .unwrap_or_default();
+    assert_eq!(filled, "23.80");
+    c.find(Locator::Css("form.stack button.primary[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(c, "€23.80").await;
+    let docs = app.ok(&user, "listDocuments", serde_json::json!({})).await;
+    assert_eq!(docs[0]["contentType"], "image/jpeg", "{docs}");
+    let id = docs[0]["id"].as_str().unwrap();
+    let kept = app
+        .get(&format!("/api/documents/{id}"), Some(&user.cookie))
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    assert!(kept.len() <= 5 * 1024 * 1024, "{} bytes kept", kept.len());
+    let kept = image::load_from_memory(&kept).expect("a JPEG");
+    assert_eq!((kept.width(), kept.height()), (3000, 2000));
     browser.client.clone().close().await.unwrap();
 }
 

@@ -740,3 +740,149 @@ async fn a_budget_overspent_by_an_expense_just_saved_is_an_insight_at_once() {
         1
     );
 }
+
+/// The budget warnings of `user` for `category`.
+async fn budget_warnings(app: &TestApp, user: &TestUser, category: &str) -> Vec<Value> {
+    app.ok(user, "listInsights", json!({}))
+        .await
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["type"] == "budget_warning" && i["metadata"]["categoryId"] == category)
+        .cloned()
+        .collect()
+}
+
+/// An import confirmed books expenses as a save does: a budget they
+/// overspend is under Insights at once, not after the morning's job.
+#[tokio::test]
+async fn a_budget_overspent_by_a_confirmed_import_is_an_insight_at_once() {
+    let app = spawn_app().await;
+    let h = household(&app).await;
+    app.ok(
+        &h.user,
+        "setBudget",
+        json!({"categoryId": h.food, "amount": 100}),
+    )
+    .await;
+    let csv =
+        "Datum;Betrag;Empfänger\n10.03.2026;-80,00;Markthalle\n12.03.2026;-45,50;Markthalle\n";
+    let batch = app
+        .ok(
+            &h.user,
+            "stageImport",
+            json!({"accountId": h.giro, "fileName": "m.csv", "csv": csv,
+                   "mapping": {"date": "Datum", "amount": "Betrag", "payee": "Empfänger"}}),
+        )
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let rows = app
+        .ok(&h.user, "getImport", json!({"id": batch, "limit": 10}))
+        .await["rows"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(rows.len(), 2);
+    for row in &rows {
+        app.ok(
+            &h.user,
+            "setImportRowCategory",
+            json!({"id": batch, "rowId": row["id"], "categoryId": h.food}),
+        )
+        .await;
+    }
+    assert_eq!(
+        budget_warnings(&app, &h.user, &h.food).await,
+        Vec::<Value>::new()
+    );
+    app.ok(&h.user, "confirmImport", json!({"id": batch})).await;
+    let over = budget_warnings(&app, &h.user, &h.food).await;
+    assert_eq!(over.len(), 1, "{over:?}");
+    assert_eq!(over[0]["severity"], "critical");
+    assert_eq!(over[0]["metadata"]["amount"], "125.50");
+    assert_eq!(over[0]["metadata"]["limit"], "100.00");
+}
+
+/// With rollover a budget's row shows the month's own amount beside what
+/// was carried, and how much of what is available is spent in percent.
+#[tokio::test]
+async fn a_rollover_budget_row_shows_the_months_own_amount_and_a_percent() {
+    let app = spawn_app().await;
+    let h = household(&app).await;
+    app.ok(&h.user, "updateSettings", json!({"locale": "de"}))
+        .await;
+    app.ok(
+        &h.user,
+        "setBudget",
+        json!({"categoryId": h.food, "amount": 100, "rollover": true, "from": "2026-02"}),
+    )
+    .await;
+    h.spend(&app, "40", "2026-02-10").await;
+    h.spend(&app, "80", "2026-03-10").await;
+    let page = app
+        .get("/budgets?month=2026-03", Some(&h.user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap()
+        .replace('\u{a0}', " ");
+    assert!(page.contains("80,00 € von 160,00 € ausgegeben"), "{page}");
+    assert!(
+        page.contains("100,00 € im Monat + 60,00 € übertragen"),
+        "the month's own amount beside what was carried: {page}"
+    );
+    assert!(
+        page.contains("<span class=\"budget-percent\">50 %</span>"),
+        "the percent spent: {page}"
+    );
+}
+
+/// A budget insight links to its budget (the row has that anchor) and to
+/// the category's one-time expenses of the month.
+#[tokio::test]
+async fn a_budget_insight_links_to_the_budget_and_the_categorys_expenses() {
+    let app = spawn_app().await;
+    let h = household(&app).await;
+    app.ok(
+        &h.user,
+        "setBudget",
+        json!({"categoryId": h.food, "amount": 100}),
+    )
+    .await;
+    h.spend(&app, "120", "2026-03-10").await;
+    let insights = app
+        .get("/insights", Some(&h.user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let to_budget = format!("/budgets?month=2026-03#budget-{}", h.food);
+    let to_entries = format!("/daily-expenses?month=2026-03&amp;category={}", h.food);
+    assert!(
+        insights.contains(&format!("href=\"{to_budget}\"")),
+        "{insights}"
+    );
+    assert!(
+        insights.contains(&format!("href=\"{to_entries}\"")),
+        "{insights}"
+    );
+    let budgets = app
+        .get("/budgets?month=2026-03", Some(&h.user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        budgets.contains(&format!("id=\"budget-{}\"", h.food)),
+        "{budgets}"
+    );
+    let entries = app
+        .get(&to_entries.replace("&amp;", "&"), Some(&h.user.cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(entries.contains("Einkauf"), "{entries}");
+}

@@ -4,7 +4,8 @@
 //! with documents, an account with entries is not offered a delete that
 //! would be refused, the import review's active filter count is readable
 //! in the dark scheme, the import history's action lines up with its row's
-//! contents on a phone, and the category chart's text is readable there.
+//! contents on a phone, the category chart's text is readable there, and
+//! on a phone words stay whole and the browser list's times are labelled.
 
 use crate::browser::resize;
 use crate::browser::{fill, sign_in, start_with, submit, wait_for_css, Browser};
@@ -604,6 +605,115 @@ async fn phone_charts_keep_their_value_axis_in_view_at_the_newest_month() {
                 &format!("chart-axis-{name}-phone{}", if dark { "-dark" } else { "" }),
             )
             .await;
+        }
+        browser.client.clone().close().await.unwrap();
+    }
+}
+
+/// The words under `selector` that the browser broke over two lines, and
+/// how many words it looked at.
+const BROKEN_WORDS: &str = r#"
+const broken = [];
+let words = 0;
+for (const el of document.querySelectorAll(arguments[0])) {
+  const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+    for (const m of node.textContent.matchAll(/\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const tops = new Set(Array.from(range.getClientRects(), r => Math.round(r.top)));
+      words += 1;
+      if (tops.size > 1) broken.push(m[0]);
+    }
+  }
+}
+return { words, broken };
+"#;
+
+/// The cells of the settings' browser list that show no label of their own
+/// on a phone (the label a stacked cell draws before its value).
+const UNLABELLED_SESSION_CELLS: &str = r#"
+const cells = Array.from(document.querySelectorAll('#sessions tbody td:not(.row-actions)'));
+return {
+  cells: cells.length,
+  unlabelled: cells.filter(td => {
+    const before = getComputedStyle(td, '::before').content;
+    return !before || before === 'none' || before === 'normal' || before === '""';
+  }).map(td => td.textContent.trim()),
+};
+"#;
+
+/// On a phone: the browser list's times are labelled, "Deutschlandticket"
+/// stays whole in the next payments, and an IBAN stays whole in the import
+/// review.
+#[tokio::test]
+async fn phone_words_stay_whole_and_session_times_are_labelled() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    app.ok(&user, "updateSettings", json!({"locale": "de"}))
+        .await;
+    let account = app.account(&user, "Girokonto", "EUR").await;
+    let today = app.state.clock.today();
+    app.ok(
+        &user,
+        "createExpense",
+        json!({"name": "Deutschlandticket", "amount": "58.00", "frequency": "monthly",
+               "startDate": (today + chrono::Duration::days(3)).to_string(), "accountId": account}),
+    )
+    .await;
+    let csv = format!(
+        "Datum;Betrag;Empfänger;Zweck\n{};-850,00;Hausverwaltung Sonnenhang;Miete an DE89370400440532013000 Wohnung 3\n",
+        (today - chrono::Duration::days(2)).format("%d.%m.%Y")
+    );
+    let batch = app
+        .ok(
+            &user,
+            "stageImport",
+            json!({"accountId": account, "fileName": "k.csv", "csv": csv,
+                   "mapping": {"date": "Datum", "amount": "Betrag", "payee": "Empfänger", "memo": "Zweck"}}),
+        )
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for dark in [false, true] {
+        let Some(browser) = signed_in(&app, &user, 390, 844, dark).await else {
+            return;
+        };
+        let c = &browser.client;
+        c.goto(&app.url("/settings")).await.unwrap();
+        wait_for_css(c, "#sessions tbody td").await;
+        let seen = js(c, UNLABELLED_SESSION_CELLS).await;
+        assert!(seen["cells"].as_u64().unwrap() >= 3, "{seen}");
+        assert_eq!(seen["unlabelled"], json!([]), "dark={dark}: {seen}");
+
+        for (path, selector, word) in [
+            ("/", "ul.payments .what", "Deutschlandticket"),
+            (
+                &format!("/import?batch={batch}") as &str,
+                "table.import-rows td",
+                "DE89370400440532013000",
+            ),
+        ] {
+            c.goto(&app.url(path)).await.unwrap();
+            wait_for_css(c, selector).await;
+            let seen = c
+                .execute(BROKEN_WORDS, vec![json!(selector)])
+                .await
+                .unwrap();
+            let text: String = c
+                .execute(
+                    "return Array.from(document.querySelectorAll(arguments[0]), e => e.textContent).join(' ')",
+                    vec![json!(selector)],
+                )
+                .await
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_string();
+            assert!(text.contains(word), "{path}: {text}");
+            assert_eq!(seen["broken"], json!([]), "{path} dark={dark}: {seen}");
         }
         browser.client.clone().close().await.unwrap();
     }

@@ -41,13 +41,15 @@ fn settled_already(p: &Proposal) -> Error {
 }
 
 /// Books a pending proposal: `{proposalId, state: "saved", recordId, record}`.
+/// An expense booked works out the budget insights again, as a save
+/// through its action does.
 pub async fn confirm(state: &AppState, user: &User, id: String) -> Result<Settled> {
-    let user = user.clone();
+    let (user, user_id) = (user.clone(), user.id.clone());
     let (now, today) = (
         crate::clock::timestamp(state.clock.now()),
         state.clock.today(),
     );
-    state
+    let (settled, spends) = state
         .db
         .transaction(move |tx| {
             let p = proposals::find(tx, &user.id, &id)?.ok_or(Error::NotFound)?;
@@ -61,14 +63,19 @@ pub async fn confirm(state: &AppState, user: &User, id: String) -> Result<Settle
                     "proposal {id} left pending inside its own write transaction"
                 )));
             }
-            Ok(Settled {
+            let settled = Settled {
                 proposal_id: id,
                 state: State::Saved,
                 record_id: Some(record_id),
                 record: Some(record),
-            })
+            };
+            Ok((settled, tools::spends(&p.tool)))
         })
-        .await
+        .await?;
+    if spends {
+        crate::app::budget_insights::refresh(state, &user_id).await;
+    }
+    Ok(settled)
 }
 
 /// Sets a proposal aside: `{proposalId, state: "discarded"}`. Discarding

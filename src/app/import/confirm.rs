@@ -268,6 +268,8 @@ pub async fn confirm(
     })
     .await?;
 
+    // The expenses booked count against this month's budgets at once.
+    crate::app::budget_insights::refresh(state, &user.id).await;
     let (u, batch_id) = (user.id.clone(), b.id.clone());
     state
         .db

@@ -35,6 +35,7 @@ impl Record for DailyInput {
     type Stored = DailyExpense;
     const NOUN: [&'static str; 2] = ["DailyExpense", "DailyExpenses"];
     const CAP: Cap = Cap::DailyExpenses;
+    const SPENDS: bool = true;
 
     fn validate(
         self,

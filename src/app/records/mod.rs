@@ -21,6 +21,7 @@ pub use expenses::ExpenseInput;
 pub use incomes::IncomeInput;
 pub use transfers::TransferInput;
 
+use crate::app::budget_insights;
 use crate::app::input::{self, IdInput, Patch};
 use crate::domain::currency::Currency;
 use crate::error::{Error, Reason, Result};
@@ -95,6 +96,10 @@ pub trait Record: serde::de::DeserializeOwned + Send + Sync + 'static {
     const NOUN: [&'static str; 2];
     /// The per-user limit a create checks.
     const CAP: Cap;
+    /// Whether the kind is spending (one-time and recurring expenses): a
+    /// save of one works out the budget insights again
+    /// ([`crate::app::budget_insights`]).
+    const SPENDS: bool = false;
 
     /// The name of the kind's action `verb`: `listCategories`,
     /// `createCategory`, `updateCategory`, `deleteCategory`.
@@ -203,7 +208,8 @@ pub async fn create<R: Record>(state: &AppState, user: &UserId, input: R) -> Res
     write::<R, _>(state, user, input, create_in).await
 }
 
-/// Runs `write` (a create or an update) in one transaction, as of now.
+/// Runs `write` (a create or an update) in one transaction, as of now;
+/// after an expense's, the budget insights are worked out again.
 async fn write<R: Record, I: Send + 'static>(
     state: &AppState,
     user: &UserId,
@@ -215,10 +221,17 @@ async fn write<R: Record, I: Send + 'static>(
         crate::clock::timestamp(state.clock.now()),
         state.clock.today(),
     );
-    state
+    let saved = state
         .db
-        .transaction(move |tx| write(tx, &user, input, &now, today))
-        .await
+        .transaction({
+            let user = user.clone();
+            move |tx| write(tx, &user, input, &now, today)
+        })
+        .await?;
+    if R::SPENDS {
+        budget_insights::refresh(state, &user).await;
+    }
+    Ok(saved)
 }
 
 /// What [`create`] does inside its transaction: validate, check the

@@ -152,6 +152,7 @@ impl<S: Kind, C: Over<String>, F: Over<bool>> Record for RecurringInput<S, C, F>
     type Stored = S;
     const NOUN: [&'static str; 2] = S::NOUN;
     const CAP: Cap = Cap::Recurring;
+    const SPENDS: bool = matches!(S::OWNER, Owner::Expense);
 
     fn validate(
         mut self,

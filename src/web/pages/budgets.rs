@@ -6,7 +6,7 @@ use crate::app::reports::{self, budgets::Budgets};
 use crate::domain::budgets::Status;
 use crate::domain::recurrence::{add_months, month_end, month_start};
 use crate::i18n::budgets::{self as words, words};
-use crate::i18n::{format, Locale};
+use crate::i18n::Locale;
 use crate::state::AppState;
 use crate::web::components::{checkbox, form_error, form_success, select, Field};
 use crate::web::layout::page;
@@ -58,7 +58,7 @@ pub fn bars(b: &Budgets, locale: Locale, first: NaiveDate, today: NaiveDate, edi
                 @let fill = x.percent.unwrap_or(100).clamp(0, 100);
                 @let label = format!("{} {}", x.icon, x.name).trim().to_string();
                 @let spent = words::spent_of(x.spent, x.available, cur, locale);
-                li.budget data-budget=(x.status.as_str()) {
+                li.budget id=(format!("budget-{}", x.category_id)) data-budget=(x.status.as_str()) {
                     div.budget-head {
                         span.budget-name { (label) }
                         span.budget-status {
@@ -84,11 +84,15 @@ pub fn bars(b: &Budgets, locale: Locale, first: NaiveDate, today: NaiveDate, edi
                     }
                     p.budget-figures {
                         span { (spent) }
+                        @if let Some(p) = x.percent {
+                            " · "
+                            span.budget-percent { (words::percent(p, locale)) }
+                        }
                         " · "
                         strong.budget-remaining { (words::remaining(x.remaining, cur, locale)) }
                         @if !x.carried.is_zero() {
                             " · "
-                            span.muted { (format::money(x.carried, cur, locale)) " " (words(locale).carried) }
+                            span.muted.budget-own { (words::own_and_carried(x.amount, x.carried, cur, locale)) }
                         }
                     }
                     @if edit {

@@ -3,6 +3,7 @@
 
 use super::common::PageResult;
 use crate::app::insights;
+use crate::domain::insights::Finding;
 use crate::state::AppState;
 use crate::web::components::form_error;
 use crate::web::layout::page;
@@ -38,6 +39,15 @@ pub async fn show(
                         h2 { (title) }
                     }
                     p { (message) }
+                    @let links = links(item.insight.finding().as_ref(), &item.insight.created_at);
+                    @if !links.is_empty() {
+                        p.insight-links {
+                            @for (i, (to_budget, href)) in links.iter().enumerate() {
+                                @if i > 0 { " · " }
+                                a href=(href) { (if *to_budget { t.insight_budget } else { t.insight_entries }) }
+                            }
+                        }
+                    }
                     div.buttons {
                         @if !item.is_read {
                             form.inline data-action="markInsightRead" data-reload="" {
@@ -57,4 +67,54 @@ pub async fn show(
         },
     )
     .into_response())
+}
+
+/// An insight's links, each `(to the budget?, href)`, for the month it was
+/// found in (`created_at` begins `YYYY-MM`): a budget warning links to the
+/// budget and to the category's one-time expenses of the month, unusual
+/// spending to those expenses.
+fn links(finding: Option<&Finding>, created_at: &str) -> Vec<(bool, String)> {
+    let month = created_at.get(..7).unwrap_or_default();
+    let entries = |id: &str| {
+        (
+            false,
+            format!("/daily-expenses?month={month}&category={id}"),
+        )
+    };
+    match finding {
+        Some(Finding::OverLimit { category_id, .. }) => vec![
+            (true, format!("/budgets?month={month}#budget-{category_id}")),
+            entries(category_id),
+        ],
+        Some(Finding::SpendingAnomaly { category_id, .. }) => vec![entries(category_id)],
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rust_decimal::Decimal;
+
+    #[test]
+    fn a_budget_warning_links_to_its_budget_and_the_categorys_expenses_of_its_month() {
+        let over = Finding::OverLimit {
+            amount: Decimal::from(120),
+            category_id: "c1".into(),
+            category_name: "Lebensmittel".into(),
+            currency: "EUR".into(),
+            limit: Decimal::from(100),
+        };
+        assert_eq!(
+            links(Some(&over), "2026-03-15T12:00:00Z"),
+            vec![
+                (true, "/budgets?month=2026-03#budget-c1".to_string()),
+                (
+                    false,
+                    "/daily-expenses?month=2026-03&category=c1".to_string()
+                ),
+            ]
+        );
+        assert_eq!(links(None, "2026-03-15T12:00:00Z"), Vec::new());
+    }
 }

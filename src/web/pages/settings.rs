@@ -180,12 +180,12 @@ pub async fn show(
                             @let name = user_agent::label(&b.user_agent, t.browser_on)
                                 .unwrap_or_else(|| t.unknown_browser.to_string());
                             tr.current[current] {
-                                td data-label=(t.session_browser) {
+                                td {
                                     span title=(b.user_agent) { (name) }
                                     @if current { " " span.badge { (t.this_browser) } }
                                 }
-                                td data-label=(t.session_signed_in) { (local_time(&b.created_at, viewer.locale)) }
-                                td data-label=(t.session_last_seen) { (local_time(&b.last_seen_at, viewer.locale)) }
+                                td { (local_time(&b.created_at, viewer.locale)) }
+                                td { (local_time(&b.last_seen_at, viewer.locale)) }
                                 td.row-actions {
                                     @if current {
                                         form.inline data-action="logout" data-redirect="/login" {

@@ -225,6 +225,15 @@ pub fn is_write(name: &str) -> bool {
     write_tool(name).is_some()
 }
 
+/// Whether the write tool `name` books an expense (one-time or recurring):
+/// its confirm works out the budget insights again.
+pub fn spends(name: &str) -> bool {
+    matches!(
+        write_tool(name),
+        Some((Kind::DailyExpense | Kind::Expense, _))
+    )
+}
+
 pub(super) fn schema_of(ty: Ty, about: &str) -> Value {
     match ty {
         Ty::Text | Ty::Date => json!({"type": "string", "description": about}),

@@ -93,7 +93,7 @@ mod reads;
 mod values;
 
 pub use arguments::{as_object, parse_arguments};
-pub use catalogue::{action_for, catalogue, is_write};
+pub use catalogue::{action_for, catalogue, is_write, spends};
 pub use proposals::{book, preview};
 pub use reads::PAYMENTS_MAX;
 
