@@ -33,7 +33,7 @@ where
         loop {
             let (started, waits) = (std::time::Instant::now(), crate::store::lock_waits());
             let step = step.clone();
-            match db.transaction(move |tx| step(tx)).await? {
+            match db.chunk_transaction(move |tx| step(tx)).await? {
                 Some(n) => total += n,
                 None => return Ok(total),
             }
