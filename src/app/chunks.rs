@@ -33,7 +33,7 @@ where
         loop {
             let (started, waits) = (std::time::Instant::now(), crate::store::lock_waits());
             let step = step.clone();
-            match db.transaction(move |tx| step(tx)).await? {
+            match db.chunk_transaction(move |tx| step(tx)).await? {
                 Some(n) => total += n,
                 None => return Ok(total),
             }
@@ -54,4 +54,38 @@ where
     })
     .await
     .map_err(anyhow::Error::from)?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::{Arc, Mutex};
+
+    /// `PRAGMA temp_store` of a connection: 2 is memory, 0 the default.
+    fn temp_store(c: &rusqlite::Connection) -> Result<i64> {
+        Ok(c.query_row("PRAGMA temp_store", [], |r| r.get(0))?)
+    }
+
+    #[tokio::test]
+    async fn a_chunk_keeps_its_statement_journal_in_memory_and_gives_the_connection_back_as_it_was()
+    {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(dir.path()).unwrap();
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let s = seen.clone();
+        let total = in_chunks(&db, (), move |tx| {
+            let mut s = s.lock().unwrap();
+            s.push(temp_store(tx)?);
+            Ok((s.len() < 3).then_some(1))
+        })
+        .await
+        .unwrap();
+        assert_eq!(total, 2);
+        assert_eq!(*seen.lock().unwrap(), [2, 2, 2]);
+        // Every connection of the pool is back to temporary files, so a
+        // large sort elsewhere spills to disk.
+        for _ in 0..16 {
+            assert_eq!(db.run(|c| temp_store(c)).await.unwrap(), 0);
+        }
+    }
 }

@@ -789,10 +789,31 @@ pub fn written_keys(c: &Connection, user_id: &UserId, batch_id: &str) -> Result<
     Ok(keys)
 }
 
+/// Rows per `INSERT` statement of a confirm. In a transaction of several
+/// statements, an insert into a table with triggers and foreign keys first
+/// copies every page it changes to SQLite's statement journal (so that it
+/// can be taken back alone): row by row, that was 4 KiB for each of the
+/// half dozen index and table pages every row touches. One statement of
+/// many rows copies each page once (`docs/performance.md`).
+pub const ROWS_PER_INSERT: usize = 64;
+
+/// `INSERT INTO {head} VALUES {row}, {row}, …` with `n` rows.
+fn insert_of(head: &str, row: &str, n: usize) -> String {
+    let mut sql = format!("INSERT INTO {head} VALUES ");
+    for i in 0..n {
+        if i > 0 {
+            sql.push_str(", ");
+        }
+        sql.push_str(row);
+    }
+    sql
+}
+
 /// Writes one chunk of a batch's records: money out as one-time expenses,
 /// money in as one-time incomes, each carrying the batch and the row's
-/// import key; and keeps the search index, the month sums and the data
-/// version in step for exactly these records. `tx` is a write transaction.
+/// import key, [`ROWS_PER_INSERT`] rows per statement; and keeps the
+/// search index, the month sums and the data version in step for exactly
+/// these records. `tx` is a write transaction.
 pub fn write_chunk(
     tx: &Connection,
     user_id: &UserId,
@@ -800,65 +821,85 @@ pub fn write_chunk(
     writes: &[Write<'_>],
     now: &str,
 ) -> Result<()> {
-    let mut expense = tx.prepare_cached(
-        "INSERT INTO daily_expenses
-            (id, user_id, name, amount_cents, currency, date, account_id, category_id, merchant,
-             notes, import_id, import_key, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13)",
-    )?;
-    let mut income = tx.prepare_cached(
-        "INSERT INTO incomes
-            (id, user_id, name, amount_cents, currency, frequency, start_date, account_id, notes,
-             import_id, import_key, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?12, ?6, ?7, ?8, ?9, ?10, ?11, ?11)",
-    )?;
+    let (expenses, incomes): (Vec<&Write<'_>>, Vec<&Write<'_>>) =
+        writes.iter().partition(|w| w.cents < 0);
     // The rowids of this chunk's expenses: the upkeep below reads exactly
-    // those, not the batch's earlier chunks.
-    let mut expense_rowids: Option<(i64, i64)> = None;
-    for w in writes {
-        if w.cents < 0 {
-            expense.execute(params![
-                super::new_sequential_id(),
+    // those, not the batch's earlier chunks. Nobody else writes while the
+    // transaction holds the lock, so they follow the largest one.
+    let first_expense: i64 = tx.query_row(
+        "SELECT COALESCE(MAX(rowid), 0) + 1 FROM daily_expenses",
+        [],
+        |r| r.get(0),
+    )?;
+    let once = Frequency::Once.code();
+    for group in expenses.chunks(ROWS_PER_INSERT) {
+        let mut insert = tx.prepare_cached(&insert_of(
+            "daily_expenses
+                (id, user_id, name, amount_cents, currency, date, account_id, category_id,
+                 merchant, notes, import_id, import_key, created_at, updated_at)",
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            group.len(),
+        ))?;
+        let ids: Vec<String> = group.iter().map(|_| super::new_sequential_id()).collect();
+        let cents: Vec<i64> = group.iter().map(|w| -w.cents).collect();
+        let mut values: Vec<&dyn rusqlite::ToSql> = Vec::with_capacity(group.len() * 14);
+        for ((w, id), cents) in group.iter().zip(&ids).zip(&cents) {
+            values.extend_from_slice(&[
+                id,
                 user_id,
-                w.name,
-                -w.cents,
-                w.row.currency,
-                w.date,
-                batch.account_id,
-                w.row.category_id,
-                w.merchant,
-                w.notes,
-                batch.id,
-                w.row.import_key,
-                now,
-            ])?;
-            let rowid = tx.last_insert_rowid();
-            expense_rowids = Some(match expense_rowids {
-                Some((lo, hi)) => (lo.min(rowid), hi.max(rowid)),
-                None => (rowid, rowid),
-            });
-        } else {
-            income.execute(params![
-                super::new_sequential_id(),
-                user_id,
-                w.name,
-                w.cents,
-                w.row.currency,
-                w.date,
-                batch.account_id,
-                w.notes,
-                batch.id,
-                w.row.import_key,
-                now,
-                Frequency::Once.code(),
-            ])?;
+                &w.name,
+                cents,
+                &w.row.currency,
+                &w.date,
+                &batch.account_id,
+                &w.row.category_id,
+                &w.merchant,
+                &w.notes,
+                &batch.id,
+                &w.row.import_key,
+                &now,
+                &now,
+            ]);
         }
+        insert.execute(values.as_slice())?;
+    }
+    for group in incomes.chunks(ROWS_PER_INSERT) {
+        let mut insert = tx.prepare_cached(&insert_of(
+            "incomes
+                (id, user_id, name, amount_cents, currency, frequency, start_date, account_id,
+                 notes, import_id, import_key, created_at, updated_at)",
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            group.len(),
+        ))?;
+        let ids: Vec<String> = group.iter().map(|_| super::new_sequential_id()).collect();
+        let mut values: Vec<&dyn rusqlite::ToSql> = Vec::with_capacity(group.len() * 13);
+        for (w, id) in group.iter().zip(&ids) {
+            values.extend_from_slice(&[
+                id,
+                user_id,
+                &w.name,
+                &w.cents,
+                &w.row.currency,
+                &once,
+                &w.date,
+                &batch.account_id,
+                &w.notes,
+                &batch.id,
+                &w.row.import_key,
+                &now,
+                &now,
+            ]);
+        }
+        insert.execute(values.as_slice())?;
     }
     // What the insert triggers do row by row for other entries, once for
     // the chunk (migrations/V9__bulk_import_upkeep.sql), for this user's
     // records only.
-    if let Some((lo, hi)) = expense_rowids {
-        super::daily_expenses::index_imported(tx, user_id, lo, hi)?;
+    if !expenses.is_empty() {
+        let last_expense = tx.query_row("SELECT MAX(rowid) FROM daily_expenses", [], |r| {
+            r.get::<_, i64>(0)
+        })?;
+        super::daily_expenses::index_imported(tx, user_id, first_expense, last_expense)?;
     }
     if !writes.is_empty() {
         tx.execute(

@@ -447,18 +447,35 @@ impl Db {
         F: FnOnce(&rusqlite::Transaction<'_>) -> Result<T> + Send + 'static,
     {
         let budget = self.write_budget;
+        self.run(move |c| within_budget(c, budget, f)).await
+    }
+
+    /// [`Db::transaction`] for one chunk of a long write (an import's
+    /// confirm or undo, a load of an export), with SQLite's statement
+    /// journal in memory (`PRAGMA temp_store = MEMORY` while it runs, the
+    /// default again after). In a transaction of several statements, each
+    /// one that may fail halfway (an insert into a table with triggers and
+    /// foreign keys: every row of a confirm) first copies each page it
+    /// changes, 4 KiB, to the statement journal, which goes to a temporary
+    /// file once it outgrows 64 KiB; written to a file, a confirm of
+    /// 100,000 rows spent more than half of its CPU time in the kernel's
+    /// write calls (`docs/performance.md`). A chunk's statements touch a
+    /// bounded number of pages, so the journal stays small; other work
+    /// keeps temporary storage in files, so a large sort spills to disk
+    /// instead of growing the process.
+    pub async fn chunk_transaction<T, F>(&self, f: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&rusqlite::Transaction<'_>) -> Result<T> + Send + 'static,
+    {
+        let budget = self.write_budget;
         self.run(move |c| {
-            let tx = write_transaction(c)?;
-            let deadline = std::time::Instant::now() + budget;
-            tx.progress_handler(
-                WRITE_BUDGET_CHECK,
-                Some(move || std::time::Instant::now() > deadline),
-            )?;
-            let out = f(&tx);
-            // The commit itself is never interrupted.
-            tx.progress_handler(0, None::<fn() -> bool>)?;
+            c.execute_batch("PRAGMA temp_store = MEMORY")?;
+            let out = within_budget(c, budget, f);
+            // The connection goes back to the pool as it came.
+            let back = c.execute_batch("PRAGMA temp_store = DEFAULT");
             let out = out?;
-            tx.commit()?;
+            back?;
             Ok(out)
         })
         .await
@@ -471,6 +488,27 @@ impl Db {
         c.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
         Ok(())
     }
+}
+
+/// Runs `f` in one write transaction that may hold the lock for `budget`
+/// (see [`Db::transaction`]).
+fn within_budget<T>(
+    c: &mut Connection,
+    budget: Duration,
+    f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T>,
+) -> Result<T> {
+    let tx = write_transaction(c)?;
+    let deadline = std::time::Instant::now() + budget;
+    tx.progress_handler(
+        WRITE_BUDGET_CHECK,
+        Some(move || std::time::Instant::now() > deadline),
+    )?;
+    let out = f(&tx);
+    // The commit itself is never interrupted.
+    tx.progress_handler(0, None::<fn() -> bool>)?;
+    let out = out?;
+    tx.commit()?;
+    Ok(out)
 }
 
 /// Runs blocking database work with a connection of `pool` on tokio's
