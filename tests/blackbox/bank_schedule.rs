@@ -9,6 +9,7 @@ use crate::fints_bank::{self, booking_cents, Fail, MockBank, Sca, Scenario, BANK
 use crate::helpers::*;
 use crate::networth::amount;
 use crate::push::{push_service, subscribe, vapid, BrowserKeys, Received};
+use cashkeeper::config::{Config, Vapid};
 use cashkeeper::jobs::bank_sync::{self, Summary};
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
@@ -17,22 +18,26 @@ use std::sync::{Arc, Mutex};
 /// The server, its push service, and what that received.
 struct Setup {
     app: TestApp,
+    keys: Vapid,
     push_base: String,
     received: Arc<Mutex<Vec<Received>>>,
+}
+
+fn configure(c: &mut Config, keys: Vapid) {
+    c.vapid = Some(keys);
+    c.push_allow_loopback_http = true;
+    c.fints_product_id = Some("CASHKEEPERTEST".into());
+    c.fints_allow_local = true;
 }
 
 async fn setup() -> Setup {
     let (push_base, received) = push_service().await;
     let keys = vapid();
-    let app = spawn_app_with(move |c| {
-        c.vapid = Some(keys);
-        c.push_allow_loopback_http = true;
-        c.fints_product_id = Some("CASHKEEPERTEST".into());
-        c.fints_allow_local = true;
-    })
-    .await;
+    let k = keys.clone();
+    let app = spawn_app_with(move |c| configure(c, k)).await;
     Setup {
         app,
+        keys,
         push_base,
         received,
     }
@@ -83,6 +88,16 @@ impl Setup {
 
     async fn run(&self) -> Summary {
         bank_sync::run(&self.app.state).await
+    }
+
+    /// Stops the server and starts it again on the same data: what lived
+    /// in memory only (a dialog waiting for a TAN) is gone, as on the next
+    /// morning.
+    async fn restart(mut self) -> Setup {
+        let dir = self.app.stop().await;
+        let k = self.keys.clone();
+        self.app = spawn_app_in(dir, move |c| configure(c, k)).await;
+        self
     }
 }
 
@@ -225,7 +240,9 @@ async fn bank_schedule_without_auto_confirm_the_batch_waits_and_one_push_says_so
         format!("/import?batch={}", batches[0]["id"].as_str().unwrap())
     );
 
-    // The next morning the bank has nothing new: no second push.
+    // The next morning the bank has nothing new since the last booking the
+    // sync saw (a bank serves from the day after it): no second push.
+    bank.change(|sc| sc.bookings = 0);
     let run = s.run().await;
     assert_eq!(run.synced, 1, "{run:?}");
     assert_eq!(s.messages(&p).len(), 1, "{:?}", s.messages(&p));
@@ -268,14 +285,21 @@ async fn bank_schedule_a_tan_is_asked_for_once_and_the_bank_not_again() {
     let asked_bank = bank.sent("HKKAZ");
     assert!(asked_bank > 0);
 
-    // The next run neither asks the bank nor pushes again.
+    // The next morning (the waiting dialog gone with a restart) the job
+    // neither asks the bank nor pushes again.
+    let s = s.restart().await;
     let run = s.run().await;
     assert_eq!((run.asked, run.skipped, run.synced), (0, 1, 0), "{run:?}");
     assert_eq!(s.messages(&p).len(), 1);
     assert_eq!(bank.sent("HKKAZ"), asked_bank, "no new request to the bank");
+    let run = s.run().await;
+    assert_eq!((run.asked, run.skipped), (0, 1), "{run:?}");
+    assert_eq!(bank.sent("HKKAZ"), asked_bank);
 
-    // The person types the TAN: the sync goes on; from then on the
+    // The person fetches by hand and types the TAN: from then on the
     // morning sync runs again.
+    let sync = s.app.ok(&p.user, "syncBank", json!({ "id": id })).await;
+    assert_eq!(sync["state"], "tan", "{sync}");
     let tan = s
         .app
         .ok(
@@ -289,6 +313,11 @@ async fn bank_schedule_a_tan_is_asked_for_once_and_the_bank_not_again() {
     bank.change(|sc| sc.statement = Sca::NotNeeded);
     let run = s.run().await;
     assert_eq!((run.skipped, run.synced), (0, 1), "{run:?}");
+    assert_eq!(
+        s.messages(&p).len(),
+        1,
+        "nothing new after the sync by hand"
+    );
 }
 
 #[tokio::test]
