@@ -13,6 +13,7 @@ mod authz;
 mod axe;
 mod backups;
 mod bank_schedule;
+mod bank_sync;
 mod browser;
 mod budget_pages;
 mod budgets;
