@@ -125,6 +125,10 @@ pub struct TanMethodView {
     pub decoupled: bool,
 }
 
+/// A bank account as a connection answers it: the store's, whose last
+/// booking day is not answered.
+pub type AccountView = BankAccount;
+
 /// A connection as the doors answer it. Never the PIN.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -959,7 +963,11 @@ async fn stage(state: &AppState, job: &mut Job, fetched: Fetched) -> Result<()> 
                 currency: Some(b.currency),
             }),
         },
-        move |tx, day| store::saw_booking(tx, &u, &id, &key, day),
+        // A connection deleted meanwhile takes its sync's batch with it.
+        move |tx, day| {
+            store::find(tx, &u, &id)?.ok_or(Error::NotFound)?;
+            store::saw_booking(tx, &u, &id, &key, day)
+        },
     )
     .await?;
     if let Some(batch) = staged {
@@ -1071,6 +1079,10 @@ async fn settle_connect(state: &AppState, job: &mut Job, connected: &Connected) 
     state
         .db
         .transaction(move |tx| {
+            if store::find(tx, &u, &id)?.is_none() {
+                // Deleted while the bank was asked.
+                return Ok(());
+            }
             kept.write(tx, &u, &id, &now)?;
             store::replace_accounts(tx, &u, &id, &shown)?;
             if let Some(pin) = &pin {
