@@ -125,4 +125,5 @@ pub struct JobLocks {
     pub insights: Mutex<()>,
     pub upcoming: Mutex<()>,
     pub backup: Mutex<()>,
+    pub bank_sync: Mutex<()>,
 }

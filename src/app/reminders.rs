@@ -99,8 +99,9 @@ pub async fn push_reminders(state: &AppState, due: &[Due]) -> usize {
 
 /// Sends `message` to each of the user's subscriptions; subscriptions the
 /// push service says are gone (404, 410) are deleted. Answers how many
-/// messages were accepted.
-async fn send(
+/// messages were accepted. The one way a job pushes to a user (the morning
+/// bank sync too).
+pub(crate) async fn send(
     state: &AppState,
     push: &crate::services::push::PushService,
     user: &UserId,

@@ -87,3 +87,84 @@ pub fn due_tomorrow(locale: Locale, name: &str, amount: &str) -> (String, String
         ),
     }
 }
+
+/// The push after the morning bank sync when `count` new bookings of
+/// `bank` wait on the import page (`docs/bank-sync.md`): title and body.
+pub fn bank_to_review(locale: Locale, bank: &str, count: usize) -> (String, String) {
+    match locale {
+        Locale::De => (
+            format!(
+                "{count} {} bei {bank} zum Prüfen",
+                if count == 1 {
+                    "neue Buchung"
+                } else {
+                    "neue Buchungen"
+                }
+            ),
+            "Der morgendliche Abruf hat sie geholt; sie warten auf der Import-Seite.".into(),
+        ),
+        Locale::En => (
+            format!(
+                "{count} new {} at {bank} to review",
+                if count == 1 { "booking" } else { "bookings" }
+            ),
+            "The morning sync fetched them; they wait on the import page.".into(),
+        ),
+    }
+}
+
+/// The push when the morning sync of `bank` needs a TAN or an approval in
+/// the bank's app: sent once, and the sync waits until the person fetched
+/// by hand.
+pub fn bank_tan_needed(locale: Locale, bank: &str) -> (String, String) {
+    match locale {
+        Locale::De => (
+            format!("{bank} möchte eine Freigabe"),
+            "Der morgendliche Abruf braucht eine TAN oder eine Freigabe in der App deiner Bank. \
+             Ruf die Buchungen einmal selbst ab; bis dahin fragt cashkeeper die Bank nicht mehr \
+             automatisch."
+                .into(),
+        ),
+        Locale::En => (
+            format!("{bank} asks for an approval"),
+            "The morning sync needs a TAN or an approval in your bank's app. Fetch the bookings \
+             once yourself; until then cashkeeper does not ask the bank automatically."
+                .into(),
+        ),
+    }
+}
+
+/// The push when `bank` refused the saved PIN (`locked`: locked the
+/// access) in the morning sync: the PIN is forgotten and the automatic
+/// sync is off.
+pub fn bank_pin_refused(locale: Locale, bank: &str, locked: bool) -> (String, String) {
+    match (locale, locked) {
+        (Locale::De, false) => (
+            format!("{bank}: automatischer Abruf aus"),
+            "Die Bank hat die gespeicherte PIN nicht angenommen. cashkeeper hat sie gelöscht und \
+             den automatischen Abruf ausgeschaltet, damit die Bank den Zugang nicht sperrt. Gib \
+             die PIN beim nächsten Abruf neu ein."
+                .into(),
+        ),
+        (Locale::De, true) => (
+            format!("{bank}: automatischer Abruf aus"),
+            "Die Bank hat den Online-Zugang gesperrt. cashkeeper hat die gespeicherte PIN \
+             gelöscht und den automatischen Abruf ausgeschaltet. Lass den Zugang von deiner Bank \
+             entsperren."
+                .into(),
+        ),
+        (Locale::En, false) => (
+            format!("{bank}: automatic sync off"),
+            "The bank did not accept the saved PIN. cashkeeper forgot it and turned the \
+             automatic sync off, so the bank does not lock the access. Enter the PIN again at \
+             the next sync."
+                .into(),
+        ),
+        (Locale::En, true) => (
+            format!("{bank}: automatic sync off"),
+            "The bank has locked the online access. cashkeeper forgot the saved PIN and turned \
+             the automatic sync off. Have your bank unlock the access."
+                .into(),
+        ),
+    }
+}

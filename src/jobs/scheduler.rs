@@ -1,7 +1,7 @@
 //! The bundled scheduler: runs the jobs in-process on
-//! `NOTIFICATION_SCHEDULE`, `INSIGHTS_SCHEDULE` and
-//! `CASHKEEPER_BACKUP_SCHEDULE` (five-field cron, UTC), and with them the
-//! daily housekeeping.
+//! `NOTIFICATION_SCHEDULE`, `INSIGHTS_SCHEDULE`,
+//! `CASHKEEPER_BACKUP_SCHEDULE` and `CASHKEEPER_BANK_SYNC_SCHEDULE`
+//! (five-field cron, UTC), and with them the daily housekeeping.
 //! Each job takes its lock, so a run never overlaps another run of the same
 //! job (nor one started by the cron route).
 
@@ -26,6 +26,7 @@ fn jobs(config: &Config) -> Vec<(&'static str, Schedule)> {
         ("upcoming-payments", config.notification_schedule.clone()),
         ("insights", config.insights_schedule.clone()),
         ("backup", config.backup_schedule.clone()),
+        ("bank-sync", config.bank_sync_schedule.clone()),
     ];
     if jobs.iter().all(|(_, s)| *s == Schedule::Off) {
         return Vec::new();
@@ -67,6 +68,9 @@ pub async fn start(state: AppState) -> anyhow::Result<Scheduler> {
                     }
                     "housekeeping" => {
                         super::housekeeping::run(&st).await;
+                    }
+                    "bank-sync" => {
+                        super::bank_sync::run(&st).await;
                     }
                     _ => {
                         crate::app::reminders::run(&st).await;
@@ -119,5 +123,17 @@ mod tests {
         // A minute and an hour, then every day.
         assert!(expr.ends_with(" * * *"), "{expr}");
         assert!(Job::new_async_tz(with_seconds(expr), Utc, |_, _| Box::pin(async {})).is_ok());
+    }
+
+    #[test]
+    fn the_bank_sync_runs_on_its_schedule_alone_too() {
+        let mut config = Config::for_data_dir("/nonexistent");
+        config.bank_sync_schedule = Schedule::Cron("20 5 * * *".into());
+        let jobs = jobs(&config);
+        let names: Vec<&str> = jobs.iter().map(|(n, _)| *n).collect();
+        assert!(names.contains(&"bank-sync"), "{names:?}");
+        assert!(names.contains(&"housekeeping"), "{names:?}");
+        let (_, schedule) = jobs.iter().find(|(n, _)| *n == "bank-sync").unwrap();
+        assert_eq!(*schedule, Schedule::Cron("20 5 * * *".into()));
     }
 }

@@ -10,6 +10,7 @@ pub mod api_tokens;
 pub mod backups;
 pub mod balance_history;
 pub mod bank;
+pub mod bank_asks;
 pub mod budgets;
 pub mod categories;
 pub mod conversations;

@@ -124,6 +124,8 @@ pub struct MockBank {
     pub url: String,
     pub seen: Arc<Mutex<Seen>>,
     pub ended: Arc<tokio::sync::Notify>,
+    /// What the bank does from the next request on ([`MockBank::change`]).
+    scenario: Arc<Mutex<Scenario>>,
 }
 
 impl MockBank {
@@ -133,17 +135,30 @@ impl MockBank {
         let seen = Arc::new(Mutex::new(Seen::default()));
         let ended = Arc::new(tokio::sync::Notify::new());
         let dialogs = Arc::new(Mutex::new(Dialogs::default()));
-        let (s, e) = (seen.clone(), ended.clone());
+        let scenario = Arc::new(Mutex::new(scenario));
+        let (s, e, current) = (seen.clone(), ended.clone(), scenario.clone());
         tokio::spawn(async move {
             loop {
                 let Ok((stream, _)) = listener.accept().await else {
                     return;
                 };
-                let (sc, s, e, d) = (scenario.clone(), s.clone(), e.clone(), dialogs.clone());
+                let sc = current.lock().unwrap().clone();
+                let (s, e, d) = (s.clone(), e.clone(), dialogs.clone());
                 tokio::spawn(async move { serve(stream, sc, s, e, d).await });
             }
         });
-        MockBank { url, seen, ended }
+        MockBank {
+            url,
+            seen,
+            ended,
+            scenario,
+        }
+    }
+
+    /// Changes what the bank does from the next connection on (a PIN
+    /// changed at the bank, a TAN asked for where none was).
+    pub fn change(&self, f: impl FnOnce(&mut Scenario)) {
+        f(&mut self.scenario.lock().unwrap());
     }
 
     /// Waits until `n` dialogs were ended with HKEND.
