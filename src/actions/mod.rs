@@ -15,6 +15,7 @@
 pub mod api_tokens;
 pub mod assistant;
 pub mod auth;
+pub mod banks;
 pub mod budgets;
 pub mod dashboard;
 pub mod documents;
@@ -265,6 +266,7 @@ fn registry() -> Registry {
     insights::register(&mut r);
     assistant::register(&mut r);
     imports::register(&mut r);
+    banks::register(&mut r);
     r
 }
 

@@ -1,6 +1,7 @@
 //! Pure rules: no I/O, no clock, no database. Each type's `parse` returns a
 //! value that can only hold a valid input, with errors naming the field.
 
+pub mod banks;
 pub mod budgets;
 pub mod categories;
 pub mod contracts;
