@@ -10,8 +10,8 @@ use std::borrow::Cow;
 
 mod reason;
 pub use reason::{
-    AiTask, BankAddressProblem, BankFailure, Counted, FileKind, Part, Reason, Uses,
-    LAYOUT_COLUMNS_NAMED, LAYOUT_COLUMNS_OFFERED,
+    AiTask, BankAddressProblem, BankFailure, BankSyncProblem, Counted, FileKind, Part, Reason,
+    Uses, LAYOUT_COLUMNS_NAMED, LAYOUT_COLUMNS_OFFERED,
 };
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -61,6 +61,9 @@ pub struct Inner {
     pub sealer: crate::auth::sealed::Sealer,
     /// The OpenID provider; `None` when single sign-on is not configured.
     pub oidc: Option<crate::auth::oidc::Provider>,
+    /// Bank dialogs running or waiting for a TAN, by connection: memory
+    /// only, so a restart leaves no connection stuck.
+    pub bank_live: crate::app::bank::Live,
 }
 
 impl Deref for AppState {
@@ -110,6 +113,7 @@ impl AppState {
             registrations: Default::default(),
             sealer,
             oidc,
+            bank_live: Default::default(),
         })))
     }
 }

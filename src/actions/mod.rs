@@ -15,6 +15,7 @@
 pub mod api_tokens;
 pub mod assistant;
 pub mod auth;
+pub mod bank;
 pub mod banks;
 pub mod budgets;
 pub mod dashboard;
@@ -260,6 +261,7 @@ fn registry() -> Registry {
     merchants::register(&mut r);
     search::register(&mut r);
     api_tokens::register(&mut r);
+    bank::register(&mut r);
     forecasts::register(&mut r);
     net_worth::register(&mut r);
     reserves::register(&mut r);

@@ -7,6 +7,7 @@
 pub mod accounts;
 pub mod api_tokens;
 pub mod assistant;
+pub mod bank;
 pub mod budgets;
 pub(crate) mod chunks;
 pub mod documents;

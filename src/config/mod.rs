@@ -268,6 +268,10 @@ pub struct Config {
     /// budget of 10 s (`None`), to prove a read past it is answered busy.
     /// Never read from the environment.
     pub read_budget: Option<std::time::Duration>,
+    /// How long one request to a bank may take (30 s); tests shorten it to
+    /// prove a bank that never answers is a timeout. Never read from the
+    /// environment.
+    pub fints_timeout: std::time::Duration,
 }
 
 /// A configuration error: one line naming the variable and the accepted form.
@@ -558,6 +562,7 @@ impl Config {
             push_resolve: Vec::new(),
             panic_routes: false,
             read_budget: None,
+            fints_timeout: crate::services::fints::DEFAULT_TIMEOUT,
         })
     }
 

@@ -132,6 +132,8 @@ pub enum Reason {
     BankAddress(BankAddressProblem),
     /// What a dialog with the bank ended in.
     Bank(BankFailure),
+    /// A bank connection's request that cannot be done now or so.
+    BankSync(BankSyncProblem),
 
     // Signing in.
     NotAnEmail,
@@ -322,6 +324,26 @@ pub enum BankAddressProblem {
     Local,
 }
 
+/// Why a request about a bank connection is refused (docs/bank-sync.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BankSyncProblem {
+    /// A sync or a connect of the connection runs or waits for a TAN.
+    Busy,
+    /// `chooseTanMethod` or `sendTan` while nothing waits for it.
+    NotWaiting,
+    /// The bank table has no FinTS address for the bank: `url` is needed.
+    UrlNeeded,
+    /// Automatic sync asked for without a saved PIN.
+    AutoSyncNeedsPin,
+    /// A bank account linked to an account of another currency (the bank
+    /// account's).
+    Currency(String),
+    /// No PIN given and none saved (`syncBank`).
+    PinNeeded,
+    /// Not a German bank code (eight digits).
+    BankCode,
+}
+
 /// A failed dialog with a bank, as a person reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BankFailure {
@@ -349,6 +371,65 @@ pub enum BankFailure {
     NotOffered,
     /// The chosen TAN method is not one the bank offers.
     UnknownTanMethod,
+}
+
+impl BankFailure {
+    /// The code a connection's last error is stored as; its words are
+    /// made when it is read, in the reader's language.
+    pub fn code(&self) -> &'static str {
+        match self {
+            BankFailure::WrongPin => "wrong_pin",
+            BankFailure::Locked => "locked",
+            BankFailure::TanRejected => "tan_rejected",
+            BankFailure::ProductRefused => "product_refused",
+            BankFailure::ProductIdMissing => "product_id_missing",
+            BankFailure::Unreachable => "unreachable",
+            BankFailure::Timeout => "timeout",
+            BankFailure::ApprovalTimedOut => "approval_timed_out",
+            BankFailure::Refused { .. } => "refused",
+            BankFailure::Unreadable => "unreadable",
+            BankFailure::NotOffered => "not_offered",
+            BankFailure::UnknownTanMethod => "unknown_tan_method",
+        }
+    }
+
+    /// The bank's own words kept with the code ([`BankFailure::Refused`]).
+    pub fn bank_text(&self) -> Option<&str> {
+        match self {
+            BankFailure::Refused { text } => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The failure stored as `code` (and the bank's words); an unknown
+    /// code reads as a refusal.
+    pub fn from_code(code: &str, text: Option<&str>) -> BankFailure {
+        let known = [
+            BankFailure::WrongPin,
+            BankFailure::Locked,
+            BankFailure::TanRejected,
+            BankFailure::ProductRefused,
+            BankFailure::ProductIdMissing,
+            BankFailure::Unreachable,
+            BankFailure::Timeout,
+            BankFailure::ApprovalTimedOut,
+            BankFailure::Unreadable,
+            BankFailure::NotOffered,
+            BankFailure::UnknownTanMethod,
+        ];
+        known
+            .into_iter()
+            .find(|f| f.code() == code)
+            .unwrap_or_else(|| BankFailure::Refused {
+                text: text.unwrap_or_default().to_string(),
+            })
+    }
+
+    /// A wrong or locked PIN: the saved PIN is dropped and automatic sync
+    /// stopped, so the bank's counter never locks the user out.
+    pub fn is_pin_problem(&self) -> bool {
+        matches!(self, BankFailure::WrongPin | BankFailure::Locked)
+    }
 }
 
 /// What a person asked the AI provider to do.

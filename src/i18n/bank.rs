@@ -3,7 +3,7 @@
 //! code and the technical cause are for the log; only a refusal the client
 //! does not know by its code shows the bank's own words.
 
-use crate::error::{BankAddressProblem, BankFailure};
+use crate::error::{BankAddressProblem, BankFailure, BankSyncProblem};
 
 /// Where a FinTS product registration is had, free of charge.
 const REGISTRATION: &str = "https://www.hbci-zka.de/register/prod_register.htm";
@@ -100,6 +100,45 @@ pub(super) fn failure(failure: &BankFailure, de: bool) -> String {
         BankFailure::UnknownTanMethod => (
             "The bank does not offer the chosen TAN method. Choose another one.",
             "Die Bank bietet das gewählte TAN-Verfahren nicht an. Wähl ein anderes.",
+        ),
+    };
+    if de { german } else { en }.to_string()
+}
+
+pub(super) fn sync_problem(problem: &BankSyncProblem, de: bool) -> String {
+    let (en, german) = match problem {
+        BankSyncProblem::Busy => (
+            "A sync of this bank connection is already running or waiting for a TAN. Finish \
+             it or wait until it is done.",
+            "Ein Abruf dieser Bankverbindung läuft schon oder wartet auf eine TAN. Schließ ihn \
+             ab oder warte, bis er fertig ist.",
+        ),
+        BankSyncProblem::NotWaiting => (
+            "The bank is not waiting for this now. Start again.",
+            "Die Bank wartet gerade nicht darauf. Fang noch einmal an.",
+        ),
+        BankSyncProblem::UrlNeeded => (
+            "is needed: the bank's FinTS address is not known for this bank code",
+            "wird gebraucht: die FinTS-Adresse dieser Bankleitzahl ist nicht bekannt",
+        ),
+        BankSyncProblem::AutoSyncNeedsPin => (
+            "needs the PIN saved: automatic sync logs in without asking",
+            "braucht die gespeicherte PIN: der automatische Abruf meldet sich ohne Nachfrage an",
+        ),
+        BankSyncProblem::Currency(currency) => {
+            return if de {
+                format!("muss ein Konto in {currency} sein, der Währung des Bankkontos")
+            } else {
+                format!("must be an account in {currency}, the bank account's currency")
+            }
+        }
+        BankSyncProblem::BankCode => (
+            "must be the bank's eight-digit bank code",
+            "muss die achtstellige Bankleitzahl sein",
+        ),
+        BankSyncProblem::PinNeeded => (
+            "is required: no PIN is saved for this connection",
+            "bitte ausfüllen: für diese Verbindung ist keine PIN gespeichert",
         ),
     };
     if de { german } else { en }.to_string()

@@ -331,6 +331,7 @@ impl Reason {
             Reason::AiUnusable(task) => ai_failed(*task, true, de).into(),
             Reason::BankAddress(problem) => super::bank::address(*problem, de).into(),
             Reason::Bank(failure) => super::bank::failure(failure, de),
+            Reason::BankSync(problem) => super::bank::sync_problem(problem, de),
             Reason::AiNoTools => words(
                 "The AI model set up on this server cannot look things up, so the assistant \
                  cannot answer. Whoever runs this cashkeeper can choose another model (AI_MODEL).",

@@ -7,7 +7,7 @@ use super::users::UserId;
 use crate::domain::import::candidates::{self, Near};
 use crate::domain::import::read::Format;
 use crate::domain::import::reconcile::{self, Due, Entry, Kind, Reason, Status};
-use crate::domain::import::{BatchStatus, Decision};
+use crate::domain::import::{BatchStatus, Decision, Source};
 use crate::domain::money;
 use crate::domain::recurrence::Frequency;
 use crate::error::Result;
@@ -30,6 +30,8 @@ pub struct Batch {
     pub row_count: i64,
     pub created_at: String,
     pub confirmed_at: Option<String>,
+    /// A file, or a bank sync.
+    pub source: Source,
 }
 
 impl Batch {
@@ -43,7 +45,7 @@ impl Batch {
 }
 
 const BATCH_COLUMNS: &str =
-    "id, account_id, file_name, status, format, row_count, created_at, confirmed_at";
+    "id, account_id, file_name, status, format, row_count, created_at, confirmed_at, source";
 
 fn batch_from_row(r: &Row<'_>) -> rusqlite::Result<Batch> {
     let format: String = r.get(4)?;
@@ -65,6 +67,7 @@ fn batch_from_row(r: &Row<'_>) -> rusqlite::Result<Batch> {
         row_count: r.get(5)?,
         created_at: r.get(6)?,
         confirmed_at: r.get(7)?,
+        source: Source::from_code(&r.get::<_, String>(8)?),
     })
 }
 
@@ -206,6 +209,15 @@ pub fn insert_batch(
         ])?;
     }
     Ok(find(tx, user_id, &id)?.expect("the batch was just inserted"))
+}
+
+/// Marks the batch as staged by `source` (a file is the default).
+pub fn set_source(tx: &Connection, id: &str, source: Source) -> Result<()> {
+    tx.execute(
+        "UPDATE import_batches SET source = ?2 WHERE id = ?1",
+        params![id, source.code()],
+    )?;
+    Ok(())
 }
 
 /// The mapping the latest file staged into the user's `account` with one

@@ -9,6 +9,7 @@ pub mod accounts;
 pub mod api_tokens;
 pub mod backups;
 pub mod balance_history;
+pub mod bank;
 pub mod budgets;
 pub mod categories;
 pub mod conversations;
@@ -534,6 +535,7 @@ pub enum Owned {
     Conversation,
     ImportBatch,
     ApiToken,
+    BankConnection,
 }
 
 impl Owned {
@@ -550,6 +552,7 @@ impl Owned {
             Owned::Conversation => "conversations",
             Owned::ImportBatch => "import_batches",
             Owned::ApiToken => "api_tokens",
+            Owned::BankConnection => "bank_connections",
         }
     }
 }

@@ -19,7 +19,7 @@ use crate::app::input::optional_id;
 use crate::domain::documents::clean_name;
 use crate::domain::import::read::{self, Choice, Format, Mapping, ReadError, MAX_ROWS};
 use crate::domain::import::reconcile::{self, Kind, Status};
-use crate::domain::import::{BatchStatus, Decision};
+use crate::domain::import::{BatchStatus, Decision, Source};
 use crate::domain::locale::Locale;
 use crate::domain::money;
 use crate::error::{Error, Reason, Result};
@@ -47,6 +47,8 @@ pub struct BatchView {
     pub created_at: String,
     pub confirmed_at: Option<String>,
     pub format: Format,
+    /// `file` for an upload, `fints` for a bank sync.
+    pub source: Source,
     pub row_count: i64,
     pub counts: Counts,
     /// Conflicts not decided yet: the batch cannot be confirmed before.
@@ -66,7 +68,7 @@ impl BatchView {
     }
 }
 
-#[derive(Serialize, Default)]
+#[derive(Serialize, Default, Clone, Debug)]
 pub struct Counts {
     pub new: i64,
     pub duplicate: i64,
@@ -147,6 +149,7 @@ pub(crate) fn batch_view(c: &Connection, b: Batch) -> Result<BatchView> {
         created_at: b.created_at,
         confirmed_at,
         format: b.format,
+        source: b.source,
         row_count: b.row_count,
         undecided,
     })
@@ -311,6 +314,120 @@ pub async fn stage(state: &AppState, user: &User, upload: Upload) -> Result<Batc
         .await;
     crate::memory::release_free();
     view
+}
+
+/// Bookings a bank sync fetched for one account (docs/bank-sync.md), to
+/// stage as one batch.
+pub struct BankStatement {
+    /// The user's account the bank account is linked to.
+    pub account_id: String,
+    /// Names the bank and the dates.
+    pub file_name: String,
+    /// One MT940 text, or the camt.052 documents of every page.
+    pub documents: Vec<Vec<u8>>,
+    /// The bank's booked balance (HKSAL), kept as the batch's closing
+    /// balance.
+    pub closing_balance: Option<read::ClosingBalance>,
+}
+
+/// The field a bank's statement is refused on: the sync's.
+const BANK_FIELD: &str = "statement";
+
+/// Stages what a bank sync fetched as ONE batch with `source: fints`,
+/// reconciled at once, all in one write transaction, so a crash leaves the
+/// whole batch or none. Pending (not yet booked) entries are left out; a
+/// booking an earlier sync or file brought is `duplicate`. `also` runs in
+/// the same transaction with the latest booking day (to record how far the
+/// sync got). `None` when the bank sent no booked entry.
+pub async fn stage_from_bank<F>(
+    state: &AppState,
+    user: &User,
+    statement: BankStatement,
+    also: F,
+) -> Result<Option<BatchView>>
+where
+    F: FnOnce(&Connection, NaiveDate) -> Result<()> + Send + 'static,
+{
+    let BankStatement {
+        account_id,
+        file_name,
+        documents,
+        closing_balance,
+    } = statement;
+    let (u, a) = (user.id.clone(), account_id.clone());
+    let currency = state
+        .db
+        .run(move |c| {
+            store::require_owned_field(c, Owned::Account, &u, "accountId", &a)?;
+            Ok(
+                c.query_row("SELECT currency FROM accounts WHERE id = ?1", [&a], |r| {
+                    r.get::<_, String>(0)
+                })?,
+            )
+        })
+        .await?;
+    let read = parsing::read(&user.id, BANK_FIELD, move |budget| {
+        let choice = Choice::default();
+        let mut format: Option<Format> = None;
+        let mut rows = Vec::new();
+        for doc in &documents {
+            match read::read_within(doc, None, &choice, budget) {
+                Ok(s) => {
+                    format.get_or_insert(s.format);
+                    rows.extend(s.rows);
+                }
+                Err(ReadError::Empty) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok((format, rows))
+    })
+    .await?
+    .map_err(|e| refusal(BANK_FIELD, None, e))?;
+    let (format, rows) = read;
+    let rows: Vec<read::Row> = rows
+        .into_iter()
+        .filter(|r| !matches!(r.problem, Some(read::Problem::Pending { .. })))
+        .collect();
+    let Some(mut format) = format.filter(|_| !rows.is_empty()) else {
+        return Ok(None);
+    };
+    if closing_balance.is_some() {
+        format.closing_balance = closing_balance;
+    }
+    let latest = rows.iter().filter_map(|r| r.date).max();
+    let rows = tokio::task::spawn_blocking(move || new_rows(rows, &currency))
+        .await
+        .map_err(anyhow::Error::from)?;
+    let file_name = clean_name(&file_name).unwrap_or_else(|| "bank.txt".to_string());
+    let user_id = user.id.clone();
+    let now = crate::clock::timestamp(state.clock.now());
+    let view = state
+        .db
+        .transaction(move |tx| {
+            require_room(tx, &user_id)?;
+            let b = imports::insert_batch(
+                tx,
+                &user_id,
+                &account_id,
+                &file_name,
+                &format,
+                None,
+                &rows,
+                &now,
+            )?;
+            imports::set_source(tx, &b.id, Source::Fints)?;
+            reconciliation::reconcile_staged_in(tx, &user_id, &b.id)?;
+            imports::set_status(tx, &b.id, BatchStatus::Reconciled, &now)?;
+            if let Some(day) = latest {
+                also(tx, day)?;
+            }
+            let b = batch_of(tx, &user_id, &b.id)?;
+            batch_view(tx, b)
+        })
+        .await;
+    crate::memory::release_free();
+    view.map(Some)
 }
 
 /// Refuses another batch while the most allowed wait for a confirm.

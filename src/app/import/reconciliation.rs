@@ -115,6 +115,11 @@ impl Snapshot {
     }
 }
 
+/// Reconciles a batch just staged within the write transaction `tx`.
+pub(super) fn reconcile_staged_in(tx: &Connection, user: &UserId, id: &str) -> Result<()> {
+    Snapshot::reconcile_in(tx, user, id).map(drop)
+}
+
 /// Refuses a batch that can no longer change, or whose confirm has begun.
 /// The caller holds the batch's claim, so no confirm of it runs in this
 /// process: one begun was interrupted.

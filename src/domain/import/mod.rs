@@ -52,6 +52,34 @@ impl BatchStatus {
     }
 }
 
+/// Where a batch came from: a file the user uploaded, or a bank sync
+/// over FinTS (docs/bank-sync.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    #[default]
+    File,
+    Fints,
+}
+
+impl Source {
+    /// The word stored and answered.
+    pub fn code(self) -> &'static str {
+        match self {
+            Source::File => "file",
+            Source::Fints => "fints",
+        }
+    }
+
+    /// An unknown word reads as a file.
+    pub fn from_code(code: &str) -> Source {
+        match code {
+            "fints" => Source::Fints,
+            _ => Source::File,
+        }
+    }
+}
+
 /// What the user decided for a row: write it at the confirm, or not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]

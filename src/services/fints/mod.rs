@@ -376,13 +376,39 @@ impl Client {
         bank: BankTarget,
         credentials: Credentials,
     ) -> Result<Client, Error> {
+        Client::build(config, bank, credentials, None)
+    }
+
+    /// A client that connects to `addr` for the bank's host `host`: the
+    /// address checked (`address::check_bank_addresses`), so the name
+    /// cannot be pointed elsewhere between the check and the connection.
+    pub fn pinned(
+        config: ClientConfig,
+        bank: BankTarget,
+        credentials: Credentials,
+        host: &str,
+        addr: std::net::SocketAddr,
+    ) -> Result<Client, Error> {
+        Client::build(config, bank, credentials, Some((host, addr)))
+    }
+
+    fn build(
+        config: ClientConfig,
+        bank: BankTarget,
+        credentials: Credentials,
+        pin_to: Option<(&str, std::net::SocketAddr)>,
+    ) -> Result<Client, Error> {
         // No proxy and no redirects: the bank's address is the one checked.
-        let http = crate::outbound::http_client()
+        let mut http = crate::outbound::http_client()
             .user_agent(concat!("cashkeeper/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(config.timeout.min(Duration::from_secs(10)))
             .timeout(config.timeout)
             .redirect(reqwest::redirect::Policy::none())
-            .no_proxy()
+            .no_proxy();
+        if let Some((host, addr)) = pin_to {
+            http = http.resolve(host, addr);
+        }
+        let http = http
             .build()
             .map_err(|e| Error::Unreachable(e.to_string()))?;
         Ok(Client {

@@ -1,0 +1,175 @@
+//! What a bank connection is doing right now, in memory only: a dialog
+//! running, a TAN method to choose, a TAN or an approval awaited. The
+//! database holds only settled facts, so after a restart no connection is
+//! stuck: what was live is gone, and a dropped dialog is ended with HKEND.
+//!
+//! One entry per connection: while it exists, another sync or connect of
+//! the connection is refused. A wait for the user (a TAN method, a typed
+//! TAN) ends after [`WAIT_MAX`].
+
+use super::{Job, TanView};
+use crate::services::fints::{BankState, Connected, Fetched, Pending, TanMethod};
+use crate::store::users::UserId;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// How long a TAN method choice or a typed TAN is waited for.
+pub const WAIT_MAX: Duration = Duration::from_secs(5 * 60);
+
+/// A dialog waiting for a typed TAN, and the work it belongs to.
+pub(super) enum Waiting {
+    Connect(Box<Pending<Connected>>),
+    Fetch(Box<Pending<Fetched>>),
+}
+
+pub(super) enum Phase {
+    /// A dialog with the bank runs (a connect or a sync).
+    Running,
+    /// The user chooses a TAN method; then the job goes on.
+    Choose {
+        methods: Vec<TanMethod>,
+        bank: Box<BankState>,
+        job: Box<Job>,
+    },
+    /// A TAN or an approval is awaited. For a typed TAN the dialog waits
+    /// here; an approval is polled by a task that holds it.
+    Tan {
+        view: TanView,
+        typed: Option<(Waiting, Box<Job>)>,
+    },
+}
+
+struct Entry {
+    user: UserId,
+    generation: u64,
+    phase: Phase,
+}
+
+/// What a connection answers about its live state.
+#[derive(Clone, Debug)]
+pub enum Now {
+    Syncing,
+    Choose(Vec<TanMethod>),
+    Tan(TanView),
+}
+
+/// The live bank dialogs, by connection id.
+#[derive(Default)]
+pub struct Live {
+    entries: Mutex<HashMap<String, Entry>>,
+    next: AtomicU64,
+}
+
+impl Live {
+    /// Marks the connection busy; false when it already is.
+    pub(super) fn begin(&self, id: &str, user: &UserId) -> bool {
+        let mut entries = self.entries.lock().expect("live lock");
+        if entries.contains_key(id) {
+            return false;
+        }
+        let generation = self.next.fetch_add(1, Ordering::Relaxed);
+        entries.insert(
+            id.to_string(),
+            Entry {
+                user: user.clone(),
+                generation,
+                phase: Phase::Running,
+            },
+        );
+        true
+    }
+
+    /// Puts the connection in `phase`; answers its generation, which
+    /// [`Live::expire`] checks.
+    pub(super) fn set(&self, id: &str, user: &UserId, phase: Phase) -> u64 {
+        let generation = self.next.fetch_add(1, Ordering::Relaxed);
+        let mut entries = self.entries.lock().expect("live lock");
+        entries.insert(
+            id.to_string(),
+            Entry {
+                user: user.clone(),
+                generation,
+                phase,
+            },
+        );
+        generation
+    }
+
+    /// The connection is settled: nothing live any more.
+    pub(super) fn end(&self, id: &str) {
+        let gone = self.entries.lock().expect("live lock").remove(id);
+        // A waiting dialog is dropped (and ended) outside the lock.
+        drop(gone);
+    }
+
+    /// Ends a wait for the user that is still the one of `generation`.
+    pub(super) fn expire(&self, id: &str, generation: u64) {
+        let gone = {
+            let mut entries = self.entries.lock().expect("live lock");
+            match entries.get(id) {
+                Some(e) if e.generation == generation && !matches!(e.phase, Phase::Running) => {
+                    entries.remove(id)
+                }
+                _ => None,
+            }
+        };
+        if gone.is_some() {
+            tracing::info!(connection = %id, "bank dialog expired waiting for the user");
+        }
+        drop(gone);
+    }
+
+    /// The user's connection's live state, if any.
+    pub fn now(&self, id: &str, user: &UserId) -> Option<Now> {
+        let entries = self.entries.lock().expect("live lock");
+        let e = entries.get(id).filter(|e| &e.user == user)?;
+        Some(match &e.phase {
+            Phase::Running => Now::Syncing,
+            Phase::Choose { methods, .. } => Now::Choose(methods.clone()),
+            Phase::Tan { view, .. } => Now::Tan(view.clone()),
+        })
+    }
+
+    /// Whether the connection has a live dialog of any kind.
+    pub fn is_busy(&self, id: &str) -> bool {
+        self.entries.lock().expect("live lock").contains_key(id)
+    }
+
+    /// Takes the TAN method choice waiting for the user, leaving the
+    /// connection running.
+    pub(super) fn take_choice(
+        &self,
+        id: &str,
+        user: &UserId,
+    ) -> Option<(Vec<TanMethod>, Box<BankState>, Box<Job>)> {
+        let mut entries = self.entries.lock().expect("live lock");
+        let e = entries.get_mut(id).filter(|e| &e.user == user)?;
+        match std::mem::replace(&mut e.phase, Phase::Running) {
+            Phase::Choose { methods, bank, job } => Some((methods, bank, job)),
+            other => {
+                e.phase = other;
+                None
+            }
+        }
+    }
+
+    /// Takes the dialog waiting for a typed TAN, leaving the connection
+    /// running.
+    pub(super) fn take_typed(&self, id: &str, user: &UserId) -> Option<(Waiting, Box<Job>)> {
+        let mut entries = self.entries.lock().expect("live lock");
+        let e = entries.get_mut(id).filter(|e| &e.user == user)?;
+        match &mut e.phase {
+            Phase::Tan {
+                typed: typed @ Some(_),
+                ..
+            } => {
+                let taken = typed.take();
+                e.phase = Phase::Running;
+                taken
+            }
+            _ => None,
+        }
+    }
+}
