@@ -95,7 +95,7 @@
       list.replaceChildren();
       list.hidden = true;
       say(status, '');
-      say(chosen, T.chosen.replace('{bank}', [bank.name, bank.city, bank.bankCode].filter(Boolean).join(', ')));
+      say(chosen, T.chosen.replace('{bank}', [bank.name, bank.city].filter(Boolean).join(', ') + ' · BLZ ' + bank.bankCode));
       showUrl(!bank.url);
       if (typed) return;
       const next = bank.url ? form.elements.namedItem('loginName') : urlField.querySelector('input');
@@ -237,7 +237,7 @@
     const names = JSON.parse(panel.dataset.accounts || '{}');
     form.addEventListener('action:done', function (ev) {
       const answer = ev.detail || {};
-      if (answer.state === 'tan') {
+      if (answer.state === 'tan' || answer.state === 'choose_tan_method') {
         window.location.assign('/bank/' + encodeURIComponent(panel.dataset.id));
         return;
       }
