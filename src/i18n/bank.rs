@@ -164,7 +164,7 @@ fn product(de: bool, en: &str, german: &str) -> String {
 #[cfg(test)]
 mod tests {
     use crate::domain::locale::Locale;
-    use crate::error::{BankAddressProblem, BankFailure, Reason};
+    use crate::error::{BankAddressProblem, BankFailure, BankSyncProblem, Reason};
 
     fn all() -> Vec<Reason> {
         let mut reasons: Vec<Reason> = [
@@ -187,6 +187,18 @@ mod tests {
         .into_iter()
         .map(Reason::Bank)
         .collect();
+        reasons.extend(
+            [
+                BankSyncProblem::Busy,
+                BankSyncProblem::NotWaiting,
+                BankSyncProblem::UrlNeeded,
+                BankSyncProblem::AutoSyncNeedsPin,
+                BankSyncProblem::Currency("EUR".into()),
+                BankSyncProblem::PinNeeded,
+                BankSyncProblem::BankCode,
+            ]
+            .map(Reason::BankSync),
+        );
         reasons.extend(
             [
                 BankAddressProblem::NotAUrl,
@@ -270,5 +282,24 @@ mod tests {
             field.text(Locale::En),
             "url: must begin with https:// (banks answer FinTS only encrypted)"
         );
+    }
+
+    #[test]
+    fn a_last_error_is_stored_as_a_code_and_read_back_the_same() {
+        for reason in all() {
+            let Reason::Bank(failure) = reason else {
+                continue;
+            };
+            let back = BankFailure::from_code(failure.code(), failure.bank_text());
+            assert_eq!(back, failure);
+        }
+        assert_eq!(
+            BankFailure::from_code("no-such-code", None),
+            BankFailure::Refused {
+                text: String::new()
+            }
+        );
+        assert!(BankFailure::WrongPin.is_pin_problem() && BankFailure::Locked.is_pin_problem());
+        assert!(!BankFailure::Timeout.is_pin_problem());
     }
 }

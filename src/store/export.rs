@@ -43,8 +43,9 @@ pub const VERSION: u32 = 3;
 
 /// The user's tables in the order a later import writes them (parents
 /// first), and whether each gets a CSV file. Sessions, password resets,
-/// API tokens and push subscriptions are credentials of this instance and
-/// stay out; sums and search indexes are derived.
+/// API tokens, push subscriptions and bank connections (a sealed PIN, the
+/// bank's state) are credentials of this instance and stay out; sums and
+/// search indexes are derived.
 pub const TABLES: &[(&str, bool)] = &[
     ("accounts", true),
     ("balance_history", true),

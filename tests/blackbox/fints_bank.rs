@@ -64,6 +64,9 @@ pub enum Fail {
     DropOn(&'static str),
     /// Requests are read and never answered.
     Silent,
+    /// The first message holding this segment is read and never answered;
+    /// later ones are (a bank that hung once).
+    HangFirst(&'static str),
 }
 
 #[derive(Clone, Debug)]
@@ -113,6 +116,8 @@ struct Dialogs {
     /// Task reference → the answer waiting behind the TAN, and the 3956
     /// answers still to give.
     pending: HashMap<String, (String, u32)>,
+    /// Whether the message of [`Fail::HangFirst`] came.
+    hung: bool,
 }
 
 pub struct MockBank {
@@ -225,6 +230,15 @@ async fn serve(
         if kinds.iter().any(|k| k == kind) {
             seen.lock().unwrap().messages.push(kinds);
             return; // closes the connection without an answer
+        }
+    }
+    if let Fail::HangFirst(kind) = scenario.fail {
+        let first = kinds.iter().any(|k| k == kind)
+            && !std::mem::replace(&mut dialogs.lock().unwrap().hung, true);
+        if first {
+            seen.lock().unwrap().messages.push(kinds.clone());
+            ended.notify_waiters();
+            std::future::pending::<()>().await;
         }
     }
     let answer = answer(&request, &scenario, &seen, &dialogs);

@@ -13,6 +13,7 @@ mod authz;
 mod axe;
 mod backups;
 mod bank_pages;
+mod bank_sync;
 mod bank_table;
 mod browser;
 mod budget_pages;
