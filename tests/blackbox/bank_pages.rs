@@ -190,7 +190,7 @@ async fn a_connection_shows_its_accounts_and_its_error_and_only_to_its_user() {
     assert!(panel.contains("Create a new account"));
     assert!(panel.contains("Fetch now") && panel.contains("data-action=\"syncBank\""));
     // No PIN saved: the fetch asks for it, and there is none to forget.
-    assert!(panel.contains("PIN not saved") && !panel.contains("Forget the PIN"));
+    assert!(panel.contains("<dd>not saved</dd>") && !panel.contains("Forget the PIN"));
     assert!(panel.contains("data-action=\"deleteBankConnection\""));
     // The login is shown masked, never whole.
     assert!(!list.contains(LOGIN), "{panel}");
@@ -313,7 +313,7 @@ async fn a_person_connects_a_bank_approves_in_the_app_links_fetches_and_reviews_
     type_into(c, "#f-loginName", LOGIN).await;
     type_into(c, "#f-pin", PIN).await;
     accessible(c, "the connect form").await;
-    screenshot(c, "bank-connect-phone").await;
+    screenshot(c, "bank-connect-filled-phone").await;
     click(c, "#bank-connect button[type=submit]").await;
 
     // The waiting screen, then, by itself, the connection.
@@ -370,7 +370,7 @@ async fn a_person_connects_a_bank_approves_in_the_app_links_fetches_and_reviews_
         .unwrap();
     assert!(fetched, "the fetch links its batch: {said}");
     accessible(c, "a fetched connection").await;
-    screenshot(c, "bank-connection-phone").await;
+    screenshot(c, "bank-fetched-phone").await;
     let review = c
         .find(Locator::Css(".bank-review a[href^='/import?batch=']"))
         .await

@@ -45,7 +45,7 @@ pub async fn list(
                 }
             }
             @for c in &connections {
-                (view.connection(c, 2))
+                (view.connection(c))
             }
         },
     ))
@@ -83,15 +83,21 @@ pub async fn show(
         &viewer,
         &c.bank_name,
         html! {
-            h1 { (c.bank_name) }
             @match c.state {
-                ConnectionState::ChooseTanMethod => (view.choose_method(&c)),
-                ConnectionState::Tan | ConnectionState::Syncing => (view.tan_step(&c)),
-                _ => {
+                ConnectionState::ChooseTanMethod => {
+                    h1 { (c.bank_name) }
+                    (view.choose_method(&c))
+                }
+                ConnectionState::Tan | ConnectionState::Syncing => {
+                    h1 { (c.bank_name) }
+                    (view.tan_step(&c))
+                }
+                ConnectionState::Ready => {
+                    h1 { (w.title) }
                     @if c.accounts.iter().all(|a| a.account_id.is_none()) && !c.accounts.is_empty() {
                         p.notice role="status" { strong { (w.connected) ". " } (w.connected_intro) }
                     }
-                    (view.connection(&c, 2))
+                    (view.connection(&c))
                 }
             }
             p { a href="/bank" { (w.back) } }
@@ -127,9 +133,8 @@ impl<'a> View<'a> {
 
     /// Partial: a connection: its facts and last error, its accounts and
     /// where each is fetched into, "Fetch now" and what waits for review,
-    /// the automatic fetch, "Forget the PIN" and remove. `level` is its
-    /// heading's.
-    fn connection(&self, c: &Connection, level: u8) -> Markup {
+    /// the automatic fetch, "Forget the PIN" and remove.
+    fn connection(&self, c: &Connection) -> Markup {
         let w = self.w;
         let id = &c.id;
         let title = format!("bank-{id}-title");
@@ -152,7 +157,7 @@ impl<'a> View<'a> {
             section.panel.bank-connection #{ "bank-" (id) } data-id=(id)
                 data-accounts=(json!(names).to_string()) aria-labelledby=(title) {
                 div.bank-connection-head {
-                    @if level == 2 { h2 id=(title) { (c.bank_name) } } @else { h3 id=(title) { (c.bank_name) } }
+                    h2 id=(title) { (c.bank_name) }
                     p.muted { (w.login_name) ": " span.login { (mask_login(&c.login_name)) } }
                 }
                 @if pending {
@@ -171,7 +176,7 @@ impl<'a> View<'a> {
                     dt { (w.last_sync) }
                     dd { @match &c.last_sync_at { Some(at) => (local_time(at, self.locale)), None => (w.never) } }
                     dt { (w.pin) }
-                    dd { @if c.pin_saved { (w.pin_saved) } @else { (w.pin_not_saved) } }
+                    dd { @if c.pin_saved { (w.saved_state) } @else { (w.not_saved_state) } }
                     dt { (w.settings) }
                     dd { @if c.auto_sync { (w.on) } @else { (w.off) } }
                 }
