@@ -117,18 +117,24 @@ fn connect_form(w: &Words) -> Markup {
     }
 }
 
-/// Partial: the "save the PIN" box and what it means.
-fn save_pin(id: &str, w: &Words, checked: bool) -> Markup {
-    let hint = format!("{id}-hint");
+/// Partial: a box sent as a JSON boolean, with what it means under it;
+/// `id` is unique on the page (a page may show several connections).
+fn check(id: &str, name: &str, checked: bool, label: &str, hint: &str) -> Markup {
+    let hint_id = format!("{id}-hint");
     html! {
         div.field.check {
-            input id=(id) type="checkbox" name="savePin" data-type="bool" checked[checked]
-                aria-describedby=(hint);
-            label for=(id) { (w.save_pin) }
-            span.field-error data-error-for="savePin" aria-live="polite" {}
+            input id=(id) type="checkbox" name=(name) data-type="bool" checked[checked]
+                aria-describedby=(hint_id);
+            label for=(id) { (label) }
+            span.field-error data-error-for=(name) aria-live="polite" {}
         }
-        small.hint id=(hint) { (w.save_pin_hint) }
+        small.hint id=(hint_id) { (hint) }
     }
+}
+
+/// Partial: the "save the PIN" box and what it means.
+fn save_pin(id: &str, w: &Words, checked: bool) -> Markup {
+    check(id, "savePin", checked, w.save_pin, w.save_pin_hint)
 }
 
 /// The texts `bank.js` shows, as JSON for `data-texts`.

@@ -1,7 +1,7 @@
 //! A connection's pages: `/bank` lists them all, `/bank/{id}` is one, or
 //! the step its bank asks for next.
 
-use super::{iban_groups, mask_login, save_pin, shell};
+use super::{check, iban_groups, mask_login, save_pin, shell};
 use crate::app::bank::{
     self as bank_sync, AccountView, ConnectionState, ConnectionView as Connection,
 };
@@ -81,15 +81,15 @@ pub async fn show(
     let view = View::new(&viewer, &refs, &batches);
     Ok(shell(
         &viewer,
-        &c.bank_name,
+        &bank_title(&c, w),
         html! {
             @match c.state {
                 ConnectionState::ChooseTanMethod => {
-                    h1 { (c.bank_name) }
+                    h1 { (bank_title(&c, w)) }
                     (view.choose_method(&c))
                 }
                 ConnectionState::Tan | ConnectionState::Syncing => {
-                    h1 { (c.bank_name) }
+                    h1 { (bank_title(&c, w)) }
                     (view.tan_step(&c))
                 }
                 ConnectionState::Ready => {
@@ -103,6 +103,17 @@ pub async fn show(
             p { a href="/bank" { (w.back) } }
         },
     ))
+}
+
+/// A connection's name: the bank's, or, while only its code is known
+/// (a bank the table does not know, before it named itself), "Bank" and
+/// the code.
+fn bank_title(c: &Connection, w: &Words) -> String {
+    if c.bank_name.is_empty() || c.bank_name == c.bank_code {
+        format!("{} {}", w.bank, c.bank_code)
+    } else {
+        c.bank_name.clone()
+    }
 }
 
 /// What the parts of a bank page need.
@@ -157,7 +168,7 @@ impl<'a> View<'a> {
             section.panel.bank-connection #{ "bank-" (id) } data-id=(id)
                 data-accounts=(json!(names).to_string()) aria-labelledby=(title) {
                 div.bank-connection-head {
-                    h2 id=(title) { (c.bank_name) }
+                    h2 id=(title) { (bank_title(c, w)) }
                     p.muted { (w.login_name) ": " span.login { (mask_login(&c.login_name)) } }
                 }
                 @if pending {
@@ -228,7 +239,7 @@ impl<'a> View<'a> {
                         }
                     }
                     form data-action="deleteBankConnection" data-redirect="/bank"
-                        data-confirm=(w.remove_confirm.replace("{bank}", &c.bank_name)) {
+                        data-confirm=(w.remove_confirm.replace("{bank}", &bank_title(c, w))) {
                         input type="hidden" name="id" value=(id);
                         button.danger type="submit" { (w.remove) }
                         (form_error())
@@ -306,13 +317,7 @@ impl<'a> View<'a> {
                 h3 id={ "bank-" (id) "-settings" } { (w.settings) }
                 form.stack data-action="setBankSync" data-reload="" data-flash=(w.saved) novalidate {
                     input type="hidden" name="id" value=(id);
-                    div.field.check {
-                        input id=(sync) type="checkbox" name="autoSync" data-type="bool" checked[c.auto_sync]
-                            aria-describedby={ (sync) "-hint" };
-                        label for=(sync) { (w.auto_sync) }
-                        span.field-error data-error-for="autoSync" aria-live="polite" {}
-                    }
-                    small.hint id={ (sync) "-hint" } { (w.auto_sync_hint) }
+                    (check(&sync, "autoSync", c.auto_sync, w.auto_sync, w.auto_sync_hint))
                     @if !c.pin_saved {
                         div.bank-pin-needed.stack hidden {
                             p.hint { (w.auto_needs_pin) }
@@ -321,13 +326,7 @@ impl<'a> View<'a> {
                             (save_pin(&format!("bank-{id}-save-pin"), w, true))
                         }
                     }
-                    div.field.check {
-                        input id=(confirm) type="checkbox" name="autoConfirm" data-type="bool" checked[c.auto_confirm]
-                            aria-describedby={ (confirm) "-hint" };
-                        label for=(confirm) { (w.auto_confirm) }
-                        span.field-error data-error-for="autoConfirm" aria-live="polite" {}
-                    }
-                    small.hint id={ (confirm) "-hint" } { (w.auto_confirm_hint) }
+                    (check(&confirm, "autoConfirm", c.auto_confirm, w.auto_confirm, w.auto_confirm_hint))
                     (form_error())
                     button type="submit" { (w.save) }
                 }
