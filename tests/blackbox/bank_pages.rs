@@ -245,7 +245,7 @@ fn section<'a>(html: &'a str, id: &str) -> &'a str {
         .find(&format!("id=\"bank-{id}\""))
         .unwrap_or_else(|| panic!("no panel of {id}: {html}"));
     let rest = &html[start..];
-    &rest[..rest.find("</section>\n").unwrap_or(rest.len())]
+    &rest[..rest.find("</article>").unwrap_or(rest.len())]
 }
 
 /// Types into the field `css`.

@@ -165,7 +165,9 @@ impl<'a> View<'a> {
             ConnectionState::ChooseTanMethod | ConnectionState::Tan | ConnectionState::Syncing
         );
         html! {
-            section.panel.bank-connection #{ "bank-" (id) } data-id=(id)
+            // An article, not a landmark: two connections may share a
+            // bank and a login name.
+            article.panel.bank-connection #{ "bank-" (id) } data-id=(id)
                 data-accounts=(json!(names).to_string()) aria-labelledby=(title) {
                 div.bank-connection-head {
                     h2 id=(title) { (bank_title(c, w)) }
@@ -313,7 +315,7 @@ impl<'a> View<'a> {
         let id = &c.id;
         let (sync, confirm) = (format!("bank-{id}-auto"), format!("bank-{id}-confirm"));
         html! {
-            section.bank-settings aria-labelledby={ "bank-" (id) "-settings" } {
+            div.bank-settings {
                 h3 id={ "bank-" (id) "-settings" } { (w.settings) }
                 form.stack data-action="setBankSync" data-reload="" data-flash=(w.saved) novalidate {
                     input type="hidden" name="id" value=(id);
