@@ -467,14 +467,14 @@ async fn bank_screenshots() {
         type_into(c, "#f-bankCode", "Sparkasse").await;
         wait_for_css(c, ".bank-results:not([hidden]) button").await;
         fits_a_phone(c, "the connect form").await;
-        screenshot(c, &format!("bank-connect-{mode}")).await;
+        screenshot(c, &format!("bank-search-{mode}")).await;
         c.goto(&app.url(&format!("/bank/{pending}"))).await.unwrap();
         wait_for_css(c, "[data-bank-wait]").await;
         fits_a_phone(c, "the waiting screen").await;
-        screenshot(c, &format!("bank-wait-{mode}")).await;
+        screenshot(c, &format!("bank-approve-{mode}")).await;
         c.goto(&app.url("/bank")).await.unwrap();
         fits_a_phone(c, "the connections").await;
-        screenshot(c, &format!("bank-connection-{mode}")).await;
+        screenshot(c, &format!("bank-list-{mode}")).await;
         browser.client.clone().close().await.unwrap();
     }
 }
