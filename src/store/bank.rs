@@ -30,10 +30,12 @@ pub struct BankConnection {
     pub created_at: String,
 }
 
-/// A bank account of a connection.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A bank account of a connection, as the doors answer it too.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct BankAccount {
-    /// The IBAN, or the account number when the bank gives no IBAN.
+    /// The IBAN, or the account number when the bank gives no IBAN: the
+    /// key `linkBankAccount` takes.
     pub iban: String,
     pub bic: Option<String>,
     pub account_number: String,
@@ -43,6 +45,7 @@ pub struct BankAccount {
     /// The user's account it is linked to.
     pub account_id: Option<String>,
     /// The day of the last booking a sync of it saw.
+    #[serde(skip)]
     pub last_booking: Option<chrono::NaiveDate>,
 }
 
@@ -319,4 +322,110 @@ pub fn saw_booking(
         params![connection, user, iban, day],
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn db() -> Connection {
+        let mut c = Connection::open_in_memory().unwrap();
+        c.execute_batch("PRAGMA foreign_keys = ON").unwrap();
+        crate::store::migrate(&mut c).unwrap();
+        c.execute_batch(
+            "INSERT INTO users (id, email, email_lower, password_hash, created_at, updated_at)
+               VALUES ('a', 'a@x.org', 'a@x.org', 'x', '', ''), ('b', 'b@x.org', 'b@x.org', 'x', '', '');
+             INSERT INTO accounts (id, user_id, name, type, currency, balance_cents, created_at, updated_at)
+               VALUES ('giro', 'a', 'Giro', 'checking', 'EUR', 0, '', '');",
+        )
+        .unwrap();
+        c
+    }
+
+    fn connection(c: &Connection, user: &UserId, id: &str) {
+        insert(
+            c,
+            user,
+            &NewConnection {
+                id,
+                bank_code: "12030000",
+                bank_name: "Bank",
+                url: "https://fints.example.de/",
+                login_name: "anna",
+                customer_id: None,
+                pin_sealed: Some("v1:sealed"),
+                state_sealed: None,
+                tan_method: None,
+            },
+            "2026-01-01T00:00:00Z",
+        )
+        .unwrap();
+    }
+
+    fn account(iban: &str) -> BankAccount {
+        BankAccount {
+            iban: iban.into(),
+            bic: None,
+            account_number: "1".into(),
+            name: None,
+            owner_name: None,
+            currency: Some("EUR".into()),
+            account_id: None,
+            last_booking: None,
+        }
+    }
+
+    #[test]
+    fn a_connection_is_its_users_only_and_goes_with_them() {
+        let (c, a, b) = (db(), UserId::test("a"), UserId::test("b"));
+        connection(&c, &a, "k");
+        assert!(find(&c, &a, "k").unwrap().is_some());
+        assert!(find(&c, &b, "k").unwrap().is_none());
+        assert!(list(&c, &b).unwrap().is_empty());
+        assert!(!delete(&c, &b, "k").unwrap());
+        assert!(!set_pin(&c, &b, "k", None, "now").unwrap());
+        replace_accounts(&c, &a, "k", &[account("DE1")]).unwrap();
+        assert!(!link(&c, &b, "k", "DE1", Some("giro")).unwrap());
+        assert!(accounts(&c, &b, "k").unwrap().is_empty());
+
+        c.execute("DELETE FROM users WHERE id = 'a'", []).unwrap();
+        let left: i64 = c
+            .query_row(
+                "SELECT (SELECT COUNT(*) FROM bank_connections) + (SELECT COUNT(*) FROM bank_accounts)",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(left, 0);
+    }
+
+    #[test]
+    fn links_and_last_bookings_outlive_a_new_account_list_and_forgetting_the_pin_stops_auto_sync() {
+        let (c, a) = (db(), UserId::test("a"));
+        connection(&c, &a, "k");
+        replace_accounts(&c, &a, "k", &[account("DE1"), account("DE2")]).unwrap();
+        assert!(link(&c, &a, "k", "DE1", Some("giro")).unwrap());
+        let day = chrono::NaiveDate::from_ymd_opt(2026, 1, 5).unwrap();
+        saw_booking(&c, &a, "k", "DE1", day).unwrap();
+        saw_booking(&c, &a, "k", "DE1", day.pred_opt().unwrap()).unwrap();
+        replace_accounts(&c, &a, "k", &[account("DE1")]).unwrap();
+        let kept = accounts(&c, &a, "k").unwrap();
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].account_id.as_deref(), Some("giro"));
+        assert_eq!(kept[0].last_booking, Some(day));
+
+        set_switches(&c, &a, "k", Some(true), Some(true), "now").unwrap();
+        assert_eq!(auto_sync(&c).unwrap().len(), 1);
+        set_pin(&c, &a, "k", None, "now").unwrap();
+        let k = find(&c, &a, "k").unwrap().unwrap();
+        assert!(k.pin_sealed.is_none() && !k.auto_sync && k.auto_confirm);
+        assert!(auto_sync(&c).unwrap().is_empty());
+        // Automatic sync without a saved PIN is refused by the schema too.
+        assert!(set_switches(&c, &a, "k", Some(true), None, "now").is_err());
+
+        // The user's account deleted: the bank account is unlinked.
+        c.execute("DELETE FROM accounts WHERE id = 'giro'", [])
+            .unwrap();
+        assert_eq!(accounts(&c, &a, "k").unwrap()[0].account_id, None);
+    }
 }

@@ -125,20 +125,9 @@ pub struct TanMethodView {
     pub decoupled: bool,
 }
 
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AccountView {
-    /// The IBAN (the account number when the bank gives no IBAN): the key
-    /// `linkBankAccount` takes.
-    pub iban: String,
-    pub bic: Option<String>,
-    pub account_number: String,
-    pub name: Option<String>,
-    pub owner_name: Option<String>,
-    pub currency: Option<String>,
-    /// The user's account it is linked to; null until linked.
-    pub account_id: Option<String>,
-}
+/// A bank account as a connection answers it: the store's, whose last
+/// booking day is not answered.
+pub type AccountView = BankAccount;
 
 /// A connection as the doors answer it. Never the PIN.
 #[derive(Clone, Debug, Serialize)]
@@ -153,7 +142,8 @@ pub struct ConnectionView {
     /// Only while `state` is `choose_tan_method`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tan_methods: Option<Vec<TanMethodView>>,
-    pub accounts: Vec<AccountView>,
+    /// The bank's accounts, each with the user's account it is linked to.
+    pub accounts: Vec<BankAccount>,
     pub pin_saved: bool,
     pub auto_sync: bool,
     pub auto_confirm: bool,
@@ -367,7 +357,7 @@ pub async fn connect(state: &AppState, user: &User, input: ConnectInput) -> Resu
         kind: Kind::Connect { then: None },
     };
     let st = state.clone();
-    let progress = spawn_job(state, async move {
+    let progress = spawn_job(async move {
         let step = Step::Connect(job.client.connect(job.bank.clone()).await);
         run(&st, job, step).await
     })
@@ -409,7 +399,7 @@ pub async fn choose_tan_method(
     }
     job.bank = *bank;
     let st = state.clone();
-    let progress = spawn_job(state, async move { resume(&st, *job).await }).await?;
+    let progress = spawn_job(async move { resume(&st, *job).await }).await?;
     reply_view(state, user, id, progress).await
 }
 
@@ -427,7 +417,7 @@ pub async fn send_tan(
         )));
     };
     let st = state.clone();
-    let progress = spawn_job(state, async move {
+    let progress = spawn_job(async move {
         let step = match waiting {
             Waiting::Connect(p) => Step::Connect(p.send_tan(&tan).await),
             Waiting::Fetch(p) => Step::Fetch(p.send_tan(&tan).await),
@@ -710,7 +700,7 @@ async fn start_sync(
     };
     tracing::info!(connection = %id, trigger = ?trigger, "bank sync begins");
     let st = state.clone();
-    let progress = spawn_job(state, async move { resume(&st, job).await }).await?;
+    let progress = spawn_job(async move { resume(&st, job).await }).await?;
     let bank_name = conn.bank_name;
     match progress {
         Progress::Done(batches) => Ok(SyncOutcome {
@@ -739,7 +729,7 @@ async fn start_sync(
 
 /// Runs a job's work on its own task, so a request that goes away does
 /// not cut a dialog (or a staging) short.
-async fn spawn_job<F>(_state: &AppState, work: F) -> Result<Progress>
+async fn spawn_job<F>(work: F) -> Result<Progress>
 where
     F: std::future::Future<Output = Result<Progress>> + Send + 'static,
 {
@@ -973,7 +963,11 @@ async fn stage(state: &AppState, job: &mut Job, fetched: Fetched) -> Result<()> 
                 currency: Some(b.currency),
             }),
         },
-        move |tx, day| store::saw_booking(tx, &u, &id, &key, day),
+        // A connection deleted meanwhile takes its sync's batch with it.
+        move |tx, day| {
+            store::find(tx, &u, &id)?.ok_or(Error::NotFound)?;
+            store::saw_booking(tx, &u, &id, &key, day)
+        },
     )
     .await?;
     if let Some(batch) = staged {
@@ -1037,31 +1031,42 @@ async fn settle(
         .await
 }
 
+/// The bank's state as a connection keeps it: sealed, with the chosen TAN
+/// method and the bank's name in the clear.
+struct Kept {
+    sealed: String,
+    method: Option<String>,
+    name: Option<String>,
+}
+
+impl Kept {
+    fn of(state: &AppState, bank: &BankState) -> Result<Kept> {
+        Ok(Kept {
+            sealed: seal_state(state, bank)?,
+            method: bank.tan_method.clone(),
+            name: bank.bank_name.clone(),
+        })
+    }
+
+    fn write(&self, tx: &rusqlite::Connection, user: &UserId, id: &str, now: &str) -> Result<()> {
+        let (method, name) = (self.method.as_deref(), self.name.as_deref());
+        store::set_state(tx, user, id, &self.sealed, method, name, now).map(drop)
+    }
+}
+
 /// Keeps the bank's state (sealed) with the connection.
 async fn keep_bank_state(state: &AppState, job: &Job, bank: &BankState) -> Result<()> {
-    let sealed = seal_state(state, bank)?;
+    let kept = Kept::of(state, bank)?;
     let (u, id, now) = (job.user.id.clone(), job.id.clone(), now(state));
-    let (method, name) = (bank.tan_method.clone(), bank.bank_name.clone());
     state
         .db
-        .transaction(move |tx| {
-            store::set_state(
-                tx,
-                &u,
-                &id,
-                &sealed,
-                method.as_deref(),
-                name.as_deref(),
-                &now,
-            )
-        })
-        .await?;
-    Ok(())
+        .transaction(move |tx| kept.write(tx, &u, &id, &now))
+        .await
 }
 
 /// A login succeeded: the state, the accounts and (when asked) the PIN.
 async fn settle_connect(state: &AppState, job: &mut Job, connected: &Connected) -> Result<()> {
-    let sealed = seal_state(state, &connected.state)?;
+    let kept = Kept::of(state, &connected.state)?;
     let pin = job
         .save_pin
         .take()
@@ -1071,22 +1076,14 @@ async fn settle_connect(state: &AppState, job: &mut Job, connected: &Connected) 
     }
     let shown: Vec<BankAccount> = connected.accounts.iter().map(bank_account).collect();
     let (u, id, now) = (job.user.id.clone(), job.id.clone(), now(state));
-    let (method, name) = (
-        connected.state.tan_method.clone(),
-        connected.state.bank_name.clone(),
-    );
     state
         .db
         .transaction(move |tx| {
-            store::set_state(
-                tx,
-                &u,
-                &id,
-                &sealed,
-                method.as_deref(),
-                name.as_deref(),
-                &now,
-            )?;
+            if store::find(tx, &u, &id)?.is_none() {
+                // Deleted while the bank was asked.
+                return Ok(());
+            }
+            kept.write(tx, &u, &id, &now)?;
             store::replace_accounts(tx, &u, &id, &shown)?;
             if let Some(pin) = &pin {
                 store::set_pin(tx, &u, &id, Some(pin), &now)?;
@@ -1249,18 +1246,7 @@ fn view(
         state: state_now,
         tan,
         tan_methods,
-        accounts: accounts
-            .into_iter()
-            .map(|a| AccountView {
-                iban: a.iban,
-                bic: a.bic,
-                account_number: a.account_number,
-                name: a.name,
-                owner_name: a.owner_name,
-                currency: a.currency,
-                account_id: a.account_id,
-            })
-            .collect(),
+        accounts,
         pin_saved: conn.pin_sealed.is_some(),
         auto_sync: conn.auto_sync,
         auto_confirm: conn.auto_confirm,

@@ -296,19 +296,14 @@ pub async fn stage(state: &AppState, user: &User, upload: Upload) -> Result<Batc
     let view = state
         .db
         .transaction(move |tx| {
-            // Again in the writing transaction: two uploads may have
-            // passed the first check together.
-            require_room(tx, &user_id)?;
-            let b = imports::insert_batch(
-                tx,
-                &user_id,
-                &account_id,
-                &file_name,
-                &format,
-                mapping_json.as_deref(),
-                &rows,
-                &now,
-            )?;
+            let b = NewBatch {
+                account_id: &account_id,
+                file_name: &file_name,
+                format: &format,
+                mapping: mapping_json.as_deref(),
+                rows: &rows,
+            }
+            .insert(tx, &user_id, &now)?;
             batch_view(tx, b)
         })
         .await;
@@ -405,17 +400,14 @@ where
     let view = state
         .db
         .transaction(move |tx| {
-            require_room(tx, &user_id)?;
-            let b = imports::insert_batch(
-                tx,
-                &user_id,
-                &account_id,
-                &file_name,
-                &format,
-                None,
-                &rows,
-                &now,
-            )?;
+            let b = NewBatch {
+                account_id: &account_id,
+                file_name: &file_name,
+                format: &format,
+                mapping: None,
+                rows: &rows,
+            }
+            .insert(tx, &user_id, &now)?;
             imports::set_source(tx, &b.id, Source::Fints)?;
             reconciliation::reconcile_staged_in(tx, &user_id, &b.id)?;
             imports::set_status(tx, &b.id, BatchStatus::Reconciled, &now)?;
@@ -428,6 +420,33 @@ where
         .await;
     crate::memory::release_free();
     view.map(Some)
+}
+
+/// A batch to write, with its rows.
+struct NewBatch<'a> {
+    account_id: &'a str,
+    file_name: &'a str,
+    format: &'a Format,
+    mapping: Option<&'a str>,
+    rows: &'a [NewRow],
+}
+
+impl NewBatch<'_> {
+    /// Writes the batch in the write transaction `tx`, checking the room
+    /// again there: two uploads may have passed the first check together.
+    fn insert(&self, tx: &Connection, user: &UserId, now: &str) -> Result<Batch> {
+        require_room(tx, user)?;
+        imports::insert_batch(
+            tx,
+            user,
+            self.account_id,
+            self.file_name,
+            self.format,
+            self.mapping,
+            self.rows,
+            now,
+        )
+    }
 }
 
 /// Refuses another batch while the most allowed wait for a confirm.
