@@ -22,6 +22,9 @@
 //   data-type="amount"    an amount as typed in the user's style (1.234,56):
 //                         sent as typed and named in `_localized`, so the
 //                         server reads it in the user's language
+//   data-value="v"        sent instead of the text shown (a bank picked from
+//                         a list shows its name and sends its code); a page's
+//                         script removes it when the text is typed anew
 'use strict';
 
 (function () {
@@ -36,7 +39,7 @@
         if (i > 0) data[el.value.slice(0, i)] = el.value.slice(i + 1);
         continue;
       }
-      let value = el.value;
+      let value = el.dataset.value !== undefined ? el.dataset.value : el.value;
       if (el.dataset.type === 'bool') value = el.checked;
       else if (value === '' && el.dataset.optional !== undefined) continue;
       else if (value === '' && el.dataset.nullable !== undefined) value = null;
@@ -70,12 +73,22 @@
     if (general) { general.textContent = ''; general.hidden = true; }
   }
 
+  // A field folded away (in a closed <details>, or a part of the form
+  // shown only when needed) is opened, so that it can be seen and focused.
+  function reveal(el) {
+    for (let up = el.parentElement; up; up = up.parentElement) {
+      if (up.tagName === 'DETAILS') up.open = true;
+      if (up.hidden) up.hidden = false;
+    }
+  }
+
   function showError(form, message) {
     const m = /^([A-Za-z_][\w.]*): (.*)$/.exec(message || '');
     if (m) {
       const slot = form.querySelector('[data-error-for="' + m[1] + '"]');
       const field = form.elements.namedItem(m[1]);
       if (slot) {
+        reveal(slot);
         slot.textContent = m[2];
         if (field && field.setAttribute) {
           field.setAttribute('aria-invalid', 'true');
@@ -358,10 +371,7 @@
   const createForm = wanted && document.querySelector('#record-form form[data-action^="create"]');
   const target = createForm && createForm.elements.namedItem(wanted);
   if (target && target.focus) {
-    for (let el = target.parentElement; el; el = el.parentElement) {
-      if (el.tagName === 'DETAILS') el.open = true;
-      if (el.hidden) el.hidden = false;
-    }
+    reveal(target);
     // The form's "+ New" toggle in sight below the sticky top bar, not
     // under it (where a finger could not reach it), and the field in use.
     const toggle = target.closest('details.new-record');

@@ -5,6 +5,7 @@
 pub mod amount;
 pub mod assistant;
 mod bank;
+pub mod bank_pages;
 pub mod budgets;
 pub mod contracts;
 mod de;

@@ -174,6 +174,8 @@ const PAGES: &[(&str, &str)] = &[
     ("search", "/search"),
     ("search-results", "/search?q=rewe"),
     ("import", "/import"),
+    ("bank", "/bank"),
+    ("bank-connect", "/bank/connect"),
     ("assistant", "/assistant"),
     ("settings", "/settings"),
     ("not-found", "/no-such-page"),
@@ -200,6 +202,8 @@ const GERMAN: &[(&str, &str)] = &[
     ("daily-de", "/daily-expenses"),
     ("forecasts-de", "/forecasts"),
     ("import-de", "/import"),
+    ("bank-de", "/bank"),
+    ("bank-connect-de", "/bank/connect"),
     ("settings-de", "/settings"),
 ];
 
@@ -211,7 +215,12 @@ async fn axe_finds_no_violations_on_any_page_light_and_dark_desktop_and_phone() 
     let started = Instant::now();
     // An AI provider is configured (never asked: only pages are rendered),
     // so the assistant shows its chat and the forms their AI options.
-    let app = crate::receipts::app_with_ai("http://127.0.0.1:9/v1").await;
+    // Bank sync may reach the loopback mock banks.
+    let app = crate::receipts::app_with_ai_and(
+        "http://127.0.0.1:9/v1",
+        crate::bank_pages::allow_mock_banks,
+    )
+    .await;
     let user = app.new_user().await;
     let (uid, now) = (app.user_id(&user).await, app.state.clock.now());
     let stamp = cashkeeper::clock::timestamp(now);
@@ -254,6 +263,8 @@ async fn axe_finds_no_violations_on_any_page_light_and_dark_desktop_and_phone() 
         .expect("the demo household has a checking account");
     let account = checking["id"].as_str().unwrap().to_string();
     let batch = seed(&app, &user, &account, 6).await;
+    // Bank connections in every state their pages show.
+    let banks = crate::bank_pages::seed(&app, &user, &account).await;
     // A month of more entries than a page holds: its pager.
     app.many_daily_expenses(&user, &account, "2025-01", 60, 100)
         .await;
@@ -269,6 +280,12 @@ async fn axe_finds_no_violations_on_any_page_light_and_dark_desktop_and_phone() 
     let reset_path = format!("/reset-password?token={token}");
     let batch_path = format!("/import?batch={batch}");
     let conflicts_path = format!("/import?batch={batch}&status=conflict");
+    let bank_paths = [
+        ("bank-connection", format!("/bank/{}", banks.ready)),
+        ("bank-choose-method", format!("/bank/{}", banks.choose)),
+        ("bank-tan", format!("/bank/{}", banks.tan)),
+        ("bank-wait", format!("/bank/{}", banks.approval)),
+    ];
     let mut found = Vec::new();
     let mut pages = 0;
     for (mode, width, height, dark) in MODES {
@@ -309,7 +326,10 @@ async fn axe_finds_no_violations_on_any_page_light_and_dark_desktop_and_phone() 
         for page in PAGES.iter().chain(&extra) {
             visit(c, &app, script, mode, *page, &mut found).await;
         }
-        pages += PAGES.len() + extra.len();
+        for (name, path) in &bank_paths {
+            visit(c, &app, script, mode, (name, path), &mut found).await;
+        }
+        pages += PAGES.len() + extra.len() + bank_paths.len();
         // The page a panic turns into has no styles, so one mode will do.
         if mode == "desktop" {
             visit(c, &app, script, mode, ("error", "/__panic"), &mut found).await;

@@ -494,7 +494,14 @@ fn answer(
     };
     let number = |kind: &str| seg(r, kind).map(|s| s.number()).unwrap_or(0);
     let mut inner: Vec<u8> = Vec::new();
-    let mut push = |s: &str| inner.extend_from_slice(s.as_bytes());
+    // FinTS text is ISO 8859-1, as banks send it ("bestätigen" is one
+    // byte per letter).
+    let mut push = |s: &str| {
+        inner.extend(
+            s.chars()
+                .map(|c| u8::try_from(u32::from(c)).unwrap_or(b'?')),
+        )
+    };
 
     if let Some(vvb) = seg(r, "HKVVB") {
         seen.lock().unwrap().product_ids.push(vvb.text(4, 0));

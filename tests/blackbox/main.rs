@@ -12,6 +12,7 @@ mod auth;
 mod authz;
 mod axe;
 mod backups;
+mod bank_pages;
 mod bank_schedule;
 mod bank_sync;
 mod bank_table;

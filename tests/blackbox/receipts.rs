@@ -23,12 +23,21 @@ pub use crate::assistant::{ChatProvider as Provider, Turn as Reply};
 
 /// The app with AI pointed at `base_url`, with a vision model of its own.
 pub async fn app_with_ai(base_url: &str) -> TestApp {
+    app_with_ai_and(base_url, |_| {}).await
+}
+
+/// Like [`app_with_ai`], with more of the configuration set by `tweak`.
+pub async fn app_with_ai_and(
+    base_url: &str,
+    tweak: impl FnOnce(&mut cashkeeper::config::Config),
+) -> TestApp {
     let base_url = base_url.to_string();
     spawn_app_with(move |c| {
         c.ai.api_key = Some(Secret::new("sk-test-key"));
         c.ai.base_url = base_url;
         c.ai.model = "test-text".into();
         c.ai.vision_model = "test-vision".into();
+        tweak(c);
     })
     .await
 }

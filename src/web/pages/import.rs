@@ -161,7 +161,10 @@ pub async fn show(
                 @if let (Some(b), Some(place)) = (&opened, &place) {
                     (view.batch(b, status, at, place, written))
                 }
-                @if show_upload { (view.upload(changing.as_ref())) }
+                @if show_upload {
+                    (view.upload(changing.as_ref()))
+                    (super::bank::panel(locale, crate::i18n::bank_pages::words(locale).panel_title))
+                }
                 (view.history(&history))
             }
         },

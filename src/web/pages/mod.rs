@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod assistant;
 pub mod auth;
+pub mod bank;
 pub mod budgets;
 pub mod categories;
 pub mod common;

@@ -244,6 +244,7 @@ pub async fn show(
                     }
                 }
             }
+            (super::bank::panel(viewer.locale, crate::i18n::bank_pages::words(viewer.locale).title))
             section.panel #export {
                 h2 { (t.export_my_data) }
                 p.hint { (t.export_my_data_intro) }
