@@ -62,8 +62,9 @@ pub struct Inner {
     /// The OpenID provider; `None` when single sign-on is not configured.
     pub oidc: Option<crate::auth::oidc::Provider>,
     /// Bank dialogs running or waiting for a TAN, by connection: memory
-    /// only, so a restart leaves no connection stuck.
-    pub bank_live: crate::app::bank::Live,
+    /// only, so a restart leaves no connection stuck. Made and read by
+    /// `app::bank` (`Live::of`), whose type this layer does not name.
+    pub bank_live: std::sync::OnceLock<std::sync::Arc<dyn std::any::Any + Send + Sync>>,
 }
 
 impl Deref for AppState {

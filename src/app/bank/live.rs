@@ -9,10 +9,11 @@
 
 use super::{Job, TanView};
 use crate::services::fints::{BankState, Connected, Fetched, Pending, TanMethod};
+use crate::state::AppState;
 use crate::store::users::UserId;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// How long a TAN method choice or a typed TAN is waited for.
@@ -63,6 +64,16 @@ pub struct Live {
 }
 
 impl Live {
+    /// The live dialogs of this server. `AppState` keeps them without
+    /// naming this layer's types (the state is below the application).
+    pub(super) fn of(state: &AppState) -> &Live {
+        state
+            .bank_live
+            .get_or_init(|| Arc::new(Live::default()))
+            .downcast_ref::<Live>()
+            .expect("bank_live holds the bank dialogs")
+    }
+
     /// Marks the connection busy; false when it already is.
     pub(super) fn begin(&self, id: &str, user: &UserId) -> bool {
         let mut entries = self.entries.lock().expect("live lock");
