@@ -49,6 +49,40 @@ fn script(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// python-fints' own mock bank (its tests/conftest.py) on loopback: the
+/// process, which ends when its stdin closes, and its URL.
+async fn python_mock_bank(python: &std::path::Path) -> (tokio::process::Child, String) {
+    let mock_dir = std::env::var_os("CASHKEEPER_FINTS_PY_MOCK_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            // <venv>/bin/python → <venv>/mockbank, without resolving the
+            // venv's symbolic link to the system interpreter.
+            python
+                .parent()
+                .and_then(|p| p.parent())
+                .unwrap()
+                .join("mockbank")
+        });
+    let mut child = tokio::process::Command::new(python)
+        .arg(script("python_mock_bank.py"))
+        .arg(&mock_dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let url = lines
+        .next_line()
+        .await
+        .unwrap()
+        .expect("the mock bank's URL");
+    // The rest of what it prints is read, so it never writes to a closed pipe.
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    (child, url)
+}
+
 #[tokio::test]
 async fn fints_python_client_reads_our_mock_bank() {
     let Some(python) = python() else { return };
@@ -92,32 +126,7 @@ async fn fints_python_client_reads_our_mock_bank() {
 #[tokio::test]
 async fn fints_our_client_reads_python_fints_mock_bank() {
     let Some(python) = python() else { return };
-    let mock_dir = std::env::var_os("CASHKEEPER_FINTS_PY_MOCK_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            // <venv>/bin/python → <venv>/mockbank, without resolving the
-            // venv's symbolic link to the system interpreter.
-            python
-                .parent()
-                .and_then(|p| p.parent())
-                .unwrap()
-                .join("mockbank")
-        });
-    let mut child = tokio::process::Command::new(&python)
-        .arg(script("python_mock_bank.py"))
-        .arg(&mock_dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let url = lines
-        .next_line()
-        .await
-        .unwrap()
-        .expect("the mock bank's URL");
+    let (mut child, url) = python_mock_bank(&python).await;
     let client = Client::new(
         ClientConfig {
             product_id: "MOCKPRODUCT123456789".into(),
@@ -173,6 +182,98 @@ async fn fints_our_client_reads_python_fints_mock_bank() {
         "{}",
         rows[0].memo
     );
+    drop(child.stdin.take());
+    let _ = child.wait().await;
+}
+
+/// The whole way through the actions against a bank this project did not
+/// write: connect, see both accounts, link one, sync: its three bookings
+/// wait in one batch from the bank; confirmed, a second sync adds nothing.
+#[tokio::test]
+async fn fints_python_mock_bank_through_the_actions_stages_its_three_bookings() {
+    let Some(python) = python() else { return };
+    let (mut child, url) = python_mock_bank(&python).await;
+    let app = crate::helpers::spawn_app_with(|c| {
+        c.fints_product_id = Some("MOCKPRODUCT123456789".into());
+        c.fints_allow_local = true;
+    })
+    .await;
+    let user = app.new_user().await;
+    let conn = app
+        .ok(
+            &user,
+            "connectBank",
+            serde_json::json!({"bankCode": "12345678", "url": url, "loginName": "test1", "pin": "1234"}),
+        )
+        .await;
+    assert_eq!(conn["state"], "ready", "{conn}");
+    let ibans: Vec<_> = conn["accounts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["iban"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(ibans, ["DE111234567800000001", "DE111234567800000002"]);
+    let id = conn["id"].as_str().unwrap().to_string();
+    let account = app
+        .ok(
+            &user,
+            "createAccount",
+            serde_json::json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": 0}),
+        )
+        .await["id"]
+        .clone();
+    app.ok(
+        &user,
+        "linkBankAccount",
+        serde_json::json!({"id": id, "iban": "DE111234567800000001", "accountId": account}),
+    )
+    .await;
+    let synced = app
+        .ok(
+            &user,
+            "syncBank",
+            serde_json::json!({"id": id, "pin": "1234"}),
+        )
+        .await;
+    assert_eq!(synced["state"], "done", "{synced}");
+    assert_eq!(synced["batches"][0]["counts"]["new"], 3, "{synced}");
+    let batch_id = synced["batches"][0]["batchId"].clone();
+    let batch = app
+        .ok(
+            &user,
+            "getImport",
+            serde_json::json!({"id": batch_id, "limit": 100}),
+        )
+        .await;
+    assert_eq!(batch["source"], "fints", "{batch}");
+    let mut amounts: Vec<Decimal> = batch["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| Decimal::from_str(&r["amount"].to_string().replace('"', "")).unwrap())
+        .collect();
+    amounts.sort();
+    let want: Vec<Decimal> = ["100.00", "100.03", "182.34"]
+        .iter()
+        .map(|a| Decimal::from_str(a).unwrap())
+        .collect();
+    assert_eq!(amounts, want, "{batch}");
+    // Confirmed, the same bookings again are duplicates: nothing new.
+    app.ok(
+        &user,
+        "confirmImport",
+        serde_json::json!({"id": batch_id, "setBalance": false}),
+    )
+    .await;
+    let again = app
+        .ok(
+            &user,
+            "syncBank",
+            serde_json::json!({"id": id, "pin": "1234"}),
+        )
+        .await;
+    assert_eq!(again["batches"][0]["counts"]["new"], 0, "{again}");
     drop(child.stdin.take());
     let _ = child.wait().await;
 }

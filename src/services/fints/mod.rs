@@ -1105,9 +1105,13 @@ impl Run {
                     Segment::new("HKCAZ", version, trim(e))
                 } else {
                     let version = state.version("HKKAZ", KAZ_VERSIONS)?;
+                    // Every field up to the continuation point, empty ones
+                    // too, as python-fints sends it: a bank server that
+                    // reads HKKAZ by position (python-fints' own mock bank
+                    // does) finds no booking range in a trimmed segment.
                     let mut e = vec![self.ktv(version >= 7)];
                     e.extend(dates);
-                    Segment::new("HKKAZ", version, trim(e))
+                    Segment::new("HKKAZ", version, e)
                 };
                 Some(with_tan(segment))
             }
