@@ -511,7 +511,7 @@ async fn import_user(config: Config, email: String, file: PathBuf) -> anyhow::Re
             let e = email.clone();
             let user = db
                 .transaction(move |tx| {
-                    store::users::create(
+                    app::users::open(
                         tx,
                         &store::users::NewUser {
                             email: e.as_str(),

@@ -36,15 +36,6 @@ pub fn insert(c: &Connection, u: &NewUser<'_>) -> Result<User> {
     find(c, &id)?.ok_or(Error::NotFound)
 }
 
-/// A new account as registration and `cashkeeper user create` make it:
-/// the user and the default categories in their language, in the caller's
-/// transaction.
-pub fn create(c: &Connection, u: &NewUser<'_>) -> Result<User> {
-    let user = insert(c, u)?;
-    super::categories::insert_defaults(c, &user.id, u.locale, u.now)?;
-    Ok(user)
-}
-
 pub fn find_by_email(c: &Connection, email: &str) -> Result<Option<User>> {
     Ok(c.query_row(
         &format!("SELECT {COLUMNS} FROM users WHERE email_lower = ?1"),
@@ -87,9 +78,6 @@ pub fn set_password(
         "UPDATE users SET password_hash = ?1, has_password = 1, updated_at = ?2 WHERE id = ?3",
         params![password_hash, now, user_id],
     )?;
-    // A sign-in half-way through (password right, code not yet given)
-    // began with the old password: it starts over.
-    super::two_factor::end_challenges(c, user_id)?;
     Ok(())
 }
 
@@ -136,17 +124,12 @@ pub fn is_disabled(c: &Connection, user_id: &UserId) -> Result<bool> {
     .unwrap_or(false))
 }
 
-/// Disables (`Some(now)`) or enables (`None`) a user. Disabling also ends
-/// their sessions and revokes their API tokens.
+/// Marks a user disabled (`Some(now)`) or enabled (`None`).
 pub fn set_disabled(c: &Connection, user_id: &UserId, at: Option<&str>, now: &str) -> Result<()> {
     c.execute(
         "UPDATE users SET disabled_at = ?1, updated_at = ?2 WHERE id = ?3",
         params![at, now, user_id],
     )?;
-    if at.is_some() {
-        super::sessions::delete_all_for_user(c, user_id, None)?;
-        super::api_tokens::revoke_all_for_user(c, user_id, now)?;
-    }
     Ok(())
 }
 
@@ -180,16 +163,10 @@ pub fn list_for_admin(c: &Connection) -> Result<Vec<Listed>> {
 }
 
 /// Removes the user and, through the schema's cascades, every row of
-/// theirs; then their documents' files. Everything is gone or nothing.
-pub fn delete_everything(
-    c: &mut Connection,
-    files: &super::documents::Files,
-    user_id: &UserId,
-) -> Result<()> {
-    let tx = super::write_transaction(c)?;
-    tx.execute("DELETE FROM users WHERE id = ?1", [user_id])?;
-    tx.commit()?;
-    files.remove_user(user_id)
+/// theirs.
+pub fn delete(c: &Connection, user_id: &UserId) -> Result<()> {
+    c.execute("DELETE FROM users WHERE id = ?1", [user_id])?;
+    Ok(())
 }
 
 /// Whether the user knows their password: false for an account made by

@@ -468,7 +468,7 @@ async fn closed_registration_refuses_strangers_and_a_disabled_account_stays_out(
     app.state
         .db
         .transaction(move |tx| {
-            cashkeeper::store::users::create(
+            cashkeeper::app::users::open(
                 tx,
                 &cashkeeper::store::users::NewUser {
                     email: &e,
@@ -490,12 +490,7 @@ async fn closed_registration_refuses_strangers_and_a_disabled_account_stays_out(
         .db
         .run(move |c| {
             let u = cashkeeper::store::users::find_by_email(c, &e)?.unwrap();
-            cashkeeper::store::users::set_disabled(
-                c,
-                &u.id,
-                Some("2026-01-01T00:00:00Z"),
-                "2026-01-01T00:00:00Z",
-            )
+            cashkeeper::app::users::disable_in(c, &u.id, "2026-01-01T00:00:00Z")
         })
         .await
         .unwrap();
