@@ -5,8 +5,8 @@ use crate::auth::password;
 use crate::clock::{timestamp, Clock};
 use crate::config::Config;
 use crate::domain::email::Email;
+use crate::domain::locale::Locale;
 use crate::error::Reason;
-use crate::i18n::Locale;
 use crate::store::{self, Db};
 use anyhow::{bail, Context};
 use clap::{ArgAction, Parser, Subcommand};
@@ -348,7 +348,9 @@ async fn demo(
     config.check_data_dir().map_err(|e| anyhow::anyhow!(e))?;
     let db = Db::open(&config.data_dir)?;
     let lookup = email.as_str().to_string();
-    let existing = db.run(move |c| store::users::find_by_email(c, &lookup)).await?;
+    let existing = db
+        .run(move |c| store::users::find_by_email(c, &lookup))
+        .await?;
     let mut new_password = None;
     let hash = if existing.is_none() {
         let pw = if password_stdin {
@@ -500,7 +502,9 @@ async fn import_user(config: Config, email: String, file: PathBuf) -> anyhow::Re
     config.check_data_dir().map_err(|e| anyhow::anyhow!(e))?;
     let db = Db::open(&config.data_dir)?;
     let key = email.key();
-    let existing = db.run(move |c| store::users::find_by_email(c, &key)).await?;
+    let existing = db
+        .run(move |c| store::users::find_by_email(c, &key))
+        .await?;
     let (user, created) = match existing {
         Some(user) => (user, false),
         None => {
@@ -632,7 +636,8 @@ async fn create_user(config: Config, email: String, name: Option<String>) -> any
     let pw = read_password()?;
     config.check_data_dir().map_err(|e| anyhow::anyhow!(e))?;
     let db = Db::open(&config.data_dir)?;
-    let user = app::users::create(&db, &email, name, pw, Locale::En, Clock::default().now()).await?;
+    let user =
+        app::users::create(&db, &email, name, pw, Locale::En, Clock::default().now()).await?;
     println!("created user {} ({})", user.email, user.id);
     Ok(())
 }

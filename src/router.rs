@@ -139,8 +139,8 @@ fn busy(kind: PathKind) -> Response {
     let e = crate::Error::busy(anyhow::anyhow!("session lookup"));
     let words = format!(
         "{} / {}",
-        e.text(crate::i18n::Locale::En),
-        e.text(crate::i18n::Locale::De)
+        e.text(crate::domain::locale::Locale::En),
+        e.text(crate::domain::locale::Locale::De)
     );
     match kind {
         PathKind::Page => web::pages::errors::busy(),

@@ -6,11 +6,11 @@
 use crate::app::budget_insights::{basis, store, Basis};
 use crate::clock::timestamp;
 use crate::domain::insights::{find, Facts, SubscriptionFacts};
+use crate::domain::locale::Locale;
 use crate::domain::recurrence::{month_start, monthly_equivalent};
 use crate::domain::views::{self, View};
 use crate::error::{Error, Result};
 use crate::i18n::insights::text;
-use crate::i18n::Locale;
 use crate::services::rates::RateStore;
 use crate::state::AppState;
 use crate::store::users::{User, UserId};

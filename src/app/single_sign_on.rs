@@ -4,8 +4,8 @@
 //! other ([`sign_in::end`]). The door (`api::oidc`) reads the request and
 //! answers with redirects.
 
-use crate::app::sign_in::{self, Client, Ending};
 use crate::app;
+use crate::app::sign_in::{self, Client, Ending};
 use crate::auth::oidc::{self, Pending, Refusal};
 use crate::auth::session;
 use crate::clock::timestamp;

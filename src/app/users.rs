@@ -10,8 +10,8 @@
 use crate::auth::password;
 use crate::clock::timestamp;
 use crate::domain::email::Email;
+use crate::domain::locale::Locale;
 use crate::error::Result;
-use crate::i18n::Locale;
 use crate::store::documents::Files;
 use crate::store::users::{self, Listed, NewUser, User, UserId};
 use crate::store::{self, api_tokens, categories, sessions, two_factor, Db};
@@ -111,8 +111,7 @@ pub async fn reset_two_factor(db: &Db, user: &UserId) -> Result<bool> {
 /// and it cannot sign in until enabled again.
 pub async fn disable(db: &Db, user: &UserId, now: DateTime<Utc>) -> Result<()> {
     let (id, now) = (user.clone(), timestamp(now));
-    db.transaction(move |tx| disable_in(tx, &id, &now))
-        .await
+    db.transaction(move |tx| disable_in(tx, &id, &now)).await
 }
 
 /// Lets a disabled account sign in again.

@@ -5,7 +5,8 @@
 
 use chrono::NaiveDate;
 
-use super::{format, Locale};
+use super::format;
+use crate::domain::locale::Locale;
 use crate::domain::recurrence::{Frequency, Schedule};
 
 /// What a read tool looked at, said under the answer.

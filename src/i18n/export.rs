@@ -1,7 +1,7 @@
 //! What loading an export says when it worked: what it brought, per kind
 //! of record, in the reader's language.
 
-use super::Locale;
+use crate::domain::locale::Locale;
 use rust_decimal::Decimal;
 use std::collections::BTreeMap;
 

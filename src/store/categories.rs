@@ -2,7 +2,7 @@
 //! ON DELETE SET NULL) and forgets the merchants learned for it.
 
 use super::table::{self, read_columns, written_columns, Table};
-use super::user::UserId;
+use super::users::UserId;
 use crate::domain::money;
 use crate::error::{Error, Reason, Result};
 use rusqlite::{params, Connection};

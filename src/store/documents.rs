@@ -8,7 +8,7 @@
 //! leaves at most a file without a row, which [`Files::sweep`] removes at
 //! start-up; a row whose file is missing answers "not found".
 
-use super::user::UserId;
+use super::users::UserId;
 use super::{require_owned_field, Cap, Db, Owned};
 use crate::domain::documents::{clean_name, Kind, MAX_BYTES};
 use crate::error::{Error, Reason, Result};

@@ -36,7 +36,6 @@ pub mod sessions;
 pub mod table;
 pub mod transfers;
 pub mod two_factor;
-pub mod user;
 pub mod users;
 
 use crate::error::{Counted, Error, Reason, Result};

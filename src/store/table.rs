@@ -6,7 +6,7 @@
 //! that another user's id behaves like an unknown one. What is special to a
 //! table (filters, sums, a uniqueness check) stays in its own module.
 
-use super::user::UserId;
+use super::users::UserId;
 use crate::error::Result;
 use rusqlite::types::ToSql;
 use rusqlite::{params, Connection, OptionalExtension, Row};

@@ -2,7 +2,7 @@
 
 use super::assets;
 use super::{Viewer, SCREENS};
-use crate::i18n::Locale;
+use crate::domain::locale::Locale;
 use maud::{html, Markup, DOCTYPE};
 
 /// The head of every page; `scripts` are the page's own scripts (embedded

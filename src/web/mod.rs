@@ -10,7 +10,8 @@ pub mod layout;
 pub mod pages;
 
 use crate::auth::session::Session;
-use crate::i18n::{Locale, Texts};
+use crate::domain::locale::Locale;
+use crate::i18n::Texts;
 use crate::state::AppState;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;

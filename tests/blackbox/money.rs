@@ -1350,7 +1350,7 @@ async fn the_accounts_page_names_what_fell_due_since_a_balance_was_set() {
         .text()
         .await
         .unwrap();
-    let shown_today = cashkeeper::i18n::format::date(today, cashkeeper::i18n::Locale::En);
+    let shown_today = cashkeeper::i18n::format::date(today, cashkeeper::domain::locale::Locale::En);
     assert!(html.contains(&format!("Set on {shown_today}.")), "{html}");
 
     // Set ten days ago; since then a purchase of 50 and a salary of 100.

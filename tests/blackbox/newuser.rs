@@ -9,7 +9,8 @@
 use crate::browser::{self, screenshot, sign_in, start_with, wait_for_css, wait_for_path};
 use crate::helpers::*;
 use crate::plain_words::user_in;
-use cashkeeper::i18n::{format, Locale};
+use cashkeeper::domain::locale::Locale;
+use cashkeeper::i18n::format;
 use chrono::Datelike;
 use fantoccini::{Client, Locator};
 use rust_decimal::Decimal;

@@ -474,7 +474,7 @@ async fn closed_registration_refuses_strangers_and_a_disabled_account_stays_out(
                     email: &e,
                     name: "",
                     password_hash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaA",
-                    locale: cashkeeper::i18n::Locale::En,
+                    locale: cashkeeper::domain::locale::Locale::En,
                     now: &now,
                 },
             )

@@ -442,7 +442,7 @@ pub async fn auto_sync_connections(state: &AppState) -> Result<Vec<AutoSync>> {
         .run(move |c| {
             let mut out = Vec::new();
             for (user_id, id) in store::auto_sync(c)? {
-                let Some(user) = crate::store::user::find(c, &user_id)? else {
+                let Some(user) = crate::store::users::find(c, &user_id)? else {
                     continue;
                 };
                 let Some(conn) = store::find(c, &user_id, &id)? else {

@@ -124,7 +124,7 @@ async fn start(state: &AppState, user: &UserId, batch_id: &str, now: &str) -> Re
                     return Ok(Start::Go { resume: true });
                 }
                 match seen {
-                    Some(v) if crate::store::user::data_version(tx, &u)? != v => {
+                    Some(v) if crate::store::users::data_version(tx, &u)? != v => {
                         return Ok(Start::Stale)
                     }
                     Some(_) => {}

@@ -44,7 +44,7 @@ impl Snapshot {
         dates.sort_unstable();
         dates.dedup();
         let existing = imports::existing(c, user, &batch.account_id, &dates)?;
-        let version = crate::store::user::data_version(c, user)?;
+        let version = crate::store::users::data_version(c, user)?;
         Ok(Snapshot {
             batch,
             rows,

@@ -9,7 +9,8 @@ use crate::app::reports::{
     forecasts::{balance_set_on, since_balance_set},
     net_worth::{chart, Chart, Span},
 };
-use crate::i18n::{format, Locale};
+use crate::domain::locale::Locale;
+use crate::i18n::format;
 use crate::state::AppState;
 use crate::store::accounts::TYPES;
 use crate::web::charts::{self, WorthMonth};

@@ -503,7 +503,7 @@ mod tests {
             matches!(&pieces[2], Piece::Proposed { proposal: Some(id), arguments, .. } if id == "p3" && arguments["amount"] == "5.00")
         );
         assert!(matches!(&pieces[3], Piece::Proposed { proposal: None, .. }));
-        let t = crate::i18n::Locale::De.texts();
+        let t = crate::domain::locale::Locale::De.texts();
         let html = block(t, &b[1]).into_string();
         assert!(html.contains("Gespeichert."), "{html}");
         assert!(

@@ -15,8 +15,9 @@
 //! `bank/connection.rs`.
 
 use super::common::PageResult;
+use crate::domain::locale::Locale;
 use crate::i18n::bank_pages::{self, Words};
-use crate::i18n::{Locale, Texts};
+use crate::i18n::Texts;
 use crate::web::components::{form_error, Field};
 use crate::web::layout::page_with_scripts;
 use crate::web::{SignedIn, Viewer};

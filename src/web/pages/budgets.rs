@@ -4,9 +4,9 @@
 use super::common::{shown_month, PageResult, Refs};
 use crate::app::reports::{self, budgets::Budgets};
 use crate::domain::budgets::Status;
+use crate::domain::locale::Locale;
 use crate::domain::recurrence::{add_months, month_end, month_start};
 use crate::i18n::budgets::{self as words, words};
-use crate::i18n::Locale;
 use crate::state::AppState;
 use crate::web::components::{checkbox, form_error, form_success, select, Field};
 use crate::web::layout::page;

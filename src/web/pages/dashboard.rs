@@ -9,11 +9,11 @@ use crate::app::reports::{
     dashboard::{Dashboard, MonthView},
 };
 use crate::app::settings;
+use crate::domain::locale::Locale;
 use crate::domain::money;
 use crate::domain::money::is_much_more;
 use crate::domain::recurrence::{add_months, month_start};
 use crate::domain::repeats::Kind;
-use crate::i18n::Locale;
 use crate::i18n::{format, guide};
 use crate::state::AppState;
 use crate::store::users::NextSteps;

@@ -18,7 +18,8 @@ use crate::app::import::{
 use crate::domain::import::read::{ClosingBalance, Columns, Format};
 use crate::domain::import::reconcile::{Kind, Status};
 use crate::domain::import::{BatchStatus, Decision};
-use crate::i18n::{format, Locale, Texts};
+use crate::domain::locale::Locale;
+use crate::i18n::{format, Texts};
 use crate::state::AppState;
 use crate::store::categories::Category;
 use crate::web::components::{form_error, select};

@@ -217,7 +217,7 @@ fn category_name(c: &Connection, user: &User, id: &str) -> Result<String> {
 
 /// A recurring expense's or income's line: "Einnahme „Gehalt“ 2.500,00 €
 /// monatlich ab 01.01.2026".
-fn recurring_line(entry: Entry, n: &NewRecurring, l: crate::i18n::Locale) -> String {
+fn recurring_line(entry: Entry, n: &NewRecurring, l: crate::domain::locale::Locale) -> String {
     format!(
         "{} {} {} {}{}",
         entry.label(l),

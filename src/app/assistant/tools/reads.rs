@@ -587,7 +587,7 @@ pub(super) fn list_subscriptions(a: &Asked<'_>, _: &Args) -> Result<(Value, Stri
 }
 
 /// The terms of a contract in the user's words, or null without terms.
-fn contract_said(e: &Expense, today: NaiveDate, locale: crate::i18n::Locale) -> Value {
+fn contract_said(e: &Expense, today: NaiveDate, locale: crate::domain::locale::Locale) -> Value {
     use crate::i18n::contracts;
     let deadline = e.deadline(today);
     let Some(state) = contracts::state(locale, deadline.as_ref(), e.cancelled_to) else {

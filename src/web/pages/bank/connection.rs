@@ -7,8 +7,8 @@ use crate::app::bank::{
 };
 use crate::app::import::{self, BatchView};
 use crate::domain::import::Source;
+use crate::domain::locale::Locale;
 use crate::i18n::bank_pages::{self, Words};
-use crate::i18n::Locale;
 use crate::state::AppState;
 use crate::web::components::{form_error, local_time, Field};
 use crate::web::pages::common::{PageResult, Refs};
