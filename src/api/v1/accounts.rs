@@ -2,7 +2,7 @@
 //! and a forecast from next month (cashflow view, base currency).
 
 use super::auth::ApiUser;
-use super::{json_bytes, ApiError, Params};
+use super::{json_bytes, RestError, Params};
 use crate::app::reports::forecasts::{outlooks, ForecastJson};
 use crate::cache::Stamp;
 use crate::domain::money;
@@ -70,7 +70,7 @@ pub async fn get(
     State(state): State<AppState>,
     api: ApiUser,
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, RestError> {
     let params = Params::from_query(query)?;
     let months = params.int("forecastMonths", 3, 1..=24)?;
     let today = state.clock.today();

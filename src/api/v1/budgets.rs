@@ -2,7 +2,7 @@
 //! (this month when `month` is absent), as `listBudgets` computes it.
 
 use super::auth::ApiUser;
-use super::{ApiError, Params};
+use super::{RestError, Params};
 use crate::app::reports::budgets;
 use crate::domain::budgets::Status;
 use crate::domain::money;
@@ -44,7 +44,7 @@ pub async fn get(
     State(state): State<AppState>,
     api: ApiUser,
     q: Result<Query<Vec<(String, String)>>, QueryRejection>,
-) -> Result<impl IntoResponse, ApiError> {
+) -> Result<impl IntoResponse, RestError> {
     let params = Params::from_query(q)?;
     let first = match params.month("month")? {
         Some(first) => first,

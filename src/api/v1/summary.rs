@@ -3,7 +3,7 @@
 //! (`app::reports::summary::reply`, kept while nothing it reads changed).
 
 use super::auth::ApiUser;
-use super::{json_bytes, ApiError, Params};
+use super::{json_bytes, RestError, Params};
 use crate::app::reports::summary;
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
@@ -14,7 +14,7 @@ pub async fn get(
     State(state): State<AppState>,
     api: ApiUser,
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, RestError> {
     let params = Params::from_query(query)?;
     let days = params.int("upcomingDays", 7, 1..=90)?;
     let months = params.int("forecastMonths", 3, 1..=24)?;
