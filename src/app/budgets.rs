@@ -9,7 +9,7 @@ use crate::domain::money::{self, Sign};
 use crate::domain::recurrence::{month_or_current, month_start};
 use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
-use crate::store::budgets as stored;
+use crate::store;
 use crate::store::users::UserId;
 use chrono::NaiveDate;
 use rusqlite::Connection;
@@ -62,10 +62,10 @@ pub fn set_in(
     now: &str,
 ) -> Result<Set> {
     check_category(tx, user, Some(category_id))?;
-    let changes = stored::of(tx, user, category_id)?;
+    let changes = store::budgets::of(tx, user, category_id)?;
     let from = month_start(from);
     let changed = budgets::apply(&changes, from, amount, rollover);
-    stored::replace(tx, user, category_id, from, &changed, now)?;
+    store::budgets::replace(tx, user, category_id, from, &changed, now)?;
     Ok(Set {
         category_id: category_id.to_string(),
         from: from.format("%Y-%m").to_string(),
@@ -110,5 +110,5 @@ pub async fn delete(state: &AppState, user: &UserId, input: DeleteInput) -> Resu
 /// Whether any of the user's categories has a budget in any month.
 pub async fn any(state: &AppState, user: &UserId) -> Result<bool> {
     let user = user.clone();
-    state.db.run(move |c| stored::any(c, &user)).await
+    state.db.run(move |c| store::budgets::any(c, &user)).await
 }

@@ -30,9 +30,9 @@ use crate::services::fints::{
     Fetched, Outcome,
 };
 use crate::state::AppState;
-use crate::store::bank::{self as store, BankAccount, BankConnection, NewConnection};
+use crate::store::bank::{self, BankAccount, BankConnection, NewConnection};
 use crate::store::users::{User, UserId};
-use crate::store::{self as db, Owned};
+use crate::store::{self, Owned};
 use chrono::NaiveDate;
 use live::{Phase, Waiting};
 use std::collections::VecDeque;
@@ -128,7 +128,7 @@ pub async fn connect(state: &AppState, user: &User, input: ConnectInput) -> Resu
     let checked = address::check_bank_url(&url, state.config.fints_allow_local)
         .map_err(|p| Error::invalid("url", Reason::BankAddress(p)))?;
     let url = checked.url.to_string();
-    let id = db::new_id();
+    let id = store::new_id();
     let bank_name = known.map_or_else(|| input.bank_code.clone(), |b| b.name.to_string());
     let credentials = Credentials {
         login: input.login_name.clone(),
@@ -148,7 +148,7 @@ pub async fn connect(state: &AppState, user: &User, input: ConnectInput) -> Resu
     state
         .db
         .transaction(move |tx| {
-            store::insert(
+            bank::insert(
                 tx,
                 &u,
                 &NewConnection {
@@ -194,7 +194,7 @@ pub async fn connect(state: &AppState, user: &User, input: ConnectInput) -> Resu
         let (u, gone) = (user.id.clone(), id.clone());
         state
             .db
-            .transaction(move |tx| store::delete(tx, &u, &gone))
+            .transaction(move |tx| bank::delete(tx, &u, &gone))
             .await?;
         return Err(Error::refused(Reason::Bank(f)));
     }
@@ -260,8 +260,8 @@ pub async fn get(state: &AppState, user: &User, id: String) -> Result<Connection
     let (conn, accounts) = state
         .db
         .run(move |c| {
-            let conn = store::find(c, &u, &id)?.ok_or(Error::NotFound)?;
-            let accounts = store::accounts(c, &u, &conn.id)?;
+            let conn = bank::find(c, &u, &id)?.ok_or(Error::NotFound)?;
+            let accounts = bank::accounts(c, &u, &conn.id)?;
             Ok((conn, accounts))
         })
         .await?;
@@ -274,10 +274,10 @@ pub async fn list(state: &AppState, user: &User) -> Result<Vec<ConnectionView>> 
     let all = state
         .db
         .run(move |c| {
-            store::list(c, &u)?
+            bank::list(c, &u)?
                 .into_iter()
                 .map(|conn| {
-                    let accounts = store::accounts(c, &u, &conn.id)?;
+                    let accounts = bank::accounts(c, &u, &conn.id)?;
                     Ok((conn, accounts))
                 })
                 .collect::<Result<Vec<_>>>()
@@ -303,15 +303,15 @@ pub async fn link_account(
     state
         .db
         .transaction(move |tx| {
-            store::find(tx, &u, &conn_id)?.ok_or(Error::NotFound)?;
-            let accounts = store::accounts(tx, &u, &conn_id)?;
+            bank::find(tx, &u, &conn_id)?.ok_or(Error::NotFound)?;
+            let accounts = bank::accounts(tx, &u, &conn_id)?;
             let iban = iban.trim().replace(' ', "").to_uppercase();
             let bank_account = accounts
                 .iter()
                 .find(|a| a.iban.eq_ignore_ascii_case(&iban))
                 .ok_or_else(|| Error::unknown("iban"))?;
             if let Some(account) = &account_id {
-                db::require_owned_field(tx, Owned::Account, &u, "accountId", account)?;
+                store::require_owned_field(tx, Owned::Account, &u, "accountId", account)?;
                 let currency: String = tx.query_row(
                     "SELECT currency FROM accounts WHERE id = ?1",
                     [account],
@@ -326,7 +326,7 @@ pub async fn link_account(
                     }
                 }
             }
-            store::link(tx, &u, &conn_id, &bank_account.iban, account_id.as_deref())?;
+            bank::link(tx, &u, &conn_id, &bank_account.iban, account_id.as_deref())?;
             Ok(())
         })
         .await?;
@@ -352,13 +352,13 @@ pub async fn set_sync(
     state
         .db
         .transaction(move |tx| {
-            let conn = store::find(tx, &u, &conn_id)?.ok_or(Error::NotFound)?;
+            let conn = bank::find(tx, &u, &conn_id)?.ok_or(Error::NotFound)?;
             let mut has_pin = conn.pin_sealed.is_some();
             if settings.save_pin == Some(true) && settings.pin.is_none() && !has_pin {
                 return Err(Error::invalid("pin", Reason::Required));
             }
             if let Some(pin) = &sealed {
-                store::set_pin(tx, &u, &conn_id, pin.as_deref(), &now)?;
+                bank::set_pin(tx, &u, &conn_id, pin.as_deref(), &now)?;
                 has_pin = pin.is_some();
             }
             if settings.auto_sync == Some(true) && !has_pin {
@@ -367,7 +367,7 @@ pub async fn set_sync(
                     Reason::BankSync(BankSyncProblem::AutoSyncNeedsPin),
                 ));
             }
-            store::set_switches(
+            bank::set_switches(
                 tx,
                 &u,
                 &conn_id,
@@ -386,7 +386,7 @@ pub async fn forget_pin(state: &AppState, user: &User, id: String) -> Result<Con
     let (u, conn_id, now) = (user.id.clone(), id.clone(), now(state));
     let found = state
         .db
-        .transaction(move |tx| store::set_pin(tx, &u, &conn_id, None, &now))
+        .transaction(move |tx| bank::set_pin(tx, &u, &conn_id, None, &now))
         .await?;
     if !found {
         return Err(Error::NotFound);
@@ -400,7 +400,7 @@ pub async fn delete(state: &AppState, user: &User, id: String) -> Result<()> {
     let (u, conn_id) = (user.id.clone(), id.clone());
     let found = state
         .db
-        .transaction(move |tx| store::delete(tx, &u, &conn_id))
+        .transaction(move |tx| bank::delete(tx, &u, &conn_id))
         .await?;
     if !found {
         return Err(Error::NotFound);
@@ -441,11 +441,11 @@ pub async fn auto_sync_connections(state: &AppState) -> Result<Vec<AutoSync>> {
         .db
         .run(move |c| {
             let mut out = Vec::new();
-            for (user_id, id) in store::auto_sync(c)? {
+            for (user_id, id) in bank::auto_sync(c)? {
                 let Some(user) = crate::store::users::find(c, &user_id)? else {
                     continue;
                 };
-                let Some(conn) = store::find(c, &user_id, &id)? else {
+                let Some(conn) = bank::find(c, &user_id, &id)? else {
                     continue;
                 };
                 out.push(AutoSync {
@@ -474,8 +474,8 @@ async fn start_sync(
     let (conn, accounts) = state
         .db
         .run(move |c| {
-            let conn = store::find(c, &u, &conn_id)?.ok_or(Error::NotFound)?;
-            let accounts = store::accounts(c, &u, &conn_id)?;
+            let conn = bank::find(c, &u, &conn_id)?.ok_or(Error::NotFound)?;
+            let accounts = bank::accounts(c, &u, &conn_id)?;
             Ok((conn, accounts))
         })
         .await?;
@@ -624,7 +624,7 @@ async fn require_connection(state: &AppState, user: &UserId, id: &str) -> Result
     let (u, id) = (user.clone(), id.to_string());
     state
         .db
-        .run(move |c| store::find(c, &u, &id)?.map(drop).ok_or(Error::NotFound))
+        .run(move |c| bank::find(c, &u, &id)?.map(drop).ok_or(Error::NotFound))
         .await
 }
 

@@ -11,7 +11,7 @@ use crate::domain::rates::Rates;
 use crate::domain::recurrence::{add_months, month_end, month_start};
 use crate::domain::views;
 use crate::error::Result;
-use crate::store::budgets as stored;
+use crate::store;
 use crate::store::categories::Category;
 use crate::store::users::User;
 use chrono::{Datelike, Duration, NaiveDate};
@@ -97,7 +97,7 @@ fn rollover_floor(c: &Connection, user: &User, first: NaiveDate) -> Result<Naive
 /// The budget changes of `user` and how far back the month of `first` needs spending.
 pub fn plan(c: &Connection, user: &User, first: NaiveDate) -> Result<Plan> {
     let first = month_start(first);
-    let changes = stored::all(c, &user.id)?;
+    let changes = store::budgets::all(c, &user.id)?;
     let floor = if changes.is_empty() {
         first
     } else {
@@ -183,7 +183,7 @@ fn line(category: &Category, m: budgets::Month, rollover: bool) -> Budget {
 /// rollover: what a month ahead is planned with).
 pub fn amounts(c: &Connection, user: &User, first: NaiveDate) -> Result<Vec<(String, Decimal)>> {
     let first = month_start(first);
-    Ok(stored::all(c, &user.id)?
+    Ok(store::budgets::all(c, &user.id)?
         .into_iter()
         .filter_map(|(k, changes)| Some((k, budgets::in_force(&changes, first)?.amount?)))
         .collect())

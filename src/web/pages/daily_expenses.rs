@@ -10,7 +10,7 @@ use crate::i18n::format;
 use crate::state::AppState;
 use crate::store::daily_expenses::Filter;
 use crate::store::documents::Document;
-use crate::web::components::{page_links, pager as pager_nav, select, textarea, Field, Pages};
+use crate::web::components::{page_links, pager, select, textarea, Field, Pages};
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::{Query, State};
@@ -102,7 +102,7 @@ pub async fn show(
     // Above and below the list: the page before and after, every page by
     // number and every day with entries, so that a phone reaches the last
     // page without scrolling through the others.
-    let pager = (pages > 1).then(|| Pages {
+    let paging = (pages > 1).then(|| Pages {
         label: t.entry_pages,
         shown: t
             .entries_of
@@ -198,7 +198,7 @@ pub async fn show(
                 p.hint.merchant-hint aria-live="polite" data-text=(t.merchant_hint) {}
                 (textarea(t.notes, "notes", editing.as_ref().map(|e| e.entry.notes.as_str()).unwrap_or("")))
             }))
-            @if let Some(p) = &pager { (pager_nav(p)) }
+            @if let Some(p) = &paging { (pager(p)) }
             (records.render(&list, |e| Row::new(&e.id, html! {
                 @if anchored.borrow_mut().insert(e.entry.date) {
                     td id=(day_anchor(e.entry.date)) { (format::date(e.entry.date, locale)) }
@@ -210,7 +210,7 @@ pub async fn show(
                 td.num { (amount_cell(&state, e.entry.amount, &e.entry.currency, &user.base_currency, locale)) }
                 td { (paperclip(t, &docs_of(&e.id), "dailyExpenseId", &e.id)) }
             })))
-            @if let Some(p) = &pager { (pager_nav(&Pages { label: t.entry_pages_end, ..p.clone() })) }
+            @if let Some(p) = &paging { (pager(&Pages { label: t.entry_pages_end, ..p.clone() })) }
         },
     )
     .into_response())
