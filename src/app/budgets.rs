@@ -3,13 +3,12 @@
 //! [`crate::app::reports::budgets`]).
 
 use crate::app::input;
-use crate::app::records::check_category;
 use crate::domain::budgets;
 use crate::domain::money::{self, Sign};
 use crate::domain::recurrence::{month_or_current, month_start};
 use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
-use crate::store;
+use crate::store::{self, Owned};
 use crate::store::users::UserId;
 use chrono::NaiveDate;
 use rusqlite::Connection;
@@ -61,7 +60,7 @@ pub fn set_in(
     from: NaiveDate,
     now: &str,
 ) -> Result<Set> {
-    check_category(tx, user, Some(category_id))?;
+    store::require_owned_field(tx, Owned::Category, user, "categoryId", category_id)?;
     let changes = store::budgets::of(tx, user, category_id)?;
     let from = month_start(from);
     let changed = budgets::apply(&changes, from, amount, rollover);

@@ -3,7 +3,6 @@
 //! months and the counts of unread insights; [`reply`] answers its JSON,
 //! kept while the user's data, the rates, the day and the insights stand.
 
-use crate::app::insights::UNREAD_MAX;
 use crate::app::reports::dashboard::{load_ledger, Ledger, MonthView, Payment};
 use crate::cache::{Stamp, Until};
 use crate::clock::{parse_timestamp, timestamp};
@@ -14,7 +13,7 @@ use crate::domain::recurrence::{add_months, month_end, month_start};
 use crate::domain::views::{self, Kind, RecurringCosts, View};
 use crate::error::Result;
 use crate::state::AppState;
-use crate::store::insights::{self, Insight};
+use crate::store::insights::{self, Insight, UNREAD_MAX};
 use crate::store::users::{User, UserId};
 use axum::body::Bytes;
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
