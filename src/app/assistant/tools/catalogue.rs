@@ -5,9 +5,12 @@
 //! arguments as they are.
 
 use super::reads::READ_TOOLS;
-use super::*;
 use crate::app::records::Verb;
+use crate::app::records::{DailyInput, ExpenseInput, IncomeInput, Record, TransferInput};
+use crate::domain::recurrence::Frequency;
 use crate::i18n::assistant::Entry;
+use crate::services::ai::Tool;
+use serde_json::{json, Map, Value};
 
 /// The kinds of record the write tools propose.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -32,30 +32,23 @@ use crate::app::input::{self, decode as parse_input};
 use crate::app::records::{
     self as entries, DailyInput, ExpenseInput, IncomeInput, Record, TransferInput,
 };
-use crate::app::reports::payments::{months, Source};
-use crate::app::reports::{dashboard, forecasts, reserves, subscriptions};
-use crate::clock::timestamp;
-use crate::domain::money;
-use crate::domain::recurrence::{parse_date, parse_month, Frequency, Schedule};
+use crate::domain::recurrence::Schedule;
 use crate::error::{Error, Reason, Result};
 use crate::i18n::format;
-use crate::services::ai::Tool;
 use crate::state::AppState;
 use crate::store::accounts::Account;
 use crate::store::daily_expenses::{DailyEntry, DailyExpense};
 use crate::store::expenses::Expense;
 use crate::store::incomes::Income;
-use crate::store::insights;
 use crate::store::recurring::NewRecurring;
 use crate::store::table::{self, Table};
 use crate::store::transfers::{NewTransfer, Transfer};
 use crate::store::users::User;
-use chrono::{Datelike, NaiveDate};
+use chrono::NaiveDate;
 use rusqlite::Connection;
 use rust_decimal::Decimal;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
-use std::ops::RangeInclusive;
 
 /// What a write tool would do, without doing it (`previewTool`'s reply).
 #[derive(Clone, Debug, Serialize)]
@@ -155,6 +148,7 @@ pub async fn run(state: &AppState, user: &User, name: &str, arguments: &str) -> 
 mod tests {
     use super::*;
     use crate::domain::locale::Locale;
+    use crate::domain::recurrence::Frequency;
     use crate::store::recurring::Planned;
     use crate::store::users::UserId;
 

@@ -6,10 +6,22 @@
 
 use super::arguments::Args;
 use super::values::{amt, opt_amt, pct};
-use super::*;
+use crate::app::reports::payments::{months, Source};
+use crate::app::reports::{dashboard, forecasts, reserves, subscriptions};
+use crate::clock::timestamp;
 use crate::domain::rates::Rates;
 use crate::error::Reason;
+use crate::error::{Error, Result};
 use crate::i18n::assistant::Looked;
+use crate::state::AppState;
+use crate::store::accounts::Account;
+use crate::store::expenses::Expense;
+use crate::store::insights;
+use crate::store::table;
+use crate::store::users::User;
+use chrono::{Datelike, NaiveDate};
+use rusqlite::Connection;
+use serde_json::{json, Value};
 use std::sync::Arc;
 
 /// Payments `list_payments` answers at most.

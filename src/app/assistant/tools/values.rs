@@ -2,7 +2,9 @@
 //! the person: amounts as decimal strings with two decimals, names in the
 //! quotes of the reader's language.
 
-use super::*;
+use crate::domain::money;
+use rust_decimal::Decimal;
+use serde_json::Value;
 
 /// An amount at the edge: a decimal string with two decimals ("12.40").
 /// A string, since a JSON number in a `serde_json::Value` is a float and

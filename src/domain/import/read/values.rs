@@ -1,7 +1,8 @@
 //! The values of a cell: amounts in every notation, and dates, with the
 //! format and the day/month order decided from all of a column's cells.
 
-use super::*;
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
 
 /// An amount as banks write it: a sign before or after (`-12,50`,
 /// `12,50-`, `+1,23`), thousands separators (`1.234,56`, `1,234.56`,
