@@ -274,11 +274,9 @@ fn registry() -> Registry {
 
 /// The envelope for a failure, at `status`.
 pub fn failure(status: StatusCode, message: impl Into<String>) -> Response {
-    (
-        status,
-        Json(json!({ "success": false, "error": message.into() })),
-    )
-        .into_response()
+    let message = message.into();
+    crate::error::note(|| message.clone());
+    (status, Json(json!({ "success": false, "error": message }))).into_response()
 }
 
 /// Routes of the action layer.

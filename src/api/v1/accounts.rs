@@ -2,7 +2,7 @@
 //! and a forecast from next month (cashflow view, base currency).
 
 use super::auth::ApiUser;
-use super::{json_bytes, RestError, Params};
+use super::{json_bytes, Params, RestError};
 use crate::app::reports::forecasts::{outlooks, ForecastJson};
 use crate::cache::Stamp;
 use crate::domain::money;

@@ -2,7 +2,7 @@
 //! (this month when `month` is absent), as `listBudgets` computes it.
 
 use super::auth::ApiUser;
-use super::{RestError, Params};
+use super::{Params, RestError};
 use crate::app::reports::budgets;
 use crate::domain::budgets::Status;
 use crate::domain::money;

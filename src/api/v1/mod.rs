@@ -97,6 +97,7 @@ impl RestError {
 /// error is a 400 naming the field, anything internal a logged 500.
 impl From<crate::Error> for RestError {
     fn from(e: crate::Error) -> Self {
+        e.note();
         match e {
             crate::Error::Invalid { .. }
             | crate::Error::UnknownId(_)
@@ -114,6 +115,7 @@ impl From<crate::Error> for RestError {
 
 impl IntoResponse for RestError {
     fn into_response(self) -> Response {
+        crate::error::note(|| self.message.clone());
         let mut res = (
             self.status,
             Json(json!({ "error": { "code": self.code, "message": self.message } })),

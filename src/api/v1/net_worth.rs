@@ -3,7 +3,7 @@
 //! currency (`app::reports::net_worth`, as `getNetWorth` answers it).
 
 use super::auth::ApiUser;
-use super::{RestError, Params};
+use super::{Params, RestError};
 use crate::app::reports::{self, net_worth};
 use crate::domain::net_worth::{DEFAULT_MONTHS, MAX_MONTHS};
 use crate::state::AppState;

@@ -12,7 +12,7 @@
 //! waits.
 
 use super::auth::ApiUser;
-use super::{RestError, Params};
+use super::{Params, RestError};
 use crate::app::reports::payments::{months, Source};
 use crate::error::Result;
 use crate::state::AppState;

@@ -3,7 +3,7 @@
 //! (`app::reports::summary::reply`, kept while nothing it reads changed).
 
 use super::auth::ApiUser;
-use super::{json_bytes, RestError, Params};
+use super::{json_bytes, Params, RestError};
 use crate::app::reports::summary;
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
