@@ -1,7 +1,7 @@
 //! The REST API /api/v1 and its tokens: every endpoint, parameter
 //! boundaries, token states, rate limit, headers, and hand-worked numbers.
 
-use crate::helpers::*;
+use crate::support::*;
 use chrono::{TimeZone, Utc};
 use reqwest::StatusCode;
 use rust_decimal::Decimal;

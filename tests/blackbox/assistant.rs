@@ -4,7 +4,7 @@
 //! `id`; Ollama: whole tool calls in one chunk, no `index`), recording what
 //! it receives and answering scripted turns.
 
-use crate::helpers::*;
+use crate::support::*;
 use cashkeeper::config::Secret;
 use reqwest::StatusCode;
 use serde_json::{json, Value};

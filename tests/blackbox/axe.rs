@@ -10,8 +10,8 @@
 
 use crate::browser::{resize, Cdp};
 use crate::browser::{screenshot, sign_in, start_with, MODES};
-use crate::helpers::*;
 use crate::import_page::seed;
+use crate::support::*;
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 use std::path::PathBuf;

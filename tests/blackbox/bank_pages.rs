@@ -7,7 +7,7 @@
 
 use crate::browser::{screenshot, sign_in, start_with, wait_for_css, wait_for_path, wait_until};
 use crate::fints_bank::{Methods, MockBank, Sca, Scenario, IBAN, LOGIN, PIN};
-use crate::helpers::*;
+use crate::support::*;
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 

@@ -4,7 +4,7 @@
 //! pass as skipped, unless CASHKEEPER_E2E=required (set by .ci/run after it
 //! installs them), which turns a missing browser into a failure.
 
-use crate::helpers::*;
+use crate::support::*;
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use std::os::unix::process::CommandExt;

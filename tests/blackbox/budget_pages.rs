@@ -3,7 +3,7 @@
 //! expense form's hint once a category is chosen.
 
 use crate::browser::{screenshot, sign_in, start_with, wait_for_css, wait_for_text};
-use crate::helpers::*;
+use crate::support::*;
 use fantoccini::Locator;
 use serde_json::json;
 

@@ -4,8 +4,8 @@
 //! before a deadline through a push service on loopback, the insight, the
 //! pages and the assistant's read tool.
 
-use crate::helpers::*;
 use crate::push::{push_service, subscribe, vapid, BrowserKeys};
+use crate::support::*;
 use cashkeeper::config::Secret;
 use chrono::{Datelike, NaiveDate, TimeZone, Utc};
 use serde_json::{json, Value};

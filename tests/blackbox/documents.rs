@@ -1,7 +1,7 @@
 //! Documents: the actions, the `/api/documents` routes, sniffing, the
 //! quota, ownership, and the file store's consistency after a crash.
 
-use crate::helpers::*;
+use crate::support::*;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use reqwest::StatusCode;

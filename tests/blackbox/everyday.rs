@@ -6,7 +6,7 @@
 
 use crate::browser::resize;
 use crate::browser::{fill, sign_in, start_with, submit, wait_for_css, wait_for_path, wait_until};
-use crate::helpers::*;
+use crate::support::*;
 use cashkeeper::domain::recurrence::{add_months, month_start};
 use chrono::Datelike;
 use fantoccini::{Client, Locator};

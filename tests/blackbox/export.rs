@@ -2,7 +2,7 @@
 //! export`: one zip with every record of the user as JSON and CSV and the
 //! documents' files; nothing of another user, no password or token hash.
 
-use crate::helpers::*;
+use crate::support::*;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde_json::{json, Value};

@@ -7,7 +7,7 @@
 
 use crate::crash::Service;
 use crate::export::{data_json, household, load, unzip, PDF};
-use crate::helpers::*;
+use crate::support::*;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde_json::{json, Value};

@@ -3,7 +3,7 @@
 //! preview, a decided conflict, confirm and undo.
 
 use crate::browser::resize;
-use crate::helpers::*;
+use crate::support::*;
 use serde_json::json;
 
 #[tokio::test]

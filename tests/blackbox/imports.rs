@@ -7,7 +7,7 @@
 //! The files are written in the Sparkasse CSV-CAMT layout (recognised
 //! without a mapping) or in a made-up layout with a `mapping`.
 
-use crate::helpers::*;
+use crate::support::*;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use reqwest::StatusCode;

@@ -9,7 +9,7 @@
 
 use crate::browser::resize;
 use crate::browser::{fill, sign_in, start_with, submit, wait_for_css, Browser};
-use crate::helpers::*;
+use crate::support::*;
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 

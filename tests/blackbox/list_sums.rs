@@ -4,7 +4,7 @@
 //! dashboard words a change against a month of next to nothing, and writes
 //! its percentages the user's way.
 
-use crate::helpers::*;
+use crate::support::*;
 use serde_json::json;
 
 /// How many entries a page of `/daily-expenses` lists (one delete button

@@ -2,7 +2,7 @@
 //! 50 with links to the newer and older ones; the month's total counts
 //! every page.
 
-use crate::helpers::*;
+use crate::support::*;
 
 /// How many entries a page of `/daily-expenses` lists (one delete button
 /// each).

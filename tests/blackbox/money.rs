@@ -2,7 +2,7 @@
 //! one-time expenses, subscriptions, incomes, transfers, dashboard, search,
 //! merchant learning; bad input and cross-user isolation for each.
 
-use crate::helpers::*;
+use crate::support::*;
 use serde_json::{json, Value};
 
 impl TestApp {

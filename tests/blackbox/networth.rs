@@ -4,7 +4,7 @@
 //! `GET /api/v1/net-worth`; the chart on the accounts page and the past on
 //! the forecast chart; the history of an upgraded database and of the demo.
 
-use crate::helpers::*;
+use crate::support::*;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use chrono::{NaiveDate, TimeZone, Utc};

@@ -7,8 +7,8 @@
 //! a phone and a desktop.
 
 use crate::browser::{self, screenshot, sign_in, start_with, wait_for_css, wait_for_path};
-use crate::helpers::*;
 use crate::plain_words::user_in;
+use crate::support::*;
 use cashkeeper::i18n::{format, Locale};
 use chrono::Datelike;
 use fantoccini::{Client, Locator};

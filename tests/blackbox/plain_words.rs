@@ -4,8 +4,8 @@
 //! nothing listens on.
 
 use crate::assistant::{app_with_chat, ChatProvider, Dialect, Turn};
-use crate::helpers::*;
 use crate::receipts::app_with_ai;
+use crate::support::*;
 use serde_json::{json, Value};
 
 /// A PNG by its first bytes and its header (1×1 pixels).

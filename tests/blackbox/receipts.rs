@@ -2,7 +2,7 @@
 //! loopback: a real HTTP server speaking the OpenAI wire format, which
 //! records what it receives and answers what each test scripts.
 
-use crate::helpers::*;
+use crate::support::*;
 use base64::Engine;
 use cashkeeper::config::Secret;
 use serde_json::{json, Value};

@@ -3,7 +3,7 @@
 //! reset. Codes are computed from the secret the setup shows, at the
 //! server's clock (which the tests move).
 
-use crate::helpers::*;
+use crate::support::*;
 use cashkeeper::auth::totp;
 use serde_json::{json, Value};
 
