@@ -7,8 +7,10 @@
 //! contents on a phone, the category chart's text is readable there, and
 //! on a phone words stay whole and the browser list's times are labelled.
 
-use crate::browser::resize;
-use crate::browser::{fill, sign_in, start_with, submit, wait_for_css, Browser};
+use crate::support::browser::resize;
+use crate::support::browser::{
+    fill, sign_in, signed_in_with, start_with, submit, wait_for_css, Browser,
+};
 use crate::support::*;
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
@@ -295,7 +297,7 @@ async fn the_saved_note_covers_no_field_on_a_phone() {
     fill(c, "name", "Butcher").await;
     fill(c, "amount", "12.80").await;
     submit(c).await;
-    crate::browser::wait_for_text(c, "Butcher").await;
+    crate::support::browser::wait_for_text(c, "Butcher").await;
     wait_for_css(c, ".toast:not([hidden])").await;
     let seen = js(c, TOAST_COVERS).await;
     assert_eq!(seen["covered"], json!([]), "{seen}");
@@ -402,11 +404,10 @@ async fn the_active_import_filters_count_is_readable_in_the_dark() {
     let user = app.new_user().await;
     let account = app.account(&user, "Giro", "EUR").await;
     let batch = crate::import_page::seed(&app, &user, &account, 6).await;
-    let Some(browser) = start_with(1280, 900, true).await else {
+    let Some(browser) = signed_in_with(&app, &user, 1280, 900, true).await else {
         return;
     };
     let c = &browser.client;
-    sign_in(c, &app, &user).await;
     c.goto(&app.url(&format!("/import?batch={batch}&status=conflict")))
         .await
         .unwrap();
@@ -580,7 +581,7 @@ async fn phone_charts_keep_their_value_axis_in_view_at_the_newest_month() {
             c.goto(&app.url(path)).await.unwrap();
             wait_for_css(c, &format!("{chart} svg[role=img]")).await;
             // Scrolled to the newest month once the page's script ran.
-            let charts = crate::browser::wait_until(
+            let charts = crate::support::browser::wait_until(
                 c,
                 &format!("{CHARTS_BODY}; return charts.length && charts.every(c => c.fromEnd <= 1) && charts;"),
                 vec![],
@@ -600,7 +601,7 @@ async fn phone_charts_keep_their_value_axis_in_view_at_the_newest_month() {
             .unwrap();
             let name = path.trim_start_matches('/');
             let name = if name.is_empty() { "dashboard" } else { name };
-            crate::browser::screenshot(
+            crate::support::browser::screenshot(
                 c,
                 &format!("chart-axis-{name}-phone{}", if dark { "-dark" } else { "" }),
             )

@@ -812,7 +812,7 @@ async fn an_address_handed_on_at_the_provider_does_not_open_the_first_owners_acc
 
 #[tokio::test]
 async fn in_a_real_browser_the_button_signs_in_through_the_provider() {
-    use crate::browser::{screenshot, start, wait_for_css, wait_for_path};
+    use crate::support::browser::{screenshot, start, wait_for_css, wait_for_path};
     use fantoccini::Locator;
     let Some((provider, app)) = setup(|_| {}).await else {
         return;
