@@ -347,7 +347,7 @@ async fn an_undecided_conflict_is_on_the_badge() {
 #[tokio::test]
 #[ignore]
 async fn import_screenshots() {
-    use crate::support::browser::start_with;
+    use crate::support::browser::signed_in_with;
     let app = spawn_app().await;
     let user = app.new_user().await;
     let giro = app.account(&user, "Girokonto", "EUR").await;
@@ -377,12 +377,10 @@ async fn import_screenshots() {
     ] {
         app.ok(&user, "updateSettings", json!({ "locale": lang }))
             .await;
-        let Some(browser) = start_with(width.max(500), 900, dark).await else {
+        let Some(browser) = signed_in_with(&app, &user, width, 900, dark).await else {
             return;
         };
         let c = &browser.client;
-        resize(c, width, 900).await;
-        sign_in(c, &app, &user).await;
         for (page, path) in [
             ("form", "/import".to_string()),
             ("batch", format!("/import?batch={id}")),
@@ -408,35 +406,6 @@ async fn full_shot(c: &fantoccini::Client, app: &TestApp, path: &str, width: u32
     resize(c, width, h).await;
     crate::support::browser::screenshot(c, name).await;
     resize(c, width, 900).await;
-}
-
-/// Signs `user` in through the sign-in page.
-async fn sign_in(c: &fantoccini::Client, app: &TestApp, user: &TestUser) {
-    use fantoccini::Locator;
-    c.goto(&app.url("/login")).await.unwrap();
-    let form = c
-        .find(Locator::Css("form[data-action=login]"))
-        .await
-        .unwrap();
-    form.find(Locator::Css("[name=email]"))
-        .await
-        .unwrap()
-        .send_keys(&user.email)
-        .await
-        .unwrap();
-    form.find(Locator::Css("[name=password]"))
-        .await
-        .unwrap()
-        .send_keys(&user.password)
-        .await
-        .unwrap();
-    form.find(Locator::Css("button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    crate::support::browser::wait_for_path(c, "/").await;
 }
 
 /// A Sparkasse CSV-CAMT export as the bank writes it: semicolons, quoted
