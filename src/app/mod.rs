@@ -29,3 +29,6 @@ pub mod settings;
 pub mod sign_in;
 pub mod single_sign_on;
 pub mod temp_files;
+
+#[cfg(test)]
+pub(crate) mod testing;
