@@ -111,3 +111,142 @@ pub async fn any(state: &AppState, user: &UserId) -> Result<bool> {
     let user = user.clone();
     state.db.run(move |c| store::budgets::any(c, &user)).await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::records::{self, CategoryInput};
+    use crate::app::testing::{fields, Fixture};
+    use crate::store::table::Table;
+    use serde_json::json;
+
+    fn input(json: Value) -> SetInput {
+        serde_json::from_value(json).unwrap()
+    }
+
+    fn day(s: &str) -> NaiveDate {
+        s.parse().unwrap()
+    }
+
+    async fn first_category(f: &Fixture, user: &UserId) -> String {
+        let all = records::list::<CategoryInput>(&f.state, user)
+            .await
+            .unwrap();
+        all[0].id().to_string()
+    }
+
+    async fn changes(f: &Fixture, user: &UserId, category: &str) -> Vec<budgets::Change> {
+        let (user, category) = (user.clone(), category.to_string());
+        f.state
+            .db
+            .run(move |c| stored::of(c, &user, &category))
+            .await
+            .unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_budget_names_every_wrong_field_at_once() {
+        let f = Fixture::on("2026-03-15");
+        let user = f.user("anna@example.org").await;
+        let e = set(
+            &f.state,
+            &user,
+            input(json!({"amount": "-5", "from": "2026-13"})),
+        )
+        .await
+        .unwrap_err();
+        let named: Vec<String> = fields(&e).into_iter().map(|(f, _)| f).collect();
+        assert_eq!(named, ["categoryId", "amount", "from"], "{e:?}");
+        assert_eq!(fields(&e)[0].1, Reason::Required);
+        assert!(!any(&f.state, &user).await.unwrap(), "nothing written");
+    }
+
+    #[tokio::test]
+    async fn another_users_category_takes_no_budget() {
+        let f = Fixture::on("2026-03-15");
+        let (anna, bob) = (
+            f.user("anna@example.org").await,
+            f.user("bob@example.org").await,
+        );
+        let annas = first_category(&f, &anna).await;
+        let e = set(
+            &f.state,
+            &bob,
+            input(json!({"categoryId": annas, "amount": "100"})),
+        )
+        .await
+        .unwrap_err();
+        assert!(
+            matches!(&e, Error::UnknownId(field) if field == "categoryId"),
+            "{e:?}"
+        );
+        assert!(!any(&f.state, &anna).await.unwrap());
+        assert!(!any(&f.state, &bob).await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn a_change_holds_from_its_month_on_and_the_months_before_keep_theirs() {
+        let f = Fixture::on("2026-03-15");
+        let user = f.user("anna@example.org").await;
+        let food = first_category(&f, &user).await;
+        // Without `from`: the current month, whatever the day.
+        let made = set(
+            &f.state,
+            &user,
+            input(json!({"categoryId": food, "amount": "300"})),
+        )
+        .await
+        .unwrap();
+        assert_eq!(made.from, "2026-03");
+        assert!(!made.rollover, "rollover is off unless asked");
+        set(
+            &f.state,
+            &user,
+            input(json!({"categoryId": food, "amount": "250.50", "rollover": true, "from": "2026-05"})),
+        )
+        .await
+        .unwrap();
+        let ended = delete(
+            &f.state,
+            &user,
+            serde_json::from_value(json!({"categoryId": food, "from": "2026-08"})).unwrap(),
+        )
+        .await
+        .unwrap();
+        assert_eq!((ended.amount, ended.rollover), (None, false));
+
+        let all = changes(&f, &user, &food).await;
+        let in_force = |d: &str| budgets::in_force(&all, day(d)).map(|c| (c.amount, c.rollover));
+        assert_eq!(in_force("2026-02-01"), None, "before the first budget");
+        assert_eq!(
+            in_force("2026-04-01"),
+            Some((Some(Decimal::new(300, 0)), false))
+        );
+        assert_eq!(
+            in_force("2026-05-01"),
+            Some((Some(Decimal::new(25050, 2)), true))
+        );
+        assert_eq!(
+            in_force("2026-07-01"),
+            Some((Some(Decimal::new(25050, 2)), true))
+        );
+        assert_eq!(in_force("2026-08-01").map(|c| c.0), Some(None), "ended");
+        assert!(any(&f.state, &user).await.unwrap());
+
+        // Setting March again replaces every later change: one budget from
+        // March on, the months before still without.
+        set(
+            &f.state,
+            &user,
+            input(json!({"categoryId": food, "amount": "320", "from": "2026-03"})),
+        )
+        .await
+        .unwrap();
+        let all = changes(&f, &user, &food).await;
+        let amount = |d: &str| budgets::in_force(&all, day(d)).and_then(|c| c.amount);
+        assert_eq!(amount("2026-02-01"), None);
+        for month in ["2026-03-01", "2026-05-01", "2026-09-01"] {
+            assert_eq!(amount(month), Some(Decimal::new(320, 0)), "{month}");
+        }
+    }
+}

@@ -29,3 +29,6 @@ pub mod sign_in;
 pub mod single_sign_on;
 pub mod temp_files;
 pub mod users;
+
+#[cfg(test)]
+pub(crate) mod testing;

@@ -4,7 +4,7 @@
 //! `id`; Ollama: whole tool calls in one chunk, no `index`), recording what
 //! it receives and answering scripted turns.
 
-use crate::helpers::*;
+use crate::support::*;
 use cashkeeper::config::Secret;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
@@ -1195,13 +1195,6 @@ async fn a_provider_that_trickles_forever_ends_in_an_error_event_in_the_users_la
     assert!(!events.iter().any(|e| e.event == "done"));
 }
 
-impl TestApp {
-    async fn set_locale_to(&self, user: &TestUser, locale: &str) {
-        self.ok(user, "updateSettings", json!({ "locale": locale }))
-            .await;
-    }
-}
-
 #[tokio::test]
 async fn proposals_travel_with_the_users_export_and_stay_booked() {
     let provider = ChatProvider::start(Dialect::OpenAi).await;
@@ -1239,27 +1232,8 @@ async fn proposals_travel_with_the_users_export_and_stay_booked() {
     // Loaded into a fresh instance, the conversation still knows.
     let other = app_with_chat(&provider.base_url).await;
     let newcomer = other.new_user().await;
-    let boundary = "cashkeeperboundary7d3f";
-    let mut body = format!(
-        "--{boundary}\r\ncontent-disposition: form-data; name=\"file\"; filename=\"export.zip\"\r\ncontent-type: application/zip\r\n\r\n"
-    )
-    .into_bytes();
-    body.extend_from_slice(&archive);
-    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-    let res = other
-        .client
-        .post(other.url("/api/import-data"))
-        .header("origin", &other.base)
-        .header("cookie", format!("cashkeeper_session={}", newcomer.cookie))
-        .header(
-            "content-type",
-            format!("multipart/form-data; boundary={boundary}"),
-        )
-        .body(body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
+    let (status, body) = other.load_archive(Some(&newcomer.cookie), &archive).await;
+    assert_eq!(status, 200, "{body}");
     // The archive loads with new ids: the conversation, its proposal and
     // the booked record are found under theirs, still tied together.
     let listed = other.ok(&newcomer, "listConversations", json!({})).await;
@@ -1294,7 +1268,7 @@ async fn proposals_travel_with_the_users_export_and_stay_booked() {
 /// opens as a card that names the account and the category it books on,
 /// and nothing runs out of the page.
 async fn a_reopened_conversation_reads_as_it_did_live(width: u32, height: u32, dark: bool) {
-    use crate::browser::{screenshot, sign_in, start_with, wait_for_css};
+    use crate::support::browser::{screenshot, signed_in_with, wait_for_css};
     let provider = ChatProvider::start(Dialect::OpenAi).await;
     let app = app_with_chat(&provider.base_url).await;
     let user = app.new_user().await;
@@ -1305,11 +1279,10 @@ async fn a_reopened_conversation_reads_as_it_did_live(width: u32, height: u32, d
         .as_str()
         .unwrap()
         .to_string();
-    let Some(browser) = start_with(width, height, dark).await else {
+    let Some(browser) = signed_in_with(&app, &user, width, height, dark).await else {
         return;
     };
     let c = &browser.client;
-    sign_in(c, &app, &user).await;
     let today = app.state.clock.today().to_string();
     for (locale, looked, booked) in [
         (

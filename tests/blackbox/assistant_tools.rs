@@ -3,7 +3,7 @@
 //! `previewTool` and `run` (valid, refused, another user's record), and
 //! that no preview writes anything.
 
-use crate::helpers::*;
+use crate::support::*;
 use cashkeeper::app::assistant::tools::{self, Outcome};
 use cashkeeper::store::users::{self, User};
 use chrono::{TimeZone, Utc};

@@ -5,9 +5,11 @@
 //! moves on by itself), linking, fetching and the import review, against
 //! the loopback mock bank.
 
-use crate::browser::{screenshot, sign_in, start_with, wait_for_css, wait_for_path, wait_until};
 use crate::fints_bank::{Methods, MockBank, Sca, Scenario, IBAN, LOGIN, PIN};
-use crate::helpers::*;
+use crate::support::browser::{
+    screenshot, signed_in, signed_in_with, wait_for_css, wait_for_path, wait_until,
+};
+use crate::support::*;
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 
@@ -285,12 +287,10 @@ async fn a_person_connects_a_bank_approves_in_the_app_links_fetches_and_reviews_
     .await;
     let app = bank_app().await;
     let user = app.new_user().await;
-    let Some(browser) = start_with(500, 1000, false).await else {
+    let Some(browser) = signed_in(&app, &user, 390, 1000).await else {
         return;
     };
     let c = &browser.client;
-    crate::browser::resize(c, 390, 1000).await;
-    sign_in(c, &app, &user).await;
 
     // From the import page to the form.
     c.goto(&app.url("/import")).await.unwrap();
@@ -457,12 +457,10 @@ async fn bank_screenshots() {
     assert_eq!(pending["state"], "tan", "{pending}");
     let pending = pending["id"].as_str().unwrap().to_string();
     for (mode, dark) in [("phone", false), ("phone-dark", true)] {
-        let Some(browser) = start_with(500, 1500, dark).await else {
+        let Some(browser) = signed_in_with(&app, &user, 390, 1500, dark).await else {
             return;
         };
         let c = &browser.client;
-        crate::browser::resize(c, 390, 1500).await;
-        sign_in(c, &app, &user).await;
         c.goto(&app.url("/bank/connect")).await.unwrap();
         type_into(c, "#f-bankCode", "Sparkasse").await;
         wait_for_css(c, ".bank-results:not([hidden]) button").await;

@@ -6,9 +6,9 @@
 //! The job is run directly, as the scheduler runs it.
 
 use crate::fints_bank::{self, booking_cents, Fail, MockBank, Sca, Scenario, BANK_CODE, IBAN};
-use crate::helpers::*;
 use crate::networth::amount;
 use crate::push::{push_service, subscribe, vapid, BrowserKeys, Received};
+use crate::support::*;
 use cashkeeper::config::{Config, Vapid};
 use cashkeeper::jobs::bank_sync::{self, Summary};
 use rust_decimal::Decimal;

@@ -6,7 +6,7 @@
 //! or export, one sync at a time, and a bad bank address.
 
 use crate::fints_bank::*;
-use crate::helpers::*;
+use crate::support::*;
 use serde_json::{json, Value};
 use std::time::Duration;
 

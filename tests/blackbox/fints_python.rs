@@ -193,7 +193,7 @@ async fn fints_our_client_reads_python_fints_mock_bank() {
 async fn fints_python_mock_bank_through_the_actions_stages_its_three_bookings() {
     let Some(python) = python() else { return };
     let (mut child, url) = python_mock_bank(&python).await;
-    let app = crate::helpers::spawn_app_with(|c| {
+    let app = crate::support::spawn_app_with(|c| {
         c.fints_product_id = Some("MOCKPRODUCT123456789".into());
         c.fints_allow_local = true;
     })

@@ -7,7 +7,7 @@
 //! The files are written in the Sparkasse CSV-CAMT layout (recognised
 //! without a mapping) or in a made-up layout with a `mapping`.
 
-use crate::helpers::*;
+use crate::support::*;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use reqwest::StatusCode;
@@ -205,27 +205,7 @@ type Part<'a> = (&'a str, Option<&'a str>, &'a [u8]);
 
 /// A `multipart/form-data` body as a browser sends it.
 fn multipart(parts: &[Part<'_>]) -> (String, Vec<u8>) {
-    let boundary = "----cashkeeperImportBoundary5Xq2";
-    let mut body = Vec::new();
-    for (name, file_name, bytes) in parts {
-        body.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
-        match file_name {
-            Some(f) => body.extend_from_slice(
-                format!(
-                    "Content-Disposition: form-data; name=\"{name}\"; filename=\"{f}\"\r\n\
-                     Content-Type: text/csv\r\n\r\n"
-                )
-                .as_bytes(),
-            ),
-            None => body.extend_from_slice(
-                format!("Content-Disposition: form-data; name=\"{name}\"\r\n\r\n").as_bytes(),
-            ),
-        }
-        body.extend_from_slice(bytes);
-        body.extend_from_slice(b"\r\n");
-    }
-    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
-    (format!("multipart/form-data; boundary={boundary}"), body)
+    crate::support::upload::form(parts, "text/csv")
 }
 
 /// `POST /api/imports`: the status and the JSON body.

@@ -7,7 +7,7 @@
 //! missing. Without Node the tests say so and pass, unless
 //! `CASHKEEPER_OIDC_TEST=required` (CI) makes that a failure.
 
-use crate::helpers::{spawn_app_with, unique_email, TestApp};
+use crate::support::{spawn_app_with, unique_email, TestApp};
 use cashkeeper::config::{Oidc, Registration, Secret};
 use reqwest::{StatusCode, Url};
 use serde_json::{json, Value};
@@ -597,7 +597,7 @@ async fn the_login_page_offers_the_provider_and_oidc_only_turns_passwords_off() 
 
 #[tokio::test]
 async fn without_single_sign_on_its_routes_are_not_found() {
-    let app = crate::helpers::spawn_app().await;
+    let app = crate::support::spawn_app().await;
     let res = app.get("/api/auth/oidc/start", None).await;
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
     let res = app
@@ -807,7 +807,7 @@ async fn an_address_handed_on_at_the_provider_does_not_open_the_first_owners_acc
 
 #[tokio::test]
 async fn in_a_real_browser_the_button_signs_in_through_the_provider() {
-    use crate::browser::{screenshot, start, wait_for_css, wait_for_path};
+    use crate::support::browser::{screenshot, start, wait_for_css, wait_for_path};
     use fantoccini::Locator;
     let Some((provider, app)) = setup(|_| {}).await else {
         return;

@@ -2,7 +2,7 @@
 //! once, the daily housekeeping, and HSTS behind an https base URL.
 
 use crate::crash::Service;
-use crate::helpers::*;
+use crate::support::*;
 use cashkeeper::store::{self, Db};
 use serde_json::json;
 use std::io::{BufRead, BufReader};

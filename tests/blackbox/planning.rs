@@ -1,7 +1,7 @@
 //! Planning: account forecasts and the reserve plan, through their actions
 //! and pages.
 
-use crate::helpers::*;
+use crate::support::*;
 use chrono::{TimeZone, Utc};
 use serde_json::{json, Value};
 
