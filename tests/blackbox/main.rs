@@ -59,6 +59,7 @@ mod push;
 mod rates;
 mod receipts;
 mod sessions;
+mod sheets;
 mod smtp;
 mod statement_balance;
 mod statements;
