@@ -66,3 +66,4 @@ mod statements;
 mod two_factor;
 mod upgrade;
 mod upload_limits;
+mod words;
