@@ -214,7 +214,7 @@
         credentials: 'same-origin',
         body: JSON.stringify(collect(form)),
       });
-      try { body = await res.json(); } catch (_) { body = { success: false, error: 'HTTP ' + res.status }; }
+      try { body = await res.json(); } catch (_) { body = { success: false, error: networkError() }; }
       if (res.status === 401 && form.dataset.action !== 'login') { window.location.assign('/login'); return; }
     } catch (_) {
       body = { success: false, error: networkError() };
@@ -827,7 +827,7 @@
     if (!saved.ok) {
       const err = await saved.json().catch(() => ({}));
       await sub.unsubscribe();
-      state.textContent = err.error || ('HTTP ' + saved.status);
+      if (err.error) state.textContent = err.error; else say('textFailed');
       return;
     }
     await show();
@@ -852,7 +852,9 @@
   button.addEventListener('click', async function () {
     button.disabled = true;
     try { await (button.dataset.on ? turnOff() : turnOn()); }
-    catch (e) { state.textContent = String(e && e.message || e); }
+    // The browser's own message ("Registration failed - push service
+    // error") is English whatever the page's language.
+    catch (_) { say('textFailed'); }
     finally { button.disabled = false; }
   });
   show().catch(function () { say('textUnsupported'); });

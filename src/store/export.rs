@@ -27,7 +27,7 @@ use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipWriter};
 
 mod load;
-mod sheets;
+pub mod sheets;
 pub use load::{
     begin, being_loaded, check, finish, interrupted, prepare, take_back, write_chunk, Checked,
     Imported, Limits, Loading, CHUNK_ROWS, MAX_RATIO, RATIO_FROM,

@@ -1366,3 +1366,129 @@ async fn a_reopened_conversation_reads_as_it_did_live_on_a_desktop() {
 async fn a_reopened_conversation_reads_as_it_did_live_on_a_desktop_in_the_dark() {
     a_reopened_conversation_reads_as_it_did_live(1280, 900, true).await;
 }
+
+/// The titles of the user's conversations.
+async fn conversation_titles(app: &TestApp, user: &TestUser) -> Vec<String> {
+    let list = app.ok(user, "listConversations", json!({})).await;
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["title"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_failed_question_leaves_no_empty_conversation_and_its_retry_makes_one() {
+    let provider = ChatProvider::start(Dialect::OpenAi).await;
+    let app = app_with_chat(&provider.base_url).await;
+    let user = app.new_user().await;
+    let failing = || Turn::Status(500, r#"{"error":{"message":"out of memory"}}"#.into());
+
+    // Streamed: the conversation event came, then the error; nothing kept.
+    provider.then(failing());
+    let (_, events) = chat_stream(&app, &user, ask("Was habe ich im Mai ausgegeben?")).await;
+    assert_eq!(events.last().unwrap().event, "error");
+    let id = events[0].data["id"].as_str().unwrap().to_string();
+    assert!(conversation_titles(&app, &user).await.is_empty());
+    let reply = app
+        .action("getConversation", json!({ "id": id }), Some(&user.cookie))
+        .await;
+    assert_eq!(
+        reply.body["success"], false,
+        "the unanswered conversation is gone: {:?}",
+        reply.body
+    );
+
+    // Broken off in the middle of the answer: nothing kept either.
+    provider.then(Turn::BreaksOff("Im Mai".into()));
+    let (_, events) = chat_stream(&app, &user, ask("Was habe ich im Mai ausgegeben?")).await;
+    assert_eq!(events.last().unwrap().event, "error");
+    assert!(conversation_titles(&app, &user).await.is_empty());
+
+    // As JSON: a 502 and nothing kept.
+    provider.then(failing());
+    let (status, _, _) = chat_json(
+        &app,
+        Some(&user.cookie),
+        &ask("Was habe ich im Mai ausgegeben?").to_string(),
+    )
+    .await;
+    assert_eq!(status, 502);
+    assert!(conversation_titles(&app, &user).await.is_empty());
+
+    // The retry that is answered makes exactly one conversation.
+    provider.then(Turn::Text("Im Mai 412,30 €.".into()));
+    let (_, events) = chat_stream(&app, &user, ask("Was habe ich im Mai ausgegeben?")).await;
+    assert_eq!(events.last().unwrap().event, "done");
+    assert_eq!(
+        conversation_titles(&app, &user).await,
+        ["Was habe ich im Mai ausgegeben?"]
+    );
+
+    // A later question of a kept conversation that fails leaves it as it was.
+    let id = events[0].data["id"].as_str().unwrap().to_string();
+    provider.then(failing());
+    let (_, events) = chat_stream(
+        &app,
+        &user,
+        json!({"conversationId": id, "messages": [{"role": "user", "content": "Und im Juni?"}]}),
+    )
+    .await;
+    assert_eq!(events.last().unwrap().event, "error");
+    let conv = app.ok(&user, "getConversation", json!({ "id": id })).await;
+    assert_eq!(conv["messages"].as_array().unwrap().len(), 3);
+}
+
+#[tokio::test]
+async fn a_reopened_conversation_words_its_tool_lines_in_the_readers_language_of_the_day() {
+    let provider = ChatProvider::start(Dialect::OpenAi).await;
+    let app = app_with_chat(&provider.base_url).await;
+    let user = app.new_user().await;
+    app.ok(&user, "updateSettings", json!({"locale": "de"}))
+        .await;
+    app.account(&user, "Girokonto", "EUR").await;
+    provider.then(Turn::Calls(vec![
+        ("list_accounts".into(), "{}".into()),
+        ("list_budgets".into(), r#"{"month":"2026-03"}"#.into()),
+    ]));
+    provider.then(Turn::Text("Auf dem Girokonto sind 1.000,00 €.".into()));
+    let (_, events) = chat_stream(&app, &user, ask("Wie viel habe ich?")).await;
+    let live: Vec<&str> = events
+        .iter()
+        .filter(|e| e.event == "tool")
+        .map(|e| e.data["summary"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        live,
+        ["Konten angesehen", "Budgets für März 2026 angesehen"]
+    );
+    let id = events[0].data["id"].as_str().unwrap().to_string();
+
+    app.ok(&user, "updateSettings", json!({"locale": "en"}))
+        .await;
+    let page = conversation_page(&app, &user, &id).await;
+    for line in [
+        "looked at your accounts",
+        "looked at your budgets for March 2026",
+    ] {
+        assert!(
+            page.contains(&format!("<p class=\"msg-tool\">{line}</p>")),
+            "{line} in {page}"
+        );
+    }
+    assert!(!page.contains("angesehen"), "{page}");
+    let conv = app.ok(&user, "getConversation", json!({ "id": id })).await;
+    let said: Vec<&str> = conv["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["summary"].as_str())
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "looked at your accounts",
+            "looked at your budgets for March 2026"
+        ]
+    );
+}

@@ -607,7 +607,7 @@ async fn the_assistant_reads_the_terms() {
                 .unwrap()
                 .unwrap();
             match tools::run(&app.state, &stored, name, "{}").await {
-                Outcome::Read { result, summary } => (result, summary),
+                Outcome::Read { result, looked } => (result, looked.text(stored.locale)),
                 _ => panic!("{name} did not read"),
             }
         }

@@ -85,11 +85,14 @@ pub async fn show(
     let wanted = q.c.filter(|c| !c.trim().is_empty());
     let opened = match &wanted {
         // An unknown or another user's conversation is not found.
-        Some(id) => match conversations::get(&state, user, id.trim().to_string()).await {
-            Ok(c) => Some(c),
-            Err(e @ crate::Error::Internal(_)) => return Err(e.into()),
-            Err(_) => None,
-        },
+        Some(id) => {
+            match conversations::get(&state, user, id.trim().to_string(), session.user.locale).await
+            {
+                Ok(c) => Some(c),
+                Err(e @ crate::Error::Internal(_)) => return Err(e.into()),
+                Err(_) => None,
+            }
+        }
         None => None,
     };
     let blocks = opened

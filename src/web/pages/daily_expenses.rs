@@ -10,7 +10,7 @@ use crate::i18n::format;
 use crate::state::AppState;
 use crate::store::daily_expenses::Filter;
 use crate::store::documents::Document;
-use crate::web::components::{page_links, pager, select, textarea, Field, Pages};
+use crate::web::components::{page_links, pager, query_value, select, textarea, Field, Pages};
 use crate::web::layout::page;
 use crate::web::SignedIn;
 use axum::extract::{Query, State};
@@ -96,6 +96,10 @@ pub async fn show(
         href
     };
     let back = at_page(shown_page);
+    let mut sheet_href = format!("/api/export/daily-expenses?month={month_value}");
+    if let Some(c) = &category {
+        sheet_href.push_str(&format!("&category={}", query_value(c)));
+    }
     let edit_href = format!("{back}&edit=");
     let number = |n: u32| format::number(rust_decimal::Decimal::from(n), 0, locale);
     let from = (shown_page - 1) * MONTH_PAGE;
@@ -211,6 +215,9 @@ pub async fn show(
                 td { (paperclip(t, &docs_of(&e.id), "dailyExpenseId", &e.id)) }
             })))
             @if let Some(p) = &paging { (pager(&Pages { label: t.entry_pages_end, ..p.clone() })) }
+            @if count > 0 {
+                p.sheet-link { a href=(sheet_href) download { (t.as_spreadsheet) } }
+            }
         },
     )
     .into_response())

@@ -67,9 +67,12 @@ pub struct Preview {
 
 /// What running one tool call came to.
 pub enum Outcome {
-    /// A read tool ran: its result for the model, and a line for the
-    /// person ("looked at your forecast for Tagesgeld").
-    Read { result: Value, summary: String },
+    /// A read tool ran: its result for the model, and what it looked at,
+    /// a line for the person ("looked at your forecast for Tagesgeld").
+    Read {
+        result: Value,
+        looked: crate::i18n::assistant::Looked,
+    },
     /// A write tool with a valid preview: not run, proposed. `arguments`
     /// are the ones to send to the action ([`action_for`]) on Confirm.
     Proposed { arguments: Value, preview: Preview },
@@ -124,7 +127,7 @@ pub async fn run(state: &AppState, user: &User, name: &str, arguments: &str) -> 
     } else if let Some(run) = reads::find(name) {
         read(state, user, run, Args(args))
             .await
-            .map(|(result, summary)| Outcome::Read { result, summary })
+            .map(|(result, looked)| Outcome::Read { result, looked })
     } else {
         let names: Vec<&str> = READ_TOOLS
             .iter()
