@@ -10,6 +10,8 @@ use crate::helpers::*;
 use serde_json::{json, Value};
 use std::time::Duration;
 
+/// The bank app; `BANK_TEST_LOG=cashkeeper=debug` shows the server's log
+/// (each FinTS request and answer by segment and code) beside a failure.
 async fn app() -> TestApp {
     let _ = tracing_subscriber::fmt()
         .with_test_writer()
