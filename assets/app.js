@@ -66,6 +66,28 @@
     return document.body.dataset.msgNetwork || 'No connection to the server; try again.';
   }
 
+  // One call of a server action outside a form, for this script and the
+  // pages' own (window.cashkeeper.action): the answer's JSON; when the
+  // server was not reached or sent no JSON, {success: false, network: true}
+  // with the network message. A session that ended goes to the login and
+  // the promise never settles.
+  async function action(name, body) {
+    let res;
+    try {
+      res = await fetch('/actions/' + encodeURIComponent(name), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        credentials: 'same-origin',
+        body: JSON.stringify(body || {}),
+      });
+    } catch (_) {
+      return { success: false, network: true, error: networkError() };
+    }
+    if (res.status === 401) { window.location.assign('/login'); return new Promise(function () {}); }
+    try { return await res.json(); } catch (_) { return { success: false, network: true, error: networkError() }; }
+  }
+  window.cashkeeper = Object.assign(window.cashkeeper || {}, { action: action });
+
   function clearErrors(form) {
     for (const slot of form.querySelectorAll('[data-error-for]')) slot.textContent = '';
     for (const el of form.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');

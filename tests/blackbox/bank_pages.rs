@@ -13,16 +13,7 @@ use crate::support::*;
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 
-/// Lets the app connect to a bank on loopback, with a product id.
-pub fn allow_mock_banks(c: &mut cashkeeper::config::Config) {
-    c.fints_product_id = Some("CASHKEEPERTEST".into());
-    c.fints_allow_local = true;
-}
-
-/// An app that may connect to the mock banks.
-pub async fn bank_app() -> TestApp {
-    spawn_app_with(allow_mock_banks).await
-}
+pub use crate::fints_bank::{allow_mock_banks, bank_app};
 
 /// Connections of a user in each state a bank page shows (for the
 /// accessibility run): `ready` fetched once into `account` (its batch

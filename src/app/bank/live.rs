@@ -3,6 +3,11 @@
 //! database holds only settled facts, so after a restart no connection is
 //! stuck: what was live is gone, and a dropped dialog is ended with HKEND.
 //!
+//! A dialog writes what it settled before its entry goes, so the live
+//! state is read before the database: a connection seen without an entry
+//! shows everything its last dialog settled, never `ready` beside the
+//! facts of before.
+//!
 //! One entry per connection: while it exists, another sync or connect of
 //! the connection is refused. A wait for the user (a TAN method, a typed
 //! TAN) ends after [`WAIT_MAX`].
@@ -135,12 +140,16 @@ impl Live {
     /// The user's connection's live state, if any.
     pub fn now(&self, id: &str, user: &UserId) -> Option<Now> {
         let entries = self.entries.lock().expect("live lock");
-        let e = entries.get(id).filter(|e| &e.user == user)?;
-        Some(match &e.phase {
-            Phase::Running => Now::Syncing,
-            Phase::Choose { methods, .. } => Now::Choose(methods.clone()),
-            Phase::Tan { view, .. } => Now::Tan(view.clone()),
-        })
+        self_now(entries.get(id)?, user)
+    }
+
+    /// The live state of each of the user's connections that has one.
+    pub fn all_of(&self, user: &UserId) -> HashMap<String, Now> {
+        let entries = self.entries.lock().expect("live lock");
+        entries
+            .keys()
+            .filter_map(|id| Some((id.clone(), self_now(entries.get(id)?, user)?)))
+            .collect()
     }
 
     /// Whether the connection has a live dialog of any kind.
@@ -183,6 +192,18 @@ impl Live {
             _ => None,
         }
     }
+}
+
+/// What an entry answers to its user.
+fn self_now(e: &Entry, user: &UserId) -> Option<Now> {
+    if &e.user != user {
+        return None;
+    }
+    Some(match &e.phase {
+        Phase::Running => Now::Syncing,
+        Phase::Choose { methods, .. } => Now::Choose(methods.clone()),
+        Phase::Tan { view, .. } => Now::Tan(view.clone()),
+    })
 }
 
 #[cfg(test)]

@@ -9,15 +9,18 @@
 //! only settled facts, so a restart leaves every connection `ready`.
 //!
 //! The doors: the bank actions (`actions::bank`), the pages, and the
-//! scheduled sync, which calls [`sync_connection`] with
-//! [`Trigger::Scheduled`] for each of [`auto_sync_connections`].
+//! schedule, which runs [`morning`]: [`sync_connection`] with
+//! [`Trigger::Scheduled`] for each of [`auto_sync_connections`], then
+//! auto-confirm and the pushes.
 
 mod dialog;
 mod live;
+mod morning;
 mod views;
 
 use dialog::{expire_later, resume, run, spawn_job};
 pub use live::{Live, Now, WAIT_MAX};
+pub use morning::{morning, Summary};
 pub use views::{
     AccountView, AutoSync, ConnectInput, ConnectionState, ConnectionView, SyncOutcome,
     SyncSettings, SyncState, SyncedBatch, TanMethodView, TanView,
@@ -137,6 +140,11 @@ pub async fn connect(state: &AppState, user: &User, input: ConnectInput) -> Resu
     };
     let client = client_for(state, &product_id, &url, &input.bank_code, credentials).await?;
 
+    // Live before the row exists, so the connection is never seen `ready`
+    // while its login runs.
+    if !Live::of(state).begin(&id, &user.id) {
+        return Err(Error::refused(Reason::BankSync(BankSyncProblem::Busy)));
+    }
     let (u, now) = (user.id.clone(), now(state));
     let new_id = id.clone();
     let (code, login, customer) = (
@@ -145,7 +153,7 @@ pub async fn connect(state: &AppState, user: &User, input: ConnectInput) -> Resu
         input.customer_id.clone(),
     );
     let (name, address) = (bank_name.clone(), url.clone());
-    state
+    let inserted = state
         .db
         .transaction(move |tx| {
             bank::insert(
@@ -165,16 +173,17 @@ pub async fn connect(state: &AppState, user: &User, input: ConnectInput) -> Resu
                 &now,
             )
         })
-        .await?;
+        .await;
+    if let Err(e) = inserted {
+        Live::of(state).end(&id);
+        return Err(e);
+    }
     tracing::info!(
         connection = %id,
         bank = %input.bank_code,
         login = %fints::mask(&input.login_name),
         "connecting a bank"
     );
-    if !Live::of(state).begin(&id, &user.id) {
-        return Err(Error::refused(Reason::BankSync(BankSyncProblem::Busy)));
-    }
     let job = Job {
         user: user.clone(),
         id: id.clone(),
@@ -256,6 +265,8 @@ pub async fn send_tan(
 
 /// The user's connection with its live state.
 pub async fn get(state: &AppState, user: &User, id: String) -> Result<ConnectionView> {
+    // Before the database: a dialog settles before it leaves (`live`).
+    let live = Live::of(state).now(&id, &user.id);
     let u = user.id.clone();
     let (conn, accounts) = state
         .db
@@ -265,11 +276,13 @@ pub async fn get(state: &AppState, user: &User, id: String) -> Result<Connection
             Ok((conn, accounts))
         })
         .await?;
-    Ok(view(state, user, conn, accounts))
+    Ok(view(user, conn, accounts, live))
 }
 
 /// The user's connections, oldest first.
 pub async fn list(state: &AppState, user: &User) -> Result<Vec<ConnectionView>> {
+    // Before the database: a dialog settles before it leaves (`live`).
+    let mut live = Live::of(state).all_of(&user.id);
     let u = user.id.clone();
     let all = state
         .db
@@ -285,7 +298,10 @@ pub async fn list(state: &AppState, user: &User) -> Result<Vec<ConnectionView>> 
         .await?;
     Ok(all
         .into_iter()
-        .map(|(conn, accounts)| view(state, user, conn, accounts))
+        .map(|(conn, accounts)| {
+            let now = live.remove(&conn.id);
+            view(user, conn, accounts, now)
+        })
         .collect())
 }
 
@@ -646,13 +662,14 @@ async fn reply_view(
     Ok(v)
 }
 
+/// The connection's view; `live` is its live state read before `conn`.
 fn view(
-    state: &AppState,
     user: &User,
     conn: BankConnection,
     accounts: Vec<BankAccount>,
+    live: Option<Now>,
 ) -> ConnectionView {
-    let (state_now, tan, tan_methods) = match Live::of(state).now(&conn.id, &user.id) {
+    let (state_now, tan, tan_methods) = match live {
         None => (ConnectionState::Ready, None, None),
         Some(Now::Syncing) => (ConnectionState::Syncing, None, None),
         Some(Now::Tan(t)) => (ConnectionState::Tan, Some(t), None),

@@ -37,39 +37,10 @@ enum Role {
 
 /// Lower case with the accents of the languages above taken off, so that
 /// the word lists can be plain ASCII (`Währung` → `waehrung`, `Částka` →
-/// `castka`).
+/// `castka`; [`crate::domain::fold::letters`]), and a trailing colon
+/// dropped.
 fn fold(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    for c in name
-        .trim()
-        .trim_end_matches(':')
-        .trim()
-        .to_lowercase()
-        .chars()
-    {
-        match c {
-            'ä' => out.push_str("ae"),
-            'ö' => out.push_str("oe"),
-            'ü' => out.push_str("ue"),
-            'ß' => out.push_str("ss"),
-            'á' | 'à' | 'â' | 'ą' => out.push('a'),
-            'é' | 'è' | 'ê' | 'ë' | 'ě' | 'ę' => out.push('e'),
-            'í' | 'ì' | 'î' | 'ï' => out.push('i'),
-            'ó' | 'ò' | 'ô' => out.push('o'),
-            'ú' | 'ù' | 'û' | 'ů' => out.push('u'),
-            'ý' => out.push('y'),
-            'č' | 'ć' | 'ç' => out.push('c'),
-            'ř' => out.push('r'),
-            'š' | 'ś' => out.push('s'),
-            'ž' | 'ż' | 'ź' => out.push('z'),
-            'ť' => out.push('t'),
-            'ď' => out.push('d'),
-            'ň' | 'ñ' | 'ń' => out.push('n'),
-            'ł' => out.push('l'),
-            c => out.push(c),
-        }
-    }
-    out
+    crate::domain::fold::letters(name.trim().trim_end_matches(':').trim())
 }
 
 /// Numbers and references, whatever else the name says.
