@@ -139,7 +139,7 @@ mod tests {
         let (user, category) = (user.clone(), category.to_string());
         f.state
             .db
-            .run(move |c| stored::of(c, &user, &category))
+            .run(move |c| store::budgets::of(c, &user, &category))
             .await
             .unwrap()
     }

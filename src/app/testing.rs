@@ -6,7 +6,7 @@
 use crate::config::Config;
 use crate::error::{Error, Reason};
 use crate::state::AppState;
-use crate::store::users::{self, NewUser, UserId};
+use crate::store::users::{NewUser, UserId};
 use chrono::{NaiveDate, TimeZone, Utc};
 
 pub(crate) struct Fixture {
@@ -42,7 +42,7 @@ impl Fixture {
         self.state
             .db
             .transaction(move |tx| {
-                users::create(
+                crate::app::users::open(
                     tx,
                     &NewUser {
                         email: &email,
