@@ -30,9 +30,9 @@ use crate::services::fints::{
     Fetched, Outcome,
 };
 use crate::state::AppState;
+use crate::store as db;
 use crate::store::bank::{self as store, BankAccount, BankConnection, NewConnection};
 use crate::store::users::{User, UserId};
-use crate::store::{self as db, Owned};
 use chrono::NaiveDate;
 use live::{Phase, Waiting};
 use std::collections::VecDeque;
@@ -311,7 +311,7 @@ pub async fn link_account(
                 .find(|a| a.iban.eq_ignore_ascii_case(&iban))
                 .ok_or_else(|| Error::unknown("iban"))?;
             if let Some(account) = &account_id {
-                db::require_owned_field(tx, Owned::Account, &u, "accountId", account)?;
+                db::require_owned_field::<db::accounts::Account>(tx, &u, "accountId", account)?;
                 let currency: String = tx.query_row(
                     "SELECT currency FROM accounts WHERE id = ?1",
                     [account],
