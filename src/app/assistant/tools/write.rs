@@ -10,17 +10,59 @@
 //! confirmed proposal is booked through the same write ([`book`]).
 
 use super::arguments::{normalise_date, normalise_frequency, snake};
-use super::catalogue::{Field, Ty, ACCOUNT, AMOUNT, CATEGORY, CURRENCY};
 use super::reads;
 use super::values::amt;
 use super::*;
 use crate::app::records::recurring::{self, Over, RecurringInput};
 use crate::app::records::{Update, Verb};
-use std::sync::LazyLock;
 use crate::error::Reason;
 use crate::i18n::assistant::{self as words, amount_from, quoted, when, Entry};
 use crate::store::categories::Category;
 use crate::store::recurring::Planned;
+use std::sync::LazyLock;
+
+/// How a write tool's argument is read (and tidied, see `normalise`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Ty {
+    Text,
+    Amount,
+    Date,
+    /// `once` allowed or not.
+    Frequency(bool),
+    Bool,
+}
+
+/// One input field of a record's action: name, how it is read, whether a
+/// create needs it, what the model is told.
+pub(super) struct Field(
+    pub(super) &'static str,
+    pub(super) Ty,
+    pub(super) bool,
+    pub(super) &'static str,
+);
+
+const AMOUNT: &str = "positive, at most two decimals, e.g. 12.40";
+const CURRENCY: &str = "ISO code such as EUR; default: the account's currency";
+const ACCOUNT: &str = "id of one of the user's accounts (list_accounts)";
+const CATEGORY: &str = "id of one of the user's categories (search finds it by name)";
+
+/// The action a write tool's Confirm calls with its arguments
+/// (`create_daily_expense` → `createDailyExpense`); `None` for a read tool
+/// or an unknown name.
+pub fn action_for(tool: &str) -> Option<String> {
+    write_tool(tool).map(|t| t.action.clone())
+}
+
+/// Whether `name` is a write tool (its call becomes a preview).
+pub fn is_write(name: &str) -> bool {
+    write_tool(name).is_some()
+}
+
+/// Whether the write tool `name` books an expense (one-time or recurring):
+/// its confirm works out the budget insights again.
+pub fn spends(name: &str) -> bool {
+    write_tool(name).is_some_and(|t| t.spends)
+}
 
 /// A write tool: the create or the update action of a kind of record the
 /// assistant may propose, everything about it taken from that kind.
@@ -40,10 +82,15 @@ pub(super) struct WriteTool {
     /// Whether it books an expense ([`Record::SPENDS`]).
     pub(super) spends: bool,
     /// [`check`] for the kind.
-    check: fn(&Connection, &User, Value, bool) -> Result<(Value, String)>,
+    check: CheckFn,
     /// [`written`] for the kind.
-    written: fn(&Connection, &User, Value, bool, &str, NaiveDate) -> Result<Value>,
+    written: WriteFn,
 }
+
+/// A kind's [`check`]: the record and the line a preview shows.
+type CheckFn = fn(&Connection, &User, Value, bool) -> Result<(Value, String)>;
+/// A kind's [`written`]: the record as its action answers it.
+type WriteFn = fn(&Connection, &User, Value, bool, &str, NaiveDate) -> Result<Value>;
 
 /// The kinds of record the assistant may propose, each a record input
 /// with a [`Proposal`] impl, in the order the model is told of their
