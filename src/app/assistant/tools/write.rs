@@ -45,6 +45,24 @@ const AMOUNT: &str = "positive, at most two decimals, e.g. 12.40";
 const CURRENCY: &str = "ISO code such as EUR; default: the account's currency";
 const ACCOUNT: &str = "id of one of the user's accounts (list_accounts)";
 const CATEGORY: &str = "id of one of the user's categories (search finds it by name)";
+const START_ONCE: Field = Field(
+    "startDate",
+    Ty::Date,
+    true,
+    "first (or only) date, YYYY-MM-DD",
+);
+const END: Field = Field(
+    "endDate",
+    Ty::Date,
+    false,
+    "last day, inclusive, YYYY-MM-DD",
+);
+const AMOUNT_FROM: Field = Field(
+    "amountFrom",
+    Ty::Date,
+    false,
+    "only when changing an amount: the first day the new amount applies, YYYY-MM-DD; payments before keep theirs (default today)",
+);
 
 /// The action a write tool's Confirm calls with its arguments
 /// (`create_daily_expense` → `createDailyExpense`); `None` for a read tool
@@ -428,22 +446,12 @@ impl RecurringProposal for Expense {
             "how often it is due",
         ),
         Field("startDate", Ty::Date, true, "first due date, YYYY-MM-DD"),
-        Field(
-            "endDate",
-            Ty::Date,
-            false,
-            "last day, inclusive, YYYY-MM-DD",
-        ),
+        END,
         Field("accountId", Ty::Text, true, ACCOUNT),
         Field("categoryId", Ty::Text, false, CATEGORY),
         Field("isSubscription", Ty::Bool, false, "true for a subscription"),
         Field("notes", Ty::Text, false, "free text"),
-        Field(
-            "amountFrom",
-            Ty::Date,
-            false,
-            "only when changing an amount: the first day the new amount applies, YYYY-MM-DD; payments before keep theirs (default today)",
-        ),
+        AMOUNT_FROM,
     ];
     const ABOUT: &'static str =
         "a recurring expense (rent, insurance, a subscription with isSubscription)";
@@ -469,26 +477,11 @@ impl RecurringProposal for Income {
             true,
             "how often it comes; once for a single payment",
         ),
-        Field(
-            "startDate",
-            Ty::Date,
-            true,
-            "first (or only) date, YYYY-MM-DD",
-        ),
-        Field(
-            "endDate",
-            Ty::Date,
-            false,
-            "last day, inclusive, YYYY-MM-DD",
-        ),
+        START_ONCE,
+        END,
         Field("accountId", Ty::Text, true, ACCOUNT),
         Field("notes", Ty::Text, false, "free text"),
-        Field(
-            "amountFrom",
-            Ty::Date,
-            false,
-            "only when changing an amount: the first day the new amount applies, YYYY-MM-DD; payments before keep theirs (default today)",
-        ),
+        AMOUNT_FROM,
     ];
     const ABOUT: &'static str = "an income (salary, a single payment with frequency once)";
     const ENTRY: Entry = Entry::Income;
@@ -566,18 +559,8 @@ impl Proposal for TransferInput {
             true,
             "how often; once for a single transfer",
         ),
-        Field(
-            "startDate",
-            Ty::Date,
-            true,
-            "first (or only) date, YYYY-MM-DD",
-        ),
-        Field(
-            "endDate",
-            Ty::Date,
-            false,
-            "last day, inclusive, YYYY-MM-DD",
-        ),
+        START_ONCE,
+        END,
         Field("note", Ty::Text, false, "free text"),
     ];
     const ABOUT: &'static str = "a transfer between two of the user's own accounts";
