@@ -8,8 +8,8 @@ use crate::domain::money::{self, Sign};
 use crate::domain::recurrence::{month_or_current, month_start};
 use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
+use crate::store;
 use crate::store::users::UserId;
-use crate::store::{self, Owned};
 use chrono::NaiveDate;
 use rusqlite::Connection;
 use rust_decimal::Decimal;
@@ -60,7 +60,7 @@ pub fn set_in(
     from: NaiveDate,
     now: &str,
 ) -> Result<Set> {
-    store::require_owned_field(tx, Owned::Category, user, "categoryId", category_id)?;
+    store::require_owned_field::<store::categories::Category>(tx, user, "categoryId", category_id)?;
     let changes = store::budgets::of(tx, user, category_id)?;
     let from = month_start(from);
     let changed = budgets::apply(&changes, from, amount, rollover);

@@ -33,9 +33,9 @@ use crate::services::fints::{
     Fetched, Outcome,
 };
 use crate::state::AppState;
+use crate::store;
 use crate::store::bank::{self, BankAccount, BankConnection, NewConnection};
 use crate::store::users::{User, UserId};
-use crate::store::{self, Owned};
 use chrono::NaiveDate;
 use live::{Phase, Waiting};
 use std::collections::VecDeque;
@@ -327,7 +327,12 @@ pub async fn link_account(
                 .find(|a| a.iban.eq_ignore_ascii_case(&iban))
                 .ok_or_else(|| Error::unknown("iban"))?;
             if let Some(account) = &account_id {
-                store::require_owned_field(tx, Owned::Account, &u, "accountId", account)?;
+                store::require_owned_field::<store::accounts::Account>(
+                    tx,
+                    &u,
+                    "accountId",
+                    account,
+                )?;
                 let currency: String = tx.query_row(
                     "SELECT currency FROM accounts WHERE id = ?1",
                     [account],

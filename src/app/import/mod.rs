@@ -24,9 +24,11 @@ use crate::domain::locale::Locale;
 use crate::domain::money;
 use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
+use crate::store;
+use crate::store::accounts::Account;
+use crate::store::categories::Category;
 use crate::store::imports::{self, Batch, NewRow, StagedRow};
 use crate::store::users::{User, UserId};
-use crate::store::{self, Owned};
 use chrono::NaiveDate;
 use rusqlite::Connection;
 use rust_decimal::Decimal;
@@ -242,7 +244,7 @@ pub async fn stage(state: &AppState, user: &User, upload: Upload) -> Result<Batc
     let (currency, known, remembered) = state
         .db
         .run(move |c| {
-            store::require_owned_field(c, Owned::Account, &u, "accountId", &a)?;
+            store::require_owned_field::<Account>(c, &u, "accountId", &a)?;
             require_room(c, &u)?;
             let currency =
                 c.query_row("SELECT currency FROM accounts WHERE id = ?1", [&a], |r| {
@@ -353,7 +355,7 @@ where
     let currency = state
         .db
         .run(move |c| {
-            store::require_owned_field(c, Owned::Account, &u, "accountId", &a)?;
+            store::require_owned_field::<Account>(c, &u, "accountId", &a)?;
             Ok(
                 c.query_row("SELECT currency FROM accounts WHERE id = ?1", [&a], |r| {
                     r.get::<_, String>(0)
@@ -800,7 +802,7 @@ pub async fn set_row_category(
                 return Err(Error::invalid("rowId", Reason::MoneyInHasNoCategory));
             }
             if let Some(category) = &category_id {
-                store::require_owned_field(tx, Owned::Category, &u, "categoryId", category)?;
+                store::require_owned_field::<Category>(tx, &u, "categoryId", category)?;
             }
             imports::choose_category(tx, &u, &b.id, &row.id, category_id.as_deref())?;
             let row = imports::find_row(tx, &u, &b.id, &row.id)?.ok_or(Error::NotFound)?;

@@ -12,7 +12,7 @@ use crate::store::accounts::TYPES;
 use crate::store::accounts::{self, Account, NewAccount};
 use crate::store::users::UserId;
 use crate::store::{balance_history, table};
-use crate::store::{require_owned_field, Cap, Owned};
+use crate::store::{require_owned_field, Cap};
 use rusqlite::Connection;
 use serde::Deserialize;
 use serde_json::Value;
@@ -115,7 +115,7 @@ pub async fn delete(
                 if *target == id {
                     return Err(Error::invalid("moveTo", Reason::AnotherAccount));
                 }
-                require_owned_field(tx, Owned::Account, &user, "moveTo", target)?;
+                require_owned_field::<Account>(tx, &user, "moveTo", target)?;
                 accounts::move_entries(tx, &user, &id, target)?;
             }
             let used: Vec<(usize, Uses)> = accounts::usage(tx, &user, &id)?

@@ -1,8 +1,9 @@
 //! The assistant's tools (`docs/actions.md`, Assistant).
 //!
 //! Split into [`catalogue`] (what the model is told), [`arguments`] (how
-//! its arguments are read), [`proposals`] (write tools: previews and the
-//! booking of a confirmed one) and [`reads`] (one row per read tool).
+//! its arguments are read), [`write`] (the write tools, made from the
+//! kinds of record they propose: previews and the booking of a confirmed
+//! one) and [`reads`] (one row per read tool).
 //!
 //! Contract used by `chat`:
 //! - [`catalogue`]: every tool, with a flat JSON-schema `parameters` object
@@ -84,26 +85,24 @@ pub enum Outcome {
 
 mod arguments;
 mod catalogue;
-mod proposals;
 mod reads;
 mod values;
+mod write;
 
 pub use arguments::{as_object, parse_arguments};
-pub use catalogue::{action_for, catalogue, is_write, spends};
-pub use proposals::{book, preview};
+pub use catalogue::catalogue;
 pub use reads::PAYMENTS_MAX;
+pub use write::{action_for, book, is_write, preview, spends};
 
 use arguments::Args;
 #[cfg(test)]
 use arguments::*;
-use catalogue::WRITE_TOOLS;
-#[cfg(test)]
-use catalogue::*;
-#[cfg(test)]
-use proposals::*;
 use reads::{read, READ_TOOLS};
 #[cfg(test)]
 use values::*;
+use write::WRITE_TOOLS;
+#[cfg(test)]
+use write::*;
 
 /// Runs one tool call of the model for `user`. A read tool answers its
 /// result; a write tool is only previewed: valid → [`Outcome::Proposed`],
@@ -132,7 +131,7 @@ pub async fn run(state: &AppState, user: &User, name: &str, arguments: &str) -> 
         let names: Vec<&str> = READ_TOOLS
             .iter()
             .map(|t| t.0)
-            .chain(WRITE_TOOLS.iter().map(|t| t.0))
+            .chain(WRITE_TOOLS.iter().map(|t| t.name.as_str()))
             .collect();
         Err(Error::refused(Reason::UnknownTool {
             name: name.to_string(),
@@ -229,9 +228,113 @@ mod tests {
         }
     }
 
+    /// The write tools are the create and update actions of the kinds
+    /// they propose, each a kind of record `each_kind` registers.
+    #[test]
+    fn the_write_tools_are_record_kinds_create_and_update_actions() {
+        struct Actions(Vec<String>);
+        impl entries::EachKind for Actions {
+            fn kind<R: Record>(&mut self) {
+                self.0.extend(entries::Verb::ALL.map(R::action));
+            }
+        }
+        let mut actions = Actions(Vec::new());
+        entries::each_kind(&mut actions);
+        for t in WRITE_TOOLS.iter() {
+            assert!(
+                actions.0.contains(&t.action),
+                "{} is no record action",
+                t.action
+            );
+            assert_eq!(t.name, snake(&t.action));
+        }
+        let names: Vec<&str> = WRITE_TOOLS.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "create_daily_expense",
+                "update_daily_expense",
+                "create_expense",
+                "update_expense",
+                "create_income",
+                "update_income",
+                "create_transfer",
+                "update_transfer",
+            ]
+        );
+        let spending: Vec<&str> = names.iter().copied().filter(|n| spends(n)).collect();
+        assert_eq!(
+            spending,
+            [
+                "create_daily_expense",
+                "update_daily_expense",
+                "create_expense",
+                "update_expense"
+            ]
+        );
+    }
+
+    /// The names a `#[derive(Deserialize)]` struct reads, as it tells a
+    /// deserializer asked for it.
+    fn input_fields<T: serde::de::DeserializeOwned>() -> &'static [&'static str] {
+        use serde::de::{self, Visitor};
+        struct Names<'a>(&'a mut &'static [&'static str]);
+        impl<'de> de::Deserializer<'de> for Names<'_> {
+            type Error = de::value::Error;
+            fn deserialize_any<V: Visitor<'de>>(
+                self,
+                _: V,
+            ) -> std::result::Result<V::Value, Self::Error> {
+                Err(de::Error::custom("not a struct"))
+            }
+            fn deserialize_struct<V: Visitor<'de>>(
+                self,
+                _: &'static str,
+                fields: &'static [&'static str],
+                _: V,
+            ) -> std::result::Result<V::Value, Self::Error> {
+                *self.0 = fields;
+                Err(de::Error::custom("only its names"))
+            }
+            serde::forward_to_deserialize_any! {
+                bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+                bytes byte_buf option unit unit_struct newtype_struct seq tuple
+                tuple_struct map enum identifier ignored_any
+            }
+        }
+        let mut names: &'static [&'static str] = &[];
+        let _ = T::deserialize(Names(&mut names));
+        names
+    }
+
+    /// A write tool's fields are its input's own: a field renamed in the
+    /// input fails here, not in a model's call.
+    #[test]
+    fn write_tools_take_their_inputs_fields() {
+        fn check<R: Proposal>() {
+            let names = input_fields::<R>();
+            assert!(names.contains(&"name") || names.contains(&"amount"));
+            for Field(field, ..) in R::FIELDS {
+                assert!(
+                    names.contains(field),
+                    "{}: {field} is no field of its input {names:?}",
+                    R::action(entries::Verb::Create)
+                );
+            }
+        }
+        check::<DailyInput>();
+        check::<ExpenseInput>();
+        check::<IncomeInput>();
+        check::<TransferInput>();
+        assert_eq!(WRITE_TOOLS.len(), 2 * 4, "a kind proposed is checked above");
+    }
+
     #[test]
     fn each_write_tool_names_its_action_in_camel_case() {
-        for (tool, _, update) in WRITE_TOOLS {
+        for WriteTool {
+            name: tool, update, ..
+        } in WRITE_TOOLS.iter()
+        {
             // The action is the tool's name in camelCase.
             let camel: String = tool
                 .split('_')
@@ -298,7 +401,7 @@ mod tests {
     #[test]
     fn write_arguments_are_tidied_to_the_actions_names_and_forms() {
         let got = normalise(
-            Kind::Expense,
+            ExpenseInput::FIELDS,
             false,
             json!({
                 "id": "ignored on a create",
@@ -329,7 +432,7 @@ mod tests {
         );
         // An update keeps its id, and null (which clears a field).
         let got = normalise(
-            Kind::Income,
+            IncomeInput::FIELDS,
             true,
             json!({"id": "x", "endDate": null, "frequency": "annually", "amount": 5})
                 .as_object()
@@ -342,7 +445,7 @@ mod tests {
         );
         // What cannot be read stays, for the action to refuse by name.
         let got = normalise(
-            Kind::Expense,
+            ExpenseInput::FIELDS,
             false,
             json!({"isSubscription": "maybe", "startDate": "next week"})
                 .as_object()
