@@ -7,7 +7,8 @@
 
 use crate::fints_bank::{Methods, MockBank, Sca, Scenario, IBAN, LOGIN, PIN};
 use crate::support::browser::{
-    screenshot, signed_in, signed_in_with, wait_for_css, wait_for_path, wait_until,
+    click, screenshot, signed_in, signed_in_with, type_into, wait_for_css, wait_for_path,
+    wait_until,
 };
 use crate::support::*;
 use fantoccini::{Client, Locator};
@@ -239,22 +240,6 @@ fn section<'a>(html: &'a str, id: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no panel of {id}: {html}"));
     let rest = &html[start..];
     &rest[..rest.find("</article>").unwrap_or(rest.len())]
-}
-
-/// Types into the field `css`.
-async fn type_into(c: &Client, css: &str, text: &str) {
-    let field = c.find(Locator::Css(css)).await.unwrap();
-    field.clear().await.unwrap();
-    field.send_keys(text).await.unwrap();
-}
-
-async fn click(c: &Client, css: &str) {
-    c.find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|_| panic!("no {css}"))
-        .click()
-        .await
-        .unwrap();
 }
 
 /// No accessibility violation on the page as it is now, and it fits a

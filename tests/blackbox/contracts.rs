@@ -658,7 +658,7 @@ async fn no_violations(c: &fantoccini::Client, what: &str) {
 /// `contract-form-phone` for the screenshot run.
 #[tokio::test]
 async fn a_person_sees_the_deadline_on_a_phone_and_cancels() {
-    use crate::support::browser::{screenshot, signed_in, wait_for_text};
+    use crate::support::browser::{click, screenshot, signed_in, wait_for_text};
     use fantoccini::Locator;
     let app = spawn_app().await;
     today(&app, "2027-07-15");
@@ -725,12 +725,7 @@ async fn a_person_sees_the_deadline_on_a_phone_and_cancels() {
         .unwrap();
     notice.clear().await.unwrap();
     notice.send_keys("1").await.unwrap();
-    c.find(Locator::Css("form.stack button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(c, "form.stack button[type=submit]").await;
     wait_for_text(c, "kündbar bis 31.10.2027").await;
     assert_eq!(listed(&app, &user, id).await["noticeMonths"], 1);
 

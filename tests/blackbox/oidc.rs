@@ -807,8 +807,7 @@ async fn an_address_handed_on_at_the_provider_does_not_open_the_first_owners_acc
 
 #[tokio::test]
 async fn in_a_real_browser_the_button_signs_in_through_the_provider() {
-    use crate::support::browser::{screenshot, start, wait_for_css, wait_for_path};
-    use fantoccini::Locator;
+    use crate::support::browser::{click, screenshot, start, wait_for_css, wait_for_path};
     let Some((provider, app)) = setup(|_| {}).await else {
         return;
     };
@@ -822,12 +821,7 @@ async fn in_a_real_browser_the_button_signs_in_through_the_provider() {
 
     c.goto(&app.url("/login")).await.unwrap();
     screenshot(c, "login-single-sign-on").await;
-    c.find(Locator::Css("a.sso"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(c, "a.sso").await;
     wait_for_path(c, "/").await;
     // Signed in: the app's navigation is there, and Settings opens.
     wait_for_css(c, "nav.mainnav a[href='/settings']").await;

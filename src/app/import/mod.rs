@@ -832,3 +832,167 @@ pub async fn accept_suggestions(state: &AppState, user: &UserId, id: String) -> 
         })
         .await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::records::{self, AccountInput};
+    use crate::app::testing::{fields, Fixture};
+    use serde_json::json;
+
+    fn input<T: serde::de::DeserializeOwned>(v: serde_json::Value) -> T {
+        serde_json::from_value(v).unwrap()
+    }
+
+    async fn stored(f: &Fixture, user: &UserId) -> User {
+        let user = user.clone();
+        f.state
+            .db
+            .run(move |c| crate::store::users::find(c, &user))
+            .await
+            .unwrap()
+            .expect("stored")
+    }
+
+    /// A file of a layout no bank uses, read with the user's mapping.
+    fn upload(account_id: Option<&str>, lines: &[&str]) -> Upload {
+        let mut csv = "Datum;Betrag;Empfänger;Zweck\n".to_string();
+        for l in lines {
+            csv.push_str(l);
+            csv.push('\n');
+        }
+        Upload {
+            account_id: account_id.map(str::to_string),
+            file_name: "umsatz.csv".into(),
+            bytes: csv.into_bytes(),
+            mapping: Some(input(
+                json!({"date": "Datum", "amount": "Betrag", "payee": "Empfänger",
+                "memo": "Zweck", "dateFormat": "%d.%m.%Y", "decimalSeparator": ","}),
+            )),
+            account_iban: None,
+            file_field: "file",
+        }
+    }
+
+    #[tokio::test]
+    async fn a_file_staged_again_after_its_confirm_finds_its_rows_imported_before() {
+        let f = Fixture::on("2026-03-15");
+        let anna = f.user("anna@example.org").await;
+        let giro: AccountInput =
+            input(json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "500"}));
+        let giro = records::create(&f.state, &anna, giro).await.unwrap().id;
+        let user = stored(&f, &anna).await;
+        let lines = [
+            "10.03.2026;-3,20;Bäcker;Brötchen",
+            "11.03.2026;-12,00;Drogerie;",
+            "gestern;-1,00;Kiosk;",
+        ];
+
+        let first = stage(&f.state, &user, upload(Some(&giro), &lines))
+            .await
+            .unwrap();
+        assert_eq!(first.row_count, 3);
+        let c = &first.counts;
+        assert_eq!(
+            (c.new, c.duplicate, c.error),
+            (2, 0, 1),
+            "yesterday is no day: {c:?}"
+        );
+        assert!(first.is_open());
+        assert_eq!(
+            written(&f.state, &anna, &first.id).await.unwrap(),
+            0,
+            "nothing booked before a confirm"
+        );
+        confirm(&f.state, &user, first.id.clone(), false)
+            .await
+            .unwrap();
+        assert_eq!(
+            written(&f.state, &anna, &first.id).await.unwrap(),
+            2,
+            "the readable rows"
+        );
+
+        // Staged, every readable row is new; reconciled against the
+        // account, the two imported before are duplicates.
+        let again = stage(&f.state, &user, upload(Some(&giro), &lines))
+            .await
+            .unwrap();
+        assert_eq!(again.counts.new, 2);
+        let again = reconcile(&f.state, &user, again.id, false)
+            .await
+            .unwrap()
+            .batch;
+        let c = &again.counts;
+        assert_eq!((c.new, c.duplicate, c.error), (0, 2, 1), "{c:?}");
+    }
+
+    #[tokio::test]
+    async fn a_batch_needs_an_account_of_the_users_own_and_is_not_seen_by_another() {
+        let f = Fixture::on("2026-03-15");
+        let (anna, bob) = (
+            f.user("anna@example.org").await,
+            f.user("bob@example.org").await,
+        );
+        let user = stored(&f, &anna).await;
+        let e = stage(
+            &f.state,
+            &user,
+            upload(None, &["11.03.2026;-12,00;Drogerie;"]),
+        )
+        .await
+        .err()
+        .expect("refused");
+        assert_eq!(fields(&e), [("accountId".to_string(), Reason::Required)]);
+
+        let bobs: AccountInput =
+            input(json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "0"}));
+        let bobs = records::create(&f.state, &bob, bobs).await.unwrap().id;
+        let e = stage(
+            &f.state,
+            &user,
+            upload(Some(&bobs), &["11.03.2026;-12,00;Drogerie;"]),
+        )
+        .await
+        .err()
+        .expect("refused");
+        assert!(
+            matches!(&e, Error::UnknownId(field) if field == "accountId"),
+            "{e:?}"
+        );
+
+        let bob_user = stored(&f, &bob).await;
+        let batch = stage(
+            &f.state,
+            &bob_user,
+            upload(Some(&bobs), &["11.03.2026;-12,00;Drogerie;"]),
+        )
+        .await
+        .unwrap();
+        let e = decide(
+            &f.state,
+            &anna,
+            batch.id.clone(),
+            Rows::All(Status::New),
+            Decision::Skip,
+        )
+        .await
+        .err()
+        .expect("refused");
+        assert!(
+            matches!(&e, Error::UnknownId(field) if field == "id"),
+            "{e:?}"
+        );
+        assert!(list(&f.state, &anna).await.unwrap().is_empty());
+        let decided = decide(
+            &f.state,
+            &bob,
+            batch.id,
+            Rows::All(Status::New),
+            Decision::Skip,
+        )
+        .await
+        .unwrap();
+        assert_eq!(decided.decided, 1);
+    }
+}

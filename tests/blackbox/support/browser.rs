@@ -346,25 +346,27 @@ pub async fn screenshot(c: &Client, name: &str) {
 /// Signs `user` in through the sign-in page.
 pub async fn sign_in(c: &Client, app: &TestApp, user: &TestUser) {
     c.goto(&app.url("/login")).await.unwrap();
-    c.find(Locator::Css("#f-email"))
+    type_into(c, "#f-email", &user.email).await;
+    type_into(c, "#f-password", &user.password).await;
+    click(c, "button[type=submit]").await;
+    wait_for_path(c, "/").await;
+}
+
+/// Types `text` into the field `css`, emptied first.
+pub async fn type_into(c: &Client, css: &str, text: &str) {
+    let field = c.find(Locator::Css(css)).await.unwrap();
+    field.clear().await.unwrap();
+    field.send_keys(text).await.unwrap();
+}
+
+/// Clicks the element `css`.
+pub async fn click(c: &Client, css: &str) {
+    c.find(Locator::Css(css))
         .await
-        .unwrap()
-        .send_keys(&user.email)
-        .await
-        .unwrap();
-    c.find(Locator::Css("#f-password"))
-        .await
-        .unwrap()
-        .send_keys(&user.password)
-        .await
-        .unwrap();
-    c.find(Locator::Css("button[type=submit]"))
-        .await
-        .unwrap()
+        .unwrap_or_else(|_| panic!("no {css}"))
         .click()
         .await
         .unwrap();
-    wait_for_path(c, "/").await;
 }
 
 /// A browser of the given size (a phone's width is emulated) with `user`
@@ -435,10 +437,5 @@ pub async fn begin_two_factor(c: &Client, password: &str) -> Vec<u8> {
 /// Submits the page's add form.
 pub async fn submit(c: &Client) {
     open_form(c).await;
-    c.find(Locator::Css("form.stack button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(c, "form.stack button[type=submit]").await;
 }
