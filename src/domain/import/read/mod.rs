@@ -407,7 +407,7 @@ fn read_csv(
         })?,
     };
     let data = head.get(layout.first_row..).unwrap_or(&[]);
-    layout.align_short_rows(data);
+    guess::align_short_rows(&mut layout, data);
     let decimal = match mapping.and_then(|m| m.decimal_separator.as_deref()) {
         Some(d) => d.chars().next().unwrap_or(','),
         None => detect_decimal(&layout, data, delimiter),

@@ -300,3 +300,8 @@ pub(super) fn is_pending(s: &str) -> bool {
         "offen" | "vorgemerkt" | "pending" | "ausstehend" | "in bearbeitung" | "--" | "-"
     )
 }
+
+/// A card export's mark of a credit (`CR`) beside an unsigned amount.
+pub(super) fn is_credit_mark(cell: &str) -> bool {
+    cell.trim().eq_ignore_ascii_case("cr")
+}
