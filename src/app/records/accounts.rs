@@ -54,7 +54,7 @@ impl Record for AccountInput {
             None => Err(Error::invalid("currency", Reason::Required)),
         })?;
         let balance = checks.take(match self.balance {
-            Patch::Absent => Ok(stored.map(|a| a.balance).unwrap_or_default()),
+            Patch::Absent => Ok(stored.map(|a| a.balance.0).unwrap_or_default()),
             Patch::Null => Ok(Default::default()),
             Patch::Value(v) => input::amount("balance", Some(v), Sign::Any),
         })?;
