@@ -88,7 +88,7 @@ pub fn basis(
             }
             CategoryFacts {
                 recurring,
-                budget: budgets.of(&k.id).map(|b| (b.available, b.status)),
+                budget: budgets.of(&k.id).map(|b| (b.available.0, b.status)),
                 id: k.id,
                 name: k.name,
                 spent,

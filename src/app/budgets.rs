@@ -4,7 +4,8 @@
 
 use crate::app::input;
 use crate::domain::budgets;
-use crate::domain::money::{self, Sign};
+use crate::domain::money::Money;
+use crate::domain::money::Sign;
 use crate::domain::recurrence::{month_or_current, month_start};
 use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
@@ -39,8 +40,7 @@ pub struct DeleteInput {
 pub struct Set {
     pub category_id: String,
     pub from: String,
-    #[serde(serialize_with = "money::json::option::serialize")]
-    pub amount: Option<Decimal>,
+    pub amount: Option<Money>,
     pub rollover: bool,
 }
 
@@ -68,7 +68,7 @@ pub fn set_in(
     Ok(Set {
         category_id: category_id.to_string(),
         from: from.format("%Y-%m").to_string(),
-        amount,
+        amount: amount.map(Money),
         rollover: amount.is_some() && rollover,
     })
 }

@@ -339,7 +339,7 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(
-            (changed.name.as_str(), changed.balance),
+            (changed.name.as_str(), changed.balance.0),
             ("Yak", Decimal::new(-5, 2))
         );
         assert_eq!(

@@ -250,7 +250,7 @@ pub(super) async fn stage(state: &AppState, job: &mut Job, fetched: Fetched) -> 
             documents,
             closing_balance: fetched.balance.map(|b| ClosingBalance {
                 date: b.date,
-                amount: b.amount,
+                amount: b.amount.into(),
                 currency: Some(b.currency),
             }),
         },

@@ -227,7 +227,7 @@ pub async fn confirm(
         )?;
         let Some((last, _)) = rows.last() else {
             if let Some(closing) = &closing {
-                accounts::set_balance(tx, &u, &b.account_id, closing.amount, &chunk_now)?;
+                accounts::set_balance(tx, &u, &b.account_id, closing.amount.0, &chunk_now)?;
                 // The history keeps the balance as of the file's day, not
                 // today's, and drops what later days held.
                 balance_history::record_from_statement(
@@ -235,7 +235,7 @@ pub async fn confirm(
                     &u,
                     &b.account_id,
                     closing.date,
-                    closing.amount,
+                    closing.amount.0,
                     today,
                     &chunk_now,
                 )?;

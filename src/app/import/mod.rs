@@ -22,6 +22,7 @@ use crate::domain::import::reconcile::{self, Kind, Status};
 use crate::domain::import::{BatchStatus, Decision, Source};
 use crate::domain::locale::Locale;
 use crate::domain::money;
+use crate::domain::money::Money;
 use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
 use crate::store;
@@ -31,7 +32,6 @@ use crate::store::imports::{self, Batch, NewRow, StagedRow};
 use crate::store::users::{User, UserId};
 use chrono::NaiveDate;
 use rusqlite::Connection;
-use rust_decimal::Decimal;
 use serde::Serialize;
 
 /// A page of a batch's rows: by default and at most.
@@ -101,8 +101,7 @@ pub struct RowView {
     pub id: String,
     pub line: i64,
     pub date: Option<NaiveDate>,
-    #[serde(serialize_with = "money::json::option::serialize")]
-    pub amount: Option<Decimal>,
+    pub amount: Option<Money>,
     pub currency: String,
     pub payee: String,
     pub memo: String,
@@ -125,8 +124,7 @@ pub struct MatchView {
     pub kind: Kind,
     pub id: String,
     pub date: NaiveDate,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub amount: Decimal,
+    pub amount: Money,
     pub name: String,
 }
 
@@ -162,7 +160,7 @@ fn row_view(r: StagedRow, locale: Locale) -> RowView {
         id: r.id,
         line: r.line,
         date: r.date,
-        amount: r.cents.map(money::from_cents),
+        amount: r.cents.map(money::from_cents).map(Money),
         currency: r.currency,
         payee: r.payee,
         memo: r.memo,
@@ -177,7 +175,7 @@ fn row_view(r: StagedRow, locale: Locale) -> RowView {
             id: f.id,
             date: f.date,
             // The record's amount as the user sees it: positive.
-            amount: money::from_cents(f.cents.abs()),
+            amount: Money::from(money::from_cents(f.cents.abs())),
             name: f.name,
         }),
         decision: r.decision,

@@ -54,7 +54,7 @@ impl Record for AccountInput {
             None => Err(Error::invalid("currency", Reason::Required)),
         })?;
         let balance = checks.take(match self.balance {
-            Patch::Absent => Ok(stored.map(|a| a.balance).unwrap_or_default()),
+            Patch::Absent => Ok(stored.map(|a| a.balance.0).unwrap_or_default()),
             Patch::Null => Ok(Default::default()),
             Patch::Value(v) => input::amount("balance", Some(v), Sign::Any),
         })?;
@@ -185,7 +185,7 @@ mod tests {
         );
         let made = giro(&f, &user).await;
         assert_eq!(
-            (made.currency.as_str(), made.balance),
+            (made.currency.as_str(), made.balance.0),
             ("EUR", Decimal::new(120050, 2))
         );
     }
@@ -216,7 +216,7 @@ mod tests {
                 renamed.name.as_str(),
                 renamed.kind.as_str(),
                 renamed.currency.as_str(),
-                renamed.balance
+                renamed.balance.0
             ),
             ("Girokonto", "checking", "EUR", Decimal::new(120050, 2))
         );

@@ -6,7 +6,7 @@
 
 use super::dashboard::{self, load_ledger, Dashboard, Ledger};
 use crate::domain::budgets::{self, Change, Status};
-use crate::domain::money;
+use crate::domain::money::Money;
 use crate::domain::rates::Rates;
 use crate::domain::recurrence::{add_months, month_end, month_start};
 use crate::domain::views;
@@ -27,17 +27,12 @@ pub struct Budget {
     pub name: String,
     pub icon: String,
     pub color: String,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub amount: Decimal,
+    pub amount: Money,
     pub rollover: bool,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub carried: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub available: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub spent: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub remaining: Decimal,
+    pub carried: Money,
+    pub available: Money,
+    pub spent: Money,
+    pub remaining: Money,
     pub percent: Option<i64>,
     pub status: Status,
 }
@@ -168,12 +163,12 @@ fn line(category: &Category, m: budgets::Month, rollover: bool) -> Budget {
         name: category.name.clone(),
         icon: category.icon.clone(),
         color: category.color.clone(),
-        amount: m.amount,
+        amount: m.amount.into(),
         rollover,
-        carried: m.carried,
-        available: m.available,
-        spent: m.spent,
-        remaining: m.remaining,
+        carried: m.carried.into(),
+        available: m.available.into(),
+        spent: m.spent.into(),
+        remaining: m.remaining.into(),
         percent: m.percent,
         status: m.status,
     }

@@ -6,7 +6,7 @@ use crate::domain::forecast::{
     account_forecast, due_between, everyday, expected_balances, lowest_daily, net_between,
     AccountEntry, AccountMonth, Everyday, Flow, EVERYDAY_MONTHS,
 };
-use crate::domain::money;
+use crate::domain::money::Money;
 use crate::domain::prices::Prices;
 use crate::domain::rates::Rates;
 use crate::domain::recurrence::{add_months, month_end, month_start, Schedule};
@@ -28,18 +28,12 @@ use std::collections::HashMap;
 pub struct MonthJson {
     pub year: i32,
     pub month: u32,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub income: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub expenses: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub transfers_in: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub transfers_out: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub net: Decimal,
-    #[serde(serialize_with = "money::json::option::serialize")]
-    pub balance: Option<Decimal>,
+    pub income: Money,
+    pub expenses: Money,
+    pub transfers_in: Money,
+    pub transfers_out: Money,
+    pub net: Money,
+    pub balance: Option<Money>,
 }
 
 impl From<AccountMonth> for MonthJson {
@@ -47,12 +41,12 @@ impl From<AccountMonth> for MonthJson {
         MonthJson {
             year: m.year,
             month: m.month,
-            income: m.income,
-            expenses: m.expenses,
-            transfers_in: m.transfers_in,
-            transfers_out: m.transfers_out,
-            net: m.net,
-            balance: m.balance,
+            income: m.income.into(),
+            expenses: m.expenses.into(),
+            transfers_in: m.transfers_in.into(),
+            transfers_out: m.transfers_out.into(),
+            net: m.net.into(),
+            balance: m.balance.map(Money),
         }
     }
 }
@@ -63,8 +57,7 @@ impl From<AccountMonth> for MonthJson {
 pub struct ForecastJson {
     pub months: u32,
     pub is_cumulative: bool,
-    #[serde(serialize_with = "money::json::option::serialize")]
-    pub projected_balance: Option<Decimal>,
+    pub projected_balance: Option<Money>,
     pub monthly: Vec<MonthJson>,
 }
 
@@ -154,7 +147,7 @@ pub fn forecast_of(
     ForecastJson {
         months,
         is_cumulative: cumulative,
-        projected_balance: monthly.last().and_then(|m| m.balance),
+        projected_balance: monthly.last().and_then(|m| m.balance).map(Money),
         monthly: monthly.into_iter().map(MonthJson::from).collect(),
     }
 }
@@ -217,7 +210,7 @@ fn outlooks_of(
         .into_iter()
         .map(|account| {
             let balance_in_base =
-                rates.to_base(account.balance, &account.currency, &user.base_currency);
+                rates.to_base(account.balance.0, &account.currency, &user.base_currency);
             let forecast = forecast_of(
                 &account,
                 balance_in_base,
@@ -276,7 +269,7 @@ pub fn with_expected(
             .unwrap_or_default(),
         None => Vec::new(),
     };
-    let balance_in_base = rates.to_base(account.balance, &account.currency, &user.base_currency);
+    let balance_in_base = rates.to_base(account.balance.0, &account.currency, &user.base_currency);
     let forecast = forecast_of(&account, balance_in_base, &entries, first, months);
     let outlook = AccountOutlook {
         account,
@@ -349,7 +342,7 @@ fn expected(
             net_between(entries, tomorrow, end)
         });
     let left_share = Decimal::from((end - today).num_days()) / Decimal::from(end.day());
-    let nets: Vec<Decimal> = outlook.forecast.monthly.iter().map(|m| m.net).collect();
+    let nets: Vec<Decimal> = outlook.forecast.monthly.iter().map(|m| m.net.0).collect();
     let line =
         |spending| expected_balances(outlook.balance_in_base, rest, left_share, &nets, spending);
     Ok(Expected {
@@ -477,7 +470,7 @@ mod tests {
             [(2026, 4), (2026, 5), (2026, 6)],
             "from next month on"
         );
-        let net: Vec<Decimal> = g.monthly.iter().map(|m| m.net).collect();
+        let net: Vec<Decimal> = g.monthly.iter().map(|m| m.net.0).collect();
         assert_eq!(
             net,
             [
@@ -496,6 +489,9 @@ mod tests {
         let s = of(&savings);
         assert!(s.is_cumulative, "savings grow from their balance");
         assert_eq!(s.monthly[0].transfers_in, Decimal::new(300, 0));
-        assert_eq!(s.projected_balance, Some(Decimal::new(5900, 0)));
+        assert_eq!(
+            s.projected_balance.map(Decimal::from),
+            Some(Decimal::new(5900, 0))
+        );
     }
 }

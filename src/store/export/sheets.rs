@@ -209,7 +209,9 @@ pub fn search_hits(hits: &[Hit], locale: Locale, mut out: impl Write) -> anyhow:
                 .as_deref()
                 .map(spreadsheet_text)
                 .unwrap_or_default(),
-            amount.map(|a| decimal(a, locale)).unwrap_or_default(),
+            amount
+                .map(|a| decimal(a.into(), locale))
+                .unwrap_or_default(),
             h.currency.clone().unwrap_or_default(),
             h.frequency
                 .map(|f| locale.frequency(f).to_string())

@@ -57,7 +57,7 @@ pub fn bars(b: &Budgets, locale: Locale, first: NaiveDate, today: NaiveDate, edi
             @for x in &b.budgets {
                 @let fill = x.percent.unwrap_or(100).clamp(0, 100);
                 @let label = format!("{} {}", x.icon, x.name).trim().to_string();
-                @let spent = budgets::spent_of(x.spent, x.available, cur, locale);
+                @let spent = budgets::spent_of(x.spent.0, x.available.0, cur, locale);
                 li.budget id=(format!("budget-{}", x.category_id)) data-budget=(x.status.as_str()) {
                     div.budget-head {
                         span.budget-name { (label) }
@@ -89,10 +89,10 @@ pub fn bars(b: &Budgets, locale: Locale, first: NaiveDate, today: NaiveDate, edi
                             span.budget-percent { (budgets::percent(p, locale)) }
                         }
                         " · "
-                        strong.budget-remaining { (budgets::remaining(x.remaining, cur, locale)) }
+                        strong.budget-remaining { (budgets::remaining(x.remaining.0, cur, locale)) }
                         @if !x.carried.is_zero() {
                             " · "
-                            span.muted.budget-own { (budgets::own_and_carried(x.amount, x.carried, cur, locale)) }
+                            span.muted.budget-own { (budgets::own_and_carried(x.amount.0, x.carried.0, cur, locale)) }
                         }
                     }
                     @if edit {
@@ -127,7 +127,7 @@ pub async fn show(
     let editing = q.edit.as_deref().and_then(|id| b.of(id));
     let month_link = |m: NaiveDate| format!("/budgets?month={}", month_key(m));
     let amount = editing
-        .map(|x| crate::web::pages::record_page::amount_value(Some(x.amount), locale))
+        .map(|x| crate::web::pages::record_page::amount_value(Some(x.amount.0), locale))
         .unwrap_or_default();
     Ok(page(
         &viewer,

@@ -153,7 +153,7 @@ fn body(
                 Some(k) => format!("{} {}", k.icon, k.name).trim().to_string(),
                 None => t.uncategorised.to_string(),
             },
-            amount: c.amount,
+            amount: c.amount.0,
             color: c
                 .category
                 .as_ref()
@@ -166,8 +166,8 @@ fn body(
         .iter()
         .map(|m| charts::MonthBars {
             label: locale.month_short(m.month).to_string(),
-            income: m.income,
-            expenses: m.expenses,
+            income: m.income.0,
+            expenses: m.expenses.0,
         })
         .collect();
     html! {

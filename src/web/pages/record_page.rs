@@ -382,7 +382,7 @@ pub fn amount_change(locale: Locale, prices: &Prices, start: NaiveDate, currency
             t.amount_until
                 .replace("{from}", &date(from))
                 .replace("{until}", &date(e.until.pred_opt().unwrap_or(e.until)))
-                .replace("{amount}", &money(e.amount))
+                .replace("{amount}", &money(e.amount.0))
         })
         .collect();
     html! {

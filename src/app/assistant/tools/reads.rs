@@ -286,7 +286,7 @@ pub(super) fn list_accounts(a: &Asked<'_>, _: &Args) -> Result<(Value, Looked)> 
     let accounts: Vec<Value> = table::all::<Account>(c, &user.id)?
         .into_iter()
         .map(|a| {
-            let in_base = rates.to_base(a.balance, &a.currency, &user.base_currency);
+            let in_base = rates.to_base(a.balance.0, &a.currency, &user.base_currency);
             json!({
                 "id": a.id,
                 "name": a.name,
