@@ -178,6 +178,47 @@ pub struct Entry {
     pub import_key: Option<String>,
 }
 
+impl Entry {
+    /// A one-time expense of `amount_cents` (positive, as stored).
+    pub fn expense(
+        id: String,
+        date: NaiveDate,
+        amount_cents: i64,
+        name: String,
+        merchant: &str,
+        import_key: Option<String>,
+    ) -> Entry {
+        Entry {
+            kind: Kind::DailyExpense,
+            id,
+            date,
+            cents: -amount_cents,
+            key: super::candidates::expense_key(merchant, &name),
+            name,
+            import_key,
+        }
+    }
+
+    /// A one-time income of `cents`.
+    pub fn income(
+        id: String,
+        date: NaiveDate,
+        cents: i64,
+        name: String,
+        import_key: Option<String>,
+    ) -> Entry {
+        Entry {
+            kind: Kind::Income,
+            id,
+            date,
+            cents,
+            key: super::candidates::income_key(&name),
+            name,
+            import_key,
+        }
+    }
+}
+
 /// A payment a recurring expense or income, or a transfer, has due in the
 /// account: negative when money leaves it.
 #[derive(Clone, Debug)]
@@ -206,6 +247,19 @@ pub struct Outcome {
     pub found: Option<Found>,
     /// From the merchant memory, for rows that may be written.
     pub category_id: Option<String>,
+}
+
+impl Outcome {
+    /// A row's outcome as staged, before any reconcile: `new`, with no
+    /// reason, match or category.
+    pub fn staged() -> Outcome {
+        Outcome {
+            status: Status::New,
+            reason: None,
+            found: None,
+            category_id: None,
+        }
+    }
 }
 
 /// Reconciles `rows` (in file order) against the account's one-time
@@ -352,15 +406,11 @@ pub fn reconcile(
             .or_insert_with(|| learned.closest(key).and_then(|k| memory.get(k).cloned()))
             .clone()
     };
-    rows.iter()
-        .zip(out)
-        .map(|(row, o)| {
-            let mut o = o.unwrap_or(Outcome {
-                status: Status::New,
-                reason: None,
-                found: None,
-                category_id: None,
-            });
+    // `out` first: its vector becomes the answer's, not a second one.
+    out.into_iter()
+        .zip(rows)
+        .map(|(o, row)| {
+            let mut o = o.unwrap_or_else(Outcome::staged);
             if matches!(o.status, Status::New | Status::Conflict) {
                 o.category_id = remembered(&row.key);
             }
