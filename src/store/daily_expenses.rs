@@ -2,7 +2,7 @@
 
 use super::table::{read_columns, written_columns, Table};
 use super::users::UserId;
-use crate::domain::import::candidates::Near;
+use crate::domain::import::candidates::{self, Near};
 use crate::domain::import::reconcile::Entry;
 use crate::domain::money;
 use crate::error::Result;
@@ -314,7 +314,7 @@ pub fn on_days(c: &Connection, user: &UserId, account: &str, near: &Near) -> Res
     )?;
     let rows = s.query_map(params![user, account, from, to], |r| {
         let merchant: String = r.get(4)?;
-        Ok(Entry::expense(
+        Ok(candidates::expense_entry(
             r.get(0)?,
             r.get(1)?,
             r.get(2)?,

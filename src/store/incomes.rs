@@ -4,7 +4,7 @@ use super::prices;
 use super::recurring::{NewRecurring, Planned};
 use super::table::{earlier_amounts, read_columns, written_columns, Table};
 use super::users::UserId;
-use crate::domain::import::candidates::Near;
+use crate::domain::import::candidates::{self, Near};
 use crate::domain::import::reconcile::Entry;
 use crate::domain::prices::{Earlier, Prices};
 use crate::domain::recurrence::Frequency;
@@ -64,7 +64,7 @@ pub fn on_days(c: &Connection, user: &UserId, account: &str, near: &Near) -> Res
     )?;
     let once = Frequency::Once.code();
     let rows = s.query_map(params![user, account, from, to, once], |r| {
-        Ok(Entry::income(
+        Ok(candidates::income_entry(
             r.get(0)?,
             r.get(1)?,
             r.get(2)?,

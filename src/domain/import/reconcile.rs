@@ -178,47 +178,6 @@ pub struct Entry {
     pub import_key: Option<String>,
 }
 
-impl Entry {
-    /// A one-time expense of `amount_cents` (positive, as stored).
-    pub fn expense(
-        id: String,
-        date: NaiveDate,
-        amount_cents: i64,
-        name: String,
-        merchant: &str,
-        import_key: Option<String>,
-    ) -> Entry {
-        Entry {
-            kind: Kind::DailyExpense,
-            id,
-            date,
-            cents: -amount_cents,
-            key: super::candidates::expense_key(merchant, &name),
-            name,
-            import_key,
-        }
-    }
-
-    /// A one-time income of `cents`.
-    pub fn income(
-        id: String,
-        date: NaiveDate,
-        cents: i64,
-        name: String,
-        import_key: Option<String>,
-    ) -> Entry {
-        Entry {
-            kind: Kind::Income,
-            id,
-            date,
-            cents,
-            key: super::candidates::income_key(&name),
-            name,
-            import_key,
-        }
-    }
-}
-
 /// A payment a recurring expense or income, or a transfer, has due in the
 /// account: negative when money leaves it.
 #[derive(Clone, Debug)]
