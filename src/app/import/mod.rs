@@ -6,6 +6,7 @@
 
 mod claims;
 mod confirm;
+mod existing;
 pub mod parsing;
 mod reconciliation;
 mod suggest;
@@ -242,12 +243,8 @@ pub async fn stage(state: &AppState, user: &User, upload: Upload) -> Result<Batc
     let (currency, known, remembered) = state
         .db
         .run(move |c| {
-            store::require_owned_field::<Account>(c, &u, "accountId", &a)?;
+            let currency = account_currency(c, &u, &a)?;
             require_room(c, &u)?;
-            let currency =
-                c.query_row("SELECT currency FROM accounts WHERE id = ?1", [&a], |r| {
-                    r.get::<_, String>(0)
-                })?;
             let remembered = imports::last_mapping(c, &u, &a)?
                 .and_then(|m| serde_json::from_str::<Mapping>(&m).ok());
             Ok((
@@ -286,29 +283,15 @@ pub async fn stage(state: &AppState, user: &User, upload: Upload) -> Result<Batc
         (None, Some(m)) => Some(serde_json::to_string(&m).map_err(anyhow::Error::from)?),
         (given, _) => given,
     };
-    let rows = tokio::task::spawn_blocking(move || new_rows(statement.rows, &currency))
-        .await
-        .map_err(anyhow::Error::from)?;
-    let format = statement.format;
-
-    let user_id = user.id.clone();
-    let now = crate::clock::timestamp(state.clock.now());
-    let view = state
-        .db
-        .transaction(move |tx| {
-            let b = NewBatch {
-                account_id: &account_id,
-                file_name: &file_name,
-                format: &format,
-                mapping: mapping_json.as_deref(),
-                rows: &rows,
-            }
-            .insert(tx, &user_id, &now)?;
-            batch_view(tx, b)
-        })
-        .await;
-    crate::memory::release_free();
-    view
+    let staging = Staging {
+        account_id,
+        file_name,
+        format: statement.format,
+        mapping: mapping_json,
+        rows: statement.rows,
+        currency,
+    };
+    stage_rows(state, &user.id, staging, batch_view).await
 }
 
 /// Bookings a bank sync fetched for one account (docs/bank-sync.md), to
@@ -350,17 +333,7 @@ where
         closing_balance,
     } = statement;
     let (u, a) = (user.id.clone(), account_id.clone());
-    let currency = state
-        .db
-        .run(move |c| {
-            store::require_owned_field::<Account>(c, &u, "accountId", &a)?;
-            Ok(
-                c.query_row("SELECT currency FROM accounts WHERE id = ?1", [&a], |r| {
-                    r.get::<_, String>(0)
-                })?,
-            )
-        })
-        .await?;
+    let currency = state.db.run(move |c| account_currency(c, &u, &a)).await?;
     let read = parsing::read(&user.id, BANK_FIELD, move |budget| {
         let choice = Choice::default();
         let mut format: Option<Format> = None;
@@ -391,35 +364,86 @@ where
         format.closing_balance = closing_balance;
     }
     let latest = rows.iter().filter_map(|r| r.date).max();
+    let staging = Staging {
+        account_id,
+        file_name: clean_name(&file_name).unwrap_or_else(|| "bank.txt".to_string()),
+        format,
+        mapping: None,
+        rows,
+        currency,
+    };
+    let (user_id, now) = (user.id.clone(), crate::clock::timestamp(state.clock.now()));
+    let (view, version) = stage_rows(state, &user.id, staging, move |tx, b| {
+        imports::set_source(tx, &b.id, Source::Fints)?;
+        let version = reconciliation::reconcile_staged_in(tx, &user_id, &b.id)?;
+        imports::set_status(tx, &b.id, BatchStatus::Reconciled, &now)?;
+        if let Some(day) = latest {
+            also(tx, day)?;
+        }
+        let b = batch_of(tx, &user_id, &b.id)?;
+        Ok((batch_view(tx, b)?, version))
+    })
+    .await?;
+    claims::reconciled(&view.id, version);
+    Ok(Some(view))
+}
+
+/// The currency of the user's account `account_id`; another user's
+/// account is unknown, refused naming `accountId`.
+fn account_currency(c: &Connection, user: &UserId, account_id: &str) -> Result<String> {
+    store::require_owned_field::<Account>(c, user, "accountId", account_id)?;
+    store::accounts::currency(c, user, account_id)?.ok_or_else(|| Error::unknown("accountId"))
+}
+
+/// What a file or a bank sync brought, read, for one account.
+struct Staging {
+    account_id: String,
+    file_name: String,
+    format: Format,
+    /// The mapping a CSV file was read with, as JSON.
+    mapping: Option<String>,
+    rows: Vec<read::Row>,
+    /// The account's: a row's currency when it names none.
+    currency: String,
+}
+
+/// Stages what was read as one batch: its rows made off the async threads,
+/// then the batch and its rows written in one write transaction, in which
+/// `then` runs with the batch; what the rows held is given back after.
+async fn stage_rows<T, F>(state: &AppState, user: &UserId, staging: Staging, then: F) -> Result<T>
+where
+    T: Send + 'static,
+    F: FnOnce(&Connection, Batch) -> Result<T> + Send + 'static,
+{
+    let Staging {
+        account_id,
+        file_name,
+        format,
+        mapping,
+        rows,
+        currency,
+    } = staging;
     let rows = tokio::task::spawn_blocking(move || new_rows(rows, &currency))
         .await
         .map_err(anyhow::Error::from)?;
-    let file_name = clean_name(&file_name).unwrap_or_else(|| "bank.txt".to_string());
-    let user_id = user.id.clone();
+    let user_id = user.clone();
     let now = crate::clock::timestamp(state.clock.now());
-    let view = state
+    let staged = state
         .db
         .transaction(move |tx| {
             let b = NewBatch {
                 account_id: &account_id,
                 file_name: &file_name,
                 format: &format,
-                mapping: None,
+                mapping: mapping.as_deref(),
                 rows: &rows,
             }
             .insert(tx, &user_id, &now)?;
-            imports::set_source(tx, &b.id, Source::Fints)?;
-            reconciliation::reconcile_staged_in(tx, &user_id, &b.id)?;
-            imports::set_status(tx, &b.id, BatchStatus::Reconciled, &now)?;
-            if let Some(day) = latest {
-                also(tx, day)?;
-            }
-            let b = batch_of(tx, &user_id, &b.id)?;
-            batch_view(tx, b)
+            then(tx, b)
         })
         .await;
     crate::memory::release_free();
-    view.map(Some)
+    staged
 }
 
 /// A batch to write, with its rows.
