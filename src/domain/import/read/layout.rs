@@ -3,12 +3,8 @@
 //! mapping; then each record read into a row by its layout.
 
 use super::banks::{Amount, Bank, Memo, Payee, BANKS};
-use super::guess;
-use super::text::{header_names, is_note, likely_header, norm, Record};
 use super::values::{is_pending, parse_amount, DateFormat, Order};
-use super::{Column, Columns, Mapping, ReadError};
-use crate::domain::import::row::{Problem, Row};
-use crate::error::Reason;
+use super::*;
 use rust_decimal::Decimal;
 
 #[derive(Clone, Copy, Debug, PartialEq)]

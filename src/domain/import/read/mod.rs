@@ -21,7 +21,7 @@ pub use values::parse_amount;
 use layout::{detect_date_format, detect_decimal, detect_layout, layout_from_mapping};
 use text::{
     decode, detect_delimiter, file_kind, header_names, is_note, likely_header, long_field,
-    looks_binary, looks_numeric, preamble_balance, Record, Records, HEAD_RECORDS,
+    looks_binary, looks_numeric, norm, preamble_balance, Record, Records, HEAD_RECORDS,
 };
 use values::DateFormat;
 
