@@ -5,9 +5,10 @@
 //! user is answered 429 with `Retry-After` until the first has downloaded,
 //! one that found no turn 503 busy. See `docs/operations.md`.
 
-use super::{error, ApiError, SessionUser};
+use super::{error, ApiError};
 use crate::app::{export, temp_files};
 use crate::error::Reason;
+use crate::http::session::SessionUser;
 use crate::state::AppState;
 use axum::body::{Body, Bytes};
 use axum::extract::State;

@@ -1,7 +1,8 @@
 //! The page shell: head, navigation for every area, main, footer.
 
 use super::assets;
-use super::{Viewer, SCREENS};
+use super::SCREENS;
+use crate::http::session::Viewer;
 use crate::i18n::Locale;
 use maud::{html, Markup, DOCTYPE};
 

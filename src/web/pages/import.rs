@@ -18,12 +18,12 @@ use crate::app::import::{
 use crate::domain::import::read::{ClosingBalance, Columns, Format};
 use crate::domain::import::reconcile::{Kind, Status};
 use crate::domain::import::{BatchStatus, Decision};
+use crate::http::session::SignedIn;
 use crate::i18n::{format, Locale, Texts};
 use crate::state::AppState;
 use crate::store::categories::Category;
 use crate::web::components::{form_error, select};
 use crate::web::layout::page_with_scripts;
-use crate::web::SignedIn;
 use axum::extract::{Query, State};
 use axum::response::IntoResponse;
 use maud::{html, Markup};

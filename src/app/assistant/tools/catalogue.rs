@@ -6,7 +6,7 @@
 
 use super::reads::READ_TOOLS;
 use super::*;
-use crate::app::records::Verb;
+use crate::app::records::{EachKind, Verb};
 use crate::i18n::assistant::Entry;
 
 /// The kinds of record the write tools propose.
@@ -156,7 +156,7 @@ pub(super) const TRANSFER_FIELDS: &[Field] = &[
 ];
 
 /// The write tools: name, kind, whether it changes a stored record. Each
-/// calls its kind's create or update action ([`action_for`]).
+/// calls its kind's create or update action ([`write_call`]).
 pub(super) const WRITE_TOOLS: &[(&str, Kind, bool)] = &[
     ("create_daily_expense", Kind::DailyExpense, false),
     ("update_daily_expense", Kind::DailyExpense, true),
@@ -206,18 +206,19 @@ pub(super) fn write_tool(name: &str) -> Option<(Kind, bool)> {
     WRITE_TOOLS.iter().find(|t| t.0 == name).map(|t| (t.1, t.2))
 }
 
-/// The action a write tool's Confirm calls with its arguments
-/// (`create_daily_expense` → `createDailyExpense`); `None` for a read tool
-/// or an unknown name.
-pub fn action_for(tool: &str) -> Option<String> {
+/// What a write tool's Confirm does: `door` is run for the kind of record
+/// it writes, and the answer is whether it creates or updates one; `None`
+/// for a read tool or an unknown name. A door names the action from both
+/// (`create_daily_expense` → `createDailyExpense`).
+pub fn write_call(tool: &str, door: &mut impl EachKind) -> Option<Verb> {
     let (kind, update) = write_tool(tool)?;
-    let verb = if update { Verb::Update } else { Verb::Create };
-    Some(match kind {
-        Kind::DailyExpense => DailyInput::action(verb),
-        Kind::Expense => ExpenseInput::action(verb),
-        Kind::Income => IncomeInput::action(verb),
-        Kind::Transfer => TransferInput::action(verb),
-    })
+    match kind {
+        Kind::DailyExpense => door.kind::<DailyInput>(),
+        Kind::Expense => door.kind::<ExpenseInput>(),
+        Kind::Income => door.kind::<IncomeInput>(),
+        Kind::Transfer => door.kind::<TransferInput>(),
+    }
+    Some(if update { Verb::Update } else { Verb::Create })
 }
 
 /// Whether `name` is a write tool (its call becomes a preview).

@@ -80,7 +80,7 @@ pub async fn preview(
 }
 
 /// Books a proposal: runs the write of `tool`'s action (`create…` or
-/// `update…`, [`action_for`]) with `arguments` inside the caller's
+/// `update…`, [`write_call`]) with `arguments` inside the caller's
 /// transaction, decoded and validated exactly as the action does. Answers
 /// the written record's id and the record as the action answers it.
 pub fn book(

@@ -7,12 +7,12 @@ use crate::app::bank::{
 };
 use crate::app::import::{self, BatchView};
 use crate::domain::import::Source;
+use crate::http::session::{SignedIn, Viewer};
 use crate::i18n::bank_pages::{self, Words};
 use crate::i18n::Locale;
 use crate::state::AppState;
 use crate::web::components::{form_error, local_time, Field};
 use crate::web::pages::common::{PageResult, Refs};
-use crate::web::{SignedIn, Viewer};
 use axum::extract::{Path, State};
 use maud::{html, Markup};
 use serde_json::json;
