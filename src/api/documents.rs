@@ -94,10 +94,10 @@ pub async fn upload(
     };
     let mut file: Option<(String, Vec<u8>)> = None;
     let (mut expense_id, mut daily_expense_id) = (None, None);
-    for part in &form.parts {
+    for part in form.parts {
         let name = part.name.as_str();
         match name {
-            "file" => file = Some((part.file_name.clone(), part.bytes.to_vec())),
+            "file" => file = Some((part.file_name, Vec::from(part.bytes))),
             "expenseId" | "dailyExpenseId" => {
                 let text = part.text().trim().to_string();
                 if text.is_empty() {

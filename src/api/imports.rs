@@ -37,9 +37,9 @@ pub async fn upload(
     let mut account_id = None;
     let mut account_iban = None;
     let mut mapping: Option<Mapping> = None;
-    for part in &form.parts {
+    for part in form.parts {
         match part.name.as_str() {
-            "file" => file = Some((part.file_name.clone(), Vec::from(part.bytes.clone()))),
+            "file" => file = Some((part.file_name, Vec::from(part.bytes))),
             "accountId" => account_id = Some(part.text()),
             "accountIban" => account_iban = Some(part.text()),
             "mapping" => {
