@@ -66,6 +66,28 @@
     return document.body.dataset.msgNetwork || 'No connection to the server; try again.';
   }
 
+  // One call of a server action outside a form, for this script and the
+  // pages' own (window.cashkeeper.action): the answer's JSON; when the
+  // server was not reached or sent no JSON, {success: false, network: true}
+  // with the network message. A session that ended goes to the login and
+  // the promise never settles.
+  async function action(name, body) {
+    let res;
+    try {
+      res = await fetch('/actions/' + encodeURIComponent(name), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        credentials: 'same-origin',
+        body: JSON.stringify(body || {}),
+      });
+    } catch (_) {
+      return { success: false, network: true, error: networkError() };
+    }
+    if (res.status === 401) { window.location.assign('/login'); return new Promise(function () {}); }
+    try { return await res.json(); } catch (_) { return { success: false, network: true, error: networkError() }; }
+  }
+  window.cashkeeper = Object.assign(window.cashkeeper || {}, { action: action });
+
   function clearErrors(form) {
     for (const slot of form.querySelectorAll('[data-error-for]')) slot.textContent = '';
     for (const el of form.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
@@ -214,7 +236,7 @@
         credentials: 'same-origin',
         body: JSON.stringify(collect(form)),
       });
-      try { body = await res.json(); } catch (_) { body = { success: false, error: 'HTTP ' + res.status }; }
+      try { body = await res.json(); } catch (_) { body = { success: false, error: networkError() }; }
       if (res.status === 401 && form.dataset.action !== 'login') { window.location.assign('/login'); return; }
     } catch (_) {
       body = { success: false, error: networkError() };
@@ -827,7 +849,7 @@
     if (!saved.ok) {
       const err = await saved.json().catch(() => ({}));
       await sub.unsubscribe();
-      state.textContent = err.error || ('HTTP ' + saved.status);
+      if (err.error) state.textContent = err.error; else say('textFailed');
       return;
     }
     await show();
@@ -852,7 +874,9 @@
   button.addEventListener('click', async function () {
     button.disabled = true;
     try { await (button.dataset.on ? turnOff() : turnOn()); }
-    catch (e) { state.textContent = String(e && e.message || e); }
+    // The browser's own message ("Registration failed - push service
+    // error") is English whatever the page's language.
+    catch (_) { say('textFailed'); }
     finally { button.disabled = false; }
   });
   show().catch(function () { say('textUnsupported'); });

@@ -382,7 +382,12 @@
     streaming(true);
     const body = { messages: [{ role: 'user', content: text }] };
     if (conversationId) body.conversationId = conversationId;
+    // A conversation this question starts is kept only once answered (or
+    // once it proposed something): the server removes it otherwise, and
+    // asking again starts a new one.
+    const fresh = !conversationId;
     let finished = false;
+    let kept = false;
     try {
       const res = await fetch('/api/chat', {
         method: 'POST',
@@ -405,6 +410,7 @@
           return;
         }
         // A whole answer instead of a stream.
+        kept = true;
         opened(reply.conversationId);
         turn.delta(reply.message && reply.message.content);
         for (const p of reply.previews || []) {
@@ -419,8 +425,8 @@
           case 'conversation': opened(data.id); break;
           case 'delta': turn.delta(data.text); break;
           case 'tool': turn.note(data.summary || data.name, 'msg-tool'); break;
-          case 'preview': turn.add(previewCard(data.tool, data.arguments, data.preview, data.proposalId)); break;
-          case 'done': finished = true; break;
+          case 'preview': kept = true; turn.add(previewCard(data.tool, data.arguments, data.preview, data.proposalId)); break;
+          case 'done': finished = true; kept = true; break;
           case 'error': turn.note(data.error || T.network, 'msg-error'); finished = true; break;
         }
         follow(wasAtEnd);
@@ -433,6 +439,11 @@
       controller = null;
       turn.end();
       streaming(false);
+      if (fresh && !kept && conversationId) {
+        conversationId = '';
+        delete root.dataset.conversation;
+        history.replaceState(null, '', '/assistant');
+      }
       if (conversationId) refreshList().catch(function () {});
     }
   }

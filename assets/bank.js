@@ -26,21 +26,8 @@
   const T = JSON.parse(root.dataset.texts || '{}');
   const lang = document.documentElement.lang === 'de' ? 'de-DE' : 'en-GB';
 
-  async function action(name, body) {
-    let res;
-    try {
-      res = await fetch('/actions/' + encodeURIComponent(name), {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        credentials: 'same-origin',
-        body: JSON.stringify(body || {}),
-      });
-    } catch (_) {
-      return { success: false, network: true, error: T.network };
-    }
-    if (res.status === 401) { window.location.assign('/login'); return new Promise(function () {}); }
-    try { return await res.json(); } catch (_) { return { success: false, network: true, error: T.network }; }
-  }
+  // Actions go through app.js's one helper (loaded before this script).
+  const action = window.cashkeeper.action;
 
   function say(el, text) {
     if (el && el.textContent !== text) el.textContent = text;

@@ -40,7 +40,7 @@
       return { success: false, error: T.network };
     }
     if (res.status === 401) { window.location.assign('/login'); return new Promise(function () {}); }
-    try { return await res.json(); } catch (_) { return { success: false, error: 'HTTP ' + res.status }; }
+    try { return await res.json(); } catch (_) { return { success: false, error: T.network }; }
   }
 
   // ---- messages ----------------------------------------------------------
@@ -271,7 +271,7 @@
         let body = null;
         try { body = JSON.parse(xhr.responseText); } catch (_) { /* not JSON */ }
         if (xhr.status !== 201 || !body || !body.id) {
-          refuse((body && body.error) || (xhr.status === 413 ? 'file: ' + T.tooLarge : 'HTTP ' + xhr.status), body);
+          refuse((body && body.error) || (xhr.status === 413 ? 'file: ' + T.tooLarge : T.network), body);
           return;
         }
         progress.show(wantAi ? T.askingAi : T.reconciling);

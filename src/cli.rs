@@ -1,13 +1,13 @@
 //! The command line (README, "Command line"). With no subcommand it serves.
 
-use crate::app::accounts;
+use crate::app;
 use crate::auth::password;
 use crate::clock::{timestamp, Clock};
 use crate::config::Config;
 use crate::domain::email::Email;
+use crate::domain::locale::Locale;
 use crate::error::Reason;
-use crate::i18n::Locale;
-use crate::store::{self, users, Db};
+use crate::store::{self, Db};
 use anyhow::{bail, Context};
 use clap::{ArgAction, Parser, Subcommand};
 use std::io::Read;
@@ -348,7 +348,9 @@ async fn demo(
     config.check_data_dir().map_err(|e| anyhow::anyhow!(e))?;
     let db = Db::open(&config.data_dir)?;
     let lookup = email.as_str().to_string();
-    let existing = db.run(move |c| users::find_by_email(c, &lookup)).await?;
+    let existing = db
+        .run(move |c| store::users::find_by_email(c, &lookup))
+        .await?;
     let mut new_password = None;
     let hash = if existing.is_none() {
         let pw = if password_stdin {
@@ -369,9 +371,9 @@ async fn demo(
             let now_s = timestamp(now);
             let user = match existing {
                 Some(u) => u,
-                None => users::insert(
+                None => store::users::insert(
                     tx,
-                    &users::NewUser {
+                    &store::users::NewUser {
                         email: email.as_str(),
                         name: "Demo",
                         password_hash: hash.as_deref().unwrap_or_default(),
@@ -420,7 +422,7 @@ async fn create_token(
     let lookup = email.as_str().to_string();
     let created = db
         .transaction(move |tx| {
-            let user = users::find_by_email(tx, &lookup)?
+            let user = store::users::find_by_email(tx, &lookup)?
                 .ok_or_else(|| crate::Error::invalid("--email", Reason::NoSuchUser))?;
             crate::auth::api_tokens::create_for(tx, &user.id, &name, days, now)
         })
@@ -459,7 +461,7 @@ async fn export(config: Config, email: String, out: PathBuf) -> anyhow::Result<(
     let db = Db::open(&config.data_dir)?;
     let key = email.key();
     let user = db
-        .run(move |c| users::find_by_email(c, &key))
+        .run(move |c| store::users::find_by_email(c, &key))
         .await?
         .ok_or_else(|| anyhow::anyhow!("--email: no user {}", email.as_str()))?;
     let name = out
@@ -500,7 +502,9 @@ async fn import_user(config: Config, email: String, file: PathBuf) -> anyhow::Re
     config.check_data_dir().map_err(|e| anyhow::anyhow!(e))?;
     let db = Db::open(&config.data_dir)?;
     let key = email.key();
-    let existing = db.run(move |c| users::find_by_email(c, &key)).await?;
+    let existing = db
+        .run(move |c| store::users::find_by_email(c, &key))
+        .await?;
     let (user, created) = match existing {
         Some(user) => (user, false),
         None => {
@@ -511,9 +515,9 @@ async fn import_user(config: Config, email: String, file: PathBuf) -> anyhow::Re
             let e = email.clone();
             let user = db
                 .transaction(move |tx| {
-                    users::create(
+                    app::users::open(
                         tx,
-                        &users::NewUser {
+                        &store::users::NewUser {
                             email: e.as_str(),
                             name: "",
                             password_hash: &hash,
@@ -534,7 +538,7 @@ async fn import_user(config: Config, email: String, file: PathBuf) -> anyhow::Re
         Ok(i) => i,
         Err(e) => {
             if created {
-                let _ = crate::app::accounts::delete(&db, &files, &user.id).await;
+                let _ = app::users::delete(&db, &files, &user.id).await;
             }
             let cause = match e {
                 crate::Error::Internal(cause) => cause,
@@ -565,7 +569,7 @@ async fn user_command(config: Config, command: UserCommand) -> anyhow::Result<()
         let db = db.clone();
         async move {
             let email = Email::parse("--email", &email)?;
-            accounts::find(&db, &email)
+            app::users::find(&db, &email)
                 .await?
                 .ok_or_else(|| anyhow::anyhow!("--email: no user {}", email.as_str()))
         }
@@ -573,7 +577,7 @@ async fn user_command(config: Config, command: UserCommand) -> anyhow::Result<()
     match command {
         UserCommand::Create { .. } => unreachable!("handled by create_user"),
         UserCommand::List => {
-            let list = accounts::list(&db).await?;
+            let list = app::users::list(&db).await?;
             println!(
                 "{:<36}  {:<24}  {:<8}  {:>7}  created",
                 "email", "name", "state", "records"
@@ -592,22 +596,22 @@ async fn user_command(config: Config, command: UserCommand) -> anyhow::Result<()
         }
         UserCommand::SetPassword { email, .. } => {
             let user = find(email).await?;
-            accounts::set_password(&db, &user.id, read_password()?, now).await?;
+            app::users::set_password(&db, &user.id, read_password()?, now).await?;
             println!("password of {} set; their sessions ended", user.email);
         }
         UserCommand::Disable { email } => {
             let user = find(email).await?;
-            accounts::disable(&db, &user.id, now).await?;
+            app::users::disable(&db, &user.id, now).await?;
             println!("{} disabled: signed out, API tokens revoked", user.email);
         }
         UserCommand::Enable { email } => {
             let user = find(email).await?;
-            accounts::enable(&db, &user.id, now).await?;
+            app::users::enable(&db, &user.id, now).await?;
             println!("{} enabled", user.email);
         }
         UserCommand::ResetTwoFactor { email } => {
             let user = find(email).await?;
-            if accounts::reset_two_factor(&db, &user.id).await? {
+            if app::users::reset_two_factor(&db, &user.id).await? {
                 println!(
                     "two-factor sign-in of {} is off; they sign in with the password alone",
                     user.email
@@ -619,7 +623,7 @@ async fn user_command(config: Config, command: UserCommand) -> anyhow::Result<()
         UserCommand::Delete { email } => {
             let user = find(email).await?;
             let files = store::documents::Files::new(&config.data_dir);
-            accounts::delete(&db, &files, &user.id).await?;
+            app::users::delete(&db, &files, &user.id).await?;
             println!("{} deleted with all their data", user.email);
         }
     }
@@ -632,7 +636,8 @@ async fn create_user(config: Config, email: String, name: Option<String>) -> any
     let pw = read_password()?;
     config.check_data_dir().map_err(|e| anyhow::anyhow!(e))?;
     let db = Db::open(&config.data_dir)?;
-    let user = accounts::create(&db, &email, name, pw, Locale::En, Clock::default().now()).await?;
+    let user =
+        app::users::create(&db, &email, name, pw, Locale::En, Clock::default().now()).await?;
     println!("created user {} ({})", user.email, user.id);
     Ok(())
 }

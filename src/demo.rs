@@ -23,7 +23,7 @@ use crate::store::table;
 use crate::store::transfers::NewTransfer;
 use crate::store::transfers::Transfer;
 use crate::store::users::UserId;
-use crate::store::{balance_history, merchants, new_id};
+use crate::store::{balance_history, export, merchants, new_id};
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -41,28 +41,27 @@ pub struct Summary {
     pub budgets: usize,
 }
 
-/// Deletes every record of the user (accounts, entries, learned merchants,
-/// insights, imports); categories are reset to the defaults.
+/// The tables a user's archive carries that a demo refill keeps: the
+/// assistant's conversations are the person's, not the household's.
+const KEPT: &[&str] = &[
+    "conversations",
+    "conversation_messages",
+    "assistant_proposals",
+];
+
+/// Deletes every record of the user that an archive carries
+/// ([`export::TABLES`]: accounts, entries, budgets, learned merchants,
+/// insights, imports, documents' rows), children first, but the
+/// conversations ([`KEPT`]); categories are then written anew as the
+/// defaults.
 pub fn clear(c: &Connection, user_id: &UserId) -> Result<()> {
-    for table in [
-        "reserve_pots",
-        "documents",
-        "import_rows",
-        "import_batches",
-        "insights",
-        "merchant_categories",
-        "daily_expenses",
-        "expenses",
-        "incomes",
-        "transfers",
-        "balance_history",
-        "accounts",
-        "categories",
-    ] {
-        c.execute(
-            &format!("DELETE FROM {table} WHERE user_id = ?1"),
-            [user_id],
-        )?;
+    for (table, _) in export::TABLES.iter().rev() {
+        if !KEPT.contains(table) {
+            c.execute(
+                &format!("DELETE FROM {table} WHERE user_id = ?1"),
+                [user_id],
+            )?;
+        }
     }
     Ok(())
 }
@@ -758,5 +757,64 @@ fn demo_terms(name: &str, today: NaiveDate) -> crate::store::recurring::Contract
         notice_months: months,
         notice_days: days,
         ..Default::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::locale::Locale;
+    use crate::store::{categories, conversations, users};
+
+    /// A refill starts from nothing of what an archive carries, the
+    /// conversations aside: the reset list is the archive's, so a table
+    /// added to the archive is cleared too.
+    #[test]
+    fn a_refill_clears_every_table_an_archive_carries_but_the_conversations() {
+        let mut c = Connection::open_in_memory().unwrap();
+        c.execute_batch("PRAGMA foreign_keys = ON").unwrap();
+        crate::store::migrate(&mut c).unwrap();
+        let now = DateTime::parse_from_rfc3339("2026-11-28T10:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let now_s = timestamp(now);
+        let user = users::insert(
+            &c,
+            &users::NewUser {
+                email: "demo@example.org",
+                name: "Demo",
+                password_hash: "",
+                locale: Locale::De,
+                now: &now_s,
+            },
+        )
+        .unwrap();
+        categories::insert_defaults(&c, &user.id, user.locale, &now_s).unwrap();
+        fill_household(&c, &user.id, now.date_naive(), now).unwrap();
+        conversations::create(&c, &user.id, "Miete", &now_s).unwrap();
+        let rows = |table: &str| -> i64 {
+            c.query_row(
+                &format!("SELECT COUNT(*) FROM {table} WHERE user_id = ?1"),
+                [&user.id],
+                |r| r.get(0),
+            )
+            .unwrap()
+        };
+        for table in [
+            "accounts",
+            "categories",
+            "expenses",
+            "daily_expenses",
+            "budgets",
+        ] {
+            assert!(rows(table) > 0, "the household has no {table}");
+        }
+        clear(&c, &user.id).unwrap();
+        for (table, _) in export::TABLES {
+            if !KEPT.contains(table) {
+                assert_eq!(rows(table), 0, "{table} kept rows");
+            }
+        }
+        assert_eq!(rows("conversations"), 1);
     }
 }

@@ -75,13 +75,26 @@ impl Error {
 
     /// Logs an internal error's cause, on one line with every cause below
     /// it (`store: database is locked`); never its value for the client.
+    /// Every error also names itself on its request's log line ([`note`]).
     pub fn log(&self) {
+        self.note();
         if let Some(cause) = self.cause() {
             tracing::error!(error = %cause, "internal error");
         }
         if let Error::Busy(cause) = self {
             tracing::warn!(error = %chain(&**cause), "busy: answered 503");
         }
+    }
+
+    /// Names the error on its request's log line ([`noting_failure`]): an
+    /// internal or busy one by its whole chain of causes, a refusal by its
+    /// English words (`amount: must be greater than 0`).
+    pub fn note(&self) {
+        note(|| match self {
+            Error::Internal(cause) => chain(&**cause),
+            Error::Busy(cause) => format!("busy: {}", chain(&**cause)),
+            other => other.to_string(),
+        });
     }
 
     /// [`Error::Busy`] with its cause.
@@ -135,6 +148,35 @@ impl Error {
             _ => None,
         }
     }
+}
+
+tokio::task_local! {
+    /// What the request being answered failed with, first noted first.
+    static FAILURE: std::cell::RefCell<Option<String>>;
+}
+
+/// Runs a request's handling and gives back, beside its response, what
+/// it failed with as the doors noted it ([`note`], [`Error::note`]), for
+/// the request's one log line.
+pub async fn noting_failure<F: std::future::Future>(f: F) -> (F::Output, Option<String>) {
+    FAILURE
+        .scope(std::cell::RefCell::new(None), async {
+            let out = f.await;
+            (out, FAILURE.with(|noted| noted.borrow_mut().take()))
+        })
+        .await
+}
+
+/// Notes what the request being answered failed with; the first note
+/// stands (the cause, not the words a door answered with after it).
+/// Outside a request ([`noting_failure`]) it does nothing.
+pub fn note(what: impl FnOnce() -> String) {
+    let _ = FAILURE.try_with(|noted| {
+        let mut noted = noted.borrow_mut();
+        if noted.is_none() {
+            *noted = Some(what());
+        }
+    });
 }
 
 /// An error and its causes on one line, for the log.

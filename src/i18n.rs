@@ -23,7 +23,7 @@ pub use de::DE;
 pub use en::EN;
 pub use texts::Texts;
 
-pub use crate::domain::locale::Locale;
+use crate::domain::locale::Locale;
 
 /// What a language says: its texts and names.
 impl Locale {

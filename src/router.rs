@@ -139,8 +139,8 @@ fn busy(kind: PathKind) -> Response {
     let e = crate::Error::busy(anyhow::anyhow!("session lookup"));
     let words = format!(
         "{} / {}",
-        e.text(crate::i18n::Locale::En),
-        e.text(crate::i18n::Locale::De)
+        e.text(crate::domain::locale::Locale::En),
+        e.text(crate::domain::locale::Locale::De)
     );
     match kind {
         PathKind::Page => web::pages::errors::busy(),
@@ -161,18 +161,21 @@ fn busy(kind: PathKind) -> Response {
 }
 
 /// One log line per request: method, path (never the query, which may hold a
-/// reset token), status and time. Headers and bodies are not logged.
+/// reset token), status, time and, for a failed request, the error: an
+/// internal one's causes, a refusal's English words. Headers and bodies
+/// are not logged.
 async fn log_request(req: Request, next: Next) -> Response {
     let method = req.method().clone();
     let path = req.uri().path().to_owned();
     let started = std::time::Instant::now();
-    let res = next.run(req).await;
+    let (res, failure) = crate::error::noting_failure(next.run(req)).await;
     let status = res.status().as_u16();
     let ms = started.elapsed().as_secs_f64() * 1000.0;
-    if status >= 500 {
-        tracing::warn!(%method, %path, status, ms, "request");
-    } else {
-        tracing::debug!(%method, %path, status, ms, "request");
+    match (status >= 500, failure) {
+        (true, Some(error)) => tracing::warn!(%method, %path, status, ms, %error, "request"),
+        (true, None) => tracing::warn!(%method, %path, status, ms, "request"),
+        (false, Some(error)) => tracing::debug!(%method, %path, status, ms, %error, "request"),
+        (false, None) => tracing::debug!(%method, %path, status, ms, "request"),
     }
     res
 }

@@ -25,7 +25,8 @@ async fn list_conversations(ctx: Ctx, _: NoInput) -> Result<Reply> {
 
 async fn get_conversation(ctx: Ctx, input: IdInput) -> Result<Reply> {
     let id = required_id(input.id)?;
-    Reply::data(conversations::get(&ctx.state, &ctx.user_id()?, id).await?)
+    let user = ctx.user()?;
+    Reply::data(conversations::get(&ctx.state, &user.id, id, user.locale).await?)
 }
 
 async fn delete_conversation(ctx: Ctx, input: IdInput) -> Result<Reply> {

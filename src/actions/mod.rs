@@ -35,9 +35,9 @@ pub mod two_factor;
 use crate::app::input;
 use crate::auth::origin::{self, write_refusal};
 use crate::auth::session::Session;
+use crate::domain::locale::Locale;
 use crate::error::{Error, Reason, Result};
 use crate::http::guard::{guard, Door};
-use crate::i18n::Locale;
 use crate::state::AppState;
 use crate::store::users::User;
 use axum::body::Body;
@@ -274,11 +274,9 @@ fn registry() -> Registry {
 
 /// The envelope for a failure, at `status`.
 pub fn failure(status: StatusCode, message: impl Into<String>) -> Response {
-    (
-        status,
-        Json(json!({ "success": false, "error": message.into() })),
-    )
-        .into_response()
+    let message = message.into();
+    crate::error::note(|| message.clone());
+    (status, Json(json!({ "success": false, "error": message }))).into_response()
 }
 
 /// Routes of the action layer.

@@ -118,7 +118,7 @@ struct DeleteUserInput {
 async fn delete_user(ctx: Ctx, input: DeleteUserInput) -> Result<Reply> {
     sign_in::confirm_password(&ctx.state, &ctx.client(), "password", input.password).await?;
     let state = &ctx.state;
-    crate::app::accounts::delete(&state.db, &state.files, &ctx.user_id()?).await?;
+    crate::app::users::delete(&state.db, &state.files, &ctx.user_id()?).await?;
     state.token_cache.clear();
     Ok(Reply::data(())?.with_cookie(crate::auth::session::clear_cookie(&state.config)))
 }

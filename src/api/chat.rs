@@ -70,9 +70,14 @@ pub async fn chat(State(state): State<AppState>, turn: AiTurn<Chat>, req: Reques
         }
     };
     let deadline = ai.chat_deadline();
+    let fresh = started.new.then(|| started.conversation_id.clone());
     if !stream {
         let work = chat::answer(&state, &ai, &user, started, false, &|_| {});
-        let Ok(result) = tokio::time::timeout(deadline, work).await else {
+        let result = tokio::time::timeout(deadline, work).await;
+        if !matches!(result, Ok(Ok(_))) {
+            forget(&state, &user, fresh.as_deref()).await;
+        }
+        let Ok(result) = result else {
             return error(
                 StatusCode::GATEWAY_TIMEOUT,
                 crate::i18n::assistant::too_long(user.locale, deadline.as_secs()),
@@ -101,17 +106,19 @@ pub async fn chat(State(state): State<AppState>, turn: AiTurn<Chat>, req: Reques
         let work = chat::answer(&state, &ai, &user, started, true, &emit);
         tokio::select! {
             // The person left: dropping the answer cancels the provider's request.
-            _ = tx.closed() => {}
+            _ = tx.closed() => forget(&state, &user, fresh.as_deref()).await,
             result = tokio::time::timeout(deadline, work) => match result {
                 Ok(Ok(_)) => {}
                 Ok(Err(f)) => {
                     f.log();
+                    forget(&state, &user, fresh.as_deref()).await;
                     emit(Event::Error { error: f.message(user.locale) });
                 }
                 // Past the deadline: the answer (and the provider's
                 // request) is dropped, and the stream ends after this.
                 Err(_) => {
                     tracing::warn!(seconds = deadline.as_secs(), "a chat answer passed its deadline");
+                    forget(&state, &user, fresh.as_deref()).await;
                     emit(Event::Error { error: crate::i18n::assistant::too_long(user.locale, deadline.as_secs()) });
                 }
             }
@@ -131,4 +138,13 @@ pub async fn chat(State(state): State<AppState>, turn: AiTurn<Chat>, req: Reques
     res.headers_mut()
         .insert("x-accel-buffering", HeaderValue::from_static("no"));
     res
+}
+
+/// Removes the conversation `fresh` this request started, its first
+/// answer not having come (`chat::unanswered`).
+async fn forget(state: &AppState, user: &crate::store::users::User, fresh: Option<&str>) {
+    let Some(id) = fresh else { return };
+    if let Err(e) = chat::unanswered(state, user, id).await {
+        tracing::error!(error = ?e, "removing an unanswered conversation failed");
+    }
 }

@@ -57,6 +57,7 @@ impl ApiError {
     }
 
     fn respond(&self, body: serde_json::Value) -> Response {
+        crate::error::note(|| self.message.clone());
         let mut res = (self.status, Json(body)).into_response();
         if let Some(wait) = self.retry_after {
             res.headers_mut()

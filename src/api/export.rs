@@ -4,14 +4,20 @@
 //! streamed; only its owner's session gets it. A second export of the same
 //! user is answered 429 with `Retry-After` until the first has downloaded,
 //! one that found no turn 503 busy. See `docs/operations.md`.
+//!
+//! `GET /api/export/daily-expenses?month=YYYY-MM[&category=ID|none]` and
+//! `GET /api/export/search?q=…`: the one-time expenses of a month and a
+//! search's hits as one spreadsheet file each, written as the archive's
+//! `spreadsheet/` files are (the "spreadsheet" links of those pages).
 
 use super::{error, ApiError};
 use crate::app::{export, temp_files};
 use crate::error::Reason;
 use crate::http::session::SessionUser;
+use crate::i18n::export::{sheet_words, Sheet};
 use crate::state::AppState;
 use axum::body::{Body, Bytes};
-use axum::extract::State;
+use axum::extract::{Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use tokio::io::AsyncReadExt;
@@ -68,6 +74,81 @@ pub async fn download(
         now.format("%Y-%m-%d")
     );
     if let Ok(v) = HeaderValue::from_str(&name) {
+        h.insert(header::CONTENT_DISPOSITION, v);
+    }
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    res
+}
+
+#[derive(serde::Deserialize)]
+pub struct MonthQuery {
+    month: Option<String>,
+    category: Option<String>,
+}
+
+/// `GET /api/export/daily-expenses`: the month's one-time expenses (this
+/// month without `month`), of one category with `category` (`none`: those
+/// without one), as a spreadsheet file.
+pub async fn daily_expenses(
+    State(state): State<AppState>,
+    SessionUser(session): SessionUser,
+    Query(q): Query<MonthQuery>,
+) -> Response {
+    let user = &session.user;
+    let first = match crate::domain::recurrence::month_or_current(
+        "month",
+        q.month.as_deref(),
+        state.clock.today(),
+    ) {
+        Ok(first) => first,
+        Err(e) => return ApiError::worded(e, user.locale).into_response(),
+    };
+    let last = crate::domain::recurrence::month_end(first);
+    let category = q
+        .category
+        .filter(|c| !c.trim().is_empty())
+        .map(|c| (c != "none").then_some(c));
+    match export::daily_expenses_sheet(&state.db, user, (first, last), category).await {
+        Ok(csv) => {
+            let (name, _) = sheet_words(Sheet::DailyExpenses, user.locale);
+            sheet(csv, &format!("{name}-{}", first.format("%Y-%m")))
+        }
+        Err(e) => ApiError::worded(e, user.locale).into_response(),
+    }
+}
+
+#[derive(serde::Deserialize)]
+pub struct SearchQuery {
+    q: Option<String>,
+}
+
+/// `GET /api/export/search`: the hits of a search, best first, as a
+/// spreadsheet file.
+pub async fn search(
+    State(state): State<AppState>,
+    SessionUser(session): SessionUser,
+    Query(q): Query<SearchQuery>,
+) -> Response {
+    let user = &session.user;
+    let query = match crate::app::search::query(q.q.as_deref().unwrap_or_default()) {
+        Ok(query) => query,
+        Err(e) => return ApiError::worded(e, user.locale).into_response(),
+    };
+    match export::search_sheet(&state.db, user, query, state.clock.today()).await {
+        Ok(csv) => sheet(csv, sheet_words(Sheet::Search, user.locale).0),
+        Err(e) => ApiError::worded(e, user.locale).into_response(),
+    }
+}
+
+/// A spreadsheet file as a download named `name.csv`.
+fn sheet(csv: Vec<u8>, name: &str) -> Response {
+    let mut res = csv.into_response();
+    let h = res.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/csv; charset=utf-8"),
+    );
+    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{name}.csv\"")) {
         h.insert(header::CONTENT_DISPOSITION, v);
     }
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));

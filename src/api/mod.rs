@@ -94,6 +94,8 @@ pub fn router(state: AppState, panic_routes: bool) -> Router<AppState> {
                 .layer(axum::extract::DefaultBodyLimit::max(imports::BODY_LIMIT)),
         )
         .route("/export", get(export::download))
+        .route("/export/daily-expenses", get(export::daily_expenses))
+        .route("/export/search", get(export::search))
         .route(
             "/import-data",
             axum::routing::post(import_data::upload).layer(axum::extract::DefaultBodyLimit::max(

@@ -12,11 +12,11 @@ use crate::app::reports::budgets;
 use crate::app::reports::dashboard::{load_ledger, Ledger};
 use crate::clock::timestamp;
 use crate::domain::insights::{find, CategoryFacts, Facts, Finding, Found};
+use crate::domain::locale::Locale;
 use crate::domain::recurrence::{add_months, month_end, month_start};
 use crate::domain::views;
 use crate::error::Result;
 use crate::i18n::insights::text;
-use crate::i18n::Locale;
 use crate::services::rates::RateStore;
 use crate::state::AppState;
 use crate::store::categories::Category;
@@ -88,7 +88,7 @@ pub fn basis(
             }
             CategoryFacts {
                 recurring,
-                budget: budgets.of(&k.id).map(|b| (b.available, b.status)),
+                budget: budgets.of(&k.id).map(|b| (b.available.0, b.status)),
                 id: k.id,
                 name: k.name,
                 spent,
@@ -146,7 +146,7 @@ pub async fn refresh(state: &AppState, user: &UserId) {
     let now = state.clock.now();
     let done = state
         .db
-        .run(move |c| match crate::store::user::find(c, &user)? {
+        .run(move |c| match crate::store::users::find(c, &user)? {
             Some(user) => refresh_in(c, &user, &st.rates, now),
             None => Ok(0),
         })

@@ -8,8 +8,9 @@ use crate::state::AppState;
 use crate::store::daily_expenses::{self, DailyExpense};
 use crate::store::documents::{self, Document, Filter, Upload};
 use crate::store::expenses::{self, Expense};
+use crate::store::require_owned_field;
 use crate::store::users::UserId;
-use crate::store::{require_owned_field, Owned};
+use rusqlite::Connection;
 
 /// Keeps a checked upload ([`Upload::check`]) within the user's quota.
 pub async fn upload(state: &AppState, user: &UserId, upload: Upload) -> Result<Document> {
@@ -21,8 +22,26 @@ pub async fn upload(state: &AppState, user: &UserId, upload: Upload) -> Result<D
         upload,
         state.config.document_quota,
         now,
+        attachable,
     )
     .await
+}
+
+/// Fails naming its field unless the expense and the one-time expense a
+/// document is attached to (either may be none) are the user's.
+fn attachable(
+    c: &Connection,
+    user: &UserId,
+    expense: Option<&str>,
+    daily: Option<&str>,
+) -> Result<()> {
+    if let Some(e) = expense {
+        require_owned_field::<Expense>(c, user, "expenseId", e)?;
+    }
+    if let Some(d) = daily {
+        require_owned_field::<DailyExpense>(c, user, "dailyExpenseId", d)?;
+    }
+    Ok(())
 }
 
 /// A document and its bytes; another user's id is not found.
@@ -107,12 +126,7 @@ pub async fn attach(
     state
         .db
         .transaction(move |tx| {
-            if let Some(e) = &expense {
-                require_owned_field(tx, Owned::Expense, &user, "expenseId", e)?;
-            }
-            if let Some(d) = &daily {
-                require_owned_field(tx, Owned::DailyExpense, &user, "dailyExpenseId", d)?;
-            }
+            attachable(tx, &user, expense.as_deref(), daily.as_deref())?;
             documents::attach(tx, &user, &id, expense.as_deref(), daily.as_deref())?
                 .ok_or(Error::NotFound)
         })

@@ -88,6 +88,49 @@ pub async fn write(
     .await
 }
 
+/// The user's one-time expenses from `first` to `last` (both included), of
+/// the category `category` (`Some(None)`: without one), as a spreadsheet
+/// file in the user's language, the export's `spreadsheet/` file of them.
+pub async fn daily_expenses_sheet(
+    db: &Db,
+    user: &User,
+    (first, last): (chrono::NaiveDate, chrono::NaiveDate),
+    category: Option<Option<String>>,
+) -> Result<Vec<u8>> {
+    let user = user.clone();
+    db.read(move |c| {
+        let mut out = Vec::new();
+        let category = category.as_ref().map(Option::as_deref);
+        export::sheets::daily_expenses(c, &user, (first, last), category, &mut out)
+            .map_err(crate::Error::Internal)?;
+        Ok(out)
+    })
+    .await
+}
+
+/// The hits of a search for `query` (checked by `app::search::query`),
+/// the first [`SEARCH_SHEET_MAX`] of them, best first, as a spreadsheet
+/// file in the user's language.
+pub async fn search_sheet(
+    db: &Db,
+    user: &User,
+    query: String,
+    today: chrono::NaiveDate,
+) -> Result<Vec<u8>> {
+    let user = user.clone();
+    db.read(move |c| {
+        let hits = crate::store::search::search(c, &user.id, &query, (0, SEARCH_SHEET_MAX), today)?;
+        let mut out = Vec::new();
+        export::sheets::search_hits(&hits, user.locale, &mut out)
+            .map_err(crate::Error::Internal)?;
+        Ok(out)
+    })
+    .await
+}
+
+/// The most hits a search's spreadsheet file lists.
+pub const SEARCH_SHEET_MAX: usize = 10_000;
+
 /// The users whose load runs in this process: housekeeping takes back only
 /// the others' (interrupted) loads.
 static LOADING: LazyLock<Mutex<HashSet<UserId>>> = LazyLock::new(Default::default);

@@ -6,11 +6,11 @@
 use crate::app::budget_insights::{basis, store, Basis};
 use crate::clock::timestamp;
 use crate::domain::insights::{find, Facts, SubscriptionFacts};
+use crate::domain::locale::Locale;
 use crate::domain::recurrence::{month_start, monthly_equivalent};
 use crate::domain::views::{self, View};
 use crate::error::{Error, Result};
 use crate::i18n::insights::text;
-use crate::i18n::Locale;
 use crate::services::rates::RateStore;
 use crate::state::AppState;
 use crate::store::users::{User, UserId};
@@ -165,15 +165,13 @@ pub fn words(insight: &insights::Insight, locale: Locale) -> (String, String) {
     }
 }
 
-/// Unread insights listed (and counted by the summary) at most.
-pub const UNREAD_MAX: u32 = 50;
-
-/// The user's unread, unexpired insights, newest first, at most [`UNREAD_MAX`].
+/// The user's unread, unexpired insights, newest first, at most
+/// [`insights::UNREAD_MAX`].
 pub async fn unread(state: &AppState, user: &UserId) -> Result<Vec<insights::Insight>> {
     let (user, now) = (user.clone(), timestamp(state.clock.now()));
     state
         .db
-        .run(move |c| insights::unread(c, &user, &now, UNREAD_MAX))
+        .run(move |c| insights::unread(c, &user, &now, insights::UNREAD_MAX))
         .await
 }
 

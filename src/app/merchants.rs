@@ -7,7 +7,7 @@ use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
 use crate::store::categories::Category;
 use crate::store::users::UserId;
-use crate::store::{merchants, require_owned_field, table, Owned};
+use crate::store::{merchants, require_owned_field, table};
 use serde::Serialize;
 
 /// The longest merchant name.
@@ -108,7 +108,7 @@ pub async fn learn(
     state
         .db
         .transaction(move |tx| {
-            require_owned_field(tx, Owned::Category, &user, "categoryId", &category_id)?;
+            require_owned_field::<Category>(tx, &user, "categoryId", &category_id)?;
             merchants::learn(tx, &user, &k, &category_id, &now)
         })
         .await?;

@@ -4,7 +4,6 @@
 //! here and encodes what it answers; nothing here knows HTTP, JSON
 //! envelopes or pages, and no door calls another.
 
-pub mod accounts;
 pub mod api_tokens;
 pub mod assistant;
 pub mod bank;
@@ -29,3 +28,7 @@ pub mod settings;
 pub mod sign_in;
 pub mod single_sign_on;
 pub mod temp_files;
+pub mod users;
+
+#[cfg(test)]
+pub(crate) mod testing;

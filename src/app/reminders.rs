@@ -27,7 +27,7 @@ pub struct Due {
     pub name: String,
     pub amount: rust_decimal::Decimal,
     pub currency: String,
-    pub locale: crate::i18n::Locale,
+    pub locale: crate::domain::locale::Locale,
 }
 
 /// Every recurring expense of every user due on `day`.

@@ -69,7 +69,7 @@ pub async fn change_password(
     state
         .db
         .transaction(move |tx| {
-            users::set_password(tx, &user, &hash, &now)?;
+            crate::app::users::new_password(tx, &user, &hash, &now)?;
             sign_in::end_old_credentials(
                 tx,
                 &user,

@@ -4,14 +4,16 @@
 //! other ([`sign_in::end`]). The door (`api::oidc`) reads the request and
 //! answers with redirects.
 
+use crate::app;
 use crate::app::sign_in::{self, Client, Ending};
-use crate::auth::oidc::{self, Newcomer, Pending, Refusal};
+use crate::auth::oidc::{self, Pending, Refusal};
 use crate::auth::session;
 use crate::clock::timestamp;
 use crate::domain::email::Email;
 use crate::domain::locale::Locale;
 use crate::state::AppState;
-use crate::store::users;
+use crate::store;
+use crate::store::users::{self, User};
 
 /// Longer `code` or `state` values than this are not a provider's.
 const MAX_PARAM: usize = 4096;
@@ -114,7 +116,7 @@ pub async fn finish(
                     }),
                     _ => None,
                 };
-                let found = oidc::user_for(tx, &id, key.as_deref(), registration, newcomer, &now)?;
+                let found = user_for(tx, &id, key.as_deref(), registration, newcomer, &now)?;
                 // A password hash for a new account is worth making only
                 // when one may be made.
                 let may_join = matches!(found, Err(Refusal::NoAccount))
@@ -171,4 +173,73 @@ pub async fn finish(
             .map_err(fail)?;
     }
     Ok(Outcome::SignedIn { token, return_to })
+}
+
+/// A new account's details when the provider's user has none yet.
+struct Newcomer<'a> {
+    pub email: &'a str,
+    pub name: &'a str,
+    pub password_hash: &'a str,
+    pub locale: Locale,
+}
+
+/// The cashkeeper user of a verified identity, inside the caller's write
+/// transaction: the one linked to it before; else the one with the
+/// provider-verified email, linked now; else a new account when
+/// `registration` admits one (`newcomer` says who). The email key must be
+/// normalised as sign-in normalises it.
+fn user_for(
+    tx: &rusqlite::Transaction<'_>,
+    id: &oidc::Identity,
+    email_key: Option<&str>,
+    registration: crate::config::Registration,
+    newcomer: Option<Newcomer<'_>>,
+    now: &str,
+) -> crate::Result<Result<User, Refusal>> {
+    if let Some(user) = store::oidc::user_of(tx, &id.issuer, &id.subject)? {
+        if users::is_disabled(tx, &user.id)? {
+            return Ok(Err(Refusal::Disabled));
+        }
+        store::oidc::touch(tx, &id.issuer, &id.subject, now)?;
+        return Ok(Ok(user));
+    }
+    let Some(key) = email_key else {
+        return Ok(Err(Refusal::EmailUnverified));
+    };
+    if !id.email_verified {
+        return Ok(Err(Refusal::EmailUnverified));
+    }
+    let user = match users::find_by_email(tx, key)? {
+        Some(user) => {
+            if users::is_disabled(tx, &user.id)? {
+                return Ok(Err(Refusal::Disabled));
+            }
+            // One provider account per user: an address handed on at the
+            // provider must not open the first owner's account.
+            if store::oidc::linked_at(tx, &user.id, &id.issuer)? {
+                return Ok(Err(Refusal::Linked));
+            }
+            user
+        }
+        None => {
+            let admitted = registration.admits(|| users::count(tx))?;
+            let (true, Some(n)) = (admitted, newcomer) else {
+                return Ok(Err(Refusal::NoAccount));
+            };
+            let user = app::users::open(
+                tx,
+                &users::NewUser {
+                    email: n.email,
+                    name: n.name,
+                    password_hash: n.password_hash,
+                    locale: n.locale,
+                    now,
+                },
+            )?;
+            users::mark_without_password(tx, &user.id)?;
+            user
+        }
+    };
+    store::oidc::link(tx, &id.issuer, &id.subject, &user.id, now)?;
+    Ok(Ok(user))
 }

@@ -14,7 +14,6 @@
 //! refetches them once (the provider rotated its keys).
 
 use crate::config::Oidc as OidcConfig;
-use crate::store::{oidc as identities, users};
 use openidconnect::core::{
     CoreAuthenticationFlow, CoreClient, CoreClientAuthMethod, CoreProviderMetadata,
 };
@@ -454,75 +453,6 @@ pub fn local_path(raw: &str) -> Option<String> {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"/-_.#?=&".contains(&b));
     plain.then(|| raw.to_string())
-}
-
-/// A new account's details when the provider's user has none yet.
-pub struct Newcomer<'a> {
-    pub email: &'a str,
-    pub name: &'a str,
-    pub password_hash: &'a str,
-    pub locale: crate::i18n::Locale,
-}
-
-/// The cashkeeper user of a verified identity, inside the caller's write
-/// transaction: the one linked to it before; else the one with the
-/// provider-verified email, linked now; else a new account when
-/// `registration` admits one (`newcomer` says who). The email key must be
-/// normalised as sign-in normalises it.
-pub fn user_for(
-    tx: &rusqlite::Transaction<'_>,
-    id: &Identity,
-    email_key: Option<&str>,
-    registration: crate::config::Registration,
-    newcomer: Option<Newcomer<'_>>,
-    now: &str,
-) -> crate::Result<Result<users::User, Refusal>> {
-    if let Some(user) = identities::user_of(tx, &id.issuer, &id.subject)? {
-        if users::is_disabled(tx, &user.id)? {
-            return Ok(Err(Refusal::Disabled));
-        }
-        identities::touch(tx, &id.issuer, &id.subject, now)?;
-        return Ok(Ok(user));
-    }
-    let Some(key) = email_key else {
-        return Ok(Err(Refusal::EmailUnverified));
-    };
-    if !id.email_verified {
-        return Ok(Err(Refusal::EmailUnverified));
-    }
-    let user = match users::find_by_email(tx, key)? {
-        Some(user) => {
-            if users::is_disabled(tx, &user.id)? {
-                return Ok(Err(Refusal::Disabled));
-            }
-            // One provider account per user: an address handed on at the
-            // provider must not open the first owner's account.
-            if identities::linked_at(tx, &user.id, &id.issuer)? {
-                return Ok(Err(Refusal::Linked));
-            }
-            user
-        }
-        None => {
-            let admitted = registration.admits(|| users::count(tx))?;
-            let (true, Some(n)) = (admitted, newcomer) else {
-                return Ok(Err(Refusal::NoAccount));
-            };
-            let user = users::create(
-                tx,
-                &users::NewUser {
-                    email: n.email,
-                    name: n.name,
-                    password_hash: n.password_hash,
-                    locale: n.locale,
-                    now,
-                },
-            )?;
-            users::mark_without_password(tx, &user.id)?;
-            user
-        }
-    };
-    identities::link(tx, &id.issuer, &id.subject, &user.id, now)?;
-    Ok(Ok(user))
 }
 
 #[cfg(test)]

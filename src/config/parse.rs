@@ -2,7 +2,7 @@
 //! sign-on, web push keys and the FinTS product id, each refused naming its
 //! variable.
 
-use super::*;
+use super::{Ai, ConfigError, Oidc, Secret, Vapid};
 
 pub(super) fn parse_bool(
     var: &str,

@@ -7,8 +7,6 @@
 
 use serde::Serialize;
 use std::sync::LazyLock;
-use unicode_normalization::char::decompose_canonical;
-use unicode_normalization::UnicodeNormalization;
 
 /// One bank of the table. Several rows may share a bank code (and a BIC).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -185,49 +183,10 @@ fn occurs(key: &str, word: &str) -> Match {
     }
 }
 
-/// Lower case with umlauts and ß written out (`ä` → `ae`, `ß` → `ss`),
-/// other accents dropped, and every run of other characters one space, so
-/// "Köln", "KOELN" and "koeln" are the same word.
+/// A bank's name, a city or a query as words to compare
+/// ([`crate::domain::fold::words`]).
 pub fn fold(text: &str) -> String {
-    let composed: std::borrow::Cow<str> = if text.is_ascii() {
-        text.into()
-    } else {
-        text.nfc().collect::<String>().into()
-    };
-    let mut out = String::with_capacity(text.len());
-    for c in composed.chars().flat_map(char::to_lowercase) {
-        let written = match c {
-            'ä' => "ae",
-            'ö' => "oe",
-            'ü' => "ue",
-            'ß' => "ss",
-            c if c.is_alphanumeric() && c.is_ascii() => {
-                out.push(c);
-                continue;
-            }
-            c if c.is_alphanumeric() => {
-                // Other letters without their accents (`é` → `e`).
-                let mut base = None;
-                decompose_canonical(c, |d| {
-                    if base.is_none() && d.is_alphanumeric() {
-                        base = Some(d);
-                    }
-                });
-                out.push(base.unwrap_or(c));
-                continue;
-            }
-            _ => " ",
-        };
-        if written != " " {
-            out.push_str(written);
-        } else if !out.is_empty() && !out.ends_with(' ') {
-            out.push(' ');
-        }
-    }
-    if out.ends_with(' ') {
-        out.pop();
-    }
-    out
+    crate::domain::fold::words(text)
 }
 
 /// Reads the table's text: `#` comments, `@N<TAB>url` addresses, then

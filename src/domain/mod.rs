@@ -8,6 +8,7 @@ pub mod contracts;
 pub mod currency;
 pub mod documents;
 pub mod email;
+pub mod fold;
 pub mod forecast;
 pub mod import;
 pub mod insights;

@@ -65,8 +65,10 @@ pub fn parse(field: &'static str, raw: &str, sign: Sign) -> Result<Decimal> {
 }
 
 /// Cents for the database. The amount has at most two decimals.
-pub fn to_cents(d: Decimal) -> i64 {
-    (round(d) * Decimal::ONE_HUNDRED).to_i64().unwrap_or(0)
+pub fn to_cents(d: impl Into<Decimal>) -> i64 {
+    (round(d.into()) * Decimal::ONE_HUNDRED)
+        .to_i64()
+        .unwrap_or(0)
 }
 
 /// Back from cents.
@@ -87,6 +89,109 @@ pub fn round(d: Decimal) -> Decimal {
 /// The JSON text of an amount: a number with exactly two decimals ("12.50").
 pub fn json_text(d: Decimal) -> String {
     format!("{:.2}", round(d))
+}
+
+/// An amount as it crosses the edge: it serialises itself as a JSON
+/// number with exactly two decimals ([`json_text`]: `12.50`, not `12.5`
+/// nor `"12.50"`) and reads back digit for digit. Inside, it is the
+/// `Decimal` it holds (`*m`, `m.0`); arithmetic stays on `Decimal`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Money(pub Decimal);
+
+impl Money {
+    pub const ZERO: Money = Money(Decimal::ZERO);
+
+    /// Back from the database's cents ([`from_cents`]).
+    pub fn from_cents(cents: i64) -> Money {
+        Money(from_cents(cents))
+    }
+
+    /// Back from cents that may be absent.
+    pub fn from_cents_or_none(cents: Option<i64>) -> Option<Money> {
+        cents.map(Money::from_cents)
+    }
+}
+
+impl From<Decimal> for Money {
+    fn from(d: Decimal) -> Money {
+        Money(d)
+    }
+}
+
+impl From<Money> for Decimal {
+    fn from(m: Money) -> Decimal {
+        m.0
+    }
+}
+
+impl std::ops::Deref for Money {
+    type Target = Decimal;
+    fn deref(&self) -> &Decimal {
+        &self.0
+    }
+}
+
+impl PartialEq<Decimal> for Money {
+    fn eq(&self, other: &Decimal) -> bool {
+        self.0 == *other
+    }
+}
+
+impl std::fmt::Display for Money {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::ops::Add for Money {
+    type Output = Money;
+    fn add(self, other: Money) -> Money {
+        Money(self.0 + other.0)
+    }
+}
+
+impl std::ops::Sub for Money {
+    type Output = Money;
+    fn sub(self, other: Money) -> Money {
+        Money(self.0 - other.0)
+    }
+}
+
+impl std::ops::Neg for Money {
+    type Output = Money;
+    fn neg(self) -> Money {
+        Money(-self.0)
+    }
+}
+
+impl std::ops::AddAssign<Decimal> for Money {
+    fn add_assign(&mut self, other: Decimal) {
+        self.0 += other;
+    }
+}
+
+impl PartialOrd<Decimal> for Money {
+    fn partial_cmp(&self, other: &Decimal) -> Option<std::cmp::Ordering> {
+        self.0.partial_cmp(other)
+    }
+}
+
+impl std::iter::Sum for Money {
+    fn sum<I: Iterator<Item = Money>>(iter: I) -> Money {
+        Money(iter.map(|m| m.0).sum())
+    }
+}
+
+impl serde::Serialize for Money {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        json::serialize(&self.0, s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Money {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Money, D::Error> {
+        json::deserialize(d).map(Money)
+    }
 }
 
 /// Serde helpers: serialize a `Decimal` as a JSON number with exactly two

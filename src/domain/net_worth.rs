@@ -6,7 +6,7 @@
 //! of an older statement's balance set on it); one without a recorded
 //! balance counts its balance from its creation day.
 
-use crate::domain::money;
+use crate::domain::money::Money;
 use crate::domain::rates::Rates;
 use crate::domain::recurrence::{add_months, month_end, month_start};
 use chrono::{Datelike, NaiveDate};
@@ -44,12 +44,9 @@ pub struct AccountBalance<'a> {
 /// A month's net worth by account type, in the base currency.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct ByType {
-    #[serde(serialize_with = "money::json::serialize")]
-    pub checking: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub savings: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub etf: Decimal,
+    pub checking: Money,
+    pub savings: Money,
+    pub etf: Money,
 }
 
 impl ByType {
@@ -63,7 +60,7 @@ impl ByType {
     }
 
     pub fn total(&self) -> Decimal {
-        self.checking + self.savings + self.etf
+        Decimal::from(self.checking + self.savings + self.etf)
     }
 }
 
@@ -74,8 +71,7 @@ pub struct MonthPoint {
     /// The month's first day; written `YYYY-MM`.
     #[serde(serialize_with = "year_month")]
     pub month: NaiveDate,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub total: Decimal,
+    pub total: Money,
     pub by_type: ByType,
 }
 
@@ -133,7 +129,7 @@ pub fn monthly(
             }
             MonthPoint {
                 month,
-                total: by_type.total(),
+                total: by_type.total().into(),
                 by_type,
             }
         })
@@ -176,8 +172,8 @@ pub struct Trend {
 pub fn trend(points: &[MonthPoint]) -> Option<Trend> {
     let (first, last) = (points.first()?, points.last()?);
     Some(Trend {
-        total: last.total,
-        change: last.total - first.total,
+        total: last.total.0,
+        change: Decimal::from(last.total - first.total),
         months: points.len() as u32,
     })
 }
@@ -241,7 +237,7 @@ mod tests {
     fn totals(points: &[MonthPoint]) -> Vec<(String, Decimal)> {
         points
             .iter()
-            .map(|p| (p.month.format("%Y-%m").to_string(), p.total))
+            .map(|p| (p.month.format("%Y-%m").to_string(), p.total.0))
             .collect()
     }
 

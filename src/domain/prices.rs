@@ -7,6 +7,7 @@
 //! leaves the months before it as they were.
 
 use super::recurrence::{Frequency, Schedule};
+use crate::domain::money::Money;
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -16,8 +17,7 @@ use serde::Serialize;
 #[serde(rename_all = "camelCase")]
 pub struct Earlier {
     pub until: NaiveDate,
-    #[serde(serialize_with = "super::money::json::serialize")]
-    pub amount: Decimal,
+    pub amount: Money,
 }
 
 /// An item's amounts: the latest and the earlier ones, oldest first (as
@@ -43,7 +43,7 @@ impl Prices {
         self.earlier
             .iter()
             .find(|e| day < e.until)
-            .map_or(self.latest, |e| e.amount)
+            .map_or(self.latest, |e| e.amount.0)
     }
 
     /// Every amount converted by `f` (into the base currency).
@@ -55,7 +55,7 @@ impl Prices {
                 .iter()
                 .map(|e| Earlier {
                     until: e.until,
-                    amount: f(e.amount),
+                    amount: f(e.amount.0).into(),
                 })
                 .collect(),
         }
@@ -78,12 +78,12 @@ impl Prices {
             .collect();
         earlier.push(Earlier {
             until: from,
-            amount: before,
+            amount: before.into(),
         });
         // A stretch with the same amount as the one after it is no change.
         let mut merged: Vec<Earlier> = Vec::with_capacity(earlier.len());
         for (i, e) in earlier.iter().enumerate() {
-            let next = earlier.get(i + 1).map_or(amount, |n| n.amount);
+            let next = earlier.get(i + 1).map_or(amount, |n| n.amount.0);
             if e.amount != next {
                 merged.push(*e);
             }
@@ -290,7 +290,7 @@ mod tests {
             earlier,
             vec![Earlier {
                 until: today,
-                amount: dec("13.99")
+                amount: dec("13.99").into()
             }]
         );
         // The same amount and no day: nothing to do, a later raise stays.
@@ -318,7 +318,7 @@ mod tests {
             kept,
             vec![Earlier {
                 until: d("2026-01-01"),
-                amount: dec("12")
+                amount: dec("12").into()
             }]
         );
     }

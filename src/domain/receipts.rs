@@ -6,6 +6,7 @@
 use crate::domain::currency::Currency;
 pub use crate::domain::documents::Kind;
 use crate::domain::money;
+use crate::domain::money::Money;
 use crate::error::Reason;
 use chrono::{Datelike, NaiveDate};
 use rust_decimal::Decimal;
@@ -168,8 +169,7 @@ pub struct CategoryChoice {
 pub struct Receipt {
     pub merchant: Option<String>,
     pub date: Option<NaiveDate>,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub total: Decimal,
+    pub total: Money,
     /// An ISO 4217 code.
     pub currency: &'static str,
     pub items: Vec<Item>,
@@ -179,8 +179,7 @@ pub struct Receipt {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Item {
     pub name: String,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub amount: Decimal,
+    pub amount: Money,
 }
 
 /// What the model is told: the fields, their forms, and the categories it
@@ -282,7 +281,7 @@ pub fn check_answer(
         Some(t) => t,
         // No readable total: the items added up, if there are any.
         None if !items.is_empty() => {
-            let sum = items.iter().map(|i| i.amount).sum::<Decimal>();
+            let sum = items.iter().map(|i| i.amount.0).sum::<Decimal>();
             if sum.abs() > money::MAX {
                 return Err("the items add up to more than 999,999,999.99".into());
             }
@@ -313,7 +312,7 @@ pub fn check_answer(
     Ok(Receipt {
         merchant,
         date,
-        total,
+        total: total.into(),
         currency: currency.code(),
         items,
         category_id,
@@ -371,7 +370,10 @@ fn parse_item(v: &Value) -> Option<Item> {
         .and_then(clean_name)?;
     let amount =
         get(&["amount", "price", "total", "totalPrice", "total_price"]).and_then(parse_amount)?;
-    Some(Item { name, amount })
+    Some(Item {
+        name,
+        amount: amount.into(),
+    })
 }
 
 /// An amount from a JSON number or from text as receipts print it
@@ -582,7 +584,7 @@ mod tests {
             r.items,
             vec![Item {
                 name: "Ok".into(),
-                amount: Decimal::new(700, 2)
+                amount: Money::from(Decimal::new(700, 2))
             }]
         );
         assert_eq!(r.category_id, None);

@@ -9,6 +9,7 @@
 
 use super::prices::Prices;
 use super::recurrence::{add_months, month_end, monthly_equivalent, Frequency, Schedule};
+use crate::domain::money::Money;
 use chrono::{Datelike, NaiveDate};
 use rust_decimal::Decimal;
 use std::collections::HashMap;
@@ -181,11 +182,9 @@ pub fn expenses_by_category_months(
 #[derive(serde::Serialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
 pub struct RecurringCosts {
-    #[serde(serialize_with = "super::money::json::serialize")]
-    pub fixed_costs_monthly: Decimal,
+    pub fixed_costs_monthly: Money,
     pub fixed_costs_count: usize,
-    #[serde(serialize_with = "super::money::json::serialize")]
-    pub subscriptions_monthly: Decimal,
+    pub subscriptions_monthly: Money,
     pub subscriptions_count: usize,
 }
 
@@ -371,11 +370,11 @@ mod tests {
         });
         let r = recurring_costs(&items, d("2025-03-01"));
         assert_eq!(
-            (r.fixed_costs_monthly, r.fixed_costs_count),
+            (r.fixed_costs_monthly.0, r.fixed_costs_count),
             (dec("1053.33"), 4)
         );
         assert_eq!(
-            (r.subscriptions_monthly, r.subscriptions_count),
+            (r.subscriptions_monthly.0, r.subscriptions_count),
             (dec("12.99"), 1)
         );
     }

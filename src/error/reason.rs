@@ -377,6 +377,23 @@ pub enum BankFailure {
 }
 
 impl BankFailure {
+    /// Every failure without the bank's words, each stored by its
+    /// [`code`](BankFailure::code) alone: what [`BankFailure::from_code`]
+    /// reads back and what the wording tests go through.
+    pub const PLAIN: [BankFailure; 11] = [
+        BankFailure::WrongPin,
+        BankFailure::Locked,
+        BankFailure::TanRejected,
+        BankFailure::ProductRefused,
+        BankFailure::ProductIdMissing,
+        BankFailure::Unreachable,
+        BankFailure::Timeout,
+        BankFailure::ApprovalTimedOut,
+        BankFailure::Unreadable,
+        BankFailure::NotOffered,
+        BankFailure::UnknownTanMethod,
+    ];
+
     /// The code a connection's last error is stored as; its words are
     /// made when it is read, in the reader's language.
     pub fn code(&self) -> &'static str {
@@ -407,22 +424,10 @@ impl BankFailure {
     /// The failure stored as `code` (and the bank's words); an unknown
     /// code reads as a refusal.
     pub fn from_code(code: &str, text: Option<&str>) -> BankFailure {
-        let known = [
-            BankFailure::WrongPin,
-            BankFailure::Locked,
-            BankFailure::TanRejected,
-            BankFailure::ProductRefused,
-            BankFailure::ProductIdMissing,
-            BankFailure::Unreachable,
-            BankFailure::Timeout,
-            BankFailure::ApprovalTimedOut,
-            BankFailure::Unreadable,
-            BankFailure::NotOffered,
-            BankFailure::UnknownTanMethod,
-        ];
-        known
-            .into_iter()
+        BankFailure::PLAIN
+            .iter()
             .find(|f| f.code() == code)
+            .cloned()
             .unwrap_or_else(|| BankFailure::Refused {
                 text: text.unwrap_or_default().to_string(),
             })

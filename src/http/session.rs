@@ -5,7 +5,8 @@
 
 use crate::app::sign_in::SignedIn as Started;
 use crate::auth::session::{self, Session};
-use crate::i18n::{Locale, Texts};
+use crate::domain::locale::Locale;
+use crate::i18n::Texts;
 use crate::state::AppState;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;

@@ -189,8 +189,9 @@ pub fn parse(raw: &str, locale: Locale) -> Result<Decimal, AmountError> {
 
 /// An amount as an edit form prefills it: two decimals, the locale's
 /// decimal separator, no grouping ("1234,56", "1234.56").
-pub fn input_value(amount: Decimal, locale: Locale) -> String {
+pub fn input_value(amount: impl Into<Decimal>, locale: Locale) -> String {
     let (dec, _) = separators(locale);
+    let amount: Decimal = amount.into();
     format!("{:.2}", amount.round_dp(2)).replace('.', &dec.to_string())
 }
 

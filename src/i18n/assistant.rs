@@ -4,40 +4,75 @@
 //! English and lives with the tools in `app::assistant`.
 
 use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
 
-use super::{format, Locale};
+use super::format;
+use crate::domain::locale::Locale;
 use crate::domain::recurrence::{Frequency, Schedule};
 
-/// What a read tool looked at, said under the answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What a read tool looked at, said under the answer. Stored with the
+/// tool's message as data ([`Looked::stored`]) and worded when shown, so a
+/// reopened conversation speaks the reader's language of the day.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "looked", rename_all = "camelCase")]
 pub enum Looked {
-    /// The dashboard of a month ("November 2026").
-    Summary(String),
+    /// The dashboard of a month.
+    Summary {
+        year: i32,
+        month: u32,
+    },
     Accounts,
     Payments {
         from: NaiveDate,
         to: NaiveDate,
     },
-    Search(String),
-    Forecast(String),
+    Search {
+        query: String,
+    },
+    Forecast {
+        account: String,
+    },
     ReservePlan,
     Insights,
-    /// Spending by category of a month ("November 2026").
-    SpendingByCategory(String),
-    /// The budgets of a month ("November 2026").
-    Budgets(String),
+    /// Spending by category of a month.
+    SpendingByCategory {
+        year: i32,
+        month: u32,
+    },
+    /// The budgets of a month.
+    Budgets {
+        year: i32,
+        month: u32,
+    },
     Subscriptions,
     Contracts,
 }
 
 impl Looked {
+    /// The line as stored with the tool's message: JSON.
+    pub fn stored(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// A stored line in `l`: one stored as data is worded now; one stored
+    /// as words (before lines were kept as data) stays as it was written.
+    pub fn shown(stored: &str, l: Locale) -> String {
+        match serde_json::from_str::<Looked>(stored) {
+            Ok(looked) => looked.text(l),
+            Err(_) => stored.to_string(),
+        }
+    }
+
     pub fn text(&self, l: Locale) -> String {
         let de = l == Locale::De;
         let (german, english) = match self {
-            Looked::Summary(month) => (
-                format!("Übersicht für {month} angesehen"),
-                format!("looked at your summary for {month}"),
-            ),
+            Looked::Summary { year, month } => {
+                let month = l.month_year(*year, *month);
+                (
+                    format!("Übersicht für {month} angesehen"),
+                    format!("looked at your summary for {month}"),
+                )
+            }
             Looked::Accounts => ("Konten angesehen".into(), "looked at your accounts".into()),
             Looked::Payments { from, to } => {
                 let (f, t) = (format::date(*from, l), format::date(*to, l));
@@ -46,11 +81,11 @@ impl Looked {
                     format!("looked at your payments from {f} to {t}"),
                 )
             }
-            Looked::Search(query) => {
+            Looked::Search { query } => {
                 let q = quoted(query, l);
                 (format!("nach {q} gesucht"), format!("searched for {q}"))
             }
-            Looked::Forecast(account) => (
+            Looked::Forecast { account } => (
                 format!("Prognose für {account} angesehen"),
                 format!("looked at your forecast for {account}"),
             ),
@@ -62,14 +97,20 @@ impl Looked {
                 "Hinweise angesehen".into(),
                 "looked at your insights".into(),
             ),
-            Looked::SpendingByCategory(month) => (
-                format!("Ausgaben nach Kategorie für {month} angesehen"),
-                format!("looked at your spending by category for {month}"),
-            ),
-            Looked::Budgets(month) => (
-                format!("Budgets für {month} angesehen"),
-                format!("looked at your budgets for {month}"),
-            ),
+            Looked::SpendingByCategory { year, month } => {
+                let month = l.month_year(*year, *month);
+                (
+                    format!("Ausgaben nach Kategorie für {month} angesehen"),
+                    format!("looked at your spending by category for {month}"),
+                )
+            }
+            Looked::Budgets { year, month } => {
+                let month = l.month_year(*year, *month);
+                (
+                    format!("Budgets für {month} angesehen"),
+                    format!("looked at your budgets for {month}"),
+                )
+            }
             Looked::Subscriptions => (
                 "Abos angesehen".into(),
                 "looked at your subscriptions".into(),

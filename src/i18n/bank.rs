@@ -167,26 +167,16 @@ mod tests {
     use crate::error::{BankAddressProblem, BankFailure, BankSyncProblem, Reason};
 
     fn all() -> Vec<Reason> {
-        let mut reasons: Vec<Reason> = [
-            BankFailure::WrongPin,
-            BankFailure::Locked,
-            BankFailure::TanRejected,
-            BankFailure::ProductRefused,
-            BankFailure::ProductIdMissing,
-            BankFailure::Unreachable,
-            BankFailure::Timeout,
-            BankFailure::ApprovalTimedOut,
-            BankFailure::Refused {
-                text: "Auftrag abgelehnt".into(),
-            },
-            BankFailure::Refused { text: " ".into() },
-            BankFailure::Unreadable,
-            BankFailure::NotOffered,
-            BankFailure::UnknownTanMethod,
-        ]
-        .into_iter()
-        .map(Reason::Bank)
-        .collect();
+        let mut reasons: Vec<Reason> = BankFailure::PLAIN
+            .into_iter()
+            .chain([
+                BankFailure::Refused {
+                    text: "Auftrag abgelehnt".into(),
+                },
+                BankFailure::Refused { text: " ".into() },
+            ])
+            .map(Reason::Bank)
+            .collect();
         reasons.extend(
             [
                 BankSyncProblem::Busy,
@@ -208,6 +198,36 @@ mod tests {
             .map(Reason::BankAddress),
         );
         reasons
+    }
+
+    #[test]
+    fn every_failure_is_read_back_from_its_stored_code() {
+        for failure in BankFailure::PLAIN {
+            assert_eq!(BankFailure::from_code(failure.code(), None), failure);
+        }
+        let refused = BankFailure::from_code("refused", Some("Auftrag abgelehnt"));
+        assert_eq!(refused.bank_text(), Some("Auftrag abgelehnt"));
+        // No wildcard: a new failure makes this fail to build until it is
+        // in `PLAIN` (and so worded and read back) or carries words.
+        let listed = |f: &BankFailure| match f {
+            BankFailure::Refused { .. } => true,
+            BankFailure::WrongPin
+            | BankFailure::Locked
+            | BankFailure::TanRejected
+            | BankFailure::ProductRefused
+            | BankFailure::ProductIdMissing
+            | BankFailure::Unreachable
+            | BankFailure::Timeout
+            | BankFailure::ApprovalTimedOut
+            | BankFailure::Unreadable
+            | BankFailure::NotOffered
+            | BankFailure::UnknownTanMethod => BankFailure::PLAIN.contains(f),
+        };
+        assert!(BankFailure::PLAIN.iter().all(listed));
+        let codes: std::collections::BTreeSet<_> =
+            BankFailure::PLAIN.iter().map(BankFailure::code).collect();
+        assert_eq!(codes.len(), BankFailure::PLAIN.len(), "codes are unique");
+        assert!(!codes.contains("refused"));
     }
 
     #[test]

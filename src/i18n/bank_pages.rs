@@ -2,7 +2,8 @@
 //! form that connects a bank, the TAN steps and the waiting screen, in both
 //! languages. What a bank refused is worded in `bank.rs`.
 
-use super::{format, Locale};
+use super::format;
+use crate::domain::locale::Locale;
 use rust_decimal::Decimal;
 
 pub struct Words {

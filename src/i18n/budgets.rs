@@ -1,8 +1,9 @@
 //! The budgets' words: the page, the bars, the form and the expense form's
 //! hint, in both languages.
 
-use super::{format, Locale};
+use super::format;
 use crate::domain::budgets::Status;
+use crate::domain::locale::Locale;
 use rust_decimal::Decimal;
 
 pub struct Words {

@@ -2,8 +2,9 @@
 //! the lists, the expense form, the dashboard and the assistant, in both
 //! languages (`docs/planning.md`, Cancellation deadlines).
 
-use super::{format, Locale};
+use super::format;
 use crate::domain::contracts::Deadline;
+use crate::domain::locale::Locale;
 use chrono::NaiveDate;
 
 pub struct Words {

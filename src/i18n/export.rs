@@ -1,7 +1,7 @@
 //! What loading an export says when it worked: what it brought, per kind
 //! of record, in the reader's language.
 
-use super::Locale;
+use crate::domain::locale::Locale;
 use rust_decimal::Decimal;
 use std::collections::BTreeMap;
 
@@ -86,6 +86,10 @@ pub enum Sheet {
     Expenses,
     Incomes,
     Transfers,
+    Budgets,
+    BalanceHistory,
+    /// A search's hits (`/api/export/search`), not in the archive.
+    Search,
 }
 
 /// A spreadsheet file's name (without `.csv`) and its column headers in
@@ -188,6 +192,41 @@ pub fn sheet_words(sheet: Sheet, locale: Locale) -> (&'static str, &'static [&'s
                 "Note",
             ],
         ),
+        (Sheet::Budgets, Locale::De) => (
+            "Budgets",
+            &["Kategorie", "Gilt ab", "Betrag", "Währung", "Übertrag"],
+        ),
+        (Sheet::Budgets, Locale::En) => (
+            "budgets",
+            &["Category", "From", "Amount", "Currency", "Rollover"],
+        ),
+        (Sheet::BalanceHistory, Locale::De) => (
+            "Kontostand-Verlauf",
+            &["Datum", "Konto", "Kontostand", "Währung"],
+        ),
+        (Sheet::BalanceHistory, Locale::En) => (
+            "balance-history",
+            &["Date", "Account", "Balance", "Currency"],
+        ),
+        (Sheet::Search, Locale::De) => (
+            "Suche",
+            &[
+                "Art", "Datum", "Beginn", "Name", "Händler", "Betrag", "Währung", "Rhythmus",
+            ],
+        ),
+        (Sheet::Search, Locale::En) => (
+            "search",
+            &[
+                "Kind",
+                "Date",
+                "Start",
+                "Name",
+                "Merchant",
+                "Amount",
+                "Currency",
+                "Frequency",
+            ],
+        ),
     }
 }
 
@@ -198,6 +237,19 @@ pub fn yes_no(yes: bool, locale: Locale) -> &'static str {
         (false, Locale::De) => "nein",
         (true, Locale::En) => "yes",
         (false, Locale::En) => "no",
+    }
+}
+
+/// A search hit's kind (`store::search::Hit::kind`) in a spreadsheet's cell.
+pub fn kind(kind: &str, locale: Locale) -> &'static str {
+    let t = locale.texts();
+    match kind {
+        "account" => t.kind_account,
+        "category" => t.kind_category,
+        "expense" => t.kind_expense,
+        "income" => t.kind_income,
+        "transfer" => t.kind_transfer,
+        _ => t.kind_daily_expense,
     }
 }
 

@@ -40,7 +40,7 @@ pub fn number(amount: Decimal, decimals: u32, locale: Locale) -> String {
 pub fn receipt_items(items: &[crate::domain::receipts::Item], locale: Locale) -> String {
     items
         .iter()
-        .map(|i| format!("{} {}", i.name, number(i.amount, 2, locale)))
+        .map(|i| format!("{} {}", i.name, number(i.amount.0, 2, locale)))
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -61,13 +61,13 @@ pub fn file_size(bytes: u64, locale: Locale) -> String {
 /// An amount with two decimals and its currency: "€1,234.56", "$5.00",
 /// "CHF 12.00" in English; "1.234,56 €", "12,00 CHF" in German. A negative
 /// amount starts with a minus.
-pub fn money(amount: Decimal, currency: &str, locale: Locale) -> String {
-    money_with(amount, 2, currency, locale)
+pub fn money(amount: impl Into<Decimal>, currency: &str, locale: Locale) -> String {
+    money_with(amount.into(), 2, currency, locale)
 }
 
 /// [`money`] in whole units, for a chart's axis: "€3,000", "3.000 €".
-pub fn money_whole(amount: Decimal, currency: &str, locale: Locale) -> String {
-    money_with(amount, 0, currency, locale)
+pub fn money_whole(amount: impl Into<Decimal>, currency: &str, locale: Locale) -> String {
+    money_with(amount.into(), 0, currency, locale)
 }
 
 fn money_with(amount: Decimal, decimals: u32, currency: &str, locale: Locale) -> String {
@@ -177,15 +177,15 @@ mod tests {
         let items = [
             Item {
                 name: "Brot".into(),
-                amount: Decimal::new(320, 2),
+                amount: Decimal::new(320, 2).into(),
             },
             Item {
                 name: "Pfand".into(),
-                amount: Decimal::new(-25, 2),
+                amount: Decimal::new(-25, 2).into(),
             },
             Item {
                 name: "Rad".into(),
-                amount: Decimal::new(123_400, 2),
+                amount: Decimal::new(123_400, 2).into(),
             },
         ];
         assert_eq!(

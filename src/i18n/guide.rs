@@ -2,7 +2,8 @@
 //! languages: the dashboard's next steps and its quick "+ Expense", the
 //! account a form remembered, and what a search found.
 
-use super::{format, Locale};
+use super::format;
+use crate::domain::locale::Locale;
 use rust_decimal::Decimal;
 
 pub struct Words {

@@ -1,9 +1,9 @@
 //! The import's words: why a staged row has its status, and why a row of
 //! a bank file could not be read.
 
-use super::Locale;
 use crate::domain::import::read::Problem;
 use crate::domain::import::reconcile::Reason;
+use crate::domain::locale::Locale;
 use chrono::NaiveDate;
 
 /// Why a staged row has its status, in the reader's language.

@@ -1,6 +1,6 @@
 //! The words of the mails and push messages cashkeeper sends.
 
-use super::Locale;
+use crate::domain::locale::Locale;
 
 /// The password-reset mail: subject and body.
 pub fn reset(locale: Locale, link: &str) -> (&'static str, String) {

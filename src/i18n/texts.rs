@@ -207,6 +207,8 @@ pub struct Texts {
     pub reminders_unsupported: &'static str,
     pub reminders_denied: &'static str,
     pub reminders_unconfigured: &'static str,
+    /// The browser's push flow failed (its own message is English).
+    pub reminders_failed: &'static str,
     // records and dashboard
     pub add: &'static str,
     pub edit: &'static str,
@@ -275,6 +277,8 @@ pub struct Texts {
     pub search_placeholder: &'static str,
     pub search_button: &'static str,
     pub no_results: &'static str,
+    /// The link that downloads a list as a spreadsheet file.
+    pub as_spreadsheet: &'static str,
     pub prev_month: &'static str,
     pub next_month: &'static str,
     /// Which of a month's one-time expenses a page shows: `{from}`, `{to}`, `{n}`.

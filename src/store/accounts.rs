@@ -3,6 +3,7 @@
 use super::table::{read_columns, written_columns, Table};
 use super::users::UserId;
 use crate::domain::money;
+use crate::domain::money::Money;
 use crate::error::Result;
 use crate::error::Uses;
 use rusqlite::{params, Connection, OptionalExtension};
@@ -20,8 +21,7 @@ pub struct Account {
     #[serde(rename = "type")]
     pub kind: String,
     pub currency: String,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub balance: Decimal,
+    pub balance: Money,
     pub created_at: String,
     pub updated_at: String,
     /// When the user last set the balance (a timestamp); unknown for
@@ -42,7 +42,7 @@ impl Table for Account {
     const ORDER: &'static str = "name COLLATE NOCASE, id";
 
     read_columns! {
-        name, kind: "type", currency, balance: "balance_cents" => money::from_cents,
+        name, kind: "type", currency, balance: "balance_cents" => Money::from_cents,
         created_at, updated_at, balance_set_at,
     }
 

@@ -1,7 +1,6 @@
 //! Personal API tokens for `/api/v1`. Only the SHA-256 of a token is stored.
 
-use super::user::User;
-use super::user::UserId;
+use super::users::{User, UserId};
 use crate::error::Result;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;

@@ -3,7 +3,7 @@
 //! connection is not found. The PIN and the bank's state are stored sealed
 //! (`auth::sealed`) and are never part of an export.
 
-use super::user::UserId;
+use super::users::UserId;
 use crate::error::Result;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 

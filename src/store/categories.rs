@@ -2,8 +2,8 @@
 //! ON DELETE SET NULL) and forgets the merchants learned for it.
 
 use super::table::{self, read_columns, written_columns, Table};
-use super::user::UserId;
-use crate::domain::money;
+use super::users::UserId;
+use crate::domain::money::Money;
 use crate::error::{Error, Reason, Result};
 use rusqlite::{params, Connection};
 use rust_decimal::Decimal;
@@ -18,8 +18,7 @@ pub struct Category {
     pub color: String,
     /// The budget as its newest change set it (`None` when ended or never
     /// set); the months are in `budgets` (`docs/budgets.md`).
-    #[serde(serialize_with = "money::json::option::serialize")]
-    pub monthly_limit: Option<Decimal>,
+    pub monthly_limit: Option<Money>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -41,7 +40,7 @@ impl Table for Category {
     read_columns! {
         name, icon, color,
         monthly_limit: "(SELECT b.amount_cents FROM budgets b WHERE b.category_id = categories.id
-                         ORDER BY b.month DESC LIMIT 1)" => money::from_cents_or_none,
+                         ORDER BY b.month DESC LIMIT 1)" => Money::from_cents_or_none,
         created_at, updated_at,
     }
 

@@ -113,6 +113,17 @@ pub fn delete(c: &Connection, user_id: &UserId, id: &str) -> Result<bool> {
     )? == 1)
 }
 
+/// Deletes the user's conversation unless a proposal was made in it;
+/// answers whether it was deleted.
+pub fn delete_unanswered(c: &Connection, user_id: &UserId, id: &str) -> Result<bool> {
+    Ok(c.execute(
+        "DELETE FROM conversations WHERE id = ?1 AND user_id = ?2
+           AND NOT EXISTS (SELECT 1 FROM assistant_proposals
+                            WHERE conversation_id = ?1 AND user_id = ?2)",
+        params![id, user_id],
+    )? == 1)
+}
+
 /// The messages of the user's conversation, in order.
 pub fn messages(
     c: &Connection,

@@ -2,6 +2,8 @@
 
 use super::table::{read_columns, written_columns, Table};
 use super::users::UserId;
+use crate::domain::import::candidates::{self, Near};
+use crate::domain::import::reconcile::Entry;
 use crate::domain::money;
 use crate::error::Result;
 use chrono::NaiveDate;
@@ -298,6 +300,34 @@ pub fn index_imported(tx: &Connection, user_id: &UserId, lo: i64, hi: i64) -> Re
     )?
     .execute(params![user_id, lo, hi])?;
     Ok(())
+}
+
+/// The user's one-time expenses of `account` on the days `near` holds, as
+/// a bank import compares its rows with them (money out is negative), in
+/// date order.
+pub fn on_days(c: &Connection, user: &UserId, account: &str, near: &Near) -> Result<Vec<Entry>> {
+    let (from, to) = near.span();
+    let mut s = c.prepare_cached(
+        "SELECT id, date, amount_cents, name, merchant, import_key FROM daily_expenses
+         WHERE user_id = ?1 AND account_id = ?2 AND date BETWEEN ?3 AND ?4
+         ORDER BY date, created_at, id",
+    )?;
+    let rows = s.query_map(params![user, account, from, to], |r| {
+        let merchant: String = r.get(4)?;
+        Ok(candidates::expense_entry(
+            r.get(0)?,
+            r.get(1)?,
+            r.get(2)?,
+            r.get(3)?,
+            &merchant,
+            r.get(5)?,
+        ))
+    })?;
+    let mut entries = Vec::new();
+    for e in rows {
+        entries.extend(Some(e?).filter(|e| near.contains(e.date)));
+    }
+    Ok(entries)
 }
 
 #[cfg(test)]

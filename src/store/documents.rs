@@ -8,8 +8,8 @@
 //! leaves at most a file without a row, which [`Files::sweep`] removes at
 //! start-up; a row whose file is missing answers "not found".
 
-use super::user::UserId;
-use super::{require_owned_field, Cap, Db, Owned};
+use super::users::UserId;
+use super::{Cap, Db};
 use crate::domain::documents::{clean_name, Kind, MAX_BYTES};
 use crate::error::{Error, Reason, Result};
 use anyhow::Context;
@@ -239,8 +239,12 @@ pub fn quota_refusal(quota: u64, used: u64) -> Error {
     })
 }
 
+/// Which records an upload may be attached to: called with the expense
+/// and the one-time expense it names, in the transaction that stores it.
+pub type Attachable = fn(&Connection, &UserId, Option<&str>, Option<&str>) -> Result<()>;
+
 /// Stores an upload: the file first, then its row in an immediate
-/// transaction that checks the attached record is the user's, the count
+/// transaction that checks the attached record (`attachable`), the count
 /// and the byte `quota`. A refused or failed insert removes the file again.
 pub async fn save(
     db: &Db,
@@ -249,6 +253,7 @@ pub async fn save(
     up: Upload,
     quota: u64,
     now: String,
+    attachable: Attachable,
 ) -> Result<Document> {
     if up.expense_id.is_some() && up.daily_expense_id.is_some() {
         return Err(one_record());
@@ -265,12 +270,12 @@ pub async fn save(
     let (user, doc_id) = (user_id.clone(), id.clone());
     let inserted = db
         .transaction(move |tx| {
-            if let Some(e) = &up.expense_id {
-                require_owned_field(tx, Owned::Expense, &user, "expenseId", e)?;
-            }
-            if let Some(d) = &up.daily_expense_id {
-                require_owned_field(tx, Owned::DailyExpense, &user, "dailyExpenseId", d)?;
-            }
+            attachable(
+                tx,
+                &user,
+                up.expense_id.as_deref(),
+                up.daily_expense_id.as_deref(),
+            )?;
             Cap::Documents.check(tx, &user)?;
             check_quota(tx, &user, size, quota)?;
             tx.execute(

@@ -5,12 +5,11 @@ use super::recurring::{ContractTerms, NewRecurring, Planned};
 use super::table::{earlier_amounts, read_columns, written_columns, Table};
 use super::users::UserId;
 use crate::domain::contracts::Deadline;
-use crate::domain::money;
+use crate::domain::money::Money;
 use crate::domain::prices::{Earlier, Prices};
 use crate::error::Result;
 use chrono::NaiveDate;
 use rusqlite::{params, Connection};
-use rust_decimal::Decimal;
 use serde::Serialize;
 
 #[derive(Clone, Debug, Serialize)]
@@ -27,8 +26,7 @@ pub struct Expense {
     pub created_at: String,
     pub updated_at: String,
     /// The amount before the last change of it, and when it changed.
-    #[serde(serialize_with = "money::json::option::serialize")]
-    pub previous_amount: Option<Decimal>,
+    pub previous_amount: Option<Money>,
     pub amount_changed_at: Option<String>,
     /// The amounts before the latest one, oldest first (`docs/actions.md`,
     /// Price changes).
@@ -103,7 +101,7 @@ impl Table for Expense {
 
     read_columns! {
         name, account_id, category_id, is_subscription, notes, created_at, updated_at,
-        previous_amount: "previous_amount_cents" => money::from_cents_or_none, amount_changed_at,
+        previous_amount: "previous_amount_cents" => Money::from_cents_or_none, amount_changed_at,
         earlier_amounts: earlier_amounts!("expense_id", "expenses") => prices::parse,
         term_end, renewal_months, notice_months, notice_days, cancel_by: "NULL", cancelled_to,
         given_term_end: "term_end", end_date_before_cancel;

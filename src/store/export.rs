@@ -27,7 +27,7 @@ use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipWriter};
 
 mod load;
-mod sheets;
+pub mod sheets;
 pub use load::{
     begin, being_loaded, check, finish, interrupted, prepare, take_back, write_chunk, Checked,
     Imported, Limits, Loading, CHUNK_ROWS, MAX_RATIO, RATIO_FROM,
@@ -42,10 +42,10 @@ pub const FORMAT: &str = "cashkeeper-export";
 pub const VERSION: u32 = 3;
 
 /// The user's tables in the order a later import writes them (parents
-/// first), and whether each gets a CSV file. Sessions, password resets,
-/// API tokens, push subscriptions and bank connections (a sealed PIN, the
-/// bank's state) are credentials of this instance and stay out; sums and
-/// search indexes are derived.
+/// first), and whether each gets a CSV file. Every other table of the
+/// schema is in [`STAY`], with the reason it stays behind; a test holds
+/// the two lists against the migrated schema, so a table a migration adds
+/// is one or the other.
 pub const TABLES: &[(&str, bool)] = &[
     ("accounts", true),
     ("balance_history", true),
@@ -65,6 +65,39 @@ pub const TABLES: &[(&str, bool)] = &[
     ("assistant_proposals", false),
     ("import_batches", false),
     ("import_rows", false),
+];
+
+/// The tables of the schema an archive deliberately does not carry.
+pub const STAY: &[&str] = &[
+    // The account itself: its settings travel in `data.json`'s head.
+    "users",
+    // Credentials of this instance: sign-ins, second factor, single
+    // sign-on links, API tokens, browsers' push endpoints.
+    "sessions",
+    "password_resets",
+    "login_challenges",
+    "recovery_codes",
+    "oidc_identities",
+    "api_tokens",
+    "push_subscriptions",
+    // Bank connections: a sealed PIN and the bank's state, their accounts
+    // and the morning sync's asks for a TAN.
+    "bank_connections",
+    "bank_accounts",
+    "bank_sync_asks",
+    // Pushes already sent on this instance.
+    "budget_alerts",
+    "contract_reminders",
+    // Derived: sums and the search index kept by triggers, the data
+    // versions that stamp caches.
+    "daily_expense_months",
+    "daily_expenses_fts",
+    "user_data_versions",
+    // A load of an archive under way.
+    "export_loads",
+    // Shared by every user: the exchange rates and the migrations applied.
+    "exchange_rates",
+    "refinery_schema_history",
 ];
 
 /// What an export holds.
@@ -287,6 +320,91 @@ pub fn spreadsheet_text(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The tables of the migrated schema, but SQLite's own and the shadow
+    /// tables of a virtual one (`daily_expenses_fts_data`: part of it).
+    fn schema_tables(c: &Connection) -> Vec<String> {
+        let all: Vec<(String, String)> = c
+            .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1).unwrap_or_default())))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        let virtual_tables: Vec<&str> = all
+            .iter()
+            .filter(|(_, sql)| sql.starts_with("CREATE VIRTUAL TABLE"))
+            .map(|(name, _)| name.as_str())
+            .collect();
+        all.iter()
+            .map(|(name, _)| name)
+            .filter(|name| !name.starts_with("sqlite_"))
+            .filter(|name| {
+                !virtual_tables.iter().any(|v| {
+                    name.strip_prefix(v)
+                        .is_some_and(|rest| rest.starts_with('_'))
+                })
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// The tables of `c`'s schema neither in [`TABLES`] nor in [`STAY`].
+    fn unplaced(c: &Connection) -> Vec<String> {
+        schema_tables(c)
+            .into_iter()
+            .filter(|t| !TABLES.iter().any(|(name, _)| name == t) && !STAY.contains(&t.as_str()))
+            .collect()
+    }
+
+    fn migrated() -> Connection {
+        let mut c = Connection::open_in_memory().unwrap();
+        crate::store::migrate(&mut c).unwrap();
+        c
+    }
+
+    /// A table a migration adds either travels in the archive or is named,
+    /// with its reason, among those that stay; and every table either list
+    /// names exists, those that travel with a `user_id` to select by.
+    #[test]
+    fn every_table_of_the_schema_travels_or_stays_by_name() {
+        let c = migrated();
+        let unplaced = unplaced(&c);
+        assert!(
+            unplaced.is_empty(),
+            "tables neither in store::export::TABLES nor in STAY: {unplaced:?}"
+        );
+        let tables = schema_tables(&c);
+        for name in TABLES
+            .iter()
+            .map(|(name, _)| *name)
+            .chain(STAY.iter().copied())
+        {
+            assert!(tables.iter().any(|t| t == name), "{name} is no table");
+        }
+        for (name, _) in TABLES {
+            assert!(!STAY.contains(name), "{name} both travels and stays");
+            let all = c.prepare(&format!("SELECT * FROM {name} LIMIT 0")).unwrap();
+            assert!(
+                all.column_names().contains(&"user_id"),
+                "{name} has no user_id"
+            );
+        }
+    }
+
+    /// A table added without a place is found; the shadow tables of the
+    /// search index are part of it.
+    #[test]
+    fn a_table_added_without_a_place_is_found() {
+        let c = migrated();
+        c.execute_batch("CREATE TABLE savings_goals (id TEXT, user_id TEXT)")
+            .unwrap();
+        assert_eq!(unplaced(&c), ["savings_goals"]);
+        assert!(!schema_tables(&c)
+            .iter()
+            .any(|t| t.starts_with("daily_expenses_fts_")));
+        assert!(schema_tables(&c).iter().any(|t| t == "daily_expenses_fts"));
+    }
 
     #[test]
     fn text_that_a_spreadsheet_would_calculate_gets_a_quote() {

@@ -4,11 +4,9 @@
 //! See `docs/import.md`.
 
 use super::users::UserId;
-use crate::domain::import::candidates::{self, Near};
 use crate::domain::import::read::Format;
-use crate::domain::import::reconcile::{self, Due, Entry, Kind, Reason, Status};
+use crate::domain::import::reconcile::{self, Found, Kind, Outcome, Reason, Staged, Status};
 use crate::domain::import::{BatchStatus, Decision, Source};
-use crate::domain::money;
 use crate::domain::recurrence::Frequency;
 use crate::error::Result;
 use chrono::NaiveDate;
@@ -116,21 +114,7 @@ const ROW_COLUMNS: &str = "id, line_no, date, amount_cents, currency, payee, mem
 fn staged_from_row(r: &Row<'_>) -> rusqlite::Result<StagedRow> {
     let status: String = r.get(8)?;
     let reason: Option<String> = r.get(9)?;
-    let kind: Option<String> = r.get(10)?;
-    let found = match (
-        kind.as_deref().and_then(Kind::from_code),
-        r.get(11)?,
-        r.get(12)?,
-    ) {
-        (Some(kind), Some(id), Some(date)) => Some(reconcile::Found {
-            kind,
-            id,
-            date,
-            cents: r.get::<_, Option<i64>>(13)?.unwrap_or(0),
-            name: r.get::<_, Option<String>>(14)?.unwrap_or_default(),
-        }),
-        _ => None,
-    };
+    let found = found_from(r, r.get_ref(10)?.as_str_or_null()?, 11)?;
     Ok(StagedRow {
         id: r.get(0)?,
         line: r.get(1)?,
@@ -462,149 +446,112 @@ pub fn set_decisions(
     )?)
 }
 
-/// What reconciliation compares a batch with: the account's one-time
-/// expenses and incomes, and the payments its recurring expenses and
-/// incomes and its transfers have due, near the rows' dates (`row_dates`,
-/// sorted); and the user's merchant memory.
-pub struct Existing {
-    pub entries: Vec<Entry>,
-    pub dues: Vec<Due>,
-    pub memory: HashMap<String, String>,
+/// A batch's rows as reconciliation reads them: of each readable row
+/// (not `error`, with a date and an amount) only what it compares, in
+/// `staged`, and beside it in `now` its rowid and the outcome it has; in
+/// file order.
+#[derive(Default)]
+pub struct ToReconcile {
+    pub staged: Vec<Staged>,
+    pub now: Vec<Current>,
 }
 
-pub fn existing(
-    c: &Connection,
-    user_id: &UserId,
-    account_id: &str,
-    row_dates: &[NaiveDate],
-) -> Result<Existing> {
-    let Some(near) = Near::new(row_dates) else {
-        return Ok(Existing {
-            entries: Vec::new(),
-            dues: Vec::new(),
-            memory: HashMap::new(),
-        });
+/// A staged row's outcome as it stands.
+pub struct Current {
+    pub rowid: i64,
+    /// The person chose the row's category: reconciliation keeps it.
+    pub chosen: bool,
+    /// `None` while the row is `new` with no reason, match or category, as
+    /// staged (most rows of a file not reconciled yet).
+    pub outcome: Option<Box<Outcome>>,
+}
+
+/// [`ToReconcile`] of the batch: its payee and memo are read only as their
+/// payee key, and nothing else of a row is kept.
+pub fn to_reconcile(c: &Connection, batch_id: &str) -> Result<ToReconcile> {
+    let mut s = c.prepare_cached(
+        "SELECT rowid, date, amount_cents, payee, memo, import_key, category_chosen,
+                status, reason, category_id, match_kind, match_id, match_date, match_cents,
+                match_name
+         FROM import_rows
+         WHERE batch_id = ?1 AND status <> ?2 AND date IS NOT NULL AND amount_cents IS NOT NULL
+         ORDER BY position",
+    )?;
+    let (mut staged, mut now) = (Vec::new(), Vec::new());
+    let mut rows = s.query(params![batch_id, Status::Error.code()])?;
+    while let Some(r) = rows.next()? {
+        let (s, n) = reconciled_row(r)?;
+        staged.push(s);
+        now.push(n);
+    }
+    Ok(ToReconcile { staged, now })
+}
+
+/// One row of [`to_reconcile`]'s query.
+fn reconciled_row(r: &Row<'_>) -> rusqlite::Result<(Staged, Current)> {
+    let staged = Staged {
+        date: r.get(1)?,
+        cents: r.get(2)?,
+        key: reconcile::payee_key(r.get_ref(3)?.as_str()?, r.get_ref(4)?.as_str()?),
+        import_key: r.get(5)?,
     };
-    let (from, to) = near.span();
-    let mut entries = Vec::new();
-    let mut s = c.prepare_cached(
-        "SELECT id, date, amount_cents, name, merchant, import_key FROM daily_expenses
-         WHERE user_id = ?1 AND account_id = ?2 AND date BETWEEN ?3 AND ?4
-         ORDER BY date, created_at, id",
-    )?;
-    let rows = s.query_map(params![user_id, account_id, from, to], |r| {
-        let name: String = r.get(3)?;
-        let merchant: String = r.get(4)?;
-        Ok(Entry {
-            kind: Kind::DailyExpense,
-            id: r.get(0)?,
-            date: r.get(1)?,
-            cents: -r.get::<_, i64>(2)?,
-            key: candidates::expense_key(&merchant, &name),
-            name,
-            import_key: r.get(5)?,
-        })
-    })?;
-    for row in rows {
-        let e = row?;
-        if near.contains(e.date) {
-            entries.push(e);
-        }
-    }
-    let mut s = c.prepare_cached(
-        "SELECT id, start_date, amount_cents, name, import_key FROM incomes
-         WHERE user_id = ?1 AND account_id = ?2 AND frequency = ?5
-           AND start_date BETWEEN ?3 AND ?4
-         ORDER BY start_date, created_at, id",
-    )?;
-    let once = Frequency::Once.code();
-    let rows = s.query_map(params![user_id, account_id, from, to, once], |r| {
-        let name: String = r.get(3)?;
-        Ok(Entry {
-            kind: Kind::Income,
-            id: r.get(0)?,
-            date: r.get(1)?,
-            cents: r.get(2)?,
-            key: candidates::income_key(&name),
-            name,
-            import_key: r.get(4)?,
-        })
-    })?;
-    for row in rows {
-        let e = row?;
-        if near.contains(e.date) {
-            entries.push(e);
-        }
-    }
-
-    let mut dues = Vec::new();
-    for e in super::expenses::list(c, user_id, false)? {
-        if e.account_id != account_id {
-            continue;
-        }
-        // Each payment at the amount of its day.
-        let prices = e.prices();
-        let cents = |d: NaiveDate| -money::to_cents(prices.on(d));
-        dues.extend(near.dues(Kind::Expense, &e.id, &e.plan.schedule(), cents, &e.name));
-    }
-    for i in super::table::all::<super::incomes::Income>(c, user_id)? {
-        if i.account_id != account_id
-            || i.plan.frequency == crate::domain::recurrence::Frequency::Once
-        {
-            continue;
-        }
-        let prices = i.prices();
-        let cents = |d: NaiveDate| money::to_cents(prices.on(d));
-        dues.extend(near.dues(Kind::Income, &i.id, &i.plan.schedule(), cents, &i.name));
-    }
-    let names: HashMap<String, String> = super::table::all::<super::accounts::Account>(c, user_id)?
-        .into_iter()
-        .map(|a| (a.id, a.name))
-        .collect();
-    for t in super::table::all::<super::transfers::Transfer>(c, user_id)? {
-        let cents = money::to_cents(t.plan.amount);
-        let side =
-            candidates::transfer_side(account_id, &t.from_account_id, &t.to_account_id, cents);
-        let Some((signed, other)) = side else {
-            continue;
+    let status = Status::from_code(r.get_ref(7)?.as_str()?).unwrap_or(Status::Error);
+    let reason = r.get_ref(8)?.as_str_or_null()?;
+    let category_id: Option<String> = r.get(9)?;
+    let kind = r.get_ref(10)?.as_str_or_null()?;
+    let outcome =
+        if status != Status::New || reason.is_some() || category_id.is_some() || kind.is_some() {
+            Some(Box::new(Outcome {
+                status,
+                // A reason this binary cannot read is none, as when shown.
+                reason: reason.and_then(|s| serde_json::from_str(s).ok()),
+                found: found_from(r, kind, 11)?,
+                category_id,
+            }))
+        } else {
+            None
         };
-        let name = names.get(other).cloned().unwrap_or_default();
-        dues.extend(near.dues(Kind::Transfer, &t.id, &t.plan.schedule(), |_| signed, &name));
-    }
-
-    let mut memory = HashMap::new();
-    let mut s = c.prepare_cached(
-        "SELECT merchant, category_id FROM merchant_categories WHERE user_id = ?1",
-    )?;
-    for row in s.query_map(params![user_id], |r| {
-        Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
-    })? {
-        let (k, v) = row?;
-        memory.insert(k, v);
-    }
-    Ok(Existing {
-        entries,
-        dues,
-        memory,
-    })
+    let now = Current {
+        rowid: r.get(0)?,
+        chosen: r.get(6)?,
+        outcome,
+    };
+    Ok((staged, now))
 }
 
-/// Writes the rows' reconciliation outcomes (status, reason, category and
-/// match) as they are in `rows`; decisions stay.
-pub fn save_outcomes(tx: &Connection, rows: &[&StagedRow]) -> Result<()> {
+/// The match of a row whose `match_kind` is `kind`, from its match id,
+/// date, cents and name at the columns from `at` on.
+fn found_from(r: &Row<'_>, kind: Option<&str>, at: usize) -> rusqlite::Result<Option<Found>> {
+    Ok(
+        match (kind.and_then(Kind::from_code), r.get(at)?, r.get(at + 1)?) {
+            (Some(kind), Some(id), Some(date)) => Some(Found {
+                kind,
+                id,
+                date,
+                cents: r.get::<_, Option<i64>>(at + 2)?.unwrap_or(0),
+                name: r.get::<_, Option<String>>(at + 3)?.unwrap_or_default(),
+            }),
+            _ => None,
+        },
+    )
+}
+
+/// Writes rows' reconciliation outcomes (status, reason, category and
+/// match): `outcomes` of the rows `rowids`, one for one; decisions stay.
+pub fn save_outcomes(tx: &Connection, rowids: &[i64], outcomes: &[Outcome]) -> Result<()> {
     let mut update = tx.prepare_cached(
         "UPDATE import_rows SET status = ?2, reason = ?3, category_id = ?4, match_kind = ?5,
             match_id = ?6, match_date = ?7, match_cents = ?8, match_name = ?9
-         WHERE id = ?1",
+         WHERE rowid = ?1",
     )?;
-    for row in rows {
-        let reason = row.reason.as_ref().map(reason_json).transpose()?;
-        let f = row.found.as_ref();
+    for (rowid, o) in rowids.iter().zip(outcomes) {
+        let reason = o.reason.as_ref().map(reason_json).transpose()?;
+        let f = o.found.as_ref();
         update.execute(params![
-            row.id,
-            row.status.code(),
+            rowid,
+            o.status.code(),
             reason,
-            row.category_id,
+            o.category_id,
             f.map(|f| f.kind.code()),
             f.map(|f| f.id.as_str()),
             f.map(|f| f.date),

@@ -3,7 +3,13 @@
 use super::prices;
 use super::recurring::{NewRecurring, Planned};
 use super::table::{earlier_amounts, read_columns, written_columns, Table};
+use super::users::UserId;
+use crate::domain::import::candidates::{self, Near};
+use crate::domain::import::reconcile::Entry;
 use crate::domain::prices::{Earlier, Prices};
+use crate::domain::recurrence::Frequency;
+use crate::error::Result;
+use rusqlite::{params, Connection};
 use serde::Serialize;
 
 #[derive(Clone, Debug, Serialize)]
@@ -44,4 +50,29 @@ impl Table for Income {
         "name" => i.name, "account_id" => i.account_id, "notes" => i.notes;
         plan: i.plan,
     }
+}
+
+/// The user's one-time incomes of `account` on the days `near` holds, as
+/// a bank import compares its rows with them, in date order.
+pub fn on_days(c: &Connection, user: &UserId, account: &str, near: &Near) -> Result<Vec<Entry>> {
+    let (from, to) = near.span();
+    let mut s = c.prepare_cached(
+        "SELECT id, start_date, amount_cents, name, import_key FROM incomes
+         WHERE user_id = ?1 AND account_id = ?2 AND frequency = ?5
+           AND start_date BETWEEN ?3 AND ?4
+         ORDER BY start_date, created_at, id",
+    )?;
+    let once = Frequency::Once.code();
+    let rows = s.query_map(params![user, account, from, to, once], |r| {
+        Ok(candidates::income_entry(
+            r.get(0)?,
+            r.get(1)?,
+            r.get(2)?,
+            r.get(3)?,
+            r.get(4)?,
+        ))
+    })?;
+    rows.filter(|e| e.as_ref().map_or(true, |e| near.contains(e.date)))
+        .collect::<rusqlite::Result<_>>()
+        .map_err(Into::into)
 }

@@ -50,6 +50,9 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<Insight> {
     })
 }
 
+/// Unread insights listed (and counted by the summary) at most.
+pub const UNREAD_MAX: u32 = 50;
+
 /// Unread, not dismissed and unexpired insights at `now`, newest first.
 pub fn unread(c: &Connection, user_id: &UserId, now: &str, limit: u32) -> Result<Vec<Insight>> {
     let mut s = c.prepare_cached(&format!(

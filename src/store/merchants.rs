@@ -4,6 +4,7 @@ use super::users::UserId;
 use crate::domain::merchant;
 use crate::error::Result;
 use rusqlite::{params, Connection, OptionalExtension};
+use std::collections::HashMap;
 
 /// Remembers `merchant` → `category_id` (the latest choice wins).
 pub fn learn(
@@ -117,4 +118,15 @@ pub fn names_like(
         )?
         .collect::<rusqlite::Result<_>>()?;
     Ok(rows)
+}
+
+/// The user's whole merchant memory: merchant key → category id.
+pub fn memory(c: &Connection, user_id: &UserId) -> Result<HashMap<String, String>> {
+    let mut s = c.prepare_cached(
+        "SELECT merchant, category_id FROM merchant_categories WHERE user_id = ?1",
+    )?;
+    let memory = s
+        .query_map(params![user_id], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(memory)
 }

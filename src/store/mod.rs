@@ -36,7 +36,6 @@ pub mod sessions;
 pub mod table;
 pub mod transfers;
 pub mod two_factor;
-pub mod user;
 pub mod users;
 
 use crate::error::{Counted, Error, Reason, Result};
@@ -46,6 +45,7 @@ use rusqlite::{params, Connection};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
+use table::Table;
 use users::UserId;
 
 pub type Pool = r2d2::Pool<SqliteConnectionManager>;
@@ -559,72 +559,26 @@ pub fn backup(source: &Path, target: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Record kinds a user owns, for [`require_owned`]. The table names come from
-/// this closed list, never from input.
-#[derive(Clone, Copy, Debug)]
-pub enum Owned {
-    Account,
-    Category,
-    Expense,
-    DailyExpense,
-    Income,
-    Transfer,
-    Document,
-    Insight,
-    Conversation,
-    ImportBatch,
-    ApiToken,
-    BankConnection,
-}
-
-impl Owned {
-    fn table(self) -> &'static str {
-        match self {
-            Owned::Account => "accounts",
-            Owned::Category => "categories",
-            Owned::Expense => "expenses",
-            Owned::DailyExpense => "daily_expenses",
-            Owned::Income => "incomes",
-            Owned::Transfer => "transfers",
-            Owned::Document => "documents",
-            Owned::Insight => "insights",
-            Owned::Conversation => "conversations",
-            Owned::ImportBatch => "import_batches",
-            Owned::ApiToken => "api_tokens",
-            Owned::BankConnection => "bank_connections",
-        }
-    }
-}
-
-/// Whether `user` owns the record `id` of `kind`.
-pub fn owns(c: &Connection, kind: Owned, user_id: &UserId, id: &str) -> Result<bool> {
+/// Whether `user` owns the record `id` of the table `T`. The table's name
+/// is its [`Table::NAME`], a constant of the code, never input.
+pub fn owns<T: Table>(c: &Connection, user_id: &UserId, id: &str) -> Result<bool> {
     let sql = format!(
         "SELECT EXISTS(SELECT 1 FROM {} WHERE id = ?1 AND user_id = ?2)",
-        kind.table()
+        T::NAME
     );
     Ok(c.query_row(&sql, params![id, user_id], |r| r.get::<_, bool>(0))?)
 }
 
-/// Fails with [`Error::NotFound`] unless `user` owns `id`: another user's
-/// record is reported exactly like one that does not exist.
-pub fn require_owned(c: &Connection, kind: Owned, user_id: &UserId, id: &str) -> Result<()> {
-    if owns(c, kind, user_id, id)? {
-        Ok(())
-    } else {
-        Err(Error::NotFound)
-    }
-}
-
-/// Like [`require_owned`] for an id given in field `field` of an input
-/// (`accountId`), so the error names the field.
-pub fn require_owned_field(
+/// Fails naming `field` (`accountId`) unless `user` owns the record `id`
+/// of the table `T` that an input refers to: another user's record is
+/// reported exactly like one that does not exist.
+pub fn require_owned_field<T: Table>(
     c: &Connection,
-    kind: Owned,
     user_id: &UserId,
     field: &'static str,
     id: &str,
 ) -> Result<()> {
-    if owns(c, kind, user_id, id)? {
+    if owns::<T>(c, user_id, id)? {
         Ok(())
     } else {
         Err(Error::unknown(field))

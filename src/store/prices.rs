@@ -35,7 +35,7 @@ pub fn parse(text: Option<String>) -> Vec<Earlier> {
             let (until, cents) = pair.split_once(' ')?;
             Some(Earlier {
                 until: until.parse().ok()?,
-                amount: money::from_cents(cents.parse().ok()?),
+                amount: money::from_cents(cents.parse().ok()?).into(),
             })
         })
         .collect();
@@ -60,7 +60,7 @@ pub fn replace(
         "INSERT INTO earlier_amounts (user_id, {column}, until, amount_cents) VALUES (?1, ?2, ?3, ?4)"
     ))?;
     for e in earlier {
-        insert.execute(params![user_id, id, e.until, money::to_cents(e.amount)])?;
+        insert.execute(params![user_id, id, e.until, money::to_cents(e.amount.0)])?;
     }
     Ok(())
 }

@@ -5,12 +5,12 @@ use super::prices;
 use super::table::earlier_amounts;
 use super::users::UserId;
 use crate::domain::money;
+use crate::domain::money::Money;
 use crate::domain::prices::Prices;
 use crate::domain::recurrence::Frequency;
 use crate::error::Result;
 use chrono::NaiveDate;
 use rusqlite::{Connection, ToSql};
-use rust_decimal::Decimal;
 use serde::Serialize;
 
 #[derive(Clone, Debug, Serialize)]
@@ -21,8 +21,7 @@ pub struct Hit {
     pub id: String,
     pub name: String,
     pub date: Option<NaiveDate>,
-    #[serde(serialize_with = "money::json::option::serialize")]
-    pub amount: Option<Decimal>,
+    pub amount: Option<Money>,
     pub currency: Option<String>,
     /// 0 exact name, 1 name starts with the query, 2 a word of the name
     /// does, 3 the query appears anywhere (name, notes or merchant), 4 the
@@ -41,11 +40,8 @@ pub struct Hit {
     pub frequency: Option<Frequency>,
     /// A recurring item's amount today: `amount` is its latest price, which
     /// may apply only from a later day.
-    #[serde(
-        skip_serializing_if = "Option::is_none",
-        serialize_with = "money::json::option::serialize"
-    )]
-    pub amount_today: Option<Decimal>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub amount_today: Option<Money>,
     /// The day a recurring item's latest price (`amount`) applies from,
     /// when that is after today.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -374,8 +370,7 @@ pub struct Sum {
     /// `dailyExpense`, `income` or `transfer`, as [`Hit::kind`].
     pub kind: &'static str,
     pub currency: String,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub amount: Decimal,
+    pub amount: Money,
     /// How many entries it sums.
     pub count: usize,
 }
@@ -434,7 +429,7 @@ pub fn totals(c: &Connection, user_id: &UserId, query: &str) -> Result<Totals> {
         .map(|((order, currency), (cents, count))| Sum {
             kind: SUMMED_KINDS[order],
             currency,
-            amount: money::from_cents(cents),
+            amount: Money::from(money::from_cents(cents)),
             count,
         })
         .collect();
@@ -510,12 +505,12 @@ pub fn search(
                 id: r.get(0)?,
                 name: r.get(1)?,
                 date: r.get(2)?,
-                amount,
+                amount: amount.map(Money),
                 currency: r.get(4)?,
                 merchant: r.get::<_, Option<String>>(5)?.filter(|m| !m.is_empty()),
                 category: r.get(6)?,
                 frequency,
-                amount_today,
+                amount_today: amount_today.map(Money),
                 amount_from,
                 rank: r.get(9)?,
             })

@@ -5,8 +5,7 @@
 //! removes the push subscriptions those browsers made, so a signed-out
 //! phone gets no more reminders. Sessions that merely expire keep theirs.
 
-use super::user::UserId;
-use super::user::{self, User};
+use super::users::{self, User, UserId};
 use crate::error::Result;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
@@ -65,7 +64,7 @@ pub fn find_live(c: &Connection, token_hash: &str, now: &str) -> Result<Option<L
     let Some((id, user_id, last_seen_at)) = row else {
         return Ok(None);
     };
-    Ok(user::find(c, &user_id)?.map(|user| Live {
+    Ok(users::find(c, &user_id)?.map(|user| Live {
         id,
         user,
         last_seen_at,

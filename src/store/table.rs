@@ -6,7 +6,7 @@
 //! that another user's id behaves like an unknown one. What is special to a
 //! table (filters, sums, a uniqueness check) stays in its own module.
 
-use super::user::UserId;
+use super::users::UserId;
 use crate::error::Result;
 use rusqlite::types::ToSql;
 use rusqlite::{params, Connection, OptionalExtension, Row};
@@ -284,6 +284,33 @@ mod tests {
         }
     }
 
+    /// An id an input refers to is looked up in its table's own
+    /// [`Table::NAME`]: the user's record passes, another user's and an
+    /// unknown one fail naming the field.
+    #[test]
+    fn an_id_an_input_refers_to_is_checked_in_its_table() {
+        let (c, a, b) = (db(), UserId::test("a"), UserId::test("b"));
+        let made = insert::<Account>(&c, &a, &account("Giro", 1), "t1").unwrap();
+        crate::store::require_owned_field::<Account>(&c, &a, "accountId", &made.id).unwrap();
+        for (user, id) in [(&b, made.id.as_str()), (&a, "nope")] {
+            let refused = crate::store::require_owned_field::<Account>(&c, user, "moveTo", id);
+            assert!(
+                matches!(&refused, Err(crate::error::Error::UnknownId(f)) if f == "moveTo"),
+                "{refused:?}"
+            );
+        }
+        // The same id is no category of the user's.
+        assert!(
+            crate::store::require_owned_field::<crate::store::categories::Category>(
+                &c,
+                &a,
+                "categoryId",
+                &made.id
+            )
+            .is_err()
+        );
+    }
+
     /// The generic queries write every column and only ever touch the
     /// given user's rows: another user's id is an unknown one.
     #[test]
@@ -312,7 +339,7 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(
-            (changed.name.as_str(), changed.balance),
+            (changed.name.as_str(), changed.balance.0),
             ("Yak", Decimal::new(-5, 2))
         );
         assert_eq!(

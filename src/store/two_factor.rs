@@ -2,7 +2,7 @@
 //! `auth::sealed`), the last step whose code was accepted, the recovery
 //! codes (hashed) and the challenges between password and code (hashed).
 
-use super::user::UserId;
+use super::users::UserId;
 use crate::error::Result;
 use rusqlite::{params, Connection, OptionalExtension};
 

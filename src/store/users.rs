@@ -1,12 +1,103 @@
-//! Users and their settings.
+//! The `users` table: who a user is (the [`UserId`] every store function
+//! is scoped by, and the [`User`] a session or token resolves to), their
+//! password hash and settings. The account's steps that touch other tables
+//! too (opening, a new password, disabling, deleting) are `app::users`.
 
 use crate::domain::import::BatchStatus;
 use crate::domain::locale::Locale;
 use crate::error::{Error, Reason, Result};
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection, OptionalExtension, Row};
+use serde::Serialize;
 
-pub use super::user::{find, User, UserId};
-use super::user::{from_row, COLUMNS};
+/// A user's id. Only a stored user row gives one (through a session, an
+/// API token or a lookup), so a store function that takes a `&UserId` can
+/// neither be handed a record id by mistake nor have its arguments swapped.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(transparent)]
+pub struct UserId(String);
+
+impl UserId {
+    /// The id of a user about to be inserted ([`insert`]).
+    fn fresh() -> UserId {
+        UserId(super::new_id())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// An id for unit tests that insert users with SQL of their own.
+    #[cfg(test)]
+    pub fn test(id: &str) -> UserId {
+        UserId(id.to_string())
+    }
+}
+
+impl std::fmt::Display for UserId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl rusqlite::types::ToSql for UserId {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        self.0.to_sql()
+    }
+}
+
+impl rusqlite::types::FromSql for UserId {
+    fn column_result(v: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        String::column_result(v).map(UserId)
+    }
+}
+
+/// A signed-in person. Never carries the password hash out of the store
+/// except through [`password_hash_by_email`].
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct User {
+    pub id: UserId,
+    pub email: String,
+    pub name: String,
+    pub locale: Locale,
+    pub base_currency: String,
+    pub created_at: String,
+}
+
+const COLUMNS: &str = "id, email, name, locale, base_currency, created_at";
+
+fn from_row(r: &Row<'_>) -> rusqlite::Result<User> {
+    Ok(User {
+        id: r.get(0)?,
+        email: r.get(1)?,
+        name: r.get(2)?,
+        locale: r.get(3)?,
+        base_currency: r.get(4)?,
+        created_at: r.get(5)?,
+    })
+}
+
+pub fn find(c: &Connection, id: &UserId) -> Result<Option<User>> {
+    Ok(c.query_row(
+        &format!("SELECT {COLUMNS} FROM users WHERE id = ?1"),
+        [id],
+        from_row,
+    )
+    .optional()?)
+}
+
+/// The user's data version (`user_data_versions`): every write to the
+/// user's records moves it on, from any process, so what is computed from
+/// them can be kept while it stands still.
+pub fn data_version(c: &Connection, user_id: &UserId) -> Result<i64> {
+    Ok(c.query_row(
+        "SELECT version FROM user_data_versions WHERE user_id = ?1",
+        [user_id],
+        |r| r.get(0),
+    )
+    .optional()?
+    .unwrap_or(0))
+}
 
 pub struct NewUser<'a> {
     pub email: &'a str,
@@ -34,15 +125,6 @@ pub fn insert(c: &Connection, u: &NewUser<'_>) -> Result<User> {
         Err(e) => return Err(e.into()),
     }
     find(c, &id)?.ok_or(Error::NotFound)
-}
-
-/// A new account as registration and `cashkeeper user create` make it:
-/// the user and the default categories in their language, in the caller's
-/// transaction.
-pub fn create(c: &Connection, u: &NewUser<'_>) -> Result<User> {
-    let user = insert(c, u)?;
-    super::categories::insert_defaults(c, &user.id, u.locale, u.now)?;
-    Ok(user)
 }
 
 pub fn find_by_email(c: &Connection, email: &str) -> Result<Option<User>> {
@@ -87,9 +169,6 @@ pub fn set_password(
         "UPDATE users SET password_hash = ?1, has_password = 1, updated_at = ?2 WHERE id = ?3",
         params![password_hash, now, user_id],
     )?;
-    // A sign-in half-way through (password right, code not yet given)
-    // began with the old password: it starts over.
-    super::two_factor::end_challenges(c, user_id)?;
     Ok(())
 }
 
@@ -136,17 +215,12 @@ pub fn is_disabled(c: &Connection, user_id: &UserId) -> Result<bool> {
     .unwrap_or(false))
 }
 
-/// Disables (`Some(now)`) or enables (`None`) a user. Disabling also ends
-/// their sessions and revokes their API tokens.
+/// Marks a user disabled (`Some(now)`) or enabled (`None`).
 pub fn set_disabled(c: &Connection, user_id: &UserId, at: Option<&str>, now: &str) -> Result<()> {
     c.execute(
         "UPDATE users SET disabled_at = ?1, updated_at = ?2 WHERE id = ?3",
         params![at, now, user_id],
     )?;
-    if at.is_some() {
-        super::sessions::delete_all_for_user(c, user_id, None)?;
-        super::api_tokens::revoke_all_for_user(c, user_id, now)?;
-    }
     Ok(())
 }
 
@@ -180,16 +254,10 @@ pub fn list_for_admin(c: &Connection) -> Result<Vec<Listed>> {
 }
 
 /// Removes the user and, through the schema's cascades, every row of
-/// theirs; then their documents' files. Everything is gone or nothing.
-pub fn delete_everything(
-    c: &mut Connection,
-    files: &super::documents::Files,
-    user_id: &UserId,
-) -> Result<()> {
-    let tx = super::write_transaction(c)?;
-    tx.execute("DELETE FROM users WHERE id = ?1", [user_id])?;
-    tx.commit()?;
-    files.remove_user(user_id)
+/// theirs.
+pub fn delete(c: &Connection, user_id: &UserId) -> Result<()> {
+    c.execute("DELETE FROM users WHERE id = ?1", [user_id])?;
+    Ok(())
 }
 
 /// Whether the user knows their password: false for an account made by

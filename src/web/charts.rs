@@ -3,8 +3,8 @@
 //! own colour), and each with a text alternative: a `<title>`, a `<desc>`
 //! summing it up in words, and a visually hidden table of the numbers.
 
+use crate::domain::locale::Locale;
 use crate::i18n::format;
-use crate::i18n::Locale;
 use maud::{html, Markup};
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::Decimal;

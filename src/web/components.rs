@@ -129,7 +129,7 @@ impl<'a> Field<'a> {
 /// Partial: a stored RFC 3339 timestamp as a `<time>`: the day and time in
 /// UTC as the server writes them, which `app.js` turns into the browser's
 /// local time.
-pub fn local_time(ts: &str, locale: crate::i18n::Locale) -> Markup {
+pub fn local_time(ts: &str, locale: crate::domain::locale::Locale) -> Markup {
     html! { time datetime=(ts) data-local { (crate::i18n::format::date_time(ts, locale)) } }
 }
 

@@ -2,8 +2,8 @@
 
 use super::assets;
 use super::SCREENS;
+use crate::domain::locale::Locale;
 use crate::http::session::Viewer;
-use crate::i18n::Locale;
 use maud::{html, Markup, DOCTYPE};
 
 /// The head of every page; `scripts` are the page's own scripts (embedded

@@ -1,7 +1,7 @@
 //! The status-code rules of the action layer (`docs/actions.md`), the
 //! JSON routes' errors, health, and panics.
 
-use crate::helpers::*;
+use crate::support::*;
 use serde_json::json;
 
 #[tokio::test]

@@ -1,41 +1,11 @@
 //! The REST API /api/v1 and its tokens: every endpoint, parameter
 //! boundaries, token states, rate limit, headers, and hand-worked numbers.
 
-use crate::helpers::*;
+use crate::support::*;
 use chrono::{TimeZone, Utc};
 use reqwest::StatusCode;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
-
-impl TestApp {
-    /// Creates an API token for `user` through the action.
-    pub async fn token(&self, user: &TestUser, expires: Value) -> String {
-        let r = self
-            .action(
-                "createApiToken",
-                json!({"name": "Home Assistant", "expiresInDays": expires, "password": user.password}),
-                Some(&user.cookie),
-            )
-            .await;
-        r.data()["token"].as_str().unwrap().to_string()
-    }
-
-    pub async fn api(&self, path: &str, token: &str) -> reqwest::Response {
-        self.client
-            .get(self.url(&format!("/api/v1{path}")))
-            .header("authorization", format!("Bearer {token}"))
-            .send()
-            .await
-            .unwrap()
-    }
-
-    pub async fn api_json(&self, path: &str, token: &str) -> Value {
-        let res = self.api(path, token).await;
-        assert_eq!(res.status(), 200, "{path}");
-        assert_eq!(res.headers()["cache-control"], "no-store");
-        res.json().await.unwrap()
-    }
-}
 
 /// Asserts an API error: status, code, no-store, and for 400 the field.
 async fn expect_error(res: reqwest::Response, status: StatusCode, code: &str, field: Option<&str>) {

@@ -2,7 +2,7 @@
 //! real responses of every endpoint: every documented field present with
 //! its type, nothing undocumented.
 
-use crate::helpers::*;
+use crate::support::*;
 use serde_json::{json, Value};
 
 /// Resolves `{"$ref": "#/components/schemas/X"}`.

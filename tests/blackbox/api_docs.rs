@@ -3,7 +3,7 @@
 //! field a sensor reads (`value_json.…`, `attribute='…'`,
 //! `json_attributes_path`, `json_attributes`) is in its reply's schema.
 
-use crate::helpers::*;
+use crate::support::*;
 use serde_json::{json, Value};
 
 /// One `- resource:` of the docs with the lines that configure it.

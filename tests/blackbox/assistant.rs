@@ -4,7 +4,7 @@
 //! `id`; Ollama: whole tool calls in one chunk, no `index`), recording what
 //! it receives and answering scripted turns.
 
-use crate::helpers::*;
+use crate::support::*;
 use cashkeeper::config::Secret;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
@@ -1195,13 +1195,6 @@ async fn a_provider_that_trickles_forever_ends_in_an_error_event_in_the_users_la
     assert!(!events.iter().any(|e| e.event == "done"));
 }
 
-impl TestApp {
-    async fn set_locale_to(&self, user: &TestUser, locale: &str) {
-        self.ok(user, "updateSettings", json!({ "locale": locale }))
-            .await;
-    }
-}
-
 #[tokio::test]
 async fn proposals_travel_with_the_users_export_and_stay_booked() {
     let provider = ChatProvider::start(Dialect::OpenAi).await;
@@ -1239,27 +1232,8 @@ async fn proposals_travel_with_the_users_export_and_stay_booked() {
     // Loaded into a fresh instance, the conversation still knows.
     let other = app_with_chat(&provider.base_url).await;
     let newcomer = other.new_user().await;
-    let boundary = "cashkeeperboundary7d3f";
-    let mut body = format!(
-        "--{boundary}\r\ncontent-disposition: form-data; name=\"file\"; filename=\"export.zip\"\r\ncontent-type: application/zip\r\n\r\n"
-    )
-    .into_bytes();
-    body.extend_from_slice(&archive);
-    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-    let res = other
-        .client
-        .post(other.url("/api/import-data"))
-        .header("origin", &other.base)
-        .header("cookie", format!("cashkeeper_session={}", newcomer.cookie))
-        .header(
-            "content-type",
-            format!("multipart/form-data; boundary={boundary}"),
-        )
-        .body(body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
+    let (status, body) = other.load_archive(Some(&newcomer.cookie), &archive).await;
+    assert_eq!(status, 200, "{body}");
     // The archive loads with new ids: the conversation, its proposal and
     // the booked record are found under theirs, still tied together.
     let listed = other.ok(&newcomer, "listConversations", json!({})).await;
@@ -1294,7 +1268,7 @@ async fn proposals_travel_with_the_users_export_and_stay_booked() {
 /// opens as a card that names the account and the category it books on,
 /// and nothing runs out of the page.
 async fn a_reopened_conversation_reads_as_it_did_live(width: u32, height: u32, dark: bool) {
-    use crate::browser::{screenshot, sign_in, start_with, wait_for_css};
+    use crate::support::browser::{screenshot, signed_in_with, wait_for_css};
     let provider = ChatProvider::start(Dialect::OpenAi).await;
     let app = app_with_chat(&provider.base_url).await;
     let user = app.new_user().await;
@@ -1305,11 +1279,10 @@ async fn a_reopened_conversation_reads_as_it_did_live(width: u32, height: u32, d
         .as_str()
         .unwrap()
         .to_string();
-    let Some(browser) = start_with(width, height, dark).await else {
+    let Some(browser) = signed_in_with(&app, &user, width, height, dark).await else {
         return;
     };
     let c = &browser.client;
-    sign_in(c, &app, &user).await;
     let today = app.state.clock.today().to_string();
     for (locale, looked, booked) in [
         (
@@ -1392,4 +1365,130 @@ async fn a_reopened_conversation_reads_as_it_did_live_on_a_desktop() {
 #[tokio::test]
 async fn a_reopened_conversation_reads_as_it_did_live_on_a_desktop_in_the_dark() {
     a_reopened_conversation_reads_as_it_did_live(1280, 900, true).await;
+}
+
+/// The titles of the user's conversations.
+async fn conversation_titles(app: &TestApp, user: &TestUser) -> Vec<String> {
+    let list = app.ok(user, "listConversations", json!({})).await;
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["title"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_failed_question_leaves_no_empty_conversation_and_its_retry_makes_one() {
+    let provider = ChatProvider::start(Dialect::OpenAi).await;
+    let app = app_with_chat(&provider.base_url).await;
+    let user = app.new_user().await;
+    let failing = || Turn::Status(500, r#"{"error":{"message":"out of memory"}}"#.into());
+
+    // Streamed: the conversation event came, then the error; nothing kept.
+    provider.then(failing());
+    let (_, events) = chat_stream(&app, &user, ask("Was habe ich im Mai ausgegeben?")).await;
+    assert_eq!(events.last().unwrap().event, "error");
+    let id = events[0].data["id"].as_str().unwrap().to_string();
+    assert!(conversation_titles(&app, &user).await.is_empty());
+    let reply = app
+        .action("getConversation", json!({ "id": id }), Some(&user.cookie))
+        .await;
+    assert_eq!(
+        reply.body["success"], false,
+        "the unanswered conversation is gone: {:?}",
+        reply.body
+    );
+
+    // Broken off in the middle of the answer: nothing kept either.
+    provider.then(Turn::BreaksOff("Im Mai".into()));
+    let (_, events) = chat_stream(&app, &user, ask("Was habe ich im Mai ausgegeben?")).await;
+    assert_eq!(events.last().unwrap().event, "error");
+    assert!(conversation_titles(&app, &user).await.is_empty());
+
+    // As JSON: a 502 and nothing kept.
+    provider.then(failing());
+    let (status, _, _) = chat_json(
+        &app,
+        Some(&user.cookie),
+        &ask("Was habe ich im Mai ausgegeben?").to_string(),
+    )
+    .await;
+    assert_eq!(status, 502);
+    assert!(conversation_titles(&app, &user).await.is_empty());
+
+    // The retry that is answered makes exactly one conversation.
+    provider.then(Turn::Text("Im Mai 412,30 €.".into()));
+    let (_, events) = chat_stream(&app, &user, ask("Was habe ich im Mai ausgegeben?")).await;
+    assert_eq!(events.last().unwrap().event, "done");
+    assert_eq!(
+        conversation_titles(&app, &user).await,
+        ["Was habe ich im Mai ausgegeben?"]
+    );
+
+    // A later question of a kept conversation that fails leaves it as it was.
+    let id = events[0].data["id"].as_str().unwrap().to_string();
+    provider.then(failing());
+    let (_, events) = chat_stream(
+        &app,
+        &user,
+        json!({"conversationId": id, "messages": [{"role": "user", "content": "Und im Juni?"}]}),
+    )
+    .await;
+    assert_eq!(events.last().unwrap().event, "error");
+    let conv = app.ok(&user, "getConversation", json!({ "id": id })).await;
+    assert_eq!(conv["messages"].as_array().unwrap().len(), 3);
+}
+
+#[tokio::test]
+async fn a_reopened_conversation_words_its_tool_lines_in_the_readers_language_of_the_day() {
+    let provider = ChatProvider::start(Dialect::OpenAi).await;
+    let app = app_with_chat(&provider.base_url).await;
+    let user = app.new_user().await;
+    app.ok(&user, "updateSettings", json!({"locale": "de"}))
+        .await;
+    app.account(&user, "Girokonto", "EUR").await;
+    provider.then(Turn::Calls(vec![
+        ("list_accounts".into(), "{}".into()),
+        ("list_budgets".into(), r#"{"month":"2026-03"}"#.into()),
+    ]));
+    provider.then(Turn::Text("Auf dem Girokonto sind 1.000,00 €.".into()));
+    let (_, events) = chat_stream(&app, &user, ask("Wie viel habe ich?")).await;
+    let live: Vec<&str> = events
+        .iter()
+        .filter(|e| e.event == "tool")
+        .map(|e| e.data["summary"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        live,
+        ["Konten angesehen", "Budgets für März 2026 angesehen"]
+    );
+    let id = events[0].data["id"].as_str().unwrap().to_string();
+
+    app.ok(&user, "updateSettings", json!({"locale": "en"}))
+        .await;
+    let page = conversation_page(&app, &user, &id).await;
+    for line in [
+        "looked at your accounts",
+        "looked at your budgets for March 2026",
+    ] {
+        assert!(
+            page.contains(&format!("<p class=\"msg-tool\">{line}</p>")),
+            "{line} in {page}"
+        );
+    }
+    assert!(!page.contains("angesehen"), "{page}");
+    let conv = app.ok(&user, "getConversation", json!({ "id": id })).await;
+    let said: Vec<&str> = conv["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["summary"].as_str())
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "looked at your accounts",
+            "looked at your budgets for March 2026"
+        ]
+    );
 }

@@ -3,7 +3,7 @@
 //! `previewTool` and `run` (valid, refused, another user's record), and
 //! that no preview writes anything.
 
-use crate::helpers::*;
+use crate::support::*;
 use cashkeeper::app::assistant::tools::{self, Outcome};
 use cashkeeper::store::users::{self, User};
 use chrono::{TimeZone, Utc};
@@ -45,8 +45,9 @@ impl TestApp {
 
     /// Runs a read tool; its result and line.
     async fn read(&self, user: &TestUser, name: &str, arguments: Value) -> (Value, String) {
+        let locale = self.stored(user).await.locale;
         match self.tool(user, name, &arguments.to_string()).await {
-            Outcome::Read { result, summary } => (result, summary),
+            Outcome::Read { result, looked } => (result, looked.text(locale)),
             Outcome::Proposed { .. } => panic!("{name} proposed"),
             Outcome::Failed(e) => panic!("{name} {arguments} failed: {e}"),
         }

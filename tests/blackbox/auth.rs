@@ -1,7 +1,7 @@
 //! Sign-in: register, login, logout, sessions, password reset, registration modes.
 
-use crate::helpers::*;
 use crate::smtp;
+use crate::support::*;
 use cashkeeper::config::{Registration, Secret};
 use serde_json::json;
 use std::time::Duration;

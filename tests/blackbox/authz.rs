@@ -3,7 +3,7 @@
 //! exactly as it does for ids that exist nowhere, and changes nothing of
 //! the other user's. A new action is covered without a test of its own.
 
-use crate::helpers::*;
+use crate::support::*;
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 

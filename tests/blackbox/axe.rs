@@ -8,10 +8,10 @@
 //! Chromium, unless CASHKEEPER_E2E=required. With CASHKEEPER_SCREENSHOTS set
 //! it also saves a screenshot of each page, named `{page}-{mode}.png`.
 
-use crate::browser::{resize, Cdp};
-use crate::browser::{screenshot, sign_in, start_with, MODES};
-use crate::helpers::*;
 use crate::import_page::seed;
+use crate::support::browser::{resize, Cdp};
+use crate::support::browser::{screenshot, sign_in, signed_in_with, start_with, MODES};
+use crate::support::*;
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -138,7 +138,7 @@ async fn switch_language(c: &Client, lang: &str) {
         .click()
         .await
         .unwrap();
-    crate::browser::wait_for_css(c, &format!("html[lang={lang}]")).await;
+    crate::support::browser::wait_for_css(c, &format!("html[lang={lang}]")).await;
 }
 
 /// Sets the language the browser asks for (the signed-out pages follow it).
@@ -450,12 +450,10 @@ async fn axe_finds_no_violations_in_the_opened_expense_form_and_the_undo_notice(
     app.ok(&user, "confirmImport", json!({"id": batch})).await;
     let mut found = Vec::new();
     for (mode, dark) in [("phone", false), ("phone-dark", true)] {
-        let Some(browser) = start_with(500, 844, dark).await else {
+        let Some(browser) = signed_in_with(&app, &user, 390, 844, dark).await else {
             return;
         };
         let c = &browser.client;
-        resize(c, 390, 844).await;
-        sign_in(c, &app, &user).await;
         c.goto(&app.url("/")).await.unwrap();
         c.find(Locator::Css("a.quick-add"))
             .await
@@ -463,9 +461,9 @@ async fn axe_finds_no_violations_in_the_opened_expense_form_and_the_undo_notice(
             .click()
             .await
             .unwrap();
-        crate::browser::wait_for_css(c, "#record-form form [name=amount]:focus").await;
+        crate::support::browser::wait_for_css(c, "#record-form form [name=amount]:focus").await;
         // The form's toggle is in sight below the sticky top bar, not under it.
-        let gap = crate::browser::wait_until(
+        let gap = crate::support::browser::wait_until(
             c,
             "if (document.readyState !== 'complete') return null;
              const bar = document.querySelector('.topbar').getBoundingClientRect();
@@ -487,7 +485,7 @@ async fn axe_finds_no_violations_in_the_opened_expense_form_and_the_undo_notice(
         c.goto(&app.url(&format!("/import?batch={batch}")))
             .await
             .unwrap();
-        crate::browser::wait_for_css(c, ".import-done [data-undo]").await;
+        crate::support::browser::wait_for_css(c, ".import-done [data-undo]").await;
         check(c, script, mode, "import confirmed (undo)", &mut found).await;
         screenshot(c, &format!("import-undo-{mode}")).await;
         browser.client.clone().close().await.unwrap();

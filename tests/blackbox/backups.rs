@@ -1,7 +1,7 @@
 //! Scheduled backups with their rotation, and `cashkeeper restore` into a
 //! stopped instance: what comes back, and what is refused untouched.
 
-use crate::helpers::*;
+use crate::support::*;
 use cashkeeper::store::backups;
 use chrono::{Duration, TimeZone, Utc};
 use serde_json::json;

@@ -5,22 +5,16 @@
 //! moves on by itself), linking, fetching and the import review, against
 //! the loopback mock bank.
 
-use crate::browser::{screenshot, sign_in, start_with, wait_for_css, wait_for_path, wait_until};
 use crate::fints_bank::{Methods, MockBank, Sca, Scenario, IBAN, LOGIN, PIN};
-use crate::helpers::*;
+use crate::support::browser::{
+    click, screenshot, signed_in, signed_in_with, type_into, wait_for_css, wait_for_path,
+    wait_until,
+};
+use crate::support::*;
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 
-/// Lets the app connect to a bank on loopback, with a product id.
-pub fn allow_mock_banks(c: &mut cashkeeper::config::Config) {
-    c.fints_product_id = Some("CASHKEEPERTEST".into());
-    c.fints_allow_local = true;
-}
-
-/// An app that may connect to the mock banks.
-pub async fn bank_app() -> TestApp {
-    spawn_app_with(allow_mock_banks).await
-}
+pub use crate::fints_bank::{allow_mock_banks, bank_app};
 
 /// Connections of a user in each state a bank page shows (for the
 /// accessibility run): `ready` fetched once into `account` (its batch
@@ -248,22 +242,6 @@ fn section<'a>(html: &'a str, id: &str) -> &'a str {
     &rest[..rest.find("</article>").unwrap_or(rest.len())]
 }
 
-/// Types into the field `css`.
-async fn type_into(c: &Client, css: &str, text: &str) {
-    let field = c.find(Locator::Css(css)).await.unwrap();
-    field.clear().await.unwrap();
-    field.send_keys(text).await.unwrap();
-}
-
-async fn click(c: &Client, css: &str) {
-    c.find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|_| panic!("no {css}"))
-        .click()
-        .await
-        .unwrap();
-}
-
 /// No accessibility violation on the page as it is now, and it fits a
 /// phone.
 async fn accessible(c: &Client, what: &str) {
@@ -285,12 +263,10 @@ async fn a_person_connects_a_bank_approves_in_the_app_links_fetches_and_reviews_
     .await;
     let app = bank_app().await;
     let user = app.new_user().await;
-    let Some(browser) = start_with(500, 1000, false).await else {
+    let Some(browser) = signed_in(&app, &user, 390, 1000).await else {
         return;
     };
     let c = &browser.client;
-    crate::browser::resize(c, 390, 1000).await;
-    sign_in(c, &app, &user).await;
 
     // From the import page to the form.
     c.goto(&app.url("/import")).await.unwrap();
@@ -457,12 +433,10 @@ async fn bank_screenshots() {
     assert_eq!(pending["state"], "tan", "{pending}");
     let pending = pending["id"].as_str().unwrap().to_string();
     for (mode, dark) in [("phone", false), ("phone-dark", true)] {
-        let Some(browser) = start_with(500, 1500, dark).await else {
+        let Some(browser) = signed_in_with(&app, &user, 390, 1500, dark).await else {
             return;
         };
         let c = &browser.client;
-        crate::browser::resize(c, 390, 1500).await;
-        sign_in(c, &app, &user).await;
         c.goto(&app.url("/bank/connect")).await.unwrap();
         type_into(c, "#f-bankCode", "Sparkasse").await;
         wait_for_css(c, ".bank-results:not([hidden]) button").await;

@@ -6,9 +6,9 @@
 //! The job is run directly, as the scheduler runs it.
 
 use crate::fints_bank::{self, booking_cents, Fail, MockBank, Sca, Scenario, BANK_CODE, IBAN};
-use crate::helpers::*;
 use crate::networth::amount;
 use crate::push::{push_service, subscribe, vapid, BrowserKeys, Received};
+use crate::support::*;
 use cashkeeper::config::{Config, Vapid};
 use cashkeeper::jobs::bank_sync::{self, Summary};
 use rust_decimal::Decimal;
@@ -26,8 +26,7 @@ struct Setup {
 fn configure(c: &mut Config, keys: Vapid) {
     c.vapid = Some(keys);
     c.push_allow_loopback_http = true;
-    c.fints_product_id = Some("CASHKEEPERTEST".into());
-    c.fints_allow_local = true;
+    fints_bank::allow_mock_banks(c);
 }
 
 async fn setup() -> Setup {
@@ -111,22 +110,7 @@ async fn connected(
     auto_confirm: bool,
 ) -> (String, String) {
     let account = app.account(user, "Giro", "EUR").await;
-    let c = app
-        .ok(
-            user,
-            "connectBank",
-            json!({"bankCode": BANK_CODE, "url": bank.url, "loginName": fints_bank::LOGIN,
-                   "pin": fints_bank::PIN, "savePin": true}),
-        )
-        .await;
-    assert_eq!(c["state"], "ready", "{c}");
-    let id = c["id"].as_str().unwrap().to_string();
-    app.ok(
-        user,
-        "linkBankAccount",
-        json!({"id": id, "iban": IBAN, "accountId": account}),
-    )
-    .await;
+    let id = fints_bank::connected_to(app, user, bank, true, &account).await;
     let c = app
         .ok(
             user,
@@ -202,7 +186,7 @@ async fn bank_schedule_auto_confirm_writes_the_bookings_and_the_banks_balance() 
     assert_eq!(bank_balance(3), Decimal::new(100_250, 2));
     // Nothing waits, so nothing is pushed.
     assert!(s.messages(&p).is_empty(), "{:?}", s.messages(&p));
-    assert!(bank.all_ended());
+    bank.assert_all_ended();
 }
 
 #[tokio::test]

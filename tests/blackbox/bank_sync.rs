@@ -6,18 +6,18 @@
 //! or export, one sync at a time, and a bad bank address.
 
 use crate::fints_bank::*;
-use crate::helpers::*;
+use crate::support::*;
 use serde_json::{json, Value};
 use std::time::Duration;
 
-const PRODUCT: &str = "MOCKPRODUCT123456789";
-
+/// The bank app; `BANK_TEST_LOG=cashkeeper=debug` shows the server's log
+/// (each FinTS request and answer by segment and code) beside a failure.
 async fn app() -> TestApp {
-    spawn_app_with(|c| {
-        c.fints_product_id = Some(PRODUCT.into());
-        c.fints_allow_local = true;
-    })
-    .await
+    let _ = tracing_subscriber::fmt()
+        .with_test_writer()
+        .with_env_filter(std::env::var("BANK_TEST_LOG").unwrap_or_else(|_| "off".into()))
+        .try_init();
+    bank_app().await
 }
 
 async fn euro_account(app: &TestApp, user: &TestUser) -> String {
@@ -32,16 +32,6 @@ async fn euro_account(app: &TestApp, user: &TestUser) -> String {
         .to_string()
 }
 
-fn connect_body(bank: &MockBank, pin: &str, save_pin: bool) -> Value {
-    json!({
-        "bankCode": BANK_CODE,
-        "url": bank.url,
-        "loginName": LOGIN,
-        "pin": pin,
-        "savePin": save_pin,
-    })
-}
-
 /// A connection made and its one account linked to a new EUR account:
 /// (connection id, account id).
 async fn connected_and_linked(
@@ -50,20 +40,8 @@ async fn connected_and_linked(
     bank: &MockBank,
     save_pin: bool,
 ) -> (String, String) {
-    let conn = app
-        .ok(user, "connectBank", connect_body(bank, PIN, save_pin))
-        .await;
-    assert_eq!(conn["state"], "ready", "{conn}");
-    let id = conn["id"].as_str().unwrap().to_string();
     let account = euro_account(app, user).await;
-    let linked = app
-        .ok(
-            user,
-            "linkBankAccount",
-            json!({"id": id, "iban": IBAN, "accountId": account}),
-        )
-        .await;
-    assert_eq!(linked["accounts"][0]["accountId"], account, "{linked}");
+    let id = connected_to(app, user, bank, save_pin, &account).await;
     (id, account)
 }
 
@@ -90,19 +68,6 @@ async fn send_tans(app: &TestApp, user: &TestUser, id: &str) -> Value {
         }
     }
     panic!("the bank kept asking for a TAN");
-}
-
-/// `getBankConnection` until its state is not `state`, a bounded number
-/// of times (the server's polling is what is waited for).
-async fn until_not(app: &TestApp, user: &TestUser, id: &str, state: &str) -> Value {
-    for _ in 0..600 {
-        let c = app.ok(user, "getBankConnection", json!({"id": id})).await;
-        if c["state"] != state {
-            return c;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("connection stayed {state}");
 }
 
 #[tokio::test]
@@ -233,7 +198,7 @@ async fn bank_sync_connect_link_sync_confirm_and_sync_again_adds_nothing() {
     assert_eq!(batches.len(), 1, "{again}");
     assert_eq!(batches[0]["counts"]["new"], 0, "{again}");
     assert_eq!(batches[0]["counts"]["duplicate"], 3, "{again}");
-    assert!(bank.all_ended());
+    bank.assert_all_ended();
 }
 
 #[tokio::test]
@@ -299,7 +264,7 @@ async fn bank_sync_typed_tan_at_login_and_for_the_statement() {
     assert_eq!(done["state"], "ready", "{done}");
     let batches = done["batches"].as_array().unwrap();
     assert_eq!(batches[0]["counts"]["new"], 3, "{done}");
-    assert!(bank.all_ended());
+    bank.assert_all_ended();
 }
 
 #[tokio::test]
@@ -355,7 +320,162 @@ async fn bank_sync_decoupled_approval_moves_on_by_itself() {
     let imports = app.ok(&user, "listImports", json!({})).await;
     assert_eq!(imports[0]["source"], "fints", "{imports}");
     assert_eq!(imports[0]["counts"]["new"], 3, "{imports}");
-    assert!(bank.all_ended());
+    bank.assert_all_ended();
+}
+
+/// `getBankConnection` and `listBankConnections` asked without pause until
+/// the connection is neither `tan` nor `syncing`, within [`GENEROUS`]:
+/// every answer that says `ready` must show what the dialog settled
+/// (`settled`), in both. The last answer.
+async fn watch_until_ready(
+    app: &TestApp,
+    user: &TestUser,
+    id: &str,
+    settled: impl Fn(&Value) -> bool,
+) -> Value {
+    let deadline = tokio::time::Instant::now() + GENEROUS;
+    loop {
+        let one = app.ok(user, "getBankConnection", json!({"id": id})).await;
+        let all = app.ok(user, "listBankConnections", json!({})).await;
+        let listed = all
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == id)
+            .cloned()
+            .unwrap_or_else(|| panic!("not listed: {all}"));
+        for c in [&one, &listed] {
+            let state = c["state"].as_str().unwrap_or_default();
+            assert!(
+                ["tan", "syncing", "ready"].contains(&state),
+                "an unexpected state: {c}"
+            );
+            if state == "ready" {
+                assert!(settled(c), "ready before what the dialog settled: {c}");
+            }
+        }
+        if one["state"] == "ready" {
+            return one;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "not ready within {GENEROUS:?}: {one}"
+        );
+        tokio::task::yield_now().await;
+    }
+}
+
+/// A connection is never seen `ready` before its dialog settled: the live
+/// state is read before the database, and a dialog writes what it settled
+/// and ends at the bank before it leaves. Under load this showed `ready`
+/// with no accounts while an approval went on, and `ready` without the
+/// sync's time while its batch was written.
+#[tokio::test]
+async fn bank_sync_a_connection_seen_ready_shows_what_its_dialog_settled() {
+    let app = app().await;
+    let user = app.new_user().await;
+    let bank = MockBank::start(Scenario {
+        methods: Methods::Decoupled,
+        init: Sca::Decoupled(1),
+        ..Scenario::default()
+    })
+    .await;
+    let conn = connect(&app, &user, &bank, false).await;
+    assert_eq!(conn["state"], "tan", "{conn}");
+    let id = conn["id"].as_str().unwrap().to_string();
+    let done = watch_until_ready(&app, &user, &id, |c| {
+        c["accounts"][0]["iban"] == IBAN && c["bankName"] == "Mockbank Loopback AG"
+    })
+    .await;
+    assert_eq!(done["lastError"], Value::Null, "{done}");
+    bank.assert_all_ended();
+
+    let account = euro_account(&app, &user).await;
+    link(&app, &user, &id, &account).await;
+    let sync = app
+        .ok(&user, "syncBank", json!({"id": id, "pin": PIN}))
+        .await;
+    assert_eq!(sync["state"], "tan", "{sync}");
+    let done = watch_until_ready(&app, &user, &id, |c| c["lastSyncAt"].is_string()).await;
+    assert_eq!(done["lastError"], Value::Null, "{done}");
+    bank.assert_all_ended();
+    let imports = app.ok(&user, "listImports", json!({})).await;
+    assert_eq!(imports[0]["counts"]["new"], 3, "{imports}");
+}
+
+/// A sync may need the TAN method chosen (here: a login that never
+/// finished, forgotten by a restart): `syncBank` answers
+/// `choose_tan_method`, the connection lists the methods, and the choice
+/// goes on with the login and the sync.
+#[tokio::test]
+async fn bank_sync_asks_for_the_tan_method_and_goes_on_after_the_choice() {
+    let app = app().await;
+    let user = app.new_user().await;
+    let bank = MockBank::start(Scenario {
+        methods: Methods::Choice,
+        ..Scenario::default()
+    })
+    .await;
+    let conn = connect(&app, &user, &bank, false).await;
+    assert_eq!(conn["state"], "choose_tan_method", "{conn}");
+    let id = conn["id"].as_str().unwrap().to_string();
+    let dir = app.stop().await;
+    let app = spawn_app_in(dir, allow_mock_banks).await;
+    let seen = app.ok(&user, "getBankConnection", json!({"id": id})).await;
+    assert_eq!(seen["state"], "ready", "{seen}");
+    assert_eq!(seen["accounts"], json!([]), "{seen}");
+
+    let sync = app
+        .ok(&user, "syncBank", json!({"id": id, "pin": PIN}))
+        .await;
+    assert_eq!(sync["state"], "choose_tan_method", "{sync}");
+    assert_eq!(sync["batches"], json!([]), "{sync}");
+    let seen = app.ok(&user, "getBankConnection", json!({"id": id})).await;
+    assert_eq!(seen["state"], "choose_tan_method", "{seen}");
+    let codes: Vec<&str> = seen["tanMethods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["code"].as_str())
+        .collect();
+    assert!(codes.contains(&"921") && codes.contains(&"946"), "{seen}");
+    let page = app.page(&user, &format!("/bank/{id}")).await;
+    assert!(page.contains("921"), "the page offers the methods: {page}");
+
+    let done = app
+        .ok(&user, "chooseTanMethod", json!({"id": id, "code": "921"}))
+        .await;
+    assert_eq!(done["state"], "ready", "{done}");
+    assert_eq!(done["accounts"][0]["iban"], IBAN, "{done}");
+    assert!(done["lastSyncAt"].is_string(), "{done}");
+    bank.assert_all_ended();
+}
+
+/// A batch of an earlier sync left unconfirmed keeps waiting with its
+/// bookings, and the next sync asks the bank only from the day after the
+/// last booking staged: a booking is asked for once.
+#[tokio::test]
+async fn bank_sync_after_an_unconfirmed_batch_asks_only_for_later_bookings() {
+    let app = app().await;
+    let user = app.new_user().await;
+    let bank = MockBank::start(Scenario::default()).await;
+    let (id, _) = connected_and_linked(&app, &user, &bank, true).await;
+    let first = app.ok(&user, "syncBank", json!({"id": id})).await;
+    assert_eq!(first["batches"][0]["counts"]["new"], 3, "{first}");
+    app.ok(&user, "syncBank", json!({"id": id})).await;
+    let ranges = bank.seen.lock().unwrap().ranges.clone();
+    assert_eq!(ranges.len(), 2, "{ranges:?}");
+    // The mock bank's bookings are on 1 to 3 February 2024.
+    assert_eq!(ranges[1].0, "20240204", "{ranges:?}");
+    let imports = app.ok(&user, "listImports", json!({})).await;
+    let waiting = imports
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["id"] == first["batches"][0]["batchId"])
+        .unwrap_or_else(|| panic!("the first batch is gone: {imports}"));
+    assert_eq!(waiting["counts"]["new"], 3, "{waiting}");
+    assert_ne!(waiting["status"], "confirmed", "{waiting}");
 }
 
 #[tokio::test]

@@ -1,7 +1,7 @@
 //! `findBanks` over the bundled bank table (`docs/bank-sync.md`, "The bank
 //! table"): by bank code, BIC and name, the refusals naming `query`.
 
-use crate::helpers::*;
+use crate::support::*;
 use serde_json::{json, Value};
 
 /// The bank codes of a `findBanks` answer, in its order.

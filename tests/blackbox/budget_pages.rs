@@ -2,8 +2,8 @@
 //! dashboard at desktop and phone width in light and dark, and the one-time
 //! expense form's hint once a category is chosen.
 
-use crate::browser::{screenshot, sign_in, start_with, wait_for_css, wait_for_text};
-use crate::helpers::*;
+use crate::support::browser::{screenshot, signed_in, signed_in_with, wait_for_css, wait_for_text};
+use crate::support::*;
 use fantoccini::Locator;
 use serde_json::json;
 
@@ -42,11 +42,11 @@ async fn a_person_sets_a_budget_and_sees_it_fill_on_the_dashboard_at_every_size(
     app.ok(&user, "setBudget", json!({"categoryId": fun, "amount": 80}))
         .await;
 
-    let Some(browser) = start_with(1280, 1000, false).await else {
+    let Some(browser) = signed_in(&app, &user, 1280, 1000).await else {
         return;
     };
+
     let c = &browser.client;
-    sign_in(c, &app, &user).await;
     c.goto(&app.url("/budgets")).await.unwrap();
     // The form: category, amount in German style, rollover.
     let form = wait_for_css(c, "form[data-action=setBudget]").await;
@@ -89,11 +89,10 @@ async fn a_person_sets_a_budget_and_sees_it_fill_on_the_dashboard_at_every_size(
         ("phone", 390, false),
         ("phone-dark", 390, true),
     ] {
-        let Some(browser) = start_with(width, 900, dark).await else {
+        let Some(browser) = signed_in_with(&app, &user, width, 900, dark).await else {
             return;
         };
         let c = &browser.client;
-        sign_in(c, &app, &user).await;
         let over = wait_for_css(c, ".budgets-card li.budget[data-budget=over]").await;
         // Not colour alone: the status is written next to the bar, and the
         // bar is a progress bar with its figures as its value.
@@ -161,18 +160,17 @@ async fn the_expense_form_says_what_is_left_of_the_chosen_categorys_budget() {
     let today = app.state.clock.today().to_string();
     app.ok(&user, "createDailyExpense", json!({"name": "Markt", "amount": "275.50", "date": today, "accountId": giro, "categoryId": food}))
         .await;
-    let Some(browser) = start_with(390, 900, false).await else {
+    let Some(browser) = signed_in(&app, &user, 390, 900).await else {
         return;
     };
     let c = &browser.client;
-    sign_in(c, &app, &user).await;
     c.goto(&app.url("/daily-expenses")).await.unwrap();
     let hint = wait_for_css(c, ".budget-hint").await;
     assert!(
         !hint.is_displayed().await.unwrap(),
         "no category chosen yet"
     );
-    crate::browser::open_form(c).await;
+    crate::support::browser::open_form(c).await;
     c.find(Locator::Css(
         "form[data-action=createDailyExpense] select[name=categoryId]",
     ))

@@ -2,8 +2,8 @@
 //! from a month, spending counted as the dashboard counts it, the status
 //! thresholds, refusals, the insight and the "over budget" push.
 
-use crate::helpers::*;
 use crate::push::{push_service, subscribe, vapid, BrowserKeys};
+use crate::support::*;
 use cashkeeper::config::Secret;
 use chrono::{TimeZone, Utc};
 use serde_json::{json, Value};

@@ -1,7 +1,7 @@
 //! The real executable: first run, bad configuration, migrate, backup,
 //! user create, vapid-keys, --version.
 
-use crate::helpers::*;
+use crate::support::*;
 use serde_json::json;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};

@@ -4,31 +4,20 @@
 //! before a deadline through a push service on loopback, the insight, the
 //! pages and the assistant's read tool.
 
-use crate::helpers::*;
 use crate::push::{push_service, subscribe, vapid, BrowserKeys};
+use crate::support::*;
 use cashkeeper::config::Secret;
-use chrono::{Datelike, NaiveDate, TimeZone, Utc};
 use serde_json::{json, Value};
-
-fn day(s: &str) -> NaiveDate {
-    NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
-}
 
 /// Sets the app's clock to 08:00 UTC on `s`.
 fn today(app: &TestApp, s: &str) {
-    let d = day(s);
-    app.state.clock.set(
-        Utc.with_ymd_and_hms(d.year(), d.month(), d.day(), 8, 0, 0)
-            .unwrap(),
-    );
+    app.set_day(s, 8);
 }
 
 /// Moves the clock to `s` and signs `user` in again: a session ends after
 /// 30 days unused.
 async fn later(app: &TestApp, user: &mut TestUser, s: &str) {
-    today(app, s);
-    let r = app.login(&user.email, &user.password).await;
-    user.cookie = r.session_cookie().expect("signed in again");
+    app.move_to_day(user, s, 8).await;
 }
 
 /// The expense `id` as `listExpenses` answers it.
@@ -618,7 +607,7 @@ async fn the_assistant_reads_the_terms() {
                 .unwrap()
                 .unwrap();
             match tools::run(&app.state, &stored, name, "{}").await {
-                Outcome::Read { result, summary } => (result, summary),
+                Outcome::Read { result, looked } => (result, looked.text(stored.locale)),
                 _ => panic!("{name} did not read"),
             }
         }
@@ -669,13 +658,8 @@ async fn no_violations(c: &fantoccini::Client, what: &str) {
 /// `contract-form-phone` for the screenshot run.
 #[tokio::test]
 async fn a_person_sees_the_deadline_on_a_phone_and_cancels() {
-    use crate::browser::{resize, screenshot, sign_in, start_with, wait_for_text};
+    use crate::support::browser::{click, screenshot, signed_in, wait_for_text};
     use fantoccini::Locator;
-    let Some(browser) = start_with(500, 1400, false).await else {
-        return;
-    };
-    let c = &browser.client;
-    resize(c, 390, 1400).await;
     let app = spawn_app().await;
     today(&app, "2027-07-15");
     let user = app.new_user().await;
@@ -699,7 +683,10 @@ async fn a_person_sees_the_deadline_on_a_phone_and_cancels() {
     )
     .await;
     let id = e["id"].as_str().unwrap();
-    sign_in(c, &app, &user).await;
+    let Some(browser) = signed_in(&app, &user, 390, 1400).await else {
+        return;
+    };
+    let c = &browser.client;
 
     wait_for_text(c, "Kündigungsfristen").await;
     screenshot(c, "dashboard-deadlines-phone").await;
@@ -738,12 +725,7 @@ async fn a_person_sees_the_deadline_on_a_phone_and_cancels() {
         .unwrap();
     notice.clear().await.unwrap();
     notice.send_keys("1").await.unwrap();
-    c.find(Locator::Css("form.stack button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(c, "form.stack button[type=submit]").await;
     wait_for_text(c, "kündbar bis 31.10.2027").await;
     assert_eq!(listed(&app, &user, id).await["noticeMonths"], 1);
 

@@ -1,7 +1,7 @@
 //! Documents: the actions, the `/api/documents` routes, sniffing, the
 //! quota, ownership, and the file store's consistency after a crash.
 
-use crate::helpers::*;
+use crate::support::*;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use reqwest::StatusCode;
@@ -42,27 +42,7 @@ async fn upload(
 
 /// A `multipart/form-data` body as a browser sends it.
 fn multipart(parts: &[(&str, Option<&str>, &[u8])]) -> (String, Vec<u8>) {
-    let boundary = "----cashkeeperTestBoundary7MA4YWxk";
-    let mut body = Vec::new();
-    for (name, file_name, bytes) in parts {
-        body.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
-        match file_name {
-            Some(f) => body.extend_from_slice(
-                format!(
-                    "Content-Disposition: form-data; name=\"{name}\"; filename=\"{f}\"\r\n\
-                     Content-Type: application/octet-stream\r\n\r\n"
-                )
-                .as_bytes(),
-            ),
-            None => body.extend_from_slice(
-                format!("Content-Disposition: form-data; name=\"{name}\"\r\n\r\n").as_bytes(),
-            ),
-        }
-        body.extend_from_slice(bytes);
-        body.extend_from_slice(b"\r\n");
-    }
-    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
-    (format!("multipart/form-data; boundary={boundary}"), body)
+    crate::support::upload::form(parts, "application/octet-stream")
 }
 
 async fn post_multipart(

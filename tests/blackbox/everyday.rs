@@ -4,9 +4,11 @@
 //! account, editing in place, a price change from a day with the month
 //! before unchanged, and the checking account's expected balance.
 
-use crate::browser::resize;
-use crate::browser::{fill, sign_in, start_with, submit, wait_for_css, wait_for_path, wait_until};
-use crate::helpers::*;
+use crate::support::browser::resize;
+use crate::support::browser::{
+    fill, sign_in, start_with, submit, wait_for_css, wait_for_path, wait_until,
+};
+use crate::support::*;
 use cashkeeper::domain::recurrence::{add_months, month_start};
 use chrono::Datelike;
 use fantoccini::{Client, Locator};
@@ -173,7 +175,7 @@ async fn everyday(words: Words, width: u32, height: u32) {
     fill(c, "name", "Fahrrad").await;
     fill(c, "amount", words.fifteen_hundred).await;
     submit(c).await;
-    crate::browser::wait_for_text(c, words.fifteen_hundred_shown).await;
+    crate::support::browser::wait_for_text(c, words.fifteen_hundred_shown).await;
     let listed = app.ok(&user, "listDailyExpenses", json!({})).await;
     let bike = listed
         .as_array()
@@ -210,7 +212,7 @@ async fn everyday(words: Words, width: u32, height: u32) {
     )
     .await;
     submit(c).await;
-    crate::browser::wait_for_text(c, words.since).await;
+    crate::support::browser::wait_for_text(c, words.since).await;
     let month = |d: chrono::NaiveDate| json!({"year": d.year(), "month": d.month()});
     let last = app
         .ok(&user, "getDashboard", month(add_months(first, -1)))
@@ -230,7 +232,8 @@ async fn everyday(words: Words, width: u32, height: u32) {
         vec![],
     )
     .await;
-    crate::browser::screenshot(c, &format!("price-history-{}-{width}", words.locale)).await;
+    crate::support::browser::screenshot(c, &format!("price-history-{}-{width}", words.locale))
+        .await;
 
     // The checking account's forecast: the expected balance with everyday
     // spending as its own line.
@@ -238,7 +241,7 @@ async fn everyday(words: Words, width: u32, height: u32) {
     wait_for_css(c, "polyline.dashed").await;
     let source = c.source().await.unwrap();
     assert!(source.contains(words.everyday));
-    crate::browser::screenshot(c, &format!("forecast-{}-{width}", words.locale)).await;
+    crate::support::browser::screenshot(c, &format!("forecast-{}-{width}", words.locale)).await;
     assert_eq!(source.matches("<polyline").count(), 2);
     // Nothing wider than the window.
     let overflow = js(

@@ -2,7 +2,7 @@
 //! export`: one zip with every record of the user as JSON and CSV and the
 //! documents' files; nothing of another user, no password or token hash.
 
-use crate::helpers::*;
+use crate::support::*;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde_json::{json, Value};
@@ -466,28 +466,7 @@ pub(crate) async fn export_of(app: &TestApp, user: &TestUser) -> Vec<u8> {
 }
 
 pub(crate) async fn load(app: &TestApp, cookie: Option<&str>, bytes: Vec<u8>) -> (u16, Value) {
-    let boundary = "cashkeeperboundary7d3f";
-    let mut body = format!(
-        "--{boundary}\r\ncontent-disposition: form-data; name=\"file\"; filename=\"export.zip\"\r\ncontent-type: application/zip\r\n\r\n"
-    )
-    .into_bytes();
-    body.extend_from_slice(&bytes);
-    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-    let mut req = app
-        .client
-        .post(app.url("/api/import-data"))
-        .header("origin", &app.base)
-        .header(
-            "content-type",
-            format!("multipart/form-data; boundary={boundary}"),
-        )
-        .body(body);
-    if let Some(c) = cookie {
-        req = req.header("cookie", format!("cashkeeper_session={c}"));
-    }
-    let res = req.send().await.unwrap();
-    let status = res.status().as_u16();
-    (status, res.json().await.unwrap_or(Value::Null))
+    app.load_archive(cookie, &bytes).await
 }
 
 #[tokio::test]

@@ -7,7 +7,8 @@
 
 use crate::crash::Service;
 use crate::export::{data_json, household, load, unzip, PDF};
-use crate::helpers::*;
+use crate::support::upload::load_archive;
+use crate::support::*;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde_json::{json, Value};
@@ -514,28 +515,7 @@ fn bombs() -> Vec<(&'static str, Vec<u8>, &'static str)> {
 }
 
 async fn post_archive(service: &Service, cookie: &str, bytes: Vec<u8>) -> (u16, Value) {
-    let boundary = "cashkeeperboundary7d3f";
-    let mut body = format!(
-        "--{boundary}\r\ncontent-disposition: form-data; name=\"file\"; filename=\"export.zip\"\r\ncontent-type: application/zip\r\n\r\n"
-    )
-    .into_bytes();
-    body.extend_from_slice(&bytes);
-    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-    let res = service
-        .client
-        .post(format!("{}/api/import-data", service.base))
-        .header("origin", &service.base)
-        .header("cookie", format!("cashkeeper_session={cookie}"))
-        .header(
-            "content-type",
-            format!("multipart/form-data; boundary={boundary}"),
-        )
-        .body(body)
-        .send()
-        .await
-        .unwrap();
-    let status = res.status().as_u16();
-    (status, res.json().await.unwrap_or(Value::Null))
+    load_archive(&service.client, &service.base, Some(cookie), &bytes).await
 }
 
 pub(crate) async fn register(service: &Service, email: &str) -> String {

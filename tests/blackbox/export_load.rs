@@ -3,7 +3,7 @@
 //! and a load the service stopped in is taken back when it starts again.
 
 use crate::export::{data_json, export_of, load, rezip, unzip};
-use crate::helpers::*;
+use crate::support::*;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;

@@ -5,12 +5,15 @@
 //! the TAN methods, where a TAN or an approval is asked for, failures, and
 //! how many bookings over how many continuation pages it serves.
 
+use crate::support::{spawn_app_with, TestApp, TestUser};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use cashkeeper::services::fints::message::Response;
 use cashkeeper::services::fints::syntax::Segment;
+use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
@@ -105,6 +108,8 @@ pub struct Seen {
     pub opened: Vec<String>,
     /// The HKKAZ/HKCAZ continuation points received.
     pub touchdowns: Vec<String>,
+    /// The booking ranges HKKAZ/HKCAZ asked for: (from, to) as sent.
+    pub ranges: Vec<(String, String)>,
     pub product_ids: Vec<String>,
     /// Per HKTAN process 4: the order it names and the TAN medium.
     pub hktans: Vec<(String, String)>,
@@ -161,15 +166,34 @@ impl MockBank {
         f(&mut self.scenario.lock().unwrap());
     }
 
-    /// Waits until `n` dialogs were ended with HKEND.
+    /// Waits until `n` dialogs were ended with HKEND, within [`GENEROUS`];
+    /// the panic says which were opened and which ended.
     pub async fn wait_ended(&self, n: usize) {
+        let deadline = tokio::time::Instant::now() + GENEROUS;
         loop {
             let notified = self.ended.notified();
             if self.seen.lock().unwrap().ended.len() >= n {
                 return;
             }
-            notified.await;
+            if tokio::time::timeout_at(deadline, notified).await.is_err() {
+                let seen = self.seen.lock().unwrap();
+                panic!(
+                    "{n} dialogs not ended within {GENEROUS:?}: opened {:?}, ended {:?}",
+                    seen.opened, seen.ended
+                );
+            }
         }
+    }
+
+    /// Panics unless every dialog that was opened was ended, naming them.
+    pub fn assert_all_ended(&self) {
+        let seen = self.seen.lock().unwrap();
+        assert!(
+            seen.opened.iter().all(|d| seen.ended.contains(d)),
+            "dialogs left open at the bank: opened {:?}, ended {:?}",
+            seen.opened,
+            seen.ended
+        );
     }
 
     /// Every dialog that was opened was ended.
@@ -185,6 +209,92 @@ impl MockBank {
             .flatten()
             .filter(|k| k.as_str() == kind)
             .count()
+    }
+}
+
+// ------------------------------------------------- the app's side
+
+/// The product registration the bank tests' apps send.
+pub const PRODUCT: &str = "MOCKPRODUCT123456789";
+
+/// Lets the app connect to a bank on loopback, with a product id.
+pub fn allow_mock_banks(c: &mut cashkeeper::config::Config) {
+    c.fints_product_id = Some(PRODUCT.into());
+    c.fints_allow_local = true;
+}
+
+/// An app that may connect to the mock banks.
+pub async fn bank_app() -> TestApp {
+    spawn_app_with(allow_mock_banks).await
+}
+
+/// `connectBank`'s body for `bank` (by its bank code and address).
+pub fn connect_body(bank: &MockBank, pin: &str, save_pin: bool) -> Value {
+    json!({
+        "bankCode": BANK_CODE,
+        "url": bank.url,
+        "loginName": LOGIN,
+        "pin": pin,
+        "savePin": save_pin,
+    })
+}
+
+/// Connects `user` to `bank` with the right PIN: the connection as
+/// `connectBank` answers it.
+pub async fn connect(app: &TestApp, user: &TestUser, bank: &MockBank, save_pin: bool) -> Value {
+    app.ok(user, "connectBank", connect_body(bank, PIN, save_pin))
+        .await
+}
+
+/// Links the bank's one account ([`IBAN`]) of connection `id` to the
+/// user's `account`: the connection as `linkBankAccount` answers it.
+pub async fn link(app: &TestApp, user: &TestUser, id: &str, account: &str) -> Value {
+    let linked = app
+        .ok(
+            user,
+            "linkBankAccount",
+            json!({"id": id, "iban": IBAN, "accountId": account}),
+        )
+        .await;
+    assert_eq!(linked["accounts"][0]["accountId"], account, "{linked}");
+    linked
+}
+
+/// A connection of `user` to `bank` made `ready` at once, its one account
+/// linked to `account`: the connection's id.
+pub async fn connected_to(
+    app: &TestApp,
+    user: &TestUser,
+    bank: &MockBank,
+    save_pin: bool,
+    account: &str,
+) -> String {
+    let conn = connect(app, user, bank, save_pin).await;
+    assert_eq!(conn["state"], "ready", "{conn}");
+    let id = conn["id"].as_str().unwrap().to_string();
+    link(app, user, &id, account).await;
+    id
+}
+
+/// How long a test waits for the server's own work with a bank (an
+/// approval polled at the bank's interval, a dialog ended in the
+/// background): far beyond what it takes on a loaded machine, so that
+/// running out means it never happens.
+pub const GENEROUS: Duration = Duration::from_secs(120);
+
+/// `getBankConnection` until its state is not `state`, within
+/// [`GENEROUS`]; the panic says the state last seen.
+pub async fn until_not(app: &TestApp, user: &TestUser, id: &str, state: &str) -> Value {
+    let deadline = tokio::time::Instant::now() + GENEROUS;
+    loop {
+        let c = app.ok(user, "getBankConnection", json!({"id": id})).await;
+        if c["state"] != state {
+            return c;
+        }
+        if tokio::time::Instant::now() > deadline {
+            panic!("connection stayed {state} for {GENEROUS:?}: {c}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
 
@@ -423,6 +533,11 @@ fn statement_answer(
     if !touchdown.is_empty() {
         seen.lock().unwrap().touchdowns.push(touchdown.clone());
     }
+    let (from, to) = if camt { (4, 5) } else { (3, 4) };
+    seen.lock()
+        .unwrap()
+        .ranges
+        .push((order.text(from, 0), order.text(to, 0)));
     let page: usize = touchdown
         .strip_prefix("MOCK-PAGE:")
         .and_then(|p| p.parse().ok())

@@ -118,7 +118,7 @@ async fn fints_connect_reads_parameters_system_id_and_accounts_without_sca() {
     );
     // Anonymous BPD, HKSYN, the main dialog: three dialogs, all ended.
     assert_eq!(bank.seen.lock().unwrap().opened.len(), 3);
-    assert!(bank.all_ended());
+    bank.assert_all_ended();
     assert!(bank
         .seen
         .lock()
@@ -143,7 +143,7 @@ async fn fints_connect_reads_parameters_system_id_and_accounts_without_sca() {
         ("HKIDN".to_owned(), MEDIUM.to_owned())
     );
     assert_eq!(bank.seen.lock().unwrap().opened.len(), 4);
-    assert!(bank.all_ended());
+    bank.assert_all_ended();
 }
 
 #[tokio::test]
@@ -172,7 +172,7 @@ async fn fints_choose_tan_method_lists_them_and_goes_on_with_the_chosen_one() {
         Outcome::Done(done) => assert_eq!(done.state.tan_method.as_deref(), Some("946")),
         other => panic!("{other:?}"),
     }
-    assert!(bank.all_ended());
+    bank.assert_all_ended();
 }
 
 #[tokio::test]
@@ -193,7 +193,7 @@ async fn fints_typed_tan_at_login_wrong_then_right() {
         matches!(err, Error::TanRejected { ref code, .. } if code == "9941"),
         "{err:?}"
     );
-    assert!(bank.all_ended());
+    bank.assert_all_ended();
 
     let Outcome::NeedTan(pending) = c.connect(BankState::default()).await.unwrap() else {
         panic!("expected a TAN");
@@ -202,7 +202,7 @@ async fn fints_typed_tan_at_login_wrong_then_right() {
         Outcome::Done(done) => assert_eq!(done.accounts[0].iban.as_deref(), Some(IBAN)),
         other => panic!("{other:?}"),
     }
-    assert!(bank.all_ended());
+    bank.assert_all_ended();
 }
 
 #[tokio::test]
@@ -233,7 +233,7 @@ async fn fints_decoupled_approval_is_polled_until_given() {
     // Two "still waiting" answers (3956), then the approval.
     assert_eq!(polls, 3);
     assert_eq!(done.accounts.len(), 1);
-    assert!(bank.all_ended());
+    bank.assert_all_ended();
 }
 
 #[tokio::test]
@@ -269,7 +269,7 @@ async fn fints_mt940_over_continuation_pages_reads_through_the_import() {
     assert_eq!(balance.currency, "EUR");
     assert_eq!(Some(balance.date), to());
     assert_eq!(bank.sent("HKCAZ"), 0);
-    assert!(bank.all_ended());
+    bank.assert_all_ended();
 }
 
 #[tokio::test]
@@ -299,7 +299,7 @@ async fn fints_camt_via_hkcaz_over_continuation_pages_reads_through_the_import()
     assert_eq!(bank.sent("HKKAZ"), 0);
     assert_eq!(bank.sent("HKCAZ"), 3);
     assert!(f.balance.is_some());
-    assert!(bank.all_ended());
+    bank.assert_all_ended();
 }
 
 #[tokio::test]
@@ -341,7 +341,7 @@ async fn fints_statement_behind_a_tan_goes_on_in_the_same_dialog() {
         .flat_map(|a| a.rows.clone())
         .collect();
     check_rows(&rows, 4);
-    assert!(bank.all_ended());
+    bank.assert_all_ended();
 }
 
 #[tokio::test]
@@ -355,7 +355,7 @@ async fn fints_wrong_pin_is_typed_and_the_dialog_ended() {
         matches!(err, Error::WrongPin { ref code, .. } if code == "9910"),
         "{err:?}"
     );
-    assert!(bank.all_ended());
+    bank.assert_all_ended();
 }
 
 #[tokio::test]
@@ -373,7 +373,7 @@ async fn fints_locked_access_is_typed_even_as_a_warning() {
         matches!(err, Error::Locked { ref code, .. } if code == "3938"),
         "{err:?}"
     );
-    assert!(bank.all_ended());
+    bank.assert_all_ended();
 }
 
 #[tokio::test]
@@ -391,7 +391,7 @@ async fn fints_refused_product_id_is_typed() {
         matches!(err, Error::ProductRefused { ref code, .. } if code == "9078"),
         "{err:?}"
     );
-    assert!(bank.all_ended());
+    bank.assert_all_ended();
 }
 
 #[tokio::test]
@@ -408,7 +408,7 @@ async fn fints_dropped_connection_is_unreachable_and_the_dialog_still_ended() {
         .await
         .unwrap_err();
     assert!(matches!(err, Error::Unreachable(_)), "{err:?}");
-    assert!(bank.all_ended());
+    bank.assert_all_ended();
 }
 
 #[tokio::test]
@@ -439,7 +439,7 @@ async fn fints_dropping_a_pending_dialog_ends_it() {
     assert!(!bank.all_ended());
     drop(pending);
     bank.wait_ended(3).await;
-    assert!(bank.all_ended());
+    bank.assert_all_ended();
 }
 
 /// The environment variable that makes [`fints_log_child`] run.
@@ -553,5 +553,5 @@ async fn fints_three_thousand_bookings_over_six_pages() {
         .flat_map(|a| a.rows.clone())
         .collect();
     check_rows(&rows, 3000);
-    assert!(bank.all_ended());
+    bank.assert_all_ended();
 }

@@ -120,7 +120,7 @@ async fn fints_python_client_reads_our_mock_bank() {
     assert_eq!(v["balance"]["currency"], "EUR");
     // It followed the continuation points and ended its dialogs.
     assert_eq!(bank.seen.lock().unwrap().touchdowns.len(), 2);
-    assert!(bank.all_ended());
+    bank.assert_all_ended();
 }
 
 #[tokio::test]
@@ -193,11 +193,7 @@ async fn fints_our_client_reads_python_fints_mock_bank() {
 async fn fints_python_mock_bank_through_the_actions_stages_its_three_bookings() {
     let Some(python) = python() else { return };
     let (mut child, url) = python_mock_bank(&python).await;
-    let app = crate::helpers::spawn_app_with(|c| {
-        c.fints_product_id = Some("MOCKPRODUCT123456789".into());
-        c.fints_allow_local = true;
-    })
-    .await;
+    let app = crate::fints_bank::bank_app().await;
     let user = app.new_user().await;
     let conn = app
         .ok(

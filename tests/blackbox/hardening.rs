@@ -2,7 +2,7 @@
 //! per-user caps, slow clients and odd input: the service as a busy
 //! household and a careful attacker meet it.
 
-use crate::helpers::*;
+use crate::support::*;
 use serde_json::{json, Value};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -4,7 +4,7 @@
 //! are answered a page at a time, and a file with a quote that is never
 //! closed is refused without taking the service's memory.
 
-use crate::helpers::*;
+use crate::support::*;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

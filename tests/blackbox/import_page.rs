@@ -2,8 +2,8 @@
 //! as the server renders them, and the whole flow in a browser: upload,
 //! preview, a decided conflict, confirm and undo.
 
-use crate::browser::resize;
-use crate::helpers::*;
+use crate::support::browser::resize;
+use crate::support::*;
 use serde_json::json;
 
 #[tokio::test]
@@ -347,7 +347,7 @@ async fn an_undecided_conflict_is_on_the_badge() {
 #[tokio::test]
 #[ignore]
 async fn import_screenshots() {
-    use crate::browser::start_with;
+    use crate::support::browser::signed_in_with;
     let app = spawn_app().await;
     let user = app.new_user().await;
     let giro = app.account(&user, "Girokonto", "EUR").await;
@@ -377,12 +377,10 @@ async fn import_screenshots() {
     ] {
         app.ok(&user, "updateSettings", json!({ "locale": lang }))
             .await;
-        let Some(browser) = start_with(width.max(500), 900, dark).await else {
+        let Some(browser) = signed_in_with(&app, &user, width, 900, dark).await else {
             return;
         };
         let c = &browser.client;
-        resize(c, width, 900).await;
-        sign_in(c, &app, &user).await;
         for (page, path) in [
             ("form", "/import".to_string()),
             ("batch", format!("/import?batch={id}")),
@@ -406,37 +404,8 @@ async fn full_shot(c: &fantoccini::Client, app: &TestApp, path: &str, width: u32
         .as_u64()
         .unwrap() as u32;
     resize(c, width, h).await;
-    crate::browser::screenshot(c, name).await;
+    crate::support::browser::screenshot(c, name).await;
     resize(c, width, 900).await;
-}
-
-/// Signs `user` in through the sign-in page.
-async fn sign_in(c: &fantoccini::Client, app: &TestApp, user: &TestUser) {
-    use fantoccini::Locator;
-    c.goto(&app.url("/login")).await.unwrap();
-    let form = c
-        .find(Locator::Css("form[data-action=login]"))
-        .await
-        .unwrap();
-    form.find(Locator::Css("[name=email]"))
-        .await
-        .unwrap()
-        .send_keys(&user.email)
-        .await
-        .unwrap();
-    form.find(Locator::Css("[name=password]"))
-        .await
-        .unwrap()
-        .send_keys(&user.password)
-        .await
-        .unwrap();
-    form.find(Locator::Css("button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    crate::browser::wait_for_path(c, "/").await;
 }
 
 /// A Sparkasse CSV-CAMT export as the bank writes it: semicolons, quoted
@@ -476,7 +445,7 @@ async fn call(
 
 /// Waits until `css` matches a shown element whose text contains `text`.
 async fn wait_for_shown(c: &fantoccini::Client, css: &str, text: &str) {
-    crate::browser::wait_until(
+    crate::support::browser::wait_until(
         c,
         "const el = document.querySelector(arguments[0]);
          return el && el.getClientRects().length > 0 && el.innerText.includes(arguments[1]);",
@@ -497,7 +466,7 @@ async fn wait_for_shown(c: &fantoccini::Client, css: &str, text: &str) {
 
 /// Waits until `css` matches an element whose attribute `attr` is `value`.
 async fn wait_for_attr(c: &fantoccini::Client, css: &str, attr: &str, value: &str) {
-    crate::browser::wait_until(
+    crate::support::browser::wait_until(
         c,
         "const el = document.querySelector(arguments[0]);
          return el !== null && el.getAttribute(arguments[1]) === arguments[2];",
@@ -509,7 +478,7 @@ async fn wait_for_attr(c: &fantoccini::Client, css: &str, attr: &str, value: &st
 
 #[tokio::test]
 async fn a_person_imports_a_sparkasse_file_decides_a_conflict_confirms_and_undoes_it() {
-    use crate::browser::{screenshot, start, wait_for_path, wait_for_text};
+    use crate::support::browser::{screenshot, start, wait_for_path, wait_for_text};
     use fantoccini::Locator;
     let Some(browser) = start(1280, 1000).await else {
         return;
@@ -791,19 +760,18 @@ async fn a_person_imports_a_sparkasse_file_decides_a_conflict_confirms_and_undoe
 
 #[tokio::test]
 async fn a_refused_confirm_offers_the_conflicts_in_german_too() {
-    use crate::browser::start;
+    use crate::support::browser::signed_in;
     use fantoccini::Locator;
-    let Some(browser) = start(1280, 1000).await else {
-        return;
-    };
-    let c = &browser.client;
     let app = spawn_app().await;
     let user = app.new_user().await;
     app.ok(&user, "updateSettings", json!({ "locale": "de" }))
         .await;
     let giro = app.account(&user, "Girokonto", "EUR").await;
     let id = seed(&app, &user, &giro, 3).await;
-    sign_in(c, &app, &user).await;
+    let Some(browser) = signed_in(&app, &user, 1280, 1000).await else {
+        return;
+    };
+    let c = &browser.client;
     c.goto(&app.url(&format!("/import?batch={id}")))
         .await
         .unwrap();
@@ -835,16 +803,15 @@ async fn a_refused_confirm_offers_the_conflicts_in_german_too() {
 
 #[tokio::test]
 async fn a_refused_file_says_why_next_to_the_form() {
-    use crate::browser::start;
+    use crate::support::browser::signed_in;
     use fantoccini::Locator;
-    let Some(browser) = start(1280, 1000).await else {
-        return;
-    };
-    let c = &browser.client;
     let app = spawn_app().await;
     let user = app.new_user().await;
     app.account(&user, "Girokonto", "EUR").await;
-    sign_in(c, &app, &user).await;
+    let Some(browser) = signed_in(&app, &user, 1280, 1000).await else {
+        return;
+    };
+    let c = &browser.client;
     c.goto(&app.url("/import")).await.unwrap();
 
     // Nothing chosen yet.
@@ -915,12 +882,8 @@ async fn a_refused_file_says_why_next_to_the_form() {
 /// the same file, read again, replaces the import it came from.
 #[tokio::test]
 async fn other_columns_read_the_same_file_again_in_place_of_the_first() {
-    use crate::browser::start;
+    use crate::support::browser::signed_in;
     use fantoccini::Locator;
-    let Some(browser) = start(1280, 1000).await else {
-        return;
-    };
-    let c = &browser.client;
     let app = spawn_app().await;
     let user = app.new_user().await;
     let giro = app.account(&user, "Girokonto", "EUR").await;
@@ -934,7 +897,10 @@ async fn other_columns_read_the_same_file_again_in_place_of_the_first() {
         .await;
     let first_id = first["id"].as_str().unwrap().to_string();
     assert_eq!(first["format"]["columns"]["payee"], "partner");
-    sign_in(c, &app, &user).await;
+    let Some(browser) = signed_in(&app, &user, 1280, 1000).await else {
+        return;
+    };
+    let c = &browser.client;
     c.goto(&app.url(&format!("/import?batch={first_id}")))
         .await
         .unwrap();
@@ -957,7 +923,7 @@ async fn other_columns_read_the_same_file_again_in_place_of_the_first() {
     let file = tempfile::Builder::new().suffix(".csv").tempfile().unwrap();
     std::fs::write(file.path(), csv).unwrap();
     send_file(c, file.path()).await;
-    crate::browser::wait_until(
+    crate::support::browser::wait_until(
         c,
         "const id = new URLSearchParams(location.search).get('batch');
          return id !== null && id !== arguments[0];",
@@ -1085,13 +1051,8 @@ fn assert_in_view((top, bottom, height): (f64, f64, f64), when: &str) {
 
 #[tokio::test]
 async fn on_a_phone_the_confirm_stays_in_reach_and_the_badge_follows_each_decision() {
-    use crate::browser::{screenshot, start, wait_for_css};
+    use crate::support::browser::{screenshot, signed_in, wait_for_css};
     use fantoccini::Locator;
-    let Some(browser) = start(500, 844).await else {
-        return;
-    };
-    let c = &browser.client;
-    resize(c, 390, 844).await;
     let app = spawn_app().await;
     let user = app.new_user().await;
     let giro = app.account(&user, "Girokonto", "EUR").await;
@@ -1100,7 +1061,10 @@ async fn on_a_phone_the_confirm_stays_in_reach_and_the_badge_follows_each_decisi
             .await;
     }
     let id = seed_conflicts(&app, &user, &giro).await;
-    sign_in(c, &app, &user).await;
+    let Some(browser) = signed_in(&app, &user, 390, 844).await else {
+        return;
+    };
+    let c = &browser.client;
     c.goto(&app.url(&format!("/import?batch={id}")))
         .await
         .unwrap();
@@ -1190,18 +1154,13 @@ async fn on_a_phone_the_confirm_stays_in_reach_and_the_badge_follows_each_decisi
 
 #[tokio::test]
 async fn ai_suggestions_that_fail_say_why_next_to_their_button_and_take_the_focus() {
-    use crate::browser::{screenshot, start};
+    use crate::support::browser::{screenshot, signed_in};
     // A port nothing listens on: the provider refuses every connection.
     let port = {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         l.local_addr().unwrap().port()
     };
     let app = crate::receipts::app_with_ai(&format!("http://127.0.0.1:{port}/v1")).await;
-    let Some(browser) = start(500, 844).await else {
-        return;
-    };
-    let c = &browser.client;
-    resize(c, 390, 844).await;
     let user = app.new_user().await;
     app.ok(&user, "updateSettings", json!({ "locale": "de" }))
         .await;
@@ -1211,7 +1170,10 @@ async fn ai_suggestions_that_fail_say_why_next_to_their_button_and_take_the_focu
             .await;
     }
     let id = seed(&app, &user, &giro, 12).await;
-    sign_in(c, &app, &user).await;
+    let Some(browser) = signed_in(&app, &user, 390, 844).await else {
+        return;
+    };
+    let c = &browser.client;
     c.goto(&app.url(&format!("/import?batch={id}")))
         .await
         .unwrap();
@@ -1253,13 +1215,8 @@ async fn ai_suggestions_that_fail_say_why_next_to_their_button_and_take_the_focu
 
 #[tokio::test]
 async fn the_confirm_under_the_rows_sets_the_balance_as_the_box_above_says() {
-    use crate::browser::{start, wait_for_css};
+    use crate::support::browser::{signed_in, wait_for_css};
     use fantoccini::Locator;
-    let Some(browser) = start(500, 844).await else {
-        return;
-    };
-    let c = &browser.client;
-    resize(c, 390, 844).await;
     let app = spawn_app().await;
     let user = app.new_user().await;
     let giro = app.account(&user, "Girokonto", "EUR").await;
@@ -1276,7 +1233,10 @@ async fn the_confirm_under_the_rows_sets_the_balance_as_the_box_above_says() {
             .clone()
     };
     let before = balance().await;
-    sign_in(c, &app, &user).await;
+    let Some(browser) = signed_in(&app, &user, 390, 844).await else {
+        return;
+    };
+    let c = &browser.client;
     // Unticked, then ticked (as it comes): the bar's confirm does as the box says.
     for (tick, expected) in [(false, before.clone()), (true, json!(976.01))] {
         let staged = app

@@ -4,7 +4,7 @@
 //! of records of that amount on the same days neither holds the write lock
 //! nor makes another user's write fail.
 
-use crate::helpers::*;
+use crate::support::*;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

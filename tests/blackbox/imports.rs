@@ -7,7 +7,7 @@
 //! The files are written in the Sparkasse CSV-CAMT layout (recognised
 //! without a mapping) or in a made-up layout with a `mapping`.
 
-use crate::helpers::*;
+use crate::support::*;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use reqwest::StatusCode;
@@ -205,27 +205,7 @@ type Part<'a> = (&'a str, Option<&'a str>, &'a [u8]);
 
 /// A `multipart/form-data` body as a browser sends it.
 fn multipart(parts: &[Part<'_>]) -> (String, Vec<u8>) {
-    let boundary = "----cashkeeperImportBoundary5Xq2";
-    let mut body = Vec::new();
-    for (name, file_name, bytes) in parts {
-        body.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
-        match file_name {
-            Some(f) => body.extend_from_slice(
-                format!(
-                    "Content-Disposition: form-data; name=\"{name}\"; filename=\"{f}\"\r\n\
-                     Content-Type: text/csv\r\n\r\n"
-                )
-                .as_bytes(),
-            ),
-            None => body.extend_from_slice(
-                format!("Content-Disposition: form-data; name=\"{name}\"\r\n\r\n").as_bytes(),
-            ),
-        }
-        body.extend_from_slice(bytes);
-        body.extend_from_slice(b"\r\n");
-    }
-    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
-    (format!("multipart/form-data; boundary={boundary}"), body)
+    crate::support::upload::form(parts, "text/csv")
 }
 
 /// `POST /api/imports`: the status and the JSON body.
@@ -2083,15 +2063,23 @@ async fn ai_suggestions_without_a_provider_say_so_and_change_nothing() {
     assert!(plain.get("ai").is_none(), "only asked for: {plain}");
 }
 
-#[tokio::test]
-async fn ai_suggestions_land_in_the_reason_only() {
-    use crate::assistant::{app_with_chat, ChatProvider, Dialect, Turn};
+/// A scripted AI provider and an app that asks it, with a user, the
+/// account "Giro" and the category "Lebensmittel".
+async fn with_ai() -> (crate::assistant::ChatProvider, Setup) {
+    use crate::assistant::{app_with_chat, ChatProvider, Dialect};
     let provider = ChatProvider::start(Dialect::OpenAi).await;
     let app = app_with_chat(&provider.base_url).await;
     let user = app.new_user().await;
     let account = app.account(&user, "Giro", "EUR").await;
     app.ok(&user, "createCategory", json!({"name": "Lebensmittel"}))
         .await;
+    (provider, Setup { app, user, account })
+}
+
+#[tokio::test]
+async fn ai_suggestions_land_in_the_reason_only() {
+    use crate::assistant::Turn;
+    let (provider, Setup { app, user, account }) = with_ai().await;
     by_hand(&app, &user, &account, "Kiosk Müller", "5.00", "2026-03-03").await;
     let file = sparkasse(&[
         ("2026-03-02", "-4,20", "Bäckerei Schmidt", "Brötchen"),
@@ -2139,6 +2127,49 @@ async fn ai_suggestions_land_in_the_reason_only() {
         3,
         "{uncategorised}"
     );
+}
+
+/// A confirm reconciles the batch again only when the user's data changed
+/// since its last reconcile: right after it, the rows are confirmed as
+/// reviewed (the AI's reasons stay); after a write, they are reconciled
+/// again first (a reconcile gives no AI reason, so it is gone).
+#[tokio::test]
+async fn a_confirm_reconciles_again_only_when_the_users_data_changed_since_the_reconcile() {
+    use crate::assistant::Turn;
+    let (provider, Setup { app, user, account }) = with_ai().await;
+    let reason_after_confirm = |write_between: bool| {
+        let (app, user, account, provider) = (&app, &user, &account, &provider);
+        async move {
+            // Another movement each time: not a duplicate of the first.
+            let (day, amount) = match write_between {
+                false => ("2026-03-02", "-4,20"),
+                true => ("2026-03-09", "-7,10"),
+            };
+            let file = sparkasse(&[(day, amount, "Bäckerei Schmidt", "Brötchen")]);
+            let batch = id(&stage(app, user, account, &file).await);
+            provider.then(Turn::Text(
+                json!({"categories": [{"payee": "Bäckerei Schmidt", "category": "Lebensmittel"}],
+                       "duplicates": []})
+                .to_string(),
+            ));
+            let r = app
+                .ok(user, "reconcileImport", json!({"id": batch, "ai": true}))
+                .await;
+            assert_eq!(r["ai"]["categories"], 1, "{r}");
+            if write_between {
+                by_hand(app, user, account, "Kiosk", "1.00", "2026-01-10").await;
+            }
+            let done = app.ok(user, "confirmImport", json!({"id": batch})).await;
+            assert_eq!(done["imported"], 1, "{done}");
+            rows_of(app, user, &batch).await[0]["reason"].clone()
+        }
+    };
+    let kept = reason_after_confirm(false).await;
+    assert!(
+        kept.as_str().is_some_and(|r| r.contains("Lebensmittel")),
+        "{kept}"
+    );
+    assert_eq!(reason_after_confirm(true).await, Value::Null);
 }
 
 #[tokio::test]

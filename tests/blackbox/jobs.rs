@@ -1,7 +1,7 @@
 //! The cron routes, the insights job, the insight actions and page, and
 //! the bundled scheduler's configuration.
 
-use crate::helpers::*;
+use crate::support::*;
 use cashkeeper::config::{Schedule, Secret};
 use chrono::{TimeZone, Utc};
 use reqwest::StatusCode;

@@ -7,30 +7,13 @@
 //! contents on a phone, the category chart's text is readable there, and
 //! on a phone words stay whole and the browser list's times are labelled.
 
-use crate::browser::resize;
-use crate::browser::{fill, sign_in, start_with, submit, wait_for_css, Browser};
-use crate::helpers::*;
+use crate::support::browser::{fill, signed_in_with, submit, wait_for_css};
+use crate::support::*;
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 
 async fn js(c: &Client, script: &str) -> Value {
     c.execute(script, vec![]).await.unwrap()
-}
-
-/// A browser signed in as `user`, its viewport `width` wide. Headless
-/// Chromium's window is at least 500 pixels wide: a phone's viewport is
-/// set through the DevTools protocol.
-async fn signed_in(
-    app: &TestApp,
-    user: &TestUser,
-    width: u32,
-    height: u32,
-    dark: bool,
-) -> Option<Browser> {
-    let browser = start_with(width.max(500), height, dark).await?;
-    resize(&browser.client, width, height).await;
-    sign_in(&browser.client, app, user).await;
-    Some(browser)
 }
 
 /// A phone in the light and the dark scheme, and a desktop: (width,
@@ -147,7 +130,7 @@ async fn record_tables_fit_their_panel_and_phone_charts_open_on_the_newest_month
         (390, 844, false),
         (390, 844, true),
     ] {
-        let Some(browser) = signed_in(&app, &user, width, height, dark).await else {
+        let Some(browser) = signed_in_with(&app, &user, width, height, dark).await else {
             return;
         };
         let c = &browser.client;
@@ -273,7 +256,7 @@ async fn the_saved_note_covers_no_field_on_a_phone() {
     let app = spawn_app().await;
     let user = app.new_user().await;
     app.account(&user, "Giro", "EUR").await;
-    let Some(browser) = signed_in(&app, &user, 390, 844, false).await else {
+    let Some(browser) = signed_in_with(&app, &user, 390, 844, false).await else {
         return;
     };
     let c = &browser.client;
@@ -295,7 +278,7 @@ async fn the_saved_note_covers_no_field_on_a_phone() {
     fill(c, "name", "Butcher").await;
     fill(c, "amount", "12.80").await;
     submit(c).await;
-    crate::browser::wait_for_text(c, "Butcher").await;
+    crate::support::browser::wait_for_text(c, "Butcher").await;
     wait_for_css(c, ".toast:not([hidden])").await;
     let seen = js(c, TOAST_COVERS).await;
     assert_eq!(seen["covered"], json!([]), "{seen}");
@@ -402,11 +385,10 @@ async fn the_active_import_filters_count_is_readable_in_the_dark() {
     let user = app.new_user().await;
     let account = app.account(&user, "Giro", "EUR").await;
     let batch = crate::import_page::seed(&app, &user, &account, 6).await;
-    let Some(browser) = start_with(1280, 900, true).await else {
+    let Some(browser) = signed_in_with(&app, &user, 1280, 900, true).await else {
         return;
     };
     let c = &browser.client;
-    sign_in(c, &app, &user).await;
     c.goto(&app.url(&format!("/import?batch={batch}&status=conflict")))
         .await
         .unwrap();
@@ -439,7 +421,7 @@ async fn the_import_historys_open_lines_up_with_its_rows_contents_on_a_phone() {
     let account = app.account(&user, "Giro", "EUR").await;
     crate::import_page::seed(&app, &user, &account, 3).await;
     for (width, height, dark) in PHONE_AND_DESKTOP {
-        let Some(browser) = signed_in(&app, &user, width, height, dark).await else {
+        let Some(browser) = signed_in_with(&app, &user, width, height, dark).await else {
             return;
         };
         let c = &browser.client;
@@ -524,7 +506,7 @@ async fn the_category_charts_text_is_readable_on_a_phone_and_stays_in_its_box() 
     let user = app.new_user().await;
     app.demo_household(&user).await;
     for (width, height, dark) in PHONE_AND_DESKTOP {
-        let Some(browser) = signed_in(&app, &user, width, height, dark).await else {
+        let Some(browser) = signed_in_with(&app, &user, width, height, dark).await else {
             return;
         };
         let c = &browser.client;
@@ -567,7 +549,7 @@ async fn phone_charts_keep_their_value_axis_in_view_at_the_newest_month() {
     let user = app.new_user().await;
     app.demo_household(&user).await;
     for dark in [false, true] {
-        let Some(browser) = signed_in(&app, &user, 390, 844, dark).await else {
+        let Some(browser) = signed_in_with(&app, &user, 390, 844, dark).await else {
             return;
         };
         let c = &browser.client;
@@ -580,7 +562,7 @@ async fn phone_charts_keep_their_value_axis_in_view_at_the_newest_month() {
             c.goto(&app.url(path)).await.unwrap();
             wait_for_css(c, &format!("{chart} svg[role=img]")).await;
             // Scrolled to the newest month once the page's script ran.
-            let charts = crate::browser::wait_until(
+            let charts = crate::support::browser::wait_until(
                 c,
                 &format!("{CHARTS_BODY}; return charts.length && charts.every(c => c.fromEnd <= 1) && charts;"),
                 vec![],
@@ -600,7 +582,7 @@ async fn phone_charts_keep_their_value_axis_in_view_at_the_newest_month() {
             .unwrap();
             let name = path.trim_start_matches('/');
             let name = if name.is_empty() { "dashboard" } else { name };
-            crate::browser::screenshot(
+            crate::support::browser::screenshot(
                 c,
                 &format!("chart-axis-{name}-phone{}", if dark { "-dark" } else { "" }),
             )
@@ -678,7 +660,7 @@ async fn phone_words_stay_whole_and_session_times_are_labelled() {
         .unwrap()
         .to_string();
     for dark in [false, true] {
-        let Some(browser) = signed_in(&app, &user, 390, 844, dark).await else {
+        let Some(browser) = signed_in_with(&app, &user, 390, 844, dark).await else {
             return;
         };
         let c = &browser.client;

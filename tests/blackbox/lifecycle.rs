@@ -3,7 +3,7 @@
 //! Afterwards no row of a deleted user is left in any table and no file of
 //! theirs on disk, while the other users keep everything.
 
-use crate::helpers::*;
+use crate::support::*;
 use serde_json::json;
 use std::io::Write;
 use std::path::Path;

@@ -4,7 +4,7 @@
 //! dashboard words a change against a month of next to nothing, and writes
 //! its percentages the user's way.
 
-use crate::helpers::*;
+use crate::support::*;
 use serde_json::json;
 
 /// How many entries a page of `/daily-expenses` lists (one delete button
@@ -156,18 +156,17 @@ async fn an_ordinary_change_is_a_percent_written_the_users_way() {
 
 #[tokio::test]
 async fn on_a_phone_page_4_is_reached_from_the_first_screen_of_the_list() {
-    use crate::browser::{screenshot, sign_in, start, wait_for_css, wait_for_text};
-    let Some(browser) = start(390, 844).await else {
-        return;
-    };
-    let c = &browser.client;
+    use crate::support::browser::{screenshot, signed_in, wait_for_css, wait_for_text};
     let app = spawn_app().await;
     let user = app.new_user().await;
     let account = app.account(&user, "Girokonto", "EUR").await;
     let month = app.state.clock.today().format("%Y-%m").to_string();
     app.many_daily_expenses(&user, &account, &month, 395, 1000)
         .await;
-    sign_in(c, &app, &user).await;
+    let Some(browser) = signed_in(&app, &user, 390, 844).await else {
+        return;
+    };
+    let c = &browser.client;
     c.goto(&app.url("/daily-expenses")).await.unwrap();
     let fourth = wait_for_css(c, "nav.pager a[href$='page=4']").await;
     screenshot(c, "daily-expenses-pager-phone").await;

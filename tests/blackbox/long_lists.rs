@@ -2,7 +2,7 @@
 //! 50 with links to the newer and older ones; the month's total counts
 //! every page.
 
-use crate::helpers::*;
+use crate::support::*;
 
 /// How many entries a page of `/daily-expenses` lists (one delete button
 /// each).
@@ -108,19 +108,18 @@ async fn the_pager_speaks_german_and_keeps_the_category_filter() {
 
 #[tokio::test]
 async fn a_long_month_shows_its_pager_on_a_phone_and_a_desktop() {
-    use crate::browser::{sign_in, start, wait_for_css, wait_for_text};
+    use crate::support::browser::{signed_in, wait_for_css, wait_for_text};
     for (width, height) in [(390, 844), (1280, 900)] {
-        let Some(browser) = start(width, height).await else {
-            return;
-        };
-        let c = &browser.client;
         let app = spawn_app().await;
         let user = app.new_user().await;
         let account = app.account(&user, "Girokonto", "EUR").await;
         let month = app.state.clock.today().format("%Y-%m").to_string();
         app.many_daily_expenses(&user, &account, &month, 60, 100)
             .await;
-        sign_in(c, &app, &user).await;
+        let Some(browser) = signed_in(&app, &user, width, height).await else {
+            return;
+        };
+        let c = &browser.client;
         c.goto(&app.url("/daily-expenses")).await.unwrap();
         let older = wait_for_css(c, "nav.pager a[rel=next]").await;
         assert!(older.is_displayed().await.unwrap(), "{width} px");

@@ -2,40 +2,8 @@
 //! one-time expenses, subscriptions, incomes, transfers, dashboard, search,
 //! merchant learning; bad input and cross-user isolation for each.
 
-use crate::helpers::*;
+use crate::support::*;
 use serde_json::{json, Value};
-
-impl TestApp {
-    /// Calls an action as `user` and returns its data, failing the test on refusal.
-    pub async fn ok(&self, user: &TestUser, name: &str, body: Value) -> Value {
-        let r = self.action(name, body.clone(), Some(&user.cookie)).await;
-        assert!(r.ok(), "{name} {body} → {} {}", r.status, r.body);
-        r.body["data"].clone()
-    }
-
-    /// Calls an action as `user` and returns its error (status 200 required).
-    pub async fn refused(&self, user: &TestUser, name: &str, body: Value) -> String {
-        let r = self.action(name, body.clone(), Some(&user.cookie)).await;
-        assert_eq!(r.status, 200, "{name} {body}: {}", r.body);
-        assert_eq!(
-            r.body["success"], false,
-            "{name} {body} should be refused: {}",
-            r.body
-        );
-        r.error().unwrap().to_string()
-    }
-
-    pub async fn account(&self, user: &TestUser, name: &str, currency: &str) -> String {
-        let a = self
-            .ok(
-                user,
-                "createAccount",
-                json!({"name": name, "type": "checking", "currency": currency, "balance": "1000"}),
-            )
-            .await;
-        a["id"].as_str().unwrap().to_string()
-    }
-}
 
 /// The dashboard's cashflow `field` (`income`, `expenses`) of the month of
 /// `day`, as text with two decimals.
@@ -1350,7 +1318,7 @@ async fn the_accounts_page_names_what_fell_due_since_a_balance_was_set() {
         .text()
         .await
         .unwrap();
-    let shown_today = cashkeeper::i18n::format::date(today, cashkeeper::i18n::Locale::En);
+    let shown_today = cashkeeper::i18n::format::date(today, cashkeeper::domain::locale::Locale::En);
     assert!(html.contains(&format!("Set on {shown_today}.")), "{html}");
 
     // Set ten days ago; since then a purchase of 50 and a salary of 100.

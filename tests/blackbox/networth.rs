@@ -4,33 +4,21 @@
 //! `GET /api/v1/net-worth`; the chart on the accounts page and the past on
 //! the forecast chart; the history of an upgraded database and of the demo.
 
-use crate::helpers::*;
+use crate::support::*;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
-use chrono::{NaiveDate, TimeZone, Utc};
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 
 /// Sets the app's clock to 10:00 UTC of `day` and signs `user` in again
 /// (a session does not outlive a jump of months).
 pub async fn on(app: &TestApp, user: &mut TestUser, day: &str) {
-    let d: NaiveDate = day.parse().unwrap();
-    app.state
-        .clock
-        .set(Utc.from_utc_datetime(&d.and_hms_opt(10, 0, 0).unwrap()));
-    user.cookie = app
-        .login(&user.email, &user.password)
-        .await
-        .session_cookie()
-        .expect("signs in again");
+    app.move_to_day(user, day, 10).await;
 }
 
 /// A user registered on `day`.
 pub async fn user_on(app: &TestApp, day: &str) -> TestUser {
-    let d: NaiveDate = day.parse().unwrap();
-    app.state
-        .clock
-        .set(Utc.from_utc_datetime(&d.and_hms_opt(10, 0, 0).unwrap()));
+    app.set_day(day, 10);
     app.new_user().await
 }
 

@@ -6,10 +6,11 @@
 //! and the cursor after "save and add another", in English and German, on
 //! a phone and a desktop.
 
-use crate::browser::{self, screenshot, sign_in, start_with, wait_for_css, wait_for_path};
-use crate::helpers::*;
 use crate::plain_words::user_in;
-use cashkeeper::i18n::{format, Locale};
+use crate::support::browser::{self, screenshot, sign_in, start_with, wait_for_css, wait_for_path};
+use crate::support::*;
+use cashkeeper::domain::locale::Locale;
+use cashkeeper::i18n::format;
 use chrono::Datelike;
 use fantoccini::{Client, Locator};
 use rust_decimal::Decimal;
@@ -434,7 +435,7 @@ async fn search_marks_counts_and_sums_what_it_found_and_finds_a_categorys_record
 /// 500 pixels headless Chromium's window keeps to.
 async fn browser_at(width: u32, height: u32, dark: bool) -> Option<browser::Browser> {
     let b = start_with(width.max(500), height, dark).await?;
-    crate::browser::resize(&b.client, width, height).await;
+    crate::support::browser::resize(&b.client, width, height).await;
     Some(b)
 }
 

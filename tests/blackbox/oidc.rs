@@ -7,7 +7,7 @@
 //! missing. Without Node the tests say so and pass, unless
 //! `CASHKEEPER_OIDC_TEST=required` (CI) makes that a failure.
 
-use crate::helpers::{spawn_app_with, unique_email, TestApp};
+use crate::support::{spawn_app_with, unique_email, TestApp};
 use cashkeeper::config::{Oidc, Registration, Secret};
 use reqwest::{StatusCode, Url};
 use serde_json::{json, Value};
@@ -468,13 +468,13 @@ async fn closed_registration_refuses_strangers_and_a_disabled_account_stays_out(
     app.state
         .db
         .transaction(move |tx| {
-            cashkeeper::store::users::create(
+            cashkeeper::app::users::open(
                 tx,
                 &cashkeeper::store::users::NewUser {
                     email: &e,
                     name: "",
                     password_hash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaA",
-                    locale: cashkeeper::i18n::Locale::En,
+                    locale: cashkeeper::domain::locale::Locale::En,
                     now: &now,
                 },
             )
@@ -490,12 +490,7 @@ async fn closed_registration_refuses_strangers_and_a_disabled_account_stays_out(
         .db
         .run(move |c| {
             let u = cashkeeper::store::users::find_by_email(c, &e)?.unwrap();
-            cashkeeper::store::users::set_disabled(
-                c,
-                &u.id,
-                Some("2026-01-01T00:00:00Z"),
-                "2026-01-01T00:00:00Z",
-            )
+            cashkeeper::app::users::disable_in(c, &u.id, "2026-01-01T00:00:00Z")
         })
         .await
         .unwrap();
@@ -602,7 +597,7 @@ async fn the_login_page_offers_the_provider_and_oidc_only_turns_passwords_off() 
 
 #[tokio::test]
 async fn without_single_sign_on_its_routes_are_not_found() {
-    let app = crate::helpers::spawn_app().await;
+    let app = crate::support::spawn_app().await;
     let res = app.get("/api/auth/oidc/start", None).await;
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
     let res = app
@@ -812,8 +807,7 @@ async fn an_address_handed_on_at_the_provider_does_not_open_the_first_owners_acc
 
 #[tokio::test]
 async fn in_a_real_browser_the_button_signs_in_through_the_provider() {
-    use crate::browser::{screenshot, start, wait_for_css, wait_for_path};
-    use fantoccini::Locator;
+    use crate::support::browser::{click, screenshot, start, wait_for_css, wait_for_path};
     let Some((provider, app)) = setup(|_| {}).await else {
         return;
     };
@@ -827,12 +821,7 @@ async fn in_a_real_browser_the_button_signs_in_through_the_provider() {
 
     c.goto(&app.url("/login")).await.unwrap();
     screenshot(c, "login-single-sign-on").await;
-    c.find(Locator::Css("a.sso"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(c, "a.sso").await;
     wait_for_path(c, "/").await;
     // Signed in: the app's navigation is there, and Settings opens.
     wait_for_css(c, "nav.mainnav a[href='/settings']").await;

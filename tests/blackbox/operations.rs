@@ -2,7 +2,7 @@
 //! once, the daily housekeeping, and HSTS behind an https base URL.
 
 use crate::crash::Service;
-use crate::helpers::*;
+use crate::support::*;
 use cashkeeper::store::{self, Db};
 use serde_json::json;
 use std::io::{BufRead, BufReader};
@@ -287,4 +287,97 @@ async fn sessions_that_expired_while_the_service_was_stopped_go_at_the_next_star
     // The server accepts its first connection after the start-up work.
     assert_eq!(app.get("/api/v1/health", None).await.status(), 200);
     assert_eq!(sessions_of(&app, &user).await, 0);
+}
+
+/// The environment variable that makes [`request_log_child`] run.
+const REQUEST_LOG_CHILD: &str = "CASHKEEPER_REQUEST_LOG_CHILD";
+
+/// A failed request's one log line names its error: a refused action its
+/// words, an internal error its cause (a missing table here), a refused
+/// REST token its reason. Run in a child process of this test binary whose
+/// only subscriber (global, so no other test's thread can hide a line)
+/// writes the service's every level to stdout.
+#[test]
+fn the_log_line_of_a_failed_request_names_its_error() {
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "operations::request_log_child",
+            "--exact",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(REQUEST_LOG_CHILD, "1")
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{log}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(log.contains("1 passed"), "{log}");
+    let line = |path: &str| {
+        log.lines()
+            .find(|l| l.contains(" request ") && l.contains(&format!("path={path} ")))
+            .unwrap_or_else(|| panic!("no request line for {path}:\n{log}"))
+            .to_string()
+    };
+    let refused = line("/actions/markInsightRead");
+    assert!(refused.contains("status=200"), "{refused}");
+    assert!(refused.contains("error=id: "), "{refused}");
+    let internal = line("/actions/listInsights");
+    assert!(internal.contains("status=500"), "{internal}");
+    assert!(internal.contains("no such table: insights"), "{internal}");
+    let rest = line("/api/v1/me");
+    assert!(rest.contains("status=401"), "{rest}");
+    assert!(rest.contains("error=malformed token"), "{rest}");
+}
+
+/// The child of [`the_log_line_of_a_failed_request_names_its_error`].
+#[test]
+#[ignore = "run by the_log_line_of_a_failed_request_names_its_error in a child process"]
+fn request_log_child() {
+    if std::env::var_os(REQUEST_LOG_CHILD).is_none() {
+        return;
+    }
+    tracing_subscriber::fmt()
+        .with_env_filter("cashkeeper=debug")
+        .with_ansi(false)
+        .with_writer(std::io::stdout)
+        .init();
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(failed_requests());
+}
+
+async fn failed_requests() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let refused = app
+        .action("markInsightRead", json!({ "id": "" }), Some(&user.cookie))
+        .await;
+    assert!(!refused.ok(), "{:?}", refused.body);
+    app.state
+        .db
+        .run(|c| {
+            c.execute_batch("DROP TABLE insights")?;
+            Ok(())
+        })
+        .await
+        .unwrap();
+    let internal = app
+        .action("listInsights", json!({}), Some(&user.cookie))
+        .await;
+    assert_eq!(internal.status, 500, "{:?}", internal.body);
+    let rest = app
+        .client
+        .get(app.url("/api/v1/me"))
+        .header("authorization", "Bearer nonsense")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(rest.status(), 401);
 }

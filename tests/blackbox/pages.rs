@@ -1,6 +1,6 @@
 //! Pages: redirects, 404s, languages, security headers, assets.
 
-use crate::helpers::*;
+use crate::support::*;
 use serde_json::json;
 
 #[tokio::test]

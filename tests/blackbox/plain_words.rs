@@ -4,8 +4,8 @@
 //! nothing listens on.
 
 use crate::assistant::{app_with_chat, ChatProvider, Dialect, Turn};
-use crate::helpers::*;
 use crate::receipts::app_with_ai;
+use crate::support::*;
 use serde_json::{json, Value};
 
 /// A PNG by its first bytes and its header (1×1 pixels).
@@ -295,7 +295,7 @@ async fn failed_scan(c: &fantoccini::Client) -> Value {
     )
     .await
     .unwrap();
-    crate::browser::wait_until(
+    crate::support::browser::wait_until(
         c,
         "const s = document.querySelector('[data-scan] .scan-status');
          if (!s || s.hidden || !s.classList.contains('error')) return null;
@@ -316,7 +316,7 @@ async fn failed_scan(c: &fantoccini::Client) -> Value {
 
 #[tokio::test]
 async fn a_failed_scan_is_said_beside_its_button_in_view_in_the_pages_language() {
-    use crate::browser::{screenshot, sign_in, start_with, wait_for_css};
+    use crate::support::browser::{screenshot, signed_in_with, wait_for_css};
     let app = app_with_ai(&closed_port()).await;
     for (width, height, dark) in [
         (390, 844, false),
@@ -326,11 +326,10 @@ async fn a_failed_scan_is_said_beside_its_button_in_view_in_the_pages_language()
     ] {
         let user = app.new_user().await;
         app.account(&user, "Giro", "EUR").await;
-        let Some(browser) = start_with(width, height, dark).await else {
+        let Some(browser) = signed_in_with(&app, &user, width, height, dark).await else {
             return;
         };
         let c = &browser.client;
-        sign_in(c, &app, &user).await;
         for (locale, want) in SCAN_DOWN {
             app.ok(&user, "updateSettings", json!({ "locale": locale }))
                 .await;
@@ -351,7 +350,7 @@ async fn a_failed_scan_is_said_beside_its_button_in_view_in_the_pages_language()
 
 #[tokio::test]
 async fn settings_say_what_loading_an_export_brought_beside_the_form() {
-    use crate::browser::{sign_in, start_with, wait_for_css, wait_until};
+    use crate::support::browser::{signed_in, wait_for_css, wait_until};
     let app = spawn_app().await;
     let anna = app.new_user().await;
     crate::export::household(&app, &anna, "Anna").await;
@@ -359,11 +358,10 @@ async fn settings_say_what_loading_an_export_brought_beside_the_form() {
     let moved = user_in(&app, "de").await;
     app.ok(&moved, "updateSettings", json!({"name": "Anna Neu"}))
         .await;
-    let Some(browser) = start_with(390, 844, false).await else {
+    let Some(browser) = signed_in(&app, &moved, 390, 844).await else {
         return;
     };
     let c = &browser.client;
-    sign_in(c, &app, &moved).await;
     c.goto(&app.url("/settings")).await.unwrap();
     wait_for_css(c, "#load-export input[type=file]").await;
     c.execute(

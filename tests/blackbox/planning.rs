@@ -1,7 +1,7 @@
 //! Planning: account forecasts and the reserve plan, through their actions
 //! and pages.
 
-use crate::helpers::*;
+use crate::support::*;
 use chrono::{TimeZone, Utc};
 use serde_json::{json, Value};
 
@@ -367,7 +367,8 @@ async fn a_checking_accounts_forecast_expects_its_balance_with_everyday_spending
     for _ in 0..3 {
         expected += Decimal::from(3000 - 950 - 300 - 640);
     }
-    let shown = cashkeeper::i18n::format::money(expected, "EUR", cashkeeper::i18n::Locale::En);
+    let shown =
+        cashkeeper::i18n::format::money(expected, "EUR", cashkeeper::domain::locale::Locale::En);
     assert!(
         html.contains(&shown),
         "expected balance {shown} after three months"
@@ -387,7 +388,7 @@ async fn a_checking_accounts_forecast_expects_its_balance_with_everyday_spending
         - Decimal::from(950 + 300);
     let low = cashkeeper::domain::money::round(low);
     let lowest = html.split("Lowest projected balance").nth(1).unwrap();
-    let en = cashkeeper::i18n::Locale::En;
+    let en = cashkeeper::domain::locale::Locale::En;
     assert!(
         lowest[..300].contains(&cashkeeper::i18n::format::money(low, "EUR", en))
             && lowest[..300].contains(&cashkeeper::i18n::format::date(next_first, en)),

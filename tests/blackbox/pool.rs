@@ -3,7 +3,7 @@
 //! signed in and are told the service is busy (503, `Retry-After`), never
 //! sent to `/login` or answered 401 or 500.
 
-use crate::helpers::*;
+use crate::support::*;
 use reqwest::StatusCode;
 use serde_json::json;
 use std::sync::mpsc;

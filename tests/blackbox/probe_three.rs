@@ -1,8 +1,8 @@
 //! Issue 37, item 8: the smaller findings, each seen from outside. Times
 //! are bounds in `docs/`, never asserted here.
 
-use crate::helpers::*;
 use crate::push::{subscribe, vapid, BrowserKeys};
+use crate::support::*;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde_json::json;

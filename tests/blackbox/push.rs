@@ -1,7 +1,7 @@
 //! Web push: the routes, and reminders end to end through a push service
 //! the test runs on loopback, which decrypts what it receives.
 
-use crate::helpers::*;
+use crate::support::*;
 use cashkeeper::config::{Secret, Vapid};
 use chrono::{TimeZone, Utc};
 use reqwest::StatusCode;

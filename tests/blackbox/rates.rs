@@ -1,7 +1,7 @@
 //! Exchange rates: `GET /api/exchange-rates`, and the refresh from a feed
 //! served by a real HTTP server the test starts on loopback.
 
-use crate::helpers::*;
+use crate::support::*;
 use axum::http::StatusCode as AxumStatus;
 use axum::routing::get;
 use axum::Router;

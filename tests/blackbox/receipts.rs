@@ -2,7 +2,8 @@
 //! loopback: a real HTTP server speaking the OpenAI wire format, which
 //! records what it receives and answers what each test scripts.
 
-use crate::helpers::*;
+use crate::support::upload::{multipart, Part};
+use crate::support::*;
 use base64::Engine;
 use cashkeeper::config::Secret;
 use serde_json::{json, Value};
@@ -42,14 +43,6 @@ pub async fn app_with_ai_and(
     .await
 }
 
-/// One part of a multipart body.
-struct Part<'a> {
-    name: &'a str,
-    file_name: Option<&'a str>,
-    content_type: Option<&'a str>,
-    bytes: &'a [u8],
-}
-
 fn file(bytes: &[u8]) -> Part<'_> {
     Part {
         name: "file",
@@ -59,39 +52,14 @@ fn file(bytes: &[u8]) -> Part<'_> {
     }
 }
 
-const BOUNDARY: &str = "cashkeeper-test-boundary-7MA4YWxkTrZu0gW";
-
-fn multipart(parts: &[Part<'_>]) -> Vec<u8> {
-    let mut body = Vec::new();
-    for p in parts {
-        body.extend_from_slice(format!("--{BOUNDARY}\r\n").as_bytes());
-        let mut disposition = format!("Content-Disposition: form-data; name=\"{}\"", p.name);
-        if let Some(f) = p.file_name {
-            disposition.push_str(&format!("; filename=\"{f}\""));
-        }
-        body.extend_from_slice(disposition.as_bytes());
-        body.extend_from_slice(b"\r\n");
-        if let Some(t) = p.content_type {
-            body.extend_from_slice(format!("Content-Type: {t}\r\n").as_bytes());
-        }
-        body.extend_from_slice(b"\r\n");
-        body.extend_from_slice(p.bytes);
-        body.extend_from_slice(b"\r\n");
-    }
-    body.extend_from_slice(format!("--{BOUNDARY}--\r\n").as_bytes());
-    body
-}
-
 impl TestApp {
     fn scan_request(&self, cookie: Option<&str>, parts: &[Part<'_>]) -> reqwest::RequestBuilder {
+        let (content_type, body) = multipart(parts);
         let mut req = self
             .client
             .post(self.url("/api/receipt-scan"))
-            .header(
-                "content-type",
-                format!("multipart/form-data; boundary={BOUNDARY}"),
-            )
-            .body(multipart(parts));
+            .header("content-type", content_type)
+            .body(body);
         if let Some(c) = cookie {
             req = req.header("cookie", format!("cashkeeper_session={c}"));
         }
@@ -440,7 +408,7 @@ async fn five_mebibytes_are_accepted_one_byte_more_is_400_and_a_larger_body_413(
     assert!(!error.is_empty());
 
     // The same without a Content-Length: the limit holds while reading.
-    let body = multipart(&[file(&image)]);
+    let (content_type, body) = multipart(&[file(&image)]);
     let chunks: Vec<Result<Vec<u8>, std::io::Error>> =
         body.chunks(256 * 1024).map(|c| Ok(c.to_vec())).collect();
     let streamed = app
@@ -448,10 +416,7 @@ async fn five_mebibytes_are_accepted_one_byte_more_is_400_and_a_larger_body_413(
             app.client
                 .post(app.url("/api/receipt-scan"))
                 .header("cookie", format!("cashkeeper_session={}", user.cookie))
-                .header(
-                    "content-type",
-                    format!("multipart/form-data; boundary={BOUNDARY}"),
-                )
+                .header("content-type", content_type)
                 .body(reqwest::Body::wrap_stream(futures_util::stream::iter(
                     chunks,
                 ))),
@@ -641,15 +606,13 @@ async fn a_png_bomb_sent_to_the_real_binary_is_refused_with_a_peak_under_100_mib
         .unwrap();
     let cookie = registered["cookie"].as_str().unwrap().to_string();
     // 20000×20000 RGBA would be 1.6 GB decoded.
+    let (content_type, body) = multipart(&[file(&png_declaring(20_000, 20_000))]);
     let res = service
         .client
         .post(format!("{}/api/receipt-scan", service.base))
         .header("cookie", format!("cashkeeper_session={cookie}"))
-        .header(
-            "content-type",
-            format!("multipart/form-data; boundary={BOUNDARY}"),
-        )
-        .body(multipart(&[file(&png_declaring(20_000, 20_000))]))
+        .header("content-type", content_type)
+        .body(body)
         .send()
         .await
         .unwrap();

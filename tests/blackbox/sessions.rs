@@ -2,8 +2,8 @@
 //! one or all others, ended by a new password, and a signed-out browser's
 //! push subscription goes with it.
 
-use crate::helpers::*;
 use crate::push::{subscribe, BrowserKeys};
+use crate::support::*;
 use serde_json::json;
 
 const FIREFOX: &str = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";

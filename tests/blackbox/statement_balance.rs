@@ -5,8 +5,8 @@
 //! whether the statement is older than the account, of its creation day,
 //! newer, or dated after today.
 
-use crate::helpers::*;
 use crate::networth::{amount, create, history, on, user_on};
+use crate::support::*;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use rust_decimal::Decimal;

@@ -6,7 +6,7 @@
 //! corpus test fails, unless `CASHKEEPER_BANK_STATEMENTS_DIR=skip` asks to
 //! skip it.
 
-use crate::helpers::*;
+use crate::support::*;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde_json::{json, Value};

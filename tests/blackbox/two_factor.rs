@@ -3,7 +3,7 @@
 //! reset. Codes are computed from the secret the setup shows, at the
 //! server's clock (which the tests move).
 
-use crate::helpers::*;
+use crate::support::*;
 use cashkeeper::auth::totp;
 use serde_json::{json, Value};
 
@@ -584,7 +584,7 @@ async fn codes_guessed_behind_a_right_password_still_lock_disabling() {
 /// shows since when it is on, in the browser's time. The setup offers the
 /// `otpauth://` address for an authenticator on the same phone.
 async fn two_factor_right_after_enabling(width: u32, height: u32, dark: bool) {
-    use crate::browser::{
+    use crate::support::browser::{
         begin_two_factor, screenshot, sign_in, start_with, wait_for_css, wait_for_text,
     };
     use fantoccini::Locator;

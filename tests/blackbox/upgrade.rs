@@ -5,7 +5,7 @@
 //! record. `CASHKEEPER_WRITE_FIXTURE=1` writes both files anew (when a
 //! release changes the schema; commit them with it).
 
-use crate::helpers::*;
+use crate::support::*;
 use serde_json::{json, Map, Value};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};

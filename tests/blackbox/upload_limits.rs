@@ -7,8 +7,8 @@
 
 use crate::crash::Service;
 use crate::export_limits::status_mib;
-use crate::helpers::spawn_app;
 use crate::import_load::{service_with_account, upload_body};
+use crate::support::spawn_app;
 use cashkeeper::app::import::parsing;
 use reqwest::StatusCode;
 use serde_json::{json, Value};

@@ -2,10 +2,10 @@
 //! and a forecast from next month (cashflow view, base currency).
 
 use super::auth::ApiUser;
-use super::{json_bytes, ApiError, Params};
+use super::{json_bytes, Params, RestError};
 use crate::app::reports::forecasts::{outlooks, ForecastJson};
 use crate::cache::Stamp;
-use crate::domain::money;
+use crate::domain::money::Money;
 use crate::domain::rates::Rates;
 use crate::error::Result;
 use crate::state::AppState;
@@ -14,7 +14,6 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::response::Response;
 use chrono::NaiveDate;
-use rust_decimal::Decimal;
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -25,10 +24,8 @@ struct AccountJson {
     #[serde(rename = "type")]
     kind: String,
     currency: String,
-    #[serde(serialize_with = "money::json::serialize")]
-    balance: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    balance_in_base_currency: Decimal,
+    balance: Money,
+    balance_in_base_currency: Money,
     created_at: String,
     forecast: ForecastJson,
 }
@@ -49,7 +46,7 @@ fn compute(
             kind: o.account.kind,
             currency: o.account.currency,
             balance: o.account.balance,
-            balance_in_base_currency: o.balance_in_base,
+            balance_in_base_currency: o.balance_in_base.into(),
             created_at: o.account.created_at,
             forecast: o.forecast,
         })
@@ -70,7 +67,7 @@ pub async fn get(
     State(state): State<AppState>,
     api: ApiUser,
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, RestError> {
     let params = Params::from_query(query)?;
     let months = params.int("forecastMonths", 3, 1..=24)?;
     let today = state.clock.today();

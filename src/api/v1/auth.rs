@@ -1,7 +1,7 @@
 //! Authenticating `/api/v1` requests by personal API token, and the
 //! per-token rate limit.
 
-use super::ApiError;
+use super::RestError;
 use crate::app::api_tokens;
 use crate::auth::api_tokens::is_well_formed;
 use crate::auth::secrets::{constant_time_eq, sha256_hex};
@@ -20,49 +20,49 @@ pub struct ApiUser {
 }
 
 impl FromRequestParts<AppState> for ApiUser {
-    type Rejection = ApiError;
+    type Rejection = RestError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, RestError> {
         let header = parts
             .headers
             .get(header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
-            .ok_or_else(|| ApiError::unauthorized("missing Authorization: Bearer token"))?;
+            .ok_or_else(|| RestError::unauthorized("missing Authorization: Bearer token"))?;
         let (scheme, token) = header.trim().split_once(' ').unwrap_or((header, ""));
         if !scheme.eq_ignore_ascii_case("bearer") {
-            return Err(ApiError::unauthorized(
+            return Err(RestError::unauthorized(
                 "expected Authorization: Bearer csk_…",
             ));
         }
         let token = token.trim();
         if !is_well_formed(token) {
-            return Err(ApiError::unauthorized("malformed token"));
+            return Err(RestError::unauthorized("malformed token"));
         }
         let hash = sha256_hex(token);
         let presented = api_tokens::presented(state, &hash)
             .await?
-            .ok_or_else(|| ApiError::unauthorized("unknown token"))?;
+            .ok_or_else(|| RestError::unauthorized("unknown token"))?;
         if !constant_time_eq(&presented.token_hash, &hash) {
-            return Err(ApiError::unauthorized("unknown token"));
+            return Err(RestError::unauthorized("unknown token"));
         }
         if presented.revoked {
-            return Err(ApiError::unauthorized("token revoked"));
+            return Err(RestError::unauthorized("token revoked"));
         }
         let now = state.clock.now();
         if let Some(exp) = presented.expires_at.as_deref().and_then(parse_timestamp) {
             if exp <= now {
-                return Err(ApiError::unauthorized("token expired"));
+                return Err(RestError::unauthorized("token expired"));
             }
         }
         let user = presented
             .user
-            .ok_or_else(|| ApiError::not_found("the token's user no longer exists"))?;
+            .ok_or_else(|| RestError::not_found("the token's user no longer exists"))?;
         if let Err(retry_after) =
             state
                 .api_guard
                 .admit(&presented.id, state.config.api_rate_limit, now)
         {
-            return Err(ApiError::rate_limited(retry_after));
+            return Err(RestError::rate_limited(retry_after));
         }
         if state.api_guard.touch_due(&presented.id, now) {
             api_tokens::mark_used(state, presented.id.clone(), now);

@@ -2,17 +2,16 @@
 //! (this month when `month` is absent), as `listBudgets` computes it.
 
 use super::auth::ApiUser;
-use super::{ApiError, Params};
+use super::{Params, RestError};
 use crate::app::reports::budgets;
 use crate::domain::budgets::Status;
-use crate::domain::money;
+use crate::domain::money::Money;
 use crate::domain::recurrence::month_start;
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::response::IntoResponse;
 use axum::Json;
-use rust_decimal::Decimal;
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -21,14 +20,10 @@ struct Budget<'a> {
     category_id: &'a str,
     category: &'a str,
     icon: &'a str,
-    #[serde(serialize_with = "money::json::serialize")]
-    budget: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    available: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    spent: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    remaining: Decimal,
+    budget: Money,
+    available: Money,
+    spent: Money,
+    remaining: Money,
     percent: Option<i64>,
     status: Status,
 }
@@ -44,7 +39,7 @@ pub async fn get(
     State(state): State<AppState>,
     api: ApiUser,
     q: Result<Query<Vec<(String, String)>>, QueryRejection>,
-) -> Result<impl IntoResponse, ApiError> {
+) -> Result<impl IntoResponse, RestError> {
     let params = Params::from_query(q)?;
     let first = match params.month("month")? {
         Some(first) => first,

@@ -1,7 +1,7 @@
 //! `GET /api/v1/insights`: unread, unexpired insights, newest first, at most 50.
 
 use super::auth::ApiUser;
-use super::ApiError;
+use super::RestError;
 use crate::app::insights;
 use crate::state::AppState;
 use axum::extract::State;
@@ -12,7 +12,7 @@ use serde_json::json;
 pub async fn get(
     State(state): State<AppState>,
     api: ApiUser,
-) -> Result<impl IntoResponse, ApiError> {
+) -> Result<impl IntoResponse, RestError> {
     let list = insights::unread(&state, &api.user.id).await?;
     Ok(Json(json!({ "insights": list })))
 }

@@ -30,16 +30,16 @@ pub const REALM: &str = "cashkeeper";
 
 /// A REST API error (`docs/api.md`, Errors).
 #[derive(Debug)]
-pub struct ApiError {
+pub struct RestError {
     pub status: StatusCode,
     pub code: &'static str,
     pub message: String,
     retry_after: Option<i64>,
 }
 
-impl ApiError {
+impl RestError {
     fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        ApiError {
+        RestError {
             status,
             code,
             message: message.into(),
@@ -48,22 +48,22 @@ impl ApiError {
     }
     /// 400: a query parameter is missing or invalid; the message names it.
     pub fn invalid(field: &str, message: impl std::fmt::Display) -> Self {
-        ApiError::new(
+        RestError::new(
             StatusCode::BAD_REQUEST,
             "invalid_request",
             format!("{field}: {message}"),
         )
     }
     pub fn unauthorized(message: impl Into<String>) -> Self {
-        ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
+        RestError::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
     }
     pub fn not_found(message: impl Into<String>) -> Self {
-        ApiError::new(StatusCode::NOT_FOUND, "not_found", message)
+        RestError::new(StatusCode::NOT_FOUND, "not_found", message)
     }
     pub fn rate_limited(retry_after: i64) -> Self {
-        ApiError {
+        RestError {
             retry_after: Some(retry_after),
-            ..ApiError::new(
+            ..RestError::new(
                 StatusCode::TOO_MANY_REQUESTS,
                 "rate_limited",
                 format!("too many requests for this token; retry in {retry_after} s"),
@@ -74,9 +74,9 @@ impl ApiError {
     /// ([`crate::Error::Busy`]); the cause is logged, never sent.
     pub fn busy(e: crate::Error) -> Self {
         e.log();
-        ApiError {
+        RestError {
             retry_after: Some(crate::error::RETRY_AFTER_BUSY as i64),
-            ..ApiError::new(
+            ..RestError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "busy",
                 e.text(crate::domain::locale::Locale::En),
@@ -86,7 +86,7 @@ impl ApiError {
     /// 500; the cause is logged, never sent.
     fn internal(e: crate::Error) -> Self {
         e.log();
-        ApiError::new(
+        RestError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "internal_error",
             "internal error",
@@ -96,25 +96,27 @@ impl ApiError {
 
 /// A failure of the layers below as the REST API answers it: a field
 /// error is a 400 naming the field, anything internal a logged 500.
-impl From<crate::Error> for ApiError {
+impl From<crate::Error> for RestError {
     fn from(e: crate::Error) -> Self {
+        e.note();
         match e {
             crate::Error::Invalid { .. }
             | crate::Error::UnknownId(_)
             | crate::Error::Several(_)
             | crate::Error::Refused(_) => {
-                ApiError::new(StatusCode::BAD_REQUEST, "invalid_request", e.to_string())
+                RestError::new(StatusCode::BAD_REQUEST, "invalid_request", e.to_string())
             }
-            crate::Error::NotFound => ApiError::not_found("not found"),
-            crate::Error::Unauthorized => ApiError::unauthorized("unauthorized"),
-            crate::Error::Busy(_) => ApiError::busy(e),
-            crate::Error::Internal(_) => ApiError::internal(e),
+            crate::Error::NotFound => RestError::not_found("not found"),
+            crate::Error::Unauthorized => RestError::unauthorized("unauthorized"),
+            crate::Error::Busy(_) => RestError::busy(e),
+            crate::Error::Internal(_) => RestError::internal(e),
         }
     }
 }
 
-impl IntoResponse for ApiError {
+impl IntoResponse for RestError {
     fn into_response(self) -> Response {
+        crate::error::note(|| self.message.clone());
         let mut res = (
             self.status,
             Json(json!({ "error": { "code": self.code, "message": self.message } })),
@@ -139,7 +141,7 @@ impl IntoResponse for ApiError {
 
 /// A REST API error response.
 pub fn error(status: StatusCode, code: &'static str, message: impl Into<String>) -> Response {
-    ApiError::new(status, code, message).into_response()
+    RestError::new(status, code, message).into_response()
 }
 
 /// The query parameters, in order; a query string that cannot be read is a 400.
@@ -148,10 +150,10 @@ pub struct Params(Vec<(String, String)>);
 impl Params {
     pub fn from_query(
         q: Result<Query<Vec<(String, String)>>, QueryRejection>,
-    ) -> Result<Params, ApiError> {
+    ) -> Result<Params, RestError> {
         match q {
             Ok(Query(v)) => Ok(Params(v)),
-            Err(e) => Err(ApiError::invalid("query", e.body_text())),
+            Err(e) => Err(RestError::invalid("query", e.body_text())),
         }
     }
 
@@ -168,12 +170,12 @@ impl Params {
         name: &str,
         default: u32,
         range: RangeInclusive<u32>,
-    ) -> Result<u32, ApiError> {
+    ) -> Result<u32, RestError> {
         let Some(raw) = self.get(name) else {
             return Ok(default);
         };
         let n: u32 = raw.trim().parse().map_err(|_| {
-            ApiError::invalid(
+            RestError::invalid(
                 name,
                 format!(
                     "must be a whole number from {} to {}",
@@ -183,7 +185,7 @@ impl Params {
             )
         })?;
         if !range.contains(&n) {
-            return Err(ApiError::invalid(
+            return Err(RestError::invalid(
                 name,
                 format!("must be from {} to {}, got {n}", range.start(), range.end()),
             ));
@@ -192,14 +194,14 @@ impl Params {
     }
 
     /// An optional month `YYYY-MM`, as its first day.
-    pub fn month(&self, name: &str) -> Result<Option<chrono::NaiveDate>, ApiError> {
+    pub fn month(&self, name: &str) -> Result<Option<chrono::NaiveDate>, RestError> {
         let Some(raw) = self.get(name) else {
             return Ok(None);
         };
         let valid = raw.len() == 7 && raw.as_bytes()[4] == b'-';
         match crate::domain::recurrence::parse_month("month", raw) {
             Ok((first, _)) if valid => Ok(Some(first)),
-            _ => Err(ApiError::invalid(
+            _ => Err(RestError::invalid(
                 name,
                 format!("must be a month YYYY-MM, got {raw:?}"),
             )),
@@ -207,12 +209,12 @@ impl Params {
     }
 
     /// A required day `YYYY-MM-DD`.
-    pub fn date(&self, name: &str) -> Result<chrono::NaiveDate, ApiError> {
+    pub fn date(&self, name: &str) -> Result<chrono::NaiveDate, RestError> {
         let raw = self
             .get(name)
-            .ok_or_else(|| ApiError::invalid(name, "is required (YYYY-MM-DD)"))?;
+            .ok_or_else(|| RestError::invalid(name, "is required (YYYY-MM-DD)"))?;
         crate::domain::recurrence::parse_date("date", raw).map_err(|_| {
-            ApiError::invalid(
+            RestError::invalid(
                 name,
                 format!("must be a valid date YYYY-MM-DD, got {raw:?}"),
             )

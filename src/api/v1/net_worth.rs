@@ -3,7 +3,7 @@
 //! currency (`app::reports::net_worth`, as `getNetWorth` answers it).
 
 use super::auth::ApiUser;
-use super::{ApiError, Params};
+use super::{Params, RestError};
 use crate::app::reports::{self, net_worth};
 use crate::domain::net_worth::{DEFAULT_MONTHS, MAX_MONTHS};
 use crate::state::AppState;
@@ -16,7 +16,7 @@ pub async fn get(
     State(state): State<AppState>,
     api: ApiUser,
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
-) -> Result<impl IntoResponse, ApiError> {
+) -> Result<impl IntoResponse, RestError> {
     let params = Params::from_query(query)?;
     let months = params.int("months", DEFAULT_MONTHS, 1..=MAX_MONTHS)?;
     let reply = reports::read(&state, &api.user, move |c, user, rates, today| {

@@ -12,7 +12,7 @@
 //! waits.
 
 use super::auth::ApiUser;
-use super::{ApiError, Params};
+use super::{Params, RestError};
 use crate::app::reports::payments::{months, Source};
 use crate::error::Result;
 use crate::state::AppState;
@@ -74,15 +74,15 @@ pub async fn get(
     State(state): State<AppState>,
     api: ApiUser,
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, RestError> {
     let params = Params::from_query(query)?;
     let start = params.date("start")?;
     let end = params.date("end")?;
     if end < start {
-        return Err(ApiError::invalid("end", "must not be before start"));
+        return Err(RestError::invalid("end", "must not be before start"));
     }
     if (end - start).num_days() > MAX_SPAN_DAYS {
-        return Err(ApiError::invalid(
+        return Err(RestError::invalid(
             "end",
             "must be less than 366 days after start",
         ));

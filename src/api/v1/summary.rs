@@ -4,7 +4,7 @@
 //! with `generatedAt` in front.
 
 use super::auth::ApiUser;
-use super::{ApiError, Params};
+use super::{Params, RestError};
 use crate::app::reports::summary::{self, Report};
 use crate::clock::timestamp;
 use crate::state::AppState;
@@ -27,7 +27,7 @@ pub async fn get(
     State(state): State<AppState>,
     api: ApiUser,
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, RestError> {
     let params = Params::from_query(query)?;
     let days = params.int("upcomingDays", 7, 1..=90)?;
     let months = params.int("forecastMonths", 3, 1..=24)?;

@@ -201,6 +201,9 @@ pub struct AnswerMessage {
 /// the person's new ones included.
 pub struct Started {
     pub conversation_id: String,
+    /// Whether this request started the conversation: one whose first
+    /// answer does not come is not kept ([`unanswered`]).
+    pub new: bool,
     history: Vec<StoredMessage>,
 }
 
@@ -212,7 +215,7 @@ pub async fn start(state: &AppState, user: &User, ask: Ask) -> Result<Started> {
     state
         .db
         .transaction(move |tx| {
-            let id = match &ask.conversation_id {
+            let (id, new) = match &ask.conversation_id {
                 Some(id) => {
                     conversations::find(tx, &user_id, id)?.ok_or(Error::NotFound)?;
                     let (role, content) = ask.messages.last().expect("checked: not empty");
@@ -223,7 +226,7 @@ pub async fn start(state: &AppState, user: &User, ask: Ask) -> Result<Started> {
                         &NewMessage::text(role, content),
                         &now,
                     )?;
-                    id.clone()
+                    (id.clone(), false)
                 }
                 None => {
                     let first = ask
@@ -243,15 +246,29 @@ pub async fn start(state: &AppState, user: &User, ask: Ask) -> Result<Started> {
                             &now,
                         )?;
                     }
-                    conv.id
+                    (conv.id, true)
                 }
             };
             let history = conversations::messages(tx, &user_id, &id)?;
             Ok(Started {
                 conversation_id: id,
+                new,
                 history,
             })
         })
+        .await
+}
+
+/// A conversation a request started whose first answer did not come (the
+/// provider failed, the deadline passed, the person left) is removed with
+/// the question, so that a failed question leaves no empty conversation
+/// and asking again starts one; one that proposed a write is kept, for
+/// its proposal may still be confirmed. Answers whether it was removed.
+pub async fn unanswered(state: &AppState, user: &User, conversation_id: &str) -> Result<bool> {
+    let (user_id, id) = (user.id.clone(), conversation_id.to_string());
+    state
+        .db
+        .transaction(move |tx| conversations::delete_unanswered(tx, &user_id, &id))
         .await
 }
 
@@ -386,13 +403,16 @@ pub async fn answer(
                 let arguments =
                     serde_json::from_str::<Value>(&call.arguments).unwrap_or(Value::Null);
                 match tools::run(state, user, &call.name, &call.arguments).await {
-                    Outcome::Read { result, summary } => {
+                    Outcome::Read {
+                        result,
+                        looked: seen,
+                    } => {
                         let event = Event::Tool {
                             name: call.name.clone(),
                             arguments,
-                            summary: summary.clone(),
+                            summary: seen.text(user.locale),
                         };
-                        looked = Some(summary);
+                        looked = Some(seen.stored());
                         tool_calls.push(event.data());
                         emit(event);
                         result

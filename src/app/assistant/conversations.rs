@@ -1,7 +1,9 @@
 //! Stored conversations: the list, one conversation (each message with the
 //! proposals it made and their state), and deleting one.
 
+use crate::domain::locale::Locale;
 use crate::error::{Error, Result};
+use crate::i18n::assistant::Looked;
 use crate::state::AppState;
 use crate::store::conversations::{self, Conversation, StoredMessage};
 use crate::store::proposals::{self, Proposal};
@@ -28,15 +30,15 @@ pub struct MessageView {
     /// The call a tool message answers.
     #[serde(skip)]
     pub tool_call_id: Option<String>,
-    /// What a read tool's message told the person when it ran ("Konten
-    /// angesehen"); absent for messages stored before it was kept.
+    /// What a read tool's message looked at, in the reader's language
+    /// ("Konten angesehen"); absent for messages stored before it was kept.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
     pub created_at: String,
 }
 
 impl MessageView {
-    fn new(m: StoredMessage, proposals: &mut Vec<Proposal>) -> Self {
+    fn new(m: StoredMessage, proposals: &mut Vec<Proposal>, locale: Locale) -> Self {
         let (own, others) = std::mem::take(proposals)
             .into_iter()
             .partition(|p| p.message_id == m.id);
@@ -48,7 +50,7 @@ impl MessageView {
             tool_calls: m.tool_calls.unwrap_or(Value::Array(Vec::new())),
             proposals: own,
             tool_call_id: m.tool_call_id,
-            summary: m.summary,
+            summary: m.summary.map(|s| Looked::shown(&s, locale)),
             created_at: m.created_at,
         }
     }
@@ -63,9 +65,14 @@ pub struct ConversationView {
     pub messages: Vec<MessageView>,
 }
 
-/// One of the user's conversations with its messages; another user's is
-/// not found.
-pub async fn get(state: &AppState, user: &UserId, id: String) -> Result<ConversationView> {
+/// One of the user's conversations with its messages, worded in `locale`;
+/// another user's is not found.
+pub async fn get(
+    state: &AppState,
+    user: &UserId,
+    id: String,
+    locale: Locale,
+) -> Result<ConversationView> {
     let user = user.clone();
     state
         .db
@@ -79,7 +86,7 @@ pub async fn get(state: &AppState, user: &UserId, id: String) -> Result<Conversa
                 created_at: conv.created_at,
                 messages: messages
                     .into_iter()
-                    .map(|m| MessageView::new(m, &mut made))
+                    .map(|m| MessageView::new(m, &mut made, locale))
                     .collect(),
             })
         })

@@ -12,7 +12,7 @@ use crate::domain::import::read::ClosingBalance;
 use crate::error::{BankFailure, Error, Result};
 use crate::services::fints::{self, Account, BankState, Connected, Fetched, Outcome, Statement};
 use crate::state::AppState;
-use crate::store::bank::{self as store, BankAccount};
+use crate::store::bank::{self, BankAccount};
 use crate::store::users::UserId;
 use chrono::Days;
 
@@ -185,7 +185,7 @@ pub(super) async fn next_fetch(state: &AppState, job: &mut Job) -> Result<Option
     if !plan.planned {
         plan.planned = true;
         let (u, id) = (job.user.id.clone(), job.id.clone());
-        let stored = state.db.run(move |c| store::accounts(c, &u, &id)).await?;
+        let stored = state.db.run(move |c| bank::accounts(c, &u, &id)).await?;
         let today = state.clock.today();
         for a in stored {
             let Some(account_id) = a.account_id.clone() else {
@@ -250,14 +250,14 @@ pub(super) async fn stage(state: &AppState, job: &mut Job, fetched: Fetched) -> 
             documents,
             closing_balance: fetched.balance.map(|b| ClosingBalance {
                 date: b.date,
-                amount: b.amount,
+                amount: b.amount.into(),
                 currency: Some(b.currency),
             }),
         },
         // A connection deleted meanwhile takes its sync's batch with it.
         move |tx, day| {
-            store::find(tx, &u, &id)?.ok_or(Error::NotFound)?;
-            store::saw_booking(tx, &u, &id, &key, day)
+            bank::find(tx, &u, &id)?.ok_or(Error::NotFound)?;
+            bank::saw_booking(tx, &u, &id, &key, day)
         },
     )
     .await?;
@@ -313,10 +313,10 @@ pub(super) async fn settle(
         .db
         .transaction(move |tx| {
             if pin_problem {
-                store::set_pin(tx, &u, &id, None, &now)?;
+                bank::set_pin(tx, &u, &id, None, &now)?;
             }
             let error = error.as_ref().map(|(c, t)| (*c, t.as_deref()));
-            store::set_outcome(tx, &u, &id, error, synced.then_some(now.as_str()), &now)?;
+            bank::set_outcome(tx, &u, &id, error, synced.then_some(now.as_str()), &now)?;
             Ok(())
         })
         .await
@@ -341,7 +341,7 @@ impl Kept {
 
     fn write(&self, tx: &rusqlite::Connection, user: &UserId, id: &str, now: &str) -> Result<()> {
         let (method, name) = (self.method.as_deref(), self.name.as_deref());
-        store::set_state(tx, user, id, &self.sealed, method, name, now).map(drop)
+        bank::set_state(tx, user, id, &self.sealed, method, name, now).map(drop)
     }
 }
 
@@ -374,14 +374,14 @@ pub(super) async fn settle_connect(
     state
         .db
         .transaction(move |tx| {
-            if store::find(tx, &u, &id)?.is_none() {
+            if bank::find(tx, &u, &id)?.is_none() {
                 // Deleted while the bank was asked.
                 return Ok(());
             }
             kept.write(tx, &u, &id, &now)?;
-            store::replace_accounts(tx, &u, &id, &shown)?;
+            bank::replace_accounts(tx, &u, &id, &shown)?;
             if let Some(pin) = &pin {
-                store::set_pin(tx, &u, &id, Some(pin), &now)?;
+                bank::set_pin(tx, &u, &id, Some(pin), &now)?;
             }
             Ok(())
         })

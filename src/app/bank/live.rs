@@ -3,6 +3,11 @@
 //! database holds only settled facts, so after a restart no connection is
 //! stuck: what was live is gone, and a dropped dialog is ended with HKEND.
 //!
+//! A dialog writes what it settled before its entry goes, so the live
+//! state is read before the database: a connection seen without an entry
+//! shows everything its last dialog settled, never `ready` beside the
+//! facts of before.
+//!
 //! One entry per connection: while it exists, another sync or connect of
 //! the connection is refused. A wait for the user (a TAN method, a typed
 //! TAN) ends after [`WAIT_MAX`].
@@ -135,12 +140,16 @@ impl Live {
     /// The user's connection's live state, if any.
     pub fn now(&self, id: &str, user: &UserId) -> Option<Now> {
         let entries = self.entries.lock().expect("live lock");
-        let e = entries.get(id).filter(|e| &e.user == user)?;
-        Some(match &e.phase {
-            Phase::Running => Now::Syncing,
-            Phase::Choose { methods, .. } => Now::Choose(methods.clone()),
-            Phase::Tan { view, .. } => Now::Tan(view.clone()),
-        })
+        self_now(entries.get(id)?, user)
+    }
+
+    /// The live state of each of the user's connections that has one.
+    pub fn all_of(&self, user: &UserId) -> HashMap<String, Now> {
+        let entries = self.entries.lock().expect("live lock");
+        entries
+            .keys()
+            .filter_map(|id| Some((id.clone(), self_now(entries.get(id)?, user)?)))
+            .collect()
     }
 
     /// Whether the connection has a live dialog of any kind.
@@ -182,5 +191,90 @@ impl Live {
             }
             _ => None,
         }
+    }
+}
+
+/// What an entry answers to its user.
+fn self_now(e: &Entry, user: &UserId) -> Option<Now> {
+    if &e.user != user {
+        return None;
+    }
+    Some(match &e.phase {
+        Phase::Running => Now::Syncing,
+        Phase::Choose { methods, .. } => Now::Choose(methods.clone()),
+        Phase::Tan { view, .. } => Now::Tan(view.clone()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tan() -> Phase {
+        Phase::Tan {
+            view: TanView {
+                challenge: "Bitte TAN eingeben".into(),
+                decoupled: false,
+                hhd_uc: None,
+                image: None,
+            },
+            typed: None,
+        }
+    }
+
+    #[test]
+    fn a_connection_runs_one_dialog_at_a_time_until_it_ends() {
+        let (live, anna) = (Live::default(), UserId::test("anna"));
+        assert!(!live.is_busy("c1"));
+        assert!(live.begin("c1", &anna));
+        assert!(!live.begin("c1", &anna), "a second sync is refused");
+        assert!(live.begin("c2", &anna), "another connection is free");
+        assert!(matches!(live.now("c1", &anna), Some(Now::Syncing)));
+        live.end("c1");
+        assert!(!live.is_busy("c1"));
+        assert!(live.now("c1", &anna).is_none());
+        assert!(live.begin("c1", &anna), "free again once ended");
+    }
+
+    #[test]
+    fn another_user_sees_nothing_of_a_connections_live_state() {
+        let (live, anna, bob) = (Live::default(), UserId::test("anna"), UserId::test("bob"));
+        live.set("c1", &anna, tan());
+        assert!(
+            matches!(live.now("c1", &anna), Some(Now::Tan(v)) if v.challenge == "Bitte TAN eingeben")
+        );
+        assert!(live.now("c1", &bob).is_none());
+        assert!(live.take_typed("c1", &bob).is_none());
+        assert!(live.take_choice("c1", &bob).is_none());
+        assert!(live.is_busy("c1"), "bob's attempts left anna's wait alone");
+    }
+
+    #[test]
+    fn a_wait_expires_only_if_it_is_still_the_same_wait() {
+        let (live, anna) = (Live::default(), UserId::test("anna"));
+        let first = live.set("c1", &anna, tan());
+        let second = live.set("c1", &anna, tan());
+        assert_ne!(first, second);
+        // The timer of the first wait finds a newer one: it stays.
+        live.expire("c1", first);
+        assert!(live.is_busy("c1"));
+        live.expire("c1", second);
+        assert!(!live.is_busy("c1"), "the user never answered");
+
+        // A running dialog is not a wait for the user: it does not expire.
+        let running = live.set("c1", &anna, Phase::Running);
+        live.expire("c1", running);
+        assert!(matches!(live.now("c1", &anna), Some(Now::Syncing)));
+    }
+
+    #[test]
+    fn taking_what_is_not_waiting_leaves_the_phase_as_it_was() {
+        let (live, anna) = (Live::default(), UserId::test("anna"));
+        live.set("c1", &anna, tan());
+        // A TAN is awaited, not a method choice; and it is an approval
+        // polled elsewhere, not a typed TAN held here.
+        assert!(live.take_choice("c1", &anna).is_none());
+        assert!(live.take_typed("c1", &anna).is_none());
+        assert!(matches!(live.now("c1", &anna), Some(Now::Tan(_))));
     }
 }

@@ -9,15 +9,18 @@
 //! only settled facts, so a restart leaves every connection `ready`.
 //!
 //! The doors: the bank actions (`actions::bank`), the pages, and the
-//! scheduled sync, which calls [`sync_connection`] with
-//! [`Trigger::Scheduled`] for each of [`auto_sync_connections`].
+//! schedule, which runs [`morning`]: [`sync_connection`] with
+//! [`Trigger::Scheduled`] for each of [`auto_sync_connections`], then
+//! auto-confirm and the pushes.
 
 mod dialog;
 mod live;
+mod morning;
 mod views;
 
 use dialog::{expire_later, resume, run, spawn_job};
 pub use live::{Live, Now, WAIT_MAX};
+pub use morning::{morning, Summary};
 pub use views::{
     AccountView, AutoSync, ConnectInput, ConnectionState, ConnectionView, SyncOutcome,
     SyncSettings, SyncState, SyncedBatch, TanMethodView, TanView,
@@ -30,9 +33,9 @@ use crate::services::fints::{
     Fetched, Outcome,
 };
 use crate::state::AppState;
-use crate::store::bank::{self as store, BankAccount, BankConnection, NewConnection};
+use crate::store;
+use crate::store::bank::{self, BankAccount, BankConnection, NewConnection};
 use crate::store::users::{User, UserId};
-use crate::store::{self as db, Owned};
 use chrono::NaiveDate;
 use live::{Phase, Waiting};
 use std::collections::VecDeque;
@@ -128,7 +131,7 @@ pub async fn connect(state: &AppState, user: &User, input: ConnectInput) -> Resu
     let checked = address::check_bank_url(&url, state.config.fints_allow_local)
         .map_err(|p| Error::invalid("url", Reason::BankAddress(p)))?;
     let url = checked.url.to_string();
-    let id = db::new_id();
+    let id = store::new_id();
     let bank_name = known.map_or_else(|| input.bank_code.clone(), |b| b.name.to_string());
     let credentials = Credentials {
         login: input.login_name.clone(),
@@ -137,6 +140,11 @@ pub async fn connect(state: &AppState, user: &User, input: ConnectInput) -> Resu
     };
     let client = client_for(state, &product_id, &url, &input.bank_code, credentials).await?;
 
+    // Live before the row exists, so the connection is never seen `ready`
+    // while its login runs.
+    if !Live::of(state).begin(&id, &user.id) {
+        return Err(Error::refused(Reason::BankSync(BankSyncProblem::Busy)));
+    }
     let (u, now) = (user.id.clone(), now(state));
     let new_id = id.clone();
     let (code, login, customer) = (
@@ -145,10 +153,10 @@ pub async fn connect(state: &AppState, user: &User, input: ConnectInput) -> Resu
         input.customer_id.clone(),
     );
     let (name, address) = (bank_name.clone(), url.clone());
-    state
+    let inserted = state
         .db
         .transaction(move |tx| {
-            store::insert(
+            bank::insert(
                 tx,
                 &u,
                 &NewConnection {
@@ -165,16 +173,17 @@ pub async fn connect(state: &AppState, user: &User, input: ConnectInput) -> Resu
                 &now,
             )
         })
-        .await?;
+        .await;
+    if let Err(e) = inserted {
+        Live::of(state).end(&id);
+        return Err(e);
+    }
     tracing::info!(
         connection = %id,
         bank = %input.bank_code,
         login = %fints::mask(&input.login_name),
         "connecting a bank"
     );
-    if !Live::of(state).begin(&id, &user.id) {
-        return Err(Error::refused(Reason::BankSync(BankSyncProblem::Busy)));
-    }
     let job = Job {
         user: user.clone(),
         id: id.clone(),
@@ -194,7 +203,7 @@ pub async fn connect(state: &AppState, user: &User, input: ConnectInput) -> Resu
         let (u, gone) = (user.id.clone(), id.clone());
         state
             .db
-            .transaction(move |tx| store::delete(tx, &u, &gone))
+            .transaction(move |tx| bank::delete(tx, &u, &gone))
             .await?;
         return Err(Error::refused(Reason::Bank(f)));
     }
@@ -256,28 +265,32 @@ pub async fn send_tan(
 
 /// The user's connection with its live state.
 pub async fn get(state: &AppState, user: &User, id: String) -> Result<ConnectionView> {
+    // Before the database: a dialog settles before it leaves (`live`).
+    let live = Live::of(state).now(&id, &user.id);
     let u = user.id.clone();
     let (conn, accounts) = state
         .db
         .run(move |c| {
-            let conn = store::find(c, &u, &id)?.ok_or(Error::NotFound)?;
-            let accounts = store::accounts(c, &u, &conn.id)?;
+            let conn = bank::find(c, &u, &id)?.ok_or(Error::NotFound)?;
+            let accounts = bank::accounts(c, &u, &conn.id)?;
             Ok((conn, accounts))
         })
         .await?;
-    Ok(view(state, user, conn, accounts))
+    Ok(view(user, conn, accounts, live))
 }
 
 /// The user's connections, oldest first.
 pub async fn list(state: &AppState, user: &User) -> Result<Vec<ConnectionView>> {
+    // Before the database: a dialog settles before it leaves (`live`).
+    let mut live = Live::of(state).all_of(&user.id);
     let u = user.id.clone();
     let all = state
         .db
         .run(move |c| {
-            store::list(c, &u)?
+            bank::list(c, &u)?
                 .into_iter()
                 .map(|conn| {
-                    let accounts = store::accounts(c, &u, &conn.id)?;
+                    let accounts = bank::accounts(c, &u, &conn.id)?;
                     Ok((conn, accounts))
                 })
                 .collect::<Result<Vec<_>>>()
@@ -285,7 +298,10 @@ pub async fn list(state: &AppState, user: &User) -> Result<Vec<ConnectionView>> 
         .await?;
     Ok(all
         .into_iter()
-        .map(|(conn, accounts)| view(state, user, conn, accounts))
+        .map(|(conn, accounts)| {
+            let now = live.remove(&conn.id);
+            view(user, conn, accounts, now)
+        })
         .collect())
 }
 
@@ -303,15 +319,20 @@ pub async fn link_account(
     state
         .db
         .transaction(move |tx| {
-            store::find(tx, &u, &conn_id)?.ok_or(Error::NotFound)?;
-            let accounts = store::accounts(tx, &u, &conn_id)?;
+            bank::find(tx, &u, &conn_id)?.ok_or(Error::NotFound)?;
+            let accounts = bank::accounts(tx, &u, &conn_id)?;
             let iban = iban.trim().replace(' ', "").to_uppercase();
             let bank_account = accounts
                 .iter()
                 .find(|a| a.iban.eq_ignore_ascii_case(&iban))
                 .ok_or_else(|| Error::unknown("iban"))?;
             if let Some(account) = &account_id {
-                db::require_owned_field(tx, Owned::Account, &u, "accountId", account)?;
+                store::require_owned_field::<store::accounts::Account>(
+                    tx,
+                    &u,
+                    "accountId",
+                    account,
+                )?;
                 let currency: String = tx.query_row(
                     "SELECT currency FROM accounts WHERE id = ?1",
                     [account],
@@ -326,7 +347,7 @@ pub async fn link_account(
                     }
                 }
             }
-            store::link(tx, &u, &conn_id, &bank_account.iban, account_id.as_deref())?;
+            bank::link(tx, &u, &conn_id, &bank_account.iban, account_id.as_deref())?;
             Ok(())
         })
         .await?;
@@ -352,13 +373,13 @@ pub async fn set_sync(
     state
         .db
         .transaction(move |tx| {
-            let conn = store::find(tx, &u, &conn_id)?.ok_or(Error::NotFound)?;
+            let conn = bank::find(tx, &u, &conn_id)?.ok_or(Error::NotFound)?;
             let mut has_pin = conn.pin_sealed.is_some();
             if settings.save_pin == Some(true) && settings.pin.is_none() && !has_pin {
                 return Err(Error::invalid("pin", Reason::Required));
             }
             if let Some(pin) = &sealed {
-                store::set_pin(tx, &u, &conn_id, pin.as_deref(), &now)?;
+                bank::set_pin(tx, &u, &conn_id, pin.as_deref(), &now)?;
                 has_pin = pin.is_some();
             }
             if settings.auto_sync == Some(true) && !has_pin {
@@ -367,7 +388,7 @@ pub async fn set_sync(
                     Reason::BankSync(BankSyncProblem::AutoSyncNeedsPin),
                 ));
             }
-            store::set_switches(
+            bank::set_switches(
                 tx,
                 &u,
                 &conn_id,
@@ -386,7 +407,7 @@ pub async fn forget_pin(state: &AppState, user: &User, id: String) -> Result<Con
     let (u, conn_id, now) = (user.id.clone(), id.clone(), now(state));
     let found = state
         .db
-        .transaction(move |tx| store::set_pin(tx, &u, &conn_id, None, &now))
+        .transaction(move |tx| bank::set_pin(tx, &u, &conn_id, None, &now))
         .await?;
     if !found {
         return Err(Error::NotFound);
@@ -400,7 +421,7 @@ pub async fn delete(state: &AppState, user: &User, id: String) -> Result<()> {
     let (u, conn_id) = (user.id.clone(), id.clone());
     let found = state
         .db
-        .transaction(move |tx| store::delete(tx, &u, &conn_id))
+        .transaction(move |tx| bank::delete(tx, &u, &conn_id))
         .await?;
     if !found {
         return Err(Error::NotFound);
@@ -441,11 +462,11 @@ pub async fn auto_sync_connections(state: &AppState) -> Result<Vec<AutoSync>> {
         .db
         .run(move |c| {
             let mut out = Vec::new();
-            for (user_id, id) in store::auto_sync(c)? {
-                let Some(user) = crate::store::user::find(c, &user_id)? else {
+            for (user_id, id) in bank::auto_sync(c)? {
+                let Some(user) = crate::store::users::find(c, &user_id)? else {
                     continue;
                 };
-                let Some(conn) = store::find(c, &user_id, &id)? else {
+                let Some(conn) = bank::find(c, &user_id, &id)? else {
                     continue;
                 };
                 out.push(AutoSync {
@@ -474,8 +495,8 @@ async fn start_sync(
     let (conn, accounts) = state
         .db
         .run(move |c| {
-            let conn = store::find(c, &u, &conn_id)?.ok_or(Error::NotFound)?;
-            let accounts = store::accounts(c, &u, &conn_id)?;
+            let conn = bank::find(c, &u, &conn_id)?.ok_or(Error::NotFound)?;
+            let accounts = bank::accounts(c, &u, &conn_id)?;
             Ok((conn, accounts))
         })
         .await?;
@@ -624,7 +645,7 @@ async fn require_connection(state: &AppState, user: &UserId, id: &str) -> Result
     let (u, id) = (user.clone(), id.to_string());
     state
         .db
-        .run(move |c| store::find(c, &u, &id)?.map(drop).ok_or(Error::NotFound))
+        .run(move |c| bank::find(c, &u, &id)?.map(drop).ok_or(Error::NotFound))
         .await
 }
 
@@ -646,13 +667,14 @@ async fn reply_view(
     Ok(v)
 }
 
+/// The connection's view; `live` is its live state read before `conn`.
 fn view(
-    state: &AppState,
     user: &User,
     conn: BankConnection,
     accounts: Vec<BankAccount>,
+    live: Option<Now>,
 ) -> ConnectionView {
-    let (state_now, tan, tan_methods) = match Live::of(state).now(&conn.id, &user.id) {
+    let (state_now, tan, tan_methods) = match live {
         None => (ConnectionState::Ready, None, None),
         Some(Now::Syncing) => (ConnectionState::Syncing, None, None),
         Some(Now::Tan(t)) => (ConnectionState::Tan, Some(t), None),

@@ -7,7 +7,7 @@ use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
 use crate::store::imports::Batch;
 use crate::store::users::UserId;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::{LazyLock, Mutex};
 
 /// Rows a confirm writes, and records an undo removes, per write
@@ -51,6 +51,43 @@ pub(super) fn is_running(batch_id: &str) -> bool {
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .contains(batch_id)
+}
+
+/// Of batches reconciled in this process, the user's data version their
+/// saved outcomes are of: while the user's data version still stands
+/// there, reconciling again would find the same, and a confirm does not
+/// (`docs/performance.md`). Unknown after a restart: then it does.
+static RECONCILED: LazyLock<Mutex<HashMap<String, i64>>> = LazyLock::new(Default::default);
+
+/// Batches [`RECONCILED`] remembers at most; past it, it starts again.
+const RECONCILED_MAX: usize = 10_000;
+
+/// Remembers that the batch's saved outcomes are those of the user's data
+/// at `version`.
+pub(super) fn reconciled(batch_id: &str, version: i64) {
+    let mut known = RECONCILED.lock().unwrap_or_else(|e| e.into_inner());
+    if known.len() >= RECONCILED_MAX {
+        known.clear();
+    }
+    known.insert(batch_id.to_string(), version);
+}
+
+/// The data version the batch's saved outcomes are of, if a reconcile of
+/// this process saved them.
+pub(super) fn reconciled_at(batch_id: &str) -> Option<i64> {
+    RECONCILED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(batch_id)
+        .copied()
+}
+
+/// Forgets the batch in [`RECONCILED`]: its confirm has begun.
+pub(super) fn forget_reconciled(batch_id: &str) {
+    RECONCILED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .remove(batch_id);
 }
 
 pub(super) fn busy() -> Error {

@@ -2,7 +2,7 @@
 //! chunks of [`CHUNK_ROWS`] rows per write transaction, and an interrupted
 //! one is finished by the next.
 
-use super::claims::{claim, CHUNK_ROWS};
+use super::claims::{self, claim, CHUNK_ROWS};
 use super::reconciliation::{self, Snapshot};
 use super::{batch_of, batch_view, require_unconfirmed, BatchView};
 use crate::app::chunks::in_chunks;
@@ -98,6 +98,10 @@ const SNAPSHOT_TRIES: usize = 3;
 /// confirming. Answers whether an interrupted confirm is to be resumed.
 async fn start(state: &AppState, user: &UserId, batch_id: &str, now: &str) -> Result<bool> {
     let mut tries = 0;
+    // The batch's outcomes saved by a reconcile of this process, and the
+    // data version they are of: while the user's data stands there, the
+    // batch is not read and reconciled again.
+    let mut saved = claims::reconciled_at(batch_id);
     loop {
         let (u, id) = (user.clone(), batch_id.to_string());
         let b = state.db.run(move |c| batch_of(c, &u, &id)).await?;
@@ -105,14 +109,15 @@ async fn start(state: &AppState, user: &UserId, batch_id: &str, now: &str) -> Re
         if b.confirming() {
             return Ok(true);
         }
-        let seen = if tries < SNAPSHOT_TRIES {
-            Some(
+        let remembered = saved.take();
+        let seen = match remembered {
+            Some(version) => Some(version),
+            None if tries < SNAPSHOT_TRIES => Some(
                 reconciliation::work_out(state, user, batch_id)
                     .await?
                     .version,
-            )
-        } else {
-            None
+            ),
+            None => None,
         };
         let (u, id, now) = (user.clone(), batch_id.to_string(), now.to_string());
         let started = state
@@ -124,7 +129,7 @@ async fn start(state: &AppState, user: &UserId, batch_id: &str, now: &str) -> Re
                     return Ok(Start::Go { resume: true });
                 }
                 match seen {
-                    Some(v) if crate::store::user::data_version(tx, &u)? != v => {
+                    Some(v) if crate::store::users::data_version(tx, &u)? != v => {
                         return Ok(Start::Stale)
                     }
                     Some(_) => {}
@@ -148,8 +153,12 @@ async fn start(state: &AppState, user: &UserId, batch_id: &str, now: &str) -> Re
             .await;
         crate::memory::release_free();
         match started? {
-            Start::Go { resume } => return Ok(resume),
+            Start::Go { resume } => {
+                claims::forget_reconciled(batch_id);
+                return Ok(resume);
+            }
             Start::Undecided(n) => return Err(Error::refused(Reason::ConflictsOpen(n))),
+            Start::Stale if remembered.is_some() => {}
             Start::Stale => tries += 1,
         }
     }
@@ -227,7 +236,7 @@ pub async fn confirm(
         )?;
         let Some((last, _)) = rows.last() else {
             if let Some(closing) = &closing {
-                accounts::set_balance(tx, &u, &b.account_id, closing.amount, &chunk_now)?;
+                accounts::set_balance(tx, &u, &b.account_id, closing.amount.0, &chunk_now)?;
                 // The history keeps the balance as of the file's day, not
                 // today's, and drops what later days held.
                 balance_history::record_from_statement(
@@ -235,7 +244,7 @@ pub async fn confirm(
                     &u,
                     &b.account_id,
                     closing.date,
-                    closing.amount,
+                    closing.amount.0,
                     today,
                     &chunk_now,
                 )?;

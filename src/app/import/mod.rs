@@ -6,6 +6,7 @@
 
 mod claims;
 mod confirm;
+mod existing;
 pub mod parsing;
 mod reconciliation;
 mod suggest;
@@ -22,14 +23,16 @@ use crate::domain::import::reconcile::{self, Kind, Status};
 use crate::domain::import::{BatchStatus, Decision, Source};
 use crate::domain::locale::Locale;
 use crate::domain::money;
+use crate::domain::money::Money;
 use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
+use crate::store;
+use crate::store::accounts::Account;
+use crate::store::categories::Category;
 use crate::store::imports::{self, Batch, NewRow, StagedRow};
 use crate::store::users::{User, UserId};
-use crate::store::{self, Owned};
 use chrono::NaiveDate;
 use rusqlite::Connection;
-use rust_decimal::Decimal;
 use serde::Serialize;
 
 /// A page of a batch's rows: by default and at most.
@@ -99,8 +102,7 @@ pub struct RowView {
     pub id: String,
     pub line: i64,
     pub date: Option<NaiveDate>,
-    #[serde(serialize_with = "money::json::option::serialize")]
-    pub amount: Option<Decimal>,
+    pub amount: Option<Money>,
     pub currency: String,
     pub payee: String,
     pub memo: String,
@@ -123,8 +125,7 @@ pub struct MatchView {
     pub kind: Kind,
     pub id: String,
     pub date: NaiveDate,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub amount: Decimal,
+    pub amount: Money,
     pub name: String,
 }
 
@@ -160,7 +161,7 @@ fn row_view(r: StagedRow, locale: Locale) -> RowView {
         id: r.id,
         line: r.line,
         date: r.date,
-        amount: r.cents.map(money::from_cents),
+        amount: r.cents.map(money::from_cents).map(Money),
         currency: r.currency,
         payee: r.payee,
         memo: r.memo,
@@ -175,7 +176,7 @@ fn row_view(r: StagedRow, locale: Locale) -> RowView {
             id: f.id,
             date: f.date,
             // The record's amount as the user sees it: positive.
-            amount: money::from_cents(f.cents.abs()),
+            amount: Money::from(money::from_cents(f.cents.abs())),
             name: f.name,
         }),
         decision: r.decision,
@@ -242,12 +243,8 @@ pub async fn stage(state: &AppState, user: &User, upload: Upload) -> Result<Batc
     let (currency, known, remembered) = state
         .db
         .run(move |c| {
-            store::require_owned_field(c, Owned::Account, &u, "accountId", &a)?;
+            let currency = account_currency(c, &u, &a)?;
             require_room(c, &u)?;
-            let currency =
-                c.query_row("SELECT currency FROM accounts WHERE id = ?1", [&a], |r| {
-                    r.get::<_, String>(0)
-                })?;
             let remembered = imports::last_mapping(c, &u, &a)?
                 .and_then(|m| serde_json::from_str::<Mapping>(&m).ok());
             Ok((
@@ -286,29 +283,15 @@ pub async fn stage(state: &AppState, user: &User, upload: Upload) -> Result<Batc
         (None, Some(m)) => Some(serde_json::to_string(&m).map_err(anyhow::Error::from)?),
         (given, _) => given,
     };
-    let rows = tokio::task::spawn_blocking(move || new_rows(statement.rows, &currency))
-        .await
-        .map_err(anyhow::Error::from)?;
-    let format = statement.format;
-
-    let user_id = user.id.clone();
-    let now = crate::clock::timestamp(state.clock.now());
-    let view = state
-        .db
-        .transaction(move |tx| {
-            let b = NewBatch {
-                account_id: &account_id,
-                file_name: &file_name,
-                format: &format,
-                mapping: mapping_json.as_deref(),
-                rows: &rows,
-            }
-            .insert(tx, &user_id, &now)?;
-            batch_view(tx, b)
-        })
-        .await;
-    crate::memory::release_free();
-    view
+    let staging = Staging {
+        account_id,
+        file_name,
+        format: statement.format,
+        mapping: mapping_json,
+        rows: statement.rows,
+        currency,
+    };
+    stage_rows(state, &user.id, staging, batch_view).await
 }
 
 /// Bookings a bank sync fetched for one account (docs/bank-sync.md), to
@@ -350,17 +333,7 @@ where
         closing_balance,
     } = statement;
     let (u, a) = (user.id.clone(), account_id.clone());
-    let currency = state
-        .db
-        .run(move |c| {
-            store::require_owned_field(c, Owned::Account, &u, "accountId", &a)?;
-            Ok(
-                c.query_row("SELECT currency FROM accounts WHERE id = ?1", [&a], |r| {
-                    r.get::<_, String>(0)
-                })?,
-            )
-        })
-        .await?;
+    let currency = state.db.run(move |c| account_currency(c, &u, &a)).await?;
     let read = parsing::read(&user.id, BANK_FIELD, move |budget| {
         let choice = Choice::default();
         let mut format: Option<Format> = None;
@@ -391,35 +364,86 @@ where
         format.closing_balance = closing_balance;
     }
     let latest = rows.iter().filter_map(|r| r.date).max();
+    let staging = Staging {
+        account_id,
+        file_name: clean_name(&file_name).unwrap_or_else(|| "bank.txt".to_string()),
+        format,
+        mapping: None,
+        rows,
+        currency,
+    };
+    let (user_id, now) = (user.id.clone(), crate::clock::timestamp(state.clock.now()));
+    let (view, version) = stage_rows(state, &user.id, staging, move |tx, b| {
+        imports::set_source(tx, &b.id, Source::Fints)?;
+        let version = reconciliation::reconcile_staged_in(tx, &user_id, &b.id)?;
+        imports::set_status(tx, &b.id, BatchStatus::Reconciled, &now)?;
+        if let Some(day) = latest {
+            also(tx, day)?;
+        }
+        let b = batch_of(tx, &user_id, &b.id)?;
+        Ok((batch_view(tx, b)?, version))
+    })
+    .await?;
+    claims::reconciled(&view.id, version);
+    Ok(Some(view))
+}
+
+/// The currency of the user's account `account_id`; another user's
+/// account is unknown, refused naming `accountId`.
+fn account_currency(c: &Connection, user: &UserId, account_id: &str) -> Result<String> {
+    store::require_owned_field::<Account>(c, user, "accountId", account_id)?;
+    store::accounts::currency(c, user, account_id)?.ok_or_else(|| Error::unknown("accountId"))
+}
+
+/// What a file or a bank sync brought, read, for one account.
+struct Staging {
+    account_id: String,
+    file_name: String,
+    format: Format,
+    /// The mapping a CSV file was read with, as JSON.
+    mapping: Option<String>,
+    rows: Vec<read::Row>,
+    /// The account's: a row's currency when it names none.
+    currency: String,
+}
+
+/// Stages what was read as one batch: its rows made off the async threads,
+/// then the batch and its rows written in one write transaction, in which
+/// `then` runs with the batch; what the rows held is given back after.
+async fn stage_rows<T, F>(state: &AppState, user: &UserId, staging: Staging, then: F) -> Result<T>
+where
+    T: Send + 'static,
+    F: FnOnce(&Connection, Batch) -> Result<T> + Send + 'static,
+{
+    let Staging {
+        account_id,
+        file_name,
+        format,
+        mapping,
+        rows,
+        currency,
+    } = staging;
     let rows = tokio::task::spawn_blocking(move || new_rows(rows, &currency))
         .await
         .map_err(anyhow::Error::from)?;
-    let file_name = clean_name(&file_name).unwrap_or_else(|| "bank.txt".to_string());
-    let user_id = user.id.clone();
+    let user_id = user.clone();
     let now = crate::clock::timestamp(state.clock.now());
-    let view = state
+    let staged = state
         .db
         .transaction(move |tx| {
             let b = NewBatch {
                 account_id: &account_id,
                 file_name: &file_name,
                 format: &format,
-                mapping: None,
+                mapping: mapping.as_deref(),
                 rows: &rows,
             }
             .insert(tx, &user_id, &now)?;
-            imports::set_source(tx, &b.id, Source::Fints)?;
-            reconciliation::reconcile_staged_in(tx, &user_id, &b.id)?;
-            imports::set_status(tx, &b.id, BatchStatus::Reconciled, &now)?;
-            if let Some(day) = latest {
-                also(tx, day)?;
-            }
-            let b = batch_of(tx, &user_id, &b.id)?;
-            batch_view(tx, b)
+            then(tx, b)
         })
         .await;
     crate::memory::release_free();
-    view.map(Some)
+    staged
 }
 
 /// A batch to write, with its rows.
@@ -800,7 +824,7 @@ pub async fn set_row_category(
                 return Err(Error::invalid("rowId", Reason::MoneyInHasNoCategory));
             }
             if let Some(category) = &category_id {
-                store::require_owned_field(tx, Owned::Category, &u, "categoryId", category)?;
+                store::require_owned_field::<Category>(tx, &u, "categoryId", category)?;
             }
             imports::choose_category(tx, &u, &b.id, &row.id, category_id.as_deref())?;
             let row = imports::find_row(tx, &u, &b.id, &row.id)?.ok_or(Error::NotFound)?;
@@ -829,4 +853,168 @@ pub async fn accept_suggestions(state: &AppState, user: &UserId, id: String) -> 
             })
         })
         .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::records::{self, AccountInput};
+    use crate::app::testing::{fields, Fixture};
+    use serde_json::json;
+
+    fn input<T: serde::de::DeserializeOwned>(v: serde_json::Value) -> T {
+        serde_json::from_value(v).unwrap()
+    }
+
+    async fn stored(f: &Fixture, user: &UserId) -> User {
+        let user = user.clone();
+        f.state
+            .db
+            .run(move |c| crate::store::users::find(c, &user))
+            .await
+            .unwrap()
+            .expect("stored")
+    }
+
+    /// A file of a layout no bank uses, read with the user's mapping.
+    fn upload(account_id: Option<&str>, lines: &[&str]) -> Upload {
+        let mut csv = "Datum;Betrag;Empfänger;Zweck\n".to_string();
+        for l in lines {
+            csv.push_str(l);
+            csv.push('\n');
+        }
+        Upload {
+            account_id: account_id.map(str::to_string),
+            file_name: "umsatz.csv".into(),
+            bytes: csv.into_bytes(),
+            mapping: Some(input(
+                json!({"date": "Datum", "amount": "Betrag", "payee": "Empfänger",
+                "memo": "Zweck", "dateFormat": "%d.%m.%Y", "decimalSeparator": ","}),
+            )),
+            account_iban: None,
+            file_field: "file",
+        }
+    }
+
+    #[tokio::test]
+    async fn a_file_staged_again_after_its_confirm_finds_its_rows_imported_before() {
+        let f = Fixture::on("2026-03-15");
+        let anna = f.user("anna@example.org").await;
+        let giro: AccountInput =
+            input(json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "500"}));
+        let giro = records::create(&f.state, &anna, giro).await.unwrap().id;
+        let user = stored(&f, &anna).await;
+        let lines = [
+            "10.03.2026;-3,20;Bäcker;Brötchen",
+            "11.03.2026;-12,00;Drogerie;",
+            "gestern;-1,00;Kiosk;",
+        ];
+
+        let first = stage(&f.state, &user, upload(Some(&giro), &lines))
+            .await
+            .unwrap();
+        assert_eq!(first.row_count, 3);
+        let c = &first.counts;
+        assert_eq!(
+            (c.new, c.duplicate, c.error),
+            (2, 0, 1),
+            "yesterday is no day: {c:?}"
+        );
+        assert!(first.is_open());
+        assert_eq!(
+            written(&f.state, &anna, &first.id).await.unwrap(),
+            0,
+            "nothing booked before a confirm"
+        );
+        confirm(&f.state, &user, first.id.clone(), false)
+            .await
+            .unwrap();
+        assert_eq!(
+            written(&f.state, &anna, &first.id).await.unwrap(),
+            2,
+            "the readable rows"
+        );
+
+        // Staged, every readable row is new; reconciled against the
+        // account, the two imported before are duplicates.
+        let again = stage(&f.state, &user, upload(Some(&giro), &lines))
+            .await
+            .unwrap();
+        assert_eq!(again.counts.new, 2);
+        let again = reconcile(&f.state, &user, again.id, false)
+            .await
+            .unwrap()
+            .batch;
+        let c = &again.counts;
+        assert_eq!((c.new, c.duplicate, c.error), (0, 2, 1), "{c:?}");
+    }
+
+    #[tokio::test]
+    async fn a_batch_needs_an_account_of_the_users_own_and_is_not_seen_by_another() {
+        let f = Fixture::on("2026-03-15");
+        let (anna, bob) = (
+            f.user("anna@example.org").await,
+            f.user("bob@example.org").await,
+        );
+        let user = stored(&f, &anna).await;
+        let e = stage(
+            &f.state,
+            &user,
+            upload(None, &["11.03.2026;-12,00;Drogerie;"]),
+        )
+        .await
+        .err()
+        .expect("refused");
+        assert_eq!(fields(&e), [("accountId".to_string(), Reason::Required)]);
+
+        let bobs: AccountInput =
+            input(json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "0"}));
+        let bobs = records::create(&f.state, &bob, bobs).await.unwrap().id;
+        let e = stage(
+            &f.state,
+            &user,
+            upload(Some(&bobs), &["11.03.2026;-12,00;Drogerie;"]),
+        )
+        .await
+        .err()
+        .expect("refused");
+        assert!(
+            matches!(&e, Error::UnknownId(field) if field == "accountId"),
+            "{e:?}"
+        );
+
+        let bob_user = stored(&f, &bob).await;
+        let batch = stage(
+            &f.state,
+            &bob_user,
+            upload(Some(&bobs), &["11.03.2026;-12,00;Drogerie;"]),
+        )
+        .await
+        .unwrap();
+        let e = decide(
+            &f.state,
+            &anna,
+            batch.id.clone(),
+            Rows::All(Status::New),
+            Decision::Skip,
+        )
+        .await
+        .err()
+        .expect("refused");
+        assert!(
+            matches!(&e, Error::UnknownId(field) if field == "id"),
+            "{e:?}"
+        );
+        assert!(list(&f.state, &anna).await.unwrap().is_empty());
+        let decided = decide(
+            &f.state,
+            &bob,
+            batch.id,
+            Rows::All(Status::New),
+            Decision::Skip,
+        )
+        .await
+        .unwrap();
+        assert_eq!(decided.decided, 1);
+    }
 }

@@ -6,13 +6,14 @@
 //! its first write transaction that the user's data did not change since
 //! the snapshot (see `docs/import.md`).
 
-use super::claims::{claim, CHUNK_ROWS};
+use super::claims::{self, claim, CHUNK_ROWS};
+use super::existing::Existing;
 use super::{batch_of, batch_view, require_unconfirmed, suggest, BatchView, Summary};
-use crate::domain::import::reconcile::{self, Staged, Status};
+use crate::domain::import::reconcile::{self, Outcome};
 use crate::domain::import::BatchStatus;
 use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
-use crate::store::imports::{self, Batch, Existing, StagedRow};
+use crate::store::imports::{self, Batch, ToReconcile};
 use crate::store::users::{User, UserId};
 use chrono::NaiveDate;
 use rusqlite::Connection;
@@ -22,7 +23,7 @@ use serde::Serialize;
 /// moment.
 pub(super) struct Snapshot {
     pub batch: Batch,
-    pub rows: Vec<StagedRow>,
+    pub rows: ToReconcile,
     pub existing: Existing,
     /// The user's data version then: any write to the user's records since
     /// moves it on.
@@ -35,16 +36,12 @@ impl Snapshot {
     /// are of the same moment; inside a write transaction it is that.
     pub fn read(c: &Connection, user: &UserId, id: &str) -> Result<Snapshot> {
         let batch = batch_of(c, user, id)?;
-        let rows = imports::all_rows(c, &batch.id)?;
-        let mut dates: Vec<NaiveDate> = rows
-            .iter()
-            .filter(|r| readable(r))
-            .filter_map(|r| r.date)
-            .collect();
+        let rows = imports::to_reconcile(c, &batch.id)?;
+        let mut dates: Vec<NaiveDate> = rows.staged.iter().map(|r| r.date).collect();
         dates.sort_unstable();
         dates.dedup();
-        let existing = imports::existing(c, user, &batch.account_id, &dates)?;
-        let version = crate::store::user::data_version(c, user)?;
+        let existing = Existing::read(c, user, &batch.account_id, &dates)?;
+        let version = crate::store::users::data_version(c, user)?;
         Ok(Snapshot {
             batch,
             rows,
@@ -61,63 +58,58 @@ impl Snapshot {
         Ok(snapshot)
     }
 
-    /// Works out every readable row's outcome into the rows; answers the
-    /// positions (in [`Snapshot::rows`]) of those whose outcome changed.
-    pub fn reconcile(&mut self) -> Vec<usize> {
-        let readable: Vec<usize> = (0..self.rows.len())
-            .filter(|&i| readable(&self.rows[i]))
-            .collect();
-        let staged: Vec<Staged> = readable
-            .iter()
-            .map(|&i| {
-                let r = &self.rows[i];
-                Staged {
-                    date: r.date.unwrap_or_default(),
-                    cents: r.cents.unwrap_or_default(),
-                    key: reconcile::payee_key(&r.payee, &r.memo),
-                    import_key: r.import_key.clone(),
-                }
-            })
-            .collect();
+    /// Works out every readable row's outcome; answers those that changed,
+    /// and drops the rows.
+    pub fn reconcile(&mut self) -> Changed {
+        let ToReconcile { staged, now } = std::mem::take(&mut self.rows);
         let e = &self.existing;
-        let outcomes = reconcile::reconcile(&staged, &e.entries, &e.dues, &e.memory);
-        let mut changed = Vec::new();
-        for (&i, mut o) in readable.iter().zip(outcomes) {
-            let r = &mut self.rows[i];
+        let mut outcomes = reconcile::reconcile(&staged, &e.entries, &e.dues, &e.memory);
+        drop(staged);
+        // The changed outcomes move to the front of `outcomes`, in order:
+        // no second vector of them.
+        let mut rowids = Vec::new();
+        for (i, now) in now.into_iter().enumerate() {
+            let o = &mut outcomes[i];
             // A category the person chose stays over the merchant memory's.
-            if r.category_chosen {
-                o.category_id = r.category_id.clone();
+            if now.chosen {
+                o.category_id = now.outcome.as_ref().and_then(|o| o.category_id.clone());
             }
-            let same = r.status == o.status
-                && r.reason == o.reason
-                && r.category_id == o.category_id
-                && r.found == o.found;
+            let same = match &now.outcome {
+                Some(had) => **had == *o,
+                None => *o == Outcome::staged(),
+            };
             if !same {
-                r.status = o.status;
-                r.reason = o.reason;
-                r.found = o.found;
-                r.category_id = o.category_id;
-                changed.push(i);
+                outcomes.swap(rowids.len(), i);
+                rowids.push(now.rowid);
             }
         }
-        changed
+        outcomes.truncate(rowids.len());
+        Changed { rowids, outcomes }
     }
 
     /// Reads, reconciles and saves the outcomes within the write
     /// transaction `tx`: what a confirm falls back to when the user's data
-    /// keeps changing under its snapshots.
-    pub fn reconcile_in(tx: &Connection, user: &UserId, id: &str) -> Result<Snapshot> {
+    /// keeps changing under its snapshots. Answers the user's data version
+    /// the outcomes are of.
+    pub fn reconcile_in(tx: &Connection, user: &UserId, id: &str) -> Result<i64> {
         let mut s = Snapshot::read(tx, user, id)?;
         let changed = s.reconcile();
-        let rows: Vec<&StagedRow> = changed.iter().map(|&i| &s.rows[i]).collect();
-        imports::save_outcomes(tx, &rows)?;
-        Ok(s)
+        imports::save_outcomes(tx, &changed.rowids, &changed.outcomes)?;
+        Ok(s.version)
     }
 }
 
-/// Reconciles a batch just staged within the write transaction `tx`.
-pub(super) fn reconcile_staged_in(tx: &Connection, user: &UserId, id: &str) -> Result<()> {
-    Snapshot::reconcile_in(tx, user, id).map(drop)
+/// The rows whose outcome a reconcile changed: each one's rowid and its
+/// new outcome.
+pub(super) struct Changed {
+    rowids: Vec<i64>,
+    outcomes: Vec<Outcome>,
+}
+
+/// Reconciles a batch just staged within the write transaction `tx`;
+/// answers the user's data version its outcomes are of.
+pub(super) fn reconcile_staged_in(tx: &Connection, user: &UserId, id: &str) -> Result<i64> {
+    Snapshot::reconcile_in(tx, user, id)
 }
 
 /// Refuses a batch that can no longer change, or whose confirm has begun.
@@ -131,47 +123,50 @@ fn require_idle(b: &Batch) -> Result<()> {
     Ok(())
 }
 
-/// Whether reconciliation looks at a row: read, with a date and an amount.
-fn readable(r: &StagedRow) -> bool {
-    r.status != Status::Error && r.date.is_some() && r.cents.is_some()
+/// What a reconcile worked out from its snapshot, and saved.
+pub(super) struct WorkedOut {
+    pub existing: Existing,
+    /// The user's data version the saved outcomes are of.
+    pub version: i64,
 }
 
 /// Reads the batch from a snapshot and works out its outcomes, both off the
-/// async threads and the second with no connection held.
-pub(super) async fn work_out(state: &AppState, user: &UserId, id: &str) -> Result<Snapshot> {
+/// async threads and the second with no connection held, and saves those
+/// that changed; remembers the data version they are of
+/// ([`claims::reconciled`]).
+pub(super) async fn work_out(state: &AppState, user: &UserId, id: &str) -> Result<WorkedOut> {
     let (u, id) = (user.clone(), id.to_string());
     let mut snapshot = state
         .db
         .run(move |c| Snapshot::read_consistent(c, &u, &id))
         .await?;
-    let snapshot = tokio::task::spawn_blocking(move || {
+    let (snapshot, changed) = tokio::task::spawn_blocking(move || {
         let changed = snapshot.reconcile();
         (snapshot, changed)
     })
     .await
     .map_err(anyhow::Error::from)?;
-    let (snapshot, changed) = snapshot;
-    save(state, user, &snapshot, changed).await?;
-    Ok(snapshot)
+    save(state, user, &snapshot.batch.id, changed).await?;
+    claims::reconciled(&snapshot.batch.id, snapshot.version);
+    Ok(WorkedOut {
+        existing: snapshot.existing,
+        version: snapshot.version,
+    })
 }
 
 /// Writes the changed rows' outcomes, [`CHUNK_ROWS`] per write transaction,
 /// while the batch is open (a confirm begun meanwhile, in another
 /// process, stops it). The caller holds the batch's claim.
-async fn save(
-    state: &AppState,
-    user: &UserId,
-    snapshot: &Snapshot,
-    changed: Vec<usize>,
-) -> Result<()> {
-    for chunk in changed.chunks(CHUNK_ROWS) {
-        let rows: Vec<StagedRow> = chunk.iter().map(|&i| snapshot.rows[i].clone()).collect();
-        let (u, id) = (user.clone(), snapshot.batch.id.clone());
+async fn save(state: &AppState, user: &UserId, batch_id: &str, changed: Changed) -> Result<()> {
+    let Changed { rowids, outcomes } = changed;
+    for (rowids, outcomes) in rowids.chunks(CHUNK_ROWS).zip(outcomes.chunks(CHUNK_ROWS)) {
+        let (rowids, outcomes) = (rowids.to_vec(), outcomes.to_vec());
+        let (u, id) = (user.clone(), batch_id.to_string());
         state
             .db
             .transaction(move |tx| {
                 require_idle(&batch_of(tx, &u, &id)?)?;
-                imports::save_outcomes(tx, &rows.iter().collect::<Vec<_>>())
+                imports::save_outcomes(tx, &rowids, &outcomes)
             })
             .await?;
         crate::memory::release_free();
@@ -195,7 +190,7 @@ pub async fn reconcile(state: &AppState, user: &User, id: String, ai: bool) -> R
     let now = crate::clock::timestamp(state.clock.now());
     let (b, running) = claim(state, &user.id, id).await?;
     require_idle(&b)?;
-    let snapshot = work_out(state, &user.id, &b.id).await?;
+    let worked = work_out(state, &user.id, &b.id).await?;
     let (u, batch_id) = (user.id.clone(), b.id.clone());
     let batch = state
         .db
@@ -210,15 +205,15 @@ pub async fn reconcile(state: &AppState, user: &User, id: String, ai: bool) -> R
         .await?;
     drop(running);
     let ai_work = if ai {
-        let u = user.id.clone();
+        let (u, batch_id) = (user.id.clone(), batch.id.clone());
         Some(
             state
                 .db
-                .run(move |c| suggest::Work::collect(c, &u, &snapshot.rows, &snapshot.existing))
+                .run(move |c| suggest::Work::collect(c, &u, &batch_id, &worked.existing))
                 .await?,
         )
     } else {
-        drop(snapshot);
+        drop(worked);
         None
     };
     crate::memory::release_free();

@@ -3,12 +3,13 @@
 //! there. Suggestions only: they are shown in the row's `reason` and never
 //! change a status, a category or a decision. See `docs/import.md`.
 
+use super::existing::Existing;
 use crate::domain::import::reconcile::{Reason, Status, WINDOW_DAYS};
 use crate::error::{AiTask, Reason as Refusal, Result};
 use crate::services::ai::{ChatRequest, JsonSchema, Message};
 use crate::state::AppState;
 use crate::store::categories::Category;
-use crate::store::imports::{self, Existing, StagedRow};
+use crate::store::imports;
 use crate::store::table;
 use crate::store::users::{User, UserId};
 use chrono::NaiveDate;
@@ -54,9 +55,11 @@ impl Work {
     pub fn collect(
         c: &Connection,
         user: &UserId,
-        rows: &[StagedRow],
+        batch_id: &str,
         existing: &Existing,
     ) -> Result<Work> {
+        // The batch's new rows: what the model is asked about.
+        let rows = imports::rows(c, batch_id, Some(Status::New), 0, 0, i64::MAX)?;
         let categories = table::all::<Category>(c, user)?
             .into_iter()
             .map(|c| (c.id, c.name))
@@ -64,7 +67,7 @@ impl Work {
         let mut by_payee: HashMap<String, Vec<String>> = HashMap::new();
         let mut order: Vec<String> = Vec::new();
         let mut pairs = Vec::new();
-        for r in rows.iter().filter(|r| r.status == Status::New) {
+        for r in &rows {
             let text = if r.payee.trim().is_empty() {
                 r.memo.trim()
             } else {

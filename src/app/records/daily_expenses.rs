@@ -1,7 +1,7 @@
 //! One-time expenses: their input and validation. Saving one with a
 //! category teaches cashkeeper its merchant's category.
 
-use super::{self as entries, check_category, Record, Written};
+use super::{account_and_currency, check_category, Record, Written};
 use crate::app::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use crate::domain::merchant;
 use crate::error::Result;
@@ -65,7 +65,7 @@ impl Record for DailyInput {
             "date",
             self.date.or(stored.map(|e| e.entry.date.to_string())),
         ))?;
-        let account = checks.take(entries::account_and_currency(
+        let account = checks.take(account_and_currency(
             c,
             user,
             self.account_id,

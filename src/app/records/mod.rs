@@ -27,9 +27,10 @@ use crate::domain::currency::Currency;
 use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
 use crate::store::accounts::Account;
+use crate::store::categories::Category;
 use crate::store::table::{self, Table};
 use crate::store::users::UserId;
-use crate::store::{require_owned_field, Cap, Owned};
+use crate::store::{require_owned_field, Cap};
 use chrono::NaiveDate;
 use rusqlite::Connection;
 use serde_json::Value;
@@ -76,7 +77,7 @@ pub fn account_and_currency(
 /// Fails naming `categoryId` unless the category (if any) is the user's.
 pub fn check_category(c: &Connection, user_id: &UserId, category_id: Option<&str>) -> Result<()> {
     match category_id {
-        Some(id) => require_owned_field(c, Owned::Category, user_id, "categoryId", id),
+        Some(id) => require_owned_field::<Category>(c, user_id, "categoryId", id),
         None => Ok(()),
     }
 }

@@ -3,11 +3,12 @@
 use super::{currency_for, Record};
 use crate::app::input::{self, Patch, NOTES_MAX};
 use crate::error::{Error, Reason, Result};
+use crate::store::accounts::Account;
 use crate::store::recurring::Planned;
+use crate::store::require_owned_field;
 use crate::store::transfers::{NewTransfer, Transfer};
 use crate::store::users::UserId;
 use crate::store::Cap;
-use crate::store::{require_owned_field, Owned};
 use rusqlite::Connection;
 use serde::Deserialize;
 use serde_json::Value;
@@ -56,13 +57,7 @@ impl Record for TransferInput {
             None => None,
         };
         if let Some(to) = &to {
-            let owned = checks.take(require_owned_field(
-                c,
-                Owned::Account,
-                user,
-                "toAccountId",
-                to,
-            ))?;
+            let owned = checks.take(require_owned_field::<Account>(c, user, "toAccountId", to))?;
             if owned.is_some() && from.as_ref() == Some(to) {
                 checks.take::<()>(Err(Error::invalid(
                     "toAccountId",

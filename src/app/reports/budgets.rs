@@ -6,12 +6,12 @@
 
 use super::dashboard::{self, load_ledger, Dashboard, Ledger};
 use crate::domain::budgets::{self, Change, Status};
-use crate::domain::money;
+use crate::domain::money::Money;
 use crate::domain::rates::Rates;
 use crate::domain::recurrence::{add_months, month_end, month_start};
 use crate::domain::views;
 use crate::error::Result;
-use crate::store::budgets as stored;
+use crate::store;
 use crate::store::categories::Category;
 use crate::store::users::User;
 use chrono::{Datelike, Duration, NaiveDate};
@@ -27,17 +27,12 @@ pub struct Budget {
     pub name: String,
     pub icon: String,
     pub color: String,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub amount: Decimal,
+    pub amount: Money,
     pub rollover: bool,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub carried: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub available: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub spent: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub remaining: Decimal,
+    pub carried: Money,
+    pub available: Money,
+    pub spent: Money,
+    pub remaining: Money,
     pub percent: Option<i64>,
     pub status: Status,
 }
@@ -97,7 +92,7 @@ fn rollover_floor(c: &Connection, user: &User, first: NaiveDate) -> Result<Naive
 /// The budget changes of `user` and how far back the month of `first` needs spending.
 pub fn plan(c: &Connection, user: &User, first: NaiveDate) -> Result<Plan> {
     let first = month_start(first);
-    let changes = stored::all(c, &user.id)?;
+    let changes = store::budgets::all(c, &user.id)?;
     let floor = if changes.is_empty() {
         first
     } else {
@@ -168,12 +163,12 @@ fn line(category: &Category, m: budgets::Month, rollover: bool) -> Budget {
         name: category.name.clone(),
         icon: category.icon.clone(),
         color: category.color.clone(),
-        amount: m.amount,
+        amount: m.amount.into(),
         rollover,
-        carried: m.carried,
-        available: m.available,
-        spent: m.spent,
-        remaining: m.remaining,
+        carried: m.carried.into(),
+        available: m.available.into(),
+        spent: m.spent.into(),
+        remaining: m.remaining.into(),
         percent: m.percent,
         status: m.status,
     }
@@ -183,7 +178,7 @@ fn line(category: &Category, m: budgets::Month, rollover: bool) -> Budget {
 /// rollover: what a month ahead is planned with).
 pub fn amounts(c: &Connection, user: &User, first: NaiveDate) -> Result<Vec<(String, Decimal)>> {
     let first = month_start(first);
-    Ok(stored::all(c, &user.id)?
+    Ok(store::budgets::all(c, &user.id)?
         .into_iter()
         .filter_map(|(k, changes)| Some((k, budgets::in_force(&changes, first)?.amount?)))
         .collect())

@@ -5,6 +5,7 @@
 
 use super::payments::{Builder, Dated};
 pub use super::payments::{CategoryRef, Payment};
+use crate::domain::money::Money;
 use crate::domain::money::{self, change_pct};
 use crate::domain::rates::Rates;
 use crate::domain::recurrence::{add_months, month_end, month_start, Schedule};
@@ -28,12 +29,9 @@ pub const UPCOMING_MAX: usize = 8;
 #[derive(Serialize, Clone, Copy)]
 #[serde(rename_all = "camelCase")]
 pub struct MonthView {
-    #[serde(serialize_with = "money::json::serialize")]
-    pub income: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub expenses: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub surplus: Decimal,
+    pub income: Money,
+    pub expenses: Money,
+    pub surplus: Money,
     #[serde(serialize_with = "money::json::pct::serialize")]
     pub income_change_pct: Option<Decimal>,
     #[serde(serialize_with = "money::json::pct::serialize")]
@@ -43,9 +41,9 @@ pub struct MonthView {
 impl MonthView {
     pub fn new(this: Totals, last: Totals) -> MonthView {
         MonthView {
-            income: this.income,
-            expenses: this.expenses,
-            surplus: this.surplus(),
+            income: this.income.into(),
+            expenses: this.expenses.into(),
+            surplus: this.surplus().into(),
             income_change_pct: change_pct(last.income, this.income),
             expenses_change_pct: change_pct(last.expenses, this.expenses),
         }
@@ -57,8 +55,7 @@ impl MonthView {
 pub struct CategorySpend {
     pub category_id: Option<String>,
     pub category: Option<CategoryRef>,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub amount: Decimal,
+    pub amount: Money,
 }
 
 #[derive(Serialize)]
@@ -66,10 +63,8 @@ pub struct CategorySpend {
 pub struct MonthBars {
     pub year: i32,
     pub month: u32,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub income: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub expenses: Decimal,
+    pub income: Money,
+    pub expenses: Money,
 }
 
 #[derive(Serialize)]
@@ -78,8 +73,7 @@ pub struct Dashboard {
     pub year: i32,
     pub month: u32,
     pub currency: String,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub total_assets: Decimal,
+    pub total_assets: Money,
     pub has_multi_currency: bool,
     pub cashflow: MonthView,
     pub reserve: MonthView,
@@ -204,7 +198,7 @@ pub fn load_ledger(
     let mut total_assets = Decimal::ZERO;
     for a in table::all::<Account>(c, &user.id)? {
         multi |= a.currency != base;
-        total_assets += convert(a.balance, &a.currency);
+        total_assets += convert(a.balance.0, &a.currency);
     }
     Ok(Ledger {
         items,
@@ -250,7 +244,7 @@ pub fn build(ledger: &Ledger, user: &User, first: NaiveDate, today: NaiveDate) -
                 .and_then(|i| ledger.categories.get(i))
                 .map(CategoryRef::from),
             category_id: id,
-            amount,
+            amount: amount.into(),
         })
         .collect();
     let months = cash
@@ -261,8 +255,8 @@ pub fn build(ledger: &Ledger, user: &User, first: NaiveDate, today: NaiveDate) -
             MonthBars {
                 year: m.year(),
                 month: m.month(),
-                income: t.income,
-                expenses: t.expenses,
+                income: t.income.into(),
+                expenses: t.expenses.into(),
             }
         })
         .collect();
@@ -270,7 +264,7 @@ pub fn build(ledger: &Ledger, user: &User, first: NaiveDate, today: NaiveDate) -
         year: first.year(),
         month: first.month(),
         currency: user.base_currency.clone(),
-        total_assets: ledger.total_assets,
+        total_assets: ledger.total_assets.into(),
         has_multi_currency: ledger.has_multi_currency,
         cashflow: MonthView::new(cash[11], cash[10]),
         reserve: MonthView::new(reserve[1], reserve[0]),

@@ -6,7 +6,7 @@ use crate::domain::forecast::{
     account_forecast, due_between, everyday, expected_balances, lowest_daily, net_between,
     AccountEntry, AccountMonth, Everyday, Flow, EVERYDAY_MONTHS,
 };
-use crate::domain::money;
+use crate::domain::money::Money;
 use crate::domain::prices::Prices;
 use crate::domain::rates::Rates;
 use crate::domain::recurrence::{add_months, month_end, month_start, Schedule};
@@ -28,18 +28,12 @@ use std::collections::HashMap;
 pub struct MonthJson {
     pub year: i32,
     pub month: u32,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub income: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub expenses: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub transfers_in: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub transfers_out: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub net: Decimal,
-    #[serde(serialize_with = "money::json::option::serialize")]
-    pub balance: Option<Decimal>,
+    pub income: Money,
+    pub expenses: Money,
+    pub transfers_in: Money,
+    pub transfers_out: Money,
+    pub net: Money,
+    pub balance: Option<Money>,
 }
 
 impl From<AccountMonth> for MonthJson {
@@ -47,12 +41,12 @@ impl From<AccountMonth> for MonthJson {
         MonthJson {
             year: m.year,
             month: m.month,
-            income: m.income,
-            expenses: m.expenses,
-            transfers_in: m.transfers_in,
-            transfers_out: m.transfers_out,
-            net: m.net,
-            balance: m.balance,
+            income: m.income.into(),
+            expenses: m.expenses.into(),
+            transfers_in: m.transfers_in.into(),
+            transfers_out: m.transfers_out.into(),
+            net: m.net.into(),
+            balance: m.balance.map(Money),
         }
     }
 }
@@ -63,8 +57,7 @@ impl From<AccountMonth> for MonthJson {
 pub struct ForecastJson {
     pub months: u32,
     pub is_cumulative: bool,
-    #[serde(serialize_with = "money::json::option::serialize")]
-    pub projected_balance: Option<Decimal>,
+    pub projected_balance: Option<Money>,
     pub monthly: Vec<MonthJson>,
 }
 
@@ -154,7 +147,7 @@ pub fn forecast_of(
     ForecastJson {
         months,
         is_cumulative: cumulative,
-        projected_balance: monthly.last().and_then(|m| m.balance),
+        projected_balance: monthly.last().and_then(|m| m.balance).map(Money),
         monthly: monthly.into_iter().map(MonthJson::from).collect(),
     }
 }
@@ -217,7 +210,7 @@ fn outlooks_of(
         .into_iter()
         .map(|account| {
             let balance_in_base =
-                rates.to_base(account.balance, &account.currency, &user.base_currency);
+                rates.to_base(account.balance.0, &account.currency, &user.base_currency);
             let forecast = forecast_of(
                 &account,
                 balance_in_base,
@@ -276,7 +269,7 @@ pub fn with_expected(
             .unwrap_or_default(),
         None => Vec::new(),
     };
-    let balance_in_base = rates.to_base(account.balance, &account.currency, &user.base_currency);
+    let balance_in_base = rates.to_base(account.balance.0, &account.currency, &user.base_currency);
     let forecast = forecast_of(&account, balance_in_base, &entries, first, months);
     let outlook = AccountOutlook {
         account,
@@ -349,7 +342,7 @@ fn expected(
             net_between(entries, tomorrow, end)
         });
     let left_share = Decimal::from((end - today).num_days()) / Decimal::from(end.day());
-    let nets: Vec<Decimal> = outlook.forecast.monthly.iter().map(|m| m.net).collect();
+    let nets: Vec<Decimal> = outlook.forecast.monthly.iter().map(|m| m.net.0).collect();
     let line =
         |spending| expected_balances(outlook.balance_in_base, rest, left_share, &nets, spending);
     Ok(Expected {
@@ -399,4 +392,106 @@ pub fn since_balance_set(
             Some((a.id.clone(), due_between(mine, after, today)))
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::records::{self, AccountInput, DailyInput, IncomeInput, TransferInput};
+    use crate::app::testing::Fixture;
+    use crate::store::users::{self, UserId};
+    use serde_json::{json, Value};
+
+    fn input<T: serde::de::DeserializeOwned>(v: Value) -> T {
+        serde_json::from_value(v).unwrap()
+    }
+
+    async fn account(f: &Fixture, user: &UserId, kind: &str, balance: &str) -> String {
+        let new: AccountInput =
+            input(json!({"name": kind, "type": kind, "currency": "EUR", "balance": balance}));
+        records::create(&f.state, user, new).await.unwrap().id
+    }
+
+    async fn outlooks_of(f: &Fixture, user: &UserId, months: u32) -> Vec<AccountOutlook> {
+        let (user, today) = (user.clone(), f.state.clock.today());
+        f.state
+            .db
+            .run(move |c| {
+                let user = users::find(c, &user)?.expect("stored");
+                outlooks(c, &user, &Rates::builtin(), today, months)
+            })
+            .await
+            .unwrap()
+    }
+
+    /// A household on 15 March: the salary on checking, a standing order
+    /// to savings, one planned purchase in April; the forecast starts with
+    /// April, and only the user's own entries count.
+    #[tokio::test]
+    async fn a_forecast_counts_the_users_entries_from_next_month_on_per_account() {
+        let f = Fixture::on("2026-03-15");
+        let (anna, bob) = (
+            f.user("anna@example.org").await,
+            f.user("bob@example.org").await,
+        );
+        let giro = account(&f, &anna, "checking", "1000").await;
+        let savings = account(&f, &anna, "savings", "5000").await;
+        let salary: IncomeInput = input(
+            json!({"name": "Gehalt", "amount": "2000", "frequency": "monthly",
+            "startDate": "2026-01-28", "accountId": giro}),
+        );
+        records::create(&f.state, &anna, salary).await.unwrap();
+        let order: TransferInput = input(json!({"fromAccountId": giro, "toAccountId": savings,
+            "amount": "300", "frequency": "monthly", "startDate": "2026-01-01"}));
+        records::create(&f.state, &anna, order).await.unwrap();
+        for (date, amount) in [("2026-03-20", "999"), ("2026-04-10", "50")] {
+            let planned: DailyInput = input(
+                json!({"name": "Fahrrad", "amount": amount, "date": date, "accountId": giro}),
+            );
+            records::create(&f.state, &anna, planned).await.unwrap();
+        }
+        // Bob's salary is not Anna's.
+        let bobs = account(&f, &bob, "checking", "0").await;
+        let his: IncomeInput = input(
+            json!({"name": "Gehalt", "amount": "7000", "frequency": "monthly",
+            "startDate": "2026-01-01", "accountId": bobs}),
+        );
+        records::create(&f.state, &bob, his).await.unwrap();
+
+        let all = outlooks_of(&f, &anna, 3).await;
+        assert_eq!(all.len(), 2, "anna's two accounts");
+        let of = |id: &str| &all.iter().find(|o| o.account.id == id).unwrap().forecast;
+
+        let g = of(&giro);
+        assert!(!g.is_cumulative, "a checking account shows its cashflow");
+        let months: Vec<(i32, u32)> = g.monthly.iter().map(|m| (m.year, m.month)).collect();
+        assert_eq!(
+            months,
+            [(2026, 4), (2026, 5), (2026, 6)],
+            "from next month on"
+        );
+        let net: Vec<Decimal> = g.monthly.iter().map(|m| m.net.0).collect();
+        assert_eq!(
+            net,
+            [
+                Decimal::new(1650, 0),
+                Decimal::new(1700, 0),
+                Decimal::new(1700, 0)
+            ]
+        );
+        assert_eq!(
+            g.monthly[0].expenses,
+            Decimal::new(50, 0),
+            "March's purchase is not ahead"
+        );
+        assert_eq!(g.monthly[0].transfers_out, Decimal::new(300, 0));
+
+        let s = of(&savings);
+        assert!(s.is_cumulative, "savings grow from their balance");
+        assert_eq!(s.monthly[0].transfers_in, Decimal::new(300, 0));
+        assert_eq!(
+            s.projected_balance.map(Decimal::from),
+            Some(Decimal::new(5900, 0))
+        );
+    }
 }

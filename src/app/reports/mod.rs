@@ -54,7 +54,7 @@ where
             // The stamp is read before the data, so a write in between is
             // kept under the older stamp and computed again on the next read.
             let stamp = crate::cache::Stamp {
-                data_version: crate::store::user::data_version(c, &user.id)?,
+                data_version: crate::store::users::data_version(c, &user.id)?,
                 rates_generation: st.rates.generation(),
                 today: st.clock.today(),
             };

@@ -3,7 +3,7 @@
 //! page alike (`docs/actions.md`, Net worth). The numbers are
 //! `domain::net_worth`'s; this reads what they need.
 
-use crate::domain::money;
+use crate::domain::money::Money;
 use crate::domain::net_worth::{
     from_first_data, monthly, months_since, only_begun, trend, AccountBalance, BalancePoint,
     MonthPoint, Trend, DEFAULT_MONTHS, MAX_MONTHS,
@@ -24,8 +24,7 @@ use serde_json::Value;
 #[derive(Debug, Serialize)]
 pub struct DatedBalance {
     pub date: NaiveDate,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub balance: Decimal,
+    pub balance: Money,
 }
 
 /// The recorded balances of one of `user`'s accounts, oldest first;
@@ -39,7 +38,7 @@ pub fn history(c: &Connection, user: &User, account_id: &str) -> Result<Vec<Date
         .into_iter()
         .map(|p| DatedBalance {
             date: p.date,
-            balance: p.balance,
+            balance: p.balance.into(),
         })
         .collect())
 }
@@ -88,7 +87,7 @@ fn balances<'a>(
             kind: &a.kind,
             currency: &a.currency,
             since: since(a, history, today),
-            balance: a.balance,
+            balance: a.balance.0,
         })
         .collect()
 }
@@ -208,6 +207,6 @@ pub fn past_balances(
     Ok(points
         .into_iter()
         .take(months as usize)
-        .map(|p| (p.month, p.total))
+        .map(|p| (p.month, p.total.0))
         .collect())
 }

@@ -3,7 +3,7 @@
 //! type is the one the dashboard's "next payments", the REST summary and
 //! `/api/v1/payments` all answer.
 
-use crate::domain::money;
+use crate::domain::money::Money;
 use crate::domain::prices::Prices;
 use crate::domain::rates::Rates;
 use crate::domain::recurrence::{add_months, month_end, month_start, Schedule};
@@ -50,10 +50,8 @@ pub struct Payment {
     pub name: String,
     pub date: NaiveDate,
     /// In the base currency.
-    #[serde(serialize_with = "money::json::serialize")]
-    pub amount: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub original_amount: Decimal,
+    pub amount: Money,
+    pub original_amount: Money,
     pub original_currency: String,
     pub account_id: String,
     pub category: Option<CategoryRef>,
@@ -76,8 +74,8 @@ impl Builder<'_> {
             kind,
             name,
             date,
-            amount: Decimal::ZERO,
-            original_amount: Decimal::ZERO,
+            amount: Money::from(Decimal::ZERO),
+            original_amount: Money::from(Decimal::ZERO),
             original_currency: String::new(),
             account_id: String::new(),
             category: None,
@@ -87,8 +85,8 @@ impl Builder<'_> {
 
     fn priced(&self, p: Payment, amount: Decimal, currency: String, account_id: String) -> Payment {
         Payment {
-            amount: self.rates.to_base(amount, &currency, self.base),
-            original_amount: amount,
+            amount: self.rates.to_base(amount, &currency, self.base).into(),
+            original_amount: amount.into(),
             original_currency: currency,
             account_id,
             ..p
@@ -162,8 +160,8 @@ impl Dated {
     /// A one-time payment: the same amount on any day.
     pub fn once(payment: Payment) -> Dated {
         Dated {
-            own: payment.original_amount.into(),
-            base: payment.amount.into(),
+            own: payment.original_amount.0.into(),
+            base: payment.amount.0.into(),
             payment,
         }
     }
@@ -172,8 +170,8 @@ impl Dated {
     pub fn on(&self, date: NaiveDate) -> Payment {
         Payment {
             date,
-            amount: self.base.on(date),
-            original_amount: self.own.on(date),
+            amount: self.base.on(date).into(),
+            original_amount: self.own.on(date).into(),
             ..self.payment.clone()
         }
     }

@@ -1,7 +1,7 @@
 //! The reserve plan: what to set aside each month for the quarterly,
 //! half-yearly and yearly expenses, and what should be in each pot by today.
 
-use crate::domain::money;
+use crate::domain::money::Money;
 use crate::domain::rates::Rates;
 use crate::domain::recurrence::{monthly_equivalent, Frequency};
 use crate::domain::reserves::{needs_reserve, set_aside_by, standing};
@@ -9,7 +9,6 @@ use crate::error::Result;
 use crate::store::users::User;
 use crate::store::{expenses, reserve_pots};
 use chrono::NaiveDate;
-use rust_decimal::Decimal;
 use serde::Serialize;
 
 /// One non-monthly recurring expense in the plan; amounts in the base currency.
@@ -19,27 +18,20 @@ pub struct ReserveEntry {
     pub expense_id: String,
     pub name: String,
     pub frequency: Frequency,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub amount: Decimal,
+    pub amount: Money,
     pub currency: String,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub amount_in_base: Decimal,
+    pub amount_in_base: Money,
     pub next_due_date: NaiveDate,
     /// What to set aside each month for it (reserve view).
-    #[serde(serialize_with = "money::json::serialize")]
-    pub monthly_amount: Decimal,
+    pub monthly_amount: Money,
     /// What should be in its pot by today for the next due date.
-    #[serde(serialize_with = "money::json::serialize")]
-    pub target_today: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub pot: Decimal,
+    pub target_today: Money,
+    pub pot: Money,
     /// Still missing by today (never negative).
-    #[serde(serialize_with = "money::json::serialize")]
-    pub gap: Decimal,
+    pub gap: Money,
     /// What the pot holds beyond its target by today (never negative):
     /// `target_today - pot == gap - ahead`.
-    #[serde(serialize_with = "money::json::serialize")]
-    pub ahead: Decimal,
+    pub ahead: Money,
 }
 
 #[derive(Serialize)]
@@ -47,19 +39,14 @@ pub struct ReserveEntry {
 pub struct ReservePlan {
     pub currency: String,
     /// The total to set aside each month.
-    #[serde(serialize_with = "money::json::serialize")]
-    pub monthly_total: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub target_total: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub pots_total: Decimal,
+    pub monthly_total: Money,
+    pub target_total: Money,
+    pub pots_total: Money,
     /// What the pots short of their target miss together.
-    #[serde(serialize_with = "money::json::serialize")]
-    pub gap_total: Decimal,
+    pub gap_total: Money,
     /// What the other pots hold beyond their target together; it fills no
     /// other pot, so `target_total - pots_total == gap_total - ahead_total`.
-    #[serde(serialize_with = "money::json::serialize")]
-    pub ahead_total: Decimal,
+    pub ahead_total: Money,
     pub entries: Vec<ReserveEntry>,
 }
 
@@ -84,18 +71,18 @@ pub fn plan(
             let pot = pots.get(&e.id).copied().unwrap_or_default();
             let (gap, ahead) = standing(target, pot);
             Some(ReserveEntry {
-                monthly_amount: monthly_equivalent(in_base, e.plan.frequency),
-                gap,
-                ahead,
+                monthly_amount: monthly_equivalent(in_base, e.plan.frequency).into(),
+                gap: gap.into(),
+                ahead: ahead.into(),
                 expense_id: e.id,
                 name: e.name,
                 frequency: e.plan.frequency,
-                amount,
+                amount: amount.into(),
                 currency: e.plan.currency,
-                amount_in_base: in_base,
+                amount_in_base: in_base.into(),
                 next_due_date: next,
-                target_today: target,
-                pot,
+                target_today: target.into(),
+                pot: pot.into(),
             })
         })
         .collect();

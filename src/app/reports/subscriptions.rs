@@ -2,6 +2,7 @@
 //! costs a month (at today's price) and in the next twelve months (each payment
 //! at the price of its day), and the totals in the base currency.
 
+use crate::domain::money::Money;
 use crate::domain::rates::Rates;
 use crate::domain::recurrence::monthly_equivalent;
 use crate::error::Result;
@@ -17,12 +18,10 @@ use serde::Serialize;
 #[serde(rename_all = "camelCase")]
 pub struct Subscriptions {
     pub currency: String,
-    #[serde(serialize_with = "crate::domain::money::json::serialize")]
-    pub monthly_total: Decimal,
+    pub monthly_total: Money,
     /// What the active subscriptions cost in the next twelve months, each
     /// payment at the amount of its day (a scheduled price change included).
-    #[serde(serialize_with = "crate::domain::money::json::serialize")]
-    pub yearly_total: Decimal,
+    pub yearly_total: Money,
     pub subscriptions: Vec<Subscription>,
 }
 
@@ -31,15 +30,12 @@ pub struct Subscriptions {
 pub struct Subscription {
     #[serde(flatten)]
     pub expense: Expense,
-    #[serde(serialize_with = "crate::domain::money::json::serialize")]
-    pub monthly_amount: Decimal,
+    pub monthly_amount: Money,
     /// What its payments due in the next twelve months cost, each at the
     /// amount of its day.
-    #[serde(serialize_with = "crate::domain::money::json::serialize")]
-    pub yearly_amount: Decimal,
+    pub yearly_amount: Money,
     /// Monthly amount in the base currency.
-    #[serde(serialize_with = "crate::domain::money::json::serialize")]
-    pub monthly_in_base: Decimal,
+    pub monthly_in_base: Money,
     pub active: bool,
 }
 
@@ -71,9 +67,9 @@ pub fn subscriptions(
                 yearly_total += rates.to_base(yearly, &e.plan.currency, &user.base_currency);
             }
             Subscription {
-                monthly_amount: monthly,
-                yearly_amount: yearly,
-                monthly_in_base,
+                monthly_amount: monthly.into(),
+                yearly_amount: yearly.into(),
+                monthly_in_base: monthly_in_base.into(),
                 active,
                 expense: e,
             }
@@ -81,8 +77,8 @@ pub fn subscriptions(
         .collect();
     Ok(Subscriptions {
         currency: user.base_currency.clone(),
-        monthly_total,
-        yearly_total,
+        monthly_total: monthly_total.into(),
+        yearly_total: yearly_total.into(),
         subscriptions,
     })
 }

@@ -3,22 +3,20 @@
 //! months and the counts of unread insights; [`read`] answers it, kept
 //! while the user's data, the rates, the day and the insights stand.
 
-use crate::app::insights::UNREAD_MAX;
 use crate::app::reports::dashboard::{load_ledger, Ledger, MonthView, Payment};
 use crate::cache::{Stamp, Until};
 use crate::clock::{parse_timestamp, timestamp};
 use crate::domain::forecast::summary_forecast;
-use crate::domain::money;
+use crate::domain::money::Money;
 use crate::domain::rates::Rates;
 use crate::domain::recurrence::{add_months, month_end, month_start};
 use crate::domain::views::{self, Kind, RecurringCosts, View};
 use crate::error::Result;
 use crate::state::AppState;
-use crate::store::insights::{self, Insight};
+use crate::store::insights::{self, Insight, UNREAD_MAX};
 use crate::store::users::{User, UserId};
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use rusqlite::Connection;
-use rust_decimal::Decimal;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -36,8 +34,7 @@ pub struct MonthBlock {
 pub struct Upcoming {
     pub days: u32,
     pub count: usize,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub total: Decimal,
+    pub total: Money,
     pub next: Option<Payment>,
     pub payments: Vec<Payment>,
 }
@@ -47,25 +44,19 @@ pub struct Upcoming {
 pub struct ForecastMonth {
     pub year: i32,
     pub month: u32,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub income: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub expenses: Decimal,
+    pub income: Money,
+    pub expenses: Money,
     /// Cumulative surplus from the current month through this one.
-    #[serde(serialize_with = "money::json::serialize")]
-    pub balance: Decimal,
+    pub balance: Money,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Forecast {
     pub months: u32,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub projected_income: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub projected_expenses: Decimal,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub projected_balance: Decimal,
+    pub projected_income: Money,
+    pub projected_expenses: Money,
+    pub projected_balance: Money,
     pub monthly: Vec<ForecastMonth>,
 }
 
@@ -75,8 +66,7 @@ pub struct Forecast {
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
     pub currency: String,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub total_assets: Decimal,
+    pub total_assets: Money,
     pub has_multi_currency: bool,
     pub month: MonthBlock,
     pub recurring: RecurringCosts,
@@ -177,16 +167,16 @@ fn compute(ledger: &Ledger, user: &User, today: NaiveDate, days: u32, months: u3
         .map(|m| ForecastMonth {
             year: m.year,
             month: m.month,
-            income: m.income,
-            expenses: m.expenses,
-            balance: m.balance,
+            income: m.income.into(),
+            expenses: m.expenses.into(),
+            balance: m.balance.into(),
         })
         .collect();
     let projected_income = monthly.iter().map(|m| m.income).sum();
     let projected_expenses = monthly.iter().map(|m| m.expenses).sum();
     Summary {
         currency: user.base_currency.clone(),
-        total_assets: ledger.total_assets,
+        total_assets: ledger.total_assets.into(),
         has_multi_currency: ledger.has_multi_currency,
         month: MonthBlock {
             year: first.year(),

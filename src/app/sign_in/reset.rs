@@ -95,7 +95,7 @@ pub async fn reset_password(
         .transaction(move |tx| {
             let user_id = password_resets::consume(tx, &token_hash, &now)?
                 .ok_or_else(|| Error::invalid("token", Reason::InvalidOrExpired))?;
-            users::set_password(tx, &user_id, &hash, &now)?;
+            crate::app::users::new_password(tx, &user_id, &hash, &now)?;
             let keep = current
                 .as_ref()
                 .filter(|(uid, _)| *uid == user_id)

@@ -59,7 +59,7 @@ pub async fn register(
                     return Err(Error::invalid("email", Reason::AlreadyRegistered));
                 }
             }
-            users::create(
+            crate::app::users::open(
                 tx,
                 &users::NewUser {
                     email: email.as_str(),

@@ -4,7 +4,7 @@
 //! thousands of due dates between. The store reads the records in
 //! [`Near::span`]; this decides which of them, and which due dates, count.
 
-use super::reconcile::{payee_key, Due, Kind, WINDOW_DAYS};
+use super::reconcile::{payee_key, Due, Entry, Kind, WINDOW_DAYS};
 use crate::domain::recurrence::Schedule;
 use chrono::{Duration, NaiveDate};
 
@@ -88,6 +88,46 @@ pub fn expense_key(merchant: &str, name: &str) -> String {
 /// The payee key of an income: its name's.
 pub fn income_key(name: &str) -> String {
     payee_key("", name)
+}
+
+/// A one-time expense of `amount_cents` (positive, as stored) as a row is
+/// compared with it.
+pub fn expense_entry(
+    id: String,
+    date: NaiveDate,
+    amount_cents: i64,
+    name: String,
+    merchant: &str,
+    import_key: Option<String>,
+) -> Entry {
+    Entry {
+        kind: Kind::DailyExpense,
+        id,
+        date,
+        cents: -amount_cents,
+        key: expense_key(merchant, &name),
+        name,
+        import_key,
+    }
+}
+
+/// A one-time income of `cents` as a row is compared with it.
+pub fn income_entry(
+    id: String,
+    date: NaiveDate,
+    cents: i64,
+    name: String,
+    import_key: Option<String>,
+) -> Entry {
+    Entry {
+        kind: Kind::Income,
+        id,
+        date,
+        cents,
+        key: income_key(&name),
+        name,
+        import_key,
+    }
 }
 
 #[cfg(test)]

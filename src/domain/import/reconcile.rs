@@ -208,6 +208,19 @@ pub struct Outcome {
     pub category_id: Option<String>,
 }
 
+impl Outcome {
+    /// A row's outcome as staged, before any reconcile: `new`, with no
+    /// reason, match or category.
+    pub fn staged() -> Outcome {
+        Outcome {
+            status: Status::New,
+            reason: None,
+            found: None,
+            category_id: None,
+        }
+    }
+}
+
 /// Reconciles `rows` (in file order) against the account's one-time
 /// `entries` and the `dues` of its recurring items and transfers; `memory`
 /// is the merchant memory (payee key → category id).
@@ -352,15 +365,11 @@ pub fn reconcile(
             .or_insert_with(|| learned.closest(key).and_then(|k| memory.get(k).cloned()))
             .clone()
     };
-    rows.iter()
-        .zip(out)
-        .map(|(row, o)| {
-            let mut o = o.unwrap_or(Outcome {
-                status: Status::New,
-                reason: None,
-                found: None,
-                category_id: None,
-            });
+    // `out` first: its vector becomes the answer's, not a second one.
+    out.into_iter()
+        .zip(rows)
+        .map(|(o, row)| {
+            let mut o = o.unwrap_or_else(Outcome::staged);
             if matches!(o.status, Status::New | Status::Conflict) {
                 o.category_id = remembered(&row.key);
             }

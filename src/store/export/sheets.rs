@@ -13,9 +13,12 @@ use super::spreadsheet_text;
 use crate::domain::locale::Locale;
 use crate::domain::recurrence::Frequency;
 use crate::i18n::export::{sheet_words, Sheet};
+use crate::store::search::Hit;
 use crate::store::users::User;
+use chrono::NaiveDate;
 use rusqlite::types::ValueRef;
-use rusqlite::Connection;
+use rusqlite::{Connection, ToSql};
+use rust_decimal::Decimal;
 use std::io::{Seek, Write};
 use zip::write::SimpleFileOptions;
 use zip::ZipWriter;
@@ -73,6 +76,21 @@ const SHEETS: &[(Sheet, &str, &[Cell])] = &[
         &[Text, Cents, Text, Frequency, Date, Date, Text, Text],
     ),
     (
+        Sheet::Budgets,
+        "SELECT k.name, b.month || '-01', b.amount_cents, u.base_currency, b.rollover
+         FROM budgets b JOIN categories k ON k.id = b.category_id
+         JOIN users u ON u.id = b.user_id
+         WHERE b.user_id = ?1 ORDER BY k.name, k.id, b.month",
+        &[Text, Date, Cents, Text, YesNo],
+    ),
+    (
+        Sheet::BalanceHistory,
+        "SELECT h.date, a.name, h.balance_cents, a.currency
+         FROM balance_history h JOIN accounts a ON a.id = h.account_id
+         WHERE h.user_id = ?1 ORDER BY h.date, a.name, a.id",
+        &[Date, Text, Cents, Text],
+    ),
+    (
         Sheet::Transfers,
         "SELECT f.name, t.name, x.amount_cents, x.currency, x.frequency, x.start_date,
                 x.end_date, x.note
@@ -93,27 +111,114 @@ pub fn write<W: Write + Seek>(
     zip: &mut ZipWriter<W>,
     options: SimpleFileOptions,
 ) -> anyhow::Result<()> {
-    let locale = user.locale;
     for (sheet, sql, cells) in SHEETS {
-        let (file, headers) = sheet_words(*sheet, locale);
-        debug_assert_eq!(headers.len(), cells.len());
+        let (file, _) = sheet_words(*sheet, user.locale);
         zip.start_file(format!("spreadsheet/{file}.csv"), options)?;
-        zip.write_all(BOM)?;
-        let mut w = csv::WriterBuilder::new()
-            .delimiter(delimiter(locale))
-            .from_writer(&mut *zip);
-        w.write_record(headers.iter())?;
-        let mut s = c.prepare(sql)?;
-        let mut q = s.query([&user.id])?;
-        while let Some(r) = q.next()? {
-            let mut row = Vec::with_capacity(cells.len());
-            for (i, cell) in cells.iter().enumerate() {
-                row.push(written(r.get_ref(i)?, *cell, locale));
-            }
-            w.write_record(&row)?;
-        }
-        w.flush()?;
+        rows(c, user.locale, *sheet, sql, &[&user.id], cells, &mut *zip)?;
     }
+    Ok(())
+}
+
+/// The one-time expenses from `first` to `last` (both included) of the
+/// user, in the category `category` (`Some(None)`: those without one), as
+/// the export's spreadsheet file of them: the "spreadsheet" link of the
+/// one-time expenses page.
+pub fn daily_expenses(
+    c: &Connection,
+    user: &User,
+    (first, last): (NaiveDate, NaiveDate),
+    category: Option<Option<&str>>,
+    out: impl Write,
+) -> anyhow::Result<()> {
+    let (sheet, _, cells) = SHEETS
+        .iter()
+        .find(|s| s.0 == Sheet::DailyExpenses)
+        .expect("a sheet of one-time expenses");
+    let sql =
+        "SELECT d.date, d.name, d.merchant, d.amount_cents, d.currency, a.name, k.name, d.notes
+         FROM daily_expenses d JOIN accounts a ON a.id = d.account_id
+         LEFT JOIN categories k ON k.id = d.category_id
+         WHERE d.user_id = ?1 AND d.date BETWEEN ?2 AND ?3
+           AND (?4 = 0 OR d.category_id IS ?5)
+         ORDER BY d.date, d.created_at, d.id";
+    let (filtered, category_id) = match category {
+        None => (false, None),
+        Some(id) => (true, id),
+    };
+    let params: [&dyn ToSql; 5] = [&user.id, &first, &last, &filtered, &category_id];
+    rows(c, user.locale, *sheet, sql, &params, cells, out)
+}
+
+/// Writes one spreadsheet file into `out`: the byte order mark, the
+/// headers of `sheet` and the rows of `sql` with `params`.
+fn rows(
+    c: &Connection,
+    locale: Locale,
+    sheet: Sheet,
+    sql: &str,
+    params: &[&dyn ToSql],
+    cells: &[Cell],
+    mut out: impl Write,
+) -> anyhow::Result<()> {
+    let (_, headers) = sheet_words(sheet, locale);
+    debug_assert_eq!(headers.len(), cells.len());
+    out.write_all(BOM)?;
+    let mut w = csv::WriterBuilder::new()
+        .delimiter(delimiter(locale))
+        .from_writer(out);
+    w.write_record(headers.iter())?;
+    let mut s = c.prepare(sql)?;
+    let mut q = s.query(params)?;
+    while let Some(r) = q.next()? {
+        let mut row = Vec::with_capacity(cells.len());
+        for (i, cell) in cells.iter().enumerate() {
+            row.push(written(r.get_ref(i)?, *cell, locale));
+        }
+        w.write_record(&row)?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+/// A search's hits as a spreadsheet file, in the order found: the kind,
+/// the booking day of a one-time entry, the day a recurring one started,
+/// the name, the merchant, the amount (a recurring one's of today), the
+/// currency and how often it is due.
+pub fn search_hits(hits: &[Hit], locale: Locale, mut out: impl Write) -> anyhow::Result<()> {
+    let (_, headers) = sheet_words(Sheet::Search, locale);
+    out.write_all(BOM)?;
+    let mut w = csv::WriterBuilder::new()
+        .delimiter(delimiter(locale))
+        .from_writer(out);
+    w.write_record(headers.iter())?;
+    let day = |d: Option<NaiveDate>| d.map(|d| date(d, locale)).unwrap_or_default();
+    for h in hits {
+        let recurring = h.is_recurring();
+        let (booked, started) = if recurring {
+            (None, h.date)
+        } else {
+            (h.date, None)
+        };
+        let amount = if recurring { h.amount_today } else { h.amount };
+        w.write_record([
+            crate::i18n::export::kind(h.kind, locale).to_string(),
+            day(booked),
+            day(started),
+            spreadsheet_text(&h.name),
+            h.merchant
+                .as_deref()
+                .map(spreadsheet_text)
+                .unwrap_or_default(),
+            amount
+                .map(|a| decimal(a.into(), locale))
+                .unwrap_or_default(),
+            h.currency.clone().unwrap_or_default(),
+            h.frequency
+                .map(|f| locale.frequency(f).to_string())
+                .unwrap_or_default(),
+        ])?;
+    }
+    w.flush()?;
     Ok(())
 }
 
@@ -140,8 +245,8 @@ fn written(value: ValueRef<'_>, cell: Cell, locale: Locale) -> String {
         ValueRef::Blob(_) => return String::new(),
     };
     match cell {
-        Date => match (locale, chrono::NaiveDate::parse_from_str(&text, "%Y-%m-%d")) {
-            (Locale::De, Ok(d)) => d.format("%d.%m.%Y").to_string(),
+        Date => match NaiveDate::parse_from_str(&text, "%Y-%m-%d") {
+            Ok(d) => date(d, locale),
             _ => text,
         },
         Frequency => Frequency::from_code(&text)
@@ -154,10 +259,23 @@ fn written(value: ValueRef<'_>, cell: Cell, locale: Locale) -> String {
     }
 }
 
+/// A day as the language's spreadsheets read it: `14.03.2026`, `2026-03-14`.
+fn date(d: NaiveDate, locale: Locale) -> String {
+    match locale {
+        Locale::De => d.format("%d.%m.%Y").to_string(),
+        Locale::En => d.format("%Y-%m-%d").to_string(),
+    }
+}
+
 /// Cents as a decimal in the user's style, without grouping, so that every
 /// spreadsheet of the language reads it as a number: `-1234,56`, `-1234.56`.
 fn amount(cents: i64, locale: Locale) -> String {
-    crate::i18n::amount::input_value(crate::domain::money::from_cents(cents), locale)
+    decimal(crate::domain::money::from_cents(cents), locale)
+}
+
+/// An amount in the user's style, without grouping ([`amount`]).
+fn decimal(a: Decimal, locale: Locale) -> String {
+    crate::i18n::amount::input_value(a, locale)
 }
 
 #[cfg(test)]

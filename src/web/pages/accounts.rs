@@ -9,9 +9,10 @@ use crate::app::reports::{
     forecasts::{balance_set_on, since_balance_set},
     net_worth::{chart, Chart, Span},
 };
+use crate::domain::locale::Locale;
 use crate::http::names::record;
 use crate::http::session::SignedIn;
-use crate::i18n::{format, Locale};
+use crate::i18n::format;
 use crate::state::AppState;
 use crate::store::accounts::TYPES;
 use crate::web::charts::{self, WorthMonth};
@@ -65,10 +66,10 @@ fn net_worth_section(c: &Chart, chosen: &str, locale: Locale) -> Markup {
                     locale.month_short(m).to_string()
                 },
                 name: locale.month_year(y, m),
-                checking: p.by_type.checking,
-                savings: p.by_type.savings,
-                etf: p.by_type.etf,
-                total: p.total,
+                checking: p.by_type.checking.0,
+                savings: p.by_type.savings.0,
+                etf: p.by_type.etf.0,
+                total: p.total.0,
             }
         })
         .collect();
@@ -116,7 +117,7 @@ pub async fn show(
         .iter()
         .map(|k| (k.to_string(), locale.account_type(k).to_string()))
         .collect();
-    let balance = amount_value(editing.map(|a| a.balance), locale);
+    let balance = amount_value(editing.map(|a| a.balance).map(|m| m.0), locale);
     let list = RecordList::new::<AccountInput>(
         t,
         "/accounts?edit=",
@@ -147,7 +148,7 @@ pub async fn show(
             (list.render(&refs.accounts, |a| Row::new(&a.id, html! {
                 td { (a.name) }
                 td { (locale.account_type(&a.kind)) }
-                td.num { (amount_cell(&state, a.balance, &a.currency, &user.base_currency, locale)) }
+                td.num { (amount_cell(&state, a.balance.0, &a.currency, &user.base_currency, locale)) }
                 // The balance as the bank shows it today, without opening the edit form.
                 td {
                     form.pot data-action=(record::<AccountInput>(Verb::Update)) data-reload="" data-flash=(t.saved) novalidate {

@@ -85,11 +85,14 @@ pub async fn show(
     let wanted = q.c.filter(|c| !c.trim().is_empty());
     let opened = match &wanted {
         // An unknown or another user's conversation is not found.
-        Some(id) => match conversations::get(&state, user, id.trim().to_string()).await {
-            Ok(c) => Some(c),
-            Err(e @ crate::Error::Internal(_)) => return Err(e.into()),
-            Err(_) => None,
-        },
+        Some(id) => {
+            match conversations::get(&state, user, id.trim().to_string(), session.user.locale).await
+            {
+                Ok(c) => Some(c),
+                Err(e @ crate::Error::Internal(_)) => return Err(e.into()),
+                Err(_) => None,
+            }
+        }
         None => None,
     };
     let blocks = opened
@@ -503,7 +506,7 @@ mod tests {
             matches!(&pieces[2], Piece::Proposed { proposal: Some(id), arguments, .. } if id == "p3" && arguments["amount"] == "5.00")
         );
         assert!(matches!(&pieces[3], Piece::Proposed { proposal: None, .. }));
-        let t = crate::i18n::Locale::De.texts();
+        let t = crate::domain::locale::Locale::De.texts();
         let html = block(t, &b[1]).into_string();
         assert!(html.contains("Gespeichert."), "{html}");
         assert!(

@@ -15,9 +15,10 @@
 //! `bank/connection.rs`.
 
 use super::common::PageResult;
+use crate::domain::locale::Locale;
 use crate::http::session::{SignedIn, Viewer};
 use crate::i18n::bank_pages::{self, Words};
-use crate::i18n::{Locale, Texts};
+use crate::i18n::Texts;
 use crate::web::components::{form_error, Field};
 use crate::web::layout::page_with_scripts;
 use axum::response::IntoResponse;

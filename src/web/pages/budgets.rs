@@ -4,10 +4,10 @@
 use super::common::{shown_month, PageResult, Refs};
 use crate::app::reports::{self, budgets::Budgets};
 use crate::domain::budgets::Status;
+use crate::domain::locale::Locale;
 use crate::domain::recurrence::{add_months, month_end, month_start};
 use crate::http::session::SignedIn;
-use crate::i18n::budgets::{self as words, words};
-use crate::i18n::Locale;
+use crate::i18n::budgets::{self, words};
 use crate::state::AppState;
 use crate::web::components::{checkbox, form_error, form_success, select, Field};
 use crate::web::layout::page;
@@ -50,14 +50,14 @@ pub fn bars(b: &Budgets, locale: Locale, first: NaiveDate, today: NaiveDate, edi
         @if let Some((day, days, _)) = progress {
             p.hint.budget-legend {
                 span.budget-today-key aria-hidden="true" {}
-                " " (w.today) ": " (words::day_of_month(day, days, locale))
+                " " (w.today) ": " (budgets::day_of_month(day, days, locale))
             }
         }
         ul.budget-bars {
             @for x in &b.budgets {
                 @let fill = x.percent.unwrap_or(100).clamp(0, 100);
                 @let label = format!("{} {}", x.icon, x.name).trim().to_string();
-                @let spent = words::spent_of(x.spent, x.available, cur, locale);
+                @let spent = budgets::spent_of(x.spent.0, x.available.0, cur, locale);
                 li.budget id=(format!("budget-{}", x.category_id)) data-budget=(x.status.as_str()) {
                     div.budget-head {
                         span.budget-name { (label) }
@@ -67,12 +67,12 @@ pub fn bars(b: &Budgets, locale: Locale, first: NaiveDate, today: NaiveDate, edi
                                 Status::Near => { span aria-hidden="true" { "● " } }
                                 Status::Ok => {}
                             }
-                            (words::status(x.status, locale))
+                            (budgets::status(x.status, locale))
                         }
                     }
                     div.budget-track role="progressbar" aria-label=(label)
                         aria-valuemin="0" aria-valuemax="100" aria-valuenow=(fill)
-                        aria-valuetext=(format!("{spent}, {}", words::status(x.status, locale))) {
+                        aria-valuetext=(format!("{spent}, {}", budgets::status(x.status, locale))) {
                         // Drawn as SVG: the page's content security policy
                         // allows no style attributes.
                         svg viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true" focusable="false" {
@@ -86,13 +86,13 @@ pub fn bars(b: &Budgets, locale: Locale, first: NaiveDate, today: NaiveDate, edi
                         span { (spent) }
                         @if let Some(p) = x.percent {
                             " · "
-                            span.budget-percent { (words::percent(p, locale)) }
+                            span.budget-percent { (budgets::percent(p, locale)) }
                         }
                         " · "
-                        strong.budget-remaining { (words::remaining(x.remaining, cur, locale)) }
+                        strong.budget-remaining { (budgets::remaining(x.remaining.0, cur, locale)) }
                         @if !x.carried.is_zero() {
                             " · "
-                            span.muted.budget-own { (words::own_and_carried(x.amount, x.carried, cur, locale)) }
+                            span.muted.budget-own { (budgets::own_and_carried(x.amount.0, x.carried.0, cur, locale)) }
                         }
                     }
                     @if edit {
@@ -127,7 +127,7 @@ pub async fn show(
     let editing = q.edit.as_deref().and_then(|id| b.of(id));
     let month_link = |m: NaiveDate| format!("/budgets?month={}", month_key(m));
     let amount = editing
-        .map(|x| crate::web::pages::record_page::amount_value(Some(x.amount), locale))
+        .map(|x| crate::web::pages::record_page::amount_value(Some(x.amount.0), locale))
         .unwrap_or_default();
     Ok(page(
         &viewer,

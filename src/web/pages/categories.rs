@@ -25,7 +25,7 @@ pub async fn show(
     // the months and the rollover).
     let budgets = reports::budgets::kept(&state, user, state.clock.today()).await?;
     let budget = |id: &str| budgets.of(id).map(|b| b.amount);
-    let limit = amount_value(editing.and_then(|k| budget(&k.id)), locale);
+    let limit = amount_value((editing.and_then(|k| budget(&k.id))).map(|m| m.0), locale);
     let list = RecordList::new::<CategoryInput>(
         t,
         "/categories?edit=",

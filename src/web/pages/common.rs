@@ -4,10 +4,10 @@
 //! is `record_page`.
 
 use crate::app::records::{self, AccountInput, CategoryInput};
+use crate::domain::locale::Locale;
 use crate::domain::recurrence::{month_or_current, month_start, Frequency};
 use crate::error::Error;
 use crate::i18n::format;
-use crate::i18n::Locale;
 use crate::state::AppState;
 use crate::store::accounts::Account;
 use crate::store::categories::Category;

@@ -11,7 +11,7 @@ use crate::i18n::format;
 use crate::state::AppState;
 use crate::store::daily_expenses::Filter;
 use crate::store::documents::Document;
-use crate::web::components::{page_links, pager as pager_nav, select, textarea, Field, Pages};
+use crate::web::components::{page_links, pager, query_value, select, textarea, Field, Pages};
 use crate::web::layout::page;
 use axum::extract::{Query, State};
 use axum::response::IntoResponse;
@@ -96,13 +96,17 @@ pub async fn show(
         href
     };
     let back = at_page(shown_page);
+    let mut sheet_href = format!("/api/export/daily-expenses?month={month_value}");
+    if let Some(c) = &category {
+        sheet_href.push_str(&format!("&category={}", query_value(c)));
+    }
     let edit_href = format!("{back}&edit=");
     let number = |n: u32| format::number(rust_decimal::Decimal::from(n), 0, locale);
     let from = (shown_page - 1) * MONTH_PAGE;
     // Above and below the list: the page before and after, every page by
     // number and every day with entries, so that a phone reaches the last
     // page without scrolling through the others.
-    let pager = (pages > 1).then(|| Pages {
+    let paging = (pages > 1).then(|| Pages {
         label: t.entry_pages,
         shown: t
             .entries_of
@@ -198,7 +202,7 @@ pub async fn show(
                 p.hint.merchant-hint aria-live="polite" data-text=(t.merchant_hint) {}
                 (textarea(t.notes, "notes", editing.as_ref().map(|e| e.entry.notes.as_str()).unwrap_or("")))
             }))
-            @if let Some(p) = &pager { (pager_nav(p)) }
+            @if let Some(p) = &paging { (pager(p)) }
             (records.render(&list, |e| Row::new(&e.id, html! {
                 @if anchored.borrow_mut().insert(e.entry.date) {
                     td id=(day_anchor(e.entry.date)) { (format::date(e.entry.date, locale)) }
@@ -210,7 +214,10 @@ pub async fn show(
                 td.num { (amount_cell(&state, e.entry.amount, &e.entry.currency, &user.base_currency, locale)) }
                 td { (paperclip(t, &docs_of(&e.id), "dailyExpenseId", &e.id)) }
             })))
-            @if let Some(p) = &pager { (pager_nav(&Pages { label: t.entry_pages_end, ..p.clone() })) }
+            @if let Some(p) = &paging { (pager(&Pages { label: t.entry_pages_end, ..p.clone() })) }
+            @if count > 0 {
+                p.sheet-link { a href=(sheet_href) download { (t.as_spreadsheet) } }
+            }
         },
     )
     .into_response())

@@ -9,12 +9,12 @@ use crate::app::reports::{
     dashboard::{Dashboard, MonthView},
 };
 use crate::app::settings;
+use crate::domain::locale::Locale;
 use crate::domain::money;
 use crate::domain::money::is_much_more;
 use crate::domain::recurrence::{add_months, month_start};
 use crate::domain::repeats::Kind;
 use crate::http::session::SignedIn;
-use crate::i18n::Locale;
 use crate::i18n::{format, guide};
 use crate::state::AppState;
 use crate::store::users::NextSteps;
@@ -153,7 +153,7 @@ fn body(
                 Some(k) => format!("{} {}", k.icon, k.name).trim().to_string(),
                 None => t.uncategorised.to_string(),
             },
-            amount: c.amount,
+            amount: c.amount.0,
             color: c
                 .category
                 .as_ref()
@@ -166,8 +166,8 @@ fn body(
         .iter()
         .map(|m| charts::MonthBars {
             label: locale.month_short(m.month).to_string(),
-            income: m.income,
-            expenses: m.expenses,
+            income: m.income.0,
+            expenses: m.expenses.0,
         })
         .collect();
     html! {

@@ -127,7 +127,7 @@ fn record_href(d: &Document, r: &Named) -> Option<String> {
 /// the choice as `expenseId` or `dailyExpenseId`.
 fn attach_select(
     t: &Texts,
-    locale: crate::i18n::Locale,
+    locale: crate::domain::locale::Locale,
     id: &str,
     recurring: &[Expense],
     recent: &[DailyExpense],
@@ -190,7 +190,7 @@ pub fn thumbnail(d: &Document) -> Markup {
     }
 }
 
-fn created_day(d: &Document, locale: crate::i18n::Locale) -> String {
+fn created_day(d: &Document, locale: crate::domain::locale::Locale) -> String {
     chrono::DateTime::parse_from_rfc3339(&d.created_at)
         .map(|t| format::date(t.date_naive(), locale))
         .unwrap_or_else(|_| d.created_at.clone())

@@ -9,9 +9,9 @@ use super::record_page::{
 use crate::app;
 use crate::app::records::ExpenseInput;
 use crate::app::reports::{self, subscriptions::subscriptions};
+use crate::domain::locale::Locale;
 use crate::domain::recurrence::monthly_equivalent;
 use crate::http::session::SignedIn;
-use crate::i18n::Locale;
 use crate::i18n::{contracts, format};
 use crate::state::AppState;
 use crate::store::documents::Document;

@@ -11,15 +11,14 @@
 //! undo are `assets/import.js`. An opened batch's review (its format,
 //! counts, actions and rows) is `import/review.rs`.
 
-use super::common::{category_chip, PageResult, Refs};
-use crate::app::import::{
-    self, BatchView, BatchWithRows, MatchView, Place, RowPage, RowView, Start,
-};
-use crate::domain::import::read::{ClosingBalance, Columns, Format};
-use crate::domain::import::reconcile::{Kind, Status};
-use crate::domain::import::{BatchStatus, Decision};
+use super::common::{PageResult, Refs};
+use crate::app::import::{self, BatchView, RowPage, Start};
+use crate::domain::import::read::Format;
+use crate::domain::import::reconcile::Status;
+use crate::domain::import::BatchStatus;
+use crate::domain::locale::Locale;
 use crate::http::session::SignedIn;
-use crate::i18n::{format, Locale, Texts};
+use crate::i18n::{format, Texts};
 use crate::state::AppState;
 use crate::store::categories::Category;
 use crate::web::components::{form_error, select};

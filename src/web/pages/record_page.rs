@@ -5,11 +5,12 @@
 
 use super::common::{currency_options, frequency_options};
 use crate::app::records::{Record, Verb};
+use crate::domain::locale::Locale;
 use crate::domain::prices::Prices;
 use crate::domain::recurrence::{Frequency, Schedule};
 use crate::http::names::record;
 use crate::i18n::format;
-use crate::i18n::{Locale, Texts};
+use crate::i18n::Texts;
 use crate::web::components::{delete_button, form_error, select, Field};
 use chrono::NaiveDate;
 use maud::{html, Markup};
@@ -286,7 +287,7 @@ impl<'a> RecordForm<'a> {
 
 /// Prefill: an amount as its form field shows it (two decimals), empty for
 /// a new record.
-pub fn amount_value(amount: Option<Decimal>, locale: crate::i18n::Locale) -> String {
+pub fn amount_value(amount: Option<Decimal>, locale: crate::domain::locale::Locale) -> String {
     amount
         .map(|a| crate::i18n::amount::input_value(a, locale))
         .unwrap_or_default()
@@ -314,7 +315,7 @@ impl SchedulePrefill {
     pub fn new(
         editing: Option<(Decimal, Frequency, NaiveDate, Option<NaiveDate>)>,
         today: NaiveDate,
-        locale: crate::i18n::Locale,
+        locale: crate::domain::locale::Locale,
     ) -> Self {
         SchedulePrefill {
             amount: amount_value(editing.map(|(a, ..)| a), locale),
@@ -382,7 +383,7 @@ pub fn amount_change(locale: Locale, prices: &Prices, start: NaiveDate, currency
             t.amount_until
                 .replace("{from}", &date(from))
                 .replace("{until}", &date(e.until.pred_opt().unwrap_or(e.until)))
-                .replace("{amount}", &money(e.amount))
+                .replace("{amount}", &money(e.amount.0))
         })
         .collect();
     html! {

@@ -88,14 +88,7 @@ pub async fn show(
         "transfer" => format!("/transfers?edit={id}"),
         _ => format!("/daily-expenses?edit={id}"),
     };
-    let kind_label = |kind: &str| match kind {
-        "account" => t.kind_account,
-        "category" => t.kind_category,
-        "expense" => t.kind_expense,
-        "income" => t.kind_income,
-        "transfer" => t.kind_transfer,
-        _ => t.kind_daily_expense,
-    };
+    let kind_label = |kind: &str| crate::i18n::export::kind(kind, locale);
     Ok(page(
         &viewer,
         "/search",
@@ -128,6 +121,9 @@ pub async fn show(
                             @if recurring > 0 {
                                 " · " (g.search_recurring.replace("{n}", &number(recurring)))
                             }
+                        }
+                        p.sheet-link {
+                            a href={ "/api/export/search?q=" (query_value(&query)) } download { (t.as_spreadsheet) }
                         }
                         @if let Some(p) = &paged { (pager(p)) }
                         ul.hits {

@@ -105,7 +105,7 @@ pub async fn show(
                 div.push-toggle data-push-toggle
                     data-text-active=(t.reminders_active) data-text-inactive=(t.reminders_inactive)
                     data-text-unsupported=(t.reminders_unsupported) data-text-denied=(t.reminders_denied)
-                    data-text-unconfigured=(t.reminders_unconfigured)
+                    data-text-unconfigured=(t.reminders_unconfigured) data-text-failed=(t.reminders_failed)
                     data-label-on=(t.reminders_on) data-label-off=(t.reminders_off) {
                     p.push-state role="status" aria-live="polite" { (t.reminders_inactive) }
                     button.primary type="button" hidden { (t.reminders_on) }

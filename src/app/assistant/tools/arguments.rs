@@ -2,8 +2,12 @@
 //! numbers as strings, `snake_case` keys, `Monthly`, `23.11.2026`. What can
 //! be read without guessing is read; anything else fails naming the field.
 
-use super::*;
+use crate::domain::recurrence::{parse_date, parse_month};
 use crate::error::Reason;
+use crate::error::{Error, Result};
+use chrono::{Datelike, NaiveDate};
+use serde_json::{Map, Value};
+use std::ops::RangeInclusive;
 
 /// The arguments of a call as a JSON object. A model may send `""` or
 /// `null` for none, or the object's JSON inside a JSON string.

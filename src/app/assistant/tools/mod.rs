@@ -1,8 +1,9 @@
 //! The assistant's tools (`docs/actions.md`, Assistant).
 //!
 //! Split into [`catalogue`] (what the model is told), [`arguments`] (how
-//! its arguments are read), [`proposals`] (write tools: previews and the
-//! booking of a confirmed one) and [`reads`] (one row per read tool).
+//! its arguments are read), [`write`] (the write tools, made from the
+//! kinds of record they propose: previews and the booking of a confirmed
+//! one) and [`reads`] (one row per read tool).
 //!
 //! Contract used by `chat`:
 //! - [`catalogue`]: every tool, with a flat JSON-schema `parameters` object
@@ -32,30 +33,23 @@ use crate::app::input::{self, decode as parse_input};
 use crate::app::records::{
     self as entries, DailyInput, ExpenseInput, IncomeInput, Record, TransferInput,
 };
-use crate::app::reports::payments::{months, Source};
-use crate::app::reports::{dashboard, forecasts, reserves, subscriptions};
-use crate::clock::timestamp;
-use crate::domain::money;
-use crate::domain::recurrence::{parse_date, parse_month, Frequency, Schedule};
+use crate::domain::recurrence::Schedule;
 use crate::error::{Error, Reason, Result};
 use crate::i18n::format;
-use crate::services::ai::Tool;
 use crate::state::AppState;
 use crate::store::accounts::Account;
 use crate::store::daily_expenses::{DailyEntry, DailyExpense};
 use crate::store::expenses::Expense;
 use crate::store::incomes::Income;
-use crate::store::insights;
 use crate::store::recurring::NewRecurring;
 use crate::store::table::{self, Table};
 use crate::store::transfers::{NewTransfer, Transfer};
 use crate::store::users::User;
-use chrono::{Datelike, NaiveDate};
+use chrono::NaiveDate;
 use rusqlite::Connection;
 use rust_decimal::Decimal;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
-use std::ops::RangeInclusive;
 
 /// What a write tool would do, without doing it (`previewTool`'s reply).
 #[derive(Clone, Debug, Serialize)]
@@ -74,9 +68,12 @@ pub struct Preview {
 
 /// What running one tool call came to.
 pub enum Outcome {
-    /// A read tool ran: its result for the model, and a line for the
-    /// person ("looked at your forecast for Tagesgeld").
-    Read { result: Value, summary: String },
+    /// A read tool ran: its result for the model, and what it looked at,
+    /// a line for the person ("looked at your forecast for Tagesgeld").
+    Read {
+        result: Value,
+        looked: crate::i18n::assistant::Looked,
+    },
     /// A write tool with a valid preview: not run, proposed. `arguments`
     /// are the ones to send to the action ([`write_call`]) on Confirm.
     Proposed { arguments: Value, preview: Preview },
@@ -88,26 +85,24 @@ pub enum Outcome {
 
 mod arguments;
 mod catalogue;
-mod proposals;
 mod reads;
 mod values;
+mod write;
 
 pub use arguments::{as_object, parse_arguments};
-pub use catalogue::{catalogue, is_write, spends, write_call};
-pub use proposals::{book, preview};
+pub use catalogue::catalogue;
 pub use reads::PAYMENTS_MAX;
+pub use write::{book, is_write, preview, spends, write_call};
 
 use arguments::Args;
 #[cfg(test)]
 use arguments::*;
-use catalogue::WRITE_TOOLS;
-#[cfg(test)]
-use catalogue::*;
-#[cfg(test)]
-use proposals::*;
 use reads::{read, READ_TOOLS};
 #[cfg(test)]
 use values::*;
+use write::WRITE_TOOLS;
+#[cfg(test)]
+use write::*;
 
 /// Runs one tool call of the model for `user`. A read tool answers its
 /// result; a write tool is only previewed: valid → [`Outcome::Proposed`],
@@ -131,12 +126,12 @@ pub async fn run(state: &AppState, user: &User, name: &str, arguments: &str) -> 
     } else if let Some(run) = reads::find(name) {
         read(state, user, run, Args(args))
             .await
-            .map(|(result, summary)| Outcome::Read { result, summary })
+            .map(|(result, looked)| Outcome::Read { result, looked })
     } else {
         let names: Vec<&str> = READ_TOOLS
             .iter()
             .map(|t| t.0)
-            .chain(WRITE_TOOLS.iter().map(|t| t.0))
+            .chain(WRITE_TOOLS.iter().map(|t| t.name.as_str()))
             .collect();
         Err(Error::refused(Reason::UnknownTool {
             name: name.to_string(),
@@ -155,6 +150,7 @@ pub async fn run(state: &AppState, user: &User, name: &str, arguments: &str) -> 
 mod tests {
     use super::*;
     use crate::domain::locale::Locale;
+    use crate::domain::recurrence::Frequency;
     use crate::store::recurring::Planned;
     use crate::store::users::UserId;
 
@@ -232,9 +228,124 @@ mod tests {
         }
     }
 
+    /// The write tools create and update the kinds they propose, each a
+    /// kind of record `each_kind` registers; the door names their actions
+    /// (`http::names::tool`).
+    #[test]
+    fn the_write_tools_are_record_kinds_create_and_update_actions() {
+        struct Nouns(Vec<[&'static str; 2]>);
+        impl entries::EachKind for Nouns {
+            fn kind<R: Record>(&mut self) {
+                self.0.push(R::NOUN);
+            }
+        }
+        let mut kinds = Nouns(Vec::new());
+        entries::each_kind(&mut kinds);
+        for t in WRITE_TOOLS.iter() {
+            let mut called = Nouns(Vec::new());
+            let verb = write_call(&t.name, &mut called).expect("a write tool");
+            assert_eq!(called.0.len(), 1, "{}: one kind", t.name);
+            let noun = called.0[0];
+            assert!(kinds.0.contains(&noun), "{} writes no record kind", t.name);
+            let word = if t.update { "update" } else { "create" };
+            assert_eq!(
+                verb,
+                if t.update {
+                    entries::Verb::Update
+                } else {
+                    entries::Verb::Create
+                }
+            );
+            assert_eq!(t.name, format!("{word}{}", snake(noun[0])));
+        }
+        assert!(write_call("get_summary", &mut Nouns(Vec::new())).is_none());
+        let names: Vec<&str> = WRITE_TOOLS.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "create_daily_expense",
+                "update_daily_expense",
+                "create_expense",
+                "update_expense",
+                "create_income",
+                "update_income",
+                "create_transfer",
+                "update_transfer",
+            ]
+        );
+        let spending: Vec<&str> = names.iter().copied().filter(|n| spends(n)).collect();
+        assert_eq!(
+            spending,
+            [
+                "create_daily_expense",
+                "update_daily_expense",
+                "create_expense",
+                "update_expense"
+            ]
+        );
+    }
+
+    /// The names a `#[derive(Deserialize)]` struct reads, as it tells a
+    /// deserializer asked for it.
+    fn input_fields<T: serde::de::DeserializeOwned>() -> &'static [&'static str] {
+        use serde::de::{self, Visitor};
+        struct Names<'a>(&'a mut &'static [&'static str]);
+        impl<'de> de::Deserializer<'de> for Names<'_> {
+            type Error = de::value::Error;
+            fn deserialize_any<V: Visitor<'de>>(
+                self,
+                _: V,
+            ) -> std::result::Result<V::Value, Self::Error> {
+                Err(de::Error::custom("not a struct"))
+            }
+            fn deserialize_struct<V: Visitor<'de>>(
+                self,
+                _: &'static str,
+                fields: &'static [&'static str],
+                _: V,
+            ) -> std::result::Result<V::Value, Self::Error> {
+                *self.0 = fields;
+                Err(de::Error::custom("only its names"))
+            }
+            serde::forward_to_deserialize_any! {
+                bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+                bytes byte_buf option unit unit_struct newtype_struct seq tuple
+                tuple_struct map enum identifier ignored_any
+            }
+        }
+        let mut names: &'static [&'static str] = &[];
+        let _ = T::deserialize(Names(&mut names));
+        names
+    }
+
+    /// A write tool's fields are its input's own: a field renamed in the
+    /// input fails here, not in a model's call.
+    #[test]
+    fn write_tools_take_their_inputs_fields() {
+        fn check<R: Proposal>() {
+            let names = input_fields::<R>();
+            assert!(names.contains(&"name") || names.contains(&"amount"));
+            for Field(field, ..) in R::FIELDS {
+                assert!(
+                    names.contains(field),
+                    "{}: {field} is no field of its input {names:?}",
+                    R::NOUN[0]
+                );
+            }
+        }
+        check::<DailyInput>();
+        check::<ExpenseInput>();
+        check::<IncomeInput>();
+        check::<TransferInput>();
+        assert_eq!(WRITE_TOOLS.len(), 2 * 4, "a kind proposed is checked above");
+    }
+
     #[test]
     fn only_updates_take_an_id() {
-        for (tool, _, update) in WRITE_TOOLS {
+        for WriteTool {
+            name: tool, update, ..
+        } in WRITE_TOOLS.iter()
+        {
             assert!(is_write(tool));
             let schema = catalogue()
                 .into_iter()
@@ -287,7 +398,7 @@ mod tests {
     #[test]
     fn write_arguments_are_tidied_to_the_actions_names_and_forms() {
         let got = normalise(
-            Kind::Expense,
+            ExpenseInput::FIELDS,
             false,
             json!({
                 "id": "ignored on a create",
@@ -318,7 +429,7 @@ mod tests {
         );
         // An update keeps its id, and null (which clears a field).
         let got = normalise(
-            Kind::Income,
+            IncomeInput::FIELDS,
             true,
             json!({"id": "x", "endDate": null, "frequency": "annually", "amount": 5})
                 .as_object()
@@ -331,7 +442,7 @@ mod tests {
         );
         // What cannot be read stays, for the action to refuse by name.
         let got = normalise(
-            Kind::Expense,
+            ExpenseInput::FIELDS,
             false,
             json!({"isSubscription": "maybe", "startDate": "next week"})
                 .as_object()

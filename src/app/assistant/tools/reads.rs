@@ -6,10 +6,22 @@
 
 use super::arguments::Args;
 use super::values::{amt, opt_amt, pct};
-use super::*;
+use crate::app::reports::payments::{months, Source};
+use crate::app::reports::{dashboard, forecasts, reserves, subscriptions};
+use crate::clock::timestamp;
 use crate::domain::rates::Rates;
 use crate::error::Reason;
+use crate::error::{Error, Result};
 use crate::i18n::assistant::Looked;
+use crate::state::AppState;
+use crate::store::accounts::Account;
+use crate::store::expenses::Expense;
+use crate::store::insights;
+use crate::store::table;
+use crate::store::users::User;
+use chrono::{Datelike, NaiveDate};
+use rusqlite::Connection;
+use serde_json::{json, Value};
 use std::sync::Arc;
 
 /// Payments `list_payments` answers at most.
@@ -29,7 +41,7 @@ pub(super) struct Asked<'a> {
 
 /// How a read tool runs (on the connection of [`Asked`]), answering its
 /// result for the model and the line for the person.
-pub(super) type ReadFn = fn(&Asked<'_>, &Args) -> Result<(Value, String)>;
+pub(super) type ReadFn = fn(&Asked<'_>, &Args) -> Result<(Value, Looked)>;
 
 /// One read tool: name, description, parameters, the required ones, and
 /// what it runs.
@@ -190,7 +202,7 @@ pub(super) async fn read(
     user: &User,
     run: ReadFn,
     args: Args,
-) -> Result<(Value, String)> {
+) -> Result<(Value, Looked)> {
     let (rates, today, now) = (
         state.rates.current(),
         state.clock.today(),
@@ -234,7 +246,7 @@ pub(super) fn month_view(v: &dashboard::MonthView) -> Value {
 }
 
 /// `get_summary`: the dashboard of a month (`reports::dashboard`, as `getDashboard`).
-pub(super) fn get_summary(a: &Asked<'_>, args: &Args) -> Result<(Value, String)> {
+pub(super) fn get_summary(a: &Asked<'_>, args: &Args) -> Result<(Value, Looked)> {
     let (c, user, rates, today) = (a.c, a.user, a.rates, a.today);
     let first = args.month(today)?;
     let d = dashboard::dashboard(c, user, rates, first, today)?;
@@ -258,18 +270,23 @@ pub(super) fn get_summary(a: &Asked<'_>, args: &Args) -> Result<(Value, String)>
         },
         "upcoming": upcoming,
     });
-    let (l, month) = (user.locale, user.locale.month_year(d.year, d.month));
-    Ok((result, Looked::Summary(month).text(l)))
+    Ok((
+        result,
+        Looked::Summary {
+            year: d.year,
+            month: d.month,
+        },
+    ))
 }
 
 /// `list_accounts`: the accounts with their balance in the base currency
 /// (`Rates::to_base`, as `/api/v1/accounts` converts it).
-pub(super) fn list_accounts(a: &Asked<'_>, _: &Args) -> Result<(Value, String)> {
+pub(super) fn list_accounts(a: &Asked<'_>, _: &Args) -> Result<(Value, Looked)> {
     let (c, user, rates) = (a.c, a.user, a.rates);
     let accounts: Vec<Value> = table::all::<Account>(c, &user.id)?
         .into_iter()
         .map(|a| {
-            let in_base = rates.to_base(a.balance, &a.currency, &user.base_currency);
+            let in_base = rates.to_base(a.balance.0, &a.currency, &user.base_currency);
             json!({
                 "id": a.id,
                 "name": a.name,
@@ -282,13 +299,13 @@ pub(super) fn list_accounts(a: &Asked<'_>, _: &Args) -> Result<(Value, String)> 
         .collect();
     Ok((
         json!({"currency": user.base_currency, "accounts": accounts}),
-        Looked::Accounts.text(user.locale),
+        Looked::Accounts,
     ))
 }
 
 /// `list_payments`: `reports::payments::Source` a month at a time (as
 /// `/api/v1/payments`), stopping after [`PAYMENTS_MAX`].
-pub(super) fn list_payments(a: &Asked<'_>, args: &Args) -> Result<(Value, String)> {
+pub(super) fn list_payments(a: &Asked<'_>, args: &Args) -> Result<(Value, Looked)> {
     let (c, user, rates) = (a.c, a.user, a.rates);
     let (from, to) = (args.date("from")?, args.date("to")?);
     if to < from {
@@ -323,13 +340,12 @@ pub(super) fn list_payments(a: &Asked<'_>, args: &Args) -> Result<(Value, String
             payments.push(v);
         }
     }
-    let l = user.locale;
     Ok((
         json!({
             "currency": source.currency(), "from": from, "to": to,
             "count": payments.len(), "truncated": truncated, "payments": payments,
         }),
-        Looked::Payments { from, to }.text(l),
+        Looked::Payments { from, to },
     ))
 }
 
@@ -337,7 +353,7 @@ pub(super) fn list_payments(a: &Asked<'_>, args: &Args) -> Result<(Value, String
 /// page: a page of hits (a recurring one with its rhythm and today's
 /// amount), how many there are, and the one-time entries summed per kind
 /// and currency (recurring items are never added up).
-pub(super) fn run_search(a: &Asked<'_>, args: &Args) -> Result<(Value, String)> {
+pub(super) fn run_search(a: &Asked<'_>, args: &Args) -> Result<(Value, Looked)> {
     let (c, user) = (a.c, a.user);
     // As the `search` action reads its query and page.
     let query = crate::app::search::query(&args.text("query")?.unwrap_or_default())?;
@@ -364,7 +380,9 @@ pub(super) fn run_search(a: &Asked<'_>, args: &Args) -> Result<(Value, String)> 
         .iter()
         .map(|s| json!({"kind": s.kind, "currency": s.currency, "amount": amt(s.amount), "count": s.count}))
         .collect();
-    let looked = Looked::Search(query.clone()).text(user.locale);
+    let looked = Looked::Search {
+        query: query.clone(),
+    };
     Ok((
         json!({
             "query": query, "hits": hits, "total": found.total, "page": found.page,
@@ -430,7 +448,7 @@ pub(super) fn find_account(c: &Connection, user: &User, args: &Args) -> Result<A
 
 /// `get_account_forecast`: `reports::forecasts::for_account`, as
 /// `getAccountForecast`.
-pub(super) fn account_forecast(a: &Asked<'_>, args: &Args) -> Result<(Value, String)> {
+pub(super) fn account_forecast(a: &Asked<'_>, args: &Args) -> Result<(Value, Looked)> {
     let (c, user, rates, today) = (a.c, a.user, a.rates, a.today);
     let months = args.int("months", 1..=24)?.unwrap_or(12) as u32;
     let account = find_account(c, user, args)?;
@@ -461,11 +479,16 @@ pub(super) fn account_forecast(a: &Asked<'_>, args: &Args) -> Result<(Value, Str
         "projectedBalance": opt_amt(f.projected_balance),
         "monthly": monthly,
     });
-    Ok((result, Looked::Forecast(a.name.clone()).text(user.locale)))
+    Ok((
+        result,
+        Looked::Forecast {
+            account: a.name.clone(),
+        },
+    ))
 }
 
 /// `get_reserve_plan`: `reports::reserves::plan`, as `getReservePlan`.
-pub(super) fn reserve_plan(a: &Asked<'_>, _: &Args) -> Result<(Value, String)> {
+pub(super) fn reserve_plan(a: &Asked<'_>, _: &Args) -> Result<(Value, Looked)> {
     let (c, user, rates, today) = (a.c, a.user, a.rates, a.today);
     let p = reserves::plan(c, user, rates, today)?;
     let entries: Vec<Value> = p
@@ -488,14 +511,14 @@ pub(super) fn reserve_plan(a: &Asked<'_>, _: &Args) -> Result<(Value, String)> {
             "gapTotal": amt(p.gap_total), "aheadTotal": amt(p.ahead_total),
             "entries": entries,
         }),
-        Looked::ReservePlan.text(user.locale),
+        Looked::ReservePlan,
     ))
 }
 
 /// `list_insights`: `store::insights::current`, as `listInsights`, in the
 /// user's language (stored in German; other languages are made from the
 /// finding, as the insights page does).
-pub(super) fn list_insights(a: &Asked<'_>, _: &Args) -> Result<(Value, String)> {
+pub(super) fn list_insights(a: &Asked<'_>, _: &Args) -> Result<(Value, Looked)> {
     let (c, user, now) = (a.c, a.user, a.now);
     let l = user.locale;
     let list: Vec<Value> = insights::current(c, &user.id, now, insights::LIMIT)?
@@ -509,25 +532,26 @@ pub(super) fn list_insights(a: &Asked<'_>, _: &Args) -> Result<(Value, String)> 
             })
         })
         .collect();
-    Ok((json!({"insights": list}), Looked::Insights.text(l)))
+    Ok((json!({"insights": list}), Looked::Insights))
 }
 
 /// `list_budgets`: `listBudgets` of a month.
-pub(super) fn list_budgets(a: &Asked<'_>, args: &Args) -> Result<(Value, String)> {
+pub(super) fn list_budgets(a: &Asked<'_>, args: &Args) -> Result<(Value, Looked)> {
     let (c, user, rates, today) = (a.c, a.user, a.rates, a.today);
     let first = args.month(today)?;
     let b = crate::app::reports::budgets::budgets(c, user, rates, first, today)?;
-    let l = user.locale;
-    let month = l.month_year(first.year(), first.month());
     Ok((
         serde_json::to_value(&b).map_err(anyhow::Error::from)?,
-        Looked::Budgets(month).text(l),
+        Looked::Budgets {
+            year: first.year(),
+            month: first.month(),
+        },
     ))
 }
 
 /// `spending_by_category`: the dashboard's `byCategory` of a month, with
 /// each category's budget of that month.
-pub(super) fn spending_by_category(a: &Asked<'_>, args: &Args) -> Result<(Value, String)> {
+pub(super) fn spending_by_category(a: &Asked<'_>, args: &Args) -> Result<(Value, Looked)> {
     let (c, user, rates, today) = (a.c, a.user, a.rates, a.today);
     let first = args.month(today)?;
     let (d, budgets) =
@@ -548,18 +572,20 @@ pub(super) fn spending_by_category(a: &Asked<'_>, args: &Args) -> Result<(Value,
             })
         })
         .collect();
-    let month = l.month_year(d.year, d.month);
     Ok((
         json!({
             "currency": d.currency, "year": d.year, "month": d.month,
             "expenses": amt(d.cashflow.expenses), "categories": categories,
         }),
-        Looked::SpendingByCategory(month).text(l),
+        Looked::SpendingByCategory {
+            year: d.year,
+            month: d.month,
+        },
     ))
 }
 
 /// `list_subscriptions`: `reports::subscriptions`, as `listSubscriptions`.
-pub(super) fn list_subscriptions(a: &Asked<'_>, _: &Args) -> Result<(Value, String)> {
+pub(super) fn list_subscriptions(a: &Asked<'_>, _: &Args) -> Result<(Value, Looked)> {
     let (c, user, rates, today) = (a.c, a.user, a.rates, a.today);
     let s = subscriptions::subscriptions(c, user, rates, today)?;
     let list: Vec<Value> = s
@@ -582,12 +608,12 @@ pub(super) fn list_subscriptions(a: &Asked<'_>, _: &Args) -> Result<(Value, Stri
             "currency": s.currency, "monthlyTotal": amt(s.monthly_total),
             "yearlyTotal": amt(s.yearly_total), "subscriptions": list,
         }),
-        Looked::Subscriptions.text(user.locale),
+        Looked::Subscriptions,
     ))
 }
 
 /// The terms of a contract in the user's words, or null without terms.
-fn contract_said(e: &Expense, today: NaiveDate, locale: crate::i18n::Locale) -> Value {
+fn contract_said(e: &Expense, today: NaiveDate, locale: crate::domain::locale::Locale) -> Value {
     use crate::i18n::contracts;
     let deadline = e.deadline(today);
     let Some(state) = contracts::state(locale, deadline.as_ref(), e.cancelled_to) else {
@@ -605,7 +631,7 @@ fn contract_said(e: &Expense, today: NaiveDate, locale: crate::i18n::Locale) -> 
 
 /// `list_contracts`: the user's recurring expenses with contract terms, as
 /// `listExpenses` shows them, nearest deadline first.
-pub(super) fn list_contracts(a: &Asked<'_>, _: &Args) -> Result<(Value, String)> {
+pub(super) fn list_contracts(a: &Asked<'_>, _: &Args) -> Result<(Value, Looked)> {
     let (c, user, today) = (a.c, a.user, a.today);
     let mut list: Vec<Expense> = crate::store::expenses::list(c, &user.id, false)?
         .into_iter()
@@ -628,6 +654,6 @@ pub(super) fn list_contracts(a: &Asked<'_>, _: &Args) -> Result<(Value, String)>
         .collect();
     Ok((
         json!({ "today": today, "contracts": contracts }),
-        Looked::Contracts.text(user.locale),
+        Looked::Contracts,
     ))
 }

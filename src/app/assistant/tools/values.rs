@@ -2,16 +2,18 @@
 //! the person: amounts as decimal strings with two decimals, names in the
 //! quotes of the reader's language.
 
-use super::*;
+use crate::domain::money;
+use rust_decimal::Decimal;
+use serde_json::Value;
 
 /// An amount at the edge: a decimal string with two decimals ("12.40").
 /// A string, since a JSON number in a `serde_json::Value` is a float and
 /// would lose the trailing zero.
-pub(super) fn amt(d: Decimal) -> Value {
-    Value::String(money::json_text(d))
+pub(super) fn amt(d: impl Into<Decimal>) -> Value {
+    Value::String(money::json_text(d.into()))
 }
 
-pub(super) fn opt_amt(d: Option<Decimal>) -> Value {
+pub(super) fn opt_amt(d: Option<impl Into<Decimal>>) -> Value {
     d.map_or(Value::Null, amt)
 }
 

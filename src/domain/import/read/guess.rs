@@ -7,8 +7,8 @@
 //! "Any other header").
 
 use super::banks::{AMOUNT_NAMES, CURRENCY_NAMES, DATE_NAMES, MEMO_NAMES, PAYEE_NAMES};
-use super::layout::{find_any, with_header, AmountCols, Layout, MemoCol, PayeeCol};
-use super::values::DateFormat;
+use super::layout::{aligned, find_any, with_header, AmountCols, Layout, MemoCol, PayeeCol};
+use super::values::{is_credit_mark, DateFormat};
 use super::{header_names, is_note, looks_numeric, parse_amount, Record};
 
 /// What a column's name says it holds; the number ranks columns of the
@@ -37,39 +37,10 @@ enum Role {
 
 /// Lower case with the accents of the languages above taken off, so that
 /// the word lists can be plain ASCII (`Währung` → `waehrung`, `Částka` →
-/// `castka`).
+/// `castka`; [`crate::domain::fold::letters`]), and a trailing colon
+/// dropped.
 fn fold(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    for c in name
-        .trim()
-        .trim_end_matches(':')
-        .trim()
-        .to_lowercase()
-        .chars()
-    {
-        match c {
-            'ä' => out.push_str("ae"),
-            'ö' => out.push_str("oe"),
-            'ü' => out.push_str("ue"),
-            'ß' => out.push_str("ss"),
-            'á' | 'à' | 'â' | 'ą' => out.push('a'),
-            'é' | 'è' | 'ê' | 'ë' | 'ě' | 'ę' => out.push('e'),
-            'í' | 'ì' | 'î' | 'ï' => out.push('i'),
-            'ó' | 'ò' | 'ô' => out.push('o'),
-            'ú' | 'ù' | 'û' | 'ů' => out.push('u'),
-            'ý' => out.push('y'),
-            'č' | 'ć' | 'ç' => out.push('c'),
-            'ř' => out.push('r'),
-            'š' | 'ś' => out.push('s'),
-            'ž' | 'ż' | 'ź' => out.push('z'),
-            'ť' => out.push('t'),
-            'ď' => out.push('d'),
-            'ň' | 'ñ' | 'ń' => out.push('n'),
-            'ł' => out.push('l'),
-            c => out.push(c),
-        }
-    }
-    out
+    crate::domain::fold::letters(name.trim().trim_end_matches(':').trim())
 }
 
 /// Numbers and references, whatever else the name says.
@@ -458,11 +429,6 @@ fn is_empty(rows: &[&Record], c: usize) -> bool {
         .all(|r| r.fields.get(c).unwrap_or("").trim().is_empty())
 }
 
-/// A card export's mark of a credit (`CR`) beside an unsigned amount.
-pub(super) fn is_credit_mark(cell: &str) -> bool {
-    cell.trim().eq_ignore_ascii_case("cr")
-}
-
 /// The column (other than `taken`, up to `width`) that marks some rows as
 /// credits (`CR`) and leaves the others empty, beside an amount column
 /// `amount` without a sign in any row: money out unless marked.
@@ -709,6 +675,66 @@ pub(super) fn unknown_header(records: &[Record], i: usize) -> Option<Layout> {
         memo.map_or(MemoCol::None, MemoCol::Col),
         currency,
     ))
+}
+
+/// Where rows shorter than the header lack their fields, read from
+/// their content: of every place the missing fields could be, the one
+/// where the most cells of the sample fit what their column's name
+/// says they hold (a date, an amount, a currency, an IBAN, a BIC, a
+/// name or text) and the fewest do not; a tie keeps the place the
+/// layout assumed (`docs/import-formats.md`, step 6).
+pub(super) fn align_short_rows(layout: &mut Layout, data: &[Record]) {
+    let short: Vec<&Record> = data
+        .iter()
+        .filter(|r| !is_note(&r.fields) && r.fields.len() < layout.header_len)
+        .take(200)
+        .collect();
+    if short.is_empty() {
+        return;
+    }
+    let expected: Vec<Holds> = layout
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(c, name)| column_holds(layout, c, name))
+        .collect();
+    let score = |from: Option<usize>| -> i64 {
+        short
+            .iter()
+            .map(|r| {
+                let missing = layout.header_len - r.fields.len();
+                expected
+                    .iter()
+                    .enumerate()
+                    .map(|(c, holds)| {
+                        aligned(&r.fields, c, missing, from).map_or(0, |cell| holds.fit(cell))
+                    })
+                    .sum::<i64>()
+            })
+            .sum()
+    };
+    let assumed = score(layout.right_from);
+    let best = (1..=layout.header_len)
+        .map(|from| (score(Some(from)), from))
+        .max_by_key(|(s, from)| (*s, *from));
+    if let Some((s, from)) = best {
+        if s > assumed {
+            layout.right_from = Some(from);
+        }
+    }
+}
+
+/// What column `c` (named `name`) holds, by the layout and the name.
+fn column_holds(layout: &Layout, c: usize, name: &str) -> Holds {
+    if c == layout.date {
+        Holds::Date
+    } else if layout.amount_columns().contains(&c) {
+        Holds::Amount
+    } else if layout.currency == Some(c) {
+        Holds::Currency
+    } else {
+        holds(name)
+    }
 }
 
 #[cfg(test)]

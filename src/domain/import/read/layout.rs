@@ -3,8 +3,12 @@
 //! mapping; then each record read into a row by its layout.
 
 use super::banks::{Amount, Bank, Memo, Payee, BANKS};
-use super::values::{is_pending, parse_amount, DateFormat, Order};
-use super::*;
+use super::text::{header_names, is_note, likely_header, norm, Record};
+use super::values::{is_credit_mark, is_pending, parse_amount, DateFormat, Order};
+use super::{Column, Columns, Mapping, ReadError};
+use crate::domain::import::row::{Problem, Row};
+use crate::error::Reason;
+use rust_decimal::Decimal;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum AmountCols {
@@ -54,7 +58,7 @@ pub(super) struct Layout {
     /// Rows shorter than the header lack the fields of the columns just
     /// before this one (as many as they are short): columns from here on
     /// are read from the row's end. Assumed by the layout, then decided by
-    /// the rows' content ([`Layout::align_short_rows`]); None: the fields
+    /// the rows' content (`guess::align_short_rows`); None: the fields
     /// missing are the last ones.
     pub(super) right_from: Option<usize>,
     /// US layouts write the month first.
@@ -450,66 +454,6 @@ impl Layout {
         aligned(rec, col, missing, self.right_from).unwrap_or("")
     }
 
-    /// Where rows shorter than the header lack their fields, read from
-    /// their content: of every place the missing fields could be, the one
-    /// where the most cells of the sample fit what their column's name
-    /// says they hold (a date, an amount, a currency, an IBAN, a BIC, a
-    /// name or text) and the fewest do not; a tie keeps the place the
-    /// layout assumed (`docs/import-formats.md`, step 6).
-    pub(super) fn align_short_rows(&mut self, data: &[Record]) {
-        let short: Vec<&Record> = data
-            .iter()
-            .filter(|r| !is_note(&r.fields) && r.fields.len() < self.header_len)
-            .take(200)
-            .collect();
-        if short.is_empty() {
-            return;
-        }
-        let expected: Vec<guess::Holds> = self
-            .columns
-            .iter()
-            .enumerate()
-            .map(|(c, name)| self.holds(c, name))
-            .collect();
-        let score = |from: Option<usize>| -> i64 {
-            short
-                .iter()
-                .map(|r| {
-                    let missing = self.header_len - r.fields.len();
-                    expected
-                        .iter()
-                        .enumerate()
-                        .map(|(c, holds)| {
-                            aligned(&r.fields, c, missing, from).map_or(0, |cell| holds.fit(cell))
-                        })
-                        .sum::<i64>()
-                })
-                .sum()
-        };
-        let assumed = score(self.right_from);
-        let best = (1..=self.header_len)
-            .map(|from| (score(Some(from)), from))
-            .max_by_key(|(s, from)| (*s, *from));
-        if let Some((s, from)) = best {
-            if s > assumed {
-                self.right_from = Some(from);
-            }
-        }
-    }
-
-    /// What column `c` (named `name`) holds, by the layout and the name.
-    fn holds(&self, c: usize, name: &str) -> guess::Holds {
-        if c == self.date {
-            guess::Holds::Date
-        } else if self.amount_columns().contains(&c) {
-            guess::Holds::Amount
-        } else if self.currency == Some(c) {
-            guess::Holds::Currency
-        } else {
-            guess::holds(name)
-        }
-    }
-
     pub(super) fn row(&self, rec: &Record, decimal: char, dates: &DateFormat) -> Row {
         let f = &rec.fields;
         let mut problem = None;
@@ -603,7 +547,7 @@ impl Layout {
             }
             AmountCols::CreditMark(a, mark) => {
                 let a = num(a)??.abs();
-                let credit = guess::is_credit_mark(self.cell(f, mark));
+                let credit = is_credit_mark(self.cell(f, mark));
                 Some(if credit { a } else { -a })
             }
             AmountCols::LessFee(a, fee) => Some(num(a)?? - num(fee)?.unwrap_or_default()),
@@ -633,7 +577,7 @@ impl Layout {
     }
 
     /// The columns the amount is read from.
-    fn amount_columns(&self) -> Vec<usize> {
+    pub(super) fn amount_columns(&self) -> Vec<usize> {
         match self.amount {
             AmountCols::Signed(c) | AmountCols::Flag(c, _) | AmountCols::CreditMark(c, _) => {
                 vec![c]
@@ -646,7 +590,7 @@ impl Layout {
 /// The field of `rec` that holds header column `col`, when the `missing`
 /// fields it lacks are those of the columns just before `from` (None: the
 /// last ones); None for a column whose field is missing.
-fn aligned(
+pub(super) fn aligned(
     rec: &csv::StringRecord,
     col: usize,
     missing: usize,

@@ -12,7 +12,7 @@ mod values;
 
 pub use super::row::{Problem, Row};
 use super::statement::{self, Kind};
-use crate::domain::money;
+use crate::domain::money::Money;
 
 pub use banks::label;
 pub use statement::most;
@@ -21,14 +21,13 @@ pub use values::parse_amount;
 use layout::{detect_date_format, detect_decimal, detect_layout, layout_from_mapping};
 use text::{
     decode, detect_delimiter, file_kind, header_names, is_note, likely_header, long_field,
-    looks_binary, looks_numeric, norm, preamble_balance, Record, Records, HEAD_RECORDS,
+    looks_binary, looks_numeric, preamble_balance, Record, Records, HEAD_RECORDS,
 };
 use values::DateFormat;
 
 use super::budget::{Budget, Stop};
 use crate::error::{FileKind, Part, Reason};
 use chrono::NaiveDate;
-use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 /// Files with more data rows than this are refused.
@@ -99,11 +98,7 @@ fn csv() -> String {
 pub struct ClosingBalance {
     pub date: NaiveDate,
     /// Signed: negative is an overdrawn account.
-    #[serde(
-        serialize_with = "money::json::serialize",
-        deserialize_with = "money::json::deserialize"
-    )]
-    pub amount: Decimal,
+    pub amount: Money,
     /// The statement's currency, when the file states it.
     #[serde(default)]
     pub currency: Option<String>,
@@ -311,7 +306,7 @@ fn read_statement(
             columns: None,
             closing_balance: account.closing.map(|b| ClosingBalance {
                 date: b.date,
-                amount: b.amount,
+                amount: b.amount.into(),
                 currency,
             }),
             account_iban: Some(account.id).filter(|id| !id.is_empty()),
@@ -407,7 +402,7 @@ fn read_csv(
         })?,
     };
     let data = head.get(layout.first_row..).unwrap_or(&[]);
-    layout.align_short_rows(data);
+    guess::align_short_rows(&mut layout, data);
     let decimal = match mapping.and_then(|m| m.decimal_separator.as_deref()) {
         Some(d) => d.chars().next().unwrap_or(','),
         None => detect_decimal(&layout, data, delimiter),
@@ -453,7 +448,7 @@ fn read_csv(
         let date = date.or_else(|| rows.iter().filter_map(|r| r.date).max())?;
         Some(ClosingBalance {
             date,
-            amount,
+            amount: amount.into(),
             currency,
         })
     });
@@ -478,6 +473,7 @@ fn read_csv(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rust_decimal::Decimal;
 
     fn read_ok(bytes: &[u8]) -> Statement {
         read(bytes, None, &Choice::default()).unwrap_or_else(|e| panic!("{e:?}"))
@@ -983,7 +979,7 @@ mod tests {
     fn a_closing_balance_is_newer_from_the_day_the_balance_was_set() {
         let closing = ClosingBalance {
             date: day("2024-12-30"),
-            amount: Decimal::ONE,
+            amount: Money::from(Decimal::ONE),
             currency: None,
         };
         assert!(closing.is_newer_than(None));

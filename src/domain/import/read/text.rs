@@ -2,7 +2,11 @@
 //! encoding, the delimiter, fields too long to read, the records with their
 //! lines, and what a line before the header or a header says.
 
-use super::*;
+use super::values::{self, parse_amount};
+use super::ReadError;
+use crate::error::{FileKind, Part};
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
 
 /// The balance a line before the header states (`Kontostand vom
 /// 30.12.2024:;3.600,00 €`, `Saldo;1.234,56;EUR`): its day when the line

@@ -1,7 +1,8 @@
 //! The values of a cell: amounts in every notation, and dates, with the
 //! format and the day/month order decided from all of a column's cells.
 
-use super::*;
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
 
 /// An amount as banks write it: a sign before or after (`-12,50`,
 /// `12,50-`, `+1,23`), thousands separators (`1.234,56`, `1,234.56`,
@@ -298,4 +299,9 @@ pub(super) fn is_pending(s: &str) -> bool {
         s.to_lowercase().as_str(),
         "offen" | "vorgemerkt" | "pending" | "ausstehend" | "in bearbeitung" | "--" | "-"
     )
+}
+
+/// A card export's mark of a credit (`CR`) beside an unsigned amount.
+pub(super) fn is_credit_mark(cell: &str) -> bool {
+    cell.trim().eq_ignore_ascii_case("cr")
 }

@@ -2,14 +2,12 @@
 //! the step its bank asks for next.
 
 use super::{check, iban_groups, mask_login, save_pin, shell};
-use crate::app::bank::{
-    self as bank_sync, AccountView, ConnectionState, ConnectionView as Connection,
-};
+use crate::app::bank::{self, AccountView, ConnectionState, ConnectionView};
 use crate::app::import::{self, BatchView};
 use crate::domain::import::Source;
+use crate::domain::locale::Locale;
 use crate::http::session::{SignedIn, Viewer};
 use crate::i18n::bank_pages::{self, Words};
-use crate::i18n::Locale;
 use crate::state::AppState;
 use crate::web::components::{form_error, local_time, Field};
 use crate::web::pages::common::{PageResult, Refs};
@@ -24,7 +22,7 @@ pub async fn list(
     SignedIn { viewer, session }: SignedIn,
 ) -> PageResult {
     let uid = &session.user.id;
-    let connections = bank_sync::list(&state, &session.user).await?;
+    let connections = bank::list(&state, &session.user).await?;
     let refs = Refs::load(&state, uid).await?;
     let batches = import::list(&state, uid).await?;
     let view = View::new(&viewer, &refs, &batches);
@@ -60,7 +58,7 @@ pub async fn show(
 ) -> PageResult {
     let uid = &session.user.id;
     let w = bank_pages::words(viewer.locale);
-    let found = match bank_sync::get(&state, &session.user, id.trim().to_string()).await {
+    let found = match bank::get(&state, &session.user, id.trim().to_string()).await {
         Ok(c) => Some(c),
         Err(e @ (crate::Error::Internal(_) | crate::Error::Busy(_))) => return Err(e.into()),
         Err(_) => None,
@@ -108,7 +106,7 @@ pub async fn show(
 /// A connection's name: the bank's, or, while only its code is known
 /// (a bank the table does not know, before it named itself), "Bank" and
 /// the code.
-fn bank_title(c: &Connection, w: &Words) -> String {
+fn bank_title(c: &ConnectionView, w: &Words) -> String {
     if c.bank_name.is_empty() || c.bank_name == c.bank_code {
         format!("{} {}", w.bank, c.bank_code)
     } else {
@@ -145,7 +143,7 @@ impl<'a> View<'a> {
     /// Partial: a connection: its facts and last error, its accounts and
     /// where each is fetched into, "Fetch now" and what waits for review,
     /// the automatic fetch, "Forget the PIN" and remove.
-    fn connection(&self, c: &Connection) -> Markup {
+    fn connection(&self, c: &ConnectionView) -> Markup {
         let w = self.w;
         let id = &c.id;
         let title = format!("bank-{id}-title");
@@ -253,7 +251,7 @@ impl<'a> View<'a> {
 
     /// Partial: a bank account and which of the user's accounts (of its
     /// currency) it is fetched into, or "a new account".
-    fn account(&self, c: &Connection, n: usize, a: &AccountView) -> Markup {
+    fn account(&self, c: &ConnectionView, n: usize, a: &AccountView) -> Markup {
         let w = self.w;
         let select = format!("bank-{}-account-{n}", c.id);
         let name = a
@@ -310,7 +308,7 @@ impl<'a> View<'a> {
 
     /// Partial: the automatic fetch and auto-confirm; turning the first on
     /// without a saved PIN asks for it.
-    fn settings(&self, c: &Connection) -> Markup {
+    fn settings(&self, c: &ConnectionView) -> Markup {
         let w = self.w;
         let id = &c.id;
         let (sync, confirm) = (format!("bank-{id}-auto"), format!("bank-{id}-confirm"));
@@ -337,7 +335,7 @@ impl<'a> View<'a> {
     }
 
     /// Partial: the TAN methods the bank offers, to choose one.
-    fn choose_method(&self, c: &Connection) -> Markup {
+    fn choose_method(&self, c: &ConnectionView) -> Markup {
         let w = self.w;
         html! {
             section.panel aria-labelledby="bank-step-title" {
@@ -369,7 +367,7 @@ impl<'a> View<'a> {
     /// Partial: a TAN to type, with the bank's challenge (and its image),
     /// or the waiting screen of an approval in the bank's app (or of a
     /// fetch that goes on), which follows the connection by itself.
-    fn tan_step(&self, c: &Connection) -> Markup {
+    fn tan_step(&self, c: &ConnectionView) -> Markup {
         let w = self.w;
         let tan = c.tan.as_ref();
         let decoupled = tan.is_none_or(|t| t.decoupled) || c.state == ConnectionState::Syncing;

@@ -2,7 +2,18 @@
 //! counts as filters, what can be done with the batch, and its rows with
 //! their matches, categories and decisions, paged.
 
-use super::*;
+use super::{
+    bank_name, date_pattern, encoding_name, kind_name, progress, separator_name, status_badge,
+    status_label, View,
+};
+use crate::app::import::{BatchView, BatchWithRows, MatchView, Place, RowView};
+use crate::domain::import::read::{ClosingBalance, Columns};
+use crate::domain::import::reconcile::{Kind, Status};
+use crate::domain::import::{BatchStatus, Decision};
+use crate::i18n::format;
+use crate::store::categories::Category;
+use crate::web::pages::common::category_chip;
+use maud::{html, Markup};
 
 impl View<'_> {
     /// Partial: an opened batch: what was detected, the counts as filters,

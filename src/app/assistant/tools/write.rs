@@ -1,3 +1,8 @@
+//! The write tools: a create and an update tool for each kind of record
+//! the assistant may propose ([`each_proposed`]), made from the kind's
+//! record input and its [`Proposal`] impl (the fields the model is told
+//! of, what the record is, the line for the person).
+//!
 //! Write tools never write: their arguments are decoded into the record's
 //! own input and checked by its own `validate` (with the stored record for
 //! an update, the per-user limit for a create) inside a transaction that
@@ -5,16 +10,194 @@
 //! confirmed proposal is booked through the same write ([`book`]).
 
 use super::arguments::{normalise_date, normalise_frequency, snake};
-use super::catalogue::{write_tool, Field, Kind, Ty, WRITE_TOOLS};
 use super::reads;
 use super::values::amt;
 use super::*;
 use crate::app::records::recurring::{self, Over, RecurringInput};
-use crate::app::records::Update;
+use crate::app::records::{EachKind, Update, Verb};
 use crate::error::Reason;
 use crate::i18n::assistant::{self as words, amount_from, quoted, when, Entry};
 use crate::store::categories::Category;
 use crate::store::recurring::Planned;
+use std::sync::LazyLock;
+
+/// How a write tool's argument is read (and tidied, see `normalise`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Ty {
+    Text,
+    Amount,
+    Date,
+    /// `once` allowed or not.
+    Frequency(bool),
+    Bool,
+}
+
+/// One input field of a record's action: name, how it is read, whether a
+/// create needs it, what the model is told.
+pub(super) struct Field(
+    pub(super) &'static str,
+    pub(super) Ty,
+    pub(super) bool,
+    pub(super) &'static str,
+);
+
+const AMOUNT: &str = "positive, at most two decimals, e.g. 12.40";
+const CURRENCY: &str = "ISO code such as EUR; default: the account's currency";
+const ACCOUNT: &str = "id of one of the user's accounts (list_accounts)";
+const CATEGORY: &str = "id of one of the user's categories (search finds it by name)";
+const START_ONCE: Field = Field(
+    "startDate",
+    Ty::Date,
+    true,
+    "first (or only) date, YYYY-MM-DD",
+);
+const END: Field = Field(
+    "endDate",
+    Ty::Date,
+    false,
+    "last day, inclusive, YYYY-MM-DD",
+);
+const AMOUNT_FROM: Field = Field(
+    "amountFrom",
+    Ty::Date,
+    false,
+    "only when changing an amount: the first day the new amount applies, YYYY-MM-DD; payments before keep theirs (default today)",
+);
+
+/// What a write tool's Confirm does: `door` is run for the kind of record
+/// it writes, and the answer is whether it creates or updates one; `None`
+/// for a read tool or an unknown name. A door names the action from both
+/// (`create_daily_expense` → `createDailyExpense`, `http::names::tool`).
+pub fn write_call(tool: &str, door: &mut impl EachKind) -> Option<Verb> {
+    let write = write_tool(tool)?;
+    struct Pick<'a, D> {
+        kind: usize,
+        at: usize,
+        door: &'a mut D,
+    }
+    impl<D: EachKind> EachProposed for Pick<'_, D> {
+        fn kind<R: Proposal>(&mut self) {
+            if self.at == self.kind {
+                self.door.kind::<R>();
+            }
+            self.at += 1;
+        }
+    }
+    each_proposed(&mut Pick {
+        kind: write.kind,
+        at: 0,
+        door,
+    });
+    Some(if write.update {
+        Verb::Update
+    } else {
+        Verb::Create
+    })
+}
+
+/// Whether `name` is a write tool (its call becomes a preview).
+pub fn is_write(name: &str) -> bool {
+    write_tool(name).is_some()
+}
+
+/// Whether the write tool `name` books an expense (one-time or recurring):
+/// its confirm works out the budget insights again.
+pub fn spends(name: &str) -> bool {
+    write_tool(name).is_some_and(|t| t.spends)
+}
+
+/// A write tool: the create or the update action of a kind of record the
+/// assistant may propose, everything about it taken from that kind.
+pub(super) struct WriteTool {
+    /// The verb and the kind's noun in snake_case: `create_daily_expense`
+    /// (the door names the action its Confirm calls, [`write_call`]).
+    pub(super) name: String,
+    /// Which of [`each_proposed`]'s kinds it writes.
+    kind: usize,
+    /// Whether it changes a stored record (and takes its `id`).
+    pub(super) update: bool,
+    /// Its arguments, as the model is told of them ([`Proposal::FIELDS`]).
+    pub(super) fields: &'static [Field],
+    /// What the model is told the record is ([`Proposal::ABOUT`]).
+    pub(super) about: &'static str,
+    /// What a refusal's line calls the record ([`Proposal::ENTRY`]).
+    pub(super) entry: Entry,
+    /// Whether it books an expense ([`Record::SPENDS`]).
+    pub(super) spends: bool,
+    /// [`check`] for the kind.
+    check: CheckFn,
+    /// [`written`] for the kind.
+    written: WriteFn,
+}
+
+/// A kind's [`check`]: the record and the line a preview shows.
+type CheckFn = fn(&Connection, &User, Value, bool) -> Result<(Value, String)>;
+/// A kind's [`written`]: the record as its action answers it.
+type WriteFn = fn(&Connection, &User, Value, bool, &str, NaiveDate) -> Result<Value>;
+
+/// What is done for every kind of record the assistant may propose
+/// ([`each_proposed`]).
+pub(super) trait EachProposed {
+    fn kind<R: Proposal>(&mut self);
+}
+
+/// The kinds of record the assistant may propose, each a record input
+/// with a [`Proposal`] impl, in the order the model is told of their
+/// tools: a kind is one line here.
+pub(super) fn each_proposed(each: &mut impl EachProposed) {
+    each.kind::<DailyInput>();
+    each.kind::<ExpenseInput>();
+    each.kind::<IncomeInput>();
+    each.kind::<TransferInput>();
+}
+
+/// The tool `verb` of the kind `R`: the verb and the kind's noun in
+/// snake_case (`create_daily_expense`).
+pub(super) fn tool_name<R: Record>(verb: Verb) -> String {
+    let word = match verb {
+        Verb::List => "list",
+        Verb::Create => "create",
+        Verb::Update => "update",
+        Verb::Delete => "delete",
+    };
+    format!("{word}{}", snake(R::NOUN[0]))
+}
+
+/// The create and the update tool of every kind proposed.
+struct Tools(Vec<WriteTool>);
+
+impl EachProposed for Tools {
+    /// The create and the update tool of the kind `R`.
+    fn kind<R: Proposal>(&mut self) {
+        // Two tools for each kind before this one.
+        let kind = self.0.len() / 2;
+        for verb in [Verb::Create, Verb::Update] {
+            self.0.push(WriteTool {
+                name: tool_name::<R>(verb),
+                kind,
+                update: verb == Verb::Update,
+                fields: R::FIELDS,
+                about: R::ABOUT,
+                entry: R::ENTRY,
+                spends: R::SPENDS,
+                check: check::<R>,
+                written: written::<R>,
+            });
+        }
+    }
+}
+
+/// Every write tool.
+pub(super) static WRITE_TOOLS: LazyLock<Vec<WriteTool>> = LazyLock::new(|| {
+    let mut tools = Tools(Vec::new());
+    each_proposed(&mut tools);
+    tools.0
+});
+
+/// The write tool of this name.
+pub(super) fn write_tool(name: &str) -> Option<&'static WriteTool> {
+    WRITE_TOOLS.iter().find(|t| t.name == name)
+}
 
 /// What the write tool `tool` would do with `arguments`, without doing it:
 /// the arguments to send to its action on Confirm, and the preview. Fails
@@ -26,8 +209,8 @@ pub async fn preview(
     tool: &str,
     arguments: Map<String, Value>,
 ) -> Result<(Value, Preview)> {
-    let Some((kind, update)) = write_tool(tool) else {
-        let names: Vec<&str> = WRITE_TOOLS.iter().map(|t| t.0).collect();
+    let Some(write) = write_tool(tool) else {
+        let names: Vec<&str> = WRITE_TOOLS.iter().map(|t| t.name.as_str()).collect();
         return Err(Error::invalid(
             "tool",
             Reason::NotPreviewable {
@@ -37,7 +220,7 @@ pub async fn preview(
             },
         ));
     };
-    let arguments = Value::Object(normalise(kind, update, arguments));
+    let arguments = Value::Object(normalise(write.fields, write.update, arguments));
     let (given, user, tool_name) = (arguments.clone(), user.clone(), tool.to_string());
     let locale = user.locale;
     let checked = state
@@ -46,12 +229,7 @@ pub async fn preview(
             // Validation only reads; the transaction, never committed, makes
             // sure that nothing a check might do is kept.
             let tx = c.transaction()?;
-            let checked = match kind {
-                Kind::DailyExpense => check::<DailyInput>(&tx, &user, given, update),
-                Kind::Expense => check::<ExpenseInput>(&tx, &user, given, update),
-                Kind::Income => check::<IncomeInput>(&tx, &user, given, update),
-                Kind::Transfer => check::<TransferInput>(&tx, &user, given, update),
-            };
+            let checked = (write.check)(&tx, &user, given, write.update);
             drop(tx);
             match checked {
                 Ok(done) => Ok(Ok(done)),
@@ -71,7 +249,7 @@ pub async fn preview(
         Err(refusal) => Preview {
             tool: tool_name,
             valid: false,
-            summary: words::not_possible(kind.entry(), &refusal, locale),
+            summary: words::not_possible(write.entry, &refusal, locale),
             errors: vec![refusal],
             record: Value::Null,
         },
@@ -91,18 +269,13 @@ pub fn book(
     now: &str,
     today: NaiveDate,
 ) -> Result<(String, Value)> {
-    let Some((kind, update)) = write_tool(tool) else {
+    let Some(write) = write_tool(tool) else {
         return Err(Error::invalid(
             "tool",
             Reason::NotAWriteTool(tool.to_string()),
         ));
     };
-    let record = match kind {
-        Kind::DailyExpense => written::<DailyInput>(tx, user, arguments, update, now, today),
-        Kind::Expense => written::<ExpenseInput>(tx, user, arguments, update, now, today),
-        Kind::Income => written::<IncomeInput>(tx, user, arguments, update, now, today),
-        Kind::Transfer => written::<TransferInput>(tx, user, arguments, update, now, today),
-    }?;
+    let record = (write.written)(tx, user, arguments, write.update, now, today)?;
     let id = record
         .get("id")
         .and_then(Value::as_str)
@@ -130,9 +303,17 @@ pub(super) fn written<R: Record>(
 /// A validated record, as the action would write it.
 pub(super) type New<R> = <<R as Record>::Stored as Table>::New;
 
-/// A record input that a write tool proposes: how its validated record
-/// and the line for the person are made.
+/// A record input that the write tools propose: what the model is told
+/// of it, and how its validated record and the line for the person are
+/// made.
 pub(super) trait Proposal: Record {
+    /// The fields its tools take, as the model is told of them, under the
+    /// input's own camelCase names (a test holds them to the input's).
+    const FIELDS: &'static [Field];
+    /// What the model is told the record is.
+    const ABOUT: &'static str;
+    /// What a refused proposal's line calls it.
+    const ENTRY: Entry;
     /// The validated fields, camelCase, amounts as decimal strings.
     fn record(new: &New<Self>) -> Map<String, Value>;
     /// The line for the person ("Einzelausgabe 12,40 € bei Bäckerei am 23.11.2026").
@@ -217,7 +398,7 @@ fn category_name(c: &Connection, user: &User, id: &str) -> Result<String> {
 
 /// A recurring expense's or income's line: "Einnahme „Gehalt“ 2.500,00 €
 /// monatlich ab 01.01.2026".
-fn recurring_line(entry: Entry, n: &NewRecurring, l: crate::i18n::Locale) -> String {
+fn recurring_line(entry: Entry, n: &NewRecurring, l: crate::domain::locale::Locale) -> String {
     format!(
         "{} {} {} {}{}",
         entry.label(l),
@@ -244,6 +425,19 @@ pub(super) fn changed(
 }
 
 impl Proposal for DailyInput {
+    const FIELDS: &'static [Field] = &[
+        Field("name", Ty::Text, true, "what was paid for"),
+        Field("amount", Ty::Amount, true, AMOUNT),
+        Field("currency", Ty::Text, false, CURRENCY),
+        Field("date", Ty::Date, true, "the day, YYYY-MM-DD"),
+        Field("accountId", Ty::Text, true, ACCOUNT),
+        Field("categoryId", Ty::Text, false, CATEGORY),
+        Field("merchant", Ty::Text, false, "the shop or payee"),
+        Field("notes", Ty::Text, false, "free text"),
+    ];
+    const ABOUT: &'static str = "a one-time expense (a purchase, a bill paid once)";
+    const ENTRY: Entry = Entry::DailyExpense;
+
     fn record(n: &DailyEntry) -> Map<String, Value> {
         let v = json!({
             "name": n.name, "amount": amt(n.amount), "currency": n.currency, "date": n.date,
@@ -279,6 +473,12 @@ impl Proposal for DailyInput {
 /// What a proposed recurring expense or income says besides the fields
 /// both have.
 pub(super) trait RecurringProposal: recurring::Kind {
+    /// [`Proposal::FIELDS`].
+    const FIELDS: &'static [Field];
+    /// [`Proposal::ABOUT`].
+    const ABOUT: &'static str;
+    /// [`Proposal::ENTRY`].
+    const ENTRY: Entry;
     /// Whether it has a category and a subscription flag.
     const CATEGORISED: bool;
     /// What its line calls it.
@@ -286,6 +486,27 @@ pub(super) trait RecurringProposal: recurring::Kind {
 }
 
 impl RecurringProposal for Expense {
+    const FIELDS: &'static [Field] = &[
+        Field("name", Ty::Text, true, "e.g. Rent"),
+        Field("amount", Ty::Amount, true, AMOUNT),
+        Field("currency", Ty::Text, false, CURRENCY),
+        Field(
+            "frequency",
+            Ty::Frequency(false),
+            true,
+            "how often it is due",
+        ),
+        Field("startDate", Ty::Date, true, "first due date, YYYY-MM-DD"),
+        END,
+        Field("accountId", Ty::Text, true, ACCOUNT),
+        Field("categoryId", Ty::Text, false, CATEGORY),
+        Field("isSubscription", Ty::Bool, false, "true for a subscription"),
+        Field("notes", Ty::Text, false, "free text"),
+        AMOUNT_FROM,
+    ];
+    const ABOUT: &'static str =
+        "a recurring expense (rent, insurance, a subscription with isSubscription)";
+    const ENTRY: Entry = Entry::Expense;
     const CATEGORISED: bool = true;
     fn entry(n: &NewRecurring) -> Entry {
         if n.is_subscription {
@@ -297,6 +518,24 @@ impl RecurringProposal for Expense {
 }
 
 impl RecurringProposal for Income {
+    const FIELDS: &'static [Field] = &[
+        Field("name", Ty::Text, true, "e.g. Salary"),
+        Field("amount", Ty::Amount, true, AMOUNT),
+        Field("currency", Ty::Text, false, CURRENCY),
+        Field(
+            "frequency",
+            Ty::Frequency(true),
+            true,
+            "how often it comes; once for a single payment",
+        ),
+        START_ONCE,
+        END,
+        Field("accountId", Ty::Text, true, ACCOUNT),
+        Field("notes", Ty::Text, false, "free text"),
+        AMOUNT_FROM,
+    ];
+    const ABOUT: &'static str = "an income (salary, a single payment with frequency once)";
+    const ENTRY: Entry = Entry::Income;
     const CATEGORISED: bool = false;
     fn entry(_: &NewRecurring) -> Entry {
         Entry::Income
@@ -309,6 +548,10 @@ where
     C: Over<String>,
     F: Over<bool>,
 {
+    const FIELDS: &'static [Field] = S::FIELDS;
+    const ABOUT: &'static str = S::ABOUT;
+    const ENTRY: Entry = S::ENTRY;
+
     fn record(n: &NewRecurring) -> Map<String, Value> {
         let mut m = Map::new();
         m.insert("name".into(), json!(n.name));
@@ -342,6 +585,38 @@ where
 }
 
 impl Proposal for TransferInput {
+    const FIELDS: &'static [Field] = &[
+        Field(
+            "fromAccountId",
+            Ty::Text,
+            true,
+            "id of the account it leaves",
+        ),
+        Field(
+            "toAccountId",
+            Ty::Text,
+            true,
+            "id of the account it goes to",
+        ),
+        Field(
+            "amount",
+            Ty::Amount,
+            true,
+            "in the source account's currency; positive, at most two decimals",
+        ),
+        Field(
+            "frequency",
+            Ty::Frequency(true),
+            true,
+            "how often; once for a single transfer",
+        ),
+        START_ONCE,
+        END,
+        Field("note", Ty::Text, false, "free text"),
+    ];
+    const ABOUT: &'static str = "a transfer between two of the user's own accounts";
+    const ENTRY: Entry = Entry::Transfer;
+
     fn record(n: &NewTransfer) -> Map<String, Value> {
         let mut m = Map::new();
         m.insert("fromAccountId".into(), json!(n.from_account_id));
@@ -379,10 +654,14 @@ impl Proposal for TransferInput {
 /// only (`id` for an update), under their camelCase names (snake_case ones
 /// renamed), the unambiguous forms of sloppy values tidied. What is still
 /// wrong stays, for the action's decoding to name.
-pub(super) fn normalise(kind: Kind, update: bool, args: Map<String, Value>) -> Map<String, Value> {
+pub(super) fn normalise(
+    fields: &[Field],
+    update: bool,
+    args: Map<String, Value>,
+) -> Map<String, Value> {
     let mut out = Map::new();
     let id = Field("id", Ty::Text, true, "");
-    let fields = update.then_some(&id).into_iter().chain(kind.fields());
+    let fields = update.then_some(&id).into_iter().chain(fields);
     for Field(name, ty, _, _) in fields {
         let Some(value) = args.get(*name).or_else(|| args.get(&snake(name))) else {
             continue;
