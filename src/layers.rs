@@ -4,9 +4,13 @@
 //!
 //! ```text
 //! error, clock, config, memory, cache, outbound ← domain ← i18n ← store
-//!   ← auth, services, demo ← state ← app
+//!   ← auth, services, demo ← state ← app ← http
 //!   ← doors: actions, api, web, jobs ← router ← server ← cli
 //! ```
+//!
+//! `http` is the kit the HTTP doors share; `app` below it speaks no wire
+//! format: it names no `axum` type, no cookie and no action (checked by
+//! `the_application_layer_speaks_no_wire_format`).
 //!
 //! A file's imports are the `crate::…` and `super::…` paths it names
 //! outside its `#[cfg(test)] mod tests`; a parent declaring its children
@@ -31,13 +35,14 @@ const LAYERS: &[(&str, u8)] = &[
     ("demo", 4),
     ("state", 5),
     ("app", 6),
-    ("actions", 7),
-    ("api", 7),
-    ("web", 7),
-    ("jobs", 7),
-    ("router", 8),
-    ("server", 9),
-    ("cli", 10),
+    ("http", 7),
+    ("actions", 8),
+    ("api", 8),
+    ("web", 8),
+    ("jobs", 8),
+    ("router", 9),
+    ("server", 10),
+    ("cli", 11),
 ];
 
 /// The doors: what people and programs talk to. None imports another.
@@ -296,6 +301,36 @@ fn every_module_imports_only_lower_layers_and_no_door_another() {
         }
     }
     assert!(wrong.is_empty(), "layer rule broken:\n{}", wrong.join("\n"));
+}
+
+/// What only a door knows, by the words its code would need.
+const WIRE_WORDS: &[(&str, &str)] = &[
+    ("axum::", "an axum type"),
+    ("tower_http", "an HTTP middleware"),
+    ("set_cookie", "a cookie"),
+    ("clear_cookie", "a cookie"),
+    ("fn action(", "an action's name"),
+];
+
+#[test]
+fn the_application_layer_speaks_no_wire_format() {
+    let mut wrong = Vec::new();
+    for (module, source) in modules() {
+        if top(&module) != "app" {
+            continue;
+        }
+        let code = code(&source);
+        for (word, what) in WIRE_WORDS {
+            if code.contains(word) {
+                wrong.push(format!("{module} names {what} ({word})"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "what only a door knows belongs in http/ or the door:\n{}",
+        wrong.join("\n")
+    );
 }
 
 #[test]

@@ -9,13 +9,14 @@
 //! - [`app`] holds every feature's use cases as typed functions over the state;
 //! - [`actions`] is the server-action layer (`POST /actions/{name}`) the pages use;
 //! - [`web`] renders the pages, [`api`] serves `/api` and the REST API `/api/v1`;
+//! - [`http`] is the kit those three doors share: session extractors, panic guard, uploads, paging, action names;
 //! - [`app::reports`] computes what pages, actions, the REST API and the jobs show;
 //! - [`store`] owns SQLite, [`domain`] the pure rules, [`auth`] sessions and secrets.
 //!
 //! Layers import downward only, and no door (actions, api, web, jobs, cli)
 //! imports another: error, clock, config, memory, cache, outbound ← domain ←
-//! i18n ← store ← auth, services, demo ← state ← app ← actions, api, web,
-//! jobs ← router ← server ← cli. `layers.rs` checks this by reading `src/`.
+//! i18n ← store ← auth, services, demo ← state ← app ← http ← actions, api,
+//! web, jobs ← router ← server ← cli. `layers.rs` checks this by reading `src/`.
 
 pub mod actions;
 pub mod api;
@@ -28,6 +29,7 @@ pub mod config;
 pub mod demo;
 pub mod domain;
 pub mod error;
+pub mod http;
 pub mod i18n;
 pub mod jobs;
 pub mod memory;

@@ -36,7 +36,7 @@ pub struct Inner {
     /// Known API tokens while the database is unchanged.
     pub token_cache: crate::auth::api_tokens::TokenCache,
     /// Computed `/api/v1` replies, by user data version.
-    pub summary_cache: crate::cache::ReplyCache<crate::cache::Until<axum::body::Bytes>>,
+    pub summary_cache: crate::cache::ReplyCache<crate::cache::Until<crate::cache::AnyReport>>,
     pub accounts_cache: crate::cache::ReplyCache<axum::body::Bytes>,
     /// Reports the pages show (the dashboard, the budgets), by user data
     /// version; a few hundred months of them at most.

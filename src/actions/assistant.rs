@@ -87,7 +87,7 @@ async fn preview_tool(ctx: Ctx, input: PreviewInput) -> Result<Reply> {
         .map_err(|_| Error::invalid("arguments", Reason::NotAnObject))?;
     let (arguments, preview) = tools::preview(&ctx.state, ctx.user()?, &tool, args).await?;
     Reply::data(PreviewReply {
-        action: tools::action_for(&tool).unwrap_or_default(),
+        action: crate::http::names::tool(&tool).unwrap_or_default(),
         preview,
         arguments,
     })
@@ -102,7 +102,7 @@ mod tests {
         let registry = crate::actions::catalogue();
         let mut writes = 0;
         for tool in tools::catalogue() {
-            if let Some(action) = tools::action_for(&tool.name) {
+            if let Some(action) = crate::http::names::tool(&tool.name) {
                 assert!(registry.get(&action).is_some(), "{action} is an action");
                 writes += 1;
             }

@@ -6,6 +6,7 @@ use super::{Ctx, NoInput, Registry, Reply};
 use crate::app::sign_in::{self, Ending, SignedIn};
 use crate::auth::session;
 use crate::error::Result;
+use crate::state::AppState;
 use serde::Deserialize;
 
 pub fn register(r: &mut Registry) {
@@ -36,13 +37,13 @@ async fn register_user(ctx: Ctx, input: RegisterInput) -> Result<Reply> {
         name,
     )
     .await?;
-    reply(signed)
+    reply(&ctx.state, signed)
 }
 
 /// The reply of a session started: the user, and the cookies.
-pub fn reply(signed: SignedIn) -> Result<Reply> {
+pub fn reply(state: &AppState, signed: SignedIn) -> Result<Reply> {
     let mut reply = Reply::data(&signed.user)?;
-    reply.set_cookies = signed.cookies;
+    reply.set_cookies = crate::http::session::cookies(state, &signed);
     Ok(reply)
 }
 
@@ -54,7 +55,7 @@ struct LoginInput {
 
 async fn login(ctx: Ctx, input: LoginInput) -> Result<Reply> {
     match sign_in::login(&ctx.state, &ctx.client(), &input.email, input.password).await? {
-        Ending::SignedIn(signed) => reply(signed),
+        Ending::SignedIn(signed) => reply(&ctx.state, signed),
         Ending::SecondFactor { challenge } => {
             Reply::data(serde_json::json!({ "totpRequired": true, "challenge": challenge }))
         }

@@ -10,6 +10,7 @@ use crate::domain::import::read::Mapping;
 use crate::domain::import::reconcile::Status;
 use crate::domain::import::Decision;
 use crate::error::{Error, Reason, Result};
+use crate::http::paging::Paging;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde::Deserialize;
@@ -74,10 +75,9 @@ async fn stage(ctx: Ctx, input: StageInput) -> Result<Reply> {
 struct GetInput {
     id: Option<String>,
     status: Option<String>,
+    /// The page ([`Paging`]).
     offset: Option<i64>,
     limit: Option<i64>,
-    /// The id of the last row of the page before: the page begins after
-    /// it (key-set paging, as cheap at any depth), after `offset` more.
     after: Option<String>,
 }
 
@@ -90,23 +90,21 @@ async fn get(ctx: Ctx, input: GetInput) -> Result<Reply> {
             Some(Status::from_code(s).ok_or_else(|| Error::invalid("status", Reason::RowStatus))?)
         }
     };
-    let offset = input.offset.unwrap_or(0);
-    if offset < 0 {
-        return Err(Error::invalid("offset", Reason::NotNegative));
+    let page = Paging {
+        limit: input.limit,
+        offset: input.offset,
+        after: input.after,
     }
-    let limit = input.limit.unwrap_or(PAGE_DEFAULT);
-    if !(1..=PAGE_MAX).contains(&limit) {
-        return Err(Error::invalid("limit", Reason::Between(1, PAGE_MAX)));
-    }
-    let start = match optional_id(input.after) {
+    .check(PAGE_DEFAULT, PAGE_MAX)?;
+    let start = match page.after {
         Some(row) => Start::After(row),
         None => Start::At(0),
     };
     let page = RowPage {
         status,
         start,
-        offset,
-        limit,
+        offset: page.offset,
+        limit: page.limit,
     };
     Reply::data(import::get(&ctx.state, user, id, page).await?)
 }

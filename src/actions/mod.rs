@@ -37,13 +37,14 @@ use crate::auth::origin::{self, write_refusal};
 use crate::auth::session::Session;
 use crate::domain::locale::Locale;
 use crate::error::{Error, Reason, Result};
+use crate::http::guard::{guard, Door};
 use crate::state::AppState;
 use crate::store::users::User;
 use axum::body::Body;
 use axum::extract::{Path, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
+use axum::routing::{post, MethodFilter};
 use axum::{Json, Router};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -52,7 +53,6 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use tower_http::catch_panic::CatchPanicLayer;
 
 /// Body limit of ordinary actions.
 pub const BODY_LIMIT: usize = 1024 * 1024;
@@ -281,23 +281,17 @@ pub fn failure(status: StatusCode, message: impl Into<String>) -> Response {
 
 /// Routes of the action layer.
 pub fn router(panic_routes: bool) -> Router<AppState> {
-    let mut r = Router::new().route("/actions/{name}", post(dispatch));
-    if panic_routes {
-        r = r.route(
-            "/actions/__panic",
-            post(|| async {
-                if true {
-                    panic!("deliberate panic for the tests");
-                }
-            }),
-        );
-    }
-    r.layer(CatchPanicLayer::custom(
-        |_: Box<dyn std::any::Any + Send>| {
-            tracing::error!("panic in an action handler");
-            failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
-        },
-    ))
+    let door = Door {
+        name: "an action handler",
+        test_route: "/actions/__panic",
+        test_method: MethodFilter::POST,
+        reply: || failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error"),
+    };
+    guard(
+        Router::new().route("/actions/{name}", post(dispatch)),
+        door,
+        panic_routes,
+    )
 }
 
 async fn dispatch(
@@ -313,7 +307,7 @@ async fn dispatch(
         return failure(StatusCode::NOT_FOUND, format!("unknown action: {name}"));
     };
     let (public, body_limit, run) = (action.public, action.body_limit, action.run.clone());
-    let session = parts.extensions.get::<Session>().cloned();
+    let session = crate::http::session::of(&parts);
     if !public && session.is_none() {
         return failure(StatusCode::UNAUTHORIZED, "unauthorized");
     }

@@ -10,6 +10,7 @@ use crate::app::records::{
     self, accounts, daily_expenses, expenses, EachKind, Record, Update, Verb,
 };
 use crate::error::{Error, Reason, Result};
+use crate::http::paging::Paging;
 use crate::store::daily_expenses::Filter;
 use serde::Deserialize;
 
@@ -30,7 +31,7 @@ impl EachKind for Generic<'_> {
     fn kind<R: Record>(&mut self) {
         let r = &mut *self.0;
         for verb in Verb::ALL {
-            let name = R::action(verb);
+            let name = crate::http::names::record::<R>(verb);
             if r.get(&name).is_some() {
                 continue;
             }
@@ -113,12 +114,9 @@ struct ListInput {
     /// A month `YYYY-MM`: shorthand for from/to.
     month: Option<String>,
     category_id: Option<String>,
-    /// How many to answer (default [`PAGE_DEFAULT`], at most [`PAGE_MAX`])
-    /// and how many to pass over first.
+    /// The page ([`Paging`]): default [`PAGE_DEFAULT`], at most [`PAGE_MAX`].
     limit: Option<i64>,
     offset: Option<i64>,
-    /// The id of the last entry of the page before: the page begins after
-    /// it (key-set paging, as cheap at any depth), after `offset` more.
     after: Option<String>,
 }
 
@@ -128,17 +126,17 @@ const PAGE_DEFAULT: u32 = 200;
 const PAGE_MAX: u32 = 1_000;
 
 async fn list_daily_expenses(ctx: Ctx, input: ListInput) -> Result<Reply> {
-    let limit = match input.limit {
-        None => PAGE_DEFAULT,
-        Some(n) => u32::try_from(n)
-            .ok()
-            .filter(|n| (1..=PAGE_MAX).contains(n))
-            .ok_or_else(|| Error::invalid("limit", Reason::Between(1, PAGE_MAX.into())))?,
-    };
-    let offset = match input.offset {
-        None => 0,
-        Some(n) => u32::try_from(n).map_err(|_| Error::invalid("offset", Reason::NotNegative))?,
-    };
+    let page = Paging {
+        limit: input.limit,
+        offset: input.offset,
+        after: input.after,
+    }
+    .check(PAGE_DEFAULT.into(), PAGE_MAX.into())?;
+    // Both fit: the limit is at most `PAGE_MAX`, an offset past `u32` is
+    // past any user's entries.
+    let limit = u32::try_from(page.limit).unwrap_or(PAGE_MAX);
+    let offset =
+        u32::try_from(page.offset).map_err(|_| Error::invalid("offset", Reason::NotNegative))?;
     let mut filter = Filter {
         from: input::optional_date("from", input.from)?,
         to: input::optional_date("to", input.to)?,
@@ -160,8 +158,9 @@ async fn list_daily_expenses(ctx: Ctx, input: ListInput) -> Result<Reply> {
             return Err(Error::invalid("to", Reason::NotBefore("from")));
         }
     }
-    let after = input::optional_id(input.after);
-    Reply::data(daily_expenses::page(&ctx.state, &ctx.user_id()?, filter, after, offset).await?)
+    Reply::data(
+        daily_expenses::page(&ctx.state, &ctx.user_id()?, filter, page.after, offset).await?,
+    )
 }
 
 #[cfg(test)]

@@ -60,5 +60,5 @@ struct LoginTotpInput {
 async fn login_totp(ctx: Ctx, input: LoginTotpInput) -> Result<Reply> {
     let signed =
         sign_in::login_totp(&ctx.state, &ctx.client(), &input.challenge, &input.code).await?;
-    super::auth::reply(signed)
+    super::auth::reply(&ctx.state, signed)
 }

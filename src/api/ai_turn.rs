@@ -43,10 +43,8 @@ impl<U: AiUse> axum::extract::FromRequestParts<AppState> for AiTurn<U> {
     type Rejection = Response;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Response> {
-        let session =
-            parts.extensions.get::<Session>().cloned().ok_or_else(|| {
-                U::reject(ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized"))
-            })?;
+        let session = crate::http::session::of(parts)
+            .ok_or_else(|| U::reject(ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized")))?;
         let locale = session.user.locale;
         let words = |reason| Error::refused(reason).text(locale);
         let ai = state.ai.clone().ok_or_else(|| {

@@ -1,6 +1,6 @@
 //! `/api/auth/*`: outside the session check; answers about the session itself.
 
-use crate::api::SessionUser;
+use crate::http::session::SessionUser;
 use axum::Json;
 use serde_json::json;
 

@@ -8,6 +8,7 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use serde::Serialize;
 
 /// The refusal, when the request may not run a job.
 fn refusal(state: &AppState, headers: &HeaderMap) -> Option<Response> {
@@ -35,12 +36,29 @@ pub async fn upcoming_payments(State(state): State<AppState>, headers: HeaderMap
     if let Some(r) = refusal(&state, &headers) {
         return r;
     }
-    Json(crate::app::reminders::run(&state).await).into_response()
+    ran(crate::app::reminders::run(&state).await)
 }
 
 pub async fn insights(State(state): State<AppState>, headers: HeaderMap) -> Response {
     if let Some(r) = refusal(&state, &headers) {
         return r;
     }
-    Json(crate::app::insights::run(&state).await).into_response()
+    ran(crate::app::insights::run(&state).await)
+}
+
+/// A job's reply: `success` and what it did, all zero when it could not
+/// run (`{"success":false,"notified":0,"total":0}`).
+fn ran<T: Serialize + Default>(summary: Option<T>) -> Response {
+    #[derive(Serialize)]
+    struct Ran<T> {
+        success: bool,
+        #[serde(flatten)]
+        summary: T,
+    }
+    let success = summary.is_some();
+    Json(Ran {
+        success,
+        summary: summary.unwrap_or_default(),
+    })
+    .into_response()
 }

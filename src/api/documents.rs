@@ -3,14 +3,16 @@
 //! Content-Security-Policy, so no document can run script in the app's
 //! origin. See `docs/documents.md`.
 
-use super::{refusal, SessionUser};
+use super::refusal;
 use crate::app::documents;
 use crate::domain::documents::{content_disposition, MAX_BYTES};
 use crate::domain::locale::Locale;
 use crate::error::{Error, Reason};
+use crate::http::session::SessionUser;
+use crate::http::upload::{Form, UploadFailure};
 use crate::state::AppState;
 use crate::store::documents::Upload;
-use axum::extract::{Multipart, Path, State};
+use axum::extract::{Path, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -79,35 +81,25 @@ pub async fn delete(
 pub async fn upload(
     State(state): State<AppState>,
     SessionUser(session): SessionUser,
-    multipart: Result<Multipart, axum::extract::multipart::MultipartRejection>,
+    form: Result<Form, UploadFailure>,
 ) -> Response {
     let locale = session.user.locale;
     let refused = |field: &'static str, reason| refusal(Error::invalid(field, reason), locale);
-    let Ok(mut multipart) = multipart else {
-        return refused("file", Reason::NotAnUpload);
+    let form = match form {
+        Ok(form) => form,
+        Err(UploadFailure::NotAnUpload) => return refused("file", Reason::NotAnUpload),
+        Err(UploadFailure::Broken { status, detail }) => {
+            return upload_failure(status, detail, locale)
+        }
     };
     let mut file: Option<(String, Vec<u8>)> = None;
     let (mut expense_id, mut daily_expense_id) = (None, None);
-    loop {
-        let field = match multipart.next_field().await {
-            Ok(Some(field)) => field,
-            Ok(None) => break,
-            Err(e) => return multipart_failure(e, locale),
-        };
-        let name = field.name().unwrap_or_default().to_string();
-        match name.as_str() {
-            "file" => {
-                let file_name = field.file_name().unwrap_or_default().to_string();
-                match field.bytes().await {
-                    Ok(b) => file = Some((file_name, b.to_vec())),
-                    Err(e) => return multipart_failure(e, locale),
-                }
-            }
+    for part in form.parts {
+        let name = part.name.as_str();
+        match name {
+            "file" => file = Some((part.file_name, Vec::from(part.bytes))),
             "expenseId" | "dailyExpenseId" => {
-                let text = match field.text().await {
-                    Ok(t) => t.trim().to_string(),
-                    Err(e) => return multipart_failure(e, locale),
-                };
+                let text = part.text().trim().to_string();
                 if text.is_empty() {
                     continue;
                 }
@@ -148,10 +140,10 @@ pub async fn upload(
 
 /// A body cut off by the limit is a 413, one that stopped arriving a 408;
 /// any other broken upload a 400.
-fn multipart_failure(e: axum::extract::multipart::MultipartError, locale: Locale) -> Response {
-    let (status, reason) = match super::upload_status(&e) {
-        StatusCode::PAYLOAD_TOO_LARGE => (StatusCode::PAYLOAD_TOO_LARGE, Reason::DocumentTooLarge),
-        status => (status, Reason::MalformedUpload(e.body_text())),
+fn upload_failure(status: StatusCode, detail: String, locale: Locale) -> Response {
+    let reason = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => Reason::DocumentTooLarge,
+        _ => Reason::MalformedUpload(detail),
     };
     let e = Error::invalid("file", reason);
     super::ApiError::new(status, e.text(locale)).into_response()

@@ -1,7 +1,7 @@
 //! `GET /api/exchange-rates`: the current EUR-based table for the pages'
 //! scripts, as a flat object `{"EUR":1.0,"USD":1.1607,…}`.
 
-use crate::api::SessionUser;
+use crate::http::session::SessionUser;
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::header;

@@ -10,9 +10,10 @@
 //! search's hits as one spreadsheet file each, written as the archive's
 //! `spreadsheet/` files are (the "spreadsheet" links of those pages).
 
-use super::{error, ApiError, SessionUser};
+use super::{error, ApiError};
 use crate::app::{export, temp_files};
 use crate::error::Reason;
+use crate::http::session::SessionUser;
 use crate::i18n::export::{sheet_words, Sheet};
 use crate::state::AppState;
 use axum::body::{Body, Bytes};

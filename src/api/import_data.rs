@@ -7,17 +7,18 @@
 //! `{"error": "file: …"}` in the user's language for an archive refused,
 //! never a database's words. See `docs/operations.md`.
 
-use super::{error, refusal, SessionUser};
+use super::{error, refusal};
 use crate::app::export;
 use crate::error::{Error, Reason};
+use crate::http::session::SessionUser;
+use crate::http::upload::{Parts, SaveFailure, UploadFailure};
 use crate::state::AppState;
 use crate::store::export::Limits;
-use axum::extract::{Multipart, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
-use std::io::Write;
 
 /// The largest archive: the documents a user may keep and room for the rest.
 pub fn body_limit(document_quota: u64) -> usize {
@@ -27,64 +28,34 @@ pub fn body_limit(document_quota: u64) -> usize {
 pub async fn upload(
     State(state): State<AppState>,
     SessionUser(session): SessionUser,
-    multipart: Result<Multipart, axum::extract::multipart::MultipartRejection>,
+    upload: Result<Parts, UploadFailure>,
 ) -> Response {
     let locale = session.user.locale;
     let refused = |status, reason| {
         let e = Error::invalid("file", reason);
         super::ApiError::new(status, e.text(locale)).into_response()
     };
-    let Ok(mut multipart) = multipart else {
-        return refused(StatusCode::BAD_REQUEST, Reason::NotAnUpload);
+    let broken = |failure| match failure {
+        UploadFailure::NotAnUpload => refused(StatusCode::BAD_REQUEST, Reason::NotAnUpload),
+        UploadFailure::Broken { status, detail } => {
+            refused(status, Reason::MalformedUpload(detail))
+        }
+    };
+    let upload = match upload {
+        Ok(upload) => upload,
+        Err(failure) => return broken(failure),
     };
     // The archive goes to a file of the data directory, never whole into memory.
     let path =
         crate::app::temp_files::path(&state.config.data_dir, crate::app::temp_files::Kind::Import);
-    let mut received = false;
-    loop {
-        let mut field = match multipart.next_field().await {
-            Ok(Some(f)) => f,
-            Ok(None) => break,
-            Err(e) => {
-                let _ = std::fs::remove_file(&path);
-                return refused(
-                    super::upload_status(&e),
-                    Reason::MalformedUpload(e.body_text()),
-                );
-            }
-        };
-        if field.name() != Some("file") {
-            continue;
+    match upload.save("file", &path).await {
+        Ok(true) => {}
+        Ok(false) => return refused(StatusCode::BAD_REQUEST, Reason::Required),
+        Err(SaveFailure::Upload(failure)) => return broken(failure),
+        Err(SaveFailure::Write(e)) => {
+            tracing::error!(error = %e, "import-data: cannot write a temporary file");
+            return internal(locale);
         }
-        let mut out = match std::fs::File::create(&path) {
-            Ok(f) => f,
-            Err(e) => {
-                tracing::error!(error = %e, "import-data: cannot write a temporary file");
-                return internal(locale);
-            }
-        };
-        loop {
-            match field.chunk().await {
-                Ok(Some(chunk)) => {
-                    if out.write_all(&chunk).is_err() {
-                        let _ = std::fs::remove_file(&path);
-                        return internal(locale);
-                    }
-                }
-                Ok(None) => break,
-                Err(e) => {
-                    let _ = std::fs::remove_file(&path);
-                    return refused(
-                        super::upload_status(&e),
-                        Reason::MalformedUpload(e.body_text()),
-                    );
-                }
-            }
-        }
-        received = true;
-    }
-    if !received {
-        return refused(StatusCode::BAD_REQUEST, Reason::Required);
     }
     // The open file stays readable; its name goes at once.
     let archive = std::fs::File::open(&path);

@@ -2,13 +2,15 @@
 //! multipart: `file`, `accountId`, and optionally `mapping` as JSON.
 //! 201 with the batch, as `stageImport` answers it. See `docs/import.md`.
 
-use super::{refusal, SessionUser};
+use super::refusal;
 use crate::app::import::{stage, Upload};
 use crate::domain::import::read::Mapping;
 use crate::domain::locale::Locale;
 use crate::error::{Error, Reason};
+use crate::http::session::SessionUser;
+use crate::http::upload::{Form, UploadFailure};
 use crate::state::AppState;
-use axum::extract::{Multipart, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -20,44 +22,28 @@ pub const BODY_LIMIT: usize = FILE_MAX + 256 * 1024;
 pub async fn upload(
     State(state): State<AppState>,
     SessionUser(session): SessionUser,
-    multipart: Result<Multipart, axum::extract::multipart::MultipartRejection>,
+    form: Result<Form, UploadFailure>,
 ) -> Response {
     let locale = session.user.locale;
     let refused = |field: &str, reason| refusal(Error::invalid(field.to_string(), reason), locale);
-    let Ok(mut multipart) = multipart else {
-        return refused("file", Reason::NotAnUpload);
+    let form = match form {
+        Ok(form) => form,
+        Err(UploadFailure::NotAnUpload) => return refused("file", Reason::NotAnUpload),
+        Err(UploadFailure::Broken { status, detail }) => {
+            return upload_failure(status, detail, locale)
+        }
     };
     let mut file: Option<(String, Vec<u8>)> = None;
     let mut account_id = None;
     let mut account_iban = None;
     let mut mapping: Option<Mapping> = None;
-    loop {
-        let field = match multipart.next_field().await {
-            Ok(Some(field)) => field,
-            Ok(None) => break,
-            Err(e) => return multipart_failure(e, locale),
-        };
-        match field.name().unwrap_or_default() {
-            "file" => {
-                let name = field.file_name().unwrap_or_default().to_string();
-                match field.bytes().await {
-                    Ok(b) => file = Some((name, Vec::from(b))),
-                    Err(e) => return multipart_failure(e, locale),
-                }
-            }
-            "accountId" => match field.text().await {
-                Ok(t) => account_id = Some(t),
-                Err(e) => return multipart_failure(e, locale),
-            },
-            "accountIban" => match field.text().await {
-                Ok(t) => account_iban = Some(t),
-                Err(e) => return multipart_failure(e, locale),
-            },
+    for part in form.parts {
+        match part.name.as_str() {
+            "file" => file = Some((part.file_name, Vec::from(part.bytes))),
+            "accountId" => account_id = Some(part.text()),
+            "accountIban" => account_iban = Some(part.text()),
             "mapping" => {
-                let text = match field.text().await {
-                    Ok(t) => t,
-                    Err(e) => return multipart_failure(e, locale),
-                };
+                let text = part.text();
                 if text.trim().is_empty() {
                     continue;
                 }
@@ -121,11 +107,11 @@ fn too_large(locale: Locale) -> Response {
 
 /// A body cut off by the limit is a 413, one that stopped arriving a 408;
 /// any other broken upload a 400.
-fn multipart_failure(e: axum::extract::multipart::MultipartError, locale: Locale) -> Response {
-    match super::upload_status(&e) {
+fn upload_failure(status: StatusCode, detail: String, locale: Locale) -> Response {
+    match status {
         StatusCode::PAYLOAD_TOO_LARGE => too_large(locale),
         status => {
-            let e = Error::invalid("file", Reason::MalformedUpload(e.body_text()));
+            let e = Error::invalid("file", Reason::MalformedUpload(detail));
             super::ApiError::new(status, e.text(locale)).into_response()
         }
     }

@@ -18,12 +18,12 @@ pub mod push;
 pub mod receipts;
 pub mod v1;
 
+use crate::http::guard::{guard, Door};
 use crate::state::AppState;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, MethodFilter};
 use axum::Router;
-use tower_http::catch_panic::CatchPanicLayer;
 
 /// Middleware of every `/api` route: a request that may change something
 /// (any method but GET, HEAD and OPTIONS) gets the same cross-site check as
@@ -44,28 +44,6 @@ async fn same_site_writes(
     next.run(req).await
 }
 
-/// The signed-in user of a session route under `/api`. A handler that takes
-/// it is never called without a session: the caller gets 401
-/// `{"error":"unauthorized"}` instead (the JSON twin of the pages'
-/// `web::SignedIn`).
-pub struct SessionUser(pub crate::auth::session::Session);
-
-impl<S: Send + Sync> axum::extract::FromRequestParts<S> for SessionUser {
-    type Rejection = Response;
-
-    async fn from_request_parts(
-        parts: &mut axum::http::request::Parts,
-        _: &S,
-    ) -> Result<Self, Self::Rejection> {
-        parts
-            .extensions
-            .get::<crate::auth::session::Session>()
-            .cloned()
-            .map(SessionUser)
-            .ok_or_else(|| error(StatusCode::UNAUTHORIZED, "unauthorized"))
-    }
-}
-
 pub use error::ApiError;
 
 /// A failure of the layers below as every `/api` route answers it ([`ApiError`]).
@@ -84,20 +62,8 @@ pub fn error(status: StatusCode, message: impl Into<String>) -> Response {
     ApiError::new(status, message).into_response()
 }
 
-/// The status of an upload that could not be read: 413 past its limit,
-/// 408 for a body that stopped arriving, 400 for anything else broken.
-pub fn upload_status(e: &axum::extract::multipart::MultipartError) -> StatusCode {
-    if crate::error::is_body_too_slow(e) {
-        StatusCode::REQUEST_TIMEOUT
-    } else if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        StatusCode::PAYLOAD_TOO_LARGE
-    } else {
-        StatusCode::BAD_REQUEST
-    }
-}
-
 pub fn router(state: AppState, panic_routes: bool) -> Router<AppState> {
-    let mut r = Router::new()
+    let r = Router::new()
         .route("/auth/session", get(auth::session))
         .route("/auth/oidc/start", get(oidc::start))
         .route("/auth/oidc/callback", get(oidc::callback))
@@ -143,26 +109,17 @@ pub fn router(state: AppState, panic_routes: bool) -> Router<AppState> {
                 .layer(axum::extract::DefaultBodyLimit::max(receipts::BODY_LIMIT)),
         )
         .fallback(|| async { error(StatusCode::NOT_FOUND, "not found") });
-    if panic_routes {
-        r = r.route(
-            "/__panic",
-            get(|| async {
-                if true {
-                    panic!("deliberate panic for the tests");
-                }
-            }),
-        );
-    }
-    r.layer(CatchPanicLayer::custom(
-        |_: Box<dyn std::any::Any + Send>| {
-            tracing::error!("panic in an /api handler");
-            error(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
-        },
-    ))
-    .layer(axum::middleware::from_fn_with_state(
-        state,
-        same_site_writes,
-    ))
-    // Nested after the layer: /api/v1 has its own error shape and panic handler.
-    .nest("/v1", v1::router(panic_routes))
+    let door = Door {
+        name: "an /api handler",
+        test_route: "/__panic",
+        test_method: MethodFilter::GET,
+        reply: || error(StatusCode::INTERNAL_SERVER_ERROR, "internal error"),
+    };
+    guard(r, door, panic_routes)
+        .layer(axum::middleware::from_fn_with_state(
+            state,
+            same_site_writes,
+        ))
+        // Nested after the layer: /api/v1 has its own error shape and panic handler.
+        .nest("/v1", v1::router(panic_routes))
 }

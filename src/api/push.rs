@@ -1,8 +1,9 @@
 //! Web-push routes: the public key, subscribing and unsubscribing
 //! (`docs/push.md`). Session required.
 
-use super::{error, SessionUser};
+use super::error;
 use crate::app::reminders;
+use crate::http::session::SessionUser;
 use crate::services::push::{check_endpoint, check_resolved, PushService};
 use crate::state::AppState;
 use crate::store::push_subscriptions::{Saved, MAX_PER_USER};

@@ -19,10 +19,10 @@ use crate::app::receipts::{self, ScanFailure};
 use crate::auth::rate_limit::SlidingWindow;
 use crate::domain::receipts::{image_kind, Kind, Receipt, MAX_IMAGE_BYTES};
 use crate::error::{AiTask, Error, Reason};
+use crate::http::upload::{Form, UploadFailure};
 use crate::state::AppState;
 use axum::body::Bytes;
-use axum::extract::multipart::MultipartError;
-use axum::extract::{FromRequest, Multipart, Request, State};
+use axum::extract::{FromRequest, Request, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -79,7 +79,7 @@ pub async fn scan(
         Ok(found) => found,
         Err((status, refusal)) => return failure(status, refusal.text(user.locale)),
     };
-    match receipts::scan(&state, &turn.ai, &user, kind, image).await {
+    match receipts::scan(&state, &turn.ai, &user, kind, Vec::from(image)).await {
         Ok(receipt) => Json(Success {
             success: true,
             data: Scanned {
@@ -122,20 +122,21 @@ async fn read_image(state: &AppState, req: Request) -> Result<(Kind, Bytes), Ref
     if declared.is_some_and(|n| n > BODY_LIMIT as u64) {
         return Err(too_large());
     }
-    let mut form = Multipart::from_request(req, state).await.map_err(|_| {
-        (
-            StatusCode::BAD_REQUEST,
-            Error::invalid("file", Reason::ExpectedMultipart),
-        )
-    })?;
-    let mut file = None;
-    while let Some(field) = form.next_field().await.map_err(malformed)? {
-        let is_file = field.name() == Some("file");
-        let bytes = field.bytes().await.map_err(malformed)?;
-        if is_file && file.is_none() {
-            file = Some(bytes);
+    let form = match Form::from_request(req, state).await {
+        Ok(form) => form,
+        Err(UploadFailure::NotAnUpload) => {
+            return Err((
+                StatusCode::BAD_REQUEST,
+                Error::invalid("file", Reason::ExpectedMultipart),
+            ))
         }
-    }
+        Err(UploadFailure::Broken { status, detail }) => return Err(malformed(status, detail)),
+    };
+    let file = form
+        .parts
+        .into_iter()
+        .find(|part| part.name == "file")
+        .map(|part| part.bytes);
     let invalid = |reason| (StatusCode::BAD_REQUEST, Error::invalid("file", reason));
     let Some(bytes) = file else {
         return Err(invalid(Reason::ReceiptRequired));
@@ -161,12 +162,12 @@ fn too_large() -> Refusal {
 
 /// A body cut off by the limit is a 413, one that stopped arriving a 408;
 /// any other broken upload a 400.
-fn malformed(e: MultipartError) -> Refusal {
-    match super::upload_status(&e) {
+fn malformed(status: StatusCode, detail: String) -> Refusal {
+    match status {
         StatusCode::PAYLOAD_TOO_LARGE => too_large(),
         status => (
             status,
-            Error::invalid("file", Reason::MalformedUpload(e.body_text())),
+            Error::invalid("file", Reason::MalformedUpload(detail)),
         ),
     }
 }

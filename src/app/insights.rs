@@ -19,11 +19,10 @@ use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
-/// The reply of `GET /api/cron/insights`.
+/// What a run of the job did (`GET /api/cron/insights` answers it).
 #[derive(Serialize, Debug, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
-    pub success: bool,
     pub total_generated: usize,
     pub users: usize,
     pub failed: usize,
@@ -110,19 +109,18 @@ pub fn run_for_user(
 }
 
 /// Runs the job for every user; one user's failure is counted and the
-/// others go on.
-pub async fn run(state: &AppState) -> Summary {
+/// others go on. `None` when it could not read the users (logged).
+pub async fn run(state: &AppState) -> Option<Summary> {
     let _running = state.jobs.insights.lock().await;
     let now = state.clock.now();
     let users = match state.db.run(|c| crate::store::users::all(c)).await {
         Ok(u) => u,
         Err(e) => {
             e.log();
-            return Summary::default();
+            return None;
         }
     };
     let mut summary = Summary {
-        success: true,
         users: users.len(),
         ..Summary::default()
     };
@@ -148,7 +146,7 @@ pub async fn run(state: &AppState) -> Summary {
         failed = summary.failed,
         "insights job"
     );
-    summary
+    Some(summary)
 }
 
 /// An insight's title and message in `locale`: stored in German (the

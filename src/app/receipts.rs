@@ -13,7 +13,6 @@ use crate::state::AppState;
 use crate::store::categories::Category;
 use crate::store::users::User;
 use crate::store::{merchants, table};
-use axum::body::Bytes;
 
 /// The text sent with the image.
 const ASK: &str = "Read this receipt.";
@@ -46,7 +45,7 @@ pub async fn scan(
     ai: &AiClient,
     user: &User,
     kind: Kind,
-    image: Bytes,
+    image: Vec<u8>,
 ) -> Result<Receipt, ScanFailure> {
     let (kind, image) = sendable(kind, image).await?;
     let u = user.id.clone();
@@ -118,7 +117,7 @@ pub async fn scan(
 
 /// The image as the vision model gets it ([`receipts::prepare`], off the
 /// async threads), or the refusal naming `file`.
-async fn sendable(kind: Kind, image: Bytes) -> Result<(Kind, Bytes), ScanFailure> {
+async fn sendable(kind: Kind, image: Vec<u8>) -> Result<(Kind, Vec<u8>), ScanFailure> {
     let internal = |e: &dyn std::fmt::Display| {
         ScanFailure::Internal(Error::Internal(anyhow::anyhow!(
             "preparing a receipt image: {e}"
@@ -139,7 +138,7 @@ async fn sendable(kind: Kind, image: Bytes) -> Result<(Kind, Bytes), ScanFailure
     let _turn = DECODING.acquire().await.map_err(|e| internal(&e))?;
     let prepared = tokio::task::spawn_blocking(move || {
         receipts::prepare(kind, &image).map(|scaled| match scaled {
-            Some(jpeg) => (Kind::Jpeg, Bytes::from(jpeg)),
+            Some(jpeg) => (Kind::Jpeg, jpeg),
             None => (kind, image),
         })
     })

@@ -10,10 +10,10 @@ use crate::store::{expenses, push_subscriptions, users};
 use chrono::Duration;
 use serde::Serialize;
 
-/// The reply of `GET /api/cron/upcoming-payments`.
+/// What a run of the job did (`GET /api/cron/upcoming-payments` answers
+/// it).
 #[derive(Serialize, Debug, Default)]
 pub struct Summary {
-    pub success: bool,
     /// Notifications a push service accepted.
     pub notified: usize,
     /// Recurring expenses due tomorrow, over all users.
@@ -51,14 +51,15 @@ pub fn due_on(c: &rusqlite::Connection, day: chrono::NaiveDate) -> crate::Result
     Ok(out)
 }
 
-pub async fn run(state: &AppState) -> Summary {
+/// Runs the job; `None` when it could not read what is due (logged).
+pub async fn run(state: &AppState) -> Option<Summary> {
     let _running = state.jobs.upcoming.lock().await;
     let tomorrow = state.clock.today() + Duration::days(1);
     let due = match state.db.run(move |c| due_on(c, tomorrow)).await {
         Ok(d) => d,
         Err(e) => {
             e.log();
-            return Summary::default();
+            return None;
         }
     };
     let notified = push_reminders(state, &due).await;
@@ -71,11 +72,10 @@ pub async fn run(state: &AppState) -> Summary {
         cancel_by,
         "upcoming-payments job"
     );
-    Summary {
-        success: true,
+    Some(Summary {
         notified,
         total: due.len(),
-    }
+    })
 }
 
 /// Sends the reminders for `due`: one message per due expense to each of

@@ -1,8 +1,9 @@
 //! The page shell: head, navigation for every area, main, footer.
 
 use super::assets;
-use super::{Viewer, SCREENS};
+use super::SCREENS;
 use crate::domain::locale::Locale;
+use crate::http::session::Viewer;
 use maud::{html, Markup, DOCTYPE};
 
 /// The head of every page; `scripts` are the page's own scripts (embedded

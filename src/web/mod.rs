@@ -9,67 +9,13 @@ pub mod components;
 pub mod layout;
 pub mod pages;
 
-use crate::auth::session::Session;
-use crate::domain::locale::Locale;
+use crate::http::guard::{guard, Door};
 use crate::i18n::Texts;
 use crate::state::AppState;
-use axum::extract::FromRequestParts;
-use axum::http::request::Parts;
-use axum::http::{header, StatusCode};
-use axum::response::{Html, IntoResponse, Redirect};
-use axum::routing::{get, MethodRouter};
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse};
+use axum::routing::{get, MethodFilter, MethodRouter};
 use axum::Router;
-use std::convert::Infallible;
-use tower_http::catch_panic::CatchPanicLayer;
-
-/// Who is looking at a page, and in which language.
-pub struct Viewer {
-    pub session: Option<Session>,
-    pub locale: Locale,
-}
-
-impl Viewer {
-    pub fn t(&self) -> &'static Texts {
-        self.locale.texts()
-    }
-}
-
-/// A signed-in visitor of a page. A page handler that takes it is never
-/// called without a session: everyone else is redirected to `/login`.
-pub struct SignedIn {
-    pub viewer: Viewer,
-    pub session: Session,
-}
-
-impl<S: Send + Sync> FromRequestParts<S> for SignedIn {
-    type Rejection = Redirect;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        let Ok(viewer) = Viewer::from_request_parts(parts, state).await;
-        match viewer.session.clone() {
-            Some(session) => Ok(SignedIn { viewer, session }),
-            None => Err(Redirect::to("/login")),
-        }
-    }
-}
-
-impl<S: Send + Sync> FromRequestParts<S> for Viewer {
-    type Rejection = Infallible;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        let session = parts.extensions.get::<Session>().cloned();
-        let locale = match &session {
-            Some(s) => s.user.locale,
-            None => Locale::from_accept_language(
-                parts
-                    .headers
-                    .get(header::ACCEPT_LANGUAGE)
-                    .and_then(|v| v.to_str().ok()),
-            ),
-        };
-        Ok(Viewer { session, locale })
-    }
-}
 
 /// One screen: its path, its label in the main navigation (`None`: not in
 /// it) and its handler.
@@ -118,30 +64,23 @@ pub const SCREENS: &[Screen] = &[
 ];
 
 pub fn router(panic_routes: bool) -> Router<AppState> {
-    let mut r = SCREENS
+    let routes = SCREENS
         .iter()
         .fold(Router::new(), |r, s| r.route(s.path, (s.handler)()))
         .route("/assets/{*path}", get(assets::serve))
         .route("/sw.js", get(assets::service_worker))
         .fallback(pages::errors::not_found);
-    if panic_routes {
-        r = r.route(
-            "/__panic",
-            get(|| async {
-                if true {
-                    panic!("deliberate panic for the tests");
-                }
-            }),
-        );
-    }
-    r.layer(CatchPanicLayer::custom(
-        |_: Box<dyn std::any::Any + Send>| {
-            tracing::error!("panic in a page handler");
+    let door = Door {
+        name: "a page handler",
+        test_route: "/__panic",
+        test_method: MethodFilter::GET,
+        reply: || {
             (
                 StatusCode::INTERNAL_SERVER_ERROR,
                 Html(pages::errors::panic_page()),
             )
                 .into_response()
         },
-    ))
+    };
+    guard(routes, door, panic_routes)
 }

@@ -12,16 +12,17 @@ pub mod net_worth;
 pub mod payments;
 pub mod summary;
 
+use crate::http::guard::{guard, Door};
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::Query;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, MethodFilter};
 use axum::{Json, Router};
 use serde_json::json;
 use std::ops::RangeInclusive;
-use tower_http::catch_panic::CatchPanicLayer;
+
 use tower_http::set_header::SetResponseHeaderLayer;
 
 /// The realm of `WWW-Authenticate` on 401s.
@@ -234,7 +235,7 @@ pub fn json_bytes(body: axum::body::Bytes) -> Response {
 }
 
 pub fn router(panic_routes: bool) -> Router<AppState> {
-    let mut r = Router::new()
+    let r = Router::new()
         .route("/health", get(health))
         .route("/me", get(me::get))
         .route("/summary", get(summary::get))
@@ -252,27 +253,19 @@ pub fn router(panic_routes: bool) -> Router<AppState> {
                 "the REST API is read-only: use GET",
             )
         });
-    if panic_routes {
-        r = r.route(
-            "/__panic",
-            get(|| async {
-                if true {
-                    panic!("deliberate panic for the tests");
-                }
-            }),
-        );
-    }
-    r.layer(CatchPanicLayer::custom(
-        |_: Box<dyn std::any::Any + Send>| {
-            tracing::error!("panic in an /api/v1 handler");
+    let door = Door {
+        name: "an /api/v1 handler",
+        test_route: "/__panic",
+        test_method: MethodFilter::GET,
+        reply: || {
             error(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "internal_error",
                 "internal error",
             )
         },
-    ))
-    .layer(SetResponseHeaderLayer::overriding(
+    };
+    guard(r, door, panic_routes).layer(SetResponseHeaderLayer::overriding(
         header::CACHE_CONTROL,
         HeaderValue::from_static("no-store"),
     ))

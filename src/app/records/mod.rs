@@ -92,7 +92,7 @@ pub trait Record: serde::de::DeserializeOwned + Send + Sync + 'static {
     /// The record as stored and answered.
     type Stored: Table + serde::Serialize + Send + Sync + 'static;
     /// The kind's noun, one and many, that its actions are named by
-    /// (`docs/actions.md`): `["Category", "Categories"]` gives
+    /// (`docs/actions.md`, `http::names::record`): `["Category", "Categories"]` gives
     /// `listCategories`, `createCategory`, `updateCategory` and `deleteCategory`.
     const NOUN: [&'static str; 2];
     /// The per-user limit a create checks.
@@ -101,18 +101,6 @@ pub trait Record: serde::de::DeserializeOwned + Send + Sync + 'static {
     /// save of one works out the budget insights again
     /// ([`crate::app::budget_insights`]).
     const SPENDS: bool = false;
-
-    /// The name of the kind's action `verb`: `listCategories`,
-    /// `createCategory`, `updateCategory`, `deleteCategory`.
-    fn action(verb: Verb) -> String {
-        let [one, many] = Self::NOUN;
-        match verb {
-            Verb::List => format!("list{many}"),
-            Verb::Create => format!("create{one}"),
-            Verb::Update => format!("update{one}"),
-            Verb::Delete => format!("delete{one}"),
-        }
-    }
 
     /// The complete record from the input over the stored one (`None`
     /// when creating). Every field is checked ([`input::Checks`]), so that

@@ -1,7 +1,7 @@
 //! The summary of `/api/v1/summary`: the current month in both views,
 //! recurring costs, what is due in the next days, a forecast of the coming
-//! months and the counts of unread insights; [`reply`] answers its JSON,
-//! kept while the user's data, the rates, the day and the insights stand.
+//! months and the counts of unread insights; [`read`] answers it, kept
+//! while the user's data, the rates, the day and the insights stand.
 
 use crate::app::reports::dashboard::{load_ledger, Ledger, MonthView, Payment};
 use crate::cache::{Stamp, Until};
@@ -15,7 +15,6 @@ use crate::error::Result;
 use crate::state::AppState;
 use crate::store::insights::{self, Insight, UNREAD_MAX};
 use crate::store::users::{User, UserId};
-use axum::body::Bytes;
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use rusqlite::Connection;
 use serde::Serialize;
@@ -218,41 +217,30 @@ fn summary(
     Ok(compute(&ledger, user, today, days, months))
 }
 
-/// The JSON of the summary as it is kept: everything but `generatedAt`.
+/// The summary with the counts of the unread insights, as
+/// `/api/v1/summary` answers it (the door puts `generatedAt` in front).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Body<'a> {
+pub struct Report {
     #[serde(flatten)]
-    summary: &'a Summary,
-    insights: InsightCounts,
+    pub summary: Summary,
+    pub insights: InsightCounts,
 }
 
-/// The reply for `now` from a kept body: `generatedAt` goes in front.
-fn with_generated_at(body: &Bytes, now: &str) -> Bytes {
-    let mut out = Vec::with_capacity(body.len() + 40);
-    out.extend_from_slice(b"{\"generatedAt\":\"");
-    out.extend_from_slice(now.as_bytes());
-    out.extend_from_slice(b"\",");
-    out.extend_from_slice(&body[1..]);
-    Bytes::from(out)
-}
-
-/// The JSON reply of `/api/v1/summary` for `user` (whose data version is
-/// `data_version`) at `now`: [`summary`] over `days` and `months` and the
-/// insight counts, with `generatedAt` being `now`. The body is kept in
-/// [`AppState::summary_cache`](crate::state::Inner::summary_cache) while
-/// the user's data (insights included: their table moves the data version
-/// too), the rates and the day stand still, and on the clock only until
-/// the first unread insight expires.
-pub async fn reply(
+/// The [`Report`] of `user` (whose data version is `data_version`) at
+/// `now`: [`summary`] over `days` and `months` and the insight counts. It
+/// is kept in [`AppState::summary_cache`](crate::state::Inner::summary_cache)
+/// while the user's data (insights included: their table moves the data
+/// version too), the rates and the day stand still, and on the clock only
+/// until the first unread insight expires.
+pub async fn read(
     state: &AppState,
     user: &User,
     data_version: i64,
     days: u32,
     months: u32,
     now: DateTime<Utc>,
-) -> Result<Bytes> {
-    let now_s = timestamp(now);
+) -> Result<std::sync::Arc<Report>> {
     let today = now.date_naive();
     let stamp = Stamp {
         data_version,
@@ -264,44 +252,20 @@ pub async fn reply(
         .summary_cache
         .get(&key, stamp)
         .filter(|c| c.valid_at(now))
+        .and_then(|c| c.value.downcast::<Report>().ok())
     {
-        return Ok(with_generated_at(&hit.value, &now_s));
+        return Ok(hit);
     }
-    let (st, user, at) = (state.clone(), user.clone(), now_s.clone());
-    let kept = state
+    let (st, user, at) = (state.clone(), user.clone(), timestamp(now));
+    let (report, until) = state
         .db
         .run(move |c| {
             let summary = summary(c, &user, &st.rates.current(), today, days, months)?;
             let (insights, until) = insights_at(c, &user.id, &at)?;
-            let body = serde_json::to_vec(&Body {
-                summary: &summary,
-                insights,
-            })
-            .map_err(|e| crate::Error::Internal(e.into()))?;
-            Ok(Until {
-                value: Bytes::from(body),
-                until,
-            })
+            Ok((std::sync::Arc::new(Report { summary, insights }), until))
         })
         .await?;
-    let reply = with_generated_at(&kept.value, &now_s);
-    state.summary_cache.put(key, stamp, kept);
-    Ok(reply)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn generated_at_goes_in_front_of_a_kept_body() {
-        let body = Bytes::from_static(br#"{"currency":"EUR"}"#);
-        let reply = with_generated_at(&body, "2026-03-10T12:00:00Z");
-        assert_eq!(
-            &reply[..],
-            br#"{"generatedAt":"2026-03-10T12:00:00Z","currency":"EUR"}"#
-        );
-        let json: serde_json::Value = serde_json::from_slice(&reply).unwrap();
-        assert_eq!(json["currency"], "EUR");
-    }
+    let value: crate::cache::AnyReport = report.clone();
+    state.summary_cache.put(key, stamp, Until { value, until });
+    Ok(report)
 }

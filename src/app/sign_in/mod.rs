@@ -59,12 +59,12 @@ impl Client<'_> {
     }
 }
 
-/// A session started: the user, the session's token, and the cookies to
-/// set (the session's, and after a password the known-browser cookie).
+/// A session started: the user, the session's token, and how it began
+/// (a door sets the cookies, `http::session::cookies`).
 pub struct SignedIn {
     pub user: User,
     pub token: String,
-    pub cookies: Vec<String>,
+    pub via: session::Via,
 }
 
 /// How a first sign-in step ends.
@@ -108,20 +108,7 @@ pub async fn start(
         via,
     )
     .await?;
-    let mut cookies = vec![session::set_cookie(&state.config, &token)];
-    if via == session::Via::Password {
-        // A right password: this browser is known to the account from now on.
-        cookies.push(session::set_known_cookie(
-            &state.config,
-            &state.sealer,
-            &user.email.to_lowercase(),
-        ));
-    }
-    Ok(SignedIn {
-        user,
-        token,
-        cookies,
-    })
+    Ok(SignedIn { user, token, via })
 }
 
 /// Trims a display name and checks its length.

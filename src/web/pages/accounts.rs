@@ -3,20 +3,21 @@
 
 use super::common::{amount_cell, currency_options, EditQuery, PageResult, Refs};
 use super::record_page::{amount_value, Editing, RecordForm, RecordList, Row};
-use crate::app::records::{AccountInput, Record, Verb};
+use crate::app::records::{AccountInput, Verb};
 use crate::app::reports::{
     self,
     forecasts::{balance_set_on, since_balance_set},
     net_worth::{chart, Chart, Span},
 };
 use crate::domain::locale::Locale;
+use crate::http::names::record;
+use crate::http::session::SignedIn;
 use crate::i18n::format;
 use crate::state::AppState;
 use crate::store::accounts::TYPES;
 use crate::web::charts::{self, WorthMonth};
 use crate::web::components::{form_error, select, Field};
 use crate::web::layout::page;
-use crate::web::SignedIn;
 use axum::extract::{Query, State};
 use axum::response::IntoResponse;
 use chrono::Datelike;
@@ -150,7 +151,7 @@ pub async fn show(
                 td.num { (amount_cell(&state, a.balance.0, &a.currency, &user.base_currency, locale)) }
                 // The balance as the bank shows it today, without opening the edit form.
                 td {
-                    form.pot data-action=(AccountInput::action(Verb::Update)) data-reload="" data-flash=(t.saved) novalidate {
+                    form.pot data-action=(record::<AccountInput>(Verb::Update)) data-reload="" data-flash=(t.saved) novalidate {
                         input type="hidden" name="id" value=(a.id);
                         label.sr-only for={ "bal-" (a.id) } { (t.update_balance) ": " (a.name) }
                         input id={ "bal-" (a.id) } type="text" name="balance" data-type="amount"
@@ -180,7 +181,7 @@ pub async fn show(
                 @if refs.accounts.len() > 1 {
                     section.panel {
                         h2 { (t.delete_and_move) }
-                        form.stack data-action=(AccountInput::action(Verb::Delete)) data-confirm=(t.confirm_delete) data-redirect="/accounts" {
+                        form.stack data-action=(record::<AccountInput>(Verb::Delete)) data-confirm=(t.confirm_delete) data-redirect="/accounts" {
                             input type="hidden" name="id" value=(a.id);
                             (select(t.move_entries_to, "moveTo",
                                 &refs.account_options().into_iter().filter(|(id, _)| *id != a.id).collect::<Vec<_>>(), None, None))

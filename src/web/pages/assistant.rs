@@ -13,12 +13,12 @@
 use super::common::PageResult;
 use crate::app::assistant::conversations::{self, MessageView};
 use crate::app::assistant::tools;
+use crate::http::session::{SignedIn, Viewer};
 use crate::i18n::{format, Texts};
 use crate::state::AppState;
 use crate::store::conversations::Conversation;
 use crate::store::proposals::State as ProposalState;
 use crate::web::layout::page_with_scripts;
-use crate::web::{SignedIn, Viewer};
 use axum::extract::{Query, State};
 use axum::response::IntoResponse;
 use maud::{html, Markup};

@@ -1,10 +1,10 @@
 //! Sign-in pages: `/login`, `/register`, `/forgot-password`, `/reset-password`.
 
 use crate::app::sign_in;
+use crate::http::session::Viewer;
 use crate::state::AppState;
 use crate::web::components::{checkbox, form_error, form_success, Field};
 use crate::web::layout::bare;
-use crate::web::Viewer;
 use axum::extract::{Query, State};
 use axum::response::{IntoResponse, Redirect, Response};
 use maud::html;

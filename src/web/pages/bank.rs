@@ -16,11 +16,11 @@
 
 use super::common::PageResult;
 use crate::domain::locale::Locale;
+use crate::http::session::{SignedIn, Viewer};
 use crate::i18n::bank_pages::{self, Words};
 use crate::i18n::Texts;
 use crate::web::components::{form_error, Field};
 use crate::web::layout::page_with_scripts;
-use crate::web::{SignedIn, Viewer};
 use axum::response::IntoResponse;
 use maud::{html, Markup};
 use serde_json::json;

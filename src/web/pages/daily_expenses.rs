@@ -6,13 +6,13 @@ use super::record_page::{amount_and_currency, amount_value, Editing, RecordForm,
 use crate::app::records::daily_expenses::{self, Month, MONTH_PAGE};
 use crate::app::records::DailyInput;
 use crate::domain::recurrence::{add_months, month_end};
+use crate::http::session::SignedIn;
 use crate::i18n::format;
 use crate::state::AppState;
 use crate::store::daily_expenses::Filter;
 use crate::store::documents::Document;
 use crate::web::components::{page_links, pager, query_value, select, textarea, Field, Pages};
 use crate::web::layout::page;
-use crate::web::SignedIn;
 use axum::extract::{Query, State};
 use axum::response::IntoResponse;
 use chrono::Datelike;

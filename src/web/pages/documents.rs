@@ -4,6 +4,7 @@
 use super::common::{EditQuery, PageResult};
 use crate::app::{self, documents::Overview};
 use crate::domain::documents::Kind;
+use crate::http::session::SignedIn;
 use crate::i18n::format;
 use crate::i18n::Texts;
 use crate::state::AppState;
@@ -12,7 +13,6 @@ use crate::store::documents::{Document, Named};
 use crate::store::expenses::Expense;
 use crate::web::components::form_error;
 use crate::web::layout::page;
-use crate::web::SignedIn;
 use axum::extract::{Query, State};
 use axum::response::IntoResponse;
 use maud::{html, Markup};

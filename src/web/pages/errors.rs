@@ -1,7 +1,7 @@
 //! The 404 page, the page a panic turns into, and the busy page.
 
+use crate::http::session::Viewer;
 use crate::web::layout::bare;
-use crate::web::Viewer;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use maud::{html, DOCTYPE};

@@ -10,12 +10,12 @@ use crate::app::reports::{
     forecasts::{with_expected, AccountOutlook},
     net_worth::past_balances,
 };
+use crate::http::session::SignedIn;
 use crate::i18n::format;
 use crate::state::AppState;
 use crate::web::charts::{self, Line, Stroke};
 use crate::web::components::select;
 use crate::web::layout::page;
-use crate::web::SignedIn;
 use axum::extract::{Query, State};
 use axum::response::IntoResponse;
 use chrono::Datelike;

@@ -7,10 +7,10 @@ use super::record_page::{
 };
 use crate::app::records::{self, IncomeInput};
 use crate::domain::recurrence::Frequency;
+use crate::http::session::SignedIn;
 use crate::state::AppState;
 use crate::web::components::{select, textarea, Field};
 use crate::web::layout::page;
-use crate::web::SignedIn;
 use axum::extract::{Query, State};
 use axum::response::IntoResponse;
 use maud::html;

@@ -4,10 +4,10 @@
 use super::common::PageResult;
 use crate::app::insights;
 use crate::domain::insights::Finding;
+use crate::http::session::SignedIn;
 use crate::state::AppState;
 use crate::web::components::form_error;
 use crate::web::layout::page;
-use crate::web::SignedIn;
 use axum::extract::State;
 use axum::response::IntoResponse;
 use maud::html;

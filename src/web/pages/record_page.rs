@@ -8,6 +8,7 @@ use crate::app::records::{Record, Verb};
 use crate::domain::locale::Locale;
 use crate::domain::prices::Prices;
 use crate::domain::recurrence::{Frequency, Schedule};
+use crate::http::names::record;
 use crate::i18n::format;
 use crate::i18n::Texts;
 use crate::web::components::{delete_button, form_error, select, Field};
@@ -80,7 +81,7 @@ impl<'a> RecordList<'a> {
             t,
             head,
             edit_href,
-            delete_action: R::action(Verb::Delete),
+            delete_action: record::<R>(Verb::Delete),
             foot: None,
             after: None,
         }
@@ -178,8 +179,8 @@ impl<'a> RecordForm<'a> {
         RecordForm {
             t,
             new_title,
-            create: R::action(Verb::Create),
-            update: R::action(Verb::Update),
+            create: record::<R>(Verb::Create),
+            update: record::<R>(Verb::Update),
             redirect,
             editing: None,
             missing_account: false,

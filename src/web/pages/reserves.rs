@@ -3,11 +3,11 @@
 
 use super::common::PageResult;
 use crate::app::reports::{self, reserves::plan};
+use crate::http::session::SignedIn;
 use crate::i18n::format;
 use crate::state::AppState;
 use crate::web::components::form_error;
 use crate::web::layout::page;
-use crate::web::SignedIn;
 use axum::extract::State;
 use axum::response::IntoResponse;
 use maud::html;

@@ -3,12 +3,12 @@
 
 use super::common::PageResult;
 use crate::app::search::{self, Found};
+use crate::http::session::SignedIn;
 use crate::i18n::format;
 use crate::i18n::guide;
 use crate::state::AppState;
 use crate::web::components::{page_links, pager, query_value, Pages};
 use crate::web::layout::page;
-use crate::web::SignedIn;
 use axum::extract::{Query, State};
 use axum::response::IntoResponse;
 use maud::{html, Markup};

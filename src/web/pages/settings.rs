@@ -5,13 +5,13 @@ use crate::app::{api_tokens, sessions, sign_in};
 use crate::auth::api_tokens::LIFETIMES;
 use crate::domain::currency::KNOWN;
 use crate::domain::user_agent;
+use crate::http::session::SignedIn;
 use crate::state::AppState;
 use crate::web::components::{
     checkbox, delete_button, form_error, form_success, local_time, select, Field,
 };
 use crate::web::layout::page;
 use crate::web::pages::common::PageResult;
-use crate::web::SignedIn;
 use axum::extract::State;
 use axum::response::IntoResponse;
 use maud::html;

@@ -5,10 +5,10 @@ use super::record_page::{
     amount_field, next_due_cell, Editing, RecordForm, RecordList, Row, SchedulePrefill,
 };
 use crate::app::records::{self, TransferInput};
+use crate::http::session::SignedIn;
 use crate::state::AppState;
 use crate::web::components::{select, textarea};
 use crate::web::layout::page;
-use crate::web::SignedIn;
 use axum::extract::{Query, State};
 use axum::response::IntoResponse;
 use maud::html;

@@ -10,7 +10,7 @@
 //!   (no `$ref`, no `$defs`, no empty `enum`: local models refuse or
 //!   misread them). The property names of a write tool are the camelCase
 //!   input names of its action, so Confirm can send the arguments to the
-//!   action ([`action_for`]) as they are.
+//!   action ([`write_call`]) as they are.
 //! - [`run`]`(state, user, name, arguments_json_text)` → [`Outcome`].
 //! - [`preview`]: what a write tool would do (`previewTool`).
 //!
@@ -75,7 +75,7 @@ pub enum Outcome {
         looked: crate::i18n::assistant::Looked,
     },
     /// A write tool with a valid preview: not run, proposed. `arguments`
-    /// are the ones to send to the action ([`action_for`]) on Confirm.
+    /// are the ones to send to the action ([`write_call`]) on Confirm.
     Proposed { arguments: Value, preview: Preview },
     /// Unknown tool, bad arguments, no such record, a write the action
     /// would refuse: told to the model as `{"error": …}` so it can correct
@@ -92,7 +92,7 @@ mod write;
 pub use arguments::{as_object, parse_arguments};
 pub use catalogue::catalogue;
 pub use reads::PAYMENTS_MAX;
-pub use write::{action_for, book, is_write, preview, spends};
+pub use write::{book, is_write, preview, spends, write_call};
 
 use arguments::Args;
 #[cfg(test)]
@@ -228,26 +228,37 @@ mod tests {
         }
     }
 
-    /// The write tools are the create and update actions of the kinds
-    /// they propose, each a kind of record `each_kind` registers.
+    /// The write tools create and update the kinds they propose, each a
+    /// kind of record `each_kind` registers; the door names their actions
+    /// (`http::names::tool`).
     #[test]
     fn the_write_tools_are_record_kinds_create_and_update_actions() {
-        struct Actions(Vec<String>);
-        impl entries::EachKind for Actions {
+        struct Nouns(Vec<[&'static str; 2]>);
+        impl entries::EachKind for Nouns {
             fn kind<R: Record>(&mut self) {
-                self.0.extend(entries::Verb::ALL.map(R::action));
+                self.0.push(R::NOUN);
             }
         }
-        let mut actions = Actions(Vec::new());
-        entries::each_kind(&mut actions);
+        let mut kinds = Nouns(Vec::new());
+        entries::each_kind(&mut kinds);
         for t in WRITE_TOOLS.iter() {
-            assert!(
-                actions.0.contains(&t.action),
-                "{} is no record action",
-                t.action
+            let mut called = Nouns(Vec::new());
+            let verb = write_call(&t.name, &mut called).expect("a write tool");
+            assert_eq!(called.0.len(), 1, "{}: one kind", t.name);
+            let noun = called.0[0];
+            assert!(kinds.0.contains(&noun), "{} writes no record kind", t.name);
+            let word = if t.update { "update" } else { "create" };
+            assert_eq!(
+                verb,
+                if t.update {
+                    entries::Verb::Update
+                } else {
+                    entries::Verb::Create
+                }
             );
-            assert_eq!(t.name, snake(&t.action));
+            assert_eq!(t.name, format!("{word}{}", snake(noun[0])));
         }
+        assert!(write_call("get_summary", &mut Nouns(Vec::new())).is_none());
         let names: Vec<&str> = WRITE_TOOLS.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(
             names,
@@ -318,7 +329,7 @@ mod tests {
                 assert!(
                     names.contains(field),
                     "{}: {field} is no field of its input {names:?}",
-                    R::action(entries::Verb::Create)
+                    R::NOUN[0]
                 );
             }
         }
@@ -330,24 +341,11 @@ mod tests {
     }
 
     #[test]
-    fn each_write_tool_names_its_action_in_camel_case() {
+    fn only_updates_take_an_id() {
         for WriteTool {
             name: tool, update, ..
         } in WRITE_TOOLS.iter()
         {
-            // The action is the tool's name in camelCase.
-            let camel: String = tool
-                .split('_')
-                .enumerate()
-                .map(|(i, w)| {
-                    if i == 0 {
-                        w.to_string()
-                    } else {
-                        w[..1].to_uppercase() + &w[1..]
-                    }
-                })
-                .collect();
-            assert_eq!(action_for(tool), Some(camel));
             assert!(is_write(tool));
             let schema = catalogue()
                 .into_iter()
@@ -360,7 +358,6 @@ mod tests {
                 "{tool}: only updates take an id"
             );
         }
-        assert_eq!(action_for("get_summary"), None);
         assert!(!is_write("get_summary"));
     }
 

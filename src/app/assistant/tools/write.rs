@@ -14,7 +14,7 @@ use super::reads;
 use super::values::amt;
 use super::*;
 use crate::app::records::recurring::{self, Over, RecurringInput};
-use crate::app::records::{Update, Verb};
+use crate::app::records::{EachKind, Update, Verb};
 use crate::error::Reason;
 use crate::i18n::assistant::{self as words, amount_from, quoted, when, Entry};
 use crate::store::categories::Category;
@@ -64,11 +64,35 @@ const AMOUNT_FROM: Field = Field(
     "only when changing an amount: the first day the new amount applies, YYYY-MM-DD; payments before keep theirs (default today)",
 );
 
-/// The action a write tool's Confirm calls with its arguments
-/// (`create_daily_expense` → `createDailyExpense`); `None` for a read tool
-/// or an unknown name.
-pub fn action_for(tool: &str) -> Option<String> {
-    write_tool(tool).map(|t| t.action.clone())
+/// What a write tool's Confirm does: `door` is run for the kind of record
+/// it writes, and the answer is whether it creates or updates one; `None`
+/// for a read tool or an unknown name. A door names the action from both
+/// (`create_daily_expense` → `createDailyExpense`, `http::names::tool`).
+pub fn write_call(tool: &str, door: &mut impl EachKind) -> Option<Verb> {
+    let write = write_tool(tool)?;
+    struct Pick<'a, D> {
+        kind: usize,
+        at: usize,
+        door: &'a mut D,
+    }
+    impl<D: EachKind> EachProposed for Pick<'_, D> {
+        fn kind<R: Proposal>(&mut self) {
+            if self.at == self.kind {
+                self.door.kind::<R>();
+            }
+            self.at += 1;
+        }
+    }
+    each_proposed(&mut Pick {
+        kind: write.kind,
+        at: 0,
+        door,
+    });
+    Some(if write.update {
+        Verb::Update
+    } else {
+        Verb::Create
+    })
 }
 
 /// Whether `name` is a write tool (its call becomes a preview).
@@ -85,10 +109,11 @@ pub fn spends(name: &str) -> bool {
 /// A write tool: the create or the update action of a kind of record the
 /// assistant may propose, everything about it taken from that kind.
 pub(super) struct WriteTool {
-    /// The action's name in snake_case: `create_daily_expense`.
+    /// The verb and the kind's noun in snake_case: `create_daily_expense`
+    /// (the door names the action its Confirm calls, [`write_call`]).
     pub(super) name: String,
-    /// The action its Confirm calls: `createDailyExpense`.
-    pub(super) action: String,
+    /// Which of [`each_proposed`]'s kinds it writes.
+    kind: usize,
     /// Whether it changes a stored record (and takes its `id`).
     pub(super) update: bool,
     /// Its arguments, as the model is told of them ([`Proposal::FIELDS`]).
@@ -110,38 +135,64 @@ type CheckFn = fn(&Connection, &User, Value, bool) -> Result<(Value, String)>;
 /// A kind's [`written`]: the record as its action answers it.
 type WriteFn = fn(&Connection, &User, Value, bool, &str, NaiveDate) -> Result<Value>;
 
+/// What is done for every kind of record the assistant may propose
+/// ([`each_proposed`]).
+pub(super) trait EachProposed {
+    fn kind<R: Proposal>(&mut self);
+}
+
 /// The kinds of record the assistant may propose, each a record input
 /// with a [`Proposal`] impl, in the order the model is told of their
 /// tools: a kind is one line here.
-fn each_proposed() -> Vec<WriteTool> {
-    let mut tools = Vec::new();
-    tools_of::<DailyInput>(&mut tools);
-    tools_of::<ExpenseInput>(&mut tools);
-    tools_of::<IncomeInput>(&mut tools);
-    tools_of::<TransferInput>(&mut tools);
-    tools
+pub(super) fn each_proposed(each: &mut impl EachProposed) {
+    each.kind::<DailyInput>();
+    each.kind::<ExpenseInput>();
+    each.kind::<IncomeInput>();
+    each.kind::<TransferInput>();
 }
 
-/// The create and the update tool of the kind `R`, named from its actions.
-fn tools_of<R: Proposal>(out: &mut Vec<WriteTool>) {
-    for verb in [Verb::Create, Verb::Update] {
-        let action = R::action(verb);
-        out.push(WriteTool {
-            name: snake(&action),
-            action,
-            update: verb == Verb::Update,
-            fields: R::FIELDS,
-            about: R::ABOUT,
-            entry: R::ENTRY,
-            spends: R::SPENDS,
-            check: check::<R>,
-            written: written::<R>,
-        });
+/// The tool `verb` of the kind `R`: the verb and the kind's noun in
+/// snake_case (`create_daily_expense`).
+pub(super) fn tool_name<R: Record>(verb: Verb) -> String {
+    let word = match verb {
+        Verb::List => "list",
+        Verb::Create => "create",
+        Verb::Update => "update",
+        Verb::Delete => "delete",
+    };
+    format!("{word}{}", snake(R::NOUN[0]))
+}
+
+/// The create and the update tool of every kind proposed.
+struct Tools(Vec<WriteTool>);
+
+impl EachProposed for Tools {
+    /// The create and the update tool of the kind `R`.
+    fn kind<R: Proposal>(&mut self) {
+        // Two tools for each kind before this one.
+        let kind = self.0.len() / 2;
+        for verb in [Verb::Create, Verb::Update] {
+            self.0.push(WriteTool {
+                name: tool_name::<R>(verb),
+                kind,
+                update: verb == Verb::Update,
+                fields: R::FIELDS,
+                about: R::ABOUT,
+                entry: R::ENTRY,
+                spends: R::SPENDS,
+                check: check::<R>,
+                written: written::<R>,
+            });
+        }
     }
 }
 
 /// Every write tool.
-pub(super) static WRITE_TOOLS: LazyLock<Vec<WriteTool>> = LazyLock::new(each_proposed);
+pub(super) static WRITE_TOOLS: LazyLock<Vec<WriteTool>> = LazyLock::new(|| {
+    let mut tools = Tools(Vec::new());
+    each_proposed(&mut tools);
+    tools.0
+});
 
 /// The write tool of this name.
 pub(super) fn write_tool(name: &str) -> Option<&'static WriteTool> {
@@ -207,7 +258,7 @@ pub async fn preview(
 }
 
 /// Books a proposal: runs the write of `tool`'s action (`create…` or
-/// `update…`, [`action_for`]) with `arguments` inside the caller's
+/// `update…`, [`write_call`]) with `arguments` inside the caller's
 /// transaction, decoded and validated exactly as the action does. Answers
 /// the written record's id and the record as the action answers it.
 pub fn book(
