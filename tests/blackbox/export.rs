@@ -1030,16 +1030,7 @@ fn sheet(files: &[(String, Vec<u8>)], name: &str, delimiter: u8) -> Vec<Vec<Stri
         .iter()
         .find(|(n, _)| n == name)
         .unwrap_or_else(|| panic!("{name} in the archive"));
-    let text = bytes
-        .strip_prefix("\u{feff}".as_bytes())
-        .expect("a byte order mark first");
-    csv::ReaderBuilder::new()
-        .delimiter(delimiter)
-        .has_headers(false)
-        .from_reader(text)
-        .records()
-        .map(|r| r.unwrap().iter().map(str::to_string).collect())
-        .collect()
+    crate::support::sheets::sheet_rows(bytes, delimiter)
 }
 
 #[tokio::test]

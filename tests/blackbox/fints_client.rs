@@ -451,24 +451,7 @@ const LOG_CHILD: &str = "CASHKEEPER_FINTS_LOG_CHILD";
 /// may hold the PIN, the TAN or the login name.
 #[test]
 fn fints_no_pin_tan_or_login_reaches_the_log() {
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "fints_client::fints_log_child",
-            "--exact",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(LOG_CHILD, "1")
-        .output()
-        .unwrap();
-    let log = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{log}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(log.contains("1 passed"), "{log}");
+    let log = crate::support::child::log_of_child("fints_client::fints_log_child", LOG_CHILD);
     assert!(log.contains("FinTS request"), "{log}");
     assert!(log.contains("HKKAZ"), "{log}");
     assert!(log.contains("9910"), "{log}");

@@ -299,24 +299,8 @@ const REQUEST_LOG_CHILD: &str = "CASHKEEPER_REQUEST_LOG_CHILD";
 /// writes the service's every level to stdout.
 #[test]
 fn the_log_line_of_a_failed_request_names_its_error() {
-    let out = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "operations::request_log_child",
-            "--exact",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(REQUEST_LOG_CHILD, "1")
-        .output()
-        .unwrap();
-    let log = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{log}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(log.contains("1 passed"), "{log}");
+    let log =
+        crate::support::child::log_of_child("operations::request_log_child", REQUEST_LOG_CHILD);
     let line = |path: &str| {
         log.lines()
             .find(|l| l.contains(" request ") && l.contains(&format!("path={path} ")))

@@ -5,23 +5,9 @@
 //! only.
 
 use crate::export::{export_of, unzip};
+use crate::support::sheets::sheet_rows;
 use crate::support::*;
 use serde_json::json;
-
-/// The rows of a spreadsheet file (byte order mark first), the header
-/// first, read with `delimiter`.
-fn rows(bytes: &[u8], delimiter: u8) -> Vec<Vec<String>> {
-    let text = bytes
-        .strip_prefix("\u{feff}".as_bytes())
-        .expect("a byte order mark first");
-    csv::ReaderBuilder::new()
-        .delimiter(delimiter)
-        .has_headers(false)
-        .from_reader(text)
-        .records()
-        .map(|r| r.unwrap().iter().map(str::to_string).collect())
-        .collect()
-}
 
 /// A download's status, content type, file name and body.
 async fn download(app: &TestApp, user: &TestUser, path: &str) -> (u16, String, String, Vec<u8>) {
@@ -96,7 +82,7 @@ async fn a_months_one_time_expenses_download_as_a_spreadsheet_in_the_users_langu
     assert_eq!(status, 200);
     assert_eq!(kind, "text/csv; charset=utf-8");
     assert!(name.contains("Einzelausgaben-2026-03.csv"), "{name}");
-    let sheet = rows(&body, b';');
+    let sheet = sheet_rows(&body, b';');
     assert_eq!(
         sheet,
         [
@@ -143,7 +129,7 @@ async fn a_months_one_time_expenses_download_as_a_spreadsheet_in_the_users_langu
         "/api/export/daily-expenses?month=2026-03&category=none",
     )
     .await;
-    let sheet = rows(&body, b';');
+    let sheet = sheet_rows(&body, b';');
     assert_eq!(sheet.len(), 2);
     assert_eq!(sheet[1][1], "Kiosk");
 
@@ -160,7 +146,7 @@ async fn a_months_one_time_expenses_download_as_a_spreadsheet_in_the_users_langu
     let (_, _, name, body) =
         download(&app, &anna, "/api/export/daily-expenses?month=2026-03").await;
     assert!(name.contains("one-time-expenses-2026-03.csv"), "{name}");
-    let sheet = rows(&body, b',');
+    let sheet = sheet_rows(&body, b',');
     assert_eq!(sheet[0][0], "Date");
     assert_eq!(
         sheet[1][..4],
@@ -220,7 +206,7 @@ async fn a_searchs_hits_download_as_a_spreadsheet_in_the_users_language() {
     assert_eq!(status, 200);
     assert_eq!(kind, "text/csv; charset=utf-8");
     assert!(name.contains("Suche.csv"), "{name}");
-    let sheet = rows(&body, b';');
+    let sheet = sheet_rows(&body, b';');
     assert_eq!(
         sheet[0],
         ["Art", "Datum", "Beginn", "Name", "Händler", "Betrag", "Währung", "Rhythmus"]
@@ -259,7 +245,7 @@ async fn a_searchs_hits_download_as_a_spreadsheet_in_the_users_language() {
         .await;
     let (_, _, name, body) = download(&app, &anna, "/api/export/search?q=netflix").await;
     assert!(name.contains("search.csv"), "{name}");
-    let sheet = rows(&body, b',');
+    let sheet = sheet_rows(&body, b',');
     assert_eq!(sheet[0][0], "Kind");
     assert_eq!(
         sheet[1],
@@ -344,7 +330,7 @@ async fn budgets_and_the_balance_history_are_spreadsheet_files_of_the_export() {
                 d.to_string()
             }
         };
-        let budgets = rows(
+        let budgets = sheet_rows(
             &file(if de {
                 "spreadsheet/Budgets.csv"
             } else {
@@ -352,7 +338,7 @@ async fn budgets_and_the_balance_history_are_spreadsheet_files_of_the_export() {
             }),
             delimiter,
         );
-        let balances = rows(
+        let balances = sheet_rows(
             &file(if de {
                 "spreadsheet/Kontostand-Verlauf.csv"
             } else {

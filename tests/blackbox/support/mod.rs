@@ -19,9 +19,11 @@
 pub mod app;
 pub mod browser;
 pub mod calls;
+pub mod child;
 pub mod clock;
 pub mod reply;
 pub mod seed;
+pub mod sheets;
 pub mod upload;
 pub mod users;
 

@@ -29,7 +29,7 @@
 //! `23.11.2026`. What can be read without guessing is read
 //! ([`parse_arguments`], `normalise`); anything else fails naming the field.
 
-use crate::app::input::{self, decode as parse_input};
+use crate::app::input;
 use crate::app::records::{
     self as entries, DailyInput, ExpenseInput, IncomeInput, Record, TransferInput,
 };

@@ -295,7 +295,7 @@ pub(super) fn written<R: Record>(
     let record = if update {
         entries::update_in(tx, &user.id, Update::<R>::decode(arguments)?, now, today)?
     } else {
-        entries::create_in(tx, &user.id, parse_input::<R>(arguments)?, now, today)?
+        entries::create_in(tx, &user.id, input::decode::<R>(arguments)?, now, today)?
     };
     serde_json::to_value(record).map_err(|e| Error::Internal(e.into()))
 }
@@ -344,7 +344,7 @@ pub(super) fn check<R: Proposal>(
         <R::Stored as Table>::before_write(c, &user.id, &new, Some(&id))?;
         (Some(id), Some(stored), new)
     } else {
-        let new = parse_input::<R>(args)?.validate(c, &user.id, None)?;
+        let new = input::decode::<R>(args)?.validate(c, &user.id, None)?;
         R::CAP.check(c, &user.id)?;
         <R::Stored as Table>::before_write(c, &user.id, &new, None)?;
         (None, None, new)
