@@ -27,21 +27,9 @@
     return new Intl.NumberFormat(lang === 'de' ? 'de-DE' : 'en-GB').format(n);
   }
 
-  async function action(name, body) {
-    let res;
-    try {
-      res = await fetch('/actions/' + encodeURIComponent(name), {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        credentials: 'same-origin',
-        body: JSON.stringify(body || {}),
-      });
-    } catch (_) {
-      return { success: false, error: T.network };
-    }
-    if (res.status === 401) { window.location.assign('/login'); return new Promise(function () {}); }
-    try { return await res.json(); } catch (_) { return { success: false, error: T.network }; }
-  }
+  // app.js's call of a server action (it runs first: both are deferred);
+  // a failed request says the page's network message.
+  const action = window.cashkeeper.action;
 
   // ---- messages ----------------------------------------------------------
 
