@@ -179,8 +179,9 @@ async fn the_expense_form_says_what_is_left_of_the_chosen_categorys_budget() {
     .select_by_value(&food)
     .await
     .unwrap();
-    assert!(hint.is_displayed().await.unwrap());
-    // WebDriver reads the non-breaking spaces as spaces.
+    // The hint asks listBudgets first; WebDriver reads its non-breaking
+    // spaces as spaces.
+    crate::support::browser::wait_for_shown(c, ".budget-hint", "noch 124,50").await;
     assert_eq!(
         hint.text().await.unwrap().replace('\u{a0}', " "),
         "Budget: noch 124,50 € von 400,00 €"

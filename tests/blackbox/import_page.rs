@@ -3,6 +3,7 @@
 //! preview, a decided conflict, confirm and undo.
 
 use crate::support::browser::resize;
+use crate::support::browser::wait_for_shown;
 use crate::support::*;
 use serde_json::json;
 
@@ -441,27 +442,6 @@ async fn call(
     let reply = app.action(name, body.clone(), Some(cookie)).await;
     assert!(reply.ok(), "{name} {body} → {}", reply.body);
     reply.body["data"].clone()
-}
-
-/// Waits until `css` matches a shown element whose text contains `text`.
-async fn wait_for_shown(c: &fantoccini::Client, css: &str, text: &str) {
-    crate::support::browser::wait_until(
-        c,
-        "const el = document.querySelector(arguments[0]);
-         return el && el.getClientRects().length > 0 && el.innerText.includes(arguments[1]);",
-        vec![css.into(), text.into()],
-    )
-    .await;
-    let mut seen = String::new();
-    if let Ok(el) = c.find(fantoccini::Locator::Css(css)).await {
-        if el.is_displayed().await.unwrap_or(false) {
-            seen = el.text().await.unwrap_or_default();
-            if seen.contains(text) {
-                return;
-            }
-        }
-    }
-    panic!("{css} never showed {text:?} (last: {seen:?})");
 }
 
 /// Waits until `css` matches an element whose attribute `attr` is `value`.

@@ -322,6 +322,27 @@ pub async fn wait_for_css(c: &Client, css: &str) -> fantoccini::elements::Elemen
     c.find(Locator::Css(css)).await.unwrap()
 }
 
+/// Waits until `css` matches a shown element whose text contains `text`.
+pub async fn wait_for_shown(c: &Client, css: &str, text: &str) {
+    wait_until(
+        c,
+        "const el = document.querySelector(arguments[0]);
+         return el && el.getClientRects().length > 0 && el.innerText.includes(arguments[1]);",
+        vec![css.into(), text.into()],
+    )
+    .await;
+    let mut seen = String::new();
+    if let Ok(el) = c.find(Locator::Css(css)).await {
+        if el.is_displayed().await.unwrap_or(false) {
+            seen = el.text().await.unwrap_or_default();
+            if seen.contains(text) {
+                return;
+            }
+        }
+    }
+    panic!("{css} never showed {text:?} (last: {seen:?})");
+}
+
 /// Waits until the page's source contains `text`.
 pub async fn wait_for_text(c: &Client, text: &str) {
     // The page's source as WebDriver gives it.
