@@ -29,27 +29,11 @@
 //! `23.11.2026`. What can be read without guessing is read
 //! ([`parse_arguments`], `normalise`); anything else fails naming the field.
 
-use crate::app::input;
-use crate::app::records::{
-    self as entries, DailyInput, ExpenseInput, IncomeInput, Record, TransferInput,
-};
-use crate::domain::recurrence::Schedule;
-use crate::error::{Error, Reason, Result};
-use crate::i18n::format;
+use crate::error::{Error, Reason};
 use crate::state::AppState;
-use crate::store::accounts::Account;
-use crate::store::daily_expenses::{DailyEntry, DailyExpense};
-use crate::store::expenses::Expense;
-use crate::store::incomes::Income;
-use crate::store::recurring::NewRecurring;
-use crate::store::table::{self, Table};
-use crate::store::transfers::{NewTransfer, Transfer};
 use crate::store::users::User;
-use chrono::NaiveDate;
-use rusqlite::Connection;
-use rust_decimal::Decimal;
 use serde::Serialize;
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 /// What a write tool would do, without doing it (`previewTool`'s reply).
 #[derive(Clone, Debug, Serialize)]
@@ -149,10 +133,16 @@ pub async fn run(state: &AppState, user: &User, name: &str, arguments: &str) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::records::{self, DailyInput, ExpenseInput, IncomeInput, Record, TransferInput};
     use crate::domain::locale::Locale;
-    use crate::domain::recurrence::Frequency;
-    use crate::store::recurring::Planned;
+    use crate::domain::recurrence::{Frequency, Schedule};
+    use crate::store::daily_expenses::DailyEntry;
+    use crate::store::recurring::{NewRecurring, Planned};
     use crate::store::users::UserId;
+    use chrono::NaiveDate;
+    use rusqlite::Connection;
+    use rust_decimal::Decimal;
+    use serde_json::json;
 
     fn user(locale: Locale) -> User {
         User {
@@ -234,13 +224,13 @@ mod tests {
     #[test]
     fn the_write_tools_are_record_kinds_create_and_update_actions() {
         struct Nouns(Vec<[&'static str; 2]>);
-        impl entries::EachKind for Nouns {
+        impl records::EachKind for Nouns {
             fn kind<R: Record>(&mut self) {
                 self.0.push(R::NOUN);
             }
         }
         let mut kinds = Nouns(Vec::new());
-        entries::each_kind(&mut kinds);
+        records::each_kind(&mut kinds);
         for t in WRITE_TOOLS.iter() {
             let mut called = Nouns(Vec::new());
             let verb = write_call(&t.name, &mut called).expect("a write tool");
@@ -251,9 +241,9 @@ mod tests {
             assert_eq!(
                 verb,
                 if t.update {
-                    entries::Verb::Update
+                    records::Verb::Update
                 } else {
-                    entries::Verb::Create
+                    records::Verb::Create
                 }
             );
             assert_eq!(t.name, format!("{word}{}", snake(noun[0])));

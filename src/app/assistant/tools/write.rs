@@ -10,15 +10,31 @@
 //! confirmed proposal is booked through the same write ([`book`]).
 
 use super::arguments::{normalise_date, normalise_frequency, snake};
-use super::reads;
 use super::values::amt;
-use super::*;
+use super::{reads, Preview};
+use crate::app::input;
 use crate::app::records::recurring::{self, Over, RecurringInput};
-use crate::app::records::{EachKind, Update, Verb};
-use crate::error::Reason;
-use crate::i18n::assistant::{self as words, amount_from, quoted, when, Entry};
+use crate::app::records::{
+    self, DailyInput, EachKind, ExpenseInput, IncomeInput, Record, TransferInput, Update, Verb,
+};
+use crate::domain::recurrence::Schedule;
+use crate::error::{Error, Reason, Result};
+use crate::i18n::assistant::{amount_from, quoted, when, Entry};
+use crate::i18n::{self, format};
+use crate::state::AppState;
+use crate::store::accounts::Account;
 use crate::store::categories::Category;
-use crate::store::recurring::Planned;
+use crate::store::daily_expenses::{DailyEntry, DailyExpense};
+use crate::store::expenses::Expense;
+use crate::store::incomes::Income;
+use crate::store::recurring::{NewRecurring, Planned};
+use crate::store::table::{self, Table};
+use crate::store::transfers::{NewTransfer, Transfer};
+use crate::store::users::User;
+use chrono::NaiveDate;
+use rusqlite::Connection;
+use rust_decimal::Decimal;
+use serde_json::{json, Map, Value};
 use std::sync::LazyLock;
 
 /// How a write tool's argument is read (and tidied, see `normalise`).
@@ -249,7 +265,7 @@ pub async fn preview(
         Err(refusal) => Preview {
             tool: tool_name,
             valid: false,
-            summary: words::not_possible(write.entry, &refusal, locale),
+            summary: i18n::assistant::not_possible(write.entry, &refusal, locale),
             errors: vec![refusal],
             record: Value::Null,
         },
@@ -293,9 +309,9 @@ pub(super) fn written<R: Record>(
     today: NaiveDate,
 ) -> Result<Value> {
     let record = if update {
-        entries::update_in(tx, &user.id, Update::<R>::decode(arguments)?, now, today)?
+        records::update_in(tx, &user.id, Update::<R>::decode(arguments)?, now, today)?
     } else {
-        entries::create_in(tx, &user.id, input::decode::<R>(arguments)?, now, today)?
+        records::create_in(tx, &user.id, input::decode::<R>(arguments)?, now, today)?
     };
     serde_json::to_value(record).map_err(|e| Error::Internal(e.into()))
 }
@@ -363,13 +379,14 @@ pub(super) fn check<R: Proposal>(
             None => None,
         };
         let account = account_name(c, user, account)?;
-        line += &words::booked_on(&account, category.as_ref().map(Option::as_deref), locale);
+        line +=
+            &i18n::assistant::booked_on(&account, category.as_ref().map(Option::as_deref), locale);
     }
     let summary = match stored {
         None => line,
         Some(stored) => {
             let was = R::was(&new, &stored).map(|(a, cur)| format::money(a, &cur, locale));
-            words::change(&line, was.as_deref(), locale)
+            i18n::assistant::change(&line, was.as_deref(), locale)
         }
     };
     Ok((Value::Object(record), summary))
@@ -458,7 +475,7 @@ impl Proposal for DailyInput {
         } else {
             (format!("{} ", quoted(&n.name, l)), merchant)
         };
-        Ok(words::one_time(&named, &amount, at, n.date, l))
+        Ok(i18n::assistant::one_time(&named, &amount, at, n.date, l))
     }
 
     fn was(n: &DailyEntry, s: &DailyExpense) -> Option<(Decimal, String)> {
@@ -638,7 +655,7 @@ impl Proposal for TransferInput {
             format::money(n.plan.amount, &n.plan.currency, l),
             when(&n.plan.schedule(), l),
         );
-        Ok(words::transfer(&amount, &from, &to, &when, l))
+        Ok(i18n::assistant::transfer(&amount, &from, &to, &when, l))
     }
 
     fn was(n: &NewTransfer, s: &Transfer) -> Option<(Decimal, String)> {
