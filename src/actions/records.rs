@@ -140,18 +140,13 @@ async fn list_daily_expenses(ctx: Ctx, input: ListInput) -> Result<Reply> {
     let mut filter = Filter {
         from: input::optional_date("from", input.from)?,
         to: input::optional_date("to", input.to)?,
-        category_id: input::optional_id(input.category_id),
         limit: Some(limit),
-        ..Filter::default()
+        ..daily_expenses::CategoryFilter::parse(input.category_id.as_deref()).filter()
     };
     if let Some(m) = input.month.filter(|m| !m.trim().is_empty()) {
         let (first, last) = crate::domain::recurrence::parse_month("month", &m)?;
         filter.from = Some(first);
         filter.to = Some(last);
-    }
-    if filter.category_id.as_deref() == Some("none") {
-        filter.category_id = None;
-        filter.uncategorised = true;
     }
     if let (Some(f), Some(t)) = (filter.from, filter.to) {
         if t < f {

@@ -11,6 +11,7 @@
 //! `spreadsheet/` files are (the "spreadsheet" links of those pages).
 
 use super::{error, ApiError};
+use crate::app::records::daily_expenses::MonthFilter;
 use crate::app::{export, temp_files};
 use crate::error::Reason;
 use crate::http::session::SessionUser;
@@ -95,23 +96,19 @@ pub async fn daily_expenses(
     Query(q): Query<MonthQuery>,
 ) -> Response {
     let user = &session.user;
-    let first = match crate::domain::recurrence::month_or_current(
-        "month",
+    let shown = match MonthFilter::parse(
         q.month.as_deref(),
+        q.category.as_deref(),
         state.clock.today(),
     ) {
-        Ok(first) => first,
+        Ok(shown) => shown,
         Err(e) => return ApiError::worded(e, user.locale).into_response(),
     };
-    let last = crate::domain::recurrence::month_end(first);
-    let category = q
-        .category
-        .filter(|c| !c.trim().is_empty())
-        .map(|c| (c != "none").then_some(c));
-    match export::daily_expenses_sheet(&state.db, user, (first, last), category).await {
+    let month = shown.first.format("%Y-%m");
+    match export::daily_expenses_sheet(&state.db, user, shown).await {
         Ok(csv) => {
             let (name, _) = sheet_words(Sheet::DailyExpenses, user.locale);
-            sheet(csv, &format!("{name}-{}", first.format("%Y-%m")))
+            sheet(csv, &format!("{name}-{month}"))
         }
         Err(e) => ApiError::worded(e, user.locale).into_response(),
     }

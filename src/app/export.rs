@@ -3,6 +3,7 @@
 //! `cashkeeper export-user` and `import-user` (`docs/operations.md`).
 
 use crate::app::chunks::in_chunks;
+use crate::app::records::daily_expenses::{CategoryFilter, MonthFilter};
 use crate::error::{Reason, Result};
 use crate::store::documents::Files;
 use crate::store::export::{self, Imported, Limits, Loading, Summary};
@@ -88,20 +89,20 @@ pub async fn write(
     .await
 }
 
-/// The user's one-time expenses from `first` to `last` (both included), of
-/// the category `category` (`Some(None)`: without one), as a spreadsheet
-/// file in the user's language, the export's `spreadsheet/` file of them.
-pub async fn daily_expenses_sheet(
-    db: &Db,
-    user: &User,
-    (first, last): (chrono::NaiveDate, chrono::NaiveDate),
-    category: Option<Option<String>>,
-) -> Result<Vec<u8>> {
+/// The user's one-time expenses of the month and category `shown` selects
+/// (the page's filter), as a spreadsheet file in the user's language, the
+/// export's `spreadsheet/` file of them.
+pub async fn daily_expenses_sheet(db: &Db, user: &User, shown: MonthFilter) -> Result<Vec<u8>> {
     let user = user.clone();
     db.read(move |c| {
         let mut out = Vec::new();
-        let category = category.as_ref().map(Option::as_deref);
-        export::sheets::daily_expenses(c, &user, (first, last), category, &mut out)
+        let category = match &shown.category {
+            CategoryFilter::All => None,
+            CategoryFilter::Uncategorised => Some(None),
+            CategoryFilter::Only(id) => Some(Some(id.as_str())),
+        };
+        let month = (shown.first, shown.last);
+        export::sheets::daily_expenses(c, &user, month, category, &mut out)
             .map_err(crate::Error::Internal)?;
         Ok(out)
     })

@@ -4,7 +4,7 @@ use super::table::{read_columns, written_columns, Table};
 use super::users::UserId;
 use crate::domain::import::candidates::{self, Near};
 use crate::domain::import::reconcile::Entry;
-use crate::domain::money;
+use crate::domain::money::{self, Money};
 use crate::error::Result;
 use chrono::NaiveDate;
 use rusqlite::{params, Connection};
@@ -27,8 +27,7 @@ pub struct DailyExpense {
 #[serde(rename_all = "camelCase")]
 pub struct DailyEntry {
     pub name: String,
-    #[serde(serialize_with = "money::json::serialize")]
-    pub amount: Decimal,
+    pub amount: Money,
     pub currency: String,
     pub date: NaiveDate,
     pub account_id: String,
@@ -85,7 +84,7 @@ impl Table for DailyExpense {
     read_columns! {
         created_at, updated_at;
         entry: DailyEntry {
-            name, amount: "amount_cents" => money::from_cents, currency, date,
+            name, amount: "amount_cents" => Money::from_cents, currency, date,
             account_id, category_id, merchant, notes,
         }
     }
@@ -413,6 +412,31 @@ mod tests {
             assert_eq!(actual, expected);
             Ok(())
         });
+    }
+
+    /// The amount of an entry is a JSON number with exactly two decimals,
+    /// whatever its scale inside: the bytes every reply has carried.
+    #[test]
+    fn an_entrys_amount_is_a_number_with_two_decimals() {
+        use super::{DailyEntry, Money};
+        for (amount, text) in [("12.3", "12.30"), ("1234.5", "1234.50"), ("-0.5", "-0.50")] {
+            let entry = DailyEntry {
+                name: "Bakery".into(),
+                amount: Money(amount.parse().unwrap()),
+                currency: "EUR".into(),
+                date: chrono::NaiveDate::from_ymd_opt(2026, 11, 23).unwrap(),
+                account_id: "a".into(),
+                category_id: None,
+                merchant: String::new(),
+                notes: String::new(),
+            };
+            assert_eq!(
+                serde_json::to_string(&entry).unwrap(),
+                format!(
+                    r#"{{"name":"Bakery","amount":{text},"currency":"EUR","date":"2026-11-23","accountId":"a","categoryId":null,"merchant":"","notes":""}}"#
+                )
+            );
+        }
     }
 
     /// What SQLite plans for `sql` with `params`: the detail of each step.

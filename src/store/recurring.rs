@@ -2,7 +2,7 @@
 //! (recurring expenses, incomes and transfers, stored and written), and
 //! [`NewRecurring`], one validated record for the expense and income tables.
 
-use crate::domain::money;
+use crate::domain::money::Money;
 use crate::domain::prices::{Earlier, Prices};
 use crate::domain::recurrence::{Frequency, Schedule};
 use chrono::NaiveDate;
@@ -16,8 +16,7 @@ use serde::Serialize;
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Planned {
-    #[serde(serialize_with = "money::json::serialize")]
-    pub amount: Decimal,
+    pub amount: Money,
     pub currency: String,
     pub frequency: Frequency,
     pub start_date: NaiveDate,
@@ -28,7 +27,7 @@ impl Planned {
     /// A validated amount on a validated schedule, ready to write.
     pub fn new(amount: Decimal, currency: String, schedule: Schedule) -> Planned {
         Planned {
-            amount,
+            amount: Money(amount),
             currency,
             frequency: schedule.frequency,
             start_date: schedule.start,
@@ -44,7 +43,7 @@ impl Planned {
     /// The amount over time, given the amounts before the latest one.
     pub fn prices(&self, earlier: &[Earlier]) -> Prices {
         Prices {
-            latest: self.amount,
+            latest: *self.amount,
             earlier: earlier.to_vec(),
         }
     }
@@ -110,5 +109,33 @@ impl ContractTerms {
             renewal_months: self.renewal_months,
             notice,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::recurrence::Frequency;
+
+    /// The amount of a plan is a JSON number with exactly two decimals,
+    /// whatever its scale inside: the bytes every reply has carried.
+    #[test]
+    fn a_plans_amount_is_a_number_with_two_decimals() {
+        let day = NaiveDate::from_ymd_opt(2026, 1, 31).unwrap();
+        for (amount, text) in [("12.3", "12.30"), ("1234.5", "1234.50"), ("-7.05", "-7.05")] {
+            let plan = Planned {
+                amount: Money(amount.parse().unwrap()),
+                currency: "EUR".into(),
+                frequency: Frequency::Monthly,
+                start_date: day,
+                end_date: None,
+            };
+            assert_eq!(
+                serde_json::to_string(&plan).unwrap(),
+                format!(
+                    r#"{{"amount":{text},"currency":"EUR","frequency":"monthly","startDate":"2026-01-31","endDate":null}}"#
+                )
+            );
+        }
     }
 }

@@ -65,7 +65,7 @@ macro_rules! read_columns {
         $crate::store::table::read_columns! {
             $($field $(: $column $(=> $read)?)?),+ ;
             plan: Planned {
-                amount: "amount_cents" => $crate::domain::money::from_cents,
+                amount: "amount_cents" => $crate::domain::money::Money::from_cents,
                 currency, frequency, start_date, end_date,
             }
         }
@@ -366,7 +366,7 @@ mod tests {
         let account = insert::<Account>(&c, &a, &account("A", 0), "t1").unwrap();
         let entry = DailyEntry {
             name: "Bakery".into(),
-            amount: Decimal::new(1_240, 2),
+            amount: crate::domain::money::Money(Decimal::new(1_240, 2)),
             currency: "EUR".into(),
             date: chrono::NaiveDate::from_ymd_opt(2026, 11, 23).unwrap(),
             account_id: account.id.clone(),
@@ -411,7 +411,7 @@ mod tests {
         let made = insert::<Transfer>(&c, &a, &new, "t1").unwrap();
         assert_eq!(made.plan.schedule(), schedule);
         assert_eq!(
-            (made.plan.amount, made.plan.currency.as_str()),
+            (*made.plan.amount, made.plan.currency.as_str()),
             (Decimal::new(1_250, 2), "USD")
         );
         // Amounts keep their two decimals, as in every reply.

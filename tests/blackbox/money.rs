@@ -54,18 +54,7 @@ async fn accounts_are_created_listed_updated_and_keep_the_users_balance() {
     assert_eq!(a["type"], "checking");
     assert_eq!(m(&a["balance"]), "1234.50");
     // On the wire, amounts are numbers with exactly two decimals.
-    let raw = app
-        .client
-        .post(app.url("/actions/listAccounts"))
-        .header("content-type", "application/json")
-        .header("cookie", format!("cashkeeper_session={}", user.cookie))
-        .body("{}")
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let raw = app.raw(&user, "listAccounts", json!({})).await;
     assert!(raw.contains("\"balance\":1234.50"), "{raw}");
     assert_eq!(id(&a).len(), 36);
     let updated = app
@@ -88,6 +77,43 @@ async fn accounts_are_created_listed_updated_and_keep_the_users_balance() {
     let list = app.ok(&user, "listAccounts", json!({})).await;
     assert_eq!(list.as_array().unwrap().len(), 1);
     assert_eq!(m(&list[0]["balance"]), "-20.10");
+}
+
+/// On the wire, the amounts of recurring and one-time records are numbers
+/// with exactly two decimals, as clients have always read them.
+#[tokio::test]
+async fn record_amounts_are_numbers_with_two_decimals_on_the_wire() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let a = app.account(&user, "Giro", "EUR").await;
+    let b = app.account(&user, "Tagesgeld", "EUR").await;
+    let plan = |amount: &str| json!({"amount": amount, "frequency": "monthly", "startDate": "2026-01-01", "accountId": a});
+    let mut expense = plan("12.3");
+    expense["name"] = json!("Hausrat");
+    let mut income = plan("1234.5");
+    income["name"] = json!("Gehalt");
+    for (create, body, list, amount) in [
+        ("createExpense", expense, "listExpenses", "12.30"),
+        ("createIncome", income, "listIncomes", "1234.50"),
+        (
+            "createTransfer",
+            json!({"fromAccountId": a, "toAccountId": b, "amount": 100, "frequency": "monthly", "startDate": "2026-01-01"}),
+            "listTransfers",
+            "100.00",
+        ),
+        (
+            "createDailyExpense",
+            json!({"name": "Rad", "amount": "1234.5", "date": "2026-01-05", "accountId": a}),
+            "listDailyExpenses",
+            "1234.50",
+        ),
+    ] {
+        let wanted = format!("\"amount\":{amount},");
+        let made = app.raw(&user, create, body).await;
+        assert!(made.contains(&wanted), "{create}: {made}");
+        let listed = app.raw(&user, list, json!({})).await;
+        assert!(listed.contains(&wanted), "{list}: {listed}");
+    }
 }
 
 #[tokio::test]

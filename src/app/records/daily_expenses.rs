@@ -4,6 +4,8 @@
 use super::{account_and_currency, check_category, Record, Written};
 use crate::app::input::{self, Patch, NAME_MAX, NOTES_MAX};
 use crate::domain::merchant;
+use crate::domain::money::Money;
+use crate::domain::recurrence::{month_end, month_or_current, month_start};
 use crate::error::Result;
 use crate::state::AppState;
 use crate::store::daily_expenses::{DailyEntry, DailyExpense, Filter};
@@ -59,7 +61,7 @@ impl Record for DailyInput {
         let name = checks.take(input::text("name", name, NAME_MAX))?;
         let amount = checks.take(input::positive_amount(
             self.amount,
-            stored.map(|e| e.entry.amount),
+            stored.map(|e| *e.entry.amount),
         ))?;
         let date = checks.take(input::date(
             "date",
@@ -87,7 +89,7 @@ impl Record for DailyInput {
         let (account_id, currency) = account;
         Ok(DailyEntry {
             name,
-            amount,
+            amount: Money(amount),
             currency,
             date,
             account_id,
@@ -140,6 +142,109 @@ pub async fn page(
 
 /// How many one-time expenses a page of a month shows.
 pub const MONTH_PAGE: u32 = 50;
+
+/// Which of a month's one-time expenses its page and its spreadsheet
+/// file show: the month (`?month=YYYY-MM`) and the category
+/// (`?category=ID`, `none` for those without one), read once for both
+/// by [`MonthFilter::parse`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MonthFilter {
+    /// The month's first day.
+    pub first: NaiveDate,
+    /// The month's last day.
+    pub last: NaiveDate,
+    pub category: CategoryFilter,
+}
+
+/// The category part of a [`MonthFilter`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CategoryFilter {
+    /// Every category, and none.
+    All,
+    /// Only the entries without a category (`none`).
+    Uncategorised,
+    /// Only the entries of the category with this id.
+    Only(String),
+}
+
+impl MonthFilter {
+    /// Reads `month` (`YYYY-MM`; the month of `today` when absent or
+    /// blank; anything else refused naming `month`, [`Reason::NotAMonth`])
+    /// and `category` ([`CategoryFilter::parse`]).
+    ///
+    /// [`Reason::NotAMonth`]: crate::error::Reason::NotAMonth
+    pub fn parse(
+        month: Option<&str>,
+        category: Option<&str>,
+        today: NaiveDate,
+    ) -> Result<MonthFilter> {
+        Ok(Self::of(month_or_current("month", month, today)?, category))
+    }
+
+    /// As [`MonthFilter::parse`], a month that is none read as the month
+    /// of `today`: a page shows a month whatever its address says.
+    pub fn parse_or_this_month(
+        month: Option<&str>,
+        category: Option<&str>,
+        today: NaiveDate,
+    ) -> MonthFilter {
+        Self::parse(month, category, today)
+            .unwrap_or_else(|_| Self::of(month_start(today), category))
+    }
+
+    /// The month that begins on `first`, and `category`.
+    fn of(first: NaiveDate, category: Option<&str>) -> MonthFilter {
+        MonthFilter {
+            first,
+            last: month_end(first),
+            category: CategoryFilter::parse(category),
+        }
+    }
+
+    /// The store's filter of the month's entries.
+    pub fn filter(&self) -> Filter {
+        Filter {
+            from: Some(self.first),
+            to: Some(self.last),
+            ..self.category.filter()
+        }
+    }
+}
+
+impl CategoryFilter {
+    /// Reads a `category`: absent or blank is every category, `none` the
+    /// entries without one, anything else a category's id (an id that is
+    /// not the user's selects nothing).
+    pub fn parse(raw: Option<&str>) -> CategoryFilter {
+        match raw.map(str::trim) {
+            None | Some("") => CategoryFilter::All,
+            Some("none") => CategoryFilter::Uncategorised,
+            Some(id) => CategoryFilter::Only(id.to_string()),
+        }
+    }
+
+    /// What [`CategoryFilter::parse`] reads it back from: `none` or the
+    /// id; `None` for every category.
+    pub fn as_query(&self) -> Option<&str> {
+        match self {
+            CategoryFilter::All => None,
+            CategoryFilter::Uncategorised => Some("none"),
+            CategoryFilter::Only(id) => Some(id),
+        }
+    }
+
+    /// The store's filter of it, of every date.
+    pub fn filter(&self) -> Filter {
+        Filter {
+            category_id: match self {
+                CategoryFilter::Only(id) => Some(id.clone()),
+                _ => None,
+            },
+            uncategorised: *self == CategoryFilter::Uncategorised,
+            ..Filter::default()
+        }
+    }
+}
 
 /// One page of a month of one-time expenses as their page shows it.
 pub struct Month {
@@ -209,26 +314,23 @@ fn page_start(days: &[(NaiveDate, u32)], page: u32) -> Option<(NaiveDate, u32)> 
     None
 }
 
-/// The page `page` (from 1) of the one-time expenses from `first` through
-/// `last`, a month, that `filter` selects (its dates are these), with the
-/// count and sums of all of them, the one named `editing`, and the
-/// month's documents. The page is found by key: its first entry's day
+/// The page `page` (from 1) of the one-time expenses of a month that
+/// `shown` selects, with the count and sums of all of them, the one named
+/// `editing`, and the month's documents. The page is found by key: its first entry's day
 /// from the month's counts per day (which its pager shows anyway), so a
 /// deep page reads no more entries than the first.
 pub async fn month(
     state: &AppState,
     user: &UserId,
-    (first, last): (NaiveDate, NaiveDate),
-    filter: Filter,
+    shown: &MonthFilter,
     page: u32,
     editing: Option<String>,
 ) -> Result<Month> {
     let user = user.clone();
+    let (first, last) = (shown.first, shown.last);
     let filter = Filter {
-        from: Some(first),
-        to: Some(last),
         limit: Some(MONTH_PAGE),
-        ..filter
+        ..shown.filter()
     };
     let category = if filter.uncategorised {
         Some(String::new())
@@ -281,6 +383,64 @@ mod tests {
 
     fn day(d: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(2026, 11, d).unwrap()
+    }
+
+    #[test]
+    fn a_month_and_a_category_are_read_once_for_the_page_and_its_file() {
+        let today = day(17);
+        let read = |month, category| MonthFilter::parse(month, category, today);
+        let october = read(Some(" 2026-10 "), None).unwrap();
+        assert_eq!(
+            (october.first, october.last, &october.category),
+            (
+                NaiveDate::from_ymd_opt(2026, 10, 1).unwrap(),
+                NaiveDate::from_ymd_opt(2026, 10, 31).unwrap(),
+                &CategoryFilter::All
+            )
+        );
+        // No month, or a blank one, is this month.
+        for month in [None, Some(""), Some("  ")] {
+            let this = read(month, None).unwrap();
+            assert_eq!((this.first, this.last), (day(1), day(30)), "{month:?}");
+        }
+        // A month that is none is refused by name; a page shows this month.
+        for month in ["2026-13", "march", "2026-1-1"] {
+            let e = read(Some(month), None).unwrap_err();
+            assert_eq!(e.to_string(), "month: must be a month YYYY-MM", "{month}");
+            let shown = MonthFilter::parse_or_this_month(Some(month), Some("none"), today);
+            assert_eq!(
+                (shown.first, shown.category),
+                (day(1), CategoryFilter::Uncategorised)
+            );
+        }
+        // `none` is the entries without a category, blank is every one.
+        for (raw, category, query) in [
+            (None, CategoryFilter::All, None),
+            (Some(""), CategoryFilter::All, None),
+            (Some(" "), CategoryFilter::All, None),
+            (Some("none"), CategoryFilter::Uncategorised, Some("none")),
+            (Some("k1"), CategoryFilter::Only("k1".into()), Some("k1")),
+        ] {
+            let f = read(None, raw).unwrap();
+            assert_eq!(f.category, category, "{raw:?}");
+            assert_eq!(f.category.as_query(), query, "{raw:?}");
+        }
+        // The store's filter: the month's dates and the category.
+        let f = read(Some("2026-02"), Some("none")).unwrap().filter();
+        assert_eq!(
+            (f.from, f.to, f.category_id, f.uncategorised),
+            (
+                NaiveDate::from_ymd_opt(2026, 2, 1),
+                NaiveDate::from_ymd_opt(2026, 2, 28),
+                None,
+                true
+            )
+        );
+        let f = read(Some("2026-02"), Some("k1")).unwrap().filter();
+        assert_eq!(
+            (f.category_id.as_deref(), f.uncategorised),
+            (Some("k1"), false)
+        );
     }
 
     #[test]

@@ -195,7 +195,7 @@ impl<S: Kind, C: Over<String>, F: Over<bool>> Record for RecurringInput<S, C, F>
         ))?;
         let amount = checks.take(input::positive_amount(
             self.amount,
-            kept.map(|k| k.plan.amount),
+            kept.map(|k| *k.plan.amount),
         ))?;
         let amount_from = checks.take(input::optional_date(
             "amountFrom",
@@ -258,7 +258,7 @@ impl<S: Kind, C: Over<String>, F: Over<bool>> Record for RecurringInput<S, C, F>
         let (kept, new) = (stored.kept(), w.new);
         let before = kept.plan.prices(kept.earlier);
         let update = Update::of(
-            new.plan.amount,
+            *new.plan.amount,
             &new.plan.currency,
             new.amount_from,
             &new.plan.schedule(),

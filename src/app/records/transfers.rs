@@ -67,7 +67,7 @@ impl Record for TransferInput {
         }
         let amount = checks.take(input::positive_amount(
             self.amount,
-            stored.map(|t| t.plan.amount),
+            stored.map(|t| *t.plan.amount),
         ))?;
         let schedule = checks.take(input::schedule(
             self.frequency,

@@ -183,7 +183,7 @@ pub fn load_ledger(
         };
         for d in daily_expenses::list(c, &user.id, &ahead)? {
             planned.push(Item {
-                amount: convert(d.entry.amount, &d.entry.currency).into(),
+                amount: convert(*d.entry.amount, &d.entry.currency).into(),
                 schedule: Schedule::once(d.entry.date),
                 kind: Kind::DailyExpense,
                 category_id: d.entry.category_id.clone(),

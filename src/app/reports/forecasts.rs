@@ -99,7 +99,7 @@ pub fn entries_by_account(
         );
     }
     for t in table::all::<Transfer>(c, &user.id)? {
-        let amount = Prices::from(convert(t.plan.amount, &t.plan.currency));
+        let amount = Prices::from(convert(*t.plan.amount, &t.plan.currency));
         add(
             &t.from_account_id,
             Flow::TransferOut,
@@ -122,7 +122,7 @@ pub fn entries_by_account(
         add(
             &d.entry.account_id,
             Flow::Expense,
-            convert(d.entry.amount, &d.entry.currency).into(),
+            convert(*d.entry.amount, &d.entry.currency).into(),
             Schedule::once(d.entry.date),
         );
     }

@@ -105,7 +105,7 @@ impl Builder<'_> {
         };
         self.priced(
             p,
-            e.plan.amount,
+            *e.plan.amount,
             e.plan.currency.clone(),
             e.account_id.clone(),
         )
@@ -115,7 +115,7 @@ impl Builder<'_> {
         let p = self.payment("income", i.id.clone(), i.name.clone(), i.plan.start_date);
         self.priced(
             p,
-            i.plan.amount,
+            *i.plan.amount,
             i.plan.currency.clone(),
             i.account_id.clone(),
         )
@@ -141,7 +141,7 @@ impl Builder<'_> {
             category: self.category(d.entry.category_id.as_deref()),
             ..self.payment("daily_expense", d.id, d.entry.name, d.entry.date)
         };
-        self.priced(p, d.entry.amount, d.entry.currency, d.entry.account_id)
+        self.priced(p, *d.entry.amount, d.entry.currency, d.entry.account_id)
     }
 }
 

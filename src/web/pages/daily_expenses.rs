@@ -1,15 +1,14 @@
 //! `/daily-expenses`: one-time expenses, filtered by month and category.
 
-use super::common::{amount_cell, category_chip, shown_month, PageResult, Refs};
+use super::common::{amount_cell, category_chip, PageResult, Refs};
 use super::documents::{attach, paperclip};
 use super::record_page::{amount_and_currency, amount_value, Editing, RecordForm, RecordList, Row};
-use crate::app::records::daily_expenses::{self, Month, MONTH_PAGE};
+use crate::app::records::daily_expenses::{self, Month, MonthFilter, MONTH_PAGE};
 use crate::app::records::DailyInput;
-use crate::domain::recurrence::{add_months, month_end};
+use crate::domain::recurrence::add_months;
 use crate::http::session::SignedIn;
 use crate::i18n::format;
 use crate::state::AppState;
-use crate::store::daily_expenses::Filter;
 use crate::store::documents::Document;
 use crate::web::components::{page_links, pager, query_value, select, textarea, Field, Pages};
 use crate::web::layout::page;
@@ -36,20 +35,14 @@ pub async fn show(
     let (t, locale, user) = (viewer.t(), viewer.locale, &session.user);
     let refs = Refs::load(&state, &user.id).await?;
     let today = state.clock.today();
-    let first = shown_month(q.month.as_deref(), today);
-    let last = month_end(first);
+    let shown = MonthFilter::parse_or_this_month(q.month.as_deref(), q.category.as_deref(), today);
+    let first = shown.first;
     let month_value = format!("{:04}-{:02}", first.year(), first.month());
-    let category = q.category.clone().filter(|c| !c.is_empty());
-    let filter = Filter {
-        uncategorised: category.as_deref() == Some("none"),
-        category_id: category.clone().filter(|c| c != "none"),
-        ..Filter::default()
-    };
+    let category = shown.category.as_query();
     let month = daily_expenses::month(
         &state,
         &user.id,
-        (first, last),
-        filter,
+        &shown,
         q.page.unwrap_or(1),
         q.edit.clone(),
     )
@@ -85,7 +78,7 @@ pub async fn show(
         }
         href
     };
-    let amount = amount_value(editing.as_ref().map(|e| e.entry.amount), viewer.locale);
+    let amount = amount_value(editing.as_ref().map(|e| *e.entry.amount), viewer.locale);
     let date = editing.as_ref().map_or(today, |e| e.entry.date).to_string();
     let default_currency = refs.default_currency(&user.base_currency);
     let at_page = |page: u32| {
@@ -173,7 +166,7 @@ pub async fn show(
                     }
                     a.button href=(nav(add_months(first, 1))) aria-label=(t.next_month) { "›" }
                 }
-                (select(t.category, "category", &category_filter, category.as_deref(), Some(t.all)))
+                (select(t.category, "category", &category_filter, category, Some(t.all)))
                 button type="submit" { (t.filter) }
             }
             (form.render(html! {
@@ -211,7 +204,7 @@ pub async fn show(
                 }
                 td { (e.entry.name) @if !e.entry.merchant.is_empty() { br; small.muted { (e.entry.merchant) } } }
                 td { (category_chip(e.entry.category_id.as_deref().and_then(|id| cats.get(id).copied()), locale)) }
-                td.num { (amount_cell(&state, e.entry.amount, &e.entry.currency, &user.base_currency, locale)) }
+                td.num { (amount_cell(&state, *e.entry.amount, &e.entry.currency, &user.base_currency, locale)) }
                 td { (paperclip(t, &docs_of(&e.id), "dailyExpenseId", &e.id)) }
             })))
             @if let Some(p) = &paging { (pager(&Pages { label: t.entry_pages_end, ..p.clone() })) }

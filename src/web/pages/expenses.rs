@@ -48,7 +48,7 @@ fn expense_form(locale: Locale, user: &User, refs: &Refs, f: ExpenseForm) -> Mar
     let schedule = SchedulePrefill::new(
         editing.map(|e| {
             (
-                e.plan.amount,
+                *e.plan.amount,
                 e.plan.frequency,
                 e.plan.start_date,
                 e.plan.end_date,

@@ -28,7 +28,7 @@ pub async fn show(
     let schedule = SchedulePrefill::new(
         editing.map(|i| {
             (
-                i.plan.amount,
+                *i.plan.amount,
                 i.plan.frequency,
                 i.plan.start_date,
                 i.plan.end_date,

@@ -31,7 +31,7 @@ pub async fn show(
     let schedule = SchedulePrefill::new(
         editing.map(|x| {
             (
-                x.plan.amount,
+                *x.plan.amount,
                 x.plan.frequency,
                 x.plan.start_date,
                 x.plan.end_date,
@@ -72,7 +72,7 @@ pub async fn show(
                 td { (refs.account_name(&x.to_account_id)) @if !x.note.is_empty() { br; small.muted { (x.note) } } }
                 td { (locale.frequency(x.plan.frequency)) }
                 td { (next_due_cell(locale, &x.plan.schedule(), today)) }
-                td.num { (amount_cell(&state, x.plan.amount, &x.plan.currency, &user.base_currency, locale)) }
+                td.num { (amount_cell(&state, *x.plan.amount, &x.plan.currency, &user.base_currency, locale)) }
             })))
         },
     )

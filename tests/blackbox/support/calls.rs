@@ -40,6 +40,22 @@ impl TestApp {
         r.body["data"].clone()
     }
 
+    /// Calls an action as `user` and returns its reply's bytes as text: what
+    /// a client reads on the wire.
+    pub async fn raw(&self, user: &TestUser, name: &str, body: Value) -> String {
+        self.client
+            .post(self.url(&format!("/actions/{name}")))
+            .header("content-type", "application/json")
+            .header("cookie", format!("cashkeeper_session={}", user.cookie))
+            .body(body.to_string())
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+    }
+
     /// Calls an action as `user` and returns its error (status 200 required).
     pub async fn refused(&self, user: &TestUser, name: &str, body: Value) -> String {
         let r = self.action(name, body.clone(), Some(&user.cookie)).await;

@@ -62,7 +62,7 @@ impl TestApp {
                     for i in start..n.min(start + SEED_CHUNK) {
                         let new = DailyEntry {
                             name: format!("Einkauf {i}"),
-                            amount: rust_decimal::Decimal::new(cents, 2),
+                            amount: cashkeeper::domain::money::Money::from_cents(cents),
                             currency: "EUR".into(),
                             date: day(i),
                             account_id: account.clone(),

@@ -508,7 +508,7 @@ mod tests {
         let c = Connection::open_in_memory().unwrap();
         let mut expense = DailyEntry {
             name: "Bäckerei".into(),
-            amount: dec("12.4"),
+            amount: dec("12.4").into(),
             currency: "EUR".into(),
             date: day("2026-11-23"),
             account_id: "a".into(),

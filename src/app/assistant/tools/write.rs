@@ -429,7 +429,7 @@ fn recurring_line(entry: Entry, n: &NewRecurring, l: crate::domain::locale::Loca
 /// The stored amount and currency of a schedule, when the new one
 /// changes them.
 fn plan_changed(new: &Planned, was: &Planned) -> Option<(Decimal, String)> {
-    changed(new.amount, &new.currency, was.amount, &was.currency)
+    changed(*new.amount, &new.currency, *was.amount, &was.currency)
 }
 
 pub(super) fn changed(
@@ -479,7 +479,7 @@ impl Proposal for DailyInput {
     }
 
     fn was(n: &DailyEntry, s: &DailyExpense) -> Option<(Decimal, String)> {
-        changed(n.amount, &n.currency, s.entry.amount, &s.entry.currency)
+        changed(*n.amount, &n.currency, *s.entry.amount, &s.entry.currency)
     }
 
     fn booked_on(n: &DailyEntry) -> Option<(&str, Option<Option<&str>>)> {
