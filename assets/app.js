@@ -69,8 +69,10 @@
   // One call of a server action outside a form, for this script and the
   // pages' own (window.cashkeeper.action): the answer's JSON; when the
   // server was not reached or sent no JSON, {success: false, network: true}
-  // with the network message. A session that ended goes to the login and
-  // the promise never settles.
+  // with the network message, and unreached: true as well when the request
+  // never got an answer (the browser offline, the server gone), for a page
+  // that words that case its own way. A session that ended goes to the
+  // login and the promise never settles.
   async function action(name, body) {
     let res;
     try {
@@ -81,7 +83,7 @@
         body: JSON.stringify(body || {}),
       });
     } catch (_) {
-      return { success: false, network: true, error: networkError() };
+      return { success: false, network: true, unreached: true, error: networkError() };
     }
     if (res.status === 401) { window.location.assign('/login'); return new Promise(function () {}); }
     try { return await res.json(); } catch (_) { return { success: false, network: true, error: networkError() }; }

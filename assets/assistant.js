@@ -52,20 +52,13 @@
     if (wasAtEnd) toEnd();
   }
 
+  // app.js's call of a server action (it runs first: both are deferred).
+  // A request that got no answer while the browser is offline says so:
+  // nothing was sent.
   async function action(name, body) {
-    const res = await fetch('/actions/' + encodeURIComponent(name), {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      credentials: 'same-origin',
-      body: JSON.stringify(body || {}),
-    });
-    if (res.status === 401) { window.location.assign('/login'); return new Promise(function () {}); }
-    try { return await res.json(); } catch (_) { return { success: false, error: T.network }; }
-  }
-
-  // Why an action could not be sent, in the page's language.
-  function unsent() {
-    return { success: false, error: navigator.onLine === false ? T.offline : T.network };
+    const answer = await window.cashkeeper.action(name, body);
+    if (answer.unreached && navigator.onLine === false) return { success: false, error: T.offline };
+    return answer;
   }
 
   // A refusal's words without the field's name in front ("proposalId: …"
@@ -199,12 +192,7 @@
       }
       discard.disabled = true;
       if (confirm) confirm.disabled = true;
-      let body;
-      try {
-        body = await action('discardProposal', { proposalId: proposalId });
-      } catch (_) {
-        body = unsent();
-      }
+      const body = await action('discardProposal', { proposalId: proposalId });
       if (!body.success && body.state) { settledElsewhere(body); return; }
       if (!body.success) {
         discard.disabled = false;
@@ -227,12 +215,7 @@
         discard.disabled = true;
         status.hidden = true;
         status.classList.remove('error');
-        let body;
-        try {
-          body = await action('confirmProposal', { proposalId: proposalId });
-        } catch (_) {
-          body = unsent();
-        }
+        const body = await action('confirmProposal', { proposalId: proposalId });
         if (!body.success && body.state) { settledElsewhere(body); return; }
         if (!body.success) {
           confirm.disabled = false;

@@ -674,11 +674,10 @@ async fn a_phone_photo_over_5_mib_is_scaled_down_in_the_browser_and_scanned() {
     browser.client.clone().close().await.unwrap();
 }
 
-#[tokio::test]
-async fn a_person_asks_the_assistant_to_add_an_expense_confirms_the_proposal_and_finds_it() {
-    let Some(browser) = start(1280, 1000).await else {
-        return;
-    };
+/// A new user on the assistant page, who asks "Add 12.40 at the bakery
+/// today" and is answered with a proposed one-time expense; once its card
+/// is shown: the app, the user and the provider (which must live on).
+async fn a_proposal_on_the_page(c: &Client) -> (TestApp, TestUser, crate::assistant::ChatProvider) {
     use crate::assistant::{app_with_chat, ChatProvider, Dialect, Turn};
     let provider = ChatProvider::start(Dialect::OpenAi).await;
     let app = app_with_chat(&provider.base_url).await;
@@ -694,7 +693,6 @@ async fn a_person_asks_the_assistant_to_add_an_expense_confirms_the_proposal_and
         .then(Turn::Text(
             "I have prepared the expense; please confirm.".into(),
         ));
-    let c = &browser.client;
     sign_in(c, &app, &user).await;
     c.goto(&app.url("/assistant")).await.unwrap();
     wait_for_text(c, "No conversations yet.").await;
@@ -707,6 +705,17 @@ async fn a_person_asks_the_assistant_to_add_an_expense_confirms_the_proposal_and
     input.send_keys("\u{E007}").await.unwrap();
 
     wait_for_text(c, "I have prepared the expense; please confirm.").await;
+    (app, user, provider)
+}
+
+#[tokio::test]
+async fn a_person_asks_the_assistant_to_add_an_expense_confirms_the_proposal_and_finds_it() {
+    let Some(browser) = start(1280, 1000).await else {
+        return;
+    };
+    let c = &browser.client;
+    let (app, user, provider) = a_proposal_on_the_page(c).await;
+    let today = app.state.clock.today().to_string();
     let question = c
         .find(Locator::Css(".msg-user .msg-text"))
         .await
@@ -833,6 +842,55 @@ async fn a_person_asks_the_assistant_to_add_an_expense_confirms_the_proposal_and
     c.goto(&app.url("/daily-expenses")).await.unwrap();
     wait_for_text(c, "Bäckerei").await;
     assert!(c.source().await.unwrap().contains("€12.40"));
+    browser.client.clone().close().await.unwrap();
+}
+
+/// A Confirm the browser could not send, being offline, says so in the
+/// card and books nothing; back online, the same Confirm books it.
+#[tokio::test]
+async fn a_confirm_sent_offline_says_the_browser_is_offline_and_books_nothing() {
+    let Some(browser) = start(1280, 1000).await else {
+        return;
+    };
+    let c = &browser.client;
+    let (app, user, _provider) = a_proposal_on_the_page(c).await;
+    let offline = |offline: bool| {
+        Cdp(
+            "Network.emulateNetworkConditions",
+            serde_json::json!({"offline": offline, "latency": 0,
+                "downloadThroughput": -1, "uploadThroughput": -1}),
+        )
+    };
+    c.issue_cmd(Cdp("Network.enable", serde_json::json!({})))
+        .await
+        .unwrap();
+    c.issue_cmd(offline(true)).await.unwrap();
+    click(c, "article.proposal button.confirm").await;
+    wait_for_shown(
+        c,
+        "article.proposal .proposal-status",
+        "You are offline, so nothing was sent.",
+    )
+    .await;
+    let saved = app
+        .ok(&user, "listDailyExpenses", serde_json::json!({}))
+        .await;
+    assert!(saved.as_array().unwrap().is_empty(), "{saved}");
+
+    c.issue_cmd(offline(false)).await.unwrap();
+    wait_until(
+        c,
+        "return !document.querySelector('article.proposal button.confirm').disabled",
+        vec![],
+    )
+    .await
+    .expect("Confirm can be pressed again");
+    click(c, "article.proposal button.confirm").await;
+    wait_for_css(c, "article.proposal.saved a").await;
+    let saved = app
+        .ok(&user, "listDailyExpenses", serde_json::json!({}))
+        .await;
+    assert_eq!(saved.as_array().unwrap().len(), 1, "{saved}");
     browser.client.clone().close().await.unwrap();
 }
 
