@@ -674,11 +674,15 @@ async fn a_phone_photo_over_5_mib_is_scaled_down_in_the_browser_and_scanned() {
     browser.client.clone().close().await.unwrap();
 }
 
-/// A new user on the assistant page, who asks "Add 12.40 at the bakery
-/// today" and is answered with a proposed one-time expense; once its card
-/// is shown: the app, the user and the provider (which must live on).
-async fn a_proposal_on_the_page(c: &Client) -> (TestApp, TestUser, crate::assistant::ChatProvider) {
+/// A browser with a new user on the assistant page, who asks "Add 12.40
+/// at the bakery today" and is answered with a proposed one-time expense;
+/// once its card is shown: the browser, the app, the user and the provider
+/// (which must live on). `None` without a browser.
+async fn a_proposal_on_the_page(
+) -> Option<(Browser, TestApp, TestUser, crate::assistant::ChatProvider)> {
     use crate::assistant::{app_with_chat, ChatProvider, Dialect, Turn};
+    let browser = start(1280, 1000).await?;
+    let c = &browser.client;
     let provider = ChatProvider::start(Dialect::OpenAi).await;
     let app = app_with_chat(&provider.base_url).await;
     let user = app.new_user().await;
@@ -705,16 +709,15 @@ async fn a_proposal_on_the_page(c: &Client) -> (TestApp, TestUser, crate::assist
     input.send_keys("\u{E007}").await.unwrap();
 
     wait_for_text(c, "I have prepared the expense; please confirm.").await;
-    (app, user, provider)
+    Some((browser, app, user, provider))
 }
 
 #[tokio::test]
 async fn a_person_asks_the_assistant_to_add_an_expense_confirms_the_proposal_and_finds_it() {
-    let Some(browser) = start(1280, 1000).await else {
+    let Some((browser, app, user, provider)) = a_proposal_on_the_page().await else {
         return;
     };
     let c = &browser.client;
-    let (app, user, provider) = a_proposal_on_the_page(c).await;
     let today = app.state.clock.today().to_string();
     let question = c
         .find(Locator::Css(".msg-user .msg-text"))
@@ -849,11 +852,10 @@ async fn a_person_asks_the_assistant_to_add_an_expense_confirms_the_proposal_and
 /// card and books nothing; back online, the same Confirm books it.
 #[tokio::test]
 async fn a_confirm_sent_offline_says_the_browser_is_offline_and_books_nothing() {
-    let Some(browser) = start(1280, 1000).await else {
+    let Some((browser, app, user, _provider)) = a_proposal_on_the_page().await else {
         return;
     };
     let c = &browser.client;
-    let (app, user, _provider) = a_proposal_on_the_page(c).await;
     let offline = |offline: bool| {
         Cdp(
             "Network.emulateNetworkConditions",
