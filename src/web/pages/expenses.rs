@@ -45,18 +45,7 @@ fn expense_form(locale: Locale, user: &User, refs: &Refs, f: ExpenseForm) -> Mar
         today,
     } = f;
     let t = locale.texts();
-    let schedule = SchedulePrefill::new(
-        editing.map(|e| {
-            (
-                *e.plan.amount,
-                e.plan.frequency,
-                e.plan.start_date,
-                e.plan.end_date,
-            )
-        }),
-        today,
-        locale,
-    );
+    let schedule = SchedulePrefill::new(editing.map(|e| &e.plan), today, locale);
     let default_currency = refs.default_currency(&user.base_currency);
     let title = if subscription_default {
         t.new_subscription

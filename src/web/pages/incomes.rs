@@ -25,18 +25,7 @@ pub async fn show(
     let list = records::list::<IncomeInput>(&state, &user.id).await?;
     let editing = q.find(&list, |i| i.id.as_str());
     let today = state.clock.today();
-    let schedule = SchedulePrefill::new(
-        editing.map(|i| {
-            (
-                *i.plan.amount,
-                i.plan.frequency,
-                i.plan.start_date,
-                i.plan.end_date,
-            )
-        }),
-        today,
-        viewer.locale,
-    );
+    let schedule = SchedulePrefill::new(editing.map(|i| &i.plan), today, viewer.locale);
     let default_currency = refs.default_currency(&user.base_currency);
     let records = RecordList::new::<IncomeInput>(
         t,

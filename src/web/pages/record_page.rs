@@ -11,6 +11,7 @@ use crate::domain::recurrence::{Frequency, Schedule};
 use crate::http::names::record;
 use crate::i18n::format;
 use crate::i18n::Texts;
+use crate::store::recurring::Planned;
 use crate::web::components::{delete_button, form_error, select, Field};
 use chrono::NaiveDate;
 use maud::{html, Markup};
@@ -309,22 +310,22 @@ pub struct SchedulePrefill {
 }
 
 impl SchedulePrefill {
-    /// From the edited record's amount, frequency, start and end date; a
-    /// one-off shows no end. A new record starts on `today` (the server's
-    /// day, as the one-time expense's date does).
+    /// From the edited record's plan: amount, frequency, start and end
+    /// date; a one-off shows no end. A new record starts on `today` (the
+    /// server's day, as the one-time expense's date does).
     pub fn new(
-        editing: Option<(Decimal, Frequency, NaiveDate, Option<NaiveDate>)>,
+        editing: Option<&Planned>,
         today: NaiveDate,
         locale: crate::domain::locale::Locale,
     ) -> Self {
         SchedulePrefill {
-            amount: amount_value(editing.map(|(a, ..)| a), locale),
-            frequency: editing.map_or("monthly", |(_, f, ..)| f.code()),
-            start: date_value(Some(editing.map_or(today, |(_, _, s, _)| s))),
+            amount: amount_value(editing.map(|p| *p.amount), locale),
+            frequency: editing.map_or("monthly", |p| p.frequency.code()),
+            start: date_value(Some(editing.map_or(today, |p| p.start_date))),
             end: date_value(
                 editing
-                    .filter(|(_, f, ..)| *f != Frequency::Once)
-                    .and_then(|(.., e)| e),
+                    .filter(|p| p.frequency != Frequency::Once)
+                    .and_then(|p| p.end_date),
             ),
         }
     }

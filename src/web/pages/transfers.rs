@@ -28,18 +28,7 @@ pub async fn show(
         .map(|x| x.from_account_id.as_str())
         .or(refs.default_account().map(|a| a.id.as_str()))
         .unwrap_or("");
-    let schedule = SchedulePrefill::new(
-        editing.map(|x| {
-            (
-                *x.plan.amount,
-                x.plan.frequency,
-                x.plan.start_date,
-                x.plan.end_date,
-            )
-        }),
-        today,
-        viewer.locale,
-    );
+    let schedule = SchedulePrefill::new(editing.map(|x| &x.plan), today, viewer.locale);
     let records = RecordList::new::<TransferInput>(
         t,
         "/transfers?edit=",
