@@ -220,18 +220,6 @@ pub mod json {
             .map_err(D::Error::custom)
     }
 
-    pub mod option {
-        use rust_decimal::Decimal;
-        use serde::Serializer;
-
-        pub fn serialize<S: Serializer>(d: &Option<Decimal>, s: S) -> Result<S::Ok, S::Error> {
-            match d {
-                Some(d) => super::serialize(d, s),
-                None => s.serialize_none(),
-            }
-        }
-    }
-
     /// A percentage with one decimal, as a JSON number (`12.5`, `-3.0`).
     pub mod pct {
         use rust_decimal::Decimal;
