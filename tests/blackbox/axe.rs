@@ -1,7 +1,8 @@
 //! Accessibility: every page a person can reach, checked with axe-core in
 //! headless Chromium, on a desktop and a phone, in the light and the dark
-//! colour scheme, with a year of demo data. Any violation fails the test,
-//! after every page of every mode has been checked, with what failed where.
+//! colour scheme, with a year of demo data: one test per mode. Any
+//! violation fails its mode's test, after every page of that mode has been
+//! checked, with what failed where.
 //!
 //! axe-core comes from npm (`tests/axe/`); the first run installs it with
 //! `npm ci`. Like the other browser tests this skips loudly without
