@@ -1,7 +1,8 @@
 //! Accessibility: every page a person can reach, checked with axe-core in
 //! headless Chromium, on a desktop and a phone, in the light and the dark
-//! colour scheme, with a year of demo data. Any violation fails the test,
-//! after every page of every mode has been checked, with what failed where.
+//! colour scheme, with a year of demo data: one test per mode. Any
+//! violation fails its mode's test, after every page of that mode has been
+//! checked, with what failed where.
 //!
 //! axe-core comes from npm (`tests/axe/`); the first run installs it with
 //! `npm ci`. Like the other browser tests this skips loudly without
@@ -207,12 +208,43 @@ const GERMAN: &[(&str, &str)] = &[
     ("settings-de", "/settings"),
 ];
 
+// One test per mode of `MODES`, so that four Chromiums can share the work.
+// Each starts its own service with its own user: the German pages are
+// reached by switching the user's language.
+
 #[tokio::test]
-async fn axe_finds_no_violations_on_any_page_light_and_dark_desktop_and_phone() {
-    let Some(script) = script_or_skip() else {
-        return;
-    };
-    let started = Instant::now();
+async fn axe_finds_no_violations_on_any_page_desktop_light() {
+    every_page_in_mode("desktop").await;
+}
+
+#[tokio::test]
+async fn axe_finds_no_violations_on_any_page_desktop_dark() {
+    every_page_in_mode("dark").await;
+}
+
+#[tokio::test]
+async fn axe_finds_no_violations_on_any_page_phone_light() {
+    every_page_in_mode("phone").await;
+}
+
+#[tokio::test]
+async fn axe_finds_no_violations_on_any_page_phone_dark() {
+    every_page_in_mode("phone-dark").await;
+}
+
+/// A service with a user who has a year of demo data and something on
+/// every page, and the paths of the pages only that data makes.
+struct Household {
+    app: TestApp,
+    user: TestUser,
+    chat_path: String,
+    reset_path: String,
+    batch_path: String,
+    conflicts_path: String,
+    bank_paths: [(&'static str, String); 4],
+}
+
+async fn household() -> Household {
     // An AI provider is configured (never asked: only pages are rendered),
     // so the assistant shows its chat and the forms their AI options.
     // Bank sync may reach the loopback mock banks.
@@ -275,97 +307,125 @@ async fn axe_finds_no_violations_on_any_page_light_and_dark_desktop_and_phone() 
                "dataBase64": "JVBERi0xLjcKJSVFT0YK"}),
     )
     .await;
+    Household {
+        chat_path: format!("/assistant?c={conversation}"),
+        reset_path: format!("/reset-password?token={token}"),
+        batch_path: format!("/import?batch={batch}"),
+        conflicts_path: format!("/import?batch={batch}&status=conflict"),
+        bank_paths: [
+            ("bank-connection", format!("/bank/{}", banks.ready)),
+            ("bank-choose-method", format!("/bank/{}", banks.choose)),
+            ("bank-tan", format!("/bank/{}", banks.tan)),
+            ("bank-wait", format!("/bank/{}", banks.approval)),
+        ],
+        app,
+        user,
+    }
+}
 
-    let chat_path = format!("/assistant?c={conversation}");
-    let reset_path = format!("/reset-password?token={token}");
-    let batch_path = format!("/import?batch={batch}");
-    let conflicts_path = format!("/import?batch={batch}&status=conflict");
-    let bank_paths = [
-        ("bank-connection", format!("/bank/{}", banks.ready)),
-        ("bank-choose-method", format!("/bank/{}", banks.choose)),
-        ("bank-tan", format!("/bank/{}", banks.tan)),
-        ("bank-wait", format!("/bank/{}", banks.approval)),
-    ];
+/// Checks every page a person can reach in the mode of `MODES` named
+/// `mode`, signed out and signed in, in English and in German, for a
+/// [`household`] of its own; fails with every violation found, after all
+/// pages have been checked.
+async fn every_page_in_mode(mode: &'static str) {
+    let Some(script) = script_or_skip() else {
+        return;
+    };
+    let (mode, width, height, dark) = MODES
+        .into_iter()
+        .find(|m| m.0 == mode)
+        .expect("a mode of MODES");
+    let started = Instant::now();
+    let Household {
+        app,
+        user,
+        chat_path,
+        reset_path,
+        batch_path,
+        conflicts_path,
+        bank_paths,
+    } = household().await;
+    let app = &app;
     let mut found = Vec::new();
     let mut pages = 0;
-    for (mode, width, height, dark) in MODES {
-        // Headless Chromium's window is at least 500 pixels wide: a phone's
-        // viewport is set through the DevTools protocol.
-        let Some(browser) = start_with(width.max(500), height, dark).await else {
-            return;
-        };
-        let c = &browser.client;
-        resize(c, width, height).await;
-        let signed_out = [
-            ("login", "/login"),
-            ("register", "/register"),
-            ("forgot-password", "/forgot-password"),
-            ("reset-password", reset_path.as_str()),
-            ("reset-password-invalid", "/reset-password?token=used"),
-            ("login-refused", "/login?sso=no_account"),
-            ("not-found-signed-out", "/no-such-page"),
-        ];
-        for page in &signed_out {
-            visit(c, &app, script, mode, *page, &mut found).await;
-        }
-        accept_language(c, "de").await;
-        for (name, path) in &signed_out[..3] {
-            let name = format!("{name}-de");
-            visit(c, &app, script, mode, (&name, *path), &mut found).await;
-        }
-        accept_language(c, "en-US").await;
-        pages += signed_out.len() + 3;
-
-        sign_in(c, &app, &user).await;
-        let extra = [
-            ("assistant-chat", chat_path.as_str()),
-            ("import-batch", batch_path.as_str()),
-            ("import-conflicts", conflicts_path.as_str()),
-            ("daily-paged", "/daily-expenses?month=2025-01&page=2"),
-        ];
-        for page in PAGES.iter().chain(&extra) {
-            visit(c, &app, script, mode, *page, &mut found).await;
-        }
-        for (name, path) in &bank_paths {
-            visit(c, &app, script, mode, (name, path), &mut found).await;
-        }
-        pages += PAGES.len() + extra.len() + bank_paths.len();
-        // The page a panic turns into has no styles, so one mode will do.
-        if mode == "desktop" {
-            visit(c, &app, script, mode, ("error", "/__panic"), &mut found).await;
-            pages += 1;
-        }
-        for (name, list) in EDITABLE {
-            c.goto(&app.url(list)).await.unwrap();
-            let path = first_link(c, "edit=").await;
-            visit(c, &app, script, mode, (name, &path), &mut found).await;
-        }
-        pages += EDITABLE.len();
-
-        // The menu, opened on a phone.
-        if width < 500 {
-            c.goto(&app.url("/")).await.unwrap();
-            c.find(Locator::Css("label.nav-button"))
-                .await
-                .unwrap()
-                .click()
-                .await
-                .unwrap();
-            check(c, script, mode, "/ (menu open)", &mut found).await;
-            screenshot(c, &format!("menu-{mode}")).await;
-            pages += 1;
-        }
-
-        c.goto(&app.url("/settings")).await.unwrap();
-        switch_language(c, "de").await;
-        for page in GERMAN {
-            visit(c, &app, script, mode, *page, &mut found).await;
-        }
-        pages += GERMAN.len();
-        switch_language(c, "en").await;
-        browser.client.clone().close().await.unwrap();
+    // Headless Chromium's window is at least 500 pixels wide: a phone's
+    // viewport is set through the DevTools protocol.
+    let Some(browser) = start_with(width.max(500), height, dark).await else {
+        return;
+    };
+    let c = &browser.client;
+    resize(c, width, height).await;
+    let signed_out = [
+        ("login", "/login"),
+        ("register", "/register"),
+        ("forgot-password", "/forgot-password"),
+        ("reset-password", reset_path.as_str()),
+        ("reset-password-invalid", "/reset-password?token=used"),
+        ("login-refused", "/login?sso=no_account"),
+        ("not-found-signed-out", "/no-such-page"),
+    ];
+    for page in &signed_out {
+        visit(c, app, script, mode, *page, &mut found).await;
     }
-    eprintln!("axe checked {pages} pages in {:.0?}", started.elapsed());
+    accept_language(c, "de").await;
+    for (name, path) in &signed_out[..3] {
+        let name = format!("{name}-de");
+        visit(c, app, script, mode, (&name, *path), &mut found).await;
+    }
+    accept_language(c, "en-US").await;
+    pages += signed_out.len() + 3;
+
+    sign_in(c, app, &user).await;
+    let extra = [
+        ("assistant-chat", chat_path.as_str()),
+        ("import-batch", batch_path.as_str()),
+        ("import-conflicts", conflicts_path.as_str()),
+        ("daily-paged", "/daily-expenses?month=2025-01&page=2"),
+    ];
+    for page in PAGES.iter().chain(&extra) {
+        visit(c, app, script, mode, *page, &mut found).await;
+    }
+    for (name, path) in &bank_paths {
+        visit(c, app, script, mode, (name, path), &mut found).await;
+    }
+    pages += PAGES.len() + extra.len() + bank_paths.len();
+    // The page a panic turns into has no styles, so one mode will do.
+    if mode == "desktop" {
+        visit(c, app, script, mode, ("error", "/__panic"), &mut found).await;
+        pages += 1;
+    }
+    for (name, list) in EDITABLE {
+        c.goto(&app.url(list)).await.unwrap();
+        let path = first_link(c, "edit=").await;
+        visit(c, app, script, mode, (name, &path), &mut found).await;
+    }
+    pages += EDITABLE.len();
+
+    // The menu, opened on a phone.
+    if width < 500 {
+        c.goto(&app.url("/")).await.unwrap();
+        c.find(Locator::Css("label.nav-button"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        check(c, script, mode, "/ (menu open)", &mut found).await;
+        screenshot(c, &format!("menu-{mode}")).await;
+        pages += 1;
+    }
+
+    c.goto(&app.url("/settings")).await.unwrap();
+    switch_language(c, "de").await;
+    for page in GERMAN {
+        visit(c, app, script, mode, *page, &mut found).await;
+    }
+    pages += GERMAN.len();
+    browser.client.clone().close().await.unwrap();
+    eprintln!(
+        "axe checked {pages} pages ({mode}) in {:.0?}",
+        started.elapsed()
+    );
 
     let report: Vec<String> = found
         .iter()
