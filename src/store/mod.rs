@@ -11,6 +11,7 @@ pub mod backups;
 pub mod balance_history;
 pub mod bank;
 pub mod bank_asks;
+mod baseline;
 pub mod budgets;
 pub mod categories;
 pub mod conversations;
@@ -246,12 +247,14 @@ pub fn open_connection(path: &Path) -> Result<Connection> {
     Ok(c)
 }
 
-/// Applies the embedded migrations that the database does not have yet.
+/// Brings the database up to date and answers how many migrations that
+/// applied: a new (empty) database gets the schema of all of them at once
+/// ([`baseline`]), an existing one the migrations it does not have yet.
 pub fn migrate(c: &mut Connection) -> Result<usize> {
-    let report = embedded::migrations::runner()
-        .run(c)
-        .context("migration failed")?;
-    Ok(report.applied_migrations().len())
+    let runner = embedded::migrations::runner();
+    let laid = baseline::lay(c, runner.get_migrations())?;
+    let report = runner.run(c).context("migration failed")?;
+    Ok(laid + report.applied_migrations().len())
 }
 
 /// See [`Db::change_stamp`].
