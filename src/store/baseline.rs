@@ -17,10 +17,10 @@
 //! and a new database still ends up right: it gets the older baseline,
 //! and refinery applies the newer migration after it, as on any database.
 
+use super::migrations::MIGRATIONS;
 use super::write_transaction;
 use crate::error::Result;
 use anyhow::Context;
-use refinery::Migration;
 use rusqlite::{params, Connection};
 
 /// The schema (and any rows) the migrations up to [`covered`] leave.
@@ -38,15 +38,15 @@ fn covered(sql: &str) -> i64 {
 }
 
 /// Lays the baseline into `c` if it holds nothing yet (no table, index or
-/// trigger), with a history row for every migration of `migrations` it
-/// covers, written as refinery writes them, so that refinery afterwards
-/// finds them applied and runs only newer ones. Answers how many
-/// migrations it recorded: 0 for a database that exists.
-pub fn lay(c: &mut Connection, migrations: &[Migration]) -> Result<usize> {
-    lay_sql(c, SQL, migrations)
+/// trigger), with a history row for every migration it covers, written as
+/// refinery writes them, so that refinery finds them applied and runs only
+/// newer ones. Answers how many migrations it recorded: 0 for a database
+/// that exists.
+pub fn lay(c: &mut Connection) -> Result<usize> {
+    lay_sql(c, SQL)
 }
 
-fn lay_sql(c: &mut Connection, sql: &str, migrations: &[Migration]) -> Result<usize> {
+fn lay_sql(c: &mut Connection, sql: &str) -> Result<usize> {
     let tx = write_transaction(c)?;
     let empty: bool = tx.query_row("SELECT NOT EXISTS (SELECT 1 FROM sqlite_master)", [], |r| {
         r.get(0)
@@ -63,13 +63,13 @@ fn lay_sql(c: &mut Connection, sql: &str, migrations: &[Migration]) -> Result<us
          VALUES (?1, ?2, ?3, ?4)",
     )?;
     let mut recorded = 0;
-    for m in migrations
+    for m in MIGRATIONS
         .iter()
-        .filter(|m| i64::from(m.version()) <= covered)
+        .filter(|m| i64::from(m.version) <= covered)
     {
         insert.execute(params![
-            m.version(),
-            m.name(),
+            m.version,
+            m.name,
             applied_on,
             m.checksum().to_string()
         ])?;
@@ -100,7 +100,7 @@ mod tests {
     use rusqlite::types::ValueRef;
 
     fn runner() -> refinery::Runner {
-        crate::store::embedded::migrations::runner()
+        crate::store::migrations::runner()
     }
 
     /// A database made by running the migrations up to `target`.
@@ -273,9 +273,8 @@ mod tests {
     /// refinery as every start does.
     fn laid(sql: &str) -> (Connection, usize) {
         let mut c = Connection::open_in_memory().unwrap();
-        let runner = runner();
-        let recorded = lay_sql(&mut c, sql, runner.get_migrations()).unwrap();
-        let applied = runner.run(&mut c).unwrap().applied_migrations().len();
+        let recorded = lay_sql(&mut c, sql).unwrap();
+        let applied = runner().run(&mut c).unwrap().applied_migrations().len();
         (c, recorded + applied)
     }
 
@@ -374,7 +373,7 @@ mod tests {
     fn a_database_that_holds_anything_is_not_laid() {
         let mut c = Connection::open_in_memory().unwrap();
         c.execute_batch("CREATE TABLE notes (x)").unwrap();
-        assert_eq!(lay(&mut c, runner().get_migrations()).unwrap(), 0);
+        assert_eq!(lay(&mut c).unwrap(), 0);
         let tables: i64 = c
             .query_row("SELECT COUNT(*) FROM sqlite_master", [], |r| r.get(0))
             .unwrap();

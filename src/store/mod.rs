@@ -24,6 +24,7 @@ pub mod imports;
 pub mod incomes;
 pub mod insights;
 pub mod merchants;
+pub mod migrations;
 pub mod oidc;
 pub mod password_resets;
 pub mod prices;
@@ -50,10 +51,6 @@ use table::Table;
 use users::UserId;
 
 pub type Pool = r2d2::Pool<SqliteConnectionManager>;
-
-mod embedded {
-    refinery::embed_migrations!("migrations");
-}
 
 /// The database file inside the data directory.
 pub const DB_FILE: &str = "cashkeeper.db";
@@ -247,15 +244,7 @@ pub fn open_connection(path: &Path) -> Result<Connection> {
     Ok(c)
 }
 
-/// Brings the database up to date and answers how many migrations that
-/// applied: a new (empty) database gets the schema of all of them at once
-/// ([`baseline`]), an existing one the migrations it does not have yet.
-pub fn migrate(c: &mut Connection) -> Result<usize> {
-    let runner = embedded::migrations::runner();
-    let laid = baseline::lay(c, runner.get_migrations())?;
-    let report = runner.run(c).context("migration failed")?;
-    Ok(laid + report.applied_migrations().len())
-}
+pub use migrations::migrate;
 
 /// See [`Db::change_stamp`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
