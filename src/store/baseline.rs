@@ -17,7 +17,6 @@
 //! and a new database still ends up right: it gets the older baseline,
 //! and refinery applies the newer migration after it, as on any database.
 
-use super::migrations::MIGRATIONS;
 use super::write_transaction;
 use crate::error::Result;
 use anyhow::Context;
@@ -38,15 +37,22 @@ fn covered(sql: &str) -> i64 {
 }
 
 /// Lays the baseline into `c` if it holds nothing yet (no table, index or
-/// trigger), with a history row for every migration it covers, written as
-/// refinery writes them, so that refinery finds them applied and runs only
-/// newer ones. Answers how many migrations it recorded: 0 for a database
-/// that exists.
-pub fn lay(c: &mut Connection) -> Result<usize> {
-    lay_sql(c, SQL)
+/// trigger), with a history row for each of `migrations` (version, name,
+/// refinery's checksum) that it covers, written as refinery writes them,
+/// so that refinery finds them applied and runs only newer ones. Answers
+/// how many migrations it recorded: 0 for a database that exists.
+pub fn lay<'a>(
+    c: &mut Connection,
+    migrations: impl IntoIterator<Item = (i32, &'a str, u64)>,
+) -> Result<usize> {
+    lay_sql(c, SQL, migrations)
 }
 
-fn lay_sql(c: &mut Connection, sql: &str) -> Result<usize> {
+fn lay_sql<'a>(
+    c: &mut Connection,
+    sql: &str,
+    migrations: impl IntoIterator<Item = (i32, &'a str, u64)>,
+) -> Result<usize> {
     let tx = write_transaction(c)?;
     let empty: bool = tx.query_row("SELECT NOT EXISTS (SELECT 1 FROM sqlite_master)", [], |r| {
         r.get(0)
@@ -63,16 +69,11 @@ fn lay_sql(c: &mut Connection, sql: &str) -> Result<usize> {
          VALUES (?1, ?2, ?3, ?4)",
     )?;
     let mut recorded = 0;
-    for m in MIGRATIONS
-        .iter()
-        .filter(|m| i64::from(m.version) <= covered)
+    for (version, name, checksum) in migrations
+        .into_iter()
+        .filter(|(version, _, _)| i64::from(*version) <= covered)
     {
-        insert.execute(params![
-            m.version,
-            m.name,
-            applied_on,
-            m.checksum().to_string()
-        ])?;
+        insert.execute(params![version, name, applied_on, checksum.to_string()])?;
         recorded += 1;
     }
     drop(insert);
@@ -101,6 +102,13 @@ mod tests {
 
     fn runner() -> refinery::Runner {
         crate::store::migrations::runner()
+    }
+
+    /// Every migration as [`lay`] takes them.
+    fn history() -> impl Iterator<Item = (i32, &'static str, u64)> {
+        crate::store::migrations::MIGRATIONS
+            .iter()
+            .map(|m| (m.version, m.name, m.checksum()))
     }
 
     /// A database made by running the migrations up to `target`.
@@ -273,7 +281,7 @@ mod tests {
     /// refinery as every start does.
     fn laid(sql: &str) -> (Connection, usize) {
         let mut c = Connection::open_in_memory().unwrap();
-        let recorded = lay_sql(&mut c, sql).unwrap();
+        let recorded = lay_sql(&mut c, sql, history()).unwrap();
         let applied = runner().run(&mut c).unwrap().applied_migrations().len();
         (c, recorded + applied)
     }
@@ -373,7 +381,7 @@ mod tests {
     fn a_database_that_holds_anything_is_not_laid() {
         let mut c = Connection::open_in_memory().unwrap();
         c.execute_batch("CREATE TABLE notes (x)").unwrap();
-        assert_eq!(lay(&mut c).unwrap(), 0);
+        assert_eq!(lay(&mut c, history()).unwrap(), 0);
         let tables: i64 = c
             .query_row("SELECT COUNT(*) FROM sqlite_master", [], |r| r.get(0))
             .unwrap();
