@@ -105,12 +105,7 @@ impl InstanceLock {
 
 /// The newest schema version this binary knows.
 pub fn newest_version() -> i64 {
-    super::embedded::migrations::runner()
-        .get_migrations()
-        .iter()
-        .map(|m| i64::from(m.version()))
-        .max()
-        .unwrap_or(0)
+    super::migrations::newest_version()
 }
 
 /// Checks that `file` is a sound cashkeeper database this binary can run:

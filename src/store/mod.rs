@@ -11,6 +11,7 @@ pub mod backups;
 pub mod balance_history;
 pub mod bank;
 pub mod bank_asks;
+mod baseline;
 pub mod budgets;
 pub mod categories;
 pub mod conversations;
@@ -23,6 +24,7 @@ pub mod imports;
 pub mod incomes;
 pub mod insights;
 pub mod merchants;
+pub mod migrations;
 pub mod oidc;
 pub mod password_resets;
 pub mod prices;
@@ -49,10 +51,6 @@ use table::Table;
 use users::UserId;
 
 pub type Pool = r2d2::Pool<SqliteConnectionManager>;
-
-mod embedded {
-    refinery::embed_migrations!("migrations");
-}
 
 /// The database file inside the data directory.
 pub const DB_FILE: &str = "cashkeeper.db";
@@ -246,13 +244,7 @@ pub fn open_connection(path: &Path) -> Result<Connection> {
     Ok(c)
 }
 
-/// Applies the embedded migrations that the database does not have yet.
-pub fn migrate(c: &mut Connection) -> Result<usize> {
-    let report = embedded::migrations::runner()
-        .run(c)
-        .context("migration failed")?;
-    Ok(report.applied_migrations().len())
-}
+pub use migrations::migrate;
 
 /// See [`Db::change_stamp`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

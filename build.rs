@@ -1,0 +1,42 @@
+//! Lists `migrations/` for `src/store/migrations.rs`: each
+//! `V<version>__<name>.sql` as an `Embedded` (version, name, its SQL), by
+//! version, so
+//! that a start learns which migrations the binary brings without parsing
+//! their names at run time.
+
+use std::fmt::Write;
+use std::path::Path;
+
+fn main() {
+    println!("cargo:rerun-if-changed=migrations");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("migrations/ is readable") {
+        let path = entry.expect("migrations/ is readable").path();
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let (version, name) = file
+            .strip_suffix(".sql")
+            .and_then(|stem| stem.strip_prefix('V'))
+            .and_then(|stem| stem.split_once("__"))
+            .and_then(|(v, name)| Some((v.parse::<i32>().ok()?, name.to_owned())))
+            .filter(|(_, name)| {
+                !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            })
+            .unwrap_or_else(|| {
+                panic!("migrations/{file}: a migration is named V<version>__<name>.sql")
+            });
+        found.push((version, name, path.display().to_string()));
+    }
+    found.sort();
+    let mut out = String::from("&[\n");
+    for (version, name, path) in found {
+        writeln!(
+            out,
+            "    Embedded {{ version: {version}, name: {name:?}, sql: include_str!({path:?}) }},"
+        )
+        .unwrap();
+    }
+    out.push_str("]\n");
+    let target = Path::new(&std::env::var("OUT_DIR").unwrap()).join("migrations.rs");
+    std::fs::write(target, out).expect("OUT_DIR is writable");
+}
