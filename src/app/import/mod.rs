@@ -735,14 +735,17 @@ pub async fn confirmed_empty(
         .db
         .run(move |c| {
             let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
-            imports::confirmed_empty(c, &user, &ids)
+            imports::write::confirmed_empty(c, &user, &ids)
         })
         .await
 }
 
 pub async fn written(state: &AppState, user: &UserId, batch_id: &str) -> Result<i64> {
     let (user, id) = (user.clone(), batch_id.to_string());
-    state.db.run(move |c| imports::written(c, &user, &id)).await
+    state
+        .db
+        .run(move |c| imports::write::written(c, &user, &id))
+        .await
 }
 
 // -------------------------------------------------------------- decisions
