@@ -280,10 +280,14 @@ pub fn any_other_currency(c: &Connection, user_id: &UserId, base: &str) -> Resul
 /// wrote (`import_id` set; migrations/V9__bulk_import_upkeep.sql), done once
 /// for the user's such rows with rowids `lo` to `hi`, all inserted by the
 /// calling write transaction: their search index entries and month sums.
+/// Both read the rowid range alone (`NOT INDEXED`): by the index on
+/// `user_id` SQLite would otherwise choose, each chunk of a confirm read
+/// all of the user's one-time expenses, the earlier chunks' included
+/// (`docs/performance.md`).
 pub fn index_imported(tx: &Connection, user_id: &UserId, lo: i64, hi: i64) -> Result<()> {
     tx.prepare_cached(
         "INSERT INTO daily_expenses_fts(rowid, name, merchant, notes)
-         SELECT rowid, name, merchant, notes FROM daily_expenses
+         SELECT rowid, name, merchant, notes FROM daily_expenses NOT INDEXED
          WHERE rowid BETWEEN ?2 AND ?3 AND user_id = ?1 AND import_id IS NOT NULL",
     )?
     .execute(params![user_id, lo, hi])?;
@@ -291,7 +295,7 @@ pub fn index_imported(tx: &Connection, user_id: &UserId, lo: i64, hi: i64) -> Re
         "INSERT INTO daily_expense_months (user_id, month, currency, category_id, amount_cents, entries)
          SELECT user_id, substr(date, 1, 7), currency, COALESCE(category_id, ''),
                 SUM(amount_cents), COUNT(*)
-         FROM daily_expenses
+         FROM daily_expenses NOT INDEXED
          WHERE rowid BETWEEN ?2 AND ?3 AND user_id = ?1 AND import_id IS NOT NULL
          GROUP BY 1, 2, 3, 4
          ON CONFLICT (user_id, month, currency, category_id) DO UPDATE SET

@@ -169,31 +169,67 @@ pub fn insert_batch(
             BatchStatus::Staged.code()
         ],
     )?;
-    let mut insert = tx.prepare_cached(
-        "INSERT INTO import_rows
-            (id, batch_id, user_id, position, line_no, date, amount_cents, currency, payee, memo,
-             status, reason, import_key)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-    )?;
-    for (i, row) in rows.iter().enumerate() {
-        let reason = row.reason.as_ref().map(reason_json).transpose()?;
-        insert.execute(params![
-            super::new_sequential_id(),
-            id,
-            user_id,
-            i as i64,
-            row.line as i64,
-            row.date,
-            row.cents,
-            row.currency,
-            row.payee,
-            row.memo,
-            row.status.code(),
-            reason,
-            row.import_key,
-        ])?;
+    let mut position = 0i64;
+    for group in rows.chunks(ROWS_PER_INSERT) {
+        let mut insert = tx.prepare_cached(&insert_of(
+            "import_rows
+                (id, batch_id, user_id, position, line_no, date, amount_cents, currency, payee,
+                 memo, status, reason, import_key)",
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            group.len(),
+        ))?;
+        let ids: Vec<String> = group.iter().map(|_| super::new_sequential_id()).collect();
+        let positions: Vec<i64> = (position..position + group.len() as i64).collect();
+        let lines: Vec<i64> = group.iter().map(|r| r.line as i64).collect();
+        let reasons = group
+            .iter()
+            .map(|r| r.reason.as_ref().map(reason_json).transpose())
+            .collect::<Result<Vec<_>>>()?;
+        let statuses: Vec<&str> = group.iter().map(|r| r.status.code()).collect();
+        let mut values: Vec<&dyn rusqlite::ToSql> = Vec::with_capacity(group.len() * 13);
+        for (i, row) in group.iter().enumerate() {
+            values.extend_from_slice(&[
+                &ids[i],
+                &id,
+                user_id,
+                &positions[i],
+                &lines[i],
+                &row.date,
+                &row.cents,
+                &row.currency,
+                &row.payee,
+                &row.memo,
+                &statuses[i],
+                &reasons[i],
+                &row.import_key,
+            ]);
+        }
+        insert.execute(values.as_slice())?;
+        position += group.len() as i64;
     }
     Ok(find(tx, user_id, &id)?.expect("the batch was just inserted"))
+}
+
+/// Rows per `INSERT` statement of a stage and of a confirm. In a
+/// transaction of several statements, an insert into a table with triggers
+/// and foreign keys first copies every page it changes to SQLite's
+/// statement journal (so that it can be taken back alone): row by row,
+/// that was 4 KiB for each of the half dozen index and table pages every
+/// row of a confirm touches. One statement of many rows copies each page
+/// once, and each row costs no statement of its own to run and reset
+/// (`docs/performance.md`).
+pub const ROWS_PER_INSERT: usize = 64;
+
+/// `INSERT INTO {head} VALUES {row}, {row}, …` with `n` rows.
+fn insert_of(head: &str, row: &str, n: usize) -> String {
+    let mut sql = format!("INSERT INTO {head} VALUES ");
+    for i in 0..n {
+        if i > 0 {
+            sql.push_str(", ");
+        }
+        sql.push_str(row);
+    }
+    sql
 }
 
 /// Marks the batch as staged by `source` (a file is the default).
@@ -630,23 +666,41 @@ pub fn begin_confirm(tx: &Connection, batch_id: &str, now: &str) -> Result<bool>
     )? == 1)
 }
 
+/// A staged row as a confirm writes it: only what its record carries.
+#[derive(Clone, Debug)]
+pub struct ToWrite {
+    /// Where the row is in its file.
+    pub position: i64,
+    pub date: NaiveDate,
+    /// Signed: negative is money out.
+    pub cents: i64,
+    pub currency: String,
+    pub payee: String,
+    pub memo: String,
+    pub category_id: Option<String>,
+    /// The person chose `category_id`: the merchant memory learns it.
+    pub category_chosen: bool,
+    pub import_key: String,
+}
+
 /// The next `limit` rows a confirm writes after file position `after`, in
-/// file order, with their positions. A confirm writes the rows that are
-/// readable, and `new` without a decision or decided `import`.
+/// file order. A confirm writes the rows that are readable, and `new`
+/// without a decision or decided `import`.
 pub fn rows_to_write(
     c: &Connection,
     batch_id: &str,
     after: i64,
     limit: usize,
-) -> Result<Vec<(i64, StagedRow)>> {
-    let sql = format!(
-        "SELECT {ROW_COLUMNS} FROM import_rows
+) -> Result<Vec<ToWrite>> {
+    let mut s = c.prepare_cached(
+        "SELECT position, date, amount_cents, currency, payee, memo, category_id,
+                category_chosen, import_key
+         FROM import_rows
          WHERE batch_id = ?1 AND position > ?2
            AND status <> ?4 AND date IS NOT NULL AND amount_cents IS NOT NULL
            AND (decision = ?5 OR (decision IS NULL AND status = ?6))
-         ORDER BY position LIMIT ?3"
-    );
-    let mut s = c.prepare_cached(&sql)?;
+         ORDER BY position LIMIT ?3",
+    )?;
     let to_write = params![
         batch_id,
         after,
@@ -657,8 +711,17 @@ pub fn rows_to_write(
     ];
     let rows = s
         .query_map(to_write, |r| {
-            let row = staged_from_row(r)?;
-            Ok((row.position, row))
+            Ok(ToWrite {
+                position: r.get(0)?,
+                date: r.get(1)?,
+                cents: r.get(2)?,
+                currency: r.get(3)?,
+                payee: r.get(4)?,
+                memo: r.get(5)?,
+                category_id: r.get(6)?,
+                category_chosen: r.get(7)?,
+                import_key: r.get(8)?,
+            })
         })?
         .collect::<rusqlite::Result<_>>()?;
     Ok(rows)

@@ -12,7 +12,7 @@ use crate::domain::import::BatchStatus;
 use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
 use crate::store::imports::write::{self, Write};
-use crate::store::imports::{self, Batch, StagedRow};
+use crate::store::imports::{self, Batch, ToWrite};
 use crate::store::users::{User, UserId};
 use crate::store::{accounts, balance_history, daily_expenses, merchants, users, Cap};
 use serde::Serialize;
@@ -235,7 +235,7 @@ pub async fn confirm(
             after.load(std::sync::atomic::Ordering::Relaxed),
             CHUNK_ROWS,
         )?;
-        let Some((last, _)) = rows.last() else {
+        let Some(last) = rows.last().map(|r| r.position) else {
             if let Some(closing) = &closing {
                 accounts::set_balance(tx, &u, &b.account_id, closing.amount.0, &chunk_now)?;
                 // The history keeps the balance as of the file's day, not
@@ -256,9 +256,8 @@ pub async fn confirm(
         };
         let writes: Vec<Write<'_>> = rows
             .iter()
-            .map(|(_, r)| r)
             .filter(|r| !written.contains(&r.import_key))
-            .filter_map(|r| write_of(r, fallback))
+            .map(|r| write_of(r, fallback))
             .collect();
         write_chunk(tx, &u, &b, &writes, &chunk_now)?;
         // The categories the person chose teach the merchant memory (the
@@ -273,7 +272,7 @@ pub async fn confirm(
             }
         }
         // Only once the chunk is committed does the next one start after it.
-        after.store(*last, std::sync::atomic::Ordering::Relaxed);
+        after.store(last, std::sync::atomic::Ordering::Relaxed);
         Ok(Some(writes.len()))
     })
     .await?;
@@ -322,20 +321,19 @@ fn write_chunk(
 
 /// The record a row becomes: named by its payee, else its memo, else
 /// `fallback`.
-fn write_of<'r>(r: &'r StagedRow, fallback: &'r str) -> Option<Write<'r>> {
-    let (date, cents) = (r.date?, r.cents?);
+fn write_of<'r>(r: &'r ToWrite, fallback: &'r str) -> Write<'r> {
     let name = [r.payee.as_str(), r.memo.as_str()]
         .into_iter()
         .find(|s| !s.trim().is_empty())
         .unwrap_or(fallback);
-    Some(Write {
+    Write {
         row: r,
-        date,
-        cents,
+        date: r.date,
+        cents: r.cents,
         name: truncate(name, NAME_MAX),
         merchant: truncate(&r.payee, NAME_MAX),
         notes: truncate(&r.memo, NOTES_MAX),
-    })
+    }
 }
 
 /// The first `max` characters of `s`, trimmed.

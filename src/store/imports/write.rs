@@ -5,7 +5,7 @@
 //! step that also keeps the search index, the month sums and the data
 //! version in step is `app::import::confirm`. See `docs/import.md`.
 
-use super::{Batch, StagedRow};
+use super::{insert_of, Batch, ToWrite, ROWS_PER_INSERT};
 use crate::domain::import::BatchStatus;
 use crate::domain::recurrence::Frequency;
 use crate::error::Result;
@@ -17,7 +17,7 @@ use std::collections::HashSet;
 
 /// A record a confirm writes.
 pub struct Write<'a> {
-    pub row: &'a StagedRow,
+    pub row: &'a ToWrite,
     pub date: NaiveDate,
     pub cents: i64,
     pub name: &'a str,
@@ -40,26 +40,6 @@ pub fn written_keys(c: &Connection, user_id: &UserId, batch_id: &str) -> Result<
         }
     }
     Ok(keys)
-}
-
-/// Rows per `INSERT` statement of a confirm. In a transaction of several
-/// statements, an insert into a table with triggers and foreign keys first
-/// copies every page it changes to SQLite's statement journal (so that it
-/// can be taken back alone): row by row, that was 4 KiB for each of the
-/// half dozen index and table pages every row touches. One statement of
-/// many rows copies each page once (`docs/performance.md`).
-pub const ROWS_PER_INSERT: usize = 64;
-
-/// `INSERT INTO {head} VALUES {row}, {row}, …` with `n` rows.
-fn insert_of(head: &str, row: &str, n: usize) -> String {
-    let mut sql = format!("INSERT INTO {head} VALUES ");
-    for i in 0..n {
-        if i > 0 {
-            sql.push_str(", ");
-        }
-        sql.push_str(row);
-    }
-    sql
 }
 
 /// Inserts a chunk's money out as one-time expenses, each carrying the
