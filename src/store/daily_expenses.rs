@@ -279,27 +279,32 @@ pub fn any_other_currency(c: &Connection, user_id: &UserId, base: &str) -> Resul
 /// wrote (`import_id` set; migrations/V9__bulk_import_upkeep.sql), done once
 /// for the user's such rows with rowids `lo` to `hi`, all inserted by the
 /// calling write transaction: their search index entries and month sums.
+/// Both read the rowid range alone (`NOT INDEXED`): by the index on
+/// `user_id` SQLite would otherwise choose, each chunk of a confirm read
+/// all of the user's one-time expenses, the earlier chunks' included
+/// (`docs/performance.md`).
 pub fn index_imported(tx: &Connection, user_id: &UserId, lo: i64, hi: i64) -> Result<()> {
-    tx.prepare_cached(
-        "INSERT INTO daily_expenses_fts(rowid, name, merchant, notes)
-         SELECT rowid, name, merchant, notes FROM daily_expenses
-         WHERE rowid BETWEEN ?2 AND ?3 AND user_id = ?1 AND import_id IS NOT NULL",
-    )?
-    .execute(params![user_id, lo, hi])?;
-    tx.prepare_cached(
-        "INSERT INTO daily_expense_months (user_id, month, currency, category_id, amount_cents, entries)
-         SELECT user_id, substr(date, 1, 7), currency, COALESCE(category_id, ''),
-                SUM(amount_cents), COUNT(*)
-         FROM daily_expenses
-         WHERE rowid BETWEEN ?2 AND ?3 AND user_id = ?1 AND import_id IS NOT NULL
-         GROUP BY 1, 2, 3, 4
-         ON CONFLICT (user_id, month, currency, category_id) DO UPDATE SET
-             amount_cents = amount_cents + excluded.amount_cents,
-             entries = entries + excluded.entries",
-    )?
-    .execute(params![user_id, lo, hi])?;
+    for sql in INDEX_IMPORTED {
+        tx.prepare_cached(sql)?.execute(params![user_id, lo, hi])?;
+    }
     Ok(())
 }
+
+/// [`index_imported`]'s two statements: the search index, the month sums.
+const INDEX_IMPORTED: [&str; 2] = [
+    "INSERT INTO daily_expenses_fts(rowid, name, merchant, notes)
+     SELECT rowid, name, merchant, notes FROM daily_expenses NOT INDEXED
+     WHERE rowid BETWEEN ?2 AND ?3 AND user_id = ?1 AND import_id IS NOT NULL",
+    "INSERT INTO daily_expense_months (user_id, month, currency, category_id, amount_cents, entries)
+     SELECT user_id, substr(date, 1, 7), currency, COALESCE(category_id, ''),
+            SUM(amount_cents), COUNT(*)
+     FROM daily_expenses NOT INDEXED
+     WHERE rowid BETWEEN ?2 AND ?3 AND user_id = ?1 AND import_id IS NOT NULL
+     GROUP BY 1, 2, 3, 4
+     ON CONFLICT (user_id, month, currency, category_id) DO UPDATE SET
+         amount_cents = amount_cents + excluded.amount_cents,
+         entries = entries + excluded.entries",
+];
 
 /// The user's one-time expenses of `account` on the days `near` holds, as
 /// a bank import compares its rows with them (money out is negative), in
@@ -333,6 +338,24 @@ pub fn on_days(c: &Connection, user: &UserId, account: &str, near: &Near) -> Res
 mod tests {
     use crate::store::Db;
     use proptest::prelude::*;
+
+    /// The upkeep of an import's chunk reads the chunk's rowid range, not
+    /// all of the user's one-time expenses through an index on `user_id`.
+    #[test]
+    fn the_upkeep_of_imported_expenses_reads_only_their_rowids() {
+        on_a_fresh_db(|c| {
+            for sql in super::INDEX_IMPORTED {
+                let mut s = c.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
+                let plan: Vec<String> = s
+                    .query_map(rusqlite::params!["user", 1, 2], |r| r.get::<_, String>(3))?
+                    .collect::<rusqlite::Result<_>>()?;
+                let plan = plan.join("\n");
+                assert!(plan.contains("INTEGER PRIMARY KEY"), "{plan}");
+                assert!(!plan.contains("USING INDEX"), "{plan}");
+            }
+            Ok(())
+        });
+    }
 
     /// Runs `f` on a connection of a new, migrated database.
     fn on_a_fresh_db(

@@ -1,17 +1,18 @@
-//! Staged CSV imports: batches, their rows, what reconciliation needs to
-//! read, and the records a confirm writes. Nothing here touches
-//! `daily_expenses` or `incomes` except [`confirm`] and [`undo`].
-//! See `docs/import.md`.
+//! Staged imports: batches, their rows, what reconciliation needs to read
+//! and what a confirm writes from. Nothing here touches `daily_expenses`
+//! or `incomes`: the records a confirm writes and an undo removes are
+//! [`write`]'s. See `docs/import.md`.
+
+pub mod write;
 
 use super::users::UserId;
 use crate::domain::import::read::Format;
 use crate::domain::import::reconcile::{self, Found, Kind, Outcome, Reason, Staged, Status};
 use crate::domain::import::{BatchStatus, Decision, Source};
-use crate::domain::recurrence::Frequency;
 use crate::error::Result;
 use chrono::NaiveDate;
 use rusqlite::{params, Connection, OptionalExtension, Row};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// How many batches a user may have staged and not yet confirmed or
 /// cancelled: each holds up to 200,000 rows.
@@ -168,31 +169,67 @@ pub fn insert_batch(
             BatchStatus::Staged.code()
         ],
     )?;
-    let mut insert = tx.prepare_cached(
-        "INSERT INTO import_rows
-            (id, batch_id, user_id, position, line_no, date, amount_cents, currency, payee, memo,
-             status, reason, import_key)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-    )?;
-    for (i, row) in rows.iter().enumerate() {
-        let reason = row.reason.as_ref().map(reason_json).transpose()?;
-        insert.execute(params![
-            super::new_sequential_id(),
-            id,
-            user_id,
-            i as i64,
-            row.line as i64,
-            row.date,
-            row.cents,
-            row.currency,
-            row.payee,
-            row.memo,
-            row.status.code(),
-            reason,
-            row.import_key,
-        ])?;
+    let mut position = 0i64;
+    for group in rows.chunks(ROWS_PER_INSERT) {
+        let mut insert = tx.prepare_cached(&insert_of(
+            "import_rows
+                (id, batch_id, user_id, position, line_no, date, amount_cents, currency, payee,
+                 memo, status, reason, import_key)",
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            group.len(),
+        ))?;
+        let ids: Vec<String> = group.iter().map(|_| super::new_sequential_id()).collect();
+        let positions: Vec<i64> = (position..position + group.len() as i64).collect();
+        let lines: Vec<i64> = group.iter().map(|r| r.line as i64).collect();
+        let reasons = group
+            .iter()
+            .map(|r| r.reason.as_ref().map(reason_json).transpose())
+            .collect::<Result<Vec<_>>>()?;
+        let statuses: Vec<&str> = group.iter().map(|r| r.status.code()).collect();
+        let mut values: Vec<&dyn rusqlite::ToSql> = Vec::with_capacity(group.len() * 13);
+        for (i, row) in group.iter().enumerate() {
+            values.extend_from_slice(&[
+                &ids[i],
+                &id,
+                user_id,
+                &positions[i],
+                &lines[i],
+                &row.date,
+                &row.cents,
+                &row.currency,
+                &row.payee,
+                &row.memo,
+                &statuses[i],
+                &reasons[i],
+                &row.import_key,
+            ]);
+        }
+        insert.execute(values.as_slice())?;
+        position += group.len() as i64;
     }
     Ok(find(tx, user_id, &id)?.expect("the batch was just inserted"))
+}
+
+/// Rows per `INSERT` statement of a stage and of a confirm. In a
+/// transaction of several statements, an insert into a table with triggers
+/// and foreign keys first copies every page it changes to SQLite's
+/// statement journal (so that it can be taken back alone): row by row,
+/// that was 4 KiB for each of the half dozen index and table pages every
+/// row of a confirm touches. One statement of many rows copies each page
+/// once, and each row costs no statement of its own to run and reset
+/// (`docs/performance.md`).
+pub const ROWS_PER_INSERT: usize = 64;
+
+/// `INSERT INTO {head} VALUES {row}, {row}, …` with `n` rows.
+fn insert_of(head: &str, row: &str, n: usize) -> String {
+    let mut sql = format!("INSERT INTO {head} VALUES ");
+    for i in 0..n {
+        if i > 0 {
+            sql.push_str(", ");
+        }
+        sql.push_str(row);
+    }
+    sql
 }
 
 /// Marks the batch as staged by `source` (a file is the default).
@@ -612,16 +649,6 @@ pub fn accept_suggestions(tx: &Connection, user_id: &UserId, batch_id: &str) -> 
     )?)
 }
 
-/// A record a confirm writes.
-pub struct Write<'a> {
-    pub row: &'a StagedRow,
-    pub date: NaiveDate,
-    pub cents: i64,
-    pub name: &'a str,
-    pub merchant: &'a str,
-    pub notes: &'a str,
-}
-
 /// Marks the start of a confirm: `confirmed_at` is set while the status
 /// stays `staged` or `reconciled` until the last chunk is written (see
 /// [`Batch::confirming`]). Answers false when the batch was not open or
@@ -639,23 +666,41 @@ pub fn begin_confirm(tx: &Connection, batch_id: &str, now: &str) -> Result<bool>
     )? == 1)
 }
 
+/// A staged row as a confirm writes it: only what its record carries.
+#[derive(Clone, Debug)]
+pub struct ToWrite {
+    /// Where the row is in its file.
+    pub position: i64,
+    pub date: NaiveDate,
+    /// Signed: negative is money out.
+    pub cents: i64,
+    pub currency: String,
+    pub payee: String,
+    pub memo: String,
+    pub category_id: Option<String>,
+    /// The person chose `category_id`: the merchant memory learns it.
+    pub category_chosen: bool,
+    pub import_key: String,
+}
+
 /// The next `limit` rows a confirm writes after file position `after`, in
-/// file order, with their positions. A confirm writes the rows that are
-/// readable, and `new` without a decision or decided `import`.
+/// file order. A confirm writes the rows that are readable, and `new`
+/// without a decision or decided `import`.
 pub fn rows_to_write(
     c: &Connection,
     batch_id: &str,
     after: i64,
     limit: usize,
-) -> Result<Vec<(i64, StagedRow)>> {
-    let sql = format!(
-        "SELECT {ROW_COLUMNS} FROM import_rows
+) -> Result<Vec<ToWrite>> {
+    let mut s = c.prepare_cached(
+        "SELECT position, date, amount_cents, currency, payee, memo, category_id,
+                category_chosen, import_key
+         FROM import_rows
          WHERE batch_id = ?1 AND position > ?2
            AND status <> ?4 AND date IS NOT NULL AND amount_cents IS NOT NULL
            AND (decision = ?5 OR (decision IS NULL AND status = ?6))
-         ORDER BY position LIMIT ?3"
-    );
-    let mut s = c.prepare_cached(&sql)?;
+         ORDER BY position LIMIT ?3",
+    )?;
     let to_write = params![
         batch_id,
         after,
@@ -666,8 +711,17 @@ pub fn rows_to_write(
     ];
     let rows = s
         .query_map(to_write, |r| {
-            let row = staged_from_row(r)?;
-            Ok((row.position, row))
+            Ok(ToWrite {
+                position: r.get(0)?,
+                date: r.get(1)?,
+                cents: r.get(2)?,
+                currency: r.get(3)?,
+                payee: r.get(4)?,
+                memo: r.get(5)?,
+                category_id: r.get(6)?,
+                category_chosen: r.get(7)?,
+                import_key: r.get(8)?,
+            })
         })?
         .collect::<rusqlite::Result<_>>()?;
     Ok(rows)
@@ -719,174 +773,9 @@ pub fn other_confirming(
     )?)
 }
 
-/// The import keys of the records the user's batch has written so far:
-/// what a resumed confirm must not write again.
-pub fn written_keys(c: &Connection, user_id: &UserId, batch_id: &str) -> Result<HashSet<String>> {
-    let mut keys = HashSet::new();
-    for table in ["daily_expenses", "incomes"] {
-        let sql = format!(
-            "SELECT import_key FROM {table}
-             WHERE user_id = ?1 AND import_id = ?2 AND import_key IS NOT NULL"
-        );
-        let mut s = c.prepare_cached(&sql)?;
-        for key in s.query_map(params![user_id, batch_id], |r| r.get::<_, String>(0))? {
-            keys.insert(key?);
-        }
-    }
-    Ok(keys)
-}
-
-/// Rows per `INSERT` statement of a confirm. In a transaction of several
-/// statements, an insert into a table with triggers and foreign keys first
-/// copies every page it changes to SQLite's statement journal (so that it
-/// can be taken back alone): row by row, that was 4 KiB for each of the
-/// half dozen index and table pages every row touches. One statement of
-/// many rows copies each page once (`docs/performance.md`).
-pub const ROWS_PER_INSERT: usize = 64;
-
-/// `INSERT INTO {head} VALUES {row}, {row}, …` with `n` rows.
-fn insert_of(head: &str, row: &str, n: usize) -> String {
-    let mut sql = format!("INSERT INTO {head} VALUES ");
-    for i in 0..n {
-        if i > 0 {
-            sql.push_str(", ");
-        }
-        sql.push_str(row);
-    }
-    sql
-}
-
-/// Writes one chunk of a batch's records: money out as one-time expenses,
-/// money in as one-time incomes, each carrying the batch and the row's
-/// import key, [`ROWS_PER_INSERT`] rows per statement; and keeps the
-/// search index, the month sums and the data version in step for exactly
-/// these records. `tx` is a write transaction.
-pub fn write_chunk(
-    tx: &Connection,
-    user_id: &UserId,
-    batch: &Batch,
-    writes: &[Write<'_>],
-    now: &str,
-) -> Result<()> {
-    let (expenses, incomes): (Vec<&Write<'_>>, Vec<&Write<'_>>) =
-        writes.iter().partition(|w| w.cents < 0);
-    // The rowids of this chunk's expenses: the upkeep below reads exactly
-    // those, not the batch's earlier chunks. Nobody else writes while the
-    // transaction holds the lock, so they follow the largest one.
-    let first_expense: i64 = tx.query_row(
-        "SELECT COALESCE(MAX(rowid), 0) + 1 FROM daily_expenses",
-        [],
-        |r| r.get(0),
-    )?;
-    let once = Frequency::Once.code();
-    for group in expenses.chunks(ROWS_PER_INSERT) {
-        let mut insert = tx.prepare_cached(&insert_of(
-            "daily_expenses
-                (id, user_id, name, amount_cents, currency, date, account_id, category_id,
-                 merchant, notes, import_id, import_key, created_at, updated_at)",
-            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            group.len(),
-        ))?;
-        let ids: Vec<String> = group.iter().map(|_| super::new_sequential_id()).collect();
-        let cents: Vec<i64> = group.iter().map(|w| -w.cents).collect();
-        let mut values: Vec<&dyn rusqlite::ToSql> = Vec::with_capacity(group.len() * 14);
-        for ((w, id), cents) in group.iter().zip(&ids).zip(&cents) {
-            values.extend_from_slice(&[
-                id,
-                user_id,
-                &w.name,
-                cents,
-                &w.row.currency,
-                &w.date,
-                &batch.account_id,
-                &w.row.category_id,
-                &w.merchant,
-                &w.notes,
-                &batch.id,
-                &w.row.import_key,
-                &now,
-                &now,
-            ]);
-        }
-        insert.execute(values.as_slice())?;
-    }
-    for group in incomes.chunks(ROWS_PER_INSERT) {
-        let mut insert = tx.prepare_cached(&insert_of(
-            "incomes
-                (id, user_id, name, amount_cents, currency, frequency, start_date, account_id,
-                 notes, import_id, import_key, created_at, updated_at)",
-            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            group.len(),
-        ))?;
-        let ids: Vec<String> = group.iter().map(|_| super::new_sequential_id()).collect();
-        let mut values: Vec<&dyn rusqlite::ToSql> = Vec::with_capacity(group.len() * 13);
-        for (w, id) in group.iter().zip(&ids) {
-            values.extend_from_slice(&[
-                id,
-                user_id,
-                &w.name,
-                &w.cents,
-                &w.row.currency,
-                &once,
-                &w.date,
-                &batch.account_id,
-                &w.notes,
-                &batch.id,
-                &w.row.import_key,
-                &now,
-                &now,
-            ]);
-        }
-        insert.execute(values.as_slice())?;
-    }
-    // What the insert triggers do row by row for other entries, once for
-    // the chunk (migrations/V9__bulk_import_upkeep.sql), for this user's
-    // records only.
-    if !expenses.is_empty() {
-        let last_expense = tx.query_row("SELECT MAX(rowid) FROM daily_expenses", [], |r| {
-            r.get::<_, i64>(0)
-        })?;
-        super::daily_expenses::index_imported(tx, user_id, first_expense, last_expense)?;
-    }
-    if !writes.is_empty() {
-        tx.execute(
-            "UPDATE user_data_versions SET version = version + 1 WHERE user_id = ?1",
-            params![user_id],
-        )?;
-    }
-    Ok(())
-}
-
 /// Marks a batch whose records are all written `confirmed`.
 pub fn finish_confirm(tx: &Connection, batch_id: &str, now: &str) -> Result<()> {
     set_status(tx, batch_id, BatchStatus::Confirmed, now)
-}
-
-/// Removes up to `limit` of the records the user's batch wrote; answers
-/// how many. The delete triggers keep the search index, the month sums
-/// and the data version in step.
-pub fn remove_written(
-    tx: &Connection,
-    user_id: &UserId,
-    batch_id: &str,
-    limit: usize,
-) -> Result<usize> {
-    let mut removed = 0;
-    for table in ["daily_expenses", "incomes"] {
-        let sql = format!(
-            "DELETE FROM {table} WHERE rowid IN (
-                SELECT rowid FROM {table} WHERE import_id = ?2 AND user_id = ?1 LIMIT ?3)"
-        );
-        removed += tx.prepare_cached(&sql)?.execute(params![
-            user_id,
-            batch_id,
-            (limit - removed) as i64
-        ])?;
-        if removed == limit {
-            break;
-        }
-    }
-    Ok(removed)
 }
 
 /// Takes back an unfinished confirm whose records are all removed: the
@@ -906,39 +795,6 @@ pub fn cancel(tx: &Connection, batch_id: &str, now: &str) -> Result<()> {
         params![batch_id],
     )?;
     set_status(tx, batch_id, BatchStatus::Cancelled, now)
-}
-
-/// How many records a confirmed batch wrote.
-pub fn written(c: &Connection, user_id: &UserId, batch_id: &str) -> Result<i64> {
-    Ok(c.query_row(
-        "SELECT (SELECT COUNT(*) FROM daily_expenses WHERE user_id = ?1 AND import_id = ?2)
-              + (SELECT COUNT(*) FROM incomes WHERE user_id = ?1 AND import_id = ?2)",
-        params![user_id, batch_id],
-        |r| r.get(0),
-    )?)
-}
-
-/// Of the user's batches `ids`, those that are confirmed and wrote no
-/// record (every row a duplicate, skipped or an error): nothing to undo.
-pub fn confirmed_empty(c: &Connection, user_id: &UserId, ids: &[&str]) -> Result<HashSet<String>> {
-    let mut s = c.prepare_cached(
-        "SELECT b.id FROM import_batches b
-          WHERE b.id = ?2 AND b.user_id = ?1 AND b.status = ?3
-            AND NOT EXISTS (SELECT 1 FROM daily_expenses WHERE import_id = b.id AND user_id = ?1)
-            AND NOT EXISTS (SELECT 1 FROM incomes WHERE import_id = b.id AND user_id = ?1)",
-    )?;
-    let mut out = HashSet::new();
-    for id in ids {
-        if let Some(id) = s
-            .query_row(params![user_id, id, BatchStatus::Confirmed.code()], |r| {
-                r.get::<_, String>(0)
-            })
-            .optional()?
-        {
-            out.insert(id);
-        }
-    }
-    Ok(out)
 }
 
 #[cfg(test)]

@@ -99,6 +99,16 @@ pub fn data_version(c: &Connection, user_id: &UserId) -> Result<i64> {
     .unwrap_or(0))
 }
 
+/// Moves the user's data version on once, for writes that the triggers
+/// do not count (an import's records, written in bulk).
+pub fn count_change(tx: &Connection, user_id: &UserId) -> Result<()> {
+    tx.execute(
+        "UPDATE user_data_versions SET version = version + 1 WHERE user_id = ?1",
+        [user_id],
+    )?;
+    Ok(())
+}
+
 pub struct NewUser<'a> {
     pub email: &'a str,
     pub name: &'a str,

@@ -11,9 +11,10 @@ use crate::domain::import::reconcile;
 use crate::domain::import::BatchStatus;
 use crate::error::{Error, Reason, Result};
 use crate::state::AppState;
-use crate::store::imports::{self, Batch, StagedRow, Write};
+use crate::store::imports::write::{self, Write};
+use crate::store::imports::{self, Batch, ToWrite};
 use crate::store::users::{User, UserId};
-use crate::store::{accounts, balance_history, merchants, Cap};
+use crate::store::{accounts, balance_history, daily_expenses, merchants, users, Cap};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -211,7 +212,7 @@ pub async fn confirm(
         let (u, batch_id) = (user.id.clone(), b.id.clone());
         state
             .db
-            .run(move |c| imports::written_keys(c, &u, &batch_id))
+            .run(move |c| write::written_keys(c, &u, &batch_id))
             .await?
     } else {
         HashSet::new()
@@ -234,7 +235,7 @@ pub async fn confirm(
             after.load(std::sync::atomic::Ordering::Relaxed),
             CHUNK_ROWS,
         )?;
-        let Some((last, _)) = rows.last() else {
+        let Some(last) = rows.last().map(|r| r.position) else {
             if let Some(closing) = &closing {
                 accounts::set_balance(tx, &u, &b.account_id, closing.amount.0, &chunk_now)?;
                 // The history keeps the balance as of the file's day, not
@@ -255,11 +256,10 @@ pub async fn confirm(
         };
         let writes: Vec<Write<'_>> = rows
             .iter()
-            .map(|(_, r)| r)
             .filter(|r| !written.contains(&r.import_key))
-            .filter_map(|r| write_of(r, fallback))
+            .map(|r| write_of(r, fallback))
             .collect();
-        imports::write_chunk(tx, &u, &b, &writes, &chunk_now)?;
+        write_chunk(tx, &u, &b, &writes, &chunk_now)?;
         // The categories the person chose teach the merchant memory (the
         // others came from it).
         for w in writes
@@ -272,7 +272,7 @@ pub async fn confirm(
             }
         }
         // Only once the chunk is committed does the next one start after it.
-        after.store(*last, std::sync::atomic::Ordering::Relaxed);
+        after.store(last, std::sync::atomic::Ordering::Relaxed);
         Ok(Some(writes.len()))
     })
     .await?;
@@ -284,7 +284,7 @@ pub async fn confirm(
         .db
         .run(move |c| {
             let b = batch_of(c, &u, &batch_id)?;
-            let imported = imports::written(c, &u, &b.id)? as usize;
+            let imported = write::written(c, &u, &b.id)? as usize;
             Ok(Confirmed {
                 imported,
                 skipped: (b.row_count as usize).saturating_sub(imported),
@@ -295,22 +295,45 @@ pub async fn confirm(
         .await
 }
 
+/// Writes one chunk of a batch's records (money out as one-time expenses,
+/// money in as one-time incomes) and keeps the search index, the month
+/// sums and the data version in step for exactly these records: what the
+/// insert triggers do row by row for other entries, once for the chunk
+/// (`migrations/V9__bulk_import_upkeep.sql`). `tx` is a write transaction.
+fn write_chunk(
+    tx: &rusqlite::Connection,
+    user: &UserId,
+    batch: &Batch,
+    writes: &[Write<'_>],
+    now: &str,
+) -> Result<()> {
+    let (expenses, incomes): (Vec<&Write<'_>>, Vec<&Write<'_>>) =
+        writes.iter().partition(|w| w.cents < 0);
+    if let Some((first, last)) = write::insert_expenses(tx, user, batch, &expenses, now)? {
+        daily_expenses::index_imported(tx, user, first, last)?;
+    }
+    write::insert_incomes(tx, user, batch, &incomes, now)?;
+    if !writes.is_empty() {
+        users::count_change(tx, user)?;
+    }
+    Ok(())
+}
+
 /// The record a row becomes: named by its payee, else its memo, else
 /// `fallback`.
-fn write_of<'r>(r: &'r StagedRow, fallback: &'r str) -> Option<Write<'r>> {
-    let (date, cents) = (r.date?, r.cents?);
+fn write_of<'r>(r: &'r ToWrite, fallback: &'r str) -> Write<'r> {
     let name = [r.payee.as_str(), r.memo.as_str()]
         .into_iter()
         .find(|s| !s.trim().is_empty())
         .unwrap_or(fallback);
-    Some(Write {
+    Write {
         row: r,
-        date,
-        cents,
+        date: r.date,
+        cents: r.cents,
         name: truncate(name, NAME_MAX),
         merchant: truncate(&r.payee, NAME_MAX),
         notes: truncate(&r.memo, NOTES_MAX),
-    })
+    }
 }
 
 /// The first `max` characters of `s`, trimmed.
@@ -328,7 +351,7 @@ async fn remove_written(state: &AppState, user: &UserId, batch: &Batch) -> Resul
     let turn = AccountTurn::take(user, &batch.account_id).await;
     let (u, batch_id) = (user.clone(), batch.id.clone());
     in_chunks(&state.db, turn, move |tx| {
-        let n = imports::remove_written(tx, &u, &batch_id, CHUNK_ROWS)?;
+        let n = write::remove_written(tx, &u, &batch_id, CHUNK_ROWS)?;
         Ok((n > 0).then_some(n))
     })
     .await

@@ -265,9 +265,10 @@ pub async fn stage(state: &AppState, user: &User, upload: Upload) -> Result<Batc
     // A layout that is not recognised is read with the mapping the
     // account's last such file was read with, when that fits.
     let (statement, remembered_used) = parsing::read(&user.id, field, move |budget| {
-        match read::read_within(&bytes, mapping.as_ref(), &choice, budget) {
+        let file = read::Upload::new(bytes);
+        match file.read(mapping.as_ref(), &choice, budget) {
             Err(ReadError::UnknownLayout { columns }) => match remembered {
-                Some(m) => match read::read_within(&bytes, Some(&m), &choice, budget) {
+                Some(m) => match file.read(Some(&m), &choice, budget) {
                     Ok(s) => Ok((s, Some(m))),
                     Err(e @ ReadError::Stopped(_)) => Err(e),
                     Err(_) => Err(ReadError::UnknownLayout { columns }),
@@ -735,14 +736,17 @@ pub async fn confirmed_empty(
         .db
         .run(move |c| {
             let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
-            imports::confirmed_empty(c, &user, &ids)
+            imports::write::confirmed_empty(c, &user, &ids)
         })
         .await
 }
 
 pub async fn written(state: &AppState, user: &UserId, batch_id: &str) -> Result<i64> {
     let (user, id) = (user.clone(), batch_id.to_string());
-    state.db.run(move |c| imports::written(c, &user, &id)).await
+    state
+        .db
+        .run(move |c| imports::write::written(c, &user, &id))
+        .await
 }
 
 // -------------------------------------------------------------- decisions

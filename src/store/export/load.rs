@@ -609,10 +609,7 @@ pub fn write_chunk(tx: &Connection, user: &UserId, loading: &mut Loading) -> Res
     }
     if let Some((lo, hi)) = imported_expenses {
         crate::store::daily_expenses::index_imported(tx, user, lo, hi)?;
-        tx.execute(
-            "UPDATE user_data_versions SET version = version + 1 WHERE user_id = ?1",
-            [user],
-        )?;
+        crate::store::users::count_change(tx, user)?;
     }
     Ok((written > 0).then_some(written))
 }

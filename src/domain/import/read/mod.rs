@@ -377,6 +377,50 @@ fn choose(
     accounts.into_iter().nth(at).ok_or(ReadError::Empty)
 }
 
+/// An uploaded file, held once: a CSV file in a single-byte encoding
+/// (most German banks' Windows-1252) is decoded as it arrives and its bytes
+/// are let go, so that the file is not held twice, as bytes and as text,
+/// while its rows are read (`docs/performance.md`). It may be read more
+/// than once ([`Upload::read`], with another mapping).
+pub struct Upload {
+    /// The file as sent, unless it was decoded into `text`.
+    bytes: Vec<u8>,
+    /// A CSV file's text, decoded, and the name of its encoding.
+    text: Option<(String, &'static str)>,
+}
+
+impl Upload {
+    pub fn new(bytes: Vec<u8>) -> Upload {
+        let plain = !bytes.iter().all(|b| b.is_ascii_whitespace())
+            && statement::sniff(&bytes).is_none()
+            && !looks_binary(&bytes);
+        let text = match plain.then(|| decode(&bytes)) {
+            Some((std::borrow::Cow::Owned(text), encoding)) => Some((text, encoding)),
+            _ => None,
+        };
+        match text {
+            Some(text) => Upload {
+                bytes: Vec::new(),
+                text: Some(text),
+            },
+            None => Upload { bytes, text: None },
+        }
+    }
+
+    /// [`read_within`] of the file.
+    pub fn read(
+        &self,
+        mapping: Option<&Mapping>,
+        choice: &Choice,
+        budget: &Budget,
+    ) -> Result<Statement, ReadError> {
+        match &self.text {
+            Some((text, encoding)) => read_text(text, encoding, mapping, budget),
+            None => read_within(&self.bytes, mapping, choice, budget),
+        }
+    }
+}
+
 /// Reads CSV text with `mapping`, or detects the layout without one.
 fn read_csv(
     bytes: &[u8],
@@ -387,13 +431,23 @@ fn read_csv(
         return Err(ReadError::Binary(file_kind(bytes)));
     }
     let (text, encoding) = decode(bytes);
-    let delimiter = detect_delimiter(&text);
+    read_text(&text, encoding, mapping, budget)
+}
+
+/// [`read_csv`] of the file's text, decoded from `encoding`.
+fn read_text(
+    text: &str,
+    encoding: &str,
+    mapping: Option<&Mapping>,
+    budget: &Budget,
+) -> Result<Statement, ReadError> {
+    let delimiter = detect_delimiter(text);
     if let Some(refused) = long_field(text.as_bytes(), delimiter, FIELD_MAX, most(Part::Fields)) {
         return Err(refused);
     }
     // The first records decide the layout; the rest are read one by one,
     // so a large file is never held twice.
-    let mut records = Records::new(&text, delimiter);
+    let mut records = Records::new(text, delimiter);
     let head: Vec<Record> = records.by_ref().take(HEAD_RECORDS).collect();
     let mut layout = match mapping {
         Some(m) => layout_from_mapping(m, &head, detect)?,
@@ -517,6 +571,29 @@ mod tests {
         assert_eq!(s.rows[0].memo, "Karte1", "outer spaces are trimmed");
         assert_eq!(s.rows[0].currency.as_deref(), Some("EUR"));
         assert_eq!((s.rows[0].line, s.rows[1].line), (2, 3));
+    }
+
+    /// An upload of a CSV file in Windows-1252 holds its text only, not
+    /// its bytes beside it, and reads as the bytes do; a UTF-8 file is its
+    /// own text, and a statement file is read from its bytes.
+    #[test]
+    fn an_upload_in_a_legacy_encoding_is_held_once_as_its_text() {
+        let text = format!(
+            "{CAMT_HEAD}\r\n{}\r\n",
+            camt_line("03.04.18", "-62,59", "EDEKA DÜBEL", "Karte1 "),
+        );
+        let (bytes, _, _) = encoding_rs::WINDOWS_1252.encode(&text);
+        let upload = Upload::new(bytes.to_vec());
+        assert!(upload.bytes.is_empty() && upload.text.is_some());
+        let budget = Budget::unlimited();
+        let read = upload.read(None, &Choice::default(), &budget).unwrap();
+        let direct = read_ok(&bytes);
+        assert_eq!((read.format, read.rows), (direct.format, direct.rows));
+        let utf8 = Upload::new(text.clone().into_bytes());
+        assert!(utf8.text.is_none() && utf8.bytes.len() == text.len());
+        let mt940 = b":20:STARTUMSE\r\n:25:37040044/0532013000\r\n:60F:C181231EUR0,00\r\n:86:?20M\xfcller\r\n".to_vec();
+        assert!(statement::sniff(&mt940).is_some());
+        assert!(Upload::new(mt940).text.is_none());
     }
 
     #[test]
