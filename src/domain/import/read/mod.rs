@@ -270,7 +270,16 @@ fn read_statement(
     if let Some(line) = long_text(bytes, FIELD_MAX) {
         return Err(ReadError::FieldTooLong { line });
     }
-    let parsed = statement::read_within(bytes, budget).map_err(|e| match e {
+    statement_of(statement::read_within(bytes, budget), kind, choice)
+}
+
+/// One account of a statement file of `kind` as read.
+fn statement_of(
+    parsed: Result<statement::Parsed, statement::Error>,
+    kind: Kind,
+    choice: &Choice,
+) -> Result<Statement, ReadError> {
+    let parsed = parsed.map_err(|e| match e {
         statement::Error::Empty => ReadError::Empty,
         statement::Error::TooManyRows => ReadError::TooManyRows,
         statement::Error::TooMuch { part, line } => ReadError::TooMuch { part, line },
@@ -377,33 +386,46 @@ fn choose(
     accounts.into_iter().nth(at).ok_or(ReadError::Empty)
 }
 
-/// An uploaded file, held once: a CSV file in a single-byte encoding
-/// (most German banks' Windows-1252) is decoded as it arrives and its bytes
-/// are let go, so that the file is not held twice, as bytes and as text,
-/// while its rows are read (`docs/performance.md`). It may be read more
-/// than once ([`Upload::read`], with another mapping).
+/// An uploaded file, held once: a file in a single-byte encoding (most
+/// German banks' Windows-1252 CSV, MT940 or OFX) is decoded as it arrives
+/// and its bytes are let go, so that the file is not held twice, as bytes
+/// and as text, while its rows are read (`docs/performance.md`). It may be
+/// read more than once ([`Upload::read`], with another mapping).
 pub struct Upload {
     /// The file as sent, unless it was decoded into `text`.
     bytes: Vec<u8>,
-    /// A CSV file's text, decoded, and the name of its encoding.
+    /// The file's text, decoded, and the name of its encoding.
     text: Option<(String, &'static str)>,
+    /// The statement format of a file decoded into `text`; None for CSV.
+    kind: Option<Kind>,
 }
 
 impl Upload {
     pub fn new(bytes: Vec<u8>) -> Upload {
-        let plain = !bytes.iter().all(|b| b.is_ascii_whitespace())
-            && statement::sniff(&bytes).is_none()
-            && !looks_binary(&bytes);
-        let text = match plain.then(|| decode(&bytes)) {
-            Some((std::borrow::Cow::Owned(text), encoding)) => Some((text, encoding)),
-            _ => None,
+        let decoded = if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+            None
+        } else {
+            match statement::sniff(&bytes) {
+                // A file refused for a long text is refused from its bytes.
+                Some(kind) if long_text(&bytes, FIELD_MAX).is_none() => {
+                    Some((statement::decode(&bytes, kind), Some(kind)))
+                }
+                Some(_) => None,
+                None if !looks_binary(&bytes) => Some((decode(&bytes), None)),
+                None => None,
+            }
         };
-        match text {
-            Some(text) => Upload {
+        match decoded {
+            Some(((std::borrow::Cow::Owned(text), encoding), kind)) => Upload {
                 bytes: Vec::new(),
-                text: Some(text),
+                text: Some((text, encoding)),
+                kind,
             },
-            None => Upload { bytes, text: None },
+            _ => Upload {
+                bytes,
+                text: None,
+                kind: None,
+            },
         }
     }
 
@@ -414,9 +436,14 @@ impl Upload {
         choice: &Choice,
         budget: &Budget,
     ) -> Result<Statement, ReadError> {
-        match &self.text {
-            Some((text, encoding)) => read_text(text, encoding, mapping, budget),
-            None => read_within(&self.bytes, mapping, choice, budget),
+        match (&self.text, self.kind) {
+            (Some((text, encoding)), Some(kind)) => statement_of(
+                statement::read_text_within(text, encoding, kind, budget),
+                kind,
+                choice,
+            ),
+            (Some((text, encoding)), None) => read_text(text, encoding, mapping, budget),
+            (None, _) => read_within(&self.bytes, mapping, choice, budget),
         }
     }
 }
@@ -591,9 +618,47 @@ mod tests {
         assert_eq!((read.format, read.rows), (direct.format, direct.rows));
         let utf8 = Upload::new(text.clone().into_bytes());
         assert!(utf8.text.is_none() && utf8.bytes.len() == text.len());
-        let mt940 = b":20:STARTUMSE\r\n:25:37040044/0532013000\r\n:60F:C181231EUR0,00\r\n:86:?20M\xfcller\r\n".to_vec();
-        assert!(statement::sniff(&mt940).is_some());
-        assert!(Upload::new(mt940).text.is_none());
+    }
+
+    /// An OFX or MT940 upload in Windows-1252 holds its text only, not its
+    /// bytes beside it, and reads as its bytes do; a UTF-8 statement is its
+    /// own text, and one refused for a long text is refused from its bytes.
+    #[test]
+    fn a_statement_in_a_legacy_encoding_is_held_once_as_its_text() {
+        let ofx = "OFXHEADER:100\r\nDATA:OFXSGML\r\nVERSION:102\r\nCHARSET:1252\r\n\r\n\
+            <OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>EUR\r\n\
+            <BANKACCTFROM><ACCTID>DE89370400440532013000</BANKACCTFROM>\r\n\
+            <BANKTRANLIST><STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20250103\r\n\
+            <TRNAMT>-12.50<NAME>Bäckerei Müller<MEMO>Brötchen</STMTTRN>\r\n\
+            </BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\r\n";
+        let mt940 = ":20:STARTUMSE\r\n:25:37040044/0532013000\r\n:28C:1\r\n\
+            :60F:C250102EUR100,00\r\n:61:2501030103DR12,50NMSCNONREF\r\n\
+            :86:005?00KARTENZAHLUNG?20Brötchen?32Bäckerei Müller\r\n\
+            :62F:C250103EUR87,50\r\n-\r\n";
+        let budget = Budget::unlimited();
+        for (text, kind) in [(ofx, "ofx"), (mt940, "mt940")] {
+            let (bytes, _, _) = encoding_rs::WINDOWS_1252.encode(text);
+            let upload = Upload::new(bytes.to_vec());
+            assert!(upload.bytes.is_empty() && upload.text.is_some(), "{kind}");
+            let read = upload.read(None, &Choice::default(), &budget).unwrap();
+            let direct = read_ok(&bytes);
+            assert_eq!(read.format.kind, kind);
+            assert_eq!(read.format.encoding, "windows-1252");
+            assert_eq!(read.rows[0].payee, direct.rows[0].payee);
+            assert!(read.rows[0].payee.contains("Müller"), "{kind}");
+            assert_eq!((read.format, read.rows), (direct.format, direct.rows));
+            let utf8 = Upload::new(text.as_bytes().to_vec());
+            assert!(utf8.text.is_none() && utf8.bytes.len() == text.len());
+        }
+        let long = ofx.replace("Brötchen", &"ö".repeat(FIELD_MAX + 1));
+        let (bytes, _, _) = encoding_rs::WINDOWS_1252.encode(&long);
+        let upload = Upload::new(bytes.to_vec());
+        assert!(upload.text.is_none() && !upload.bytes.is_empty());
+        let refused = upload.read(None, &Choice::default(), &budget).unwrap_err();
+        assert!(
+            matches!(refused, ReadError::FieldTooLong { line: 9 }),
+            "{refused:?}"
+        );
     }
 
     #[test]

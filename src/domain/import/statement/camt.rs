@@ -25,7 +25,7 @@
 //!   `AddtlNtryInf`;
 //! - closing: `Bal` with code `CLBD`, the latest per account.
 
-use super::text::{at_least_cents, decode, parse_decimal, ymd_iso, Lines};
+use super::text::{at_least_cents, parse_decimal, ymd_iso, Lines};
 use super::{currency_code, most, Account, Accounts, Balance, Error, Kind, Part};
 use crate::domain::import::budget::Budget;
 use crate::domain::import::row::{Problem, Row};
@@ -250,15 +250,24 @@ fn element(e: &quick_xml::events::BytesStart<'_>, line: usize, seq: usize) -> No
     }
 }
 
-/// Reads a camt.053 or camt.052 file.
+/// [`read_text`] of a file's bytes.
+#[cfg(test)]
 pub fn read(bytes: &[u8], budget: &Budget) -> Result<(&'static str, Vec<Account>), Error> {
-    let declared = xml_declared_encoding(bytes);
-    let (text, encoding) = decode(bytes, declared.as_deref());
+    let (text, encoding) = super::decode(bytes, super::Kind::Camt053);
+    read_text(&text, encoding, budget)
+}
+
+/// Reads a camt.053 or camt.052 file: its text, decoded from `encoding` ([`super::decode`]).
+pub fn read_text(
+    text: &str,
+    encoding: &'static str,
+    budget: &Budget,
+) -> Result<(&'static str, Vec<Account>), Error> {
     let mut accounts = Accounts::default();
     // The statement's account, found once per statement and number of
     // its elements read (it is read before the statement's entries).
     let mut known: Option<(usize, usize, String)> = None;
-    let (root, broken) = parse_tree(&text, budget, &mut |stmt, ntry| {
+    let (root, broken) = parse_tree(text, budget, &mut |stmt, ntry| {
         let id = match &known {
             Some((seq, n, id)) if *seq == stmt.seq && *n == stmt.children.len() => id.clone(),
             _ => {

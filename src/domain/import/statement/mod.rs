@@ -17,6 +17,7 @@ use crate::domain::import::row::Row;
 pub use crate::error::Part;
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// The statement formats this module reads.
@@ -183,11 +184,34 @@ pub fn read_within(bytes: &[u8], budget: &Budget) -> Result<Parsed, Error> {
         return Err(Error::Empty);
     }
     let kind = sniff(bytes).ok_or(Error::Malformed { line: 1 })?;
+    let (text, encoding) = decode(bytes, kind);
+    read_text_within(&text, encoding, kind, budget)
+}
+
+/// A file of `kind` as text, by the charset it declares (see
+/// [`text::decode`]), and the name of its encoding; the bytes themselves
+/// when they are UTF-8.
+pub fn decode(bytes: &[u8], kind: Kind) -> (Cow<'_, str>, &'static str) {
+    let declared = match kind {
+        Kind::Camt053 | Kind::Camt052 => camt::xml_declared_encoding(bytes),
+        Kind::Ofx => ofx::declared_charset(bytes),
+        Kind::Mt940 | Kind::Qif => None,
+    };
+    text::decode(bytes, declared.as_deref())
+}
+
+/// [`read_within`] of a file of `kind` that [`decode`] made text of.
+pub fn read_text_within(
+    text: &str,
+    encoding: &'static str,
+    kind: Kind,
+    budget: &Budget,
+) -> Result<Parsed, Error> {
     let (encoding, accounts) = match kind {
-        Kind::Camt053 | Kind::Camt052 => camt::read(bytes, budget)?,
-        Kind::Mt940 => mt940::read(bytes, budget)?,
-        Kind::Ofx => ofx::read(bytes, budget)?,
-        Kind::Qif => qif::read(bytes, budget)?,
+        Kind::Camt053 | Kind::Camt052 => camt::read_text(text, encoding, budget)?,
+        Kind::Mt940 => mt940::read_text(text, encoding, budget)?,
+        Kind::Ofx => ofx::read_text(text, encoding, budget)?,
+        Kind::Qif => qif::read_text(text, encoding, budget)?,
     };
     Ok(Parsed {
         kind,

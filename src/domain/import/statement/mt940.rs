@@ -20,7 +20,7 @@
 //! - closing: the latest `:62F:` per account (`:62M:` and `:64:` are not
 //!   booked closing balances).
 
-use super::text::{collapse, decode, digits, parse_decimal, split_lines, SplitLines};
+use super::text::{collapse, digits, parse_decimal, split_lines, SplitLines};
 use super::{currency_code, most, Account, Accounts, Balance, Error, Part};
 use crate::domain::import::budget::Budget;
 use crate::domain::import::row::{Problem, Row};
@@ -189,9 +189,19 @@ impl Entry {
     }
 }
 
-/// Reads an MT940 file.
+/// [`read_text`] of a file's bytes.
+#[cfg(test)]
 pub fn read(bytes: &[u8], budget: &Budget) -> Result<(&'static str, Vec<Account>), Error> {
-    let (text, encoding) = decode(bytes, None);
+    let (text, encoding) = super::decode(bytes, super::Kind::Mt940);
+    read_text(&text, encoding, budget)
+}
+
+/// Reads an MT940 file: its text, decoded from `encoding` ([`super::decode`]).
+pub fn read_text(
+    text: &str,
+    encoding: &'static str,
+    budget: &Budget,
+) -> Result<(&'static str, Vec<Account>), Error> {
     let mut accounts = Accounts::default();
     let mut account_raw: Option<String> = None;
     let mut account: Option<String> = None;
@@ -199,7 +209,7 @@ pub fn read(bytes: &[u8], budget: &Budget) -> Result<(&'static str, Vec<Account>
     let mut entry: Option<Entry> = None;
     let mut last_line = 1;
 
-    for field in fields(&text, budget) {
+    for field in fields(text, budget) {
         let field = field?;
         last_line = field.line;
         let first = field.lines.first().copied().unwrap_or_default();

@@ -16,7 +16,7 @@
 //! memo `MEMO`, currency `CURDEF`, account `ACCTID` of `BANKACCTFROM` /
 //! `CCACCTFROM`, closing `LEDGERBAL`.
 
-use super::text::{collapse, decode, parse_decimal, unescape_entities, ymd_compact, Lines};
+use super::text::{collapse, parse_decimal, unescape_entities, ymd_compact, Lines};
 use super::{currency_code, most, Account, Accounts, Balance, Error, Part, MAX_ROWS};
 use crate::domain::import::budget::Budget;
 use crate::domain::import::row::{Problem, Row};
@@ -38,7 +38,7 @@ pub fn sniff(head: &str) -> bool {
 
 /// The charset an OFX file declares: the 1.x `CHARSET:` / `ENCODING:` header
 /// lines or the XML declaration of 2.x.
-fn declared_charset(bytes: &[u8]) -> Option<String> {
+pub fn declared_charset(bytes: &[u8]) -> Option<String> {
     let head = bytes.get(..1024).unwrap_or(bytes);
     let head = String::from_utf8_lossy(head);
     if head.trim_start().starts_with('<') {
@@ -137,12 +137,21 @@ impl Open {
     }
 }
 
-/// Reads an OFX or QFX file.
+/// [`read_text`] of a file's bytes.
+#[cfg(test)]
 pub fn read(bytes: &[u8], budget: &Budget) -> Result<(&'static str, Vec<Account>), Error> {
-    let declared = declared_charset(bytes);
-    let (text, encoding) = decode(bytes, declared.as_deref());
-    let mut lines = Lines::new(&text);
-    let start = find_ofx_tag(&text).ok_or(Error::Malformed { line: 1 })?;
+    let (text, encoding) = super::decode(bytes, super::Kind::Ofx);
+    read_text(&text, encoding, budget)
+}
+
+/// Reads an OFX or QFX file: its text, decoded from `encoding` ([`super::decode`]).
+pub fn read_text(
+    text: &str,
+    encoding: &'static str,
+    budget: &Budget,
+) -> Result<(&'static str, Vec<Account>), Error> {
+    let mut lines = Lines::new(text);
+    let start = find_ofx_tag(text).ok_or(Error::Malformed { line: 1 })?;
 
     let mut accounts = Accounts::default();
     let mut open = Open::default();

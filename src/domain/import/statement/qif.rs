@@ -11,7 +11,7 @@
 //! all dates of the file: a first number above 12 means day first, a second
 //! number above 12 means month first; month first when nothing decides.
 
-use super::text::{decode, split_lines};
+use super::text::split_lines;
 use super::{Account, Accounts, Error};
 use crate::domain::import::budget::Budget;
 use crate::domain::import::row::{Problem, Row};
@@ -57,17 +57,27 @@ impl Record {
     }
 }
 
-/// Reads a QIF file.
+/// [`read_text`] of a file's bytes.
+#[cfg(test)]
 pub fn read(bytes: &[u8], budget: &Budget) -> Result<(&'static str, Vec<Account>), Error> {
-    let (text, encoding) = decode(bytes, None);
-    let day_first = decide_day_first(&text, budget)?;
+    let (text, encoding) = super::decode(bytes, super::Kind::Qif);
+    read_text(&text, encoding, budget)
+}
+
+/// Reads a QIF file: its text, decoded from `encoding` ([`super::decode`]).
+pub fn read_text(
+    text: &str,
+    encoding: &'static str,
+    budget: &Budget,
+) -> Result<(&'static str, Vec<Account>), Error> {
+    let day_first = decide_day_first(text, budget)?;
 
     let mut accounts = Accounts::default();
     let mut section = Section::Other;
     let mut current: Option<String> = None;
     let mut record = Record::default();
 
-    for (no, raw) in split_lines(&text) {
+    for (no, raw) in split_lines(text) {
         budget.check()?;
         let line = raw.trim_end().trim_start_matches('\u{1a}');
         if line.trim().is_empty() {
