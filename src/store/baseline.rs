@@ -53,11 +53,15 @@ fn lay_sql<'a>(
     sql: &str,
     migrations: impl IntoIterator<Item = (i32, &'a str, u64)>,
 ) -> Result<usize> {
+    // A database that exists is seen without taking the write lock, so a
+    // restart beside another process's writes never waits for it; a new
+    // one is looked at again inside the transaction, since two processes
+    // may start on the same new file at once.
+    if !is_empty(c)? {
+        return Ok(0);
+    }
     let tx = write_transaction(c)?;
-    let empty: bool = tx.query_row("SELECT NOT EXISTS (SELECT 1 FROM sqlite_master)", [], |r| {
-        r.get(0)
-    })?;
-    if !empty {
+    if !is_empty(&tx)? {
         return Ok(0);
     }
     tx.execute_batch(sql)
@@ -79,6 +83,15 @@ fn lay_sql<'a>(
     drop(insert);
     tx.commit()?;
     Ok(recorded)
+}
+
+/// Whether the database holds no table, index or trigger yet.
+fn is_empty(c: &Connection) -> Result<bool> {
+    Ok(
+        c.query_row("SELECT NOT EXISTS (SELECT 1 FROM sqlite_master)", [], |r| {
+            r.get(0)
+        })?,
+    )
 }
 
 /// `at` as refinery writes a migration's time (RFC 3339 in UTC, the
