@@ -36,7 +36,10 @@ export CASHKEEPER_DATA_DIR=$work/data CASHKEEPER_BIND=127.0.0.1:$port \
 # SEED: a data directory made by an earlier run's demo step, copied
 # instead of made again (the demo's single write transaction may outlast
 # its budget on a busy machine).
-if [ -n "${SEED:-}" ] && [ -d "$SEED" ]; then
+# FILE_ONLY: writes the file and stops (tools/bench-phases.sh uses it).
+if [ -n "${FILE_ONLY:-}" ]; then
+  :
+elif [ -n "${SEED:-}" ] && [ -d "$SEED" ]; then
   cp -r "$SEED" "$work/data"
 else
   echo 'benchmark pw' | "$bin" demo --email heavy@example.org --heavy --password-stdin >/dev/null
@@ -195,6 +198,7 @@ elif fmt == "qif":
                     f"P{shop}\r\nMEinkauf {i}\r\n^\r\n")
 PY
 ls -l "$work/$file" | awk '{printf "file: %d rows, %.1f MB\n", '"$rows"', $5/1e6}'
+[ -n "${FILE_ONLY:-}" ] && exit 0
 
 "$bin" & pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null' EXIT

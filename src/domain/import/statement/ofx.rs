@@ -398,13 +398,12 @@ fn finish_statement(stmt: Statement, accounts: &mut Accounts) -> Result<(), Erro
     let id = stmt.account.unwrap_or_default();
     accounts.get(&id)?;
     accounts.currency(&id, stmt.currency.clone())?;
-    for mut row in stmt.rows {
-        // CURDEF may come after a transaction in a damaged file.
-        if row.currency.is_none() {
-            row.currency = stmt.currency.clone();
-        }
-        accounts.push(&id, row)?;
+    let mut rows = stmt.rows;
+    // CURDEF may come after a transaction in a damaged file.
+    for row in rows.iter_mut().filter(|r| r.currency.is_none()) {
+        row.currency = stmt.currency.clone();
     }
+    accounts.push_all(&id, rows)?;
     if let Some(balance) = stmt.ledger {
         accounts.closing(&id, balance)?;
     }
