@@ -26,7 +26,7 @@ export CASHKEEPER_DATA_DIR=$work/data CASHKEEPER_BIND=127.0.0.1:$port \
        NOTIFICATION_SCHEDULE=off INSIGHTS_SCHEDULE=off
 echo 'benchmark pw' | "$bin" demo --email heavy@example.org --heavy --password-stdin >/dev/null
 
-valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$bin" 2>"$work/valgrind.log" &
+valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$bin" >"$work/service.log" 2>"$work/valgrind.log" &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null' EXIT
 base=http://127.0.0.1:$port

@@ -374,9 +374,9 @@ impl Db {
         // The connection's interrupt handle while `f` runs; `None` before
         // and after, so a late interrupt never reaches the connection's
         // next user.
-        let running = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let running: Running = std::sync::Arc::new(std::sync::Mutex::new(None));
         let handle = running.clone();
-        let work = tokio::task::spawn_blocking(move || {
+        let work = job(move || -> Result<T> {
             let mut conn = pool.get()?;
             *handle.lock().unwrap_or_else(|p| p.into_inner()) = Some(conn.get_interrupt_handle());
             // The statements look at the deadline too: a read past it
@@ -401,20 +401,7 @@ impl Db {
             conn.progress_handler(0, None::<fn() -> bool>)?;
             out.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
         });
-        tokio::pin!(work);
-        let mut wait = self.read_budget;
-        loop {
-            tokio::select! {
-                out = &mut work => return out?,
-                () = tokio::time::sleep(wait) => {}
-            }
-            // Interrupts the statement running now; again a little later,
-            // for work that runs one short statement after another.
-            if let Some(h) = running.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
-                h.interrupt();
-            }
-            wait = Duration::from_millis(100);
-        }
+        answer(interrupted_after(work, running, self.read_budget).await?)
     }
 
     /// Runs `f` with a connection on the current thread, for code that is on
@@ -516,11 +503,60 @@ where
     F: FnOnce(&mut Connection) -> Result<T> + Send + 'static,
 {
     let pool = pool.clone();
-    tokio::task::spawn_blocking(move || {
-        let mut conn = pool.get()?;
-        f(&mut conn)
-    })
-    .await?
+    answer(
+        tokio::task::spawn_blocking(job(move || -> Result<T> {
+            let mut conn = pool.get()?;
+            f(&mut conn)
+        }))
+        .await?,
+    )
+}
+
+/// Work for tokio's blocking pool, of one type whatever it does and
+/// answers: tokio's task machinery (about 2.5 KiB of code a type) is
+/// compiled once for the database's work instead of once for each of its
+/// callers' closures, some 170 of them (`docs/performance.md`, "The
+/// binary").
+type Job = Box<dyn FnOnce() -> Answer + Send>;
+
+/// What a [`Job`] answers: its work's `Result<T>`.
+type Answer = Box<dyn std::any::Any + Send>;
+
+/// The connection's interrupt handle while a read runs ([`Db::read`]).
+type Running = std::sync::Arc<std::sync::Mutex<Option<rusqlite::InterruptHandle>>>;
+
+/// `work` as a [`Job`].
+fn job<T: Send + 'static>(work: impl FnOnce() -> Result<T> + Send + 'static) -> Job {
+    Box::new(move || Box::new(work()) as Answer)
+}
+
+/// The `Result<T>` a [`job`] answered.
+fn answer<T: 'static>(answer: Answer) -> Result<T> {
+    match answer.downcast::<Result<T>>() {
+        Ok(out) => *out,
+        Err(_) => Err(Error::Internal(anyhow::anyhow!(
+            "store: a job answered another type"
+        ))),
+    }
+}
+
+/// Runs a read's `work` on the blocking pool and interrupts its
+/// connection (`running`) once it has run for `budget`, then every
+/// 100 ms, for work that runs one short statement after another.
+async fn interrupted_after(work: Job, running: Running, budget: Duration) -> Result<Answer> {
+    let work = tokio::task::spawn_blocking(work);
+    tokio::pin!(work);
+    let mut wait = budget;
+    loop {
+        tokio::select! {
+            out = &mut work => return Ok(out?),
+            () = tokio::time::sleep(wait) => {}
+        }
+        if let Some(h) = running.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
+            h.interrupt();
+        }
+        wait = Duration::from_millis(100);
+    }
 }
 
 /// Copies the live database to `target` with SQLite's online backup, which
@@ -703,9 +739,10 @@ pub fn new_sequential_id() -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{configure, lock_delay, lock_waits, BUSY_TIMEOUT};
+    use super::{answer, configure, job, lock_delay, lock_waits, Db, BUSY_TIMEOUT};
     use crate::domain::locale::Locale;
     use crate::domain::recurrence::Frequency;
+    use crate::error::{Error, Result};
     use rusqlite::Connection;
 
     #[test]
@@ -767,6 +804,29 @@ mod tests {
                 .unwrap();
             assert_eq!(one, 1);
         }
+    }
+
+    /// The database's work crosses the blocking pool as one type; what it
+    /// answered comes back as its own, and an answer read as another type
+    /// is an internal error, not a panic.
+    #[tokio::test]
+    async fn work_on_the_blocking_pool_answers_its_own_type() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(dir.path()).unwrap();
+        let n: i64 = db
+            .run(|c| Ok(c.query_row("SELECT 6 * 7", [], |r| r.get(0))?))
+            .await
+            .unwrap();
+        let text: String = db
+            .read(|c| Ok(c.query_row("SELECT 'zweiundvierzig'", [], |r| r.get(0))?))
+            .await
+            .unwrap();
+        assert_eq!((n, text.as_str()), (42, "zweiundvierzig"));
+        let refused = db.run(|_| -> Result<u8> { Err(Error::Busy(anyhow::anyhow!("busy"))) });
+        assert!(matches!(refused.await, Err(Error::Busy(_))));
+        assert_eq!(answer::<u32>(job(|| Ok(7u32))()).unwrap(), 7);
+        let mixed = answer::<String>(job(|| Ok(7u32))());
+        assert!(matches!(mixed, Err(Error::Internal(_))), "{mixed:?}");
     }
 
     #[tokio::test]
