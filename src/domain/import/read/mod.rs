@@ -396,7 +396,11 @@ pub struct Upload {
     bytes: Vec<u8>,
     /// The file's text, decoded, and the name of its encoding.
     text: Option<(String, &'static str)>,
-    /// The statement format of a file decoded into `text`; None for CSV.
+    /// A UTF-8 file is its own text: where it starts in `bytes` (after a
+    /// byte-order mark) and the name of its encoding, once the file was
+    /// checked as it arrived, so that it is not scanned again when read.
+    own_text: Option<(usize, &'static str)>,
+    /// The statement format of a file with a text; None for CSV.
     kind: Option<Kind>,
 }
 
@@ -415,17 +419,44 @@ impl Upload {
                 None => None,
             }
         };
-        match decoded {
-            Some(((std::borrow::Cow::Owned(text), encoding), kind)) => Upload {
+        let own_text = match &decoded {
+            Some(((std::borrow::Cow::Borrowed(text), encoding), kind)) => {
+                Some((bytes.len() - text.len(), *encoding, *kind))
+            }
+            _ => None,
+        };
+        match (decoded, own_text) {
+            (Some(((std::borrow::Cow::Owned(text), encoding), kind)), _) => Upload {
                 bytes: Vec::new(),
                 text: Some((text, encoding)),
+                own_text: None,
+                kind,
+            },
+            (_, Some((start, encoding, kind))) => Upload {
+                bytes,
+                text: None,
+                own_text: Some((start, encoding)),
                 kind,
             },
             _ => Upload {
                 bytes,
                 text: None,
+                own_text: None,
                 kind: None,
             },
+        }
+    }
+
+    /// The file's text and the name of its encoding, when it was decoded
+    /// or is UTF-8.
+    fn text(&self) -> Option<(&str, &'static str)> {
+        match (&self.text, self.own_text) {
+            (Some((text, encoding)), _) => Some((text.as_str(), *encoding)),
+            (None, Some((start, encoding))) => {
+                let text = std::str::from_utf8(self.bytes.get(start..)?).ok()?;
+                Some((text, encoding))
+            }
+            (None, None) => None,
         }
     }
 
@@ -436,7 +467,7 @@ impl Upload {
         choice: &Choice,
         budget: &Budget,
     ) -> Result<Statement, ReadError> {
-        match (&self.text, self.kind) {
+        match (self.text(), self.kind) {
             (Some((text, encoding)), Some(kind)) => statement_of(
                 statement::read_text_within(text, encoding, kind, budget),
                 kind,
@@ -618,6 +649,41 @@ mod tests {
         assert_eq!((read.format, read.rows), (direct.format, direct.rows));
         let utf8 = Upload::new(text.clone().into_bytes());
         assert!(utf8.text.is_none() && utf8.bytes.len() == text.len());
+    }
+
+    /// A UTF-8 upload, with or without a byte-order mark, is checked once
+    /// as it arrives (binary or not, a run of text too long, valid UTF-8)
+    /// and then read as its own text, where it starts; it reads as its
+    /// bytes do.
+    #[test]
+    fn a_utf8_upload_is_checked_once_and_read_as_its_own_text() {
+        let csv = format!(
+            "{CAMT_HEAD}\r\n{}\r\n",
+            camt_line("03.04.18", "-62,59", "EDEKA DÜBEL", "Karte1 "),
+        );
+        let ofx = "OFXHEADER:100\r\nDATA:OFXSGML\r\nVERSION:102\r\nCHARSET:NONE\r\n\r\n\
+            <OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>EUR\r\n\
+            <BANKACCTFROM><ACCTID>DE89370400440532013000</BANKACCTFROM>\r\n\
+            <BANKTRANLIST><STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20250103\r\n\
+            <TRNAMT>-12.50<NAME>Bäckerei Müller<MEMO>Brötchen</STMTTRN>\r\n\
+            </BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\r\n";
+        let budget = Budget::unlimited();
+        for (text, kind) in [(csv.as_str(), None), (ofx, Some(Kind::Ofx))] {
+            for bom in ["", "\u{feff}"] {
+                let bytes = format!("{bom}{text}").into_bytes();
+                let upload = Upload::new(bytes.clone());
+                assert_eq!(
+                    upload.own_text,
+                    Some((bom.len(), "utf-8")),
+                    "{kind:?} {bom:?}"
+                );
+                assert_eq!((upload.kind, upload.text()), (kind, Some((text, "utf-8"))));
+                let read = upload.read(None, &Choice::default(), &budget).unwrap();
+                let direct = read_ok(&bytes);
+                assert!(read.rows[0].payee.contains('Ü') || read.rows[0].payee.contains('ü'));
+                assert_eq!((read.format, read.rows), (direct.format, direct.rows));
+            }
+        }
     }
 
     /// An OFX or MT940 upload in Windows-1252 holds its text only, not its
