@@ -530,6 +530,71 @@ pub(crate) async fn register(service: &Service, email: &str) -> String {
     reply["cookie"].as_str().expect("a session").to_string()
 }
 
+/// A checking account "Giro" of the user signed in with `cookie`, and `n`
+/// one-time expenses in it written straight into the database of
+/// `data_dir` in one transaction: "Einkauf i" of 1.00 to 50.99 € at
+/// "Händler i % 700", dated `date(i)`, with `notes`.
+pub(crate) async fn giro_with_expenses(
+    service: &Service,
+    cookie: &str,
+    data_dir: &std::path::Path,
+    n: u32,
+    notes: &str,
+    date: fn(u32) -> String,
+) {
+    let account = service
+        .action(
+            "createAccount",
+            json!({"name": "Giro", "type": "checking", "currency": "EUR"}),
+            Some(cookie),
+        )
+        .await
+        .unwrap()["data"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (db, notes) = (data_dir.join("cashkeeper.db"), notes.to_string());
+    tokio::task::spawn_blocking(move || {
+        let mut c = rusqlite::Connection::open(db).unwrap();
+        c.busy_timeout(std::time::Duration::from_secs(30)).unwrap();
+        let tx = c.transaction().unwrap();
+        let user: String = tx
+            .query_row(
+                "SELECT user_id FROM accounts WHERE id = ?1",
+                [&account],
+                |r| r.get(0),
+            )
+            .unwrap();
+        {
+            let mut insert = tx
+                .prepare(
+                    "INSERT INTO daily_expenses (id, user_id, name, amount_cents, currency, date,
+                        account_id, merchant, notes, created_at, updated_at)
+                     VALUES (?1, ?2, ?3, ?4, 'EUR', ?5, ?6, ?7, ?8, ?9, ?9)",
+                )
+                .unwrap();
+            for i in 0..n {
+                insert
+                    .execute(rusqlite::params![
+                        uuid::Uuid::new_v4().to_string(),
+                        user,
+                        format!("Einkauf {i}"),
+                        100 + i64::from(i % 5000),
+                        date(i),
+                        account,
+                        format!("Händler {}", i % 700),
+                        notes,
+                        "2026-11-02T10:00:00Z",
+                    ])
+                    .unwrap();
+            }
+        }
+        tx.commit().unwrap();
+    })
+    .await
+    .unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn zip_bombs_are_refused_naming_the_file_also_ten_at_once_and_peak_below_100_mb() {
     let dir = tempfile::tempdir().unwrap();
@@ -592,58 +657,11 @@ async fn export_of_200k_rows_peaks_below_100_mb() {
     let service = Service::start(dir.path(), &[]);
     let pid = service.child.id();
     let cookie = register(&service, "heavy@example.org").await;
-    let account = service
-        .action(
-            "createAccount",
-            json!({"name": "Giro", "type": "checking", "currency": "EUR"}),
-            Some(&cookie),
-        )
-        .await
-        .unwrap()["data"]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
     // 200,000 one-time expenses, written straight into the database.
-    let db = dir.path().join("cashkeeper.db");
-    tokio::task::spawn_blocking(move || {
-        let mut c = rusqlite::Connection::open(db).unwrap();
-        c.busy_timeout(std::time::Duration::from_secs(30)).unwrap();
-        let tx = c.transaction().unwrap();
-        let user: String = tx
-            .query_row(
-                "SELECT user_id FROM accounts WHERE id = ?1",
-                [&account],
-                |r| r.get(0),
-            )
-            .unwrap();
-        {
-            let mut insert = tx
-                .prepare(
-                    "INSERT INTO daily_expenses (id, user_id, name, amount_cents, currency, date,
-                        account_id, merchant, notes, created_at, updated_at)
-                     VALUES (?1, ?2, ?3, ?4, 'EUR', ?5, ?6, ?7, '', ?8, ?8)",
-                )
-                .unwrap();
-            for i in 0..200_000u32 {
-                let date = format!("20{:02}-{:02}-{:02}", 16 + i % 10, 1 + i % 12, 1 + i % 28);
-                insert
-                    .execute(rusqlite::params![
-                        uuid::Uuid::new_v4().to_string(),
-                        user,
-                        format!("Einkauf {i}"),
-                        100 + i64::from(i % 5000),
-                        date,
-                        account,
-                        format!("Händler {}", i % 700),
-                        "2026-11-02T10:00:00Z",
-                    ])
-                    .unwrap();
-            }
-        }
-        tx.commit().unwrap();
+    giro_with_expenses(&service, &cookie, dir.path(), 200_000, "", |i| {
+        format!("20{:02}-{:02}-{:02}", 16 + i % 10, 1 + i % 12, 1 + i % 28)
     })
-    .await
-    .unwrap();
+    .await;
 
     let before = status_mib(pid, "VmHWM");
     let mut res = service

@@ -3,7 +3,7 @@
 //! instead of staying at the flood's peak while idle.
 
 use crate::crash::Service;
-use crate::export_limits::{register, status_mib};
+use crate::export_limits::{giro_with_expenses, register, status_mib};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -12,60 +12,13 @@ async fn resident_memory_after_a_flood_of_large_replies_falls_below_128_mb() {
     let service = Service::start(dir.path(), &[]);
     let pid = service.child.id();
     let cookie = register(&service, "flood@example.org").await;
-    let account = service
-        .action(
-            "createAccount",
-            json!({"name": "Giro", "type": "checking", "currency": "EUR"}),
-            Some(&cookie),
-        )
-        .await
-        .unwrap()["data"]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
     // 2,000 one-time expenses with long notes: every page of 1,000 of them
     // is a reply of about 12 MB.
-    let db = dir.path().join("cashkeeper.db");
-    tokio::task::spawn_blocking(move || {
-        let mut c = rusqlite::Connection::open(db).unwrap();
-        c.busy_timeout(std::time::Duration::from_secs(30)).unwrap();
-        let tx = c.transaction().unwrap();
-        let user: String = tx
-            .query_row(
-                "SELECT user_id FROM accounts WHERE id = ?1",
-                [&account],
-                |r| r.get(0),
-            )
-            .unwrap();
-        {
-            let mut insert = tx
-                .prepare(
-                    "INSERT INTO daily_expenses (id, user_id, name, amount_cents, currency, date,
-                        account_id, merchant, notes, created_at, updated_at)
-                     VALUES (?1, ?2, ?3, ?4, 'EUR', ?5, ?6, ?7, ?8, ?9, ?9)",
-                )
-                .unwrap();
-            let notes = "Notiz ".repeat(2000);
-            for i in 0..2_000u32 {
-                insert
-                    .execute(rusqlite::params![
-                        uuid::Uuid::new_v4().to_string(),
-                        user,
-                        format!("Einkauf {i}"),
-                        100 + i64::from(i % 5000),
-                        format!("2026-{:02}-{:02}", 1 + i % 10, 1 + i % 28),
-                        account,
-                        format!("Händler {}", i % 700),
-                        notes,
-                        "2026-11-02T10:00:00Z",
-                    ])
-                    .unwrap();
-            }
-        }
-        tx.commit().unwrap();
+    let notes = "Notiz ".repeat(2000);
+    giro_with_expenses(&service, &cookie, dir.path(), 2_000, &notes, |i| {
+        format!("2026-{:02}-{:02}", 1 + i % 10, 1 + i % 28)
     })
-    .await
-    .unwrap();
+    .await;
 
     let service = std::sync::Arc::new(service);
     let mut flood = Vec::new();
