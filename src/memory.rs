@@ -7,6 +7,7 @@ use axum::response::Response;
 use hyper::body::{Frame, SizeHint};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::task::{Context, Poll};
 
 /// glibc keeps what a thread freed in its arena for later; after staging
@@ -49,19 +50,66 @@ pub fn release_soon() {
 
 /// Middleware: a reply of [`LARGE_REPLY`] bytes or more (a year of
 /// payments, a long list, a chat) trims the allocator when its body has
-/// been sent or dropped, so a flood of them does not leave the process
-/// holding hundreds of MB while idle. The body and its size are passed
-/// on unchanged.
+/// ended and again once the last of its buffers is written and freed, so
+/// a flood of them neither peaks higher than it must nor leaves the
+/// process holding hundreds of MB while idle. The bytes and the size are
+/// passed on unchanged.
 pub async fn trim_after_large_replies(req: Request, next: Next) -> Response {
     next.run(req)
         .await
-        .map(|inner| Body::new(Counted { inner, sent: 0 }))
+        .map(|inner| Body::new(Counted::new(inner, release_soon)))
 }
 
-/// A reply's body, counting the bytes it hands out.
+/// A reply's body, counting the bytes it hands out. Once they reach
+/// [`LARGE_REPLY`], each buffer handed out holds a share of a [`Done`]:
+/// the server writes a buffer to the socket after the body has ended, so
+/// the trim at the body's end cannot give that buffer's memory back.
 struct Counted {
     inner: Body,
     sent: u64,
+    on_done: fn(),
+    done: Option<Arc<Done>>,
+}
+
+/// Runs its function when the body and the last buffer it handed out are
+/// dropped.
+struct Done(fn());
+
+impl Drop for Done {
+    fn drop(&mut self) {
+        (self.0)();
+    }
+}
+
+/// A buffer handed out that keeps the reply's [`Done`] until it is freed.
+struct Held {
+    data: Bytes,
+    _done: Arc<Done>,
+}
+
+impl AsRef<[u8]> for Held {
+    fn as_ref(&self) -> &[u8] {
+        &self.data
+    }
+}
+
+impl Counted {
+    fn new(inner: Body, on_done: fn()) -> Counted {
+        Counted {
+            inner,
+            sent: 0,
+            on_done,
+            done: None,
+        }
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        if self.sent >= LARGE_REPLY {
+            (self.on_done)();
+        }
+    }
 }
 
 impl HttpBody for Counted {
@@ -73,12 +121,26 @@ impl HttpBody for Counted {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
         let polled = Pin::new(&mut self.inner).poll_frame(cx);
-        if let Poll::Ready(Some(Ok(frame))) = &polled {
-            if let Some(data) = frame.data_ref() {
+        let Poll::Ready(Some(Ok(frame))) = polled else {
+            return polled;
+        };
+        let frame = match frame.into_data() {
+            Ok(data) => {
                 self.sent += data.len() as u64;
+                if self.sent < LARGE_REPLY {
+                    Frame::data(data)
+                } else {
+                    let on_done = self.on_done;
+                    let done = self.done.get_or_insert_with(|| Arc::new(Done(on_done)));
+                    Frame::data(Bytes::from_owner(Held {
+                        data,
+                        _done: done.clone(),
+                    }))
+                }
             }
-        }
-        polled
+            Err(frame) => frame,
+        };
+        Poll::Ready(Some(Ok(frame)))
     }
 
     fn is_end_stream(&self) -> bool {
@@ -90,10 +152,40 @@ impl HttpBody for Counted {
     }
 }
 
-impl Drop for Counted {
-    fn drop(&mut self) {
-        if self.sent >= LARGE_REPLY {
-            release_soon();
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    #[tokio::test]
+    async fn a_large_reply_trims_at_its_bodys_end_and_again_when_its_last_buffer_is_freed() {
+        static DONE: AtomicUsize = AtomicUsize::new(0);
+        fn count() {
+            DONE.fetch_add(1, Ordering::SeqCst);
         }
+        let large = vec![b'x'; LARGE_REPLY as usize + 1];
+        let mut body = Counted::new(Body::from(large.clone()), count);
+        let mut frames = Vec::new();
+        while let Some(frame) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await
+        {
+            frames.push(frame.unwrap().into_data().unwrap());
+        }
+        assert_eq!(frames.concat(), large, "the bytes pass unchanged");
+        drop(body);
+        assert_eq!(DONE.load(Ordering::SeqCst), 1, "the body's end");
+        drop(frames);
+        assert_eq!(DONE.load(Ordering::SeqCst), 2, "its last buffer freed");
+
+        let mut small = Counted::new(Body::from("small"), count);
+        while std::future::poll_fn(|cx| Pin::new(&mut small).poll_frame(cx))
+            .await
+            .is_some()
+        {}
+        drop(small);
+        assert_eq!(
+            DONE.load(Ordering::SeqCst),
+            2,
+            "a small reply trims nothing"
+        );
     }
 }
