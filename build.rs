@@ -25,14 +25,17 @@ fn main() {
             .unwrap_or_else(|| {
                 panic!("migrations/{file}: a migration is named V<version>__<name>.sql")
             });
-        found.push((version, name, path.display().to_string()));
+        found.push((version, name, file));
     }
     found.sort();
     let mut out = String::from("&[\n");
-    for (version, name, path) in found {
+    // The path is made where the list is included, not written here: a
+    // list written for one checkout then never names another's files.
+    for (version, name, file) in found {
         writeln!(
             out,
-            "    Embedded {{ version: {version}, name: {name:?}, sql: include_str!({path:?}) }},"
+            "    Embedded {{ version: {version}, name: {name:?}, \
+             sql: include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/migrations/{file}\")) }},"
         )
         .unwrap();
     }
