@@ -392,72 +392,65 @@ fn choose(
 /// and as text, while its rows are read (`docs/performance.md`). It may be
 /// read more than once ([`Upload::read`], with another mapping).
 pub struct Upload {
-    /// The file as sent, unless it was decoded into `text`.
-    bytes: Vec<u8>,
-    /// The file's text, decoded, and the name of its encoding.
-    text: Option<(String, &'static str)>,
-    /// A UTF-8 file is its own text: where it starts in `bytes` (after a
-    /// byte-order mark) and the name of its encoding, once the file was
-    /// checked as it arrived, so that it is not scanned again when read.
-    own_text: Option<(usize, &'static str)>,
-    /// The statement format of a file with a text; None for CSV.
+    file: File,
+    /// The statement format of a file held as text; None for CSV.
     kind: Option<Kind>,
+}
+
+/// How an [`Upload`] holds its file.
+#[derive(Debug, PartialEq)]
+enum File {
+    /// The bytes as sent, when no text is read from them here: a blank or
+    /// binary file, or a statement [`read_within`] refuses for a long text.
+    Bytes(Vec<u8>),
+    /// A UTF-8 file, checked as it arrived: its own text, which starts at
+    /// `start` (after a byte-order mark), so that it is not scanned again.
+    Utf8 { text: String, start: usize },
+    /// A file in another encoding, decoded as it arrived, its bytes let go.
+    Decoded {
+        text: String,
+        encoding: &'static str,
+    },
 }
 
 impl Upload {
     pub fn new(bytes: Vec<u8>) -> Upload {
-        let decoded = if bytes.iter().all(|b| b.is_ascii_whitespace()) {
-            None
-        } else {
-            match statement::sniff(&bytes) {
-                // A file refused for a long text is refused from its bytes.
-                Some(kind) if long_text(&bytes, FIELD_MAX).is_none() => {
-                    Some((statement::decode(&bytes, kind), Some(kind)))
+        let bytes_only = |bytes| Upload {
+            file: File::Bytes(bytes),
+            kind: None,
+        };
+        if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+            return bytes_only(bytes);
+        }
+        let kind = statement::sniff(&bytes);
+        let refused = match kind {
+            // A file refused for a long text is refused from its bytes.
+            Some(_) => long_text(&bytes, FIELD_MAX).is_some(),
+            None => looks_binary(&bytes),
+        };
+        if refused {
+            return bytes_only(bytes);
+        }
+        // Both decoders take a file that is UTF-8 (after a byte-order mark)
+        // as it is.
+        let file = match String::from_utf8(bytes) {
+            Ok(text) => File::Utf8 {
+                start: if text.starts_with('\u{feff}') { 3 } else { 0 },
+                text,
+            },
+            Err(e) => {
+                let bytes = e.into_bytes();
+                let (text, encoding) = match kind {
+                    Some(kind) => statement::decode(&bytes, kind),
+                    None => decode(&bytes),
+                };
+                File::Decoded {
+                    text: text.into_owned(),
+                    encoding,
                 }
-                Some(_) => None,
-                None if !looks_binary(&bytes) => Some((decode(&bytes), None)),
-                None => None,
             }
         };
-        let own_text = match &decoded {
-            Some(((std::borrow::Cow::Borrowed(text), encoding), kind)) => {
-                Some((bytes.len() - text.len(), *encoding, *kind))
-            }
-            _ => None,
-        };
-        match (decoded, own_text) {
-            (Some(((std::borrow::Cow::Owned(text), encoding), kind)), _) => Upload {
-                bytes: Vec::new(),
-                text: Some((text, encoding)),
-                own_text: None,
-                kind,
-            },
-            (_, Some((start, encoding, kind))) => Upload {
-                bytes,
-                text: None,
-                own_text: Some((start, encoding)),
-                kind,
-            },
-            _ => Upload {
-                bytes,
-                text: None,
-                own_text: None,
-                kind: None,
-            },
-        }
-    }
-
-    /// The file's text and the name of its encoding, when it was decoded
-    /// or is UTF-8.
-    fn text(&self) -> Option<(&str, &'static str)> {
-        match (&self.text, self.own_text) {
-            (Some((text, encoding)), _) => Some((text.as_str(), *encoding)),
-            (None, Some((start, encoding))) => {
-                let text = std::str::from_utf8(self.bytes.get(start..)?).ok()?;
-                Some((text, encoding))
-            }
-            (None, None) => None,
-        }
+        Upload { file, kind }
     }
 
     /// [`read_within`] of the file.
@@ -467,14 +460,18 @@ impl Upload {
         choice: &Choice,
         budget: &Budget,
     ) -> Result<Statement, ReadError> {
-        match (self.text(), self.kind) {
-            (Some((text, encoding)), Some(kind)) => statement_of(
+        let (text, encoding) = match &self.file {
+            File::Bytes(bytes) => return read_within(bytes, mapping, choice, budget),
+            File::Utf8 { text, start } => (&text[*start..], "utf-8"),
+            File::Decoded { text, encoding } => (text.as_str(), *encoding),
+        };
+        match self.kind {
+            Some(kind) => statement_of(
                 statement::read_text_within(text, encoding, kind, budget),
                 kind,
                 choice,
             ),
-            (Some((text, encoding)), None) => read_text(text, encoding, mapping, budget),
-            (None, _) => read_within(&self.bytes, mapping, choice, budget),
+            None => read_text(text, encoding, mapping, budget),
         }
     }
 }
@@ -642,13 +639,19 @@ mod tests {
         );
         let (bytes, _, _) = encoding_rs::WINDOWS_1252.encode(&text);
         let upload = Upload::new(bytes.to_vec());
-        assert!(upload.bytes.is_empty() && upload.text.is_some());
+        assert_eq!(
+            upload.file,
+            File::Decoded {
+                text: text.clone(),
+                encoding: "windows-1252"
+            }
+        );
         let budget = Budget::unlimited();
         let read = upload.read(None, &Choice::default(), &budget).unwrap();
         let direct = read_ok(&bytes);
         assert_eq!((read.format, read.rows), (direct.format, direct.rows));
         let utf8 = Upload::new(text.clone().into_bytes());
-        assert!(utf8.text.is_none() && utf8.bytes.len() == text.len());
+        assert_eq!(utf8.file, File::Utf8 { text, start: 0 });
     }
 
     /// A UTF-8 upload, with or without a byte-order mark, is checked once
@@ -672,12 +675,11 @@ mod tests {
             for bom in ["", "\u{feff}"] {
                 let bytes = format!("{bom}{text}").into_bytes();
                 let upload = Upload::new(bytes.clone());
-                assert_eq!(
-                    upload.own_text,
-                    Some((bom.len(), "utf-8")),
-                    "{kind:?} {bom:?}"
-                );
-                assert_eq!((upload.kind, upload.text()), (kind, Some((text, "utf-8"))));
+                let own = File::Utf8 {
+                    text: format!("{bom}{text}"),
+                    start: bom.len(),
+                };
+                assert_eq!((&upload.file, upload.kind), (&own, kind), "{bom:?}");
                 let read = upload.read(None, &Choice::default(), &budget).unwrap();
                 let direct = read_ok(&bytes);
                 assert!(read.rows[0].payee.contains('Ü') || read.rows[0].payee.contains('ü'));
@@ -705,7 +707,11 @@ mod tests {
         for (text, kind) in [(ofx, "ofx"), (mt940, "mt940")] {
             let (bytes, _, _) = encoding_rs::WINDOWS_1252.encode(text);
             let upload = Upload::new(bytes.to_vec());
-            assert!(upload.bytes.is_empty() && upload.text.is_some(), "{kind}");
+            let decoded = File::Decoded {
+                text: text.to_owned(),
+                encoding: "windows-1252",
+            };
+            assert_eq!(upload.file, decoded, "{kind}");
             let read = upload.read(None, &Choice::default(), &budget).unwrap();
             let direct = read_ok(&bytes);
             assert_eq!(read.format.kind, kind);
@@ -714,12 +720,16 @@ mod tests {
             assert!(read.rows[0].payee.contains("Müller"), "{kind}");
             assert_eq!((read.format, read.rows), (direct.format, direct.rows));
             let utf8 = Upload::new(text.as_bytes().to_vec());
-            assert!(utf8.text.is_none() && utf8.bytes.len() == text.len());
+            let own = File::Utf8 {
+                text: text.to_owned(),
+                start: 0,
+            };
+            assert_eq!(utf8.file, own, "{kind}");
         }
         let long = ofx.replace("Brötchen", &"ö".repeat(FIELD_MAX + 1));
         let (bytes, _, _) = encoding_rs::WINDOWS_1252.encode(&long);
         let upload = Upload::new(bytes.to_vec());
-        assert!(upload.text.is_none() && !upload.bytes.is_empty());
+        assert_eq!(upload.file, File::Bytes(bytes.to_vec()));
         let refused = upload.read(None, &Choice::default(), &budget).unwrap_err();
         assert!(
             matches!(refused, ReadError::FieldTooLong { line: 9 }),
