@@ -250,13 +250,6 @@ fn element(e: &quick_xml::events::BytesStart<'_>, line: usize, seq: usize) -> No
     }
 }
 
-/// [`read_text`] of a file's bytes.
-#[cfg(test)]
-pub fn read(bytes: &[u8], budget: &Budget) -> Result<(&'static str, Vec<Account>), Error> {
-    let (text, encoding) = super::decode(bytes, super::Kind::Camt053);
-    read_text(&text, encoding, budget)
-}
-
 /// Reads a camt.053 or camt.052 file: its text, decoded from `encoding` ([`super::decode`]).
 pub fn read_text(
     text: &str,
@@ -567,6 +560,7 @@ fn memo(txs: &[&Node]) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{read_as, Kind};
     use super::*;
     use std::str::FromStr;
 
@@ -597,7 +591,7 @@ mod tests {
     #[test]
     fn batch_entry_is_split_when_parts_add_up() {
         let xml = doc(&BATCH.replace("AMOUNT2", "2.50"));
-        let (_, accounts) = read(xml.as_bytes(), &Budget::unlimited()).expect("readable");
+        let (_, accounts) = read_as(Kind::Camt053, xml.as_bytes()).expect("readable");
         let rows = &accounts[0].rows;
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0].amount, dec("-3.50"));
@@ -612,7 +606,7 @@ mod tests {
     #[test]
     fn batch_entry_is_kept_whole_when_parts_do_not_add_up() {
         let xml = doc(&BATCH.replace("AMOUNT2", "2.00"));
-        let (_, accounts) = read(xml.as_bytes(), &Budget::unlimited()).expect("readable");
+        let (_, accounts) = read_as(Kind::Camt053, xml.as_bytes()).expect("readable");
         let rows = &accounts[0].rows;
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0].amount, dec("-6.00"));
@@ -632,7 +626,7 @@ mod tests {
 <RltdPties><Dbtr><Nm>Sven</Nm></Dbtr><Cdtr><Nm>Erwin</Nm></Cdtr></RltdPties>
 <RtrInf><Rsn><Cd>MS03</Cd></Rsn></RtrInf></TxDtls></NtryDtls><AddtlNtryInf>LS RUECK</AddtlNtryInf></Ntry>"#,
         );
-        let (_, accounts) = read(xml.as_bytes(), &Budget::unlimited()).expect("readable");
+        let (_, accounts) = read_as(Kind::Camt053, xml.as_bytes()).expect("readable");
         let rows = &accounts[0].rows;
         assert_eq!(rows[0].payee, "Maria");
         assert_eq!(rows[0].amount, dec("-6.00"));
@@ -656,7 +650,7 @@ mod tests {
 <NtryDtls><TxDtls><RmtInf><Ustrd>A &amp; B &x;</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>
 </Rpt></BkToCstmrAcctRpt></Document>"#;
         assert_eq!(sniff(xml), Some(Kind::Camt052));
-        let (_, accounts) = read(xml.as_bytes(), &Budget::unlimited()).expect("readable");
+        let (_, accounts) = read_as(Kind::Camt053, xml.as_bytes()).expect("readable");
         assert_eq!(accounts[0].rows[0].memo, "A & B");
     }
 
@@ -664,7 +658,7 @@ mod tests {
     fn cut_off_file_keeps_complete_entries() {
         let xml = doc(&BATCH.replace("AMOUNT2", "2.50"));
         let cut = xml.get(..xml.len() - 40).unwrap_or_default();
-        let (_, accounts) = read(cut.as_bytes(), &Budget::unlimited()).expect("readable");
+        let (_, accounts) = read_as(Kind::Camt053, cut.as_bytes()).expect("readable");
         assert_eq!(accounts[0].rows.len(), 2);
     }
 
@@ -699,8 +693,7 @@ mod tests {
                 .replace("TXCDI", cdi)
                 .replace("DBTR", dbtr)
                 .replace("RTR", rtr);
-            let (_, accounts) =
-                read(doc(&entry).as_bytes(), &Budget::unlimited()).expect("readable");
+            let (_, accounts) = read_as(Kind::Camt053, doc(&entry).as_bytes()).expect("readable");
             let rows = &accounts[0].rows;
             let case = format!("{rvsl} {cdi} {dbtr} {rtr}");
             assert_eq!(rows.len(), 2, "{case}");

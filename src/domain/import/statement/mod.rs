@@ -200,6 +200,14 @@ pub fn decode(bytes: &[u8], kind: Kind) -> (Cow<'_, str>, &'static str) {
     text::decode(bytes, declared.as_deref())
 }
 
+/// A file's bytes read as `kind`, whatever [`sniff`] would say: the
+/// format readers' own tests.
+#[cfg(test)]
+pub fn read_as(kind: Kind, bytes: &[u8]) -> Result<(&'static str, Vec<Account>), Error> {
+    let (text, encoding) = decode(bytes, kind);
+    read_text_within(&text, encoding, kind, &Budget::unlimited()).map(|p| (p.encoding, p.accounts))
+}
+
 /// [`read_within`] of a file of `kind` that [`decode`] made text of.
 pub fn read_text_within(
     text: &str,

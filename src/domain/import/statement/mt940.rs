@@ -189,13 +189,6 @@ impl Entry {
     }
 }
 
-/// [`read_text`] of a file's bytes.
-#[cfg(test)]
-pub fn read(bytes: &[u8], budget: &Budget) -> Result<(&'static str, Vec<Account>), Error> {
-    let (text, encoding) = super::decode(bytes, super::Kind::Mt940);
-    read_text(&text, encoding, budget)
-}
-
 /// Reads an MT940 file: its text, decoded from `encoding` ([`super::decode`]).
 pub fn read_text(
     text: &str,
@@ -538,6 +531,7 @@ fn free_text(lines: &[String], payee: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{read_as, Kind};
     use super::*;
     use rust_decimal::Decimal;
     use std::str::FromStr;
@@ -557,7 +551,7 @@ mod tests {
             super::super::sniff(file.as_bytes()),
             Some(super::super::Kind::Mt940)
         );
-        let (_, accounts) = read(file.as_bytes(), &Budget::unlimited()).expect("readable");
+        let (_, accounts) = read_as(Kind::Mt940, file.as_bytes()).expect("readable");
         assert_eq!(accounts[0].rows.len(), 1);
         assert_eq!(accounts[0].rows[0].amount, dec("182.34"));
         assert!(!sniff("-\r\nDatum;Betrag\r\n:20:X\r\n:25:Y\r\n:61:Z\r\n"));
@@ -571,7 +565,7 @@ mod tests {
 pezifizie?22rt Reject?32Richter Renate 70 Zeichen B?33eginn\r\n\
 :62F:D070904EUR100,08\r\n-\r\n";
         assert!(sniff(file));
-        let (_, accounts) = read(file.as_bytes(), &Budget::unlimited()).expect("readable");
+        let (_, accounts) = read_as(Kind::Mt940, file.as_bytes()).expect("readable");
         let row = &accounts[0].rows[0];
         assert_eq!(row.amount, dec("-0.08"));
         assert_eq!(
@@ -589,7 +583,7 @@ pezifizie?22rt Reject?32Richter Renate 70 Zeichen B?33eginn\r\n\
     #[test]
     fn entry_date_crosses_the_year_end() {
         let file = ":20:X\n:25:ACC\n:60F:C191231EUR1,00\n:61:2001021231D1,00NTRFNONREF\n:86:x\n:61:1912310102C2,00NTRFNONREF\n:62F:C200102EUR2,00\n";
-        let (_, accounts) = read(file.as_bytes(), &Budget::unlimited()).expect("readable");
+        let (_, accounts) = read_as(Kind::Mt940, file.as_bytes()).expect("readable");
         let rows = &accounts[0].rows;
         assert_eq!(rows[0].date, NaiveDate::from_ymd_opt(2019, 12, 31));
         assert_eq!(rows[1].date, NaiveDate::from_ymd_opt(2020, 1, 2));
@@ -600,7 +594,7 @@ pezifizie?22rt Reject?32Richter Renate 70 Zeichen B?33eginn\r\n\
     fn swift_blocks_glued_currency_and_bad_amount() {
         let file = "{1:F01X}{2:O940X}{3:}{4:\n:20:1\n:25:1567.50.961EUR\n:28:1\n:60F:C120917EUR10,00\n:61:120918D,,N084P002445588      Belastingdienst Apeldoor\n:86:BETALINGSKENM.  018\n:86:GOOGLE\n:62F:C120918EUR10,00\n-}{5:}\n";
         assert!(sniff(file));
-        let (_, accounts) = read(file.as_bytes(), &Budget::unlimited()).expect("readable");
+        let (_, accounts) = read_as(Kind::Mt940, file.as_bytes()).expect("readable");
         assert_eq!(accounts[0].id, "1567.50.961");
         assert_eq!(accounts[0].currency.as_deref(), Some("EUR"));
         let row = &accounts[0].rows[0];
@@ -611,7 +605,7 @@ pezifizie?22rt Reject?32Richter Renate 70 Zeichen B?33eginn\r\n\
     #[test]
     fn second_line_of_61_is_the_payee() {
         let file = ":20:1\n:25:NL81ASNB9999999999\n:28C:1/1\n:60F:C200101EUR444,29\n:61:2001010101D65,00NOVBNL47INGB9999999999\nhr paulissen\n:86:NL47INGB9999999999 hr paulissen\n\nBetaling sieraden\n:62F:C200101EUR379,29\n";
-        let (_, accounts) = read(file.as_bytes(), &Budget::unlimited()).expect("readable");
+        let (_, accounts) = read_as(Kind::Mt940, file.as_bytes()).expect("readable");
         let row = &accounts[0].rows[0];
         assert_eq!(row.payee, "hr paulissen");
         assert_eq!(row.memo, "Betaling sieraden");
@@ -632,7 +626,7 @@ pezifizie?22rt Reject?32Richter Renate 70 Zeichen B?33eginn\r\n\
             super::super::sniff(file.as_bytes()),
             Some(super::super::Kind::Mt940)
         );
-        let (_, accounts) = read(file.as_bytes(), &Budget::unlimited()).expect("readable");
+        let (_, accounts) = read_as(Kind::Mt940, file.as_bytes()).expect("readable");
         assert_eq!(accounts.len(), 1);
         let a = &accounts[0];
         assert_eq!(a.id, "CH0000000000000000001");
@@ -652,7 +646,7 @@ pezifizie?22rt Reject?32Richter Renate 70 Zeichen B?33eginn\r\n\
 :86:BEA   NR:AB1234   21.05.19/12.01 ALBERT HEIJN 1234 AMSTERDAM\r\n\
 :62F:C190521EUR1487,65\r\n-\r\n";
         assert!(sniff(file));
-        let (_, accounts) = read(file.as_bytes(), &Budget::unlimited()).expect("readable");
+        let (_, accounts) = read_as(Kind::Mt940, file.as_bytes()).expect("readable");
         let row = &accounts[0].rows[0];
         assert_eq!(accounts[0].id, "123456789");
         assert_eq!(row.amount, dec("-12.35"));

@@ -137,13 +137,6 @@ impl Open {
     }
 }
 
-/// [`read_text`] of a file's bytes.
-#[cfg(test)]
-pub fn read(bytes: &[u8], budget: &Budget) -> Result<(&'static str, Vec<Account>), Error> {
-    let (text, encoding) = super::decode(bytes, super::Kind::Ofx);
-    read_text(&text, encoding, budget)
-}
-
 /// Reads an OFX or QFX file: its text, decoded from `encoding` ([`super::decode`]).
 pub fn read_text(
     text: &str,
@@ -444,6 +437,7 @@ fn finish_txn(t: Txn, currency: Option<String>) -> Row {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{read_as, Kind};
     use super::*;
     use rust_decimal::Decimal;
     use std::str::FromStr;
@@ -457,7 +451,7 @@ mod tests {
         for c in body.chars() {
             bytes.push(u8::try_from(u32::from(c)).unwrap_or(b'?'));
         }
-        let (encoding, accounts) = read(&bytes, &Budget::unlimited()).expect("readable");
+        let (encoding, accounts) = read_as(Kind::Ofx, &bytes).expect("readable");
         assert_eq!(encoding, "windows-1252");
         assert_eq!(accounts.len(), 1);
         let a = &accounts[0];
@@ -483,7 +477,7 @@ mod tests {
     #[test]
     fn cdata_sections_are_read_as_their_text() {
         let body = "OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>AUD<BANKACCTFROM><ACCTID>123</BANKACCTFROM><BANKTRANLIST>\n<STMTTRN><DTPOSTED>20190801<TRNAMT>-12.40<NAME><![CDATA[EFTPOS WDL SHOP <A> & CO  ]]></NAME><MEMO><![CDATA[ Card 1234 ]]></STMTTRN>\n<STMTTRN><DTPOSTED>20190802<TRNAMT><![CDATA[5.00]]><NAME>Plain &amp; simple</STMTTRN>\n<STMTTRN><DTPOSTED>20190803<TRNAMT>1<NAME><![CDATA[never ended</STMTTRN>\n</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>";
-        let (_, accounts) = read(body.as_bytes(), &Budget::unlimited()).expect("readable");
+        let (_, accounts) = read_as(Kind::Ofx, body.as_bytes()).expect("readable");
         let rows = &accounts[0].rows;
         assert_eq!(rows.len(), 3);
         assert_eq!(rows[0].payee, "EFTPOS WDL SHOP <A> & CO");
@@ -498,7 +492,7 @@ mod tests {
     #[test]
     fn transfer_target_account_is_not_the_statement_account() {
         let body = "<?xml version=\"1.0\"?><?OFX OFXHEADER=\"200\"?>\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD</CURDEF>\n<BANKACCTFROM><ACCTID>A1</ACCTID></BANKACCTFROM><BANKTRANLIST>\n<STMTTRN><DTPOSTED>20240101</DTPOSTED><TRNAMT>-5</TRNAMT><BANKACCTTO><ACCTID>B2</ACCTID></BANKACCTTO><MEMO></MEMO><PAYEE><NAME>Shop</NAME></PAYEE></STMTTRN>\n</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>";
-        let (_, accounts) = read(body.as_bytes(), &Budget::unlimited()).expect("readable");
+        let (_, accounts) = read_as(Kind::Ofx, body.as_bytes()).expect("readable");
         assert_eq!(accounts.len(), 1);
         assert_eq!(accounts[0].id, "A1");
         assert_eq!(accounts[0].rows[0].payee, "Shop");

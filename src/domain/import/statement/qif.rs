@@ -57,13 +57,6 @@ impl Record {
     }
 }
 
-/// [`read_text`] of a file's bytes.
-#[cfg(test)]
-pub fn read(bytes: &[u8], budget: &Budget) -> Result<(&'static str, Vec<Account>), Error> {
-    let (text, encoding) = super::decode(bytes, super::Kind::Qif);
-    read_text(&text, encoding, budget)
-}
-
 /// Reads a QIF file: its text, decoded from `encoding` ([`super::decode`]).
 pub fn read_text(
     text: &str,
@@ -258,6 +251,7 @@ fn parse_date(s: &str, day_first: bool) -> Option<NaiveDate> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{read_as, Kind};
     use super::*;
 
     fn dec(s: &str) -> Option<Decimal> {
@@ -267,14 +261,14 @@ mod tests {
     #[test]
     fn day_month_order_is_decided_by_the_whole_file() {
         let file = "!Type:Bank\nD03/04/2020\nT1.00\n^\nD25/04/2020\nT2.00\n^\n";
-        let (_, accounts) = read(file.as_bytes(), &Budget::unlimited()).expect("readable");
+        let (_, accounts) = read_as(Kind::Qif, file.as_bytes()).expect("readable");
         assert_eq!(accounts[0].id, "");
         let rows = &accounts[0].rows;
         assert_eq!(rows[0].date, NaiveDate::from_ymd_opt(2020, 4, 3));
         assert_eq!(rows[1].date, NaiveDate::from_ymd_opt(2020, 4, 25));
 
         let file = "!Type:Bank\nD03/04/2020\nT1.00\n^\nD04/25/2020\nT2.00\n^\n";
-        let (_, accounts) = read(file.as_bytes(), &Budget::unlimited()).expect("readable");
+        let (_, accounts) = read_as(Kind::Qif, file.as_bytes()).expect("readable");
         assert_eq!(
             accounts[0].rows[0].date,
             NaiveDate::from_ymd_opt(2020, 3, 4)
@@ -285,7 +279,7 @@ mod tests {
     fn cr_line_ends_accounts_and_short_years() {
         let file = "\r!Option:AutoSwitch\r!Account\rNChecking\rTBank\r^\rNSavings\rTBank\r^\r!Clear:AutoSwitch\r!Account\rNChecking\r^\r!Type:Bank\rD8/17/09\rPTransfer\rM\rT5.00\r^\r!Account\rNSavings\r^\r!Type:Bank\rD1/ 5'98\rT-1,000.50\rPX\r";
         assert!(sniff(file));
-        let (_, accounts) = read(file.as_bytes(), &Budget::unlimited()).expect("readable");
+        let (_, accounts) = read_as(Kind::Qif, file.as_bytes()).expect("readable");
         let ids: Vec<&str> = accounts.iter().map(|a| a.id.as_str()).collect();
         assert_eq!(ids, ["Checking", "Savings"]);
         let a = &accounts[0].rows[0];
@@ -302,7 +296,7 @@ mod tests {
     #[test]
     fn unreadable_values_are_kept_as_problems() {
         let file = "!Type:CCard\nDnot a date\nT1\n^\nD1/2/03\nTabc\n^\n";
-        let (_, accounts) = read(file.as_bytes(), &Budget::unlimited()).expect("readable");
+        let (_, accounts) = read_as(Kind::Qif, file.as_bytes()).expect("readable");
         let rows = &accounts[0].rows;
         assert_eq!(rows.len(), 2);
         assert!(matches!(rows[0].problem, Some(Problem::Date { .. })));
