@@ -41,9 +41,10 @@ pub struct DailyEntry {
 pub struct Filter {
     pub from: Option<NaiveDate>,
     pub to: Option<NaiveDate>,
-    pub category_id: Option<String>,
-    /// Only entries without a category.
-    pub uncategorised: bool,
+    /// Every category (`None`), one (`Some(id)`) or the uncategorised
+    /// (`Some("")`, as `daily_expense_months` keeps them): the sense of
+    /// `category` in [`month_totals`] and [`day_counts`] too.
+    pub category: Option<String>,
     pub limit: Option<u32>,
     /// Only the entries after this one in the list's order (key-set paging,
     /// [`cursor`]).
@@ -102,17 +103,17 @@ pub fn list(c: &Connection, user_id: &UserId, f: &Filter) -> Result<Vec<DailyExp
 }
 
 /// The query of [`page`]: through the index on user and date, so a month
-/// reads only that month's rows, and a page after a cursor (`?8` to `?10`,
+/// reads only that month's rows, and a page after a cursor (`?7` to `?9`,
 /// whose date is also the upper bound `?3`) begins where the cursor's
 /// entry is (a test checks its plan).
 fn page_sql() -> String {
     format!(
         "SELECT {} FROM daily_expenses
          WHERE user_id = ?1 AND date >= COALESCE(?2, '0000-00-00') AND date <= COALESCE(?3, '9999-99-99')
-           AND (?4 IS NULL OR category_id = ?4) AND (?5 = 0 OR category_id IS NULL)
-           AND (?8 IS NULL OR date < ?8
-                OR (date = ?8 AND (created_at < ?9 OR (created_at = ?9 AND id > ?10))))
-         ORDER BY {} LIMIT ?6 OFFSET ?7",
+           AND (?4 IS NULL OR COALESCE(category_id, '') = ?4)
+           AND (?7 IS NULL OR date < ?7
+                OR (date = ?7 AND (created_at < ?8 OR (created_at = ?8 AND id > ?9))))
+         ORDER BY {} LIMIT ?5 OFFSET ?6",
         DailyExpense::COLUMNS,
         DailyExpense::ORDER
     )
@@ -146,8 +147,7 @@ pub fn page(
                 user_id,
                 f.from,
                 to,
-                f.category_id,
-                f.uncategorised,
+                f.category,
                 f.limit.map(i64::from).unwrap_or(-1),
                 offset,
                 after.map(|a| a.date),
@@ -162,7 +162,7 @@ pub fn page(
 
 /// What one month's one-time expenses add up to, whatever page of them is
 /// shown: how many there are and their sum per currency, for all of the
-/// month's entries or those of one category (`Some("")`: the uncategorised),
+/// month's entries or those of one category ([`Filter::category`]),
 /// read from the trigger-kept `daily_expense_months` (a few rows, never the
 /// expenses themselves).
 pub fn month_totals(
@@ -189,7 +189,7 @@ pub fn month_totals(
 
 /// How many one-time expenses each day from `first` through `last` has,
 /// newest day first (the order of their pages), those of one category only
-/// when `category` names it (`Some("")`: the uncategorised); days without
+/// when `category` names it ([`Filter::category`]); days without
 /// any are left out. Through the index on user and date.
 pub fn day_counts(
     c: &Connection,
@@ -482,7 +482,6 @@ mod tests {
                         month.1,
                         month.2,
                         category,
-                        false,
                         50,
                         100,
                         None::<String>,
@@ -504,7 +503,6 @@ mod tests {
                         month.1,
                         "2026-03-14",
                         category,
-                        false,
                         50,
                         0,
                         "2026-03-14",

@@ -236,11 +236,11 @@ impl CategoryFilter {
     /// The store's filter of it, of every date.
     pub fn filter(&self) -> Filter {
         Filter {
-            category_id: match self {
+            category: match self {
+                CategoryFilter::All => None,
+                CategoryFilter::Uncategorised => Some(String::new()),
                 CategoryFilter::Only(id) => Some(id.clone()),
-                _ => None,
             },
-            uncategorised: *self == CategoryFilter::Uncategorised,
             ..Filter::default()
         }
     }
@@ -332,11 +332,7 @@ pub async fn month(
         limit: Some(MONTH_PAGE),
         ..shown.filter()
     };
-    let category = if filter.uncategorised {
-        Some(String::new())
-    } else {
-        filter.category_id.clone()
-    };
+    let category = filter.category.clone();
     state
         .db
         .read(move |c| {
@@ -428,19 +424,15 @@ mod tests {
         // The store's filter: the month's dates and the category.
         let f = read(Some("2026-02"), Some("none")).unwrap().filter();
         assert_eq!(
-            (f.from, f.to, f.category_id, f.uncategorised),
+            (f.from, f.to, f.category.as_deref()),
             (
                 NaiveDate::from_ymd_opt(2026, 2, 1),
                 NaiveDate::from_ymd_opt(2026, 2, 28),
-                None,
-                true
+                Some("")
             )
         );
         let f = read(Some("2026-02"), Some("k1")).unwrap().filter();
-        assert_eq!(
-            (f.category_id.as_deref(), f.uncategorised),
-            (Some("k1"), false)
-        );
+        assert_eq!(f.category.as_deref(), Some("k1"));
     }
 
     #[test]
