@@ -456,8 +456,8 @@ fn own_cpu() -> std::time::Duration {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a benchmark: run by hand with --release (docs/performance.md)"]
 async fn bank_sync_benchmark() {
-    use crate::crash::Service;
-    use crate::export_limits::status_mib;
+    use crate::support::service::status_mib;
+    use crate::support::service::Service;
     let env = |name: &str, default: usize| {
         std::env::var(name)
             .ok()
@@ -481,20 +481,13 @@ async fn bank_sync_benchmark() {
         ],
     );
     let pid = service.child.id();
-    let cookie = crate::export_limits::register(&service, "bench@example.org").await;
+    let cookie = service.register("bench@example.org").await;
     let ok = |reply: Option<Value>| {
         let reply = reply.expect("an answer");
         assert_eq!(reply["success"], true, "{reply}");
         reply["data"].clone()
     };
-    let account = ok(service
-        .action(
-            "createAccount",
-            json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "0"}),
-            Some(&cookie),
-        )
-        .await)["id"]
-        .clone();
+    let account = service.giro(&cookie).await;
     let c = ok(service
         .action(
             "connectBank",

@@ -798,7 +798,7 @@ async fn bank_sync_the_pin_is_never_answered_nor_exported() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn bank_sync_killed_mid_sync_leaves_no_half_batch_and_restarts_ready() {
-    use crate::crash::Service;
+    use crate::support::service::Service;
     let bank = MockBank::start(Scenario {
         fail: Fail::HangFirst("HKSAL"),
         ..Scenario::default()
@@ -811,12 +811,7 @@ async fn bank_sync_killed_mid_sync_leaves_no_half_batch_and_restarts_ready() {
         ("CASHKEEPER_BANK_SYNC_SCHEDULE", "off"),
     ];
     let mut service = Service::start(dir.path(), &env);
-    let credentials = json!({"email": "bank@example.org", "password": "correct horse battery"});
-    let reg = service
-        .action("register", credentials.clone(), None)
-        .await
-        .unwrap();
-    let cookie = reg["cookie"].as_str().unwrap().to_string();
+    let cookie = service.register("bank@example.org").await;
     let call = |service: &Service, name: &'static str, body: Value, cookie: String| {
         let request = service
             .client
@@ -893,8 +888,7 @@ async fn bank_sync_killed_mid_sync_leaves_no_half_batch_and_restarts_ready() {
     drop(service);
 
     service = Service::start(dir.path(), &env);
-    let login = service.action("login", credentials, None).await.unwrap();
-    let cookie = login["cookie"].as_str().unwrap().to_string();
+    let cookie = service.login("bank@example.org").await;
     let after = call(
         &service,
         "getBankConnection",

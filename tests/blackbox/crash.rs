@@ -2,123 +2,17 @@
 //! middle of a burst of writes it loses nothing it acknowledged, and a
 //! flood of sign-ins does not take its memory.
 
+use crate::support::service::{status_mib, Service};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-
-/// A running `cashkeeper serve` on a free loopback port.
-pub(crate) struct Service {
-    pub(crate) child: Child,
-    pub(crate) base: String,
-    pub(crate) client: reqwest::Client,
-}
-
-impl Service {
-    pub(crate) fn start(data_dir: &Path, env: &[(&str, &str)]) -> Service {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cashkeeper"));
-        cmd.env_clear()
-            .env("RUST_LOG", "warn")
-            .env("CASHKEEPER_DATA_DIR", data_dir)
-            .env("CASHKEEPER_BIND", "127.0.0.1:0")
-            .env("CASHKEEPER_RATES_REFRESH", "false")
-            .env("NOTIFICATION_SCHEDULE", "off")
-            .env("INSIGHTS_SCHEDULE", "off")
-            .envs(env.iter().copied())
-            .arg("serve")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        let mut child = cmd.spawn().expect("starting cashkeeper");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let base = line
-            .trim()
-            .strip_prefix("cashkeeper is running at ")
-            .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
-            .to_string();
-        Service {
-            child,
-            base,
-            client: cashkeeper::outbound::http_client().build().unwrap(),
-        }
-    }
-
-    pub(crate) async fn action(
-        &self,
-        name: &str,
-        body: Value,
-        cookie: Option<&str>,
-    ) -> Option<Value> {
-        let mut req = self
-            .client
-            .post(format!("{}/actions/{name}", self.base))
-            .header("content-type", "application/json")
-            .body(body.to_string());
-        if let Some(c) = cookie {
-            req = req.header("cookie", format!("cashkeeper_session={c}"));
-        }
-        let res = req.send().await.ok()?;
-        let cookie = res
-            .headers()
-            .get("set-cookie")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(';').next())
-            .and_then(|kv| kv.strip_prefix("cashkeeper_session="))
-            .map(str::to_string);
-        let mut body: Value = res.json().await.ok()?;
-        if let Some(c) = cookie {
-            body["cookie"] = json!(c);
-        }
-        Some(body)
-    }
-
-    /// Peak resident memory so far, in MiB (`VmHWM` of `/proc/PID/status`).
-    fn peak_mib(&self) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
-        let kib: u64 = status
-            .lines()
-            .find_map(|l| l.strip_prefix("VmHWM:"))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-            .expect("VmHWM in /proc status");
-        kib / 1024
-    }
-}
-
-impl Drop for Service {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_kill_in_the_middle_of_writes_loses_nothing_acknowledged() {
     let dir = tempfile::tempdir().unwrap();
     let service = Service::start(dir.path(), &[]);
-    let reg = service
-        .action(
-            "register",
-            json!({"email": "crash@example.org", "password": "correct horse battery"}),
-            None,
-        )
-        .await
-        .unwrap();
-    let cookie = reg["cookie"].as_str().unwrap().to_string();
-    let account = service
-        .action(
-            "createAccount",
-            json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "0"}),
-            Some(&cookie),
-        )
-        .await
-        .unwrap()["data"]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let cookie = service.register("crash@example.org").await;
+    let account = service.giro(&cookie).await;
 
     let acknowledged = Arc::new(Mutex::new(Vec::<(&'static str, String)>::new()));
     let stop = Arc::new(AtomicBool::new(false));
@@ -204,15 +98,7 @@ async fn a_kill_in_the_middle_of_writes_loses_nothing_acknowledged() {
 
     // ...and the restarted service has every acknowledged write.
     let service = Service::start(dir.path(), &[]);
-    let login = service
-        .action(
-            "login",
-            json!({"email": "crash@example.org", "password": "correct horse battery"}),
-            None,
-        )
-        .await
-        .unwrap();
-    let cookie = login["cookie"].as_str().unwrap().to_string();
+    let cookie = service.login("crash@example.org").await;
     for list in ["listExpenses", "listDailyExpenses"] {
         // listDailyExpenses answers a page at a time: read every page.
         let mut stored = std::collections::HashSet::new();
@@ -271,7 +157,7 @@ async fn a_flood_of_sign_ins_does_not_take_the_memory() {
         let reply = l.await.unwrap().expect("an answer");
         assert_eq!(reply["error"], "invalid email or password");
     }
-    let peak = service.peak_mib();
+    let peak = status_mib(service.child.id(), "VmHWM");
     assert!(
         peak < 120,
         "peak memory {peak} MiB under 100 concurrent sign-ins"

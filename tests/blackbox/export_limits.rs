@@ -5,8 +5,8 @@
 //! the export of a large user streams in bounded memory. The memory tests
 //! run the real executable and read its peak (`VmHWM`).
 
-use crate::crash::Service;
 use crate::export::{data_json, household, load, unzip, PDF};
+use crate::support::service::{status_mib, Service};
 use crate::support::upload::load_archive;
 use crate::support::*;
 use base64::engine::general_purpose::STANDARD;
@@ -331,17 +331,6 @@ async fn an_archives_documents_pass_the_checks_of_an_upload() {
     assert_eq!(served.headers()["content-type"], "application/pdf");
 }
 
-/// `/proc/<pid>/status`'s `field` (`VmHWM`, `VmRSS`) in MiB.
-pub(crate) fn status_mib(pid: u32, field: &str) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let kib: u64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or_else(|| panic!("{field} in /proc status"));
-    kib / 1024
-}
-
 /// Bits of a deflate stream, least significant first.
 struct Bits {
     out: Vec<u8>,
@@ -518,18 +507,6 @@ async fn post_archive(service: &Service, cookie: &str, bytes: Vec<u8>) -> (u16, 
     load_archive(&service.client, &service.base, Some(cookie), &bytes).await
 }
 
-pub(crate) async fn register(service: &Service, email: &str) -> String {
-    let reply = service
-        .action(
-            "register",
-            json!({"email": email, "password": "correct horse battery"}),
-            None,
-        )
-        .await
-        .unwrap();
-    reply["cookie"].as_str().expect("a session").to_string()
-}
-
 /// A checking account "Giro" of the user signed in with `cookie`, and `n`
 /// one-time expenses in it written straight into the database of
 /// `data_dir` in one transaction: "Einkauf i" of 1.00 to 50.99 € at
@@ -542,17 +519,7 @@ pub(crate) async fn giro_with_expenses(
     notes: &str,
     date: fn(u32) -> String,
 ) {
-    let account = service
-        .action(
-            "createAccount",
-            json!({"name": "Giro", "type": "checking", "currency": "EUR"}),
-            Some(cookie),
-        )
-        .await
-        .unwrap()["data"]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let account = service.giro(cookie).await;
     let (db, notes) = (data_dir.join("cashkeeper.db"), notes.to_string());
     tokio::task::spawn_blocking(move || {
         let mut c = rusqlite::Connection::open(db).unwrap();
@@ -600,8 +567,8 @@ async fn zip_bombs_are_refused_naming_the_file_also_ten_at_once_and_peak_below_1
     let dir = tempfile::tempdir().unwrap();
     let service = Service::start(dir.path(), &[]);
     let pid = service.child.id();
-    let mallory = register(&service, "mallory@example.org").await;
-    let anna = register(&service, "anna@example.org").await;
+    let mallory = service.register("mallory@example.org").await;
+    let anna = service.register("anna@example.org").await;
     let bombs = tokio::task::spawn_blocking(bombs).await.unwrap();
 
     for (what, bytes, says) in &bombs {
@@ -656,7 +623,7 @@ async fn export_of_200k_rows_peaks_below_100_mb() {
     let dir = tempfile::tempdir().unwrap();
     let service = Service::start(dir.path(), &[]);
     let pid = service.child.id();
-    let cookie = register(&service, "heavy@example.org").await;
+    let cookie = service.register("heavy@example.org").await;
     // 200,000 one-time expenses, written straight into the database.
     giro_with_expenses(&service, &cookie, dir.path(), 200_000, "", |i| {
         format!("20{:02}-{:02}-{:02}", 16 + i % 10, 1 + i % 12, 1 + i % 28)

@@ -4,6 +4,7 @@
 //! are answered a page at a time, and a file with a quote that is never
 //! closed is refused without taking the service's memory.
 
+use crate::support::service::status_mib;
 use crate::support::*;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
@@ -269,30 +270,16 @@ async fn one_time_expenses_are_listed_a_page_at_a_time() {
 
 /// The real binary on a fresh data directory, with a user (its session
 /// cookie) and a checking account.
-pub(crate) async fn service_with_account(
-) -> (tempfile::TempDir, crate::crash::Service, String, String) {
+pub(crate) async fn service_with_account() -> (
+    tempfile::TempDir,
+    crate::support::service::Service,
+    String,
+    String,
+) {
     let dir = tempfile::tempdir().unwrap();
-    let service = crate::crash::Service::start(dir.path(), &[]);
-    let reg = service
-        .action(
-            "register",
-            json!({"email": "upload@example.org", "password": "correct horse battery"}),
-            None,
-        )
-        .await
-        .unwrap();
-    let cookie = reg["cookie"].as_str().unwrap().to_string();
-    let account = service
-        .action(
-            "createAccount",
-            json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "0"}),
-            Some(&cookie),
-        )
-        .await
-        .unwrap()["data"]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let service = crate::support::service::Service::start(dir.path(), &[]);
+    let cookie = service.register("upload@example.org").await;
+    let account = service.giro(&cookie).await;
     (dir, service, cookie, account)
 }
 
@@ -330,7 +317,7 @@ pub(crate) fn upload_body(
 /// Sends one upload three times at once, as three browser tabs would; each
 /// must be refused (400): answers their bodies.
 async fn three_at_once(
-    service: &crate::crash::Service,
+    service: &crate::support::service::Service,
     cookie: &str,
     boundary: &str,
     body: &[u8],
@@ -418,22 +405,11 @@ async fn the_eleventh_waiting_import_is_refused_before_its_file_is_read() {
     );
 }
 
-/// Peak resident memory of a process so far, in MiB (`VmHWM`).
-fn peak_mib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let kib: u64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .expect("VmHWM in /proc status");
-    kib / 1024
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_66_mb_file_with_an_unterminated_quote_is_refused_below_400_mib() {
     let (_dir, service, cookie, account) = service_with_account().await;
     let csv = unterminated(66_000_000);
-    let before = peak_mib(service.child.id());
+    let before = status_mib(service.child.id(), "VmHWM");
     let (boundary, body) = upload_body(&account, Some(&mapping()), "gross.csv", csv.as_bytes());
     drop(csv);
     for text in three_at_once(&service, &cookie, &boundary, &body).await {
@@ -442,7 +418,7 @@ async fn a_66_mb_file_with_an_unterminated_quote_is_refused_below_400_mib() {
             "{text}"
         );
     }
-    let peak = peak_mib(service.child.id());
+    let peak = status_mib(service.child.id(), "VmHWM");
     eprintln!("peak RSS {before} MiB before, {peak} MiB after three 66 MB uploads");
     assert!(peak < 400, "peak RSS {peak} MiB");
 }
@@ -515,7 +491,7 @@ async fn a_64_mib_ofx_with_one_huge_memo_is_refused_below_400_mib() {
     );
     ofx.push_str(&"x".repeat(64 * 1024 * 1024 - 1024));
     ofx.push_str("\n</STMTTRN></BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n");
-    let before = peak_mib(service.child.id());
+    let before = status_mib(service.child.id(), "VmHWM");
     let (boundary, body) = upload_body(&account, None, "konto.ofx", ofx.as_bytes());
     drop(ofx);
     for text in three_at_once(&service, &cookie, &boundary, &body).await {
@@ -525,7 +501,7 @@ async fn a_64_mib_ofx_with_one_huge_memo_is_refused_below_400_mib() {
             "{text}"
         );
     }
-    let peak = peak_mib(service.child.id());
+    let peak = status_mib(service.child.id(), "VmHWM");
     eprintln!("peak RSS {before} MiB before, {peak} MiB after three 64 MiB OFX files");
     assert!(peak < 400, "peak RSS {peak} MiB");
 }

@@ -2417,20 +2417,8 @@ fn crash_written(dir: &std::path::Path, batch: &str) -> (i64, i64, String) {
     (n, keys, status)
 }
 
-async fn crash_login(service: &crate::crash::Service) -> String {
-    let login = service
-        .action(
-            "login",
-            json!({"email": "import-crash@example.org", "password": "correct horse battery"}),
-            None,
-        )
-        .await
-        .unwrap();
-    login["cookie"].as_str().unwrap().to_string()
-}
-
 async fn crash_stage(
-    service: &crate::crash::Service,
+    service: &crate::support::service::Service,
     cookie: &str,
     account: &str,
     csv: &[u8],
@@ -2459,29 +2447,11 @@ const CRASH_ROWS: usize = 100_000;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_kill_during_a_confirm_in_chunks_is_finished_by_the_next_confirm_exactly_once() {
-    use crate::crash::Service;
+    use crate::support::service::Service;
     let dir = tempfile::tempdir().unwrap();
     let mut service = Service::start(dir.path(), &[]);
-    let reg = service
-        .action(
-            "register",
-            json!({"email": "import-crash@example.org", "password": "correct horse battery"}),
-            None,
-        )
-        .await
-        .unwrap();
-    let mut cookie = reg["cookie"].as_str().unwrap().to_string();
-    let account = service
-        .action(
-            "createAccount",
-            json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "0"}),
-            Some(&cookie),
-        )
-        .await
-        .unwrap()["data"]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let mut cookie = service.register("import-crash@example.org").await;
+    let account = service.giro(&cookie).await;
     let mut csv = format!("{SPARKASSE_HEADER}\n");
     let first = chrono::NaiveDate::from_ymd_opt(2026, 1, 1).unwrap();
     for i in 0..CRASH_ROWS {
@@ -2535,7 +2505,7 @@ async fn a_kill_during_a_confirm_in_chunks_is_finished_by_the_next_confirm_exact
         drop(db);
 
         service = Service::start(dir.path(), &[]);
-        cookie = crash_login(&service).await;
+        cookie = service.login("import-crash@example.org").await;
         let (written, _, status) = crash_written(dir.path(), &batch);
         eprintln!("attempt {attempt}: {written} of {CRASH_ROWS} written, batch {status}");
         if status == "confirmed" {

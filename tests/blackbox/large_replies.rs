@@ -2,8 +2,8 @@
 //! flood of them its resident memory falls back once they are sent,
 //! instead of staying at the flood's peak while idle.
 
-use crate::crash::Service;
-use crate::export_limits::{giro_with_expenses, register, status_mib};
+use crate::export_limits::giro_with_expenses;
+use crate::support::service::{status_mib, Service};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -11,7 +11,7 @@ async fn resident_memory_after_a_flood_of_large_replies_falls_below_128_mb() {
     let dir = tempfile::tempdir().unwrap();
     let service = Service::start(dir.path(), &[]);
     let pid = service.child.id();
-    let cookie = register(&service, "flood@example.org").await;
+    let cookie = service.register("flood@example.org").await;
     // 2,000 one-time expenses with long notes: every page of 1,000 of them
     // is a reply of about 12 MB.
     let notes = "Notiz ".repeat(2000);

@@ -1,7 +1,7 @@
 //! Operations: private files under a loose umask, many fresh starts at
 //! once, the daily housekeeping, and HSTS behind an https base URL.
 
-use crate::crash::Service;
+use crate::support::service::Service;
 use crate::support::*;
 use cashkeeper::store::{self, Db};
 use serde_json::json;
@@ -65,15 +65,7 @@ async fn under_a_umask_of_022_nothing_in_the_data_directory_is_readable_by_other
         client: cashkeeper::outbound::http_client().build().unwrap(),
     };
     let email = unique_email();
-    let registered = service
-        .action(
-            "register",
-            json!({"email": email, "password": "correct horse battery"}),
-            None,
-        )
-        .await
-        .unwrap();
-    let cookie = registered["cookie"].as_str().unwrap().to_string();
+    let cookie = service.register(&email).await;
     let uploaded = service
         .action(
             "uploadDocument",

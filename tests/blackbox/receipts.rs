@@ -589,22 +589,14 @@ async fn a_png_declaring_20000_by_20000_pixels_is_refused_naming_file_in_the_use
 async fn a_png_bomb_sent_to_the_real_binary_is_refused_with_a_peak_under_100_mib() {
     let provider = Provider::start(crate::assistant::Dialect::OpenAi).await;
     let dir = tempfile::tempdir().unwrap();
-    let service = crate::crash::Service::start(
+    let service = crate::support::service::Service::start(
         dir.path(),
         &[
             ("AI_API_KEY", "sk-test-key"),
             ("AI_BASE_URL", &provider.base_url),
         ],
     );
-    let registered = service
-        .action(
-            "register",
-            json!({"email": "bomb@example.org", "password": "correct horse battery"}),
-            None,
-        )
-        .await
-        .unwrap();
-    let cookie = registered["cookie"].as_str().unwrap().to_string();
+    let cookie = service.register("bomb@example.org").await;
     // 20000×20000 RGBA would be 1.6 GB decoded.
     let (content_type, body) = multipart(&[file(&png_declaring(20_000, 20_000))]);
     let res = service

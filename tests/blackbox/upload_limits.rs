@@ -5,9 +5,9 @@
 //! uploads are read one at a time; a read whose request went away stops;
 //! OFX tags left open cost the same however many there are.
 
-use crate::crash::Service;
-use crate::export_limits::status_mib;
 use crate::import_load::{service_with_account, upload_body};
+use crate::support::service::status_mib;
+use crate::support::service::Service;
 use crate::support::spawn_app;
 use cashkeeper::app::import::parsing;
 use reqwest::StatusCode;
@@ -140,24 +140,8 @@ async fn three_hostile_63_mb_files_at_once_stay_under_600_mib() {
     let (_dir, service, cookie, account) = service_with_account().await;
     let mut users = vec![(cookie, account)];
     for name in ["zwei", "drei"] {
-        let reg = service
-            .action(
-                "register",
-                json!({"email": format!("{name}@example.org"), "password": "correct horse battery"}),
-                None,
-            )
-            .await
-            .unwrap();
-        let cookie = reg["cookie"].as_str().unwrap().to_string();
-        let created = service
-            .action(
-                "createAccount",
-                json!({"name": "Giro", "type": "checking", "currency": "EUR"}),
-                Some(&cookie),
-            )
-            .await
-            .unwrap();
-        let account = created["data"]["id"].as_str().unwrap().to_string();
+        let cookie = service.register(&format!("{name}@example.org")).await;
+        let account = service.giro(&cookie).await;
         users.push((cookie, account));
     }
     let files = [

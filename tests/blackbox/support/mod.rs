@@ -10,6 +10,8 @@
 //! - [`clock`]: the app's clock set to a day, a user signed in again after.
 //! - [`seed`]: long histories written through the store in a moment.
 //! - [`upload`]: multipart bodies, as a browser's form sends them.
+//! - [`service`]: the real executable as a child process, for tests that
+//!   kill it, start it again or measure its memory.
 //! - [`browser`]: headless Chromium through chromedriver, and a user
 //!   signed in there (`browser::signed_in`).
 //!
@@ -23,6 +25,7 @@ pub mod child;
 pub mod clock;
 pub mod reply;
 pub mod seed;
+pub mod service;
 pub mod sheets;
 pub mod upload;
 pub mod users;

@@ -1,0 +1,133 @@
+//! The real executable as a child process, `cashkeeper serve` on a free
+//! loopback port with its own data directory, for tests that need a
+//! process: one killed with SIGKILL and started again, or measured by its
+//! memory (`/proc/PID/status`).
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+/// The password of every user these helpers register.
+pub const PASSWORD: &str = "correct horse battery";
+
+/// A running `cashkeeper serve` on a free loopback port.
+pub struct Service {
+    pub child: Child,
+    pub base: String,
+    pub client: reqwest::Client,
+}
+
+impl Service {
+    pub fn start(data_dir: &Path, env: &[(&str, &str)]) -> Service {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cashkeeper"));
+        cmd.env_clear()
+            .env("RUST_LOG", "warn")
+            .env("CASHKEEPER_DATA_DIR", data_dir)
+            .env("CASHKEEPER_BIND", "127.0.0.1:0")
+            .env("CASHKEEPER_RATES_REFRESH", "false")
+            .env("NOTIFICATION_SCHEDULE", "off")
+            .env("INSIGHTS_SCHEDULE", "off")
+            .envs(env.iter().copied())
+            .arg("serve")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        let mut child = cmd.spawn().expect("starting cashkeeper");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let base = line
+            .trim()
+            .strip_prefix("cashkeeper is running at ")
+            .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
+            .to_string();
+        Service {
+            child,
+            base,
+            client: cashkeeper::outbound::http_client().build().unwrap(),
+        }
+    }
+
+    pub async fn action(&self, name: &str, body: Value, cookie: Option<&str>) -> Option<Value> {
+        let mut req = self
+            .client
+            .post(format!("{}/actions/{name}", self.base))
+            .header("content-type", "application/json")
+            .body(body.to_string());
+        if let Some(c) = cookie {
+            req = req.header("cookie", format!("cashkeeper_session={c}"));
+        }
+        let res = req.send().await.ok()?;
+        let cookie = res
+            .headers()
+            .get("set-cookie")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .and_then(|kv| kv.strip_prefix("cashkeeper_session="))
+            .map(str::to_string);
+        let mut body: Value = res.json().await.ok()?;
+        if let Some(c) = cookie {
+            body["cookie"] = json!(c);
+        }
+        Some(body)
+    }
+
+    /// Registers `email` with the tests' password; the session's cookie.
+    pub async fn register(&self, email: &str) -> String {
+        let reply = self
+            .action(
+                "register",
+                json!({"email": email, "password": PASSWORD}),
+                None,
+            )
+            .await
+            .expect("an answer to register");
+        reply["cookie"].as_str().expect("a session").to_string()
+    }
+
+    /// Signs `email` in with the tests' password; the session's cookie.
+    pub async fn login(&self, email: &str) -> String {
+        let reply = self
+            .action("login", json!({"email": email, "password": PASSWORD}), None)
+            .await
+            .expect("an answer to login");
+        reply["cookie"].as_str().expect("a session").to_string()
+    }
+
+    /// A checking account "Giro" in euros with a balance of 0 for the user
+    /// signed in with `cookie`; its id.
+    pub async fn giro(&self, cookie: &str) -> String {
+        let reply = self
+            .action(
+                "createAccount",
+                json!({"name": "Giro", "type": "checking", "currency": "EUR", "balance": "0"}),
+                Some(cookie),
+            )
+            .await
+            .expect("an answer to createAccount");
+        reply["data"]["id"]
+            .as_str()
+            .expect("an account")
+            .to_string()
+    }
+}
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A value of the process's `/proc/PID/status` in MiB: `VmHWM` (its peak
+/// resident memory so far) or `VmRSS` (resident now).
+pub fn status_mib(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("{field} in /proc status"));
+    kib / 1024
+}
