@@ -9,9 +9,11 @@ use std::path::Path;
 
 fn main() {
     println!("cargo:rerun-if-changed=migrations");
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
+    // Cargo starts a build script in the package's directory: read from
+    // there, not from where the script was compiled.
+    let dir = Path::new("migrations");
     let mut found = Vec::new();
-    for entry in std::fs::read_dir(&dir).expect("migrations/ is readable") {
+    for entry in std::fs::read_dir(dir).expect("migrations/ is readable") {
         let path = entry.expect("migrations/ is readable").path();
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         let (version, name) = file

@@ -630,7 +630,7 @@ mod tests {
 
     /// An upload of a CSV file in Windows-1252 holds its text only, not
     /// its bytes beside it, and reads as the bytes do; a UTF-8 file is its
-    /// own text, and a statement file is read from its bytes.
+    /// own text.
     #[test]
     fn an_upload_in_a_legacy_encoding_is_held_once_as_its_text() {
         let text = format!(

@@ -720,7 +720,7 @@ mod tests {
 <NtryDtls><TxDtls><RmtInf><Ustrd>A &amp; B &x;</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>
 </Rpt></BkToCstmrAcctRpt></Document>"#;
         assert_eq!(sniff(xml), Some(Kind::Camt052));
-        let (_, accounts) = read_as(Kind::Camt053, xml.as_bytes()).expect("readable");
+        let (_, accounts) = read_as(Kind::Camt052, xml.as_bytes()).expect("readable");
         assert_eq!(accounts[0].rows[0].memo, "A & B");
     }
 
