@@ -5,7 +5,6 @@ use crate::support::service::Service;
 use crate::support::*;
 use cashkeeper::store::{self, Db};
 use serde_json::json;
-use std::io::{BufRead, BufReader};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -40,30 +39,7 @@ fn modes(dir: &Path, out: &mut Vec<(String, u32)>) {
 async fn under_a_umask_of_022_nothing_in_the_data_directory_is_readable_by_others() {
     let parent = tempfile::tempdir().unwrap();
     let data = parent.path().join("data");
-    let mut child = under_umask_022(&data)
-        .env("CASHKEEPER_BIND", "127.0.0.1:0")
-        .env("CASHKEEPER_RATES_REFRESH", "false")
-        .env("NOTIFICATION_SCHEDULE", "off")
-        .env("INSIGHTS_SCHEDULE", "off")
-        .arg("serve")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let base = line
-        .trim()
-        .strip_prefix("cashkeeper is running at ")
-        .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
-        .to_string();
-    let service = Service {
-        child,
-        base,
-        client: cashkeeper::outbound::http_client().build().unwrap(),
-    };
+    let service = Service::serve(&mut under_umask_022(&data));
     let email = unique_email();
     let cookie = service.register(&email).await;
     let uploaded = service

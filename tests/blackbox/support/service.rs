@@ -19,20 +19,39 @@ pub struct Service {
 }
 
 impl Service {
+    /// The executable on `data_dir`, with `env` besides the tests' quiet
+    /// settings ([`Service::serve`]) and nothing from the test's own
+    /// environment.
     pub fn start(data_dir: &Path, env: &[(&str, &str)]) -> Service {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_cashkeeper"));
         cmd.env_clear()
             .env("RUST_LOG", "warn")
             .env("CASHKEEPER_DATA_DIR", data_dir)
-            .env("CASHKEEPER_BIND", "127.0.0.1:0")
-            .env("CASHKEEPER_RATES_REFRESH", "false")
-            .env("NOTIFICATION_SCHEDULE", "off")
-            .env("INSIGHTS_SCHEDULE", "off")
-            .envs(env.iter().copied())
+            .envs(env.iter().copied());
+        Service::serve(&mut cmd)
+    }
+
+    /// Runs `cmd` (the executable, or a shell that starts it) with `serve`
+    /// on a free loopback port, no exchange-rate feed and no scheduled
+    /// jobs, where `cmd` does not set them already; answers once it
+    /// printed its address.
+    pub fn serve(cmd: &mut Command) -> Service {
+        for (key, value) in [
+            ("CASHKEEPER_BIND", "127.0.0.1:0"),
+            ("CASHKEEPER_RATES_REFRESH", "false"),
+            ("NOTIFICATION_SCHEDULE", "off"),
+            ("INSIGHTS_SCHEDULE", "off"),
+        ] {
+            if !cmd.get_envs().any(|(k, _)| k == key) {
+                cmd.env(key, value);
+            }
+        }
+        let mut child = cmd
             .arg("serve")
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        let mut child = cmd.spawn().expect("starting cashkeeper");
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("starting cashkeeper");
         let mut line = String::new();
         BufReader::new(child.stdout.take().unwrap())
             .read_line(&mut line)
