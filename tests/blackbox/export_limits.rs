@@ -6,7 +6,7 @@
 //! run the real executable and read its peak (`VmHWM`).
 
 use crate::export::{data_json, household, load, unzip, PDF};
-use crate::support::service::{status_mib, Service};
+use crate::support::service::{giro_with_expenses, status_mib, Service};
 use crate::support::upload::load_archive;
 use crate::support::*;
 use base64::engine::general_purpose::STANDARD;
@@ -505,61 +505,6 @@ fn bombs() -> Vec<(&'static str, Vec<u8>, &'static str)> {
 
 async fn post_archive(service: &Service, cookie: &str, bytes: Vec<u8>) -> (u16, Value) {
     load_archive(&service.client, &service.base, Some(cookie), &bytes).await
-}
-
-/// A checking account "Giro" of the user signed in with `cookie`, and `n`
-/// one-time expenses in it written straight into the database of
-/// `data_dir` in one transaction: "Einkauf i" of 1.00 to 50.99 € at
-/// "Händler i % 700", dated `date(i)`, with `notes`.
-pub(crate) async fn giro_with_expenses(
-    service: &Service,
-    cookie: &str,
-    data_dir: &std::path::Path,
-    n: u32,
-    notes: &str,
-    date: fn(u32) -> String,
-) {
-    let account = service.giro(cookie).await;
-    let (db, notes) = (data_dir.join("cashkeeper.db"), notes.to_string());
-    tokio::task::spawn_blocking(move || {
-        let mut c = rusqlite::Connection::open(db).unwrap();
-        c.busy_timeout(std::time::Duration::from_secs(30)).unwrap();
-        let tx = c.transaction().unwrap();
-        let user: String = tx
-            .query_row(
-                "SELECT user_id FROM accounts WHERE id = ?1",
-                [&account],
-                |r| r.get(0),
-            )
-            .unwrap();
-        {
-            let mut insert = tx
-                .prepare(
-                    "INSERT INTO daily_expenses (id, user_id, name, amount_cents, currency, date,
-                        account_id, merchant, notes, created_at, updated_at)
-                     VALUES (?1, ?2, ?3, ?4, 'EUR', ?5, ?6, ?7, ?8, ?9, ?9)",
-                )
-                .unwrap();
-            for i in 0..n {
-                insert
-                    .execute(rusqlite::params![
-                        uuid::Uuid::new_v4().to_string(),
-                        user,
-                        format!("Einkauf {i}"),
-                        100 + i64::from(i % 5000),
-                        date(i),
-                        account,
-                        format!("Händler {}", i % 700),
-                        notes,
-                        "2026-11-02T10:00:00Z",
-                    ])
-                    .unwrap();
-            }
-        }
-        tx.commit().unwrap();
-    })
-    .await
-    .unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -2,8 +2,7 @@
 //! flood of them its resident memory falls back once they are sent,
 //! instead of staying at the flood's peak while idle.
 
-use crate::export_limits::giro_with_expenses;
-use crate::support::service::{status_mib, Service};
+use crate::support::service::{giro_with_expenses, status_mib, Service};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

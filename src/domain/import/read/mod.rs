@@ -435,7 +435,9 @@ impl Upload {
         // as it is.
         let file = match String::from_utf8(bytes) {
             Ok(text) => File::Utf8 {
-                start: if text.starts_with('\u{feff}') { 3 } else { 0 },
+                start: text
+                    .strip_prefix('\u{feff}')
+                    .map_or(0, |_| '\u{feff}'.len_utf8()),
                 text,
             },
             Err(e) => {
