@@ -1,9 +1,10 @@
 //! The real executable: first run, bad configuration, migrate, backup,
 //! user create, vapid-keys, --version.
 
+use crate::support::service::address;
 use crate::support::*;
 use serde_json::json;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -104,24 +105,8 @@ fn bad_configuration_stops_start_up_with_one_line_naming_the_variable() {
 
 #[test]
 fn serve_with_no_configuration_prints_its_address_keeps_data_in_dot_data_and_stops_on_sigterm() {
-    let cwd = tempfile::tempdir().unwrap();
     // Port 0 instead of 3000 so the test never collides; everything else is default.
-    let mut child = cashkeeper()
-        .current_dir(cwd.path())
-        .env("CASHKEEPER_BIND", "127.0.0.1:0")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .trim()
-        .strip_prefix("cashkeeper is running at ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_string();
+    let (mut child, addr, cwd) = serve_binary(|_| {});
     let body: serde_json::Value =
         get_json(&format!("{addr}/api/v1/health")).expect("health answers");
     assert_eq!(body["status"], "ok");
@@ -152,15 +137,7 @@ pub(crate) fn serve_binary(
         .stderr(Stdio::null());
     setup(&mut cmd);
     let mut child = cmd.spawn().unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .trim()
-        .strip_prefix("cashkeeper is running at ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_string();
+    let addr = address(&mut child);
     (child, addr, cwd)
 }
 

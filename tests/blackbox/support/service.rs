@@ -52,15 +52,7 @@ impl Service {
             .stderr(Stdio::null())
             .spawn()
             .expect("starting cashkeeper");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let base = line
-            .trim()
-            .strip_prefix("cashkeeper is running at ")
-            .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
-            .to_string();
+        let base = address(&mut child);
         Service {
             child,
             base,
@@ -192,6 +184,19 @@ pub async fn giro_with_expenses(
     })
     .await
     .unwrap();
+}
+
+/// The address (`http://…`) a `serve` child with its stdout piped prints
+/// first, once it listens.
+pub fn address(child: &mut Child) -> String {
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout piped"))
+        .read_line(&mut line)
+        .unwrap();
+    line.trim()
+        .strip_prefix("cashkeeper is running at ")
+        .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
+        .to_string()
 }
 
 /// A value of the process's `/proc/PID/status` in MiB: `VmHWM` (its peak
